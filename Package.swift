@@ -1,0 +1,76 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Every target is compiled in Swift 6 language mode with the upcoming features that keep
+/// module boundaries honest.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Rote",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "rote", targets: ["rote"]),
+        .library(name: "RoteKit", targets: ["RoteModel", "Scheduling", "RoteStore", "LibGit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibGit2",
+            pkgConfig: "libgit2",
+            providers: [.apt(["libgit2-dev"])]
+        ),
+        .target(name: "LibGit", dependencies: ["CLibGit2"], swiftSettings: strictSettings),
+        .target(name: "RoteModel", dependencies: ["Yams"], swiftSettings: strictSettings),
+        .target(name: "Scheduling", dependencies: ["RoteModel"], swiftSettings: strictSettings),
+        .target(
+            name: "RoteStore",
+            dependencies: ["RoteModel", "LibGit", "StarterDecks"],
+            swiftSettings: strictSettings
+        ),
+        // The starter decks in corpus/ are compiled into the binary, so an installed `rote`
+        // can create a library without this checkout beside it.
+        .target(
+            name: "StarterDecks",
+            swiftSettings: strictSettings,
+            plugins: ["EmbedStarterDecks"]
+        ),
+        .executableTarget(name: "embed-files", swiftSettings: strictSettings),
+        .plugin(
+            name: "EmbedStarterDecks",
+            capability: .buildTool(),
+            dependencies: ["embed-files"]
+        ),
+        .executableTarget(
+            name: "rote",
+            dependencies: [
+                "RoteModel", "RoteStore", "LibGit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "rote-bench",
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit"],
+            path: "Benchmarks/Sources/rote-bench",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["RoteModel", "RoteStore", "LibGit"],
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "RoteModelTests", dependencies: ["RoteModel", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RoteModel"], swiftSettings: strictSettings),
+        .testTarget(name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "TestSupport", "LibGit"], swiftSettings: strictSettings),
+        .testTarget(name: "LibGitTests", dependencies: ["LibGit", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,99 @@
+import CLibGit2
+import Foundation
+
+/// A commit object (`git_commit`).
+public final class Commit {
+    let pointer: OpaquePointer
+    // Keeps the repository alive while the commit is in use.
+    private let repository: Repository
+
+    init(pointer: OpaquePointer, repository: Repository) {
+        self.pointer = pointer
+        self.repository = repository
+    }
+
+    deinit { git_commit_free(pointer) }
+
+    public var id: ObjectID { ObjectID(git_commit_id(pointer).pointee) }
+
+    /// The full message (`git_commit_message`).
+    public var message: String { String(cString: git_commit_message(pointer)) }
+
+    /// The first line of the message (`git_commit_summary`).
+    public var summary: String { git_commit_summary(pointer).map { String(cString: $0) } ?? "" }
+
+    public var time: Date { Date(timeIntervalSince1970: TimeInterval(git_commit_time(pointer))) }
+
+    public var authorName: String { String(cString: git_commit_author(pointer).pointee.name) }
+    public var authorEmail: String { String(cString: git_commit_author(pointer).pointee.email) }
+
+    public var parentCount: Int { Int(git_commit_parentcount(pointer)) }
+
+    /// The commit's tree (`git_commit_tree`).
+    public func tree() throws -> Tree {
+        var handle: OpaquePointer?
+        try check("reading the tree of commit \(id)") { git_commit_tree(&handle, pointer) }
+        return Tree(pointer: handle!)
+    }
+
+    /// The parent commits (`git_commit_parent`).
+    public func parents() throws -> [Commit] {
+        try (0..<UInt32(parentCount)).map { index in
+            var handle: OpaquePointer?
+            try check("reading parent \(index) of commit \(id)") { git_commit_parent(&handle, pointer, index) }
+            return Commit(pointer: handle!, repository: repository)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension Commit: Sendable {}
+
+/// A tree object (`git_tree`).
+public final class Tree {
+    let pointer: OpaquePointer
+
+    init(pointer: OpaquePointer) { self.pointer = pointer }
+
+    deinit { git_tree_free(pointer) }
+
+    public var id: ObjectID { ObjectID(git_tree_id(pointer).pointee) }
+
+    /// Number of direct entries (`git_tree_entrycount`).
+    public var count: Int { git_tree_entrycount(pointer) }
+
+    /// The blob or subtree id at a slash-separated path, nil when absent
+    /// (`git_tree_entry_bypath`).
+    public func entryID(atPath path: String) -> ObjectID? {
+        var entry: OpaquePointer?
+        guard git_tree_entry_bypath(&entry, pointer, path) == 0, let entry else { return nil }
+        defer { git_tree_entry_free(entry) }
+        return ObjectID(git_tree_entry_id(entry).pointee)
+    }
+}
+
+@available(*, unavailable)
+extension Tree: Sendable {}
+
+/// An author or committer signature (`git_signature`).
+public final class Signature {
+    let pointer: UnsafeMutablePointer<git_signature>
+
+    /// `git_signature_new` with the date's UTC offset 0.
+    public init(name: String, email: String, date: Date) throws {
+        LibGit.ensureInitialized()
+        var handle: UnsafeMutablePointer<git_signature>?
+        try check("making a signature for \(name) <\(email)>") {
+            git_signature_new(&handle, name, email, git_time_t(date.timeIntervalSince1970.rounded(.down)), 0)
+        }
+        pointer = handle!
+    }
+
+    deinit { git_signature_free(pointer) }
+
+    public var name: String { String(cString: pointer.pointee.name) }
+    public var email: String { String(cString: pointer.pointee.email) }
+}
+
+@available(*, unavailable)
+extension Signature: Sendable {}

@@ -1,0 +1,42 @@
+import CLibGit2
+
+/// An error reported by libgit2: its numeric code (`GIT_ENOTFOUND`, `GIT_ELOCKED`, ...), the
+/// error class it came from, and the message libgit2 recorded, plus what Rote was doing.
+public struct GitError: Error, CustomStringConvertible, Sendable {
+    /// libgit2's return code, e.g. `GIT_ENOTFOUND.rawValue` (-3) or `GIT_ELOCKED.rawValue` (-14).
+    public let code: Int32
+    /// libgit2's `git_error_t` class (e.g. `GIT_ERROR_OS`), 0 when none was recorded.
+    public let errorClass: Int32
+    /// libgit2's own message, when it left one.
+    public let message: String
+    /// What Rote was doing, e.g. "opening repository at /tmp/x".
+    public let operation: String
+
+    public init(code: Int32, errorClass: Int32 = 0, message: String, operation: String) {
+        self.code = code
+        self.errorClass = errorClass
+        self.message = message
+        self.operation = operation
+    }
+
+    /// Builds the error from libgit2's thread-local last error.
+    static func last(_ code: Int32, _ operation: String) -> GitError {
+        if let error = git_error_last(), let text = error.pointee.message {
+            return GitError(code: code, errorClass: error.pointee.klass, message: String(cString: text), operation: operation)
+        }
+        return GitError(code: code, message: "libgit2 error \(code)", operation: operation)
+    }
+
+    public var isNotFound: Bool { code == GIT_ENOTFOUND.rawValue }
+    public var isLocked: Bool { code == GIT_ELOCKED.rawValue }
+
+    public var description: String { "\(operation): \(message)" }
+}
+
+/// Runs a libgit2 call and throws `GitError` when it returns a negative code.
+@discardableResult
+func check(_ operation: @autoclosure () -> String, _ call: () -> Int32) throws -> Int32 {
+    let result = call()
+    if result < 0 { throw GitError.last(result, operation()) }
+    return result
+}

@@ -1,0 +1,24 @@
+import CLibGit2
+import Foundation
+
+/// Process-wide libgit2 set-up. Every handle calls `LibGit.ensureInitialized()` before its
+/// first libgit2 call; libgit2 counts init calls, so initialising once for the process and
+/// never shutting down is correct and cheap.
+public enum LibGit {
+    private static let initialized: Bool = {
+        git_libgit2_init()
+        return true
+    }()
+
+    public static func ensureInitialized() {
+        _ = initialized
+    }
+
+    /// The libgit2 version linked in, e.g. "1.5.1".
+    public static var version: String {
+        ensureInitialized()
+        var major: Int32 = 0, minor: Int32 = 0, revision: Int32 = 0
+        git_libgit2_version(&major, &minor, &revision)
+        return "\(major).\(minor).\(revision)"
+    }
+}

@@ -1,0 +1,33 @@
+import CLibGit2
+
+/// A git object id (SHA-1), as a value.
+public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
+    var raw: git_oid
+
+    init(_ raw: git_oid) { self.raw = raw }
+
+    /// Parses 40 hex digits; nil for anything else.
+    public init?(hex: String) {
+        var oid = git_oid()
+        guard hex.utf8.count == 40, git_oid_fromstr(&oid, hex) == 0 else { return nil }
+        raw = oid
+    }
+
+    public var hex: String {
+        var copy = raw
+        var buffer = [CChar](repeating: 0, count: 41)
+        git_oid_tostr(&buffer, 41, &copy)
+        return String(decoding: buffer.prefix(40).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    public var description: String { hex }
+
+    public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        var l = lhs.raw, r = rhs.raw
+        return git_oid_equal(&l, &r) != 0
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes(of: raw) { hasher.combine(bytes: $0) }
+    }
+}

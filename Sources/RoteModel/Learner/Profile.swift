@@ -1,0 +1,168 @@
+import Foundation
+import Yams
+
+/// `profiles/<user>/profile.yaml`: a learner's settings, consent and adaptive state.
+public struct Profile: YAMLCodable {
+    public var user: String
+    public var name: String?
+    public var createdAt: Date?
+    /// When any field last changed; decides both-changed keys in a merge.
+    public var updatedAt: Date?
+    public var settings: Settings
+    /// Estimated vocabulary size (seed 002's lexical rank).
+    public var lexicalRank: Int?
+    /// Topic → weight (seed 002's interest vector), in file order.
+    public var interests: [(String, Double)]
+    /// Words the learner never wants to study (seed 002's triage).
+    public var ignoredWords: [String]
+    public var consent: [Consent]
+    /// Rolling share of `easy` grades (seed 002).
+    public var easyRatingVelocity: Double?
+    /// Daily-matrix cycles completed (seed 002).
+    public var cycleCount: Int?
+
+    /// One recorded answer to a consent question (seed 004: reflections are religious data).
+    public struct Consent: Sendable, Equatable {
+        public var topic: String
+        public var granted: Bool
+        public var at: Date
+        /// Version of the consent text the learner answered.
+        public var version: String
+
+        public init(topic: String, granted: Bool, at: Date, version: String) {
+            self.topic = topic
+            self.granted = granted
+            self.at = at
+            self.version = version
+        }
+    }
+
+    public struct Settings: Sendable, Equatable {
+        public var dailyGoal: Int?
+        public var newPerDay: Int?
+        public var reviewsPerDay: Int?
+        /// Seed 004's working-set budget: entries in acquisition at once.
+        public var workingSet: Int?
+        public var desiredRetention: Double?
+        public var maximumInterval: Int?
+        public var fuzz: Bool?
+        public var typedAnswers: Bool?
+        public var nativeLanguage: String?
+        public var targetLanguage: String?
+        public var leftHanded: Bool?
+        public var haptics: Bool?
+        public var lastLetter: String?
+
+        public init() {}
+
+        static let keys = [
+            "daily_goal", "new_per_day", "reviews_per_day", "working_set", "desired_retention", "maximum_interval",
+            "fuzz", "typed_answers", "native_language", "target_language", "left_handed", "haptics", "last_letter",
+        ]
+    }
+
+    public init(user: String, name: String? = nil, createdAt: Date? = nil, updatedAt: Date? = nil) {
+        self.user = user
+        self.name = name
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.settings = Settings()
+        self.interests = []
+        self.ignoredWords = []
+        self.consent = []
+    }
+
+    public init?(reading reader: inout MappingReader) {
+        let user = reader.string("user", required: true)
+        name = reader.string("name")
+        createdAt = reader.date("created_at")
+        updatedAt = reader.date("updated_at")
+        settings = Settings()
+        if var values = reader.mapping("settings") {
+            settings.dailyGoal = values.int("daily_goal")
+            settings.newPerDay = values.int("new_per_day")
+            settings.reviewsPerDay = values.int("reviews_per_day")
+            settings.workingSet = values.int("working_set")
+            settings.desiredRetention = values.double("desired_retention")
+            settings.maximumInterval = values.int("maximum_interval")
+            settings.fuzz = values.bool("fuzz")
+            settings.typedAnswers = values.bool("typed_answers")
+            settings.nativeLanguage = values.string("native_language")
+            settings.targetLanguage = values.string("target_language")
+            settings.leftHanded = values.bool("left_handed")
+            settings.haptics = values.bool("haptics")
+            settings.lastLetter = values.string("last_letter")
+            if let retention = settings.desiredRetention, !(0.7...0.99).contains(retention) {
+                values.error("desired_retention", "desired_retention \(retention) is outside 0.70…0.99")
+                settings.desiredRetention = nil
+            }
+            reader.absorb(values)
+        }
+        lexicalRank = reader.int("lexical_rank")
+        interests = []
+        if var values = reader.mapping("interests") {
+            for topic in values.keys {
+                if let weight = values.double(topic) { interests.append((topic, weight)) }
+            }
+            reader.absorb(values)
+        }
+        ignoredWords = reader.strings("ignored_words") ?? []
+        consent = []
+        if var values = reader.mapping("consent") {
+            for topic in values.keys {
+                guard var answer = values.mapping(topic) else { continue }
+                let granted = answer.bool("granted", required: true)
+                let at = answer.date("at", required: true)
+                let version = answer.string("version", required: true)
+                if let granted, let at, let version {
+                    consent.append(Consent(topic: topic, granted: granted, at: at, version: version))
+                }
+                values.absorb(answer)
+            }
+            reader.absorb(values)
+        }
+        easyRatingVelocity = reader.double("easy_rating_velocity")
+        cycleCount = reader.int("cycle_count")
+        guard let user else { return nil }
+        self.user = user
+    }
+
+    public var yamlValue: YAMLValue {
+        var map = YAMLMapBuilder()
+        map.add("user", .string(user))
+        map.add("name", name)
+        map.add("created_at", createdAt)
+        map.add("updated_at", updatedAt)
+        var values = YAMLMapBuilder()
+        values.add("daily_goal", settings.dailyGoal)
+        values.add("new_per_day", settings.newPerDay)
+        values.add("reviews_per_day", settings.reviewsPerDay)
+        values.add("working_set", settings.workingSet)
+        values.add("desired_retention", settings.desiredRetention)
+        values.add("maximum_interval", settings.maximumInterval)
+        values.add("fuzz", settings.fuzz)
+        values.add("typed_answers", settings.typedAnswers)
+        values.add("native_language", settings.nativeLanguage)
+        values.add("target_language", settings.targetLanguage)
+        values.add("left_handed", settings.leftHanded)
+        values.add("haptics", settings.haptics)
+        values.add("last_letter", settings.lastLetter)
+        map.add("settings", values.build())
+        map.add("lexical_rank", lexicalRank)
+        map.add("interests", .map(interests.map { ($0.0, .double($0.1)) }, flow: false))
+        map.add("ignored_words", strings: ignoredWords.sorted())
+        map.add("consent", .map(consent.map { answer in
+            (answer.topic, .map([("granted", .bool(answer.granted)), ("at", .date(answer.at)), ("version", .string(answer.version))], flow: true))
+        }, flow: false))
+        map.add("easy_rating_velocity", easyRatingVelocity)
+        map.add("cycle_count", cycleCount)
+        return map.build()
+    }
+
+    public static func == (lhs: Profile, rhs: Profile) -> Bool {
+        lhs.user == rhs.user && lhs.name == rhs.name && lhs.createdAt == rhs.createdAt && lhs.updatedAt == rhs.updatedAt
+            && lhs.settings == rhs.settings && lhs.lexicalRank == rhs.lexicalRank
+            && lhs.interests.elementsEqual(rhs.interests, by: ==) && lhs.ignoredWords.sorted() == rhs.ignoredWords.sorted()
+            && lhs.consent == rhs.consent && lhs.easyRatingVelocity == rhs.easyRatingVelocity && lhs.cycleCount == rhs.cycleCount
+    }
+}

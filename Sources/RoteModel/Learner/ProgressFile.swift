@@ -1,0 +1,120 @@
+import Foundation
+import Yams
+
+/// `profiles/<user>/progress/<deck>/<entry>.yaml`: one learner's history with one entry.
+///
+/// `reviews` is the truth — a grow-only set keyed by id, one flow mapping per line so a review
+/// adds one line to a diff. `state` is derived by replay, written for readers, never merged.
+public struct ProgressFile: YAMLCodable {
+    public enum Status: String, Sendable, CaseIterable {
+        case active, suspended, ignored
+    }
+
+    public var entry: String
+    public var status: Status
+    /// When `status` last changed; the later one wins when two devices disagree.
+    public var statusAt: Date?
+    public var state: MemoryState?
+    /// In replay order (time, then id).
+    public var reviews: [ReviewEvent]
+
+    public init(entry: String, status: Status = .active, statusAt: Date? = nil, state: MemoryState? = nil, reviews: [ReviewEvent] = []) {
+        self.entry = entry
+        self.status = status
+        self.statusAt = statusAt
+        self.state = state
+        self.reviews = reviews
+    }
+
+    public init?(reading reader: inout MappingReader) {
+        let entry = reader.string("entry", required: true)
+        let statusText = reader.string("status") ?? Status.active.rawValue
+        statusAt = reader.date("status_at")
+        if var state = reader.mapping("state") {
+            self.state = ProgressFile.readState(&state)
+            reader.absorb(state)
+        }
+        reviews = []
+        var seen = Set<String>()
+        for (index, node) in (reader.list("reviews") ?? []).enumerated() {
+            guard var item = reader.item(node, "reviews", index) else { continue }
+            let id = item.string("id", required: true)
+            let at = item.date("at", required: true)
+            let gradeText = item.string("grade", required: true)
+            let ms = item.int("ms")
+            let device = item.string("device")
+            if let id, let at, let gradeText {
+                if let grade = Grade(name: gradeText) {
+                    if seen.insert(id).inserted {
+                        reviews.append(ReviewEvent(id: id, at: at, grade: grade, ms: ms, device: device))
+                    } else {
+                        item.warning("id", "review id \(id) appears twice; the copy is ignored")
+                    }
+                } else {
+                    item.error("grade", "unknown grade '\(gradeText)'; use again, hard, good or easy")
+                }
+            }
+            reader.absorb(item)
+        }
+        reviews.sort(by: ReviewEvent.replayOrder)
+        guard let entry else { return nil }
+        self.entry = entry
+        if let status = Status(rawValue: statusText) {
+            self.status = status
+        } else {
+            reader.error("status", "unknown status '\(statusText)'; use active, suspended or ignored")
+            self.status = .active
+        }
+    }
+
+    static func readState(_ reader: inout MappingReader) -> MemoryState? {
+        let phaseText = reader.string("phase", required: true)
+        let due = reader.date("due", required: true)
+        let state = MemoryState(
+            phase: .learning, step: reader.int("step"), stability: reader.double("stability"),
+            difficulty: reader.double("difficulty"), ease: reader.double("ease"), interval: reader.double("interval"),
+            due: due ?? .distantPast, reps: reader.int("reps") ?? 0, lapses: reader.int("lapses") ?? 0,
+            lastReview: reader.date("last_review"))
+        guard let phaseText, due != nil else { return nil }
+        guard let phase = MemoryState.Phase(rawValue: phaseText) else {
+            reader.error("phase", "unknown phase '\(phaseText)'; use learning, review or relearning")
+            return nil
+        }
+        var result = state
+        result.phase = phase
+        return result
+    }
+
+    static func stateValue(_ state: MemoryState) -> YAMLValue {
+        var map = YAMLMapBuilder()
+        map.add("phase", .string(state.phase.rawValue))
+        map.add("step", state.step)
+        map.add("stability", state.stability)
+        map.add("difficulty", state.difficulty)
+        map.add("ease", state.ease)
+        map.add("interval", state.interval)
+        map.add("due", .date(state.due))
+        map.add("reps", .int(state.reps))
+        map.add("lapses", .int(state.lapses))
+        map.add("last_review", state.lastReview)
+        return map.build(flow: true)
+    }
+
+    public var yamlValue: YAMLValue {
+        var map = YAMLMapBuilder()
+        map.add("entry", .string(entry))
+        map.add("status", .string(status.rawValue))
+        map.add("status_at", statusAt)
+        if let state { map.add("state", ProgressFile.stateValue(state)) }
+        map.add("reviews", .list(reviews.sorted(by: ReviewEvent.replayOrder).map { review in
+            var item = YAMLMapBuilder()
+            item.add("id", .string(review.id))
+            item.add("at", .date(review.at))
+            item.add("grade", .string(review.grade.name))
+            item.add("ms", review.ms)
+            item.add("device", review.device)
+            return item.build(flow: true)
+        }, flow: false))
+        return map.build()
+    }
+}

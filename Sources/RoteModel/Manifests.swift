@@ -1,0 +1,198 @@
+import Foundation
+
+/// `rote.yaml` at the library root: what makes a folder a Rote library.
+public struct LibraryManifest: YAMLCodable {
+    /// The file-format version this library is written in.
+    public static let currentFormat = 1
+
+    public var format: Int
+    public var title: String?
+    /// The learner whose progress commands use when `--user` and `ROTE_USER` are not given.
+    public var defaultUser: String?
+    /// Decks in the order study offers them; decks not listed follow alphabetically.
+    public var decks: [String]
+
+    public init(format: Int = LibraryManifest.currentFormat, title: String? = nil, defaultUser: String? = nil, decks: [String] = []) {
+        self.format = format
+        self.title = title
+        self.defaultUser = defaultUser
+        self.decks = decks
+    }
+
+    public init?(reading reader: inout MappingReader) {
+        guard let format = reader.int("format", required: true) else { return nil }
+        if format > LibraryManifest.currentFormat {
+            reader.error("format", "library format \(format) is newer than this rote understands (\(LibraryManifest.currentFormat)); update rote")
+            return nil
+        }
+        self.format = format
+        title = reader.string("title")
+        defaultUser = reader.string("default_user")
+        if let user = defaultUser, !Slug.isValidUser(user) {
+            reader.error("default_user", "default_user '\(user)' is not a valid user name (lowercase letters, digits, _ . -)")
+            defaultUser = nil
+        }
+        decks = reader.strings("decks") ?? []
+    }
+
+    public var yamlValue: YAMLValue {
+        var map = YAMLMapBuilder()
+        map.add("format", .int(format))
+        map.add("title", title)
+        map.add("default_user", defaultUser)
+        map.add("decks", strings: decks)
+        return map.build()
+    }
+}
+
+/// The four kinds of deck Rote studies.
+public enum DeckKind: String, Sendable, Hashable, CaseIterable {
+    case vocabulary, passages, letters, skills
+}
+
+/// Which scheduler a deck's entries use.
+public enum SchedulerKind: String, Sendable, Hashable, CaseIterable {
+    case fsrs, sm2
+}
+
+/// `corpus/<deck>/deck.yaml`: what a deck is, where it came from, how it is studied.
+public struct DeckManifest: YAMLCodable {
+    public enum Order: String, Sendable, Hashable, CaseIterable {
+        /// Vocabulary by `rank`, batch by batch.
+        case rank
+        /// By each entry's `order` field (then id).
+        case listed
+    }
+
+    /// Letters decks: what unlocks the next letter.
+    public struct UnlockRule: Sendable, Hashable {
+        public var mode: String
+        public var minScore: Int
+        public var passes: Int
+
+        public init(mode: String = "memory", minScore: Int = 80, passes: Int = 2) {
+            self.mode = mode
+            self.minScore = minScore
+            self.passes = passes
+        }
+    }
+
+    public var kind: DeckKind
+    public var title: String
+    public var description: String?
+    /// `source` is the language studied, `target` the learner's language (for translations).
+    public var sourceLanguage: String?
+    public var targetLanguage: String?
+    /// Semantic version of the deck's content, e.g. `1.2.0`.
+    public var version: String
+    public var license: String?
+    public var source: String?
+    public var scheduler: SchedulerKind
+    public var order: Order
+    public var unlock: UnlockRule?
+
+    public init(
+        kind: DeckKind, title: String, description: String? = nil, sourceLanguage: String? = nil,
+        targetLanguage: String? = nil, version: String = "1.0.0", license: String? = nil, source: String? = nil,
+        scheduler: SchedulerKind = .fsrs, order: Order = .listed, unlock: UnlockRule? = nil
+    ) {
+        self.kind = kind
+        self.title = title
+        self.description = description
+        self.sourceLanguage = sourceLanguage
+        self.targetLanguage = targetLanguage
+        self.version = version
+        self.license = license
+        self.source = source
+        self.scheduler = scheduler
+        self.order = order
+        self.unlock = unlock
+    }
+
+    public init?(reading reader: inout MappingReader) {
+        let kindText = reader.string("kind", required: true)
+        let title = reader.string("title", required: true)
+        let version = reader.string("version", required: true)
+        description = reader.string("description")
+        if var languages = reader.mapping("languages") {
+            sourceLanguage = languages.string("source")
+            targetLanguage = languages.string("target")
+            reader.absorb(languages)
+        }
+        license = reader.string("license")
+        source = reader.string("source")
+        let schedulerText = reader.string("scheduler") ?? SchedulerKind.fsrs.rawValue
+        let orderText = reader.string("order") ?? Order.listed.rawValue
+        if var rule = reader.mapping("unlock") {
+            unlock = UnlockRule(
+                mode: rule.string("mode") ?? "memory", minScore: rule.int("min_score") ?? 80, passes: rule.int("passes") ?? 2)
+            reader.absorb(rule)
+        }
+        guard let kindText, let title, let version else { return nil }
+        guard let kind = DeckKind(rawValue: kindText) else {
+            reader.error("kind", "unknown deck kind '\(kindText)'; use one of \(DeckKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            return nil
+        }
+        guard SemanticVersion(version) != nil else {
+            reader.error("version", "version '\(version)' is not a semantic version like 1.2.0")
+            return nil
+        }
+        self.kind = kind
+        self.title = title
+        self.version = version
+        if let scheduler = SchedulerKind(rawValue: schedulerText) {
+            self.scheduler = scheduler
+        } else {
+            reader.error("scheduler", "unknown scheduler '\(schedulerText)'; use fsrs or sm2")
+            self.scheduler = .fsrs
+        }
+        if let order = Order(rawValue: orderText) {
+            self.order = order
+        } else {
+            reader.error("order", "unknown order '\(orderText)'; use rank or listed")
+            self.order = .listed
+        }
+    }
+
+    public var yamlValue: YAMLValue {
+        var map = YAMLMapBuilder()
+        map.add("kind", .string(kind.rawValue))
+        map.add("title", .string(title))
+        map.add("description", description)
+        var languages = YAMLMapBuilder()
+        languages.add("source", sourceLanguage)
+        languages.add("target", targetLanguage)
+        map.add("languages", languages.build(flow: true))
+        map.add("version", .string(version))
+        map.add("license", license)
+        map.add("source", source)
+        map.add("scheduler", .string(scheduler.rawValue))
+        map.add("order", .string(order.rawValue))
+        if let unlock {
+            map.add("unlock", .map([("mode", .string(unlock.mode)), ("min_score", .int(unlock.minScore)), ("passes", .int(unlock.passes))], flow: true))
+        }
+        return map.build()
+    }
+}
+
+/// A `MAJOR.MINOR.PATCH` version, compared numerically.
+public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var major: Int, minor: Int, patch: Int
+
+    public init?(_ text: String) {
+        let core = text.split(separator: "-", maxSplits: 1).first ?? ""
+        let parts = core.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let major = Int(parts[0]), let minor = Int(parts[1]), let patch = Int(parts[2]),
+            major >= 0, minor >= 0, patch >= 0
+        else { return nil }
+        self.major = major
+        self.minor = minor
+        self.patch = patch
+    }
+
+    public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+        (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
+    }
+
+    public var description: String { "\(major).\(minor).\(patch)" }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Entry ids and the path segments they are made of.
+public enum Slug {
+    /// A path segment: `^[a-z0-9][a-z0-9_.-]*$` and not `.`/`..`-like — it can never escape
+    /// its folder.
+    public static func isValidSegment(_ text: some StringProtocol) -> Bool {
+        guard let first = text.utf8.first, isLowerAlnum(first), !text.contains("..") else { return false }
+        return text.utf8.allSatisfy { isLowerAlnum($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+    }
+
+    /// The skills seed's stricter slug: `^[a-z0-9_]+$`.
+    public static func isValidSkillSlug(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { isLowerAlnum($0) || $0 == UInt8(ascii: "_") }
+    }
+
+    /// A user name usable as a folder: a valid segment.
+    public static func isValidUser(_ text: some StringProtocol) -> Bool { isValidSegment(text) }
+
+    /// Lower-cases and replaces anything outside the segment alphabet with `-`, e.g. a login
+    /// name `Jane Doe` → `jane-doe`. Empty input gives `learner`.
+    public static func make(from text: String) -> String {
+        var out = ""
+        for scalar in text.lowercased().unicodeScalars {
+            if scalar.isASCII, isLowerAlnum(UInt8(scalar.value)) || scalar == "_" || scalar == "." {
+                out.unicodeScalars.append(scalar)
+            } else if !out.hasSuffix("-") {
+                out += "-"
+            }
+        }
+        while let first = out.first, !first.isLetter && !first.isNumber { out.removeFirst() }
+        while out.hasSuffix("-") || out.hasSuffix(".") { out.removeLast() }
+        while out.contains("..") { out = out.replacingOccurrences(of: "..", with: ".") }
+        return out.isEmpty ? "learner" : out
+    }
+
+    /// True when every `/`-separated segment of an entry id is valid.
+    public static func isValidEntryID(_ id: some StringProtocol) -> Bool {
+        let segments = id.split(separator: "/", omittingEmptySubsequences: false)
+        return segments.count >= 2 && segments.allSatisfy { isValidSegment($0) }
+    }
+
+    private static func isLowerAlnum(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+}

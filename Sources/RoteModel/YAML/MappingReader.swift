@@ -1,0 +1,204 @@
+import Foundation
+import Yams
+
+/// Reads the fields of one YAML mapping into typed values, recording a diagnostic with the
+/// line for every missing required field, wrong type or unknown key — so one bad field is
+/// reported and skipped, and the rest of the file still loads.
+///
+/// ```swift
+/// var reader = MappingReader(node, log: &log, context: "")
+/// let word = reader.string("word", required: true)
+/// reader.finish()   // warns about keys nobody asked for
+/// ```
+public struct MappingReader {
+    public let node: Node
+    private let pairs: [(key: String, value: Node)]
+    private var used: Set<String> = []
+    /// Dotted path of this mapping inside the file, e.g. `examples[2]`, for messages.
+    public let context: String
+    public var log: DiagnosticLog
+
+    /// Fails (logging an error) when `node` is not a mapping.
+    public init?(_ node: Node, log: inout DiagnosticLog, context: String = "") {
+        guard case let .mapping(mapping) = node else {
+            log.error(node.mark?.line, "\(context.isEmpty ? "the file" : context) must be a mapping of keys to values, found \(MappingReader.kind(of: node))")
+            return nil
+        }
+        self.node = node
+        self.pairs = mapping.map { (key: $0.key.string ?? "", value: $0.value) }
+        self.context = context
+        self.log = log
+    }
+
+    public var line: Int? { node.mark?.line }
+
+    /// The keys present, in file order.
+    public var keys: [String] { pairs.map(\.key) }
+
+    public func has(_ key: String) -> Bool { pairs.contains { $0.key == key } }
+
+    private func label(_ key: String) -> String { context.isEmpty ? key : "\(context).\(key)" }
+
+    /// The raw node of a key, marking it as known.
+    public mutating func value(_ key: String, required: Bool = false) -> Node? {
+        used.insert(key)
+        guard let found = pairs.first(where: { $0.key == key })?.value else {
+            if required { log.error(line, "missing required field '\(label(key))'") }
+            return nil
+        }
+        if found.null != nil {
+            if required { log.error(found.mark?.line ?? line, "'\(label(key))' is empty but required") }
+            return nil
+        }
+        return found
+    }
+
+    public mutating func string(_ key: String, required: Bool = false) -> String? {
+        guard let node = value(key, required: required) else { return nil }
+        guard case let .scalar(scalar) = node else {
+            log.error(node.mark?.line, "'\(label(key))' must be text, found \(MappingReader.kind(of: node))")
+            return nil
+        }
+        return scalar.string
+    }
+
+    public mutating func int(_ key: String, required: Bool = false) -> Int? {
+        guard let node = value(key, required: required) else { return nil }
+        guard let number = node.int else {
+            log.error(node.mark?.line, "'\(label(key))' must be a whole number, found \(MappingReader.describe(node))")
+            return nil
+        }
+        return number
+    }
+
+    public mutating func double(_ key: String, required: Bool = false) -> Double? {
+        guard let node = value(key, required: required) else { return nil }
+        if let number = node.float ?? node.int.map(Double.init) { return number }
+        log.error(node.mark?.line, "'\(label(key))' must be a number, found \(MappingReader.describe(node))")
+        return nil
+    }
+
+    public mutating func bool(_ key: String, required: Bool = false) -> Bool? {
+        guard let node = value(key, required: required) else { return nil }
+        guard let flag = node.bool else {
+            log.error(node.mark?.line, "'\(label(key))' must be true or false, found \(MappingReader.describe(node))")
+            return nil
+        }
+        return flag
+    }
+
+    public mutating func date(_ key: String, required: Bool = false) -> Date? {
+        guard let text = string(key, required: required) else { return nil }
+        guard let date = Timestamp.parse(text) else {
+            log.error(lineOf(key), "'\(label(key))' must be a UTC timestamp like 2026-11-21T10:00:00Z, found '\(text)'")
+            return nil
+        }
+        return date
+    }
+
+    /// A list of text values; a single scalar is not accepted (say `[x]`).
+    public mutating func strings(_ key: String, required: Bool = false) -> [String]? {
+        guard let items = list(key, required: required) else { return nil }
+        var out: [String] = []
+        for (index, item) in items.enumerated() {
+            guard case let .scalar(scalar) = item else {
+                log.error(item.mark?.line, "'\(label(key))[\(index + 1)]' must be text, found \(MappingReader.kind(of: item))")
+                continue
+            }
+            out.append(scalar.string)
+        }
+        return out
+    }
+
+    public mutating func ints(_ key: String, required: Bool = false) -> [Int]? {
+        guard let items = list(key, required: required) else { return nil }
+        var out: [Int] = []
+        for (index, item) in items.enumerated() {
+            guard let number = item.int else {
+                log.error(item.mark?.line, "'\(label(key))[\(index + 1)]' must be a whole number, found \(MappingReader.describe(item))")
+                continue
+            }
+            out.append(number)
+        }
+        return out
+    }
+
+    public mutating func list(_ key: String, required: Bool = false) -> [Node]? {
+        guard let node = value(key, required: required) else { return nil }
+        guard case let .sequence(sequence) = node else {
+            log.error(node.mark?.line, "'\(label(key))' must be a list, found \(MappingReader.kind(of: node))")
+            return nil
+        }
+        return Array(sequence)
+    }
+
+    /// A nested mapping's reader; its diagnostics flow back when passed to `absorb`.
+    public mutating func mapping(_ key: String, required: Bool = false) -> MappingReader? {
+        guard let node = value(key, required: required) else { return nil }
+        var nested = DiagnosticLog(path: log.path)
+        let reader = MappingReader(node, log: &nested, context: label(key))
+        log.append(contentsOf: nested.items)
+        return reader
+    }
+
+    /// A mapping of text to text (e.g. `forms`), in file order.
+    public mutating func stringMap(_ key: String, required: Bool = false) -> [(String, String)]? {
+        guard var nested = mapping(key, required: required) else { return nil }
+        var out: [(String, String)] = []
+        for name in nested.keys {
+            if let text = nested.string(name) { out.append((name, text)) }
+        }
+        absorb(nested)
+        return out
+    }
+
+    /// Reads a nested mapping at a list position; give it back with `absorb` when done.
+    public mutating func item(_ node: Node, _ key: String, _ index: Int) -> MappingReader? {
+        var nested = DiagnosticLog(path: log.path)
+        let reader = MappingReader(node, log: &nested, context: "\(label(key))[\(index + 1)]")
+        log.append(contentsOf: nested.items)
+        return reader
+    }
+
+    /// Takes over a nested reader's diagnostics (after its `finish()`).
+    public mutating func absorb(_ nested: MappingReader) {
+        var nested = nested
+        nested.finish()
+        log.append(contentsOf: nested.log.items)
+    }
+
+    public mutating func error(_ key: String, _ message: String) {
+        log.error(lineOf(key), message)
+    }
+
+    public mutating func warning(_ key: String, _ message: String) {
+        log.warning(lineOf(key), message)
+    }
+
+    /// The line of a key's value, else of the mapping.
+    public func lineOf(_ key: String) -> Int? {
+        pairs.first(where: { $0.key == key })?.value.mark?.line ?? line
+    }
+
+    /// Warns once about each key that no field read asked for. Call after reading.
+    public mutating func finish() {
+        for (key, value) in pairs where !used.contains(key) {
+            log.warning(value.mark?.line ?? line, "unknown key '\(label(key))' (ignored); check its spelling")
+            used.insert(key)
+        }
+    }
+
+    static func kind(of node: Node) -> String {
+        switch node {
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .scalar: "text"
+        case .alias: "an alias"
+        }
+    }
+
+    static func describe(_ node: Node) -> String {
+        if case let .scalar(scalar) = node { return "'\(scalar.string)'" }
+        return kind(of: node)
+    }
+}

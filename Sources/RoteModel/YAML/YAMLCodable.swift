@@ -1,0 +1,75 @@
+import Foundation
+import Yams
+
+/// A file format Rote reads with line-accurate diagnostics and writes in one canonical form.
+/// `decode(render(x)) == x` holds for every conforming type (tested for each).
+public protocol YAMLCodable: Sendable, Equatable {
+    /// Reads the value from a mapping; returns nil when a required part is missing or wrong
+    /// (the reason is in `reader.log`).
+    init?(reading reader: inout MappingReader)
+    /// The canonical YAML form.
+    var yamlValue: YAMLValue { get }
+}
+
+extension YAMLCodable {
+    /// Parses a whole file. Diagnostics include YAML errors, wrong types and unknown keys.
+    public static func decode(_ data: Data, path: String) -> (Self?, [Diagnostic]) {
+        let (node, problems) = YAMLSource.parse(data, path: path)
+        guard let node else { return (nil, problems) }
+        return decode(node, path: path)
+    }
+
+    public static func decode(_ text: String, path: String) -> (Self?, [Diagnostic]) {
+        decode(Data(text.utf8), path: path)
+    }
+
+    public static func decode(_ node: Node, path: String) -> (Self?, [Diagnostic]) {
+        var log = DiagnosticLog(path: path)
+        guard var reader = MappingReader(node, log: &log) else { return (nil, log.items) }
+        let value = Self(reading: &reader)
+        reader.finish()
+        return (value, reader.log.items)
+    }
+
+    /// The canonical file text.
+    public func render() -> String { yamlValue.renderDocument() }
+}
+
+/// Builds a mapping, leaving out optional keys that hold nothing.
+public struct YAMLMapBuilder {
+    public private(set) var pairs: [(String, YAMLValue)] = []
+
+    public init() {}
+
+    public mutating func add(_ key: String, _ value: YAMLValue) { pairs.append((key, value)) }
+
+    public mutating func add(_ key: String, _ value: YAMLValue?) {
+        if let value, !value.isEmpty { pairs.append((key, value)) }
+    }
+
+    public mutating func add(_ key: String, _ text: String?) {
+        if let text { pairs.append((key, .string(text))) }
+    }
+
+    public mutating func add(_ key: String, _ number: Int?) {
+        if let number { pairs.append((key, .int(number))) }
+    }
+
+    public mutating func add(_ key: String, _ number: Double?) {
+        if let number { pairs.append((key, .double(number))) }
+    }
+
+    public mutating func add(_ key: String, _ flag: Bool?) {
+        if let flag { pairs.append((key, .bool(flag))) }
+    }
+
+    public mutating func add(_ key: String, _ date: Date?) {
+        if let date { pairs.append((key, .date(date))) }
+    }
+
+    public mutating func add(_ key: String, strings: [String]?) {
+        if let strings, !strings.isEmpty { pairs.append((key, .strings(strings))) }
+    }
+
+    public func build(flow: Bool = false) -> YAMLValue { .map(pairs, flow: flow) }
+}

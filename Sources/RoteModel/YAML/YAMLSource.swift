@@ -1,0 +1,113 @@
+import Foundation
+import Yams
+
+/// Turns a file's bytes into a YAML node tree, refusing what would hurt: files over the size
+/// limit, bytes that are not UTF-8, git conflict markers, anchors and aliases (an alias bomb
+/// expands exponentially), and YAML syntax errors. Every refusal is a diagnostic with a line.
+public enum YAMLSource {
+    /// Largest file Rote reads. Entry, progress and session files are kilobytes; anything
+    /// this big is a mistake, and reading it would stall a launch.
+    public static let maximumFileSize = 4 << 20
+
+    /// Parses `data` read from `path`. Returns the root node (nil when the file could not be
+    /// read as YAML) and what was wrong.
+    public static func parse(_ data: Data, path: String) -> (Node?, [Diagnostic]) {
+        if data.count > maximumFileSize {
+            return (nil, [.error(path, nil, "file is \(data.count / 1_048_576) MiB; Rote reads files up to \(maximumFileSize / 1_048_576) MiB — split it or move it out of the library")])
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            let line = firstInvalidUTF8Line(data)
+            return (nil, [.error(path, line, "file is not UTF-8 text; re-save it as UTF-8")])
+        }
+        return parse(text, path: path)
+    }
+
+    /// Parses text already known to be UTF-8.
+    public static func parse(_ text: String, path: String) -> (Node?, [Diagnostic]) {
+        let markers = conflictMarkerLines(text)
+        if !markers.isEmpty {
+            return (nil, markers.map { .error(path, $0, "unresolved git merge conflict marker; edit the file to keep the right lines and remove the markers") })
+        }
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            return (nil, [describe(error, path: path)])
+        } catch {
+            return (nil, [.error(path, nil, "cannot read YAML: \(error)")])
+        }
+        guard let node else { return (nil, [.error(path, 1, "file is empty; expected a YAML mapping")]) }
+        if (text.contains("&") || text.contains("*")), let anchored = firstAnchor(in: node) {
+            return (nil, [.error(path, anchored.mark?.line, "YAML anchors and aliases (&name, *name) are not allowed in Rote files; write the value out")])
+        }
+        return (node, [])
+    }
+
+    /// The first node carrying an anchor, in document order. An alias can only follow its
+    /// anchor, so this stops before any alias is expanded: linear even for an alias bomb.
+    static func firstAnchor(in node: Node) -> Node? {
+        if node.anchor != nil { return node }
+        switch node {
+        case let .sequence(sequence):
+            for item in sequence { if let found = firstAnchor(in: item) { return found } }
+        case let .mapping(mapping):
+            for (key, value) in mapping {
+                if let found = firstAnchor(in: key) ?? firstAnchor(in: value) { return found }
+            }
+        default: break
+        }
+        return nil
+    }
+
+    static func describe(_ error: YamlError, path: String) -> Diagnostic {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _):
+            let where_ = context.map { "\($0.text) " } ?? ""
+            return .error(path, mark.line, "YAML syntax error: \(problem) \(where_)at column \(mark.column)".replacingOccurrences(of: "  ", with: " "))
+        case let .composer(context, problem, mark, _):
+            let where_ = context.map { "\($0.text) " } ?? ""
+            return .error(path, mark.line, "YAML error: \(problem) \(where_)".trimmingCharacters(in: .whitespaces))
+        case let .duplicatedKeysInMapping(duplicates, context):
+            return .error(path, context.mark.line, "duplicate key \(duplicates.joined(separator: ", ")) in a mapping; keep one")
+        default:
+            return .error(path, nil, "cannot read YAML: \(error)")
+        }
+    }
+
+    static func conflictMarkerLines(_ text: String) -> [Int] {
+        guard text.contains("<<<<<<<") || text.contains(">>>>>>>") else { return [] }
+        var lines: [Int] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("<<<<<<< ") || line == "<<<<<<<" || line.hasPrefix(">>>>>>> ") || line == ">>>>>>>"
+                || line == "=======" || line.hasPrefix("||||||| ")
+            {
+                lines.append(index + 1)
+            }
+        }
+        return lines
+    }
+
+    static func firstInvalidUTF8Line(_ data: Data) -> Int {
+        var line = 1
+        var index = data.startIndex
+        while index < data.endIndex {
+            let byte = data[index]
+            let length: Int
+            switch byte {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return line
+            }
+            if length > 1 {
+                guard data.distance(from: index, to: data.endIndex) >= length else { return line }
+                for offset in 1..<length where data[index + offset] & 0xC0 != 0x80 { return line }
+                if String(validating: data[index..<(index + length)], as: UTF8.self) == nil { return line }
+            }
+            if byte == 0x0A { line += 1 }
+            index += length
+        }
+        return line
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// A YAML value as Rote writes it: the canonical form of every file Rote renders. Mappings
+/// keep their key order, so files come out with a fixed layout and diffs stay small.
+public indirect enum YAMLValue: Sendable, Hashable {
+    /// Text, quoted only when a plain scalar would read back as something else.
+    case string(String)
+    /// Written exactly as given: numbers, booleans, timestamps.
+    case raw(String)
+    case null
+    /// A sequence; `flow` writes it on one line as `[a, b]`.
+    case list([YAMLValue], flow: Bool)
+    /// A mapping in key order; `flow` writes it on one line as `{a: 1, b: 2}`.
+    case map([(String, YAMLValue)], flow: Bool)
+
+    public static func int(_ value: Int) -> YAMLValue { .raw(String(value)) }
+    public static func double(_ value: Double) -> YAMLValue { .raw(YAMLValue.format(value)) }
+    public static func bool(_ value: Bool) -> YAMLValue { .raw(value ? "true" : "false") }
+    public static func date(_ value: Date) -> YAMLValue { .raw(Timestamp.format(value)) }
+    public static func strings(_ values: [String], flow: Bool = true) -> YAMLValue {
+        .list(values.map(YAMLValue.string), flow: flow)
+    }
+
+    /// Shortest text that reads back as the same Double.
+    public static func format(_ value: Double) -> String {
+        if value.isNaN { return ".nan" }
+        if value.isInfinite { return value > 0 ? ".inf" : "-.inf" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) + ".0" }
+        return "\(value)"
+    }
+
+    public static func == (lhs: YAMLValue, rhs: YAMLValue) -> Bool {
+        switch (lhs, rhs) {
+        case let (.string(a), .string(b)), let (.raw(a), .raw(b)): return a == b
+        case (.null, .null): return true
+        case let (.list(a, fa), .list(b, fb)): return a == b && fa == fb
+        case let (.map(a, fa), .map(b, fb)):
+            return fa == fb && a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case let .string(text), let .raw(text): hasher.combine(text)
+        case .null: hasher.combine(0)
+        case let .list(items, _): hasher.combine(items)
+        case let .map(pairs, _):
+            for (key, value) in pairs {
+                hasher.combine(key)
+                hasher.combine(value)
+            }
+        }
+    }
+
+    /// True for values that write nothing useful (null, empty list or map); renderers skip
+    /// optional keys holding them.
+    public var isEmpty: Bool {
+        switch self {
+        case .null: true
+        case let .list(items, _): items.isEmpty
+        case let .map(pairs, _): pairs.isEmpty
+        default: false
+        }
+    }
+}
+
+extension YAMLValue {
+    /// Renders a top-level mapping as a whole file (ending in a newline).
+    public func renderDocument() -> String {
+        var out = ""
+        render(into: &out, indent: 0, context: .document)
+        if !out.hasSuffix("\n") { out += "\n" }
+        return out
+    }
+
+    private enum Context { case document, mapValue, listItem }
+
+    private func render(into out: inout String, indent: Int, context: Context) {
+        let pad = String(repeating: " ", count: indent)
+        switch self {
+        case .string, .raw, .null:
+            out += inline()
+        case let .list(items, flow):
+            if flow || items.isEmpty {
+                out += inline()
+                return
+            }
+            if context == .mapValue { out += "\n" }
+            for (index, item) in items.enumerated() {
+                if index > 0 || context == .mapValue { out += pad }
+                out += "- "
+                item.render(into: &out, indent: indent + 2, context: .listItem)
+                if !out.hasSuffix("\n") { out += "\n" }
+            }
+        case let .map(pairs, flow):
+            if flow || pairs.isEmpty {
+                out += inline()
+                return
+            }
+            if context == .mapValue { out += "\n" }
+            for (index, (key, value)) in pairs.enumerated() {
+                if index > 0 || context == .mapValue { out += pad }
+                out += YAMLValue.quoteIfNeeded(key) + ":"
+                switch value {
+                case .list(let items, false) where !items.isEmpty:
+                    // Block lists under a key sit at the key's indent, as most YAML is written.
+                    value.render(into: &out, indent: indent, context: .mapValue)
+                case .map(let inner, false) where !inner.isEmpty:
+                    value.render(into: &out, indent: indent + 2, context: .mapValue)
+                default:
+                    out += " "
+                    value.render(into: &out, indent: indent + 2, context: .mapValue)
+                    out += "\n"
+                }
+            }
+        }
+    }
+
+    /// The one-line (flow) form.
+    public func inline() -> String {
+        switch self {
+        case let .string(text): return YAMLValue.quoteIfNeeded(text)
+        case let .raw(text): return text
+        case .null: return "null"
+        case let .list(items, _): return "[" + items.map { $0.inline() }.joined(separator: ", ") + "]"
+        case let .map(pairs, _):
+            return "{" + pairs.map { YAMLValue.quoteIfNeeded($0.0) + ": " + $0.1.inline() }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// Words a YAML 1.1 reader (libyaml, Yams) takes as booleans or null when unquoted.
+    private static let reservedWords: Set<String> = [
+        "null", "~", "true", "false", "yes", "no", "on", "off", "y", "n",
+    ]
+
+    /// A plain scalar when it reads back as the same string in block and flow context,
+    /// otherwise a double-quoted one with JSON-compatible escapes.
+    public static func quoteIfNeeded(_ text: String) -> String {
+        needsQuotes(text) ? doubleQuoted(text) : text
+    }
+
+    static func needsQuotes(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return true }
+        if reservedWords.contains(text.lowercased()) { return true }
+        if "-?:,[]{}#&*!|>'\"%@`.+0123456789 \t".unicodeScalars.contains(first) { return true }
+        if last == " " || last == ":" || last == "\t" { return true }
+        var previous: Unicode.Scalar = " "
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case ",", "[", "]", "{", "}", "\"", "\\": return true
+            case "#" where previous == " ": return true
+            case " " where previous == ":": return true
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+                    || scalar.value == 0xFEFF || scalar.value == 0x2028 || scalar.value == 0x2029
+                {
+                    return true
+                }
+            }
+            previous = scalar
+        }
+        return false
+    }
+
+    static func doubleQuoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+                    || scalar.value == 0xFEFF || scalar.value == 0x2028 || scalar.value == 0x2029
+                {
+                    out += String(format: "\\u%04X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LibGit
+import StarterDecks
+
+/// Creates a new library: a git repository holding `rote.yaml`, `.gitattributes`, the starter
+/// decks and a profile for its first learner, committed as one first commit (through libgit2).
+public struct LibraryCreator {
+    /// Which paths take which merge driver; `rote setup-git` defines the drivers.
+    public static let gitAttributes = """
+        # Rote's merge drivers (defined by `rote setup-git`); see docs/sync.md.
+        profiles/*/progress/** merge=rote-progress
+        profiles/*/profile.yaml merge=rote-profile
+        profiles/*/sessions/** merge=rote-immutable
+        profiles/*/saved/** merge=rote-immutable
+
+        """
+
+    public var user: String
+    public var now: Date
+
+    public init(user: String, now: Date = Date()) {
+        self.user = user
+        self.now = Timestamp.wholeSeconds(now)
+    }
+
+    /// The decks shipped with Rote, by folder name, in study order.
+    public static var starterDeckNames: [String] {
+        let names = Set(StarterDecks.files.compactMap { $0.path.split(separator: "/").first.map(String.init) })
+        let preferred = ["english-a1", "kjv", "alphabet", "math"]
+        return preferred.filter(names.contains) + names.subtracting(preferred).sorted()
+    }
+
+    /// Creates the library at `root` (which must not exist yet, or be an empty folder) and
+    /// returns the first commit's id.
+    @discardableResult
+    public func create(at root: URL) throws -> ObjectID {
+        guard Slug.isValidUser(user) else {
+            throw LibraryError(.invalidUser, "'\(user)' is not a valid learner name; use lowercase letters, digits, _ . - (e.g. --user jane)")
+        }
+        let manager = FileManager.default
+        if manager.fileExists(atPath: root.path) {
+            let contents = (try? manager.contentsOfDirectory(atPath: root.path)) ?? []
+            if LibraryLocation.isLibrary(root) {
+                throw LibraryError(.alreadyExists, "\(root.path) is already a Rote library; use it with `rote -C \(root.path) …`")
+            }
+            if !contents.isEmpty {
+                throw LibraryError(.alreadyExists, "\(root.path) exists and is not empty; choose a new folder for the library")
+            }
+        }
+        let repository: Repository
+        do {
+            repository = try Repository.create(at: root)
+        } catch let error as GitError {
+            throw LibraryError(.gitFailure, "cannot create a git repository at \(root.path): \(error.message)")
+        }
+        var paths: [String] = []
+        func write(_ path: String, _ text: String) throws {
+            try AtomicFile.write(text, to: root.appending(path: path))
+            paths.append(path)
+        }
+        let decks = LibraryCreator.starterDeckNames
+        try write(LibraryLocation.manifestName, LibraryManifest(title: "My Rote library", defaultUser: user, decks: decks).render())
+        try write(".gitattributes", LibraryCreator.gitAttributes)
+        for file in StarterDecks.files { try write("corpus/\(file.path)", file.text) }
+        var profile = Profile(user: user, createdAt: now, updatedAt: now)
+        profile.settings.newPerDay = 10
+        profile.settings.reviewsPerDay = 200
+        profile.settings.dailyGoal = 20
+        try write("profiles/\(user)/profile.yaml", profile.render())
+
+        do {
+            let index = try repository.index()
+            for path in paths { try index.add(path: path) }
+            try index.write()
+            let tree = try index.writeTree()
+            let signature = try repository.signature(at: now, fallbackName: user, fallbackEmail: "\(user)@rote.invalid")
+            return try repository.createCommit(
+                tree: tree, parents: [], message: "Create Rote library with \(decks.count) starter decks\n\nDecks: \(decks.joined(separator: ", "))\nRote-User: \(user)\n",
+                author: signature, committer: signature)
+        } catch let error as GitError {
+            throw LibraryError(.gitFailure, "cannot make the first commit in \(root.path): \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,242 @@
+import Dispatch
+import Foundation
+import LibGit
+import Yams
+
+/// Reads a library's files into a `LoadedLibrary`, parsing on every core.
+public struct LibraryLoader: Sendable {
+    /// Whose learner files to read.
+    public enum Users: Sendable, Equatable {
+        case all
+        case only(String)
+    }
+
+    public var users: Users
+    /// Session files are history, needed by `check`, `log` and stats, not by study.
+    public var includeSessions: Bool
+
+    public init(users: Users = .all, includeSessions: Bool = true) {
+        self.users = users
+        self.includeSessions = includeSessions
+    }
+
+    /// Loads the library at `root`. Throws only when there is no library at all; every
+    /// problem with a file is a diagnostic in the result.
+    public func load(_ root: URL) throws -> LoadedLibrary {
+        let root = root.standardizedFileURL.resolvingSymlinksInPath()
+        var library = LoadedLibrary(root: root)
+        let manifestURL = root.appending(path: LibraryLocation.manifestName)
+        guard let manifestData = FileManager.default.contents(atPath: manifestURL.path) else {
+            throw LibraryError(.notALibrary, "\(manifestURL.path): missing, so this is not a Rote library; create one with `rote init \(root.path)`")
+        }
+        let (manifest, manifestProblems) = LibraryManifest.decode(manifestData, path: LibraryLocation.manifestName)
+        library.manifest = manifest
+        library.diagnostics += manifestProblems
+        if !Repository.isWorkTree(root) {
+            library.diagnostics.append(.error(".git", nil, "\(root.path) is not a git repository, so it cannot sync or keep history; run `git init` there and commit, or create a library with `rote init`"))
+        }
+
+        var (paths, listingProblems) = listFiles(root)
+        library.diagnostics += listingProblems
+        var classified: [(String, LibraryFile)] = []
+        for path in paths {
+            switch LibraryFile.classify(path) {
+            case let .success(kind):
+                if case .manifest = kind { continue }
+                if !wanted(kind) { continue }
+                classified.append((path, kind))
+            case let .failure(problem):
+                library.diagnostics.append(problem)
+            }
+        }
+        paths = []
+
+        // Deck manifests first: an entry's format depends on its deck's kind.
+        for (path, kind) in classified {
+            guard case let .deckManifest(deck) = kind else { continue }
+            let (value, problems) = DeckManifest.decode(read(root, path, &library.diagnostics) ?? Data(), path: path)
+            library.diagnostics += problems
+            if let value { library.decks[deck] = value }
+        }
+
+        let results = parseInParallel(root: root, files: classified, decks: library.decks)
+        library.fileCount = classified.count + 1
+        for result in results {
+            library.diagnostics += result.problems
+            switch result.value {
+            case let .entry(entry): library.entries.append(entry)
+            case let .domain(key, value): library.domains[key] = value
+            case let .skill(key, value): library.skills[key] = value
+            case let .profile(user, value): library.profiles[user] = value
+            case let .progress(user, value): library.progress[user, default: [:]][value.entry] = value
+            case let .session(user, value): library.sessions[user, default: []].append(value)
+            case .none: break
+            }
+        }
+        let order = Dictionary(uniqueKeysWithValues: library.deckOrder.enumerated().map { ($1, $0) })
+        library.entries.sort { lhs, rhs in
+            let left = order[lhs.deck] ?? Int.max, right = order[rhs.deck] ?? Int.max
+            if left != right { return left < right }
+            if lhs.sortKey != rhs.sortKey { return lhs.sortKey < rhs.sortKey }
+            return lhs.id < rhs.id
+        }
+        for user in library.sessions.keys { library.sessions[user]?.sort { $0.startedAt < $1.startedAt } }
+        library.diagnostics += LibraryValidator.crossFileProblems(library)
+        library.diagnostics.sort(by: Diagnostic.fileOrder)
+        return library
+    }
+
+    private func wanted(_ kind: LibraryFile) -> Bool {
+        let owner: String?
+        switch kind {
+        case let .profile(user), let .progress(user, _), let .saved(user): owner = user
+        case let .session(user):
+            if !includeSessions { return false }
+            owner = user
+        default: owner = nil
+        }
+        guard let owner, case let .only(user) = users else { return true }
+        return owner == user
+    }
+
+    /// Every regular file under `corpus/` and `profiles/`, as sorted library-relative paths,
+    /// skipping hidden names. A symbolic link that leads outside the library is refused.
+    func listFiles(_ root: URL) -> ([String], [Diagnostic]) {
+        var paths: [String] = []
+        var problems: [Diagnostic] = []
+        let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        for top in ["corpus", "profiles"] {
+            let folder = root.appending(path: top)
+            guard let walker = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey, .isDirectoryKey],
+                options: [.skipsHiddenFiles])
+            else { continue }
+            for case let url as URL in walker {
+                let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey, .isDirectoryKey])
+                let relative = String(url.standardizedFileURL.path.dropFirst(prefix.count))
+                if values?.isSymbolicLink == true {
+                    let target = url.resolvingSymlinksInPath().standardizedFileURL.path
+                    if !target.hasPrefix(prefix) {
+                        problems.append(.error(relative, nil, "symbolic link leads outside the library (to \(target)); copy the file in instead"))
+                        walker.skipDescendants()
+                        continue
+                    }
+                }
+                guard values?.isRegularFile == true || (values?.isSymbolicLink == true && values?.isDirectory != true) else { continue }
+                guard relative.hasSuffix(".yaml") else { continue }
+                paths.append(relative)
+            }
+        }
+        paths.sort()
+        return (paths, problems)
+    }
+
+    func read(_ root: URL, _ path: String, _ problems: inout [Diagnostic]) -> Data? {
+        let url = root.appending(path: path)
+        if let size = try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize, size > YAMLSource.maximumFileSize {
+            problems.append(.error(path, nil, "file is \(size / 1_048_576) MiB; Rote reads files up to \(YAMLSource.maximumFileSize / 1_048_576) MiB — split it or move it out of the library"))
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            problems.append(.error(path, nil, "cannot read the file; check its permissions"))
+            return nil
+        }
+        return data
+    }
+
+    enum ParsedValue: Sendable {
+        case entry(Entry)
+        case domain(String, SkillDomain)
+        case skill(String, Skill)
+        case profile(String, Profile)
+        case progress(String, ProgressFile)
+        case session(String, SessionFile)
+    }
+
+    struct ParseResult: Sendable {
+        var value: ParsedValue?
+        var problems: [Diagnostic]
+    }
+
+    func parseInParallel(root: URL, files: [(String, LibraryFile)], decks: [String: DeckManifest]) -> [ParseResult] {
+        let results = ResultSlots(count: files.count)
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunk = max(1, (files.count + workers * 4 - 1) / (workers * 4))
+        let chunks = (files.count + chunk - 1) / chunk
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunkIndex in
+            let start = chunkIndex * chunk
+            for index in start..<min(start + chunk, files.count) {
+                results.set(index, parse(root: root, path: files[index].0, kind: files[index].1, decks: decks))
+            }
+        }
+        return results.values
+    }
+
+    func parse(root: URL, path: String, kind: LibraryFile, decks: [String: DeckManifest]) -> ParseResult {
+        var problems: [Diagnostic] = []
+        guard let data = read(root, path, &problems) else { return ParseResult(value: nil, problems: problems) }
+        switch kind {
+        case .manifest, .deckManifest, .saved:
+            return ParseResult(value: nil, problems: [])
+        case let .entry(deck, id):
+            guard let manifest = decks[deck] else {
+                return ParseResult(value: nil, problems: [.error(path, nil, "deck '\(deck)' has no readable corpus/\(deck)/deck.yaml, so its entries cannot be read")])
+            }
+            if manifest.kind == .skills {
+                let depth = id.split(separator: "/").count
+                if depth != 4 {
+                    return ParseResult(value: nil, problems: [.error(path, nil, "skills questions live at corpus/\(deck)/<domain>/<skill>/<question>.yaml")])
+                }
+                for segment in id.split(separator: "/").dropFirst() where !Slug.isValidSkillSlug(segment) {
+                    return ParseResult(value: nil, problems: [.error(path, nil, "slug '\(segment)' breaks the skills rule ^[a-z0-9_]+$; rename it with underscores")])
+                }
+            }
+            let (content, found) = EntryContent.decode(data, kind: manifest.kind, path: path)
+            return ParseResult(value: content.map { .entry(Entry(id: id, deck: deck, path: path, content: $0)) }, problems: found)
+        case let .domain(deck, domain):
+            let (value, found) = SkillDomain.decode(data, path: path)
+            problems += found
+            if !Slug.isValidSkillSlug(domain) { problems.append(.error(path, nil, "slug '\(domain)' breaks the skills rule ^[a-z0-9_]+$; rename the folder with underscores")) }
+            return ParseResult(value: value.map { .domain("\(deck)/\(domain)", $0) }, problems: problems)
+        case let .skill(deck, domain, skill):
+            let (value, found) = Skill.decode(data, path: path)
+            problems += found
+            if !Slug.isValidSkillSlug(skill) { problems.append(.error(path, nil, "slug '\(skill)' breaks the skills rule ^[a-z0-9_]+$; rename the folder with underscores")) }
+            return ParseResult(value: value.map { .skill("\(deck)/\(domain)/\(skill)", $0) }, problems: problems)
+        case let .profile(user):
+            let (value, found) = Profile.decode(data, path: path)
+            problems += found
+            if let value, value.user != user {
+                problems.append(.error(path, nil, "profile says user '\(value.user)' but lives in profiles/\(user)/; make them match"))
+            }
+            return ParseResult(value: value.map { .profile(user, $0) }, problems: problems)
+        case let .progress(user, entry):
+            let (value, found) = ProgressFile.decode(data, path: path)
+            problems += found
+            if let value, value.entry != entry {
+                problems.append(.error(path, nil, "progress file is for '\(value.entry)' but its path says '\(entry)'; move it or fix 'entry'"))
+                return ParseResult(value: nil, problems: problems)
+            }
+            return ParseResult(value: value.map { .progress(user, $0) }, problems: problems)
+        case let .session(user):
+            let (value, found) = SessionFile.decode(data, path: path)
+            return ParseResult(value: value.map { .session(user, $0) }, problems: found)
+        }
+    }
+}
+
+/// Fixed slots that parallel workers fill by index; each slot is written by one worker only.
+private final class ResultSlots: @unchecked Sendable {
+    private var storage: [LibraryLoader.ParseResult?]
+    private let lock = NSLock()
+
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: LibraryLoader.ParseResult) {
+        lock.lock()
+        storage[index] = value
+        lock.unlock()
+    }
+
+    var values: [LibraryLoader.ParseResult] { storage.compactMap { $0 } }
+}

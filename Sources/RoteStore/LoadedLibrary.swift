@@ -1,0 +1,33 @@
+import Foundation
+
+/// Everything read from a library's files, with every problem found on the way. Loading never
+/// stops at a bad file: it is reported here and left out, and the rest is usable.
+public struct LoadedLibrary: Sendable {
+    public var root: URL
+    public var manifest: LibraryManifest?
+    /// Deck manifests by deck name.
+    public var decks: [String: DeckManifest] = [:]
+    /// All entries that read cleanly, in study order (deck order, then each deck's order).
+    public var entries: [Entry] = []
+    /// Skills decks' domains and skills, keyed by `<deck>/<domain>` and `<deck>/<domain>/<skill>`.
+    public var domains: [String: SkillDomain] = [:]
+    public var skills: [String: Skill] = [:]
+    public var profiles: [String: Profile] = [:]
+    /// Progress by user, then entry id.
+    public var progress: [String: [String: ProgressFile]] = [:]
+    public var sessions: [String: [SessionFile]] = [:]
+    public var diagnostics: [Diagnostic] = []
+    /// Number of library files read.
+    public var fileCount = 0
+
+    public init(root: URL) { self.root = root }
+
+    /// Deck names in study order: as `rote.yaml` lists them, then the rest alphabetically.
+    public var deckOrder: [String] {
+        let listed = (manifest?.decks ?? []).filter { decks[$0] != nil }
+        return listed + decks.keys.filter { !listed.contains($0) }.sorted()
+    }
+
+    public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+    public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
+}

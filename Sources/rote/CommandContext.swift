@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import RoteStore
+
+/// What a command needs: the library's location, the learner, the loaded files and index.
+struct CommandContext {
+    let root: URL
+    let user: String
+    let library: LoadedLibrary
+    let index: LibraryIndex
+
+    /// Finds and loads the library, creating the default library on first use.
+    static func open(_ options: GlobalOptions, loader: LibraryLoader? = nil, sessions: Bool = false) throws -> CommandContext {
+        let root = try locate(options)
+        do {
+            let library = try (loader ?? LibraryLoader(users: .all, includeSessions: sessions)).load(root)
+            let user = LibraryLocation.user(explicit: options.effectiveUser, manifest: library.manifest)
+            return CommandContext(root: root, user: user, library: library, index: LibraryIndex(library: library, user: user))
+        } catch let error as LibraryError {
+            throw CLIError(error.message)
+        }
+    }
+
+    static func locate(_ options: GlobalOptions) throws -> URL {
+        do {
+            let (root, isDefault) = try LibraryLocation.resolve(explicit: options.effectiveDirectory)
+            if isDefault, !LibraryLocation.isLibrary(root) {
+                let user = options.effectiveUser ?? LibraryLocation.loginUser()
+                try LibraryCreator(user: user).create(at: root)
+                Terminal.note("Created your library at \(root.path) with the starter decks (\(LibraryCreator.starterDeckNames.joined(separator: ", "))).")
+            }
+            return root
+        } catch let error as LibraryError {
+            throw CLIError(error.message)
+        }
+    }
+
+    /// Errors in files are reported as warnings-to-stderr by commands that are not `check`,
+    /// so a broken file never hides the rest.
+    func reportLoadProblems() {
+        let errors = library.errors
+        guard !errors.isEmpty else { return }
+        for problem in errors.prefix(5) { Terminal.error(problem.description) }
+        if errors.count > 5 { Terminal.error("… and \(errors.count - 5) more; run `rote check` for all") }
+    }
+}
+
+/// A failure the user can act on: printed as `rote: error: message`, exit status 1.
+struct CLIError: Error, CustomStringConvertible {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
+}
+
+extension CLIError: LocalizedError {
+    var errorDescription: String? { message }
+}
+
+/// Output helpers: results to stdout, notes and problems to stderr.
+enum Terminal {
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import RoteStore
+
+struct Lookup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Look words up: any inflected form → its lemma, rank, level, meaning and your status.",
+        discussion: "Example: `rote lookup ran went running` answers run, go, run. Exits 1 when a word is in no deck."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Words or word forms.", valueName: "word"))
+    var words: [String]
+
+    func run() throws {
+        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
+        var missing: [String] = []
+        for word in words {
+            let found = context.index.lemmas(of: word)
+            if found.isEmpty {
+                print("\(word): not in any deck")
+                missing.append(word)
+                continue
+            }
+            for entry in found {
+                guard case let .vocabulary(lemma) = entry.content else { continue }
+                var parts = ["\(word) → \(lemma.word)"]
+                if let rank = lemma.rank { parts.append("rank \(rank)") }
+                if let cefr = lemma.cefr { parts.append(cefr) }
+                parts.append(lemma.pos)
+                let meaning = lemma.definition.first { $0.0 == "en" }?.1
+                parts.append(lemma.translation + (meaning.map { " — \($0)" } ?? ""))
+                parts.append(context.index.status(of: entry.id).rawValue)
+                parts.append(entry.id)
+                print(parts.joined(separator: " · "))
+            }
+        }
+        if !missing.isEmpty { throw ExitCode(1) }
+    }
+}

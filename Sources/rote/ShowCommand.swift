@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import RoteStore
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show an entry and your progress with it.",
+        discussion: "ID is an entry id (english-a1/run, kjv/joh-3-16); a word form such as `ran` also finds its entry."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Entry id, or a word.", valueName: "id"))
+    var id: String
+
+    func run() throws {
+        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
+        let index = context.index
+        guard let entry = index.entries[id] ?? index.lemmas(of: id).first ?? uniqueSuffixMatch(index) else {
+            let near = index.orderedIDs.filter { $0.contains(id.lowercased()) }.prefix(5)
+            throw CLIError("no entry '\(id)'" + (near.isEmpty ? "; list them with `rote list`" : "; did you mean \(near.joined(separator: ", "))?"))
+        }
+        print(EntryPresenter.describe(entry, deck: context.library.decks[entry.deck]))
+        print(EntryPresenter.describeProgress(index.progress[entry.id], status: index.status(of: entry.id), user: context.user))
+    }
+
+    /// `run` finds `english-a1/run` when exactly one id ends with it.
+    private func uniqueSuffixMatch(_ index: LibraryIndex) -> Entry? {
+        let matches = index.orderedIDs.filter { $0.hasSuffix("/" + id) }
+        return matches.count == 1 ? index.entries[matches[0]] : nil
+    }
+}
+
+/// Readable text for entries and progress, shared by `show` and `lookup`.
+enum EntryPresenter {
+    static func describe(_ entry: Entry, deck: DeckManifest?) -> String {
+        var lines = ["\(entry.id)  (\(deck?.title ?? entry.deck), \(entry.path))"]
+        switch entry.content {
+        case let .vocabulary(word):
+            var head = "\(word.word)  \(word.ipa ?? "")  \(word.pos)"
+            if let rank = word.rank { head += " · rank \(rank)" }
+            if let cefr = word.cefr { head += " · \(cefr)" }
+            lines.append(head)
+            lines.append("  \(word.translation)" + (word.alternatives.isEmpty ? "" : "  (also: \(word.alternatives.joined(separator: "، ")))"))
+            for (language, text) in word.definition { lines.append("  \(language): \(text)") }
+            if !word.forms.isEmpty { lines.append("  forms: " + word.forms.map { "\($0.0) \($0.1)" }.joined(separator: ", ")) }
+            for (relation, words) in word.related { lines.append("  \(relation): \(words.joined(separator: ", "))") }
+            if let notes = word.usageNotes { lines.append("  note: \(notes)") }
+            if !word.examples.isEmpty { lines.append("  examples:") }
+            for example in word.examples {
+                lines.append("    \(VocabularyEntry.Example.plain(example.en))")
+                lines.append("    \(VocabularyEntry.Example.plain(example.translated))")
+            }
+            lines.append("  questions: " + word.questions.map { "\($0.id) (\($0.kind.rawValue))" }.joined(separator: ", "))
+        case let .passage(passage):
+            lines.append("\(passage.reference)" + (passage.translation.map { " (\($0))" } ?? ""))
+            lines.append("  " + passage.text)
+            if !passage.tags.isEmpty { lines.append("  tags: \(passage.tags.joined(separator: ", "))") }
+            if let mnemonic = passage.mnemonic { lines.append("  mnemonic: \(mnemonic)") }
+            if let rights = passage.rights { lines.append("  rights: \(rights.license)" + (rights.note.map { " — \($0)" } ?? "")) }
+            lines.append("  clauses: \(passage.clauses.count)")
+        case let .letter(letter):
+            lines.append("\(letter.character ?? "") \(letter.name ?? "") (\(letter.glyph)), order \(letter.order)")
+            for (number, stroke) in letter.strokes.enumerated() {
+                lines.append("  stroke \(number + 1): " + stroke.map { "(\(format($0.x)),\(format($0.y)))" }.joined(separator: " → "))
+            }
+            if !letter.tips.isEmpty { lines.append("  tips: \(letter.tips.joined(separator: ", "))") }
+        case let .question(question):
+            switch question.payload {
+            case let .mcqSingle(prompt, choices, solution):
+                lines.append(prompt)
+                for (number, choice) in choices.enumerated() { lines.append("  \(number + 1). \(choice)\(number == solution ? "   ✓" : "")") }
+            case let .reorderSteps(prompt, steps, solution):
+                lines.append(prompt ?? "Put the steps in order")
+                for (position, step) in solution.enumerated() { lines.append("  \(position + 1). \(steps[step])") }
+            }
+            if let explanation = question.explanation { lines.append("  why: \(explanation)") }
+            lines.append("  \(question.published ? "published" : "draft (not published)")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func describeProgress(_ file: ProgressFile?, status: LibraryIndex.Status, user: String) -> String {
+        guard let file, !file.reviews.isEmpty else { return "\nprogress (\(user)): \(status.rawValue), never reviewed" }
+        var lines = ["", "progress (\(user)): \(status.rawValue), \(file.reviews.count) review\(file.reviews.count == 1 ? "" : "s")"]
+        if let state = file.state {
+            var parts = ["phase \(state.phase.rawValue)"]
+            if let stability = state.stability { parts.append("stability \(String(format: "%.2f", stability)) d") }
+            if let difficulty = state.difficulty { parts.append("difficulty \(String(format: "%.2f", difficulty))") }
+            if let ease = state.ease { parts.append("ease \(String(format: "%.2f", ease))") }
+            if let interval = state.interval { parts.append("interval \(String(format: "%.1f", interval)) d") }
+            parts.append("due \(Timestamp.format(state.due))")
+            parts.append("lapses \(state.lapses)")
+            lines.append("  " + parts.joined(separator: " · "))
+        }
+        for review in file.reviews.suffix(8) {
+            lines.append("  \(Timestamp.format(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \($0)" } ?? ""))
+        }
+        if file.reviews.count > 8 { lines.insert("  … \(file.reviews.count - 8) earlier", at: 2) }
+        return lines.joined(separator: "\n")
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
