@@ -50,9 +50,15 @@ public enum DeckKind: String, Sendable, Hashable, CaseIterable {
     case vocabulary, passages, letters, skills
 }
 
-/// Which scheduler a deck's entries use.
+/// Which algorithm schedules a deck: `scheduler: fsrs` (the default) or `scheduler: sm2` in
+/// deck.yaml.
 public enum SchedulerKind: String, Sendable, Hashable, CaseIterable {
     case fsrs, sm2
+
+    /// Parses the name as written in deck.yaml, ignoring case.
+    public init?(name: String) {
+        self.init(rawValue: name.lowercased())
+    }
 }
 
 /// `corpus/<deck>/deck.yaml`: what a deck is, where it came from, how it is studied.

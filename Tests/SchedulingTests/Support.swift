@@ -1,0 +1,54 @@
+import Foundation
+import RoteModel
+import Scheduling
+
+/// Files the tests read, found from this source file's path so `swift test` works from any
+/// directory.
+enum TestFiles {
+    /// The package root: two folders above `Tests/SchedulingTests/`.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `../shared/testdata/fsrs/fsrs6-vectors.jsonl` beside the package.
+    static let fsrsVectors = packageRoot.deletingLastPathComponent()
+        .appendingPathComponent("shared/testdata/fsrs/fsrs6-vectors.jsonl")
+}
+
+/// A seeded generator (SplitMix64) so shuffles and random histories repeat run after run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}
+
+/// 2026-01-01T00:00:00Z, the start of every hand-built history.
+let t0 = Timestamp.parse("2026-01-01T00:00:00Z")!
+let minute: TimeInterval = 60
+let day: TimeInterval = 86_400
+
+/// A review `offset` seconds after `t0`.
+func review(_ id: String, _ offset: TimeInterval, _ grade: Grade) -> ReviewEvent {
+    ReviewEvent(id: id, at: t0 + offset, grade: grade)
+}
+
+/// Reviews one per `spacing` from `t0`, ids r0, r1, ….
+func reviews(_ grades: [Grade], every spacing: TimeInterval) -> [ReviewEvent] {
+    grades.enumerated().map { index, grade in review("r\(index)", Double(index) * spacing, grade) }
+}
+
+func relativeError(_ actual: Double?, _ expected: Double) -> Double {
+    guard let actual else { return .infinity }
+    return abs(actual - expected) / max(abs(expected), .leastNormalMagnitude)
+}
+
+extension SchedulerSettings {
+    /// Defaults with fuzz off: the settings hand-checked cases use.
+    static let unfuzzed = SchedulerSettings.default.withFuzzing(false)
+    static let sm2Unfuzzed = try! SchedulerSettings(scheduler: .sm2, enableFuzzing: false)
+}
