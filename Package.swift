@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "Scheduling", dependencies: ["RoteModel"], swiftSettings: strictSettings),
         .target(
             name: "RoteStore",
-            dependencies: ["RoteModel", "LibGit", "StarterDecks"],
+            dependencies: ["RoteModel", "Scheduling", "LibGit", "StarterDecks"],
             swiftSettings: strictSettings
         ),
         // The starter decks in corpus/ are compiled into the binary, so an installed `rote`
@@ -49,9 +49,14 @@ let package = Package(
         .executableTarget(
             name: "rote",
             dependencies: [
-                "RoteModel", "RoteStore", "LibGit",
+                "RoteModel", "Scheduling", "RoteStore", "LibGit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "make-demo-profile",
+            dependencies: ["RoteStore", "Scheduling"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -68,9 +73,9 @@ let package = Package(
         ),
         .testTarget(name: "RoteModelTests", dependencies: ["RoteModel", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RoteModel"], swiftSettings: strictSettings),
-        .testTarget(name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "TestSupport", "LibGit"], swiftSettings: strictSettings),
+        .testTarget(name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "Scheduling", "TestSupport", "LibGit"], swiftSettings: strictSettings),
         .testTarget(name: "LibGitTests", dependencies: ["LibGit", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel"], swiftSettings: strictSettings),
+        .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "rote"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -194,6 +194,9 @@ public struct VocabularyEntry: YAMLCodable {
             if question.distractors.count < 3 {
                 log.warning(line, "\(label) has \(question.distractors.count) distractors; multiple choice needs 3 (others are drawn from same-level words)")
             }
+            if let name = question.form, form(name) == nil {
+                log.error(line, "\(label): form '\(name)' is not one of forms: \(forms.map(\.0).joined(separator: ", "))")
+            }
             guard question.kind == .sentenceCompletion else { continue }
             guard let sentence = question.sentence else {
                 log.error(line, "\(label): sentence_completion needs 'sentence' with ___ for the blank")

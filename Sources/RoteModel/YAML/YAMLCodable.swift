@@ -41,7 +41,10 @@ public struct YAMLMapBuilder {
 
     public init() {}
 
-    public mutating func add(_ key: String, _ value: YAMLValue) { pairs.append((key, value)) }
+    /// Adds a value; empty lists and mappings are left out, as readers default them.
+    public mutating func add(_ key: String, _ value: YAMLValue) {
+        if !value.isEmpty || value == .null { pairs.append((key, value)) }
+    }
 
     public mutating func add(_ key: String, _ value: YAMLValue?) {
         if let value, !value.isEmpty { pairs.append((key, value)) }

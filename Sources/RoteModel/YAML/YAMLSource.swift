@@ -37,26 +37,28 @@ public enum YAMLSource {
             return (nil, [.error(path, nil, "cannot read YAML: \(error)")])
         }
         guard let node else { return (nil, [.error(path, 1, "file is empty; expected a YAML mapping")]) }
-        if (text.contains("&") || text.contains("*")), let anchored = firstAnchor(in: node) {
-            return (nil, [.error(path, anchored.mark?.line, "YAML anchors and aliases (&name, *name) are not allowed in Rote files; write the value out")])
+        // Every node written out takes at least two bytes, so a tree with more nodes than
+        // that can only come from aliases repeating anchors — an alias bomb when nested.
+        // Counting stops at the limit, so even a bomb is refused in linear time.
+        var budget = text.utf8.count / 2 + 16
+        if text.contains("*"), !fitsBudget(node, &budget) {
+            return (nil, [.error(path, 1, "YAML aliases (*name) expand this file far beyond its size; Rote files do not use anchors and aliases — write the values out")])
         }
         return (node, [])
     }
 
-    /// The first node carrying an anchor, in document order. An alias can only follow its
-    /// anchor, so this stops before any alias is expanded: linear even for an alias bomb.
-    static func firstAnchor(in node: Node) -> Node? {
-        if node.anchor != nil { return node }
+    /// Counts nodes depth-first, giving up as soon as the budget is spent.
+    static func fitsBudget(_ node: Node, _ budget: inout Int) -> Bool {
+        budget -= 1
+        if budget < 0 { return false }
         switch node {
         case let .sequence(sequence):
-            for item in sequence { if let found = firstAnchor(in: item) { return found } }
+            for item in sequence where !fitsBudget(item, &budget) { return false }
         case let .mapping(mapping):
-            for (key, value) in mapping {
-                if let found = firstAnchor(in: key) ?? firstAnchor(in: value) { return found }
-            }
+            for (key, value) in mapping where !fitsBudget(key, &budget) || !fitsBudget(value, &budget) { return false }
         default: break
         }
-        return nil
+        return true
     }
 
     static func describe(_ error: YamlError, path: String) -> Diagnostic {

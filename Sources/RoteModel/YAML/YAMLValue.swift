@@ -1,4 +1,5 @@
 import Foundation
+import Yams
 
 /// A YAML value as Rote writes it: the canonical form of every file Rote renders. Mappings
 /// keep their key order, so files come out with a fixed layout and diffs stay small.
@@ -104,8 +105,7 @@ extension YAMLValue {
                 out += YAMLValue.quoteIfNeeded(key) + ":"
                 switch value {
                 case .list(let items, false) where !items.isEmpty:
-                    // Block lists under a key sit at the key's indent, as most YAML is written.
-                    value.render(into: &out, indent: indent, context: .mapValue)
+                    value.render(into: &out, indent: indent + 2, context: .mapValue)
                 case .map(let inner, false) where !inner.isEmpty:
                     value.render(into: &out, indent: indent + 2, context: .mapValue)
                 default:
@@ -143,7 +143,13 @@ extension YAMLValue {
     static func needsQuotes(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return true }
         if reservedWords.contains(text.lowercased()) { return true }
-        if "-?:,[]{}#&*!|>'\"%@`.+0123456789 \t".unicodeScalars.contains(first) { return true }
+        if "?:,[]{}#&*!|>'\"%@` \t".unicodeScalars.contains(first) { return true }
+        // A leading digit, sign or dot is fine unless YAML would read the text as a number,
+        // timestamp or other non-string (ids like `0133e566-…` stay plain).
+        if "-+.0123456789".unicodeScalars.contains(first) {
+            if first == "-", text.unicodeScalars.dropFirst().first == " " || text == "-" { return true }
+            if Resolver.default.resolveTag(of: Node(text)) != .str { return true }
+        }
         if last == " " || last == ":" || last == "\t" { return true }
         var previous: Unicode.Scalar = " "
         for scalar in text.unicodeScalars {
