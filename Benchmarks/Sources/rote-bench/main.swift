@@ -1,0 +1,79 @@
+// rote-bench: Rote's measurements, each printed as a small table.
+//
+//     rote-bench replay [--entries N] [--reviews M] [--runs K] [--seed S]
+//                       [--subset-reviews R] [--export DIR] [--reference FILE]
+//
+// Benchmarks/bench.sh runs them against their references (py-fsrs for replay).
+
+import Foundation
+
+/// A measurement: parses its own options and prints its own table.
+typealias Measurement = (_ options: [String]) throws -> Void
+
+let measurements: [(name: String, run: Measurement)] = [
+    ("replay", ReplayBenchmark.run)
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first, let measurement = measurements.first(where: { $0.name == name }) else {
+    let names = measurements.map(\.name).joined(separator: "|")
+    FileHandle.standardError.write(Data("usage: rote-bench \(names) [options]\n".utf8))
+    exit(2)
+}
+do {
+    try measurement.run(Array(arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("rote-bench \(name): \(error)\n".utf8))
+    exit(1)
+}
+
+/// A plain-text table: columns padded to their widest cell.
+struct Table {
+    var header: [String]
+    var rows: [[String]] = []
+
+    mutating func add(_ row: [String]) { rows.append(row) }
+
+    func render() -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }
+                .joined(separator: " | ").trimmingCharacters(in: .whitespaces)
+        }
+        let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "-|-")
+        return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// Options as `--name value` pairs.
+struct Options {
+    private var values: [String: String] = [:]
+
+    init(_ arguments: [String], allowed: Set<String>) throws {
+        var index = 0
+        while index < arguments.count {
+            let key = arguments[index]
+            guard key.hasPrefix("--"), allowed.contains(String(key.dropFirst(2))), index + 1 < arguments.count else {
+                throw OptionError(message: "unexpected \(key); options: \(allowed.sorted().map { "--" + $0 }.joined(separator: " "))")
+            }
+            values[String(key.dropFirst(2))] = arguments[index + 1]
+            index += 2
+        }
+    }
+
+    func int(_ name: String, default value: Int) throws -> Int {
+        guard let text = values[name] else { return value }
+        guard let number = Int(text.replacingOccurrences(of: "_", with: "")), number >= 0 else {
+            throw OptionError(message: "--\(name) needs a whole number, got \(text)")
+        }
+        return number
+    }
+
+    func string(_ name: String) -> String? { values[name] }
+}
+
+struct OptionError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

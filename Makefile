@@ -1,0 +1,47 @@
+# Rote — the two commands a newcomer needs:
+#   make study   install what is missing, build, and open a study session on the starter decks
+#   make test    install what is missing, build, and run the whole test suite
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+ROTE := .build/debug/rote
+
+.PHONY: study test build deps release bench check-corpus demo-profile install clean
+
+# libgit2 is the one system library Rote links; Debian ships it as libgit2-dev.
+deps:
+	@command -v $(SWIFT) >/dev/null || { echo "error: the Swift toolchain (swift) is not on PATH; install Swift 6 from swift.org" >&2; exit 1; }
+	@if ! pkg-config --exists libgit2 2>/dev/null; then \
+		echo "Installing libgit2-dev and pkg-config through apt…"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libgit2-dev pkg-config; \
+	fi
+
+build: deps
+	$(SWIFT) build --product rote
+
+release: deps
+	$(SWIFT) build -c release --product rote
+
+study: build
+	@$(ROTE) study
+
+# The whole suite, then `rote check` on the checkout's own library (corpus/ and profiles/).
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory check-corpus
+
+check-corpus: build
+	$(ROTE) -C . check
+
+bench: deps
+	bash Benchmarks/bench.sh
+
+# Regenerates profiles/demo from its seed (deterministic).
+demo-profile: deps
+	$(SWIFT) run -c release make-demo-profile profiles/demo
+
+install: release
+	install -m 0755 .build/release/rote /usr/local/bin/rote
+
+clean:
+	rm -rf .build

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Runs the real `rote` binary, as a user would, and checks what it prints.
+@Suite struct RoteCLITests {
+    static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
+
+    func rote(_ arguments: [String], in directory: URL? = nil, input: String? = nil, environment: [String: String] = [:]) -> Shell.Output {
+        Shell.run(Self.binary, arguments, in: directory, input: input, environment: environment)
+    }
+
+    @Test func initCreatesACleanLibraryAndCheckNamesABrokenFile() throws {
+        let directory = TemporaryDirectory()
+        let created = rote(["init", "lib"], in: directory.url, environment: ["ROTE_USER": "tester"])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.contains("Created a Rote library"))
+        let clean = rote(["-C", "lib", "check"], in: directory.url)
+        #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
+        #expect(!clean.stdout.contains("error:"))
+        #expect(clean.stderr.contains("0 errors"))
+        let log = Shell.run("git", ["log", "--format=%s"], in: directory.url.appending(path: "lib"))
+        #expect(log.stdout.hasPrefix("Create Rote library"))
+        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url.appending(path: "lib")).stdout.isEmpty)
+
+        let all = rote(["-C", "lib", "list"], in: directory.url).stdout.split(separator: "\n")
+        directory.write("lib/corpus/english-a1/run.yaml", "word: run\npos: verb\ntranslation: [broken\n")
+        let broken = rote(["-C", "lib", "check"], in: directory.url)
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("corpus/english-a1/run.yaml:4: error: YAML syntax error"), "\(broken.stdout)")
+        let listed = rote(["-C", "lib", "list"], in: directory.url)
+        #expect(listed.status == 0)
+        let remaining = listed.stdout.split(separator: "\n")
+        #expect(remaining.count == all.count - 1)
+        #expect(!remaining.contains { $0.hasPrefix("english-a1/run ") })
+        #expect(listed.stderr.contains("run.yaml"), "load problems are mentioned on stderr")
+    }
+
+    @Test func lookupFindsLemmasOfInflectedForms() throws {
+        let directory = TemporaryDirectory()
+        _ = rote(["init", "lib"], in: directory.url, environment: ["ROTE_USER": "tester"])
+        let output = rote(["-C", "lib", "lookup", "ran", "went", "running"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("ran → run · rank 157"))
+        #expect(lines[1].hasPrefix("went → go · rank 33"))
+        #expect(lines[2].hasPrefix("running → run · rank 157"))
+        #expect(lines.allSatisfy { $0.contains(" · new · english-a1/") })
+        let unknown = rote(["-C", "lib", "lookup", "xylophone"], in: directory.url)
+        #expect(unknown.status == 1)
+        #expect(unknown.stdout.contains("xylophone: not in any deck"))
+    }
+
+    @Test func showDescribesEntryAndProgress() {
+        let output = rote(["-C", Checkout.root.path, "show", "english-a1/run"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("run  /rʌn/  verb · rank 157 · A1"))
+        #expect(output.stdout.contains("progress (demo):"))
+        let word = rote(["-C", Checkout.root.path, "show", "went"])
+        #expect(word.stdout.hasPrefix("english-a1/go"))
+        let missing = rote(["-C", Checkout.root.path, "show", "english-a1/nothing"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no entry 'english-a1/nothing'"))
+    }
+
+    @Test func theCheckoutIsAValidLibrary() {
+        let output = rote(["-C", Checkout.root.path, "check"])
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(output.stdout.isEmpty, "no warnings either:\n\(output.stdout)")
+    }
+
+    @Test func aFolderThatIsNotALibraryGetsOneClearLine() {
+        let directory = TemporaryDirectory()
+        let output = rote(["-C", directory.url.path, "list"])
+        #expect(output.status == 1)
+        let lines = output.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(output.stderr)")
+        #expect(output.stderr.contains("rote.yaml: missing, so this is not a Rote library"))
+        #expect(output.stderr.contains("rote init"))
+        let nowhere = rote(["-C", "/nonexistent/rote", "list"])
+        #expect(nowhere.stderr.contains("no such folder"))
+    }
+
+    @Test func libraryComesFromEnvironmentOrTheDefaultLocation() {
+        let directory = TemporaryDirectory()
+        _ = rote(["init", "lib"], in: directory.url, environment: ["ROTE_USER": "tester"])
+        let viaEnvironment = rote(["list", "kjv"], in: directory.url, environment: ["ROTE_LIBRARY": directory.url.appending(path: "lib").path])
+        #expect(viaEnvironment.status == 0)
+        #expect(viaEnvironment.stdout.contains("kjv/joh-3-16"))
+        let nested = rote(["list", "alphabet"], in: directory.url.appending(path: "lib/corpus/alphabet"))
+        #expect(nested.stdout.contains("alphabet/a "), "found from a sub-folder, like git")
+
+        let home = TemporaryDirectory()
+        let first = rote(["list", "math"], in: home.url, environment: ["XDG_DATA_HOME": home.url.path, "ROTE_LIBRARY": "", "ROTE_USER": "newcomer"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("Created your library at \(home.url.path)/rote"))
+        #expect(first.stdout.contains("math/arithmetic/addition/carry_tens"))
+        let second = rote(["list", "math"], in: home.url, environment: ["XDG_DATA_HOME": home.url.path, "ROTE_LIBRARY": ""])
+        #expect(!second.stderr.contains("Created"))
+    }
+
+    @Test func anInstalledBinaryCarriesTheStarterDecks() throws {
+        let install = TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: Self.binary, toPath: install.url.appending(path: "rote").path)
+        let work = TemporaryDirectory()
+        let output = Shell.run(install.url.appending(path: "rote").path, ["init", "mine"], in: work.url, environment: ["ROTE_USER": "tester"])
+        #expect(output.status == 0, "\(output.stderr)")
+        for deck in ["english-a1", "kjv", "alphabet", "math"] {
+            let original = try FileManager.default.contentsOfDirectory(atPath: Checkout.root.appending(path: "corpus/\(deck)").path).sorted()
+            let copied = try FileManager.default.contentsOfDirectory(atPath: work.url.appending(path: "mine/corpus/\(deck)").path).sorted()
+            #expect(original == copied)
+        }
+        let run = try String(contentsOf: work.url.appending(path: "mine/corpus/english-a1/run.yaml"), encoding: .utf8)
+        #expect(run == (try String(contentsOf: Checkout.root.appending(path: "corpus/english-a1/run.yaml"), encoding: .utf8)))
+    }
+
+    @Test func initRefusesAnExistingLibraryOrABadName() {
+        let directory = TemporaryDirectory()
+        _ = rote(["init", "lib"], in: directory.url, environment: ["ROTE_USER": "tester"])
+        let again = rote(["init", "lib"], in: directory.url)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already a Rote library"))
+        let badUser = rote(["--user", "Bad Name", "init", "other"], in: directory.url)
+        #expect(badUser.status == 1)
+        #expect(badUser.stderr.contains("not a valid learner name"))
+    }
+
+    @Test func replayReproducesTheReferenceVectors() throws {
+        let vectors = Checkout.root.appending(path: "../shared/testdata/fsrs/fsrs6-vectors.jsonl").standardizedFileURL
+        let input = try String(contentsOf: vectors, encoding: .utf8)
+        let output = rote(["replay"], input: input)
+        #expect(output.status == 0, "\(output.stderr)")
+        let expected = input.split(separator: "\n")
+        let produced = output.stdout.split(separator: "\n")
+        #expect(produced.count == expected.count)
+        var compared = 0
+        for (line, result) in zip(expected, produced) {
+            let want = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let got = try #require(try JSONSerialization.jsonObject(with: Data(result.utf8)) as? [String: Any])
+            #expect(got["id"] as? String == want["id"] as? String)
+            let wantReviews = try #require(want["reviews"] as? [[String: Any]])
+            let gotReviews = try #require(got["reviews"] as? [[String: Any]])
+            #expect(wantReviews.count == gotReviews.count)
+            for (review, state) in zip(wantReviews, gotReviews) {
+                let expect = try #require(review["expect"] as? [String: Any])
+                #expect(state["state"] as? String == expect["state"] as? String)
+                #expect(state["due"] as? String == expect["due"] as? String)
+                #expect((state["step"] as? Int) == (expect["step"] as? Int))
+                for key in ["stability", "difficulty"] {
+                    let a = try #require(state[key] as? Double), b = try #require(expect[key] as? Double)
+                    #expect(abs(a - b) <= 1e-9 * abs(b), "\(want["id"] ?? "") \(key)")
+                }
+                compared += 1
+            }
+        }
+        #expect(compared > 4000)
+    }
+
+    @Test func replayReportsBadLinesAndGoesOn() {
+        let input = """
+            {"id": "a", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 3}]}
+            {"id": "b", "reviews": [{"at": "2026-01-01T00:00:00", "rating": 3}]}
+            not json
+            {"id": "c", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 7}]}
+            {"id": "d", "reviews": [{"at": "2026-01-02T00:00:00Z", "rating": 3}, {"at": "2026-01-01T00:00:00Z", "rating": 3}]}
+            {"id": "e", "parameters": [1, 2, 3], "reviews": []}
+            {"id": "f", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 1}]}
+            """
+        let output = rote(["replay"], input: input)
+        #expect(output.status == 1)
+        let ids = output.stdout.split(separator: "\n").compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+        }
+        #expect(ids == ["a", "f"])
+        for line in 2...6 { #expect(output.stderr.contains("<stdin>:\(line): error:"), "line \(line): \(output.stderr)") }
+        let sm2 = rote(["replay", "--scheduler", "sm2"], input: #"{"id": "s", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 3}]}"#)
+        #expect(sm2.stdout.contains("\"ease\""))
+    }
+
+    @Test func helpNamesEveryCommand() {
+        let help = rote(["--help"])
+        for command in ["init", "check", "list", "show", "lookup", "replay"] {
+            #expect(help.stdout.contains(command))
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import RoteStore
+
+@Suite struct LibraryIndexTests {
+    func index(_ overrides: [String: String] = [:]) throws -> LibraryIndex {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory, overrides: overrides)
+        return LibraryIndex(library: try LibraryLoader().load(directory.url), user: "ana")
+    }
+
+    @Test func everyFormFindsItsLemma() throws {
+        let index = try index()
+        for form in ["run", "runs", "ran", "running", "Running,", "RAN."] {
+            #expect(index.lemmas(of: form).map(\.id) == ["words/run"], "\(form)")
+        }
+        #expect(index.lemmas(of: "went").map(\.id) == ["words/go"])
+        #expect(index.lemmas(of: "swim").isEmpty)
+    }
+
+    @Test func rankOrderAndStudyOrder() throws {
+        let index = try index()
+        #expect(index.rankOrder == ["words/go", "words/run"])
+        #expect(index.ids(inDeck: "words") == ["words/go", "words/run"])
+        #expect(index.ids(inDeck: "maths").count == 2)
+        #expect(index.orderedIDs.first == "words/go", "decks in rote.yaml's order, entries by rank")
+    }
+
+    @Test func statusPerEntry() throws {
+        let index = try index([
+            "profiles/ana/progress/words/go.yaml": "entry: words/go\nstatus: suspended\nstatus_at: 2026-11-03T09:00:00Z\n",
+            "profiles/ana/profile.yaml": "user: ana\nignored_words: [Jesus]\n",
+        ])
+        #expect(index.status(of: "words/run") == .review)
+        #expect(index.status(of: "words/go") == .suspended)
+        #expect(index.status(of: "verses/joh-11-35") == .new)
+        let ignoring = try self.index(["profiles/ana/profile.yaml": "user: ana\nignored_words: [Run]\n"])
+        #expect(ignoring.status(of: "words/run") == .ignored)
+    }
+
+    @Test func initCommitsAValidLibrary() throws {
+        let directory = TemporaryDirectory()
+        let root = directory.url.appending(path: "lib")
+        try LibraryCreator(user: "ana", now: Date(timeIntervalSince1970: 1_795_255_200)).create(at: root)
+        let library = try LibraryLoader().load(root)
+        #expect(library.errors.isEmpty, "\(library.errors)")
+        #expect(library.profiles["ana"] != nil)
+        #expect(library.manifest?.defaultUser == "ana")
+        #expect(library.deckOrder == ["english-a1", "kjv", "alphabet", "math"])
+        #expect(library.entries.count > 250)
+        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
+        #expect(Shell.run("git", ["fsck"], in: root).status == 0)
+        #expect(throws: LibraryError.self) { try LibraryCreator(user: "ana").create(at: root) }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A fresh folder under the system temp directory, removed when the value is released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    public let url: URL
+
+    public init(_ label: String = "rote-test") {
+        url = FileManager.default.temporaryDirectory
+            .appending(path: "\(label)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes text to a path relative to the folder, creating folders on the way.
+    public func write(_ path: String, _ text: String) {
+        write(path, Data(text.utf8))
+    }
+
+    public func write(_ path: String, _ data: Data) {
+        let target = url.appending(path: path)
+        try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: target.path, contents: data)
+    }
+
+    public func read(_ path: String) -> String? {
+        FileManager.default.contents(atPath: url.appending(path: path).path).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    public func remove(_ path: String) {
+        try? FileManager.default.removeItem(at: url.appending(path: path))
+    }
+}
