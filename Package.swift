@@ -33,6 +33,7 @@ let package = Package(
             dependencies: ["RoteModel", "Scheduling", "LibGit", "StarterDecks"],
             swiftSettings: strictSettings
         ),
+        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore"], swiftSettings: strictSettings),
         // The starter decks in corpus/ are compiled into the binary, so an installed `rote`
         // can create a library without this checkout beside it.
         .target(
@@ -49,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "rote",
             dependencies: [
-                "RoteModel", "Scheduling", "RoteStore", "LibGit",
+                "RoteModel", "Scheduling", "RoteStore", "LibGit", "Study",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -75,6 +76,7 @@ let package = Package(
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RoteModel"], swiftSettings: strictSettings),
         .testTarget(name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "Scheduling", "TestSupport", "LibGit"], swiftSettings: strictSettings),
         .testTarget(name: "LibGitTests", dependencies: ["LibGit", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "StudyTests", dependencies: ["Study", "RoteStore", "Scheduling", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "rote"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import RoteStore
+import Study
+
+struct StudyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "study",
+        abstract: "Plan today's study session: due entries first (lowest recall first), then new ones.",
+        discussion: """
+            Takes due entries within your daily review limit, lowest retrievability first, and \
+            tops up with new entries in deck order (rank order for vocabulary) up to your \
+            new-per-day limit and working-set budget. Ignored and suspended entries never \
+            appear; unpublished skills content only with --drafts; letters are traced in an \
+            app (see `rote letters record`). This version prints the plan; the interactive \
+            session that answers it is being built.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Decks to study (default: all).", valueName: "deck"))
+    var decks: [String] = []
+
+    @Option(help: ArgumentHelp("New entries at most (default: profile's new_per_day).", valueName: "n"))
+    var new: Int?
+
+    @Option(help: ArgumentHelp("Reviews at most (default: profile's reviews_per_day).", valueName: "n"))
+    var reviews: Int?
+
+    @Option(help: ArgumentHelp("Minutes you have; the plan fits your usual pace.", valueName: "m"))
+    var minutes: Int?
+
+    @Flag(help: "Include unpublished (draft) skills content.")
+    var drafts = false
+
+    @Flag(help: "List every planned entry, not just the counts.")
+    var list = false
+
+    func validate() throws {
+        for (name, value) in [("--new", new), ("--reviews", reviews), ("--minutes", minutes)] {
+            if let value, value < 0 { throw ValidationError("\(name) must be 0 or more, got \(value)") }
+        }
+    }
+
+    func run() throws {
+        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
+        context.reportLoadProblems()
+        let unknown = decks.filter { context.library.decks[$0] == nil }
+        if !unknown.isEmpty {
+            throw CLIError("no deck \(unknown.joined(separator: ", ")); decks are: \(context.library.deckOrder.joined(separator: ", "))")
+        }
+        let planner = SessionPlanner(library: context.library, index: context.index)
+        let limits = SessionPlanner.Limits.from(context.index.profile, newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts)
+        let plan = planner.plan(decks: decks, limits: limits, now: Date())
+        let studied = planner.studyableDecks(decks)
+        print("Study plan for \(context.user): \(plan.due.count) due, \(plan.new.count) new" + (plan.dueDeferred > 0 ? " (\(plan.dueDeferred) more due beyond today's limit)" : ""))
+        let width = studied.map(\.count).max() ?? 0
+        for deck in studied {
+            let due = plan.due.filter { $0.deck == deck }.count, fresh = plan.new.filter { $0.deck == deck }.count
+            guard due + fresh > 0 || list else { continue }
+            print("  \(deck.padding(toLength: width, withPad: " ", startingAt: 0))  \(due) due · \(fresh) new")
+        }
+        if plan.isEmpty {
+            print("Nothing to study right now" + (plan.reviewedToday > 0 ? " — \(plan.reviewedToday) reviews done today." : "."))
+        }
+        if list {
+            for item in plan.due { print("  due  \(item.id)  recall \(Int(((item.retrievability ?? 0) * 100).rounded()))%") }
+            for item in plan.new { print("  new  \(item.id)") }
+        } else if let first = plan.due.first ?? plan.new.first, let entry = context.index.entries[first.id] {
+            print("First: \(entry.gloss)")
+        }
+        Terminal.note("This rote prints the plan; the interactive session is not built yet.")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import RoteStore
+@testable import Study
+
+@Suite struct SessionPlannerTests {
+    static let now = Timestamp.parse("2026-11-10T12:00:00Z")!
+    static let utc = TimeZone(identifier: "UTC")!
+
+    func planner(_ overrides: [String: String] = [:]) throws -> SessionPlanner {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory, overrides: overrides, git: false)
+        let library = try LibraryLoader().load(directory.url)
+        return SessionPlanner(library: library, index: LibraryIndex(library: library, user: "ana"))
+    }
+
+    static func progress(_ entry: String, due: String, stability: Double = 3, phase: String = "review", reviewedAt: String = "2026-11-01T09:00:00Z", status: String = "active") -> String {
+        """
+        entry: \(entry)
+        status: \(status)
+        state: {phase: \(phase), stability: \(stability), difficulty: 5.0, due: \(due), reps: 1, lapses: 0, last_review: \(reviewedAt)}
+        reviews:
+          - {id: r-\(entry.replacingOccurrences(of: "/", with: "-")), at: \(reviewedAt), grade: good}
+
+        """
+    }
+
+    @Test func dueFirstByLowestRecallThenNewInDeckOrder() throws {
+        let planner = try planner([
+            "profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-11-05T09:00:00Z", stability: 3),
+            "profiles/ana/progress/verses/joh-11-35.yaml": Self.progress("verses/joh-11-35", due: "2026-11-08T09:00:00Z", stability: 30),
+        ])
+        let plan = planner.plan(limits: .init(), now: Self.now, timeZone: Self.utc)
+        #expect(plan.due.map(\.id) == ["words/run", "verses/joh-11-35"], "the weaker memory comes first")
+        #expect(plan.due[0].retrievability! < plan.due[1].retrievability!)
+        #expect(plan.new.map(\.id) == ["words/go", "maths/arithmetic/addition/order_steps", "maths/arithmetic/addition/two_plus_two"])
+        #expect(!plan.new.contains { $0.deck == "letters" }, "letters are traced in an app")
+    }
+
+    @Test func entriesNotYetDueStayOut() throws {
+        let planner = try planner(["profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-12-01T09:00:00Z")])
+        let plan = planner.plan(limits: .init(), now: Self.now, timeZone: Self.utc)
+        #expect(plan.due.isEmpty)
+        #expect(!plan.new.contains { $0.id == "words/run" })
+    }
+
+    @Test func dailyLimitsCountWhatWasDoneToday() throws {
+        let planner = try planner([
+            "profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-11-10T11:00:00Z", reviewedAt: "2026-11-10T09:00:00Z"),
+            "profiles/ana/progress/verses/joh-11-35.yaml": Self.progress("verses/joh-11-35", due: "2026-11-08T09:00:00Z"),
+        ])
+        let plan = planner.plan(limits: .init(reviewsPerDay: 2, newPerDay: 2), now: Self.now, timeZone: Self.utc)
+        #expect(plan.reviewedToday == 1 && plan.introducedToday == 1)
+        #expect(plan.due.count == 1, "one review left of two today")
+        #expect(plan.dueDeferred == 1)
+        #expect(plan.new.count == 1, "one new entry left of two today")
+    }
+
+    @Test func workingSetCapsNewEntries() throws {
+        let planner = try planner(["profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-12-01T09:00:00Z", phase: "learning")])
+        #expect(planner.plan(limits: .init(workingSet: 1), now: Self.now, timeZone: Self.utc).new.isEmpty)
+        #expect(planner.plan(limits: .init(workingSet: 3), now: Self.now, timeZone: Self.utc).new.count == 2)
+    }
+
+    @Test func ignoredAndSuspendedNeverAppear() throws {
+        let planner = try planner([
+            "profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-11-05T09:00:00Z", status: "suspended"),
+            "profiles/ana/profile.yaml": "user: ana\nignored_words: [go]\n",
+        ])
+        let plan = planner.plan(decks: ["words"], limits: .init(), now: Self.now, timeZone: Self.utc)
+        #expect(plan.isEmpty, "\(plan)")
+    }
+
+    @Test func draftsOnlyWhenAskedFor() throws {
+        let question = "corpus/maths/arithmetic/addition/two_plus_two.yaml"
+        let planner = try planner([question: FixtureLibrary.files[question]!.replacingOccurrences(of: "published: true", with: "published: false")])
+        #expect(!planner.plan(decks: ["maths"], limits: .init(), now: Self.now, timeZone: Self.utc).new.contains { $0.id.hasSuffix("two_plus_two") })
+        #expect(planner.plan(decks: ["maths"], limits: .init(drafts: true), now: Self.now, timeZone: Self.utc).new.contains { $0.id.hasSuffix("two_plus_two") })
+    }
+
+    @Test func minutesFitTheLearnersPace() throws {
+        let planner = try planner()
+        // No history: 12 s an item, so one minute holds five.
+        #expect(planner.plan(limits: .init(newPerDay: 50, minutes: 1), now: Self.now, timeZone: Self.utc).new.count == 4)
+        #expect(SessionPlanner.secondsPerItem([2000, 4000, 6000]) == 8)
+    }
+}
