@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import RoteStore
+
+@Suite struct LibraryLockTests {
+    @Test func oneHolderAtATimeAndReleasedOnRelease() throws {
+        let directory = TemporaryDirectory()
+        var first: LibraryLock? = try LibraryLock(root: directory.url, purpose: "study")
+        #expect(first != nil)
+        do {
+            _ = try LibraryLock(root: directory.url, purpose: "sync")
+            Issue.record("a second lock must be refused")
+        } catch let busy as LibraryLock.Busy {
+            #expect(busy.holder.contains("rote study"))
+            #expect(busy.description.contains("another rote process"))
+        }
+        first = nil
+        #expect(throws: Never.self) { _ = try LibraryLock(root: directory.url, purpose: "sync") }
+    }
+
+    @Test func aKilledHolderLeavesNoStaleLock() throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.url.appending(path: ".git/rote"), withIntermediateDirectories: true)
+        // Another process takes the lock, says so, and is then killed.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["python3", "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'w'); fcntl.flock(f, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(30)", directory.url.appending(path: ".git/rote/lock").path]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        _ = output.fileHandleForReading.availableData
+        #expect(throws: LibraryLock.Busy.self) { _ = try LibraryLock(root: directory.url, purpose: "study") }
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        var acquired = false
+        for _ in 0..<100 where !acquired {
+            acquired = (try? LibraryLock(root: directory.url, purpose: "study")) != nil
+            if !acquired { usleep(50_000) }
+        }
+        #expect(acquired, "the kernel releases a dead holder's lock")
+    }
+}
