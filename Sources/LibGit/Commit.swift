@@ -22,7 +22,30 @@ public final class Commit {
     /// The first line of the message (`git_commit_summary`).
     public var summary: String { git_commit_summary(pointer).map { String(cString: $0) } ?? "" }
 
+    /// The committer's time (`git_commit_time`); the same as `committerTime`.
     public var time: Date { Date(timeIntervalSince1970: TimeInterval(git_commit_time(pointer))) }
+
+    /// When the commit was made (`git_commit_committer`).
+    public var committerTime: Date {
+        Date(timeIntervalSince1970: TimeInterval(git_commit_committer(pointer).pointee.when.time))
+    }
+
+    /// When the change was first written (`git_commit_author`); differs from the committer
+    /// time after a rebase or cherry-pick.
+    public var authorTime: Date {
+        Date(timeIntervalSince1970: TimeInterval(git_commit_author(pointer).pointee.when.time))
+    }
+
+    /// The trailers at the end of the message, e.g. `Rote-Session: 2026-11-21-abc`, in order
+    /// (`git_message_trailers`).
+    public func trailers() throws -> [Trailer] {
+        var array = git_message_trailer_array()
+        try check("reading the trailers of commit \(id)") { git_message_trailers(&array, git_commit_message(pointer)) }
+        defer { git_message_trailer_array_free(&array) }
+        return (0..<array.count).map { index in
+            Trailer(key: String(cString: array.trailers[index].key), value: String(cString: array.trailers[index].value))
+        }
+    }
 
     public var authorName: String { String(cString: git_commit_author(pointer).pointee.name) }
     public var authorEmail: String { String(cString: git_commit_author(pointer).pointee.email) }
@@ -48,6 +71,17 @@ public final class Commit {
 
 @available(*, unavailable)
 extension Commit: Sendable {}
+
+/// One `Key: value` trailer of a commit message.
+public struct Trailer: Hashable, Sendable {
+    public var key: String
+    public var value: String
+
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}
 
 /// A tree object (`git_tree`).
 public final class Tree {

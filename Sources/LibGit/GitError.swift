@@ -11,12 +11,19 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     public let message: String
     /// What Rote was doing, e.g. "opening repository at /tmp/x".
     public let operation: String
+    /// For a push the remote refused: each rejected reference with the remote's reason, e.g.
+    /// `["refs/heads/main": "non-fast-forward"]`. Empty for every other error.
+    public let rejectedReferences: [String: String]
 
-    public init(code: Int32, errorClass: Int32 = 0, message: String, operation: String) {
+    public init(
+        code: Int32, errorClass: Int32 = 0, message: String, operation: String,
+        rejectedReferences: [String: String] = [:]
+    ) {
         self.code = code
         self.errorClass = errorClass
         self.message = message
         self.operation = operation
+        self.rejectedReferences = rejectedReferences
     }
 
     /// Builds the error from libgit2's thread-local last error.
@@ -29,6 +36,20 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
 
     public var isNotFound: Bool { code == GIT_ENOTFOUND.rawValue }
     public var isLocked: Bool { code == GIT_ELOCKED.rawValue }
+
+    /// The push was refused: libgit2 saw the remote branch is not an ancestor of ours
+    /// (`GIT_ENONFASTFORWARD`), or the remote reported a status for a reference. When the
+    /// code is `GIT_ENONFASTFORWARD` someone else pushed first: fetch, merge and push again.
+    public var isRejectedPush: Bool { code == GIT_ENONFASTFORWARD.rawValue || !rejectedReferences.isEmpty }
+
+    /// No credential was accepted (`GIT_EAUTH`).
+    public var isAuthenticationFailure: Bool { code == GIT_EAUTH.rawValue }
+
+    /// The server's host key or certificate was refused (`GIT_ECERTIFICATE`).
+    public var isCertificateFailure: Bool { code == GIT_ECERTIFICATE.rawValue }
+
+    /// A checkout stopped because it would overwrite uncommitted work (`GIT_ECONFLICT`).
+    public var isCheckoutConflict: Bool { code == GIT_ECONFLICT.rawValue }
 
     public var description: String { "\(operation): \(message)" }
 }

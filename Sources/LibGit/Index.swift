@@ -1,7 +1,9 @@
 import CLibGit2
 import Foundation
 
-/// The staging index (`git_index`).
+/// A git index (`git_index`): either the repository's staging index (`Repository.index()`),
+/// or an in-memory one holding a merge result (`Repository.mergeCommits`) that may have
+/// conflicts to resolve before `writeTree()`. Only the staging index can `write()` to disk.
 public final class Index {
     let pointer: OpaquePointer
     private let repository: Repository
@@ -31,11 +33,121 @@ public final class Index {
         try check("writing the git index") { git_index_write(pointer) }
     }
 
-    /// Writes the staged content as a tree and returns it (`git_index_write_tree`).
+    /// Writes the content as a tree into the repository and returns it
+    /// (`git_index_write_tree_to`, which also serves in-memory indexes). Fails with
+    /// `GIT_EUNMERGED` while conflicts remain.
     public func writeTree() throws -> Tree {
         var oid = git_oid()
-        try check("writing a tree from the index") { git_index_write_tree(&oid, pointer) }
+        try check("writing a tree from the index") { git_index_write_tree_to(&oid, pointer, repository.pointer) }
         return try repository.tree(ObjectID(oid))
+    }
+
+    /// Replaces the whole content with `tree` (`git_index_read_tree`). With `write()` after
+    /// it, this makes the staging index match a commit without touching the work tree.
+    public func read(_ tree: Tree) throws {
+        try check("reading tree \(tree.id) into the index") { git_index_read_tree(pointer, tree.pointer) }
+    }
+
+    /// Stores `contents` as a blob and stages it at `path` (slash-separated, relative to the
+    /// top), creating or replacing the entry and settling any conflict there
+    /// (`git_blob_create_from_buffer` + `git_index_add`). An existing entry keeps its mode.
+    public func add(_ contents: Data, at path: String) throws {
+        let blob = try repository.writeBlob(contents)
+        var mode = GIT_FILEMODE_BLOB.rawValue
+        if let existing = git_index_get_bypath(pointer, path, 0) {
+            mode = existing.pointee.mode
+        } else if let conflict = try conflict(at: path), let side = conflict.oursMode ?? conflict.theirsMode {
+            mode = side
+        }
+        try removeConflict(at: path)
+        var entry = git_index_entry()
+        entry.mode = mode
+        entry.id = blob.raw
+        entry.file_size = UInt32(truncatingIfNeeded: contents.count)
+        try path.withCString { cPath in
+            entry.path = cPath
+            try check("staging \(path)") { git_index_add(pointer, &entry) }
+        }
+    }
+
+    /// Removes every entry under the folder `path` (`git_index_remove_directory`).
+    public func removeDirectory(_ path: String) throws {
+        try check("unstaging \(path)/") { git_index_remove_directory(pointer, path, 0) }
+    }
+
+    /// True while any path has conflict entries (`git_index_has_conflicts`).
+    public var hasConflicts: Bool { git_index_has_conflicts(pointer) != 0 }
+
+    /// Every conflicted path with the blob each side had there (`git_index_conflict_iterator`).
+    /// A side that deleted the file has nil, which is how a modify/delete conflict shows.
+    public func conflicts() throws -> [IndexConflict] {
+        var iterator: OpaquePointer?
+        try check("listing conflicts") { git_index_conflict_iterator_new(&iterator, pointer) }
+        defer { git_index_conflict_iterator_free(iterator) }
+        var conflicts: [IndexConflict] = []
+        while true {
+            var ancestor: UnsafePointer<git_index_entry>?, ours: UnsafePointer<git_index_entry>?, theirs: UnsafePointer<git_index_entry>?
+            let result = git_index_conflict_next(&ancestor, &ours, &theirs, iterator)
+            if result == GIT_ITEROVER.rawValue { break }
+            if result < 0 { throw GitError.last(result, "listing conflicts") }
+            conflicts.append(IndexConflict(ancestor: ancestor, ours: ours, theirs: theirs))
+        }
+        return conflicts
+    }
+
+    /// Settles the conflict at `path` with the chosen content, or by deleting the file when
+    /// `contents` is nil.
+    public func resolveConflict(at path: String, with contents: Data?) throws {
+        if let contents {
+            try add(contents, at: path)
+        } else {
+            try removeConflict(at: path)
+            try remove(path: path)
+        }
+    }
+
+    /// The conflict at one path, nil when there is none (`git_index_conflict_get`).
+    private func conflict(at path: String) throws -> IndexConflict? {
+        var ancestor: UnsafePointer<git_index_entry>?, ours: UnsafePointer<git_index_entry>?, theirs: UnsafePointer<git_index_entry>?
+        let result = git_index_conflict_get(&ancestor, &ours, &theirs, pointer, path)
+        if result == GIT_ENOTFOUND.rawValue { return nil }
+        if result < 0 { throw GitError.last(result, "reading the conflict at \(path)") }
+        return IndexConflict(ancestor: ancestor, ours: ours, theirs: theirs)
+    }
+
+    /// Drops the conflict entries at `path`, if any (`git_index_conflict_remove`).
+    private func removeConflict(at path: String) throws {
+        let result = git_index_conflict_remove(pointer, path)
+        if result < 0 && result != GIT_ENOTFOUND.rawValue { throw GitError.last(result, "clearing the conflict at \(path)") }
+    }
+}
+
+/// One conflicted path of a merge: the blob the common ancestor, our side and their side had
+/// there, nil where that side has no file (added on one side only, or deleted).
+public struct IndexConflict: Hashable, Sendable {
+    public var path: String
+    public var ancestor: ObjectID?
+    public var ours: ObjectID?
+    public var theirs: ObjectID?
+    /// File modes (e.g. 0o100644), kept so a resolution keeps an executable bit.
+    var oursMode: UInt32?
+    var theirsMode: UInt32?
+
+    public init(path: String, ancestor: ObjectID?, ours: ObjectID?, theirs: ObjectID?) {
+        self.path = path
+        self.ancestor = ancestor
+        self.ours = ours
+        self.theirs = theirs
+    }
+
+    init(ancestor: UnsafePointer<git_index_entry>?, ours: UnsafePointer<git_index_entry>?, theirs: UnsafePointer<git_index_entry>?) {
+        let named = ours ?? theirs ?? ancestor
+        path = named.map { String(cString: $0.pointee.path) } ?? ""
+        self.ancestor = ancestor.map { ObjectID($0.pointee.id) }
+        self.ours = ours.map { ObjectID($0.pointee.id) }
+        self.theirs = theirs.map { ObjectID($0.pointee.id) }
+        oursMode = ours?.pointee.mode
+        theirsMode = theirs?.pointee.mode
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 public final class Repository {
     let pointer: OpaquePointer
 
-    private init(pointer: OpaquePointer) {
+    init(pointer: OpaquePointer) {
         self.pointer = pointer
     }
 

@@ -1,0 +1,93 @@
+import CLibGit2
+import Foundation
+
+/// A named remote of a repository (`git_remote`), for fetching and pushing.
+///
+/// ```swift
+/// let origin = try repository.remote(named: "origin")!
+/// try origin.fetch(credentials: Credentials())
+/// try origin.push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: Credentials())
+/// ```
+public final class Remote {
+    let pointer: OpaquePointer
+    // Keeps the repository alive while the remote is in use.
+    private let repository: Repository
+
+    init(pointer: OpaquePointer, repository: Repository) {
+        self.pointer = pointer
+        self.repository = repository
+    }
+
+    deinit { git_remote_free(pointer) }
+
+    /// The remote's name, e.g. "origin" (`git_remote_name`).
+    public var name: String { git_remote_name(pointer).map { String(cString: $0) } ?? "" }
+
+    /// The fetch URL (`git_remote_url`).
+    public var url: String { git_remote_url(pointer).map { String(cString: $0) } ?? "" }
+
+    /// Downloads what the remote has and updates `refs/remotes/<name>/*` through the remote's
+    /// configured refspecs (`git_remote_fetch`). Local branches and the work tree are untouched.
+    public func fetch(credentials: Credentials = Credentials(), progress: ((TransferProgress) -> Void)? = nil) throws {
+        let session = RemoteSession(
+            credentials: credentials, operation: "fetching from \(name) (\(url))",
+            helperDirectory: repository.workTree ?? repository.gitDirectory, progress: progress)
+        var options = git_fetch_options()
+        try check("preparing fetch options") { git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)) }
+        session.install(into: &options.callbacks)
+        let result = withExtendedLifetime(session) { git_remote_fetch(pointer, nil, &options, nil) }
+        if result < 0 { throw session.error(result) }
+    }
+
+    /// Pushes `refspecs` (e.g. `"refs/heads/main:refs/heads/main"`) and updates the matching
+    /// remote-tracking references (`git_remote_push`).
+    ///
+    /// Fails with a `GitError` whose `isRejectedPush` is true when the remote's branch has
+    /// commits this repository lacks (code `GIT_ENONFASTFORWARD`: fetch, merge and push again),
+    /// or when the remote refused a reference: libgit2 then returns success and only reports
+    /// the refusal through `push_update_reference`, which this method turns into an error
+    /// listing each reference and the remote's reason in `rejectedReferences`. The code is
+    /// `GIT_ENONFASTFORWARD` when the reason shows someone else updated the branch, else
+    /// `GIT_ERROR` (e.g. a hook declined).
+    public func push(refspecs: [String], credentials: Credentials = Credentials()) throws {
+        let operation = "pushing \(refspecs.joined(separator: ", ")) to \(name) (\(url))"
+        let session = RemoteSession(
+            credentials: credentials, operation: operation,
+            helperDirectory: repository.workTree ?? repository.gitDirectory)
+        var options = git_push_options()
+        try check("preparing push options") { git_push_options_init(&options, UInt32(GIT_PUSH_OPTIONS_VERSION)) }
+        session.install(into: &options.callbacks)
+        let result = withExtendedLifetime(session) {
+            withStringArray(refspecs) { array in git_remote_push(pointer, &array, &options) }
+        }
+        if result == GIT_ENONFASTFORWARD.rawValue, session.failure == nil {
+            let cause = GitError.last(result, operation)
+            throw GitError(
+                code: result, errorClass: cause.errorClass,
+                message: "\(cause.message): the remote has commits this repository does not; fetch, merge and push again",
+                operation: operation)
+        }
+        if result < 0 { throw session.error(result) }
+        let rejected = session.rejectedReferences
+        guard rejected.isEmpty else {
+            let reasons = rejected.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+            let someoneElsePushed = rejected.values.contains { Self.meansSomeoneElsePushed($0) }
+            throw GitError(
+                code: someoneElsePushed ? GIT_ENONFASTFORWARD.rawValue : GIT_ERROR.rawValue,
+                errorClass: Int32(GIT_ERROR_REFERENCE.rawValue),
+                message: "the remote rejected \(reasons)\(session.remoteSaid)"
+                    + (someoneElsePushed ? "; someone else pushed first: fetch, merge and push again" : ""),
+                operation: operation, rejectedReferences: rejected)
+        }
+    }
+
+    /// True for the statuses `git receive-pack` gives when the branch moved under us.
+    static func meansSomeoneElsePushed(_ status: String) -> Bool {
+        let lowered = status.lowercased()
+        return ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock", "failed to update ref"]
+            .contains { lowered.contains($0) }
+    }
+}
+
+@available(*, unavailable)
+extension Remote: Sendable {}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import LibGit
+
+/// The decisions behind authentication that need no server: which ssh keys are tried, when a
+/// host key is refused, and how push statuses are read.
+@Suite struct CredentialsTests {
+    static func keygen(_ file: URL, passphrase: String) {
+        let output = Shell.run("ssh-keygen", ["-q", "-t", "ed25519", "-N", passphrase, "-C", "test", "-f", file.path])
+        #expect(output.status == 0, "\(output.stderr)")
+    }
+
+    @Test func sshKeysWithAPassphraseAreSkippedAndTheAgentComesFirst() throws {
+        let directory = TemporaryDirectory()
+        let ssh = directory.url.appending(path: "ssh")
+        try FileManager.default.createDirectory(at: ssh, withIntermediateDirectories: true)
+        Self.keygen(ssh.appending(path: "id_ed25519"), passphrase: "")
+        Self.keygen(ssh.appending(path: "id_rsa"), passphrase: "correct horse")  // an ed25519 key under the rsa name
+
+        let credentials = Credentials(token: nil, sshDirectory: ssh)
+        let withAgent = credentials.sshKeySources(environment: ["SSH_AUTH_SOCK": "/tmp/agent.sock"])
+        #expect(withAgent.sources == [
+            .agent,
+            .file(privateKey: ssh.appending(path: "id_ed25519"), publicKey: ssh.appending(path: "id_ed25519.pub")),
+        ])
+        #expect(withAgent.skipped == [ssh.appending(path: "id_rsa")])
+        #expect(credentials.sshKeySources(environment: [:]).sources.first != .agent)
+        var noAgent = credentials
+        noAgent.useSSHAgent = false
+        #expect(noAgent.sshKeySources(environment: ["SSH_AUTH_SOCK": "/tmp/agent.sock"]).sources.count == 1)
+
+        let pem = Data("-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\nAAAA\n-----END RSA PRIVATE KEY-----\n".utf8)
+        #expect(Credentials.isEncryptedPrivateKey(pem))
+        #expect(!Credentials.isEncryptedPrivateKey(Data("not a key".utf8)))
+    }
+
+    @Test func unknownHostKeysAreRefusedWithAWayToAcceptThem() {
+        let strict = Credentials(token: nil)
+        #expect(strict.hostKeyRefusal(valid: true, host: "git.example.org") == nil)
+        let refusal = strict.hostKeyRefusal(valid: false, host: "git.example.org")
+        #expect(refusal?.contains("run `ssh git.example.org` once") == true)
+        #expect(refusal?.contains("known_hosts") == true)
+        #expect(Credentials(token: nil, acceptUnknownHosts: true).hostKeyRefusal(valid: false, host: "git.example.org") == nil)
+    }
+
+    @Test(arguments: [
+        ("https://github.com/ana/deck.git", "github.com"),
+        ("ssh://git@example.org:2222/ana/deck.git", "example.org"),
+        ("git@example.org:ana/deck.git", "example.org"),
+        ("example.org:deck.git", "example.org"),
+    ])
+    func hostsAreReadFromEveryURLForm(url: String, host: String) {
+        #expect(RemoteSession.host(of: url) == host)
+    }
+
+    @Test func pushStatusesThatMeanSomeoneElsePushedAreRetryable() {
+        #expect(Remote.meansSomeoneElsePushed("non-fast-forward"))
+        #expect(Remote.meansSomeoneElsePushed("failed to update ref"))
+        #expect(!Remote.meansSomeoneElsePushed("pre-receive hook declined"))
+        #expect(!Remote.meansSomeoneElsePushed("deny updating a hidden ref"))
+    }
+
+    @Test func anEmptyTokenIsNoToken() {
+        #expect(Credentials(token: "").token == nil)
+        #expect(Credentials(token: "t").token == "t")
+    }
+}
