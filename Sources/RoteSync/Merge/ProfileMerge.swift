@@ -1,0 +1,162 @@
+import Foundation
+import RoteModel
+
+/// The merge driver for `profiles/*/profile.yaml`: a key-wise three-way merge.
+///
+/// Each field — and each key inside `settings`, each topic's weight in `interests`, each
+/// topic's answer in `consent` — is merged on its own: a value changed on one side only is
+/// taken from that side; a value changed on both sides to different things is taken from the
+/// side with the later `updated_at` (a missing one is older than any time). Set-valued keys
+/// (`ignored_words`, and which topics `interests` holds) keep the adds and removes of both
+/// sides: (base ∪ added by ours ∪ added by theirs) − removed by ours − removed by theirs.
+/// The result's `updated_at` is the later of the two.
+///
+/// Topics in `interests` and `consent` come out sorted, as `ignored_words` always are. Their
+/// order carries no meaning, and any order taken from the sides would depend on which device
+/// merged first (two devices inserting topics at different places have no common order), so
+/// devices would not end with the same bytes.
+///
+/// Both sides that decode without errors always merge; one that does not is a conflict (see
+/// `YAMLCodable.decodeForMerge`), as is the case for progress files. A missing base (both
+/// devices created the file) is an empty one, and so is a base that cannot be read: with
+/// nothing to compare against, every difference counts as changed on both sides.
+///
+/// The merge is symmetric byte for byte and merging its result again changes nothing.
+/// Because `updated_at` is one time for the whole file, not one per key, a key changed on two
+/// devices goes to the device that changed *anything* last; three devices merged in
+/// different orders can therefore end differently when two of them changed the same key.
+/// They always agree on keys that at most one device changed and on set-valued keys.
+public enum ProfileMerge {
+    /// Merges three versions of one profile into its canonical text.
+    public static func merge(base: Data?, ours: Data, theirs: Data, path: String = "profile.yaml") -> MergeOutcome {
+        // An unreadable base loses nothing of either side; it only makes more keys "changed".
+        let baseProfile = base.flatMap { Profile.decode($0, path: path).0 }
+        let result = Profile.decodeForMerge(ours, side: .ours, path: path).flatMap { ours in
+            Profile.decodeForMerge(theirs, side: .theirs, path: path).map { theirs in
+                merge(base: baseProfile, ours: ours, theirs: theirs).render()
+            }
+        }
+        return MergeOutcome(result)
+    }
+
+    /// The merge of decoded versions; `base` nil means an empty profile.
+    static func merge(base: Profile?, ours: Profile, theirs: Profile) -> Profile {
+        let pick = KeyMerger(ours: ours.updatedAt, theirs: theirs.updatedAt)
+        let user = pick.value(base?.user, ours.user, theirs.user, text: { $0 }) ?? ours.user
+        var merged = Profile(user: user)
+        merged.name = pick.value(base?.name, ours.name, theirs.name, text: { $0 })
+        merged.createdAt = pick.value(base?.createdAt, ours.createdAt, theirs.createdAt, text: Timestamp.format)
+        merged.updatedAt = isBefore(ours.updatedAt, theirs.updatedAt) ? theirs.updatedAt : ours.updatedAt
+        merged.settings = mergeSettings(base?.settings ?? Profile.Settings(), ours.settings, theirs.settings, pick)
+        merged.lexicalRank = pick.value(base?.lexicalRank, ours.lexicalRank, theirs.lexicalRank, text: String.init)
+        merged.interests = mergeInterests(base?.interests ?? [], ours.interests, theirs.interests, pick)
+        merged.ignoredWords = mergeSet(base?.ignoredWords ?? [], ours.ignoredWords, theirs.ignoredWords).sorted()
+        merged.consent = mergeConsent(base?.consent ?? [], ours.consent, theirs.consent, pick)
+        merged.easyRatingVelocity = pick.value(
+            base?.easyRatingVelocity, ours.easyRatingVelocity, theirs.easyRatingVelocity, text: YAMLValue.format)
+        merged.cycleCount = pick.value(base?.cycleCount, ours.cycleCount, theirs.cycleCount, text: String.init)
+        return merged
+    }
+
+    static func mergeSettings(
+        _ base: Profile.Settings, _ ours: Profile.Settings, _ theirs: Profile.Settings, _ pick: KeyMerger
+    ) -> Profile.Settings {
+        func int(_ key: KeyPath<Profile.Settings, Int?>) -> Int? {
+            pick.value(base[keyPath: key], ours[keyPath: key], theirs[keyPath: key], text: String.init)
+        }
+        func double(_ key: KeyPath<Profile.Settings, Double?>) -> Double? {
+            pick.value(base[keyPath: key], ours[keyPath: key], theirs[keyPath: key], text: YAMLValue.format)
+        }
+        func bool(_ key: KeyPath<Profile.Settings, Bool?>) -> Bool? {
+            pick.value(base[keyPath: key], ours[keyPath: key], theirs[keyPath: key], text: { $0 ? "true" : "false" })
+        }
+        func string(_ key: KeyPath<Profile.Settings, String?>) -> String? {
+            pick.value(base[keyPath: key], ours[keyPath: key], theirs[keyPath: key], text: { $0 })
+        }
+        var merged = Profile.Settings()
+        merged.dailyGoal = int(\.dailyGoal)
+        merged.newPerDay = int(\.newPerDay)
+        merged.reviewsPerDay = int(\.reviewsPerDay)
+        merged.workingSet = int(\.workingSet)
+        merged.desiredRetention = double(\.desiredRetention)
+        merged.maximumInterval = int(\.maximumInterval)
+        merged.fuzz = bool(\.fuzz)
+        merged.typedAnswers = bool(\.typedAnswers)
+        merged.nativeLanguage = string(\.nativeLanguage)
+        merged.targetLanguage = string(\.targetLanguage)
+        merged.leftHanded = bool(\.leftHanded)
+        merged.haptics = bool(\.haptics)
+        merged.lastLetter = string(\.lastLetter)
+        return merged
+    }
+
+    /// Topics as a set (adds and removes of both sides), each kept topic's weight key-wise.
+    ///
+    /// A topic removed on one side and re-weighted on the other is removed: the set rule
+    /// decides membership before any weight is looked at.
+    static func mergeInterests(
+        _ base: [(String, Double)], _ ours: [(String, Double)], _ theirs: [(String, Double)], _ pick: KeyMerger
+    ) -> [(String, Double)] {
+        let baseWeights = Dictionary(base, uniquingKeysWith: { first, _ in first })
+        let oursWeights = Dictionary(ours, uniquingKeysWith: { first, _ in first })
+        let theirsWeights = Dictionary(theirs, uniquingKeysWith: { first, _ in first })
+        let topics = mergeSet(base.map(\.0), ours.map(\.0), theirs.map(\.0))
+        return topics.sorted().compactMap { topic in
+            pick.value(baseWeights[topic], oursWeights[topic], theirsWeights[topic], text: YAMLValue.format)
+                .map { (topic, $0) }
+        }
+    }
+
+    /// Each topic's answer key-wise; a removed answer is a change like any other.
+    ///
+    /// Consent is not a set: withdrawing an answer on one device while another device
+    /// re-answers it is decided by `updated_at`, like every other both-sides change.
+    static func mergeConsent(
+        _ base: [Profile.Consent], _ ours: [Profile.Consent], _ theirs: [Profile.Consent], _ pick: KeyMerger
+    ) -> [Profile.Consent] {
+        func byTopic(_ answers: [Profile.Consent]) -> [String: Profile.Consent] {
+            Dictionary(answers.map { ($0.topic, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        let (baseAnswers, oursAnswers, theirsAnswers) = (byTopic(base), byTopic(ours), byTopic(theirs))
+        let answers = Dictionary(uniqueKeysWithValues: Set(oursAnswers.keys).union(theirsAnswers.keys).compactMap { topic in
+            pick.value(baseAnswers[topic], oursAnswers[topic], theirsAnswers[topic], text: { answer in
+                "\(answer.granted) \(Timestamp.format(answer.at)) \(answer.version)"
+            }).map { (topic, $0) }
+        })
+        return answers.keys.sorted().compactMap { answers[$0] }
+    }
+
+    /// (base ∪ added by ours ∪ added by theirs) − removed by ours − removed by theirs.
+    static func mergeSet(_ base: [String], _ ours: [String], _ theirs: [String]) -> Set<String> {
+        let (base, ours, theirs) = (Set(base), Set(ours), Set(theirs))
+        let added = ours.subtracting(base).union(theirs.subtracting(base))
+        let removed = base.subtracting(ours).union(base.subtracting(theirs))
+        return base.union(added).subtracting(removed)
+    }
+}
+
+/// Decides one key of a three-way merge, given which side wrote the profile last.
+struct KeyMerger: Sendable {
+    /// Which side changed the profile last; nil when both `updated_at` are equal.
+    let later: MergeSide?
+
+    init(ours: Date?, theirs: Date?) {
+        later = ours == theirs ? nil : (isBefore(ours, theirs) ? .theirs : .ours)
+    }
+
+    /// The merged value of one key; nil means absent.
+    ///
+    /// - Parameter text: the value as written, for breaking an `updated_at` tie: the value
+    ///   whose text sorts last wins (any value over an absent one), a rule that does not care
+    ///   which side is which, so the merge stays symmetric.
+    func value<Value: Equatable>(_ base: Value?, _ ours: Value?, _ theirs: Value?, text: (Value) -> String) -> Value? {
+        if ours == theirs { return ours }
+        if ours == base { return theirs }
+        if theirs == base { return ours }
+        switch later {
+        case .ours: return ours
+        case .theirs: return theirs
+        case nil: return isBefore(ours.map(text), theirs.map(text)) ? theirs : ours
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import RoteModel
+import Scheduling
+
+/// The merge driver for `profiles/*/progress/**`: two devices' histories of one entry.
+///
+/// Reviews are a grow-only set keyed by id, so the merge is their union — a review recorded
+/// on either device survives, and the base adds nothing (a review is never deleted by a
+/// merge). `status` is last-writer-wins by `status_at`. `state` is derived data, so it is not
+/// merged but replayed from the merged reviews. Each rule is commutative, associative and
+/// idempotent, which is what lets any number of devices merge in any order and end with the
+/// same bytes.
+///
+/// A side that cannot be read (it does not decode, or decoding reported an error such as a
+/// review line with an unknown grade) is a conflict: writing a merge of the part that did
+/// decode would drop the rest, so git keeps both versions and the caller reports the reason.
+public enum ProgressMerge {
+    /// Merges three versions of one progress file into its canonical text.
+    ///
+    /// - Parameters:
+    ///   - base: ignored beyond the signature git gives every driver: a union needs no
+    ///     ancestor, and using it could only delete.
+    ///   - settings: the scheduler settings `state` is replayed with.
+    ///   - path: the file's library path, for conflict reasons.
+    public static func merge(
+        base: Data?, ours: Data, theirs: Data, settings: SchedulerSettings, path: String = "progress.yaml"
+    ) -> MergeOutcome {
+        let result = ProgressFile.decodeForMerge(ours, side: .ours, path: path).flatMap { ours in
+            ProgressFile.decodeForMerge(theirs, side: .theirs, path: path).flatMap { theirs in
+                merge(ours, theirs, scheduler: Scheduler(settings: settings), path: path).map { $0.render() }
+            }
+        }
+        return MergeOutcome(result)
+    }
+
+    /// The merge of two decoded versions; refused only when they name different entries.
+    static func merge(
+        _ ours: ProgressFile, _ theirs: ProgressFile, scheduler: Scheduler, path: String
+    ) -> Result<ProgressFile, MergeRefusal> {
+        // Two different entries in one path means a file was copied or renamed by hand; which
+        // one the path should hold is a person's call, and a union would mix two histories.
+        guard ours.entry == theirs.entry else {
+            return .failure(MergeRefusal(
+                "\(path): ours is progress for '\(ours.entry)' but theirs is for '\(theirs.entry)'; keep the right one by hand"))
+        }
+        let (status, statusAt) = laterStatus(ours, theirs)
+        let reviews = union(ours.reviews, theirs.reviews)
+        let state = scheduler.replay(reviews, entryID: ours.entry)
+        return .success(ProgressFile(entry: ours.entry, status: status, statusAt: statusAt, state: state, reviews: reviews))
+    }
+
+    /// The union of two review lists by id, in replay order.
+    ///
+    /// Ids are UUIDs, so one id with two different contents should not happen; if a hand edit
+    /// makes it happen, both devices must still keep the same one, so the copy that sorts
+    /// first by `(at, grade, ms, device)` wins — a minimum, which does not depend on which
+    /// side is which nor on the order several merges happen in.
+    static func union(_ ours: [ReviewEvent], _ theirs: [ReviewEvent]) -> [ReviewEvent] {
+        var byID: [String: ReviewEvent] = [:]
+        byID.reserveCapacity(ours.count + theirs.count)
+        for review in ours + theirs {
+            if let kept = byID[review.id], !precedes(review, kept) { continue }
+            byID[review.id] = review
+        }
+        return byID.values.sorted(by: ReviewEvent.replayOrder)
+    }
+
+    /// A total order on reviews sharing an id, for choosing between two copies.
+    static func precedes(_ lhs: ReviewEvent, _ rhs: ReviewEvent) -> Bool {
+        if lhs.at != rhs.at { return lhs.at < rhs.at }
+        if lhs.grade != rhs.grade { return lhs.grade < rhs.grade }
+        if lhs.ms != rhs.ms { return isBefore(lhs.ms, rhs.ms) }
+        return isBefore(lhs.device, rhs.device)
+    }
+
+    /// Last writer wins by `status_at`; a missing `status_at` is older than any time.
+    ///
+    /// On a tie (same time, or neither has one) the status whose name sorts last wins:
+    /// `suspended` > `ignored` > `active`. Any fixed order would keep the merge symmetric;
+    /// this one lets a status set by hand without a time beat the implicit default `active`.
+    static func laterStatus(_ ours: ProgressFile, _ theirs: ProgressFile) -> (ProgressFile.Status, Date?) {
+        let theirsWins = ours.statusAt != theirs.statusAt
+            ? isBefore(ours.statusAt, theirs.statusAt)
+            : theirs.status.rawValue > ours.status.rawValue
+        let winner = theirsWins ? theirs : ours
+        return (winner.status, winner.statusAt)
+    }
+}
