@@ -13,7 +13,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "rote", targets: ["rote"]),
-        .library(name: "RoteKit", targets: ["RoteModel", "Scheduling", "RoteStore", "LibGit"]),
+        .library(name: "RoteKit", targets: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Study", "LibGit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -33,7 +33,12 @@ let package = Package(
             dependencies: ["RoteModel", "Scheduling", "LibGit", "StarterDecks"],
             swiftSettings: strictSettings
         ),
-        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore"], swiftSettings: strictSettings),
+        .target(
+            name: "RoteSync",
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit"],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "Yams"], swiftSettings: strictSettings),
         // The starter decks in corpus/ are compiled into the binary, so an installed `rote`
         // can create a library without this checkout beside it.
         .target(
@@ -50,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "rote",
             dependencies: [
-                "RoteModel", "Scheduling", "RoteStore", "LibGit", "Study",
+                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "Study",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -62,7 +67,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rote-bench",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "Study"],
             path: "Benchmarks/Sources/rote-bench",
             swiftSettings: strictSettings
         ),
@@ -77,6 +82,7 @@ let package = Package(
         .testTarget(name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "Scheduling", "TestSupport", "LibGit"], swiftSettings: strictSettings),
         .testTarget(name: "LibGitTests", dependencies: ["LibGit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StudyTests", dependencies: ["Study", "RoteStore", "Scheduling", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "RoteSyncTests", dependencies: ["RoteSync", "RoteStore", "RoteModel", "Scheduling", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
         .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "rote"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LibGit
 import RoteStore
+import RoteSync
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,6 +21,7 @@ struct Init: ParsableCommand {
         let user = global.effectiveUser ?? ProcessInfo.processInfo.environment["ROTE_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? LibraryLocation.loginUser()
         do {
             let commit = try LibraryCreator(user: user).create(at: root)
+            try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGit.rotePath)
             print("Created a Rote library in \(root.path)")
             print("  decks: \(LibraryCreator.starterDeckNames.joined(separator: ", "))")
             print("  learner: \(user)")
@@ -27,6 +29,8 @@ struct Init: ParsableCommand {
             print("Next: rote -C \(path ?? ".") check, then rote -C \(path ?? ".") list")
         } catch let error as LibraryError {
             throw CLIError(error.message)
+        } catch let error as GitError {
+            throw CLIError(error.description)
         }
     }
 }

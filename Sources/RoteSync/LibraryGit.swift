@@ -1,0 +1,161 @@
+import Foundation
+import LibGit
+import RoteStore
+import Scheduling
+
+/// Rote's use of the git repository behind a library: committing what changed, one commit per
+/// study session, and the merge drivers' settings. Every write builds the new tree from the
+/// previous commit's tree plus the changed paths — the work tree is never re-scanned or
+/// re-added as a whole.
+public final class LibraryGit {
+    public let root: URL
+    public let repository: Repository
+    public let user: String
+    public let device: String
+    let now: @Sendable () -> Date
+
+    public init(root: URL, user: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.root = root
+        do {
+            repository = try Repository.open(at: root)
+        } catch let error as GitError {
+            throw SyncError(.notARepository, "\(root.path) is not a git repository (\(error.message)); create a library with `rote init`")
+        }
+        self.user = user
+        self.device = DeviceIdentity.name(root: root)
+        self.now = now
+    }
+
+    /// The branch HEAD is on (`main` for libraries Rote creates).
+    public var branch: String { repository.headBranchName ?? "main" }
+
+    /// Paths Rote commits: the manifest, attributes, content and learners' files.
+    static let libraryPathspecs = ["rote.yaml", ".gitattributes", "corpus", "profiles"]
+
+    /// Library paths changed in the work tree since the last commit.
+    public func pendingPaths() throws -> [String] {
+        try repository.statusPaths(pathspecs: LibraryGit.libraryPathspecs)
+    }
+
+    /// Commits `changes` (path → new bytes, nil to delete) on top of HEAD with `message`, then
+    /// makes git's index match, so `git status` stays clean. Returns nil when nothing changed.
+    @discardableResult
+    public func commit(changes: [String: Data?], message: String) throws -> ObjectID? {
+        try explainStaleLocks()
+        let head = try repository.headCommit()
+        let base = try head?.tree()
+        let tree = try repository.buildTree(from: base, changes: changes)
+        if let base, base.id == tree.id { return nil }
+        let signature = try repository.signature(at: now(), fallbackName: user, fallbackEmail: "\(user)@rote.invalid")
+        let id = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: message, author: signature, committer: signature)
+        let index = try repository.index()
+        try index.read(tree)
+        try index.write()
+        return id
+    }
+
+    /// Commits one finished study session: its session file and the progress files it wrote,
+    /// with a message summarising it (`Study: 24 reviews (…) — english-a1 · 14 min`).
+    @discardableResult
+    public func commitSession(_ session: SessionFile, progress: [String: Data], recovered: Bool = false) throws -> ObjectID? {
+        var changes: [String: Data?] = progress.mapValues { $0 }
+        changes[SessionFile.path(for: session)] = Data(session.render().utf8)
+        return try commit(changes: changes, message: SessionCommitMessage.make(for: session, recovered: recovered))
+    }
+
+    /// Commits whatever library files changed in the work tree: hand edits to decks, or a
+    /// session interrupted before its own commit. Returns the commit, or nil when clean.
+    @discardableResult
+    public func commitPending() throws -> ObjectID? {
+        let paths = try pendingPaths()
+        guard !paths.isEmpty else { return nil }
+        var changes: [String: Data?] = [:]
+        for path in paths {
+            changes[path] = FileManager.default.contents(atPath: root.appending(path: path).path)
+        }
+        return try commit(changes: changes, message: PendingCommitMessage.make(paths: paths, changes: changes, user: user, device: device))
+    }
+
+    /// Explains git lock files left by a crashed git or rote, and removes those no live process
+    /// has open; one that a live process holds is reported, never removed.
+    func explainStaleLocks() throws {
+        for lock in repository.staleLockFiles() {
+            if let holder = ProcessScan.processHolding(lock) {
+                throw SyncError(.locked, "\(lock.path) is held by process \(holder); wait for it to finish")
+            }
+            try? FileManager.default.removeItem(at: lock)
+            FileHandle.standardError.write(Data("rote: removed \(lock.path), left by a git or rote process that stopped before finishing; no running process held it\n".utf8))
+        }
+    }
+}
+
+extension SessionFile {
+    /// `profiles/<user>/sessions/<yyyy>/<mm>/<id>.yaml`.
+    public static func path(for session: SessionFile) -> String {
+        let date = Timestamp.format(session.startedAt)
+        return "profiles/\(session.user)/sessions/\(date.prefix(4))/\(date.dropFirst(5).prefix(2))/\(session.id).yaml"
+    }
+}
+
+/// The message for work committed by `rote sync` before it fetches.
+enum PendingCommitMessage {
+    static func make(paths: [String], changes: [String: Data?], user: String, device: String) -> String {
+        let sessions = paths.filter { $0.contains("/sessions/") && changes[$0] != nil }
+        let progress = paths.filter { $0.contains("/progress/") }
+        let content = paths.filter { $0.hasPrefix("corpus/") }
+        var parts: [String] = []
+        if !content.isEmpty {
+            let decks = Set(content.map { $0.split(separator: "/")[1] }).sorted()
+            parts.append("\(content.count) content file\(content.count == 1 ? "" : "s") (\(decks.joined(separator: ", ")))")
+        }
+        if !sessions.isEmpty { parts.append("\(sessions.count) session\(sessions.count == 1 ? "" : "s")") }
+        if !progress.isEmpty { parts.append("\(progress.count) progress file\(progress.count == 1 ? "" : "s")") }
+        let other = paths.count - content.count - sessions.count - progress.count
+        if other > 0 { parts.append("\(other) other file\(other == 1 ? "" : "s")") }
+        let recovered = !progress.isEmpty && sessions.isEmpty
+        let summary = (recovered ? "Recover: " : "Update: ") + parts.joined(separator: ", ")
+        var message = summary + "\n"
+        if recovered {
+            message += "\nReviews written by a session that ended before it could commit; every answer is kept.\n"
+        }
+        message += "\n\(SessionCommitMessage.deviceTrailer): \(device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+        if recovered { message += "\(SessionCommitMessage.recoveredTrailer): yes\n" }
+        return message
+    }
+}
+
+/// Finds a live process that has a file open, by reading /proc (Linux). Used to tell a stale
+/// git lock file from one a running git is using.
+enum ProcessScan {
+    static func processHolding(_ file: URL) -> String? {
+        let target = file.resolvingSymlinksInPath().path
+        guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+        for pid in pids where Int(pid) != nil {
+            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { continue }
+            for descriptor in descriptors {
+                if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"), destination == target {
+                    let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+                    return "\(pid) (\(command))"
+                }
+            }
+        }
+        return nil
+    }
+}
+
+/// Why sync could not go on, with what to do.
+public struct SyncError: Error, CustomStringConvertible, Sendable {
+    public enum Code: Sendable, Equatable {
+        case notARepository, noRemote, locked, pushRejected, network, mergeFailed, busy
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import LibGit
+import RoteStore
+import Scheduling
+
+/// What one `rote sync` did.
+public struct SyncReport: Sendable, Equatable {
+    /// The commit made of pending work before fetching, if any.
+    public var committedPending: Bool = false
+    public var fastForwarded: Bool = false
+    public var merged: MergeSummary?
+    public var pushed: Bool = false
+    /// Fetch–merge–push rounds (more than one when a push was rejected).
+    public var rounds: Int = 0
+    /// Files left with conflict markers (content both sides changed on the same lines).
+    public var conflicts: [String] = []
+    public var upToDate: Bool = false
+}
+
+/// What a merge brought in from the other side.
+public struct MergeSummary: Sendable, Equatable {
+    public var sessions: Int
+    public var reviews: Int
+    public var files: Int
+
+    public var text: String {
+        "\(sessions) session\(sessions == 1 ? "" : "s"), \(reviews) review\(reviews == 1 ? "" : "s"), \(files) file\(files == 1 ? "" : "s")"
+    }
+}
+
+/// `rote sync`: commit pending work → fetch → fast-forward or merge in process (with Rote's
+/// merge drivers) → commit the merge → push; a rejected push (someone pushed meanwhile)
+/// fetches and merges again, a bounded number of times.
+public final class LibrarySync {
+    public let git: LibraryGit
+    public let remoteName: String
+    public let credentials: Credentials
+    public let maximumRounds: Int
+    let progress: (String) -> Void
+
+    public init(git: LibraryGit, remoteName: String = "origin", credentials: Credentials = Credentials(), maximumRounds: Int = 5,
+                progress: @escaping (String) -> Void = { _ in }) {
+        self.git = git
+        self.remoteName = remoteName
+        self.credentials = credentials
+        self.maximumRounds = maximumRounds
+        self.progress = progress
+    }
+
+    var repository: Repository { git.repository }
+
+    public func sync() throws -> SyncReport {
+        var report = SyncReport()
+        let lock: LibraryLock
+        do {
+            lock = try LibraryLock(root: git.root, purpose: "sync")
+        } catch let busy as LibraryLock.Busy {
+            throw SyncError(.busy, busy.description)
+        }
+        defer { withExtendedLifetime(lock) {} }
+
+        let library = try LibraryLoader(users: .all, includeSessions: false).load(git.root)
+        try MergeDrivers.register(settings: MergeDrivers.settingsResolver(for: library))
+
+        report.committedPending = try git.commitPending() != nil
+        guard let remote = try repository.remote(named: remoteName) else {
+            let names = (try? repository.remoteNames()) ?? []
+            let hint = names.isEmpty
+                ? "add one with `git -C \(git.root.path) remote add \(remoteName) URL` (a path, file://, git://, ssh or https URL)"
+                : "this library's remotes are \(names.joined(separator: ", ")); use --remote NAME"
+            throw SyncError(.noRemote, "no remote named '\(remoteName)'; \(hint)")
+        }
+        let branch = git.branch
+        for round in 1...maximumRounds {
+            report.rounds = round
+            progress("Fetching from \(remoteName) (\(remote.url))…")
+            do {
+                try remote.fetch(credentials: credentials)
+            } catch let error as GitError {
+                throw SyncError(.network, "cannot fetch from \(remoteName) (\(remote.url)): \(error.message)")
+            }
+            if let theirs = try repository.reference(named: "refs/remotes/\(remoteName)/\(branch)") {
+                try integrate(theirs, into: &report)
+            }
+            if try isRemoteCurrent(branch: branch) {
+                return report
+            }
+            progress("Pushing to \(remoteName)…")
+            do {
+                try remote.push(refspecs: ["refs/heads/\(branch):refs/heads/\(branch)"], credentials: credentials)
+                report.pushed = true
+                return report
+            } catch let error as GitError where error.isRejectedPush {
+                progress("The push was rejected: \(remoteName) has new commits. Fetching and merging again…")
+                continue
+            } catch let error as GitError {
+                throw SyncError(.network, "cannot push to \(remoteName) (\(remote.url)): \(error.message)")
+            }
+        }
+        throw SyncError(.pushRejected, "\(remoteName) kept changing while syncing (\(maximumRounds) rounds); run `rote sync` again")
+    }
+
+    /// True when the remote branch already points at HEAD (nothing to push).
+    func isRemoteCurrent(branch: String) throws -> Bool {
+        try repository.reference(named: "refs/remotes/\(remoteName)/\(branch)") == repository.headCommit()?.id
+    }
+
+    /// Brings the fetched commit into HEAD: nothing, a fast-forward, or a merge commit.
+    func integrate(_ theirs: ObjectID, into report: inout SyncReport) throws {
+        let analysis = try repository.mergeAnalysis(theirs: theirs)
+        guard let head = try repository.headCommit() else { return }
+        if analysis.upToDate {
+            report.upToDate = true
+            return
+        }
+        report.upToDate = false
+        let theirCommit = try repository.commit(theirs)
+        if analysis.fastForward {
+            try repository.checkoutTree(try theirCommit.tree(), baseline: try head.tree())
+            try repository.setReference(named: "refs/heads/\(git.branch)", to: theirs, message: "rote sync: fast-forward")
+            report.fastForwarded = true
+            let changed = try repository.changedPaths(from: try head.tree(), to: try theirCommit.tree())
+            report.merged = try summary(ours: head.tree(), merged: theirCommit.tree(), changed: changed)
+            return
+        }
+        let index = try repository.mergeCommits(ours: head.id, theirs: theirs)
+        var conflicts: [String] = []
+        if index.hasConflicts {
+            let base = try repository.mergeBase(head.id, theirs)
+            for conflict in try index.conflicts() {
+                let resolution = try resolve(conflict, ours: head.id, theirs: theirs, base: base)
+                try index.resolveConflict(at: conflict.path, with: resolution.contents)
+                if resolution.hasMarkers { conflicts.append(conflict.path) }
+            }
+        }
+        let tree = try index.writeTree()
+        let oursTree = try head.tree()
+        let changed = try repository.changedPaths(from: oursTree, to: tree)
+        let summary = try summary(ours: oursTree, merged: tree, changed: changed)
+        var message = "Sync: merge \(summary.text) from \(remoteName)\n\n"
+        if !conflicts.isEmpty {
+            message += "Conflicts left with markers (fix, then commit): \(conflicts.joined(separator: ", "))\n\n"
+        }
+        message += "\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(git.user)\n"
+        let signature = try repository.signature(at: git.now(), fallbackName: git.user, fallbackEmail: "\(git.user)@rote.invalid")
+        let mergeCommit = try repository.createCommit(tree: tree, parents: [head, theirCommit], message: message, author: signature, committer: signature, updateReference: nil)
+        try repository.checkoutTree(tree, baseline: oursTree)
+        try repository.setReference(named: "refs/heads/\(git.branch)", to: mergeCommit, message: "rote sync: merge \(remoteName)")
+        report.merged = summary
+        report.conflicts += conflicts
+    }
+
+    struct Resolution {
+        var contents: Data?
+        var hasMarkers: Bool
+    }
+
+    /// Decides a path the merge could not: a deletion against a change, or text both sides
+    /// changed on the same lines.
+    func resolve(_ conflict: IndexConflict, ours: ObjectID, theirs: ObjectID, base: ObjectID?) throws -> Resolution {
+        let ancestor = try conflict.ancestor.map(repository.blob)
+        let oursData = try conflict.ours.map(repository.blob)
+        let theirsData = try conflict.theirs.map(repository.blob)
+        switch (oursData, theirsData) {
+        case let (ours?, theirs?):
+            // Both sides have the file and no driver could merge it: git's markers, so the
+            // learner sees both versions and `rote check` points at the lines.
+            let text = try Repository.mergeText(ancestor: ancestor, ours: ours, theirs: theirs, path: conflict.path, oursLabel: "ours (this device)", theirsLabel: "theirs (\(remoteName))")
+            return Resolution(contents: text.contents, hasMarkers: !text.isClean)
+        case let (kept?, nil), let (nil, kept?):
+            // Deleted on one side, changed on the other. A learner's progress stays deleted
+            // only when the deletion was an erasure (`rote forget`); otherwise the change wins.
+            let deletingSide = oursData == nil ? ours : theirs
+            if MergeKind.forPath(conflict.path) != nil, let user = ErasureRule.user(of: conflict.path),
+                try ErasureRule.erased(conflict.path, of: user, on: deletingSide, since: base, in: repository)
+            {
+                return Resolution(contents: nil, hasMarkers: false)
+            }
+            return Resolution(contents: kept, hasMarkers: false)
+        case (nil, nil):
+            return Resolution(contents: nil, hasMarkers: false)
+        }
+    }
+
+    /// Counts what the merge brought in beyond this side: session files added, review ids
+    /// added to progress files, and files changed.
+    func summary(ours: Tree, merged: Tree, changed: [String]) throws -> MergeSummary {
+        var sessions = 0, reviews = 0
+        for path in changed {
+            guard let kind = MergeKind.forPath(path) else { continue }
+            if kind == .immutable, path.contains("/sessions/"), ours.entryID(atPath: path) == nil { sessions += 1 }
+            if kind == .progress, let newID = merged.entryID(atPath: path) {
+                let after = Set(ProgressFile.decode(try repository.blob(newID), path: path).0?.reviews.map(\.id) ?? [])
+                let before = try ours.entryID(atPath: path).map { Set(ProgressFile.decode(try repository.blob($0), path: path).0?.reviews.map(\.id) ?? []) } ?? []
+                reviews += after.subtracting(before).count
+            }
+        }
+        return MergeSummary(sessions: sessions, reviews: reviews, files: changed.count)
+    }
+}
+
+/// `rote forget` marks its commit with `Rote-Erasure: <user>`; a merge keeps such a deletion.
+public enum ErasureRule {
+    /// The learner a `profiles/<user>/…` path belongs to.
+    static func user(of path: String) -> String? {
+        let parts = path.split(separator: "/")
+        return parts.count >= 3 && parts[0] == "profiles" ? String(parts[1]) : nil
+    }
+
+    /// True when an erasure commit of `user` reachable from `tip` but not from `base` is the
+    /// one that deleted `path` — another deletion of the same learner's file does not count.
+    static func erased(_ path: String, of user: String, on tip: ObjectID, since base: ObjectID?, in repository: Repository) throws -> Bool {
+        for commit in try repository.log(from: tip, limit: 10_000) {
+            if let base {
+                if commit.id == base { continue }
+                if try repository.isDescendant(base, of: commit.id) { continue }
+            }
+            guard SessionCommitMessage.trailer(SessionCommitMessage.erasureTrailer, in: commit.message) == user else { continue }
+            let deletedHere = try commit.tree().entryID(atPath: path) == nil
+                && (try commit.parents().contains { try $0.tree().entryID(atPath: path) != nil })
+            if deletedHere { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import RoteModel
+
+/// The commit message of one study session, readable in `git log --oneline`:
+///
+///     Study: 24 reviews (3 again, 5 hard, 14 good, 2 easy), 6 new — english-a1, kjv · 14 min
+///
+///     Rote-Session: 0f5313ad-17cb-4db7-8b73-c903620b64dc
+///     Rote-Device: laptop-3f2a
+///     Rote-User: ana
+///
+/// The trailers let `rote log` rebuild the session list from history alone.
+public enum SessionCommitMessage {
+    public static let sessionTrailer = "Rote-Session"
+    public static let deviceTrailer = "Rote-Device"
+    public static let userTrailer = "Rote-User"
+    public static let recoveredTrailer = "Rote-Recovered"
+    public static let erasureTrailer = "Rote-Erasure"
+
+    public static func make(for session: SessionFile, recovered: Bool = false) -> String {
+        let reviews = session.again + session.hard + session.good + session.easy
+        var summary = "Study: \(reviews) review\(reviews == 1 ? "" : "s") (\(session.again) again, \(session.hard) hard, \(session.good) good, \(session.easy) easy)"
+        if session.new > 0 { summary += ", \(session.new) new" }
+        if !session.decks.isEmpty { summary += " — " + session.decks.joined(separator: ", ") }
+        if let end = session.endedAt {
+            let minutes = Int((end.timeIntervalSince(session.startedAt) / 60).rounded())
+            summary += " · \(max(minutes, 1)) min"
+        }
+        var body = ""
+        if recovered {
+            body = "\nRecovered after an interrupted session: every answer given before the interruption is kept.\n"
+        }
+        var trailers = "\(sessionTrailer): \(session.id)\n"
+        if let device = session.device { trailers += "\(deviceTrailer): \(device)\n" }
+        trailers += "\(userTrailer): \(session.user)\n"
+        if recovered { trailers += "\(recoveredTrailer): yes\n" }
+        return summary + "\n" + body + "\n" + trailers
+    }
+
+    /// The value of a `Key: value` trailer in a commit message, if present.
+    public static func trailer(_ key: String, in message: String) -> String? {
+        for line in message.split(separator: "\n").reversed() where line.hasPrefix(key + ": ") {
+            return String(line.dropFirst(key.count + 2)).trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+}

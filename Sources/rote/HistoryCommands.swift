@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import LibGit
+import RoteStore
+import RoteSync
+
+struct Log: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Study sessions from the commit history: date, device, counts, duration.",
+        discussion: "Reads the Rote-Session trailers of the library's commits, newest first; plain `git log` shows the same commits."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Show at most this many sessions.", valueName: "n"))
+    var number: Int?
+
+    @Flag(help: "Sessions of every learner, not just yours.")
+    var all = false
+
+    func run() throws {
+        let root = try CommandContext.locate(global)
+        let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: "rote.yaml").path) ?? Data(), path: "rote.yaml").0
+        let user = LibraryLocation.user(explicit: global.effectiveUser, manifest: manifest)
+        do {
+            let repository = try Repository.open(at: root)
+            guard let head = try repository.headCommit() else {
+                print("No commits yet.")
+                return
+            }
+            var shown = 0
+            for commit in try repository.log(from: head.id) {
+                let message = commit.message
+                guard SessionCommitMessage.trailer(SessionCommitMessage.sessionTrailer, in: message) != nil else { continue }
+                let who = SessionCommitMessage.trailer(SessionCommitMessage.userTrailer, in: message) ?? "?"
+                if !all, who != user { continue }
+                let device = SessionCommitMessage.trailer(SessionCommitMessage.deviceTrailer, in: message) ?? "?"
+                let summary = commit.summary.hasPrefix("Study: ") ? String(commit.summary.dropFirst(7)) : commit.summary
+                let date = Timestamp.format(commit.authorTime).prefix(16).replacingOccurrences(of: "T", with: " ")
+                let recovered = SessionCommitMessage.trailer(SessionCommitMessage.recoveredTrailer, in: message) != nil ? " (recovered)" : ""
+                print("\(date)  \(all ? who + "  " : "")\(device)  \(summary)\(recovered)")
+                shown += 1
+                if let number, shown >= number { break }
+            }
+            if shown == 0 { print("No study sessions committed yet for \(all ? "anyone" : user).") }
+        } catch let error as GitError {
+            throw CLIError(error.description)
+        }
+    }
+}
+
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "An entry's reviews, and the commits that touched it (its content or your progress).",
+        discussion: "ID is an entry id such as english-a1/run; a word form finds its entry too."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Entry id, or a word.", valueName: "id"))
+    var id: String
+
+    func run() throws {
+        let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(try userFor()), includeSessions: false))
+        guard let entry = context.index.entries[id] ?? context.index.lemmas(of: id).first else {
+            throw CLIError("no entry '\(id)'; list them with `rote list`")
+        }
+        let progressPath = "profiles/\(context.user)/progress/\(entry.id).yaml"
+        let reviews = context.index.progress[entry.id]?.reviews ?? []
+        print("\(entry.id) — \(entry.gloss)")
+        print("\(reviews.count) review\(reviews.count == 1 ? "" : "s") by \(context.user)")
+        for review in reviews {
+            print("  \(Timestamp.format(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \($0)" } ?? ""))
+        }
+        do {
+            let repository = try Repository.open(at: context.root)
+            guard let head = try repository.headCommit() else { return }
+            print("commits:")
+            var shown = 0
+            for commit in try repository.log(from: head.id, limit: 5000) {
+                let tree = try commit.tree()
+                let parentTree = try commit.parents().first?.tree()
+                var touched: [String] = []
+                for path in [entry.path, progressPath] where tree.entryID(atPath: path) != parentTree?.entryID(atPath: path) {
+                    touched.append(path.hasPrefix("corpus/") ? "content" : "progress")
+                }
+                guard !touched.isEmpty else { continue }
+                print("  \(commit.id.hex.prefix(10))  \(Timestamp.format(commit.authorTime).prefix(10))  [\(touched.joined(separator: "+"))]  \(commit.summary)")
+                shown += 1
+            }
+            if shown == 0 { print("  none yet (changes not committed)") }
+        } catch let error as GitError {
+            throw CLIError(error.description)
+        }
+    }
+
+    private func userFor() throws -> String {
+        let root = try CommandContext.locate(global)
+        let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: "rote.yaml").path) ?? Data(), path: "rote.yaml").0
+        return LibraryLocation.user(explicit: global.effectiveUser, manifest: manifest)
+    }
+}

@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import LibGit
+import RoteStore
+import RoteSync
+
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Commit pending work, fetch, merge and push — bring this library and its remote together.",
+        discussion: """
+            The remote is `origin` unless --remote says otherwise; it can be a path, file://, \
+            git://, ssh or https URL. Progress, profiles and sessions merge without conflicts \
+            (see docs/sync.md); content both sides changed on the same lines is left with \
+            git's conflict markers for you to fix, while everything else syncs. Credentials \
+            come from ssh-agent, ~/.ssh keys, git credential helpers or ROTE_GIT_TOKEN, and \
+            are never stored in the library.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The remote to sync with.", valueName: "name"))
+    var remote = "origin"
+
+    @Flag(help: "Accept an ssh host key Rote has not seen before (check it first).")
+    var acceptNewHostKey = false
+
+    func run() throws {
+        let root = try CommandContext.locate(global)
+        let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: "rote.yaml").path) ?? Data(), path: "rote.yaml").0
+        let user = LibraryLocation.user(explicit: global.effectiveUser, manifest: manifest)
+        do {
+            let git = try LibraryGit(root: root, user: user)
+            let sync = LibrarySync(git: git, remoteName: remote, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey)) { Terminal.note($0) }
+            let report = try sync.sync()
+            var parts: [String] = []
+            if report.committedPending { parts.append("committed pending work") }
+            if let merged = report.merged { parts.append((report.fastForwarded ? "fast-forwarded: " : "merged ") + merged.text) }
+            if report.pushed { parts.append("pushed") }
+            if parts.isEmpty { parts.append("already up to date") }
+            print("Synced with \(remote): \(parts.joined(separator: "; ")).")
+            if !report.conflicts.isEmpty {
+                print("Content both sides changed on the same lines now holds conflict markers:")
+                for path in report.conflicts { print("  \(path)") }
+                print("Run `rote check` to see the lines, keep what you want, remove the markers, and commit.")
+            }
+        } catch let error as SyncError {
+            throw CLIError(error.message)
+        } catch let error as GitError {
+            throw CLIError(error.description)
+        }
+    }
+}
+
+struct Clone: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Clone a library from a git remote and set up Rote's merge drivers for plain git."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The remote: a path, file://, git://, ssh or https URL.", valueName: "url"))
+    var url: String
+
+    @Argument(help: ArgumentHelp("Where to put it (default: the remote's name without .git).", valueName: "path"))
+    var path: String?
+
+    @Flag(help: "Accept an ssh host key Rote has not seen before (check it first).")
+    var acceptNewHostKey = false
+
+    func run() throws {
+        let base = URL(fileURLWithPath: global.effectiveDirectory ?? FileManager.default.currentDirectoryPath, isDirectory: true)
+        let name = path ?? String(url.split(separator: "/").last ?? "rote").replacingOccurrences(of: ".git", with: "")
+        let destination = URL(fileURLWithPath: name, relativeTo: base).standardizedFileURL
+        if FileManager.default.fileExists(atPath: destination.path), !((try? FileManager.default.contentsOfDirectory(atPath: destination.path)) ?? []).isEmpty {
+            throw CLIError("\(destination.path) exists and is not empty; choose another folder")
+        }
+        do {
+            let repository = try Repository.clone(from: url, to: destination, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey))
+            try repository.adoptRemoteBranchIfHeadIsUnborn()
+            try MergeDrivers.configure(repository, rotePath: SetupGit.rotePath)
+        } catch let error as GitError {
+            throw CLIError("cannot clone \(url): \(error.message)")
+        }
+        guard LibraryLocation.isLibrary(destination) else {
+            throw CLIError("cloned \(url) into \(destination.path), but it has no rote.yaml, so it is not a Rote library")
+        }
+        print("Cloned \(url) into \(destination.path); git is set up to merge Rote's files (rote setup-git).")
+        print("Next: rote -C \(name) study, then rote -C \(name) sync")
+    }
+}
+
+struct SetupGit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup-git",
+        abstract: "Tell git how to merge Rote's files, so `git pull` merges exactly as `rote sync` does.",
+        discussion: "Writes merge.rote-progress, merge.rote-profile and merge.rote-immutable drivers (`rote merge-driver <kind> %O %A %B %P`) into the library's .git/config."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    /// This binary's absolute path, so git finds the same rote whatever PATH says.
+    static var rotePath: String {
+        let argument = CommandLine.arguments[0]
+        if argument.contains("/") {
+            return URL(fileURLWithPath: argument).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        return (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? argument
+    }
+
+    func run() throws {
+        let root = try CommandContext.locate(global)
+        do {
+            try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGit.rotePath)
+        } catch let error as GitError {
+            throw CLIError(error.description)
+        }
+        print("git in \(root.path) now merges progress, profile and session files with \(SetupGit.rotePath) merge-driver.")
+    }
+}
+
+struct MergeDriverCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge-driver",
+        abstract: "The merge driver git runs for Rote's files (set up by `rote setup-git`).",
+        discussion: "git calls `rote merge-driver KIND %O %A %B %P`: the result is written over OURS; exit 0 means merged, 1 means a conflict (OURS then holds both versions between conflict markers)."
+    )
+
+    @Argument(help: "progress, profile or immutable") var kind: String
+    @Argument(help: "The common ancestor's version (%O).") var base: String
+    @Argument(help: "Our version, overwritten with the result (%A).") var ours: String
+    @Argument(help: "Their version (%B).") var theirs: String
+    @Argument(help: "The file's path in the library (%P).") var path: String
+
+    func run() throws {
+        guard let kind = MergeKind(rawValue: kind) else {
+            throw CLIError("unknown merge driver kind '\(kind)'; use \(MergeKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let read = { (file: String) -> Data? in FileManager.default.contents(atPath: file) }
+        guard let oursData = read(ours), let theirsData = read(theirs) else {
+            throw CLIError("cannot read the versions git passed (\(ours), \(theirs))")
+        }
+        let baseData = read(base).flatMap { $0.isEmpty ? nil : $0 }
+        // git runs drivers at the top of the work tree: the library, whose decks and profiles
+        // give the settings progress is replayed with.
+        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let library = (try? LibraryLoader(users: .all, includeSessions: false).load(root)) ?? LoadedLibrary(root: root)
+        let settings = MergeDrivers.settingsResolver(for: library)(path)
+        switch SemanticMerge.merge(kind: kind, base: baseData, ours: oursData, theirs: theirsData, path: path, settings: settings) {
+        case .merged(let data):
+            try AtomicFile.write(data, to: URL(fileURLWithPath: ours))
+        case .conflict(let reason):
+            let text = try Repository.mergeText(ancestor: baseData, ours: oursData, theirs: theirsData, path: path)
+            try AtomicFile.write(text.contents, to: URL(fileURLWithPath: ours))
+            Terminal.error("rote merge-driver: \(path): \(reason)")
+            throw ExitCode(1)
+        }
+    }
+}

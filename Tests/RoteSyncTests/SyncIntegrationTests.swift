@@ -1,0 +1,312 @@
+import Foundation
+import LibGit
+import Testing
+import TestSupport
+@testable import RoteStore
+@testable import RoteSync
+import Scheduling
+
+/// Real repositories: clones of a bare remote that study offline and sync in turns.
+@Suite(.serialized) struct SyncIntegrationTests {
+    static var rote: String { Checkout.productsDirectory.appending(path: "rote").path }
+
+    /// One machine: a clone of the shared remote where a learner studies.
+    final class Device {
+        let root: URL
+        let name: String
+        var clock: Date
+
+        init(root: URL, name: String, clock: Date) {
+            self.root = root
+            self.name = name
+            self.clock = clock
+        }
+
+        func git() throws -> LibraryGit { try LibraryGit(root: root, user: "ana", now: { [clock] in clock }) }
+
+        /// Answers `count` reviews of the given entries and commits them as one session.
+        func study(_ entries: [String], seed: UInt64) throws {
+            var random = SplitMix64(seed: seed)
+            let library = try LibraryLoader(users: .only("ana"), includeSessions: false).load(root)
+            var session = SessionFile(id: "\(name)-\(seed)", user: "ana", device: name, startedAt: clock, decks: [])
+            var progress: [String: Data] = [:]
+            for entry in entries {
+                clock = clock.addingTimeInterval(Double(10 + random.next() % 50))
+                var file = library.progress["ana"]?[entry] ?? ProgressFile(entry: entry)
+                let grade = Grade(rawValue: Int(random.next() % 4) + 1)!
+                let review = ReviewEvent(id: "\(name)-\(seed)-\(entry)", at: clock, grade: grade, ms: 2000, device: name)
+                file.reviews.append(review)
+                file.reviews.sort(by: ReviewEvent.replayOrder)
+                let deck = String(entry.split(separator: "/")[0])
+                file.state = Scheduler.replay(file.reviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: library.profiles["ana"]))
+                let path = "profiles/ana/progress/\(entry).yaml"
+                progress[path] = Data(file.render().utf8)
+                try AtomicFile.write(progress[path]!, to: root.appending(path: path))
+                session.attempts.append(.init(entry: entry, question: "translation", answer: "x", correct: grade != .again, at: clock, ms: 2000))
+                switch grade {
+                case .again: session.again += 1
+                case .hard: session.hard += 1
+                case .good: session.good += 1
+                case .easy: session.easy += 1
+                }
+                if !session.decks.contains(deck) { session.decks.append(deck) }
+            }
+            session.endedAt = clock.addingTimeInterval(60)
+            try AtomicFile.write(session.render(), to: root.appending(path: SessionFile.path(for: session)))
+            try git().commitSession(session, progress: progress)
+            clock = clock.addingTimeInterval(3600)
+        }
+
+        @discardableResult
+        func sync() throws -> SyncReport { try LibrarySync(git: try git()).sync() }
+
+        func reviewIDs() throws -> Set<String> {
+            let library = try LibraryLoader(users: .only("ana"), includeSessions: false).load(root)
+            return Set(library.progress["ana", default: [:]].values.flatMap { $0.reviews.map(\.id) })
+        }
+
+        func profilesTree() throws -> String {
+            Shell.run("git", ["ls-tree", "-r", "HEAD", "profiles"], in: root).stdout
+        }
+
+        func fsckIsClean() -> Bool {
+            Shell.run("git", ["fsck", "--strict"], in: root).status == 0
+        }
+    }
+
+    struct Network {
+        let directory = TemporaryDirectory("rote-sync")
+        var remote: URL { directory.url.appending(path: "remote.git") }
+
+        /// A library pushed to a new bare remote, and `count` devices cloned from it.
+        func devices(_ count: Int) throws -> [Device] {
+            let first = directory.url.appending(path: "device-0")
+            try LibraryCreator(user: "ana", now: Date(timeIntervalSince1970: 1_795_000_000)).create(at: first)
+            Shell.run("git", ["init", "-q", "--bare", "-b", "main", remote.path])
+            Shell.run("git", ["remote", "add", "origin", remote.path], in: first)
+            Shell.run("git", ["push", "-q", "origin", "main"], in: first)
+            var devices: [Device] = []
+            for index in 0..<count {
+                let root = directory.url.appending(path: "device-\(index)")
+                if index > 0 { Shell.run("git", ["clone", "-q", remote.path, root.path]) }
+                let repository = try Repository.open(at: root)
+                try MergeDrivers.configure(repository, rotePath: SyncIntegrationTests.rote)
+                Shell.run("git", ["config", "user.name", "Device \(index)"], in: root)
+                Shell.run("git", ["config", "user.email", "d\(index)@example.invalid"], in: root)
+                devices.append(Device(root: root, name: "device-\(index)", clock: Date(timeIntervalSince1970: 1_795_100_000 + Double(index) * 7)))
+            }
+            return devices
+        }
+    }
+
+    @Test func twoDevicesStudyingOfflineConvergeWithoutLosingAReview() throws {
+        let network = Network()
+        let devices = try network.devices(2)
+        let words = ["english-a1/run", "english-a1/go", "english-a1/be", "kjv/joh-3-16"]
+        for round in 0..<3 {
+            try devices[0].study(words, seed: UInt64(round * 2))
+            try devices[1].study(Array(words.reversed().prefix(3)), seed: UInt64(round * 2 + 1))
+        }
+        let union = try devices[0].reviewIDs().union(try devices[1].reviewIDs())
+        try devices[0].sync()
+        let report = try devices[1].sync()
+        #expect(report.merged?.reviews == 12 && report.merged?.sessions == 3, "device 0's work arrives: \(String(describing: report.merged))")
+        try devices[0].sync()
+        #expect(try devices[0].profilesTree() == (try devices[1].profilesTree()))
+        #expect(try devices[0].reviewIDs() == union)
+        #expect(union.count == 21)
+        // state in every file equals a fresh replay of its reviews
+        let library = try LibraryLoader(users: .only("ana")).load(devices[0].root)
+        for (id, file) in library.progress["ana"]! {
+            let settings = SchedulerSettings.forDeck(library.decks[String(id.split(separator: "/")[0])], profile: library.profiles["ana"])
+            #expect(Scheduler.replay(file.reviews, entryID: id, settings: settings) == file.state, "\(id)")
+        }
+        #expect(library.errors.isEmpty, "\(library.errors)")
+        #expect(devices.allSatisfy { $0.fsckIsClean() })
+        #expect(Shell.run("git", ["status", "--porcelain"], in: devices[0].root).stdout.isEmpty)
+        // rote log reads the sessions back from history
+        let log = Shell.run(Self.rote, ["-C", devices[0].root.path, "--user", "ana", "log"])
+        #expect(log.stdout.split(separator: "\n").count == 6, "\(log.stdout)\(log.stderr)")
+        #expect(log.stdout.contains("device-1") && log.stdout.contains("reviews ("))
+    }
+
+    @Test(arguments: [[0, 1, 2], [2, 1, 0], [1, 0, 2], [1, 2, 0, 1, 2]])
+    func threeDevicesEndIdenticalInAnyOrder(_ order: [Int]) throws {
+        let network = Network()
+        let devices = try network.devices(3)
+        for (index, device) in devices.enumerated() {
+            try device.study(["english-a1/run", "english-a1/have", "math/arithmetic/addition/carry_tens"], seed: UInt64(index + 10))
+        }
+        let union = try devices.map { try $0.reviewIDs() }.reduce(Set()) { $0.union($1) }
+        for index in order { try devices[index].sync() }
+        for device in devices { try device.sync() }
+        let trees = try devices.map { try $0.profilesTree() }
+        #expect(Set(trees).count == 1)
+        for device in devices { #expect(try device.reviewIDs() == union) }
+        #expect(devices.allSatisfy { $0.fsckIsClean() })
+    }
+
+    @Test func aHandEditToContentAndAStudySessionMergeCleanly() throws {
+        let network = Network()
+        let devices = try network.devices(2)
+        let path = "corpus/english-a1/run.yaml"
+        let text = try String(contentsOf: devices[0].root.appending(path: path), encoding: .utf8)
+        try text.replacingOccurrences(of: "usage_notes: Used for", with: "usage_notes: Mostly used for").write(to: devices[0].root.appending(path: path), atomically: true, encoding: .utf8)
+        try devices[0].sync()
+        try devices[1].study(["english-a1/run"], seed: 1)
+        let report = try devices[1].sync()
+        #expect(report.conflicts.isEmpty)
+        let merged = try String(contentsOf: devices[1].root.appending(path: path), encoding: .utf8)
+        #expect(merged.contains("Mostly used for"))
+        #expect(try devices[1].reviewIDs().count == 1)
+    }
+
+    @Test func aTrueContentConflictIsReportedWhileProgressStillMerges() throws {
+        let network = Network()
+        let devices = try network.devices(2)
+        let path = "corpus/english-a1/go.yaml"
+        for (device, translation) in zip(devices, ["يمضي", "يروح"]) {
+            let text = try String(contentsOf: device.root.appending(path: path), encoding: .utf8)
+            try text.replacingOccurrences(of: "translation: يذهب", with: "translation: \(translation)").write(to: device.root.appending(path: path), atomically: true, encoding: .utf8)
+            try device.study(["english-a1/run"], seed: UInt64(device.name.hashValue & 0xFF))
+        }
+        try devices[0].sync()
+        let report = try devices[1].sync()
+        #expect(report.conflicts == [path])
+        #expect(try devices[1].reviewIDs().count == 2, "both devices' reviews merged")
+        let check = Shell.run(Self.rote, ["-C", devices[1].root.path, "check"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("\(path):"), "\(check.stdout)")
+        #expect(check.stdout.contains("merge conflict marker"))
+        let list = Shell.run(Self.rote, ["-C", devices[1].root.path, "list", "english-a1"])
+        #expect(list.stdout.contains("english-a1/run "), "the rest of the library still loads")
+        #expect(devices[1].fsckIsClean())
+    }
+
+    @Test func anErasureStaysDeletedButAPlainDeletionLosesToAChange() throws {
+        let network = Network()
+        let devices = try network.devices(2)
+        try devices[0].study(["english-a1/run", "english-a1/go"], seed: 3)
+        try devices[0].sync()
+        try devices[1].sync()
+        // Device 1 erases the learner's progress for `run` (as `rote forget` does) and deletes
+        // `go`'s progress by hand; device 0 studies both meanwhile.
+        let git1 = try devices[1].git()
+        try git1.commit(changes: ["profiles/ana/progress/english-a1/run.yaml": nil], message: "Forget ana\n\n\(SessionCommitMessage.erasureTrailer): ana\n")
+        try git1.commit(changes: ["profiles/ana/progress/english-a1/go.yaml": nil], message: "Tidy up by hand\n")
+        for path in ["run", "go"] { try FileManager.default.removeItem(at: devices[1].root.appending(path: "profiles/ana/progress/english-a1/\(path).yaml")) }
+        #expect(try devices[1].git().pendingPaths().isEmpty)
+        try devices[0].study(["english-a1/run", "english-a1/go"], seed: 4)
+        try devices[1].sync()
+        try devices[0].sync()
+        try devices[1].sync()
+        for device in devices {
+            #expect(!FileManager.default.fileExists(atPath: device.root.appending(path: "profiles/ana/progress/english-a1/run.yaml").path))
+            #expect(FileManager.default.fileExists(atPath: device.root.appending(path: "profiles/ana/progress/english-a1/go.yaml").path))
+        }
+        #expect(try devices[0].profilesTree() == (try devices[1].profilesTree()))
+    }
+
+    @Test func plainGitPullMergesExactlyAsSyncDoes() throws {
+        let network = Network()
+        let devices = try network.devices(3)
+        try devices[0].study(["english-a1/run", "english-a1/go"], seed: 5)
+        try devices[0].sync()
+        // Devices 1 and 2 start from the same commit and study the same way.
+        try devices[1].study(["english-a1/run", "english-a1/have"], seed: 6)
+        Shell.run("git", ["fetch", "-q", devices[1].root.path, "main"], in: devices[2].root)
+        Shell.run("git", ["reset", "-q", "--hard", "FETCH_HEAD"], in: devices[2].root)
+        try devices[1].sync()
+        let pull = Shell.run("git", ["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: devices[2].root)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: devices[1].root).stdout == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: devices[2].root).stdout, "byte-identical trees")
+    }
+
+    @Test func aPushRaceIsResolvedByTheRetryLoop() throws {
+        let network = Network()
+        let devices = try network.devices(3)
+        for (index, device) in devices.enumerated() { try device.study(["english-a1/run", "english-a1/go"], seed: UInt64(40 + index)) }
+        // Three processes sync at the same moment; each must end pushed.
+        let group = DispatchGroup()
+        let results = Locked([Shell.Output]())
+        for root in devices.map(\.root.path) {
+            group.enter()
+            DispatchQueue.global().async {
+                let output = Shell.run(Self.rote, ["-C", root, "--user", "ana", "sync"])
+                results.mutate { $0.append(output) }
+                group.leave()
+            }
+        }
+        group.wait()
+        for output in results.value { #expect(output.status == 0, "\(output.stdout)\(output.stderr)") }
+        for device in devices { try device.sync() }
+        let trees = try devices.map { try $0.profilesTree() }
+        #expect(Set(trees).count == 1)
+        #expect(try devices[0].reviewIDs().count == 6)
+        #expect(devices.allSatisfy { $0.fsckIsClean() })
+    }
+
+    @Test func aGitDaemonRemoteOnLoopback() throws {
+        let network = Network()
+        let devices = try network.devices(1)
+        let port = 20_000 + Int(ProcessInfo.processInfo.processIdentifier % 20_000)
+        let daemon = Process()
+        // git-daemon itself, not the `git` wrapper, so killing it stops the server.
+        daemon.executableURL = URL(fileURLWithPath: Shell.run("git", ["--exec-path"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/git-daemon")
+        daemon.arguments = ["--reuseaddr", "--export-all", "--enable=receive-pack", "--listen=127.0.0.1", "--port=\(port)", "--base-path=\(network.directory.url.path)", network.directory.url.path]
+        try daemon.run()
+        defer {
+            // SIGKILL: a process started from a test thread may have SIGTERM blocked.
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+        }
+        let url = "git://127.0.0.1:\(port)/remote.git"
+        var ready = false
+        for _ in 0..<50 where !ready {
+            ready = Shell.run("git", ["ls-remote", url]).status == 0
+            if !ready { usleep(100_000) }
+        }
+        #expect(ready, "git daemon answers")
+        let clone = Shell.run(Self.rote, ["clone", url, network.directory.url.appending(path: "over-git").path])
+        #expect(clone.status == 0, "\(clone.stderr)")
+        let second = Device(root: network.directory.url.appending(path: "over-git"), name: "over-git", clock: Date(timeIntervalSince1970: 1_795_200_000))
+        Shell.run("git", ["remote", "set-url", "origin", url], in: devices[0].root)
+        try devices[0].study(["english-a1/run"], seed: 1)
+        try second.study(["english-a1/run"], seed: 2)
+        try devices[0].sync()
+        try second.sync()
+        try devices[0].sync()
+        #expect(try devices[0].reviewIDs().count == 2)
+        #expect(try devices[0].profilesTree() == (try second.profilesTree()))
+    }
+
+    @Test func syncWithoutARemoteSaysHowToAddOne() throws {
+        let directory = TemporaryDirectory()
+        let root = directory.url.appending(path: "lib")
+        try LibraryCreator(user: "ana").create(at: root)
+        let output = Shell.run(Self.rote, ["-C", root.path, "sync"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("no remote named 'origin'"))
+        #expect(output.stderr.contains("remote add origin"))
+    }
+
+    @Test func sessionCommitMessageSummarisesTheSession() {
+        let start = Timestamp.parse("2026-11-21T10:00:00Z")!
+        let session = SessionFile(id: "s1", user: "ana", device: "laptop", startedAt: start, endedAt: start.addingTimeInterval(14 * 60),
+                                  decks: ["english-a1", "kjv"], again: 3, hard: 5, good: 14, easy: 2, new: 6)
+        let message = SessionCommitMessage.make(for: session)
+        #expect(message.hasPrefix("Study: 24 reviews (3 again, 5 hard, 14 good, 2 easy), 6 new — english-a1, kjv · 14 min\n"))
+        #expect(SessionCommitMessage.trailer("Rote-Session", in: message) == "s1")
+        #expect(SessionCommitMessage.trailer("Rote-Device", in: message) == "laptop")
+        #expect(SessionCommitMessage.trailer("Rote-User", in: message) == "ana")
+    }
+}
+
+/// A value guarded by a lock, for collecting results from threads.
+final class Locked<Value>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
+    func mutate(_ body: (inout Value) -> Void) { lock.lock(); body(&stored); lock.unlock() }
+}
