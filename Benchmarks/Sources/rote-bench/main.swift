@@ -11,7 +11,8 @@ import Foundation
 typealias Measurement = (_ options: [String]) throws -> Void
 
 let measurements: [(name: String, run: Measurement)] = [
-    ("replay", ReplayBenchmark.run)
+    ("replay", ReplayBenchmark.run),
+    ("recall", RecallBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

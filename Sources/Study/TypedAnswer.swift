@@ -1,0 +1,59 @@
+/// How a typed answer is compared with the expected text.
+///
+/// Learners type on phones and laptops with different keyboards: capitals, a trailing full
+/// stop, or Arabic short vowels (harakat) that the stored answer happens to leave out must not
+/// turn a right answer wrong. So both sides are normalised the same way before comparing:
+/// - case is folded (`Run` = `run`);
+/// - punctuation and whitespace around the answer are dropped (`"run."` = `run`), while
+///   punctuation inside is kept (`don't` ≠ `dont`, since it can change the word);
+/// - Arabic harakat U+064B–U+0652 (fathatan … sukun) are removed everywhere (`يَجْرِي` = `يجري`);
+/// - runs of whitespace inside become one space.
+public enum TypedAnswer {
+    /// Arabic harakat: fathatan, dammatan, kasratan, fatha, damma, kasra, shadda, sukun.
+    public static let harakat: ClosedRange<UInt32> = 0x064B...0x0652
+
+    /// True for Arabic diacritics that typed comparison ignores.
+    @inlinable public static func isHaraka(_ scalar: Unicode.Scalar) -> Bool {
+        harakat.contains(scalar.value)
+    }
+
+    /// The form both sides are compared in.
+    public static func normalized(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars where !isHaraka(scalar) {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !scalars.isEmpty
+                continue
+            }
+            if pendingSpace {
+                scalars.append(" ")
+                pendingSpace = false
+            }
+            scalars.append(scalar)
+        }
+        var result = String(scalars).lowercased()
+        // Trim punctuation (and symbols such as quotes) from both ends, then any space left.
+        while let first = result.unicodeScalars.first, isTrimmable(first) { result.unicodeScalars.removeFirst() }
+        while let last = result.unicodeScalars.last, isTrimmable(last) { result.unicodeScalars.removeLast() }
+        return result
+    }
+
+    /// Whether `typed` matches any of the `accepted` answers after normalisation.
+    public static func matches(_ typed: String, accepted: some Sequence<String>) -> Bool {
+        let typed = normalized(typed)
+        guard !typed.isEmpty else { return false }
+        return accepted.contains { normalized($0) == typed }
+    }
+
+    static func isTrimmable(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isWhitespace { return true }
+        switch scalar.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+            .finalPunctuation, .otherPunctuation, .mathSymbol, .otherSymbol, .modifierSymbol:
+            return true
+        default:
+            return false
+        }
+    }
+}

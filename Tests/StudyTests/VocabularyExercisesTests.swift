@@ -1,0 +1,207 @@
+import Foundation
+import RoteModel
+import Study
+import Testing
+
+@Suite struct VocabularyExercisesTests {
+    let run = StudyFixtures.run
+    let deck = StudyFixtures.deck
+
+    func question(_ id: String) -> VocabularyQuestion { run.questions.first { $0.id == id }! }
+
+    // MARK: - Distractors
+
+    @Test(arguments: [1, 2, 3, 42, 9_999] as [UInt64])
+    func aFullPoolGivesThreeOfItsOwnAndTheAnswer(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let exercise = VocabularyExercises.exercise(for: question("translation"), of: run, deck: deck, using: &random)
+        #expect(exercise.options.count == 4)
+        #expect(Set(exercise.options).count == 4, "no option repeats")
+        #expect(exercise.answer == "يجري")
+        #expect(exercise.options[exercise.correctIndex] == "يجري")
+        let wrong = exercise.options.filter { $0 != "يجري" }
+        #expect(Set(wrong).isSubset(of: ["يمشي", "يجلس", "يقف", "يسبح"]), "drawn from the question's own pool")
+        #expect(exercise.prompt == "run")
+    }
+
+    @Test func theSameSeedGivesTheSameOptionsAndSeedsVary() {
+        func options(_ seed: UInt64) -> [String] {
+            var random = SeededGenerator(seed: seed)
+            return VocabularyExercises.exercise(for: question("translation"), of: run, deck: deck, using: &random).options
+        }
+        #expect(options(7) == options(7))
+        let orders = Set((0..<20).map { options(UInt64($0)) })
+        #expect(orders.count > 5, "different seeds give different draws and orders")
+    }
+
+    @Test func theRightAnswerIsSpreadOverPositions() {
+        var positions = Set<Int>()
+        for seed in 0..<40 as Range<UInt64> {
+            var random = SeededGenerator(seed: seed)
+            positions.insert(VocabularyExercises.exercise(for: question("reverse"), of: run, deck: deck, using: &random).correctIndex)
+        }
+        #expect(positions == [0, 1, 2, 3])
+    }
+
+    @Test func aShortPoolIsToppedUpWithSameLevelWordsOfTheSamePartOfSpeech() {
+        // One distractor of its own, and it is also walk's translation: walk must not repeat it.
+        let short = VocabularyQuestion(id: "t", kind: .translationMatch, prompt: "run", answer: "يجري", distractors: [.init(text: "يمشي")])
+        for seed in 0..<10 as Range<UInt64> {
+            var random = SeededGenerator(seed: seed)
+            let wrong = VocabularyExercises.distractors(for: short, of: run, deck: deck, using: &random)
+            #expect(wrong.first == "يمشي", "the question's own pool comes first")
+            #expect(Set(wrong) == ["يمشي", "يجلس", "يقفز"], "the other A1 verbs: sit and jump, never the A2 verbs or the noun")
+        }
+    }
+
+    @Test func withoutALevelTheNearestRanksAreTaken() {
+        var unlevelled = run
+        unlevelled.cefr = nil
+        unlevelled.rank = 500
+        let bare = VocabularyQuestion(id: "t", kind: .translationMatch, prompt: "run", answer: "يجري")
+        var random = SeededGenerator(seed: 1)
+        let wrong = VocabularyExercises.distractors(for: bare, of: unlevelled, deck: deck, using: &random)
+        // Ranks: sit 400 (100 away), walk 300 (200), swim 900 (400), jump 1200, cook 1500.
+        #expect(wrong == ["يجلس", "يمشي", "يسبح"])
+    }
+
+    @Test func sameLevelWordsComeBeforeNearerRanksOfAnotherLevel() {
+        let bare = VocabularyQuestion(id: "t", kind: .translationMatch, prompt: "run", answer: "يجري")
+        var random = SeededGenerator(seed: 3)
+        let wrong = VocabularyExercises.distractors(for: bare, of: run, deck: deck, using: &random)
+        #expect(Set(wrong) == ["يمشي", "يجلس", "يقفز"], "walk, sit and jump are A1 like run; swim (A2) waits")
+    }
+
+    @Test func sentenceCompletionTakesTheDeckWordsMatchingForm() {
+        let past = VocabularyQuestion(id: "s", kind: .sentenceCompletion, answer: "ran", form: "past", sentence: "They ___ a marathon.")
+        var random = SeededGenerator(seed: 5)
+        let wrong = VocabularyExercises.distractors(for: past, of: run, deck: deck, using: &random)
+        #expect(Set(wrong) == ["walked", "sat", "jumped"], "past forms of same-level verbs; the noun has no past")
+    }
+
+    @Test func reverseTranslationTakesBaseForms() {
+        let reverse = VocabularyQuestion(id: "r", kind: .reverseTranslation, prompt: "يجري", answer: "run", form: "base", distractors: [.init(text: "walk")])
+        var random = SeededGenerator(seed: 5)
+        let wrong = VocabularyExercises.distractors(for: reverse, of: run, deck: deck, using: &random)
+        #expect(wrong.count == 3)
+        #expect(wrong.first == "walk")
+        #expect(Set(wrong) == ["walk", "sit", "jump"], "walk is already there, so sit and jump fill the pool")
+    }
+
+    @Test func alternativesAreNeverOfferedAsWrongAnswers() {
+        let tricky = VocabularyQuestion(
+            id: "t", kind: .translationMatch, prompt: "run", answer: "يجري",
+            distractors: [.init(text: "يركض"), .init(text: "يَجْرِي"), .init(text: "يقف")])
+        var random = SeededGenerator(seed: 2)
+        let wrong = VocabularyExercises.distractors(for: tricky, of: run, deck: deck, using: &random)
+        #expect(!wrong.contains("يركض"), "an alternative translation is a right answer")
+        #expect(!wrong.contains("يَجْرِي"), "the answer with harakat is the answer")
+        #expect(wrong.count == 3 && wrong.first == "يقف")
+    }
+
+    @Test func aTinyDeckLeavesFewerOptionsRatherThanWrongOnes() {
+        let bare = VocabularyQuestion(id: "t", kind: .translationMatch, prompt: "run", answer: "يجري")
+        var random = SeededGenerator(seed: 2)
+        let wrong = VocabularyExercises.distractors(for: bare, of: run, deck: [run, deck[6]], using: &random)
+        #expect(wrong.isEmpty, "the only other word is a noun")
+    }
+
+    // MARK: - Typed answers
+
+    @Test(arguments: [
+        ("run", "run", true), ("Run", "run", true), ("  RUN. ", "run", true), ("\"run!\"", "run", true),
+        ("runs", "run", false), ("", "run", false), ("ru n", "run", false),
+        ("يَجْرِي", "يجري", true), ("يجري؟", "يجري", true), ("يجري", "يَجْرِي", true), ("يجرى", "يجري", false),
+        ("don't", "dont", false), ("Don't!", "don't", true), ("give  up", "give up", true),
+    ])
+    func typedAnswersIgnoreCaseSurroundingPunctuationAndHarakat(typed: String, expected: String, same: Bool) {
+        #expect(TypedAnswer.matches(typed, accepted: [expected]) == same)
+    }
+
+    @Test func translationMatchAcceptsAlternativesTyped() {
+        var random = SeededGenerator(seed: 1)
+        let match = VocabularyExercises.exercise(for: question("translation"), of: run, deck: deck, using: &random)
+        #expect(match.check(typed: "يجري"))
+        #expect(match.check(typed: "يَرْكُض"), "an alternative, with harakat")
+        #expect(match.check(typed: " يدير. "))
+        #expect(!match.check(typed: "يمشي"))
+        let reverse = VocabularyExercises.exercise(for: question("reverse"), of: run, deck: deck, using: &random)
+        #expect(reverse.check(typed: "Run"))
+        #expect(!reverse.check(typed: "يركض"), "alternatives belong to translation_match only")
+    }
+
+    @Test func choicesAreCheckedByPosition() {
+        var random = SeededGenerator(seed: 11)
+        let exercise = VocabularyExercises.exercise(for: question("sentence-3"), of: run, deck: deck, using: &random)
+        #expect(exercise.prompt == "They ___ a marathon last year.")
+        for position in exercise.options.indices {
+            #expect(exercise.check(choice: position) == (exercise.options[position] == "ran"))
+        }
+        #expect(!exercise.check(choice: 4))
+    }
+
+    // MARK: - Session plan
+
+    @Test func aNewWordGetsItsCardThenTranslationAndOneSentence() {
+        let steps = VocabularyExercises.plan(for: run, visit: .new)
+        #expect(steps == [.card, .question(question("translation")), .question(question("sentence-1"))])
+    }
+
+    @Test(arguments: [
+        (0, ["translation"]), (1, ["sentence-1"]), (2, ["reverse"]),
+        (3, ["translation"]), (4, ["sentence-3"]), (5, ["reverse"]), (7, ["sentence-1"]),
+    ])
+    func reviewsRotateThroughTypes(number: Int, expected: [String]) {
+        let steps = VocabularyExercises.plan(for: run, visit: .review(number: number, lastGrade: .good))
+        #expect(steps == expected.map { .question(question($0)) })
+    }
+
+    @Test(arguments: [Grade.again, .hard])
+    func aShakyWordGetsTwoQuestionsOfDifferentTypes(last: Grade) {
+        let steps = VocabularyExercises.plan(for: run, visit: .review(number: 2, lastGrade: last))
+        #expect(steps == [.question(question("reverse")), .question(question("translation"))])
+    }
+
+    @Test func missingTypesAreMadeFromTheEntry() {
+        var bare = run
+        bare.questions = []
+        let made = VocabularyExercises.questions(of: bare)
+        #expect(made.map(\.kind) == [.translationMatch, .reverseTranslation, .sentenceCompletion])
+        #expect(made[0].answer == "يجري" && made[0].prompt == "run")
+        #expect(made[1].answer == "run" && made[1].prompt == "يجري")
+        #expect(made[2].sentence == "I ___ every morning." && made[2].answer == "run" && made[2].blank == 1)
+        let steps = VocabularyExercises.plan(for: bare, visit: .review(number: 2, lastGrade: nil))
+        #expect(steps == [.question(made[1])])
+        var random = SeededGenerator(seed: 4)
+        let exercise = VocabularyExercises.exercise(for: made[0], of: bare, deck: deck, using: &random)
+        #expect(exercise.options.count == 4, "made-up questions draw their distractors from the deck")
+    }
+
+    // MARK: - Word card
+
+    @Test func theCardShowsPrimaryExamplesFirstAndRotatesTheOthers() {
+        var entry = run
+        entry.examples = [
+            .init(en: "A {run}.", translated: "{x}", form: "base"),
+            .init(en: "B {run}.", translated: "{x}", form: "base", primary: true),
+            .init(en: "C {run}.", translated: "{x}", form: "base"),
+            .init(en: "D {run}.", translated: "{x}", form: "base"),
+        ]
+        func shown(_ rotation: Int) -> [String] { WordCard(entry: entry, rotation: rotation).examples.map(\.en) }
+        #expect(shown(0) == ["B {run}.", "A {run}."])
+        #expect(shown(1) == ["B {run}.", "C {run}."])
+        #expect(shown(2) == ["B {run}.", "D {run}."])
+        #expect(shown(3) == shown(0))
+        #expect(WordCard(entry: entry, rotation: 1).moreExamples.map(\.en) == ["A {run}.", "D {run}."])
+    }
+
+    @Test func theCardReadsLikeSeed000() {
+        let card = WordCard(entry: run)
+        #expect(card.examples.count == 3, "two primary examples and one other for variety")
+        let text = card.render { "*\($0)*" }
+        #expect(text.hasPrefix("run  /rʌn/  verb\nيجري  (also: يركض, يدير)"))
+        #expect(text.contains("  • I *run* every morning."))
+        #expect(text.contains("forms: run · runs · ran · running"))
+        #expect(!text.contains("{"))
+    }
+}
