@@ -38,7 +38,7 @@ let package = Package(
             dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit"],
             swiftSettings: strictSettings
         ),
-        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "Yams"], swiftSettings: strictSettings),
+        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Yams"], swiftSettings: strictSettings),
         // The starter decks in corpus/ are compiled into the binary, so an installed `rote`
         // can create a library without this checkout beside it.
         .target(

@@ -88,8 +88,16 @@ public final class LibrarySync {
             progress("Pushing to \(remoteName)…")
             do {
                 try remote.push(refspecs: ["refs/heads/\(branch):refs/heads/\(branch)"], credentials: credentials)
-                report.pushed = true
-                return report
+                // Some transports (a plain folder as the remote) update the branch without a
+                // compare-and-swap, so a push racing another can be overwritten after it
+                // "succeeded". Look again: the remote must now contain what was pushed.
+                try remote.fetch(credentials: credentials)
+                if try pushedWorkIsOnRemote(branch: branch) {
+                    report.pushed = true
+                    return report
+                }
+                progress("Another device pushed at the same moment; merging again…")
+                continue
             } catch let error as GitError where error.isRejectedPush {
                 progress("The push was rejected: \(remoteName) has new commits. Fetching and merging again…")
                 continue
@@ -98,6 +106,15 @@ public final class LibrarySync {
             }
         }
         throw SyncError(.pushRejected, "\(remoteName) kept changing while syncing (\(maximumRounds) rounds); run `rote sync` again")
+    }
+
+    /// True when the remote branch is HEAD or a descendant of it.
+    func pushedWorkIsOnRemote(branch: String) throws -> Bool {
+        guard let head = try repository.headCommit()?.id,
+            let remoteHead = try repository.reference(named: "refs/remotes/\(remoteName)/\(branch)")
+        else { return false }
+        if remoteHead == head { return true }
+        return try repository.isDescendant(remoteHead, of: head)
     }
 
     /// True when the remote branch already points at HEAD (nothing to push).

@@ -24,7 +24,7 @@ public enum SessionCommitMessage {
         if !session.decks.isEmpty { summary += " — " + session.decks.joined(separator: ", ") }
         if let end = session.endedAt {
             let minutes = Int((end.timeIntervalSince(session.startedAt) / 60).rounded())
-            summary += " · \(max(minutes, 1)) min"
+            summary += minutes < 1 ? " · <1 min" : " · \(minutes) min"
         }
         var body = ""
         if recovered {

@@ -178,9 +178,42 @@ import TestSupport
         #expect(sm2.stdout.contains("\"ease\""))
     }
 
+    /// The README's two-machine walkthrough, command for command.
+    @Test func theTwoMachineWalkthroughWorksAsWritten() throws {
+        let directory = TemporaryDirectory()
+        let environment = ["ROTE_USER": "", "USER": "walker"]
+        func run(_ arguments: [String]) -> Shell.Output {
+            let output = rote(arguments, in: directory.url, environment: environment)
+            #expect(output.status == 0, "rote \(arguments.joined(separator: " ")): \(output.stderr)")
+            return output
+        }
+        Shell.run("git", ["init", "-q", "--bare", "-b", "main", "hub.git"], in: directory.url)
+        let hub = directory.url.appending(path: "hub.git").path
+        run(["init", "desk"])
+        Shell.run("git", ["-C", "desk", "remote", "add", "origin", hub], in: directory.url)
+        run(["-C", "desk", "sync"])
+        run(["clone", hub, "laptop"])
+        #expect(run(["-C", "desk", "review", "english-a1/run", "good"]).stdout.hasPrefix("Recorded good for english-a1/run"))
+        run(["-C", "laptop", "review", "english-a1/run", "hard"])
+        run(["-C", "desk", "sync"])
+        #expect(run(["-C", "laptop", "sync"]).stdout.contains("merged 1 session, 1 review"))
+        run(["-C", "desk", "sync"])
+        let shown = run(["-C", "desk", "show", "english-a1/run"]).stdout
+        #expect(shown.contains("progress (walker): learning, 2 reviews"), "\(shown)")
+        let log = run(["-C", "desk", "log"]).stdout.split(separator: "\n")
+        #expect(log.count == 2 && log.allSatisfy { $0.contains("1 review (") })
+        let history = run(["-C", "desk", "history", "run"]).stdout
+        #expect(history.contains("2 reviews by walker"), "\(history)")
+        #expect(history.contains("[content]") && history.contains("[progress]"), "\(history)")
+        let graph = Shell.run("git", ["-C", "desk", "log", "--oneline"], in: directory.url).stdout
+        #expect(graph.contains("Sync: merge 1 session, 1 review"))
+        #expect(Shell.run("git", ["-C", "desk", "status", "--porcelain"], in: directory.url).stdout.isEmpty)
+        #expect(Shell.run("git", ["-C", "laptop", "fsck", "--strict"], in: directory.url).status == 0)
+    }
+
     @Test func helpNamesEveryCommand() {
         let help = rote(["--help"])
-        for command in ["init", "check", "list", "show", "lookup", "replay"] {
+        for command in ["init", "check", "list", "show", "lookup", "study", "review", "sync", "clone", "log", "history", "replay", "setup-git", "merge-driver"] {
             #expect(help.stdout.contains(command))
         }
     }

@@ -1,0 +1,62 @@
+import Foundation
+import RoteStore
+import RoteSync
+import Scheduling
+
+/// Writes answered reviews into progress files the moment they happen — each one atomically,
+/// with the replayed state — so a session killed at any point loses no answered review.
+public struct ReviewRecorder {
+    public let root: URL
+    public let user: String
+    public let device: String
+    let library: LoadedLibrary
+    let profile: Profile?
+
+    public init(root: URL, user: String, device: String, library: LoadedLibrary) {
+        self.root = root
+        self.user = user
+        self.device = device
+        self.library = library
+        self.profile = library.profiles[user]
+    }
+
+    /// `profiles/<user>/progress/<entry>.yaml`.
+    public func progressPath(_ entry: String) -> String { "profiles/\(user)/progress/\(entry).yaml" }
+
+    /// The entry's progress as it is on disk now (a new file when there is none).
+    public func current(_ entry: String) -> ProgressFile {
+        let path = progressPath(entry)
+        if let data = FileManager.default.contents(atPath: root.appending(path: path).path),
+            let file = ProgressFile.decode(data, path: path).0
+        {
+            return file
+        }
+        return ProgressFile(entry: entry)
+    }
+
+    /// Appends one review, replays the state, and writes the file. Returns the new file's
+    /// path and bytes (for the session's commit).
+    @discardableResult
+    public func record(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased()) throws -> (path: String, data: Data, file: ProgressFile) {
+        var file = current(entry)
+        file.reviews.append(ReviewEvent(id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device))
+        file.reviews.sort(by: ReviewEvent.replayOrder)
+        let deck = String(entry.split(separator: "/")[0])
+        file.state = Scheduler.replay(file.reviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: profile))
+        let data = Data(file.render().utf8)
+        let path = progressPath(entry)
+        try AtomicFile.write(data, to: root.appending(path: path))
+        return (path, data, file)
+    }
+
+    /// Removes the review with `id` again (the learner's undo), rewriting the file.
+    public func undo(entry: String, reviewID: String) throws -> (path: String, data: Data) {
+        var file = current(entry)
+        file.reviews.removeAll { $0.id == reviewID }
+        let deck = String(entry.split(separator: "/")[0])
+        file.state = Scheduler.replay(file.reviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: profile))
+        let data = Data(file.render().utf8)
+        try AtomicFile.write(data, to: root.appending(path: progressPath(entry)))
+        return (progressPath(entry), data)
+    }
+}

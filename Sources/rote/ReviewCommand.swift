@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import LibGit
+import RoteStore
+import RoteSync
+import Study
+
+struct Review: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record one review of an entry from outside a study session (an app, a script, a paper quiz).",
+        discussion: """
+            Appends the review to your progress file for ID, replays the schedule, and commits \
+            it as a one-review session, so it shows in `rote log` and syncs like any study. \
+            Example: rote review english-a1/run good --ms 3200
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Entry id, or a word.", valueName: "id"))
+    var id: String
+
+    @Argument(help: ArgumentHelp("again, hard, good or easy (or 1-4).", valueName: "grade"))
+    var grade: String
+
+    @Option(help: ArgumentHelp("How long the answer took, in milliseconds.", valueName: "ms"))
+    var ms: Int?
+
+    func run() throws {
+        guard let grade = Grade(name: grade) else {
+            throw ValidationError("unknown grade '\(self.grade)'; use again, hard, good or easy (or 1-4)")
+        }
+        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
+        guard let entry = context.index.entries[id] ?? context.index.lemmas(of: id).first else {
+            throw CLIError("no entry '\(id)'; list them with `rote list`")
+        }
+        guard context.library.profiles[context.user] != nil else {
+            throw CLIError("no learner '\(context.user)' in this library (profiles/\(context.user)/profile.yaml); use --user NAME")
+        }
+        do {
+            let lock = try LibraryLock(root: context.root, purpose: "review")
+            defer { withExtendedLifetime(lock) {} }
+            let git = try LibraryGit(root: context.root, user: context.user)
+            let now = Date()
+            let recorder = ReviewRecorder(root: context.root, user: context.user, device: git.device, library: context.library)
+            let wasNew = recorder.current(entry.id).reviews.isEmpty
+            let written = try recorder.record(entry: entry.id, grade: grade, at: now, ms: ms)
+            var session = SessionFile(id: UUID().uuidString.lowercased(), user: context.user, device: git.device, kind: wasNew ? .learning : .review,
+                                      startedAt: Timestamp.wholeSeconds(now), endedAt: Timestamp.wholeSeconds(now), decks: [entry.deck],
+                                      new: wasNew ? 1 : 0,
+                                      attempts: [.init(entry: entry.id, question: "review", answer: grade.name, correct: grade != .again, at: Timestamp.wholeSeconds(now), ms: ms ?? 0)])
+            switch grade {
+            case .again: session.again = 1
+            case .hard: session.hard = 1
+            case .good: session.good = 1
+            case .easy: session.easy = 1
+            }
+            try AtomicFile.write(session.render(), to: context.root.appending(path: SessionFile.path(for: session)))
+            try git.commitSession(session, progress: [written.path: written.data])
+            let state = written.file.state
+            print("Recorded \(grade.name) for \(entry.id); next due \(state.map { Timestamp.format($0.due) } ?? "—").")
+        } catch let busy as LibraryLock.Busy {
+            throw CLIError(busy.description)
+        } catch let error as GitError {
+            throw CLIError(error.description)
+        } catch let error as SyncError {
+            throw CLIError(error.message)
+        }
+    }
+}
