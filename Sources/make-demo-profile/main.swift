@@ -8,20 +8,12 @@
 // new entries; whether they remember is drawn from FSRS's own retrievability with a seeded
 // generator. Reviews go into progress files with their replayed state, sessions into
 // session files — the same formats `rote study` writes.
+import RoteModel
 import Foundation
 import RoteStore
 import Scheduling
 
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededGenerator {
     mutating func uuid() -> String {
         let a = next(), b = next()
         let hex = String(format: "%016llx%016llx", a, b)
@@ -37,7 +29,7 @@ let library = try LibraryLoader(users: .only("demo"), includeSessions: false).lo
 let user = "demo"
 let start = Timestamp.parse("2026-10-24T00:00:00Z")!
 let days = 28
-var random = SplitMix64(state: 20_261_121)
+var random = SeededGenerator(seed: 20_261_121)
 
 var profile = Profile(user: user, name: "Demo Learner", createdAt: start.addingTimeInterval(18 * 3600), updatedAt: start.addingTimeInterval(18 * 3600))
 profile.settings.dailyGoal = 20

@@ -35,6 +35,13 @@ struct CommandContext {
         }
     }
 
+    /// The learner commands act for, without loading the library: `--user`, `ROTE_USER`,
+    /// rote.yaml's `default_user`, the login name.
+    static func user(at root: URL, _ options: GlobalOptions) -> String {
+        let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: LibraryLocation.manifestName).path) ?? Data(), path: LibraryLocation.manifestName).0
+        return LibraryLocation.user(explicit: options.effectiveUser, manifest: manifest)
+    }
+
     /// Errors in files are reported as warnings-to-stderr by commands that are not `check`,
     /// so a broken file never hides the rest.
     func reportLoadProblems() {

@@ -20,8 +20,7 @@ struct Log: ParsableCommand {
 
     func run() throws {
         let root = try CommandContext.locate(global)
-        let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: "rote.yaml").path) ?? Data(), path: "rote.yaml").0
-        let user = LibraryLocation.user(explicit: global.effectiveUser, manifest: manifest)
+        let user = CommandContext.user(at: root, global)
         do {
             let repository = try Repository.open(at: root)
             guard let head = try repository.headCommit() else {
@@ -95,8 +94,6 @@ struct History: ParsableCommand {
     }
 
     private func userFor() throws -> String {
-        let root = try CommandContext.locate(global)
-        let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: "rote.yaml").path) ?? Data(), path: "rote.yaml").0
-        return LibraryLocation.user(explicit: global.effectiveUser, manifest: manifest)
+        CommandContext.user(at: try CommandContext.locate(global), global)
     }
 }

@@ -27,8 +27,7 @@ struct Sync: ParsableCommand {
 
     func run() throws {
         let root = try CommandContext.locate(global)
-        let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: "rote.yaml").path) ?? Data(), path: "rote.yaml").0
-        let user = LibraryLocation.user(explicit: global.effectiveUser, manifest: manifest)
+        let user = CommandContext.user(at: root, global)
         do {
             let git = try LibraryGit(root: root, user: user)
             let sync = LibrarySync(git: git, remoteName: remote, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey)) { Terminal.note($0) }

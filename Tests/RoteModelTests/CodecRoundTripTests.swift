@@ -147,19 +147,6 @@ import Yams
     }
 }
 
-/// SplitMix64: a seeded, repeatable generator for property tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct TimestampTests {
     @Test(arguments: [
         ("2026-11-21T10:00:00Z", 1_795_255_200.0),

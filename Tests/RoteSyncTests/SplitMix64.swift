@@ -1,4 +1,5 @@
 import Foundation
+import RoteModel
 import Testing
 
 /// SplitMix64 (Steele, Lea & Flood 2014): a tiny seeded generator, so every property-test
@@ -7,19 +8,10 @@ import Testing
 /// The standard library's `SystemRandomNumberGenerator` cannot be seeded, and its
 /// `Int.random(in:using:)` algorithm may change between releases; the helpers below use only
 /// `next()` and plain arithmetic, so a failing case stays reproducible.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+typealias SplitMix64 = SeededGenerator
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Draws for generating test data, on RoteModel's seeded generator (SplitMix64).
+extension SeededGenerator {
     /// A number in `0..<count` (count > 0). The modulo bias is below 2⁻⁵⁰ for the small
     /// ranges tests use, which does not matter for test data.
     mutating func below(_ count: Int) -> Int { Int(next() % UInt64(count)) }

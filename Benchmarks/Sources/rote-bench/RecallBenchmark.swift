@@ -1,3 +1,4 @@
+import RoteModel
 import Foundation
 import Study
 
