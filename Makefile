@@ -21,8 +21,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product rote
 
+# Studies in your own library ($XDG_DATA_HOME/rote, created from the starter decks on first
+# use) — never in this checkout, whose profiles/demo is test data. Run from / so no folder
+# above the current one is taken for a library.
 study: build
-	@$(ROTE) study
+	@cd / && $(abspath $(ROTE)) study
 
 # The whole suite, then `rote check` on the checkout's own library (corpus/ and profiles/).
 test: deps

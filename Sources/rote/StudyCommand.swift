@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import RoteStore
+import LibGit
+import RoteSync
 import Study
 
 struct StudyCommand: ParsableCommand {
@@ -12,8 +14,12 @@ struct StudyCommand: ParsableCommand {
             tops up with new entries in deck order (rank order for vocabulary) up to your \
             new-per-day limit and working-set budget. Ignored and suspended entries never \
             appear; unpublished skills content only with --drafts; letters are traced in an \
-            app (see `rote letters record`). This version prints the plan; the interactive \
-            session that answers it is being built.
+            app. Each answer is written to your progress file as you give it, so a crash \
+            loses nothing; the session ends in one commit (`rote log` lists them).
+
+            At a terminal, cards wait for Enter and you can override the proposed grade. \
+            When stdin is not a terminal, one answer per line: a choice number, typed text, \
+            or a step order such as `2 1 3`; `q` or the end of input stops and saves.
             """
     )
 
@@ -37,6 +43,9 @@ struct StudyCommand: ParsableCommand {
     @Flag(help: "List every planned entry, not just the counts.")
     var list = false
 
+    @Flag(help: "Print the plan and stop, without studying.")
+    var plan = false
+
     func validate() throws {
         for (name, value) in [("--new", new), ("--reviews", reviews), ("--minutes", minutes)] {
             if let value, value < 0 { throw ValidationError("\(name) must be 0 or more, got \(value)") }
@@ -52,6 +61,20 @@ struct StudyCommand: ParsableCommand {
         }
         let planner = SessionPlanner(library: context.library, index: context.index)
         let limits = SessionPlanner.Limits.from(context.index.profile, newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts)
+        let git: LibraryGit
+        let lock: LibraryLock
+        do {
+            lock = try LibraryLock(root: context.root, purpose: "study")
+            git = try LibraryGit(root: context.root, user: context.user)
+            if try StudySessionRunner.recoverInterruptedSession(root: context.root, git: git) {
+                Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
+            }
+        } catch let busy as LibraryLock.Busy {
+            throw CLIError(busy.description)
+        } catch let error as SyncError {
+            throw CLIError(error.message)
+        }
+        defer { withExtendedLifetime(lock) {} }
         let plan = planner.plan(decks: decks, limits: limits, now: Date())
         let studied = planner.studyableDecks(decks)
         print("Study plan for \(context.user): \(plan.due.count) due, \(plan.new.count) new" + (plan.dueDeferred > 0 ? " (\(plan.dueDeferred) more due beyond today's limit)" : ""))
@@ -70,6 +93,24 @@ struct StudyCommand: ParsableCommand {
         } else if let first = plan.due.first ?? plan.new.first, let entry = context.index.entries[first.id] {
             print("First: \(entry.gloss)")
         }
-        Terminal.note("This rote prints the plan; the interactive session is not built yet.")
+        guard !self.plan, !plan.isEmpty else { return }
+        guard context.library.profiles[context.user] != nil else {
+            throw CLIError("no learner '\(context.user)' in this library (profiles/\(context.user)/profile.yaml); use --user NAME")
+        }
+        let console = LineConsole()
+        let runner = StudySessionRunner(root: context.root, user: context.user, library: context.library, index: context.index, git: git, console: console)
+        let session: SessionFile?
+        do {
+            session = try runner.run(plan: plan)
+        } catch let error as GitError {
+            throw CLIError(error.description)
+        }
+        guard let session else {
+            print("Nothing answered; nothing saved.")
+            return
+        }
+        let reviews = session.again + session.hard + session.good + session.easy
+        let correct = session.attempts.filter(\.correct).count
+        print("\nSession saved: \(reviews) reviews (\(session.again) again, \(session.hard) hard, \(session.good) good, \(session.easy) easy), \(session.new) new; \(correct)/\(session.attempts.count) answers right.")
     }
 }

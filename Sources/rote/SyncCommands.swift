@@ -3,6 +3,7 @@ import Foundation
 import LibGit
 import RoteStore
 import RoteSync
+import Study
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,6 +31,9 @@ struct Sync: ParsableCommand {
         let user = CommandContext.user(at: root, global)
         do {
             let git = try LibraryGit(root: root, user: user)
+            if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
+                Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
+            }
             let sync = LibrarySync(git: git, remoteName: remote, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey)) { Terminal.note($0) }
             let report = try sync.sync()
             var parts: [String] = []

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import RoteStore
 
 /// Runs the real `rote` binary, as a user would, and checks what it prints.
 @Suite struct RoteCLITests {
@@ -209,6 +210,63 @@ import TestSupport
         #expect(graph.contains("Sync: merge 1 session, 1 review"))
         #expect(Shell.run("git", ["-C", "desk", "status", "--porcelain"], in: directory.url).stdout.isEmpty)
         #expect(Shell.run("git", ["-C", "laptop", "fsck", "--strict"], in: directory.url).status == 0)
+    }
+
+    @Test func aScriptedSessionWritesProgressASessionFileAndOneCommit() throws {
+        let directory = TemporaryDirectory()
+        _ = rote(["init", "lib"], in: directory.url, environment: ["ROTE_USER": "tester"])
+        let lib = directory.url.appending(path: "lib")
+        // Two new words: each shows its card, then two questions; "1"s and a typed answer.
+        let output = rote(["-C", lib.path, "study", "english-a1", "--new", "2"], input: "1\n2\nzzz\n1\n", environment: ["ROTE_USER": "tester"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("Session saved:"), "\(output.stdout)")
+        let progress = try FileManager.default.contentsOfDirectory(atPath: lib.appending(path: "profiles/tester/progress/english-a1").path)
+        #expect(progress.count == 2)
+        let library = try LibraryLoader().load(lib)
+        #expect(library.sessions["tester"]?.count == 1)
+        #expect(library.sessions["tester"]?.first?.attempts.count == 4)
+        #expect(library.errors.isEmpty, "\(library.errors)")
+        let subject = Shell.run("git", ["log", "-1", "--format=%s%n%b"], in: lib).stdout
+        #expect(subject.hasPrefix("Study: "), "\(subject)")
+        #expect(subject.contains("Rote-Session: "))
+        #expect(Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
+        #expect(rote(["-C", lib.path, "log"], environment: ["ROTE_USER": "tester"]).stdout.contains("english-a1"))
+    }
+
+    @Test func aSessionKilledMidwayLosesNoAnsweredReview() throws {
+        let directory = TemporaryDirectory()
+        _ = rote(["init", "lib"], in: directory.url, environment: ["ROTE_USER": "tester"])
+        let lib = directory.url.appending(path: "lib")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["-C", lib.path, "--user", "tester", "study", "english-a1", "--new", "5"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Answer two words (two questions each), then wait until both reviews are on disk.
+        try input.fileHandleForWriting.write(contentsOf: Data("1\n1\n1\n1\n".utf8))
+        let folder = lib.appending(path: "profiles/tester/progress/english-a1").path
+        var written = 0
+        for _ in 0..<200 where written < 2 {
+            written = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).count
+            usleep(25_000)
+        }
+        #expect(written == 2)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // The next run commits the interrupted session before anything else.
+        let next = rote(["-C", lib.path, "--user", "tester", "study", "--plan"])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stderr.contains("interrupted session"))
+        let library = try LibraryLoader().load(lib)
+        let reviews = library.progress["tester"]?.values.map(\.reviews.count).reduce(0, +)
+        #expect(reviews == 2)
+        let message = Shell.run("git", ["log", "-1", "--format=%B"], in: lib).stdout
+        #expect(message.contains("Rote-Recovered: yes"), "\(message)")
+        #expect(Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: lib.appending(path: ".git/rote/session.yaml").path))
     }
 
     @Test func helpNamesEveryCommand() {
