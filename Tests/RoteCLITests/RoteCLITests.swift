@@ -269,9 +269,19 @@ import RoteStore
         #expect(!FileManager.default.fileExists(atPath: lib.appending(path: ".git/rote/session.yaml").path))
     }
 
+    @Test func statsOnTheDemoLearner() {
+        let output = rote(["-C", Checkout.root.path, "stats"], environment: ["NO_COLOR": "1"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.hasPrefix("demo: "))
+        for part in ["streak: ", "longest: ", "retention (last 30 days): ", "reviews per day, last 90 days:", "  english-a1: starting "] {
+            #expect(output.stdout.contains(part), "\(part)\n\(output.stdout)")
+        }
+        #expect(!output.stdout.contains("\u{1B}["), "no colour when not a terminal")
+    }
+
     @Test func helpNamesEveryCommand() {
         let help = rote(["--help"])
-        for command in ["init", "check", "list", "show", "lookup", "study", "review", "sync", "clone", "log", "history", "replay", "setup-git", "merge-driver"] {
+        for command in ["init", "check", "list", "show", "lookup", "study", "review", "stats", "sync", "clone", "log", "history", "replay", "setup-git", "merge-driver"] {
             #expect(help.stdout.contains(command))
         }
     }
