@@ -59,8 +59,10 @@ public final class LibrarySync {
         }
         defer { withExtendedLifetime(lock) {} }
 
-        let library = try LibraryLoader(users: .all, includeSessions: false).load(git.root)
-        try MergeDrivers.register(settings: MergeDrivers.settingsResolver(for: library))
+        guard LibraryLocation.isLibrary(git.root) else {
+            throw SyncError(.notARepository, "\(git.root.path) has no rote.yaml, so it is not a Rote library")
+        }
+        try MergeDrivers.register(settings: MergeDrivers.settingsResolver(root: git.root))
 
         report.committedPending = try git.commitPending() != nil
         guard let remote = try repository.remote(named: remoteName) else {

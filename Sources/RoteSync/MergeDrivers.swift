@@ -9,16 +9,13 @@ import Scheduling
 public enum MergeDrivers {
     public static func driverName(_ kind: MergeKind) -> String { "rote-\(kind.rawValue)" }
 
-    /// The scheduler settings for a progress path, from the library's decks and the learner's
-    /// profile (as they are on this side of the merge).
-    public static func settingsResolver(for library: LoadedLibrary) -> @Sendable (String) -> SchedulerSettings {
-        let decks = library.decks
-        let profiles = library.profiles
-        return { path in
-            let parts = path.split(separator: "/")
-            guard parts.count >= 4 else { return .default }
-            return .forDeck(decks[String(parts[3])], profile: profiles[String(parts[1])])
-        }
+    /// The scheduler settings for a progress path `profiles/<user>/progress/<deck>/…`: the
+    /// deck's scheduler and the learner's retention, read from that deck's `deck.yaml` and
+    /// that learner's `profile.yaml` under `root` — only those files, once each, however many
+    /// files a merge touches and however large the library is.
+    public static func settingsResolver(root: URL) -> @Sendable (String) -> SchedulerSettings {
+        let cache = SettingsCache(root: root)
+        return { path in cache.settings(for: path) }
     }
 
     /// Registers (or re-registers) the three drivers for this process.
@@ -44,5 +41,31 @@ public enum MergeDrivers {
             try config.set("merge.\(driverName(kind)).name", to: "Rote \(kind.rawValue) merge")
             try config.set("merge.\(driverName(kind)).driver", to: "\(command) merge-driver \(kind.rawValue) %O %A %B %P")
         }
+    }
+}
+
+/// Deck manifests and profiles read on first use, shared by merge-driver callbacks.
+final class SettingsCache: @unchecked Sendable {
+    let root: URL
+    private var decks: [String: DeckManifest?] = [:]
+    private var profiles: [String: Profile?] = [:]
+    private let lock = NSLock()
+
+    init(root: URL) { self.root = root }
+
+    func settings(for path: String) -> SchedulerSettings {
+        let parts = path.split(separator: "/").map(String.init)
+        guard parts.count >= 5, parts[0] == "profiles", parts[2] == "progress" else { return .default }
+        lock.lock()
+        defer { lock.unlock() }
+        let deck = decks[parts[3]] ?? read(DeckManifest.self, "corpus/\(parts[3])/deck.yaml")
+        decks[parts[3]] = deck
+        let profile = profiles[parts[1]] ?? read(Profile.self, "profiles/\(parts[1])/profile.yaml")
+        profiles[parts[1]] = profile
+        return .forDeck(deck, profile: profile)
+    }
+
+    private func read<T: YAMLCodable>(_ type: T.Type, _ path: String) -> T? {
+        FileManager.default.contents(atPath: root.appending(path: path).path).flatMap { T.decode($0, path: path).0 }
     }
 }

@@ -144,11 +144,10 @@ struct MergeDriverCommand: ParsableCommand {
             throw CLIError("cannot read the versions git passed (\(ours), \(theirs))")
         }
         let baseData = read(base).flatMap { $0.isEmpty ? nil : $0 }
-        // git runs drivers at the top of the work tree: the library, whose decks and profiles
-        // give the settings progress is replayed with.
+        // git runs drivers at the top of the work tree, once per file: read only the deck's
+        // and the learner's files for the settings, never the whole library.
         let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let library = (try? LibraryLoader(users: .all, includeSessions: false).load(root)) ?? LoadedLibrary(root: root)
-        let settings = MergeDrivers.settingsResolver(for: library)(path)
+        let settings = MergeDrivers.settingsResolver(root: root)(path)
         switch SemanticMerge.merge(kind: kind, base: baseData, ours: oursData, theirs: theirsData, path: path, settings: settings) {
         case .merged(let data):
             try AtomicFile.write(data, to: URL(fileURLWithPath: ours))
