@@ -60,8 +60,8 @@ enum RecallBenchmark {
         add("half typed, a word in progress (comparePrefix)", perKeystroke: true,
             timePerCall(runs: runs, calls: calls) { comparer.comparePrefix(halfTyped).similarity })
         let keystrokes = typed.indices.map { typed[...$0] }
-        add("typing it all, every keystroke (comparePrefix)", perKeystroke: true, median(runs) {
-            seconds { keystrokes.reduce(0) { $0 + comparer.comparePrefix(String($1)).passageWordsJudged } } / Double(keystrokes.count) * 1e6
+        add("typing it all, every keystroke (comparePrefix)", perKeystroke: true, Timing.median(runs) {
+            Timing.seconds { keystrokes.reduce(0) { $0 + comparer.comparePrefix(String($1)).passageWordsJudged } } / Double(keystrokes.count) * 1e6
         })
         add("no word in common (compare)", perKeystroke: true,
             timePerCall(runs: runs, calls: max(1, calls / 4)) { comparer.compare(stranger).similarity })
@@ -79,8 +79,8 @@ enum RecallBenchmark {
 
     /// Median over `runs` of the mean time of `calls` calls, in microseconds.
     static func timePerCall<T>(runs: Int, calls: Int, _ work: () -> T) -> Double {
-        median(runs) {
-            seconds {
+        Timing.median(runs) {
+            Timing.seconds {
                 var last: T?
                 for _ in 0..<calls { last = work() }
                 return last
@@ -88,19 +88,6 @@ enum RecallBenchmark {
         }
     }
 
-    static func seconds<T>(_ work: () -> T) -> Double {
-        let clock = ContinuousClock()
-        var result: T?
-        let elapsed = clock.measure { result = work() }
-        withExtendedLifetime(result) {}
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    }
-
-    static func median(_ runs: Int, _ measure: () -> Double) -> Double {
-        let values = (0..<runs).map { _ in measure() }.sorted()
-        return values.count % 2 == 1
-            ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
-    }
 
     // MARK: - Texts
 

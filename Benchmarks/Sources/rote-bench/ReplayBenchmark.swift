@@ -70,11 +70,11 @@ enum ReplayBenchmark {
         let fsrs = Scheduler(settings: settings)
         let fuzzed = Scheduler(settings: settings.withFuzzing(true))
         let sm2 = Scheduler(settings: try SchedulerSettings(scheduler: .sm2, enableFuzzing: false))
-        let replayRate = median(runs) { Double(total) / seconds { replayAll(histories, with: fsrs) } }
-        let fuzzedRate = median(runs) { Double(total) / seconds { replayAll(histories, with: fuzzed) } }
-        let sm2Rate = median(runs) { Double(total) / seconds { replayAll(histories, with: sm2) } }
-        let jsonlRate = median(runs) {
-            Double(subsetTotal) / seconds { ReplayJSONLines.replay(lines: subsetLines).lines.count }
+        let replayRate = Timing.median(runs) { Double(total) / Timing.seconds { replayAll(histories, with: fsrs) } }
+        let fuzzedRate = Timing.median(runs) { Double(total) / Timing.seconds { replayAll(histories, with: fuzzed) } }
+        let sm2Rate = Timing.median(runs) { Double(total) / Timing.seconds { replayAll(histories, with: sm2) } }
+        let jsonlRate = Timing.median(runs) {
+            Double(subsetTotal) / Timing.seconds { ReplayJSONLines.replay(lines: subsetLines).lines.count }
         }
 
         print("replay: \(histories.count) entries, \(total) reviews (JSON lines: first \(subset.count) entries, \(subsetTotal) reviews)")
@@ -110,19 +110,6 @@ enum ReplayBenchmark {
         return checksum
     }
 
-    static func seconds<T>(_ work: () -> T) -> Double {
-        let clock = ContinuousClock()
-        var result: T?
-        let elapsed = clock.measure { result = work() }
-        withExtendedLifetime(result) {}
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    }
-
-    static func median(_ runs: Int, _ measure: () -> Double) -> Double {
-        let values = (0..<runs).map { _ in measure() }.sorted()
-        return values.count % 2 == 1
-            ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
-    }
 
     static func rate(_ value: Double) -> String {
         value >= 1_000_000 ? String(format: "%.2f M", value / 1_000_000) : String(format: "%.1f k", value / 1_000)
