@@ -9,11 +9,17 @@ public protocol YAMLCodable: Sendable, Equatable {
     init?(reading reader: inout MappingReader)
     /// The canonical YAML form.
     var yamlValue: YAMLValue { get }
+    /// A fast reader for the canonical form only, returning nil for any other text so the
+    /// general reader (the reference, with diagnostics) takes over. Most types have none.
+    static func decodeCanonical(_ data: Data) -> Self?
 }
 
 extension YAMLCodable {
     /// Parses a whole file. Diagnostics include YAML errors, wrong types and unknown keys.
+    public static func decodeCanonical(_ data: Data) -> Self? { nil }
+
     public static func decode(_ data: Data, path: String) -> (Self?, [Diagnostic]) {
+        if data.count <= YAMLSource.maximumFileSize, let value = decodeCanonical(data) { return (value, []) }
         let (node, problems) = YAMLSource.parse(data, path: path)
         guard let node else { return (nil, problems) }
         return decode(node, path: path)

@@ -148,7 +148,7 @@ extension YAMLValue {
         // timestamp or other non-string (ids like `0133e566-…` stay plain).
         if "-+.0123456789".unicodeScalars.contains(first) {
             if first == "-", text.unicodeScalars.dropFirst().first == " " || text == "-" { return true }
-            if Resolver.default.resolveTag(of: Node(text)) != .str { return true }
+            if !isUUID(text), Resolver.default.resolveTag(of: Node(text)) != .str { return true }
         }
         if last == " " || last == ":" || last == "\t" { return true }
         var previous: Unicode.Scalar = " "
@@ -167,6 +167,21 @@ extension YAMLValue {
             previous = scalar
         }
         return false
+    }
+
+    /// `8-4-4-4-12` hex digits: no YAML number or timestamp has that shape, so review ids
+    /// skip the resolver's regular expressions (a large share of writing a progress file).
+    static func isUUID(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count == 36 else { return false }
+        for (index, byte) in utf8.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == 0x2D else { return false }
+            } else {
+                guard (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46) else { return false }
+            }
+        }
+        return true
     }
 
     static func doubleQuoted(_ text: String) -> String {
