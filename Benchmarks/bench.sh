@@ -1,43 +1,100 @@
 #!/usr/bin/env bash
-# Replay speed against py-fsrs 6.3.2, and a check that both compute the same results.
+# Rote's benchmarks, each printed as one table: measurement | rote | reference | ratio. Times
+# are printed, never asserted.
 #
-#   Benchmarks/bench.sh            # 50 000 entries, 1 000 000 reviews; py-fsrs on 50 000
+#   Benchmarks/bench.sh                        # replay, merge and commit at the default sizes
+#   BENCHES="merge commit" Benchmarks/bench.sh # only some of them
 #
-# Builds rote-bench in release, generates a deterministic library of histories (Swift, from a
-# seed) and writes it as JSON lines; py-fsrs (in a throwaway virtualenv, .build/bench-venv)
-# replays the first 50 000 reviews' worth and compares its states with Rote's; rote-bench then
-# prints one table: rote (median of 5 runs) | py-fsrs (median of 3) | ratio. Times are
-# printed, never asserted.
+# replay  FSRS replay against py-fsrs 6.3.2, and a check that both compute the same results.
+#         rote-bench generates 50 000 histories (1 000 000 reviews) from a seed and writes them
+#         as JSON lines; py-fsrs (in a throwaway virtualenv, .build/bench-venv) replays the
+#         first 50 000 reviews' worth and compares its states with Rote's.
+# merge   Two branches of a generated library each add a review to 10 000 progress files,
+#         5 000 of them on both: merged in process (libgit2 + Rote's drivers, as `rote sync`)
+#         against the system `git merge` running `rote merge-driver` once per file changed on
+#         both sides (and with a no-op driver, git's own share); the merged trees are compared.
+# commit  A 200-review study session committed with LibraryGit.commitSession against `git add`
+#         + `git commit` in a copy of the same repository (trees compared); and the same files
+#         found in the work tree, LibraryGit.commitPending against `git add -A` + `git commit`.
 #
-# Environment: ENTRIES, REVIEWS, SUBSET_REVIEWS, ROTE_RUNS, PY_RUNS, SEED change the sizes;
+# The git benchmarks use a library made by `rote-bench generate` from SEED in
+# .build/bench-libraries/ (reused when present; about 3 minutes to make at the default size):
+# LIB_ENTRIES vocabulary entries (100 000), LIB_PROGRESS progress files (50 000) holding
+# LIB_REVIEWS reviews (2 000 000) over ten simulated years, LIB_SESSIONS sessions (5 000).
+# Smaller sizes show how the costs grow, e.g. LIB_ENTRIES=10000 LIB_PROGRESS=5000
+# LIB_REVIEWS=200000 LIB_SESSIONS=500 MERGE_CHANGED=2000.
+#
+# Environment: ENTRIES, REVIEWS, SUBSET_REVIEWS, ROTE_RUNS, PY_RUNS (replay); LIB_* and SEED
+# (the library); MERGE_CHANGED (10000), MERGE_RUNS (3), MERGE_REFERENCE (full; sample
+# estimates the full-size reference from a one-file merge, for a slow driver; none skips git),
+# MERGE_REFERENCE_RUNS (1), MERGE_SAMPLE (1), MERGE_SYNC_RUNS (0; 1 adds the row "all rote sync
+# does", about 6 minutes a run at the default size); COMMIT_REVIEWS (200), COMMIT_RUNS (5);
 # PACKAGE_PATH builds another checkout (default: this script's package).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 package=${PACKAGE_PATH:-$(cd "$here/.." && pwd)}
-entries=${ENTRIES:-50000}
-reviews=${REVIEWS:-1000000}
-subset=${SUBSET_REVIEWS:-50000}
-rote_runs=${ROTE_RUNS:-5}
-py_runs=${PY_RUNS:-3}
+benches=${BENCHES:-replay merge commit}
 seed=${SEED:-20261121}
 
-venv="$package/.build/bench-venv"
-if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv"
-fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check fsrs==6.3.2
+want() { [[ " $benches " == *" $1 "* ]]; }
 
 swift build -c release --product rote-bench --package-path "$package" >&2
-bench="$(swift build -c release --show-bin-path --package-path "$package")/rote-bench"
+bin="$(swift build -c release --show-bin-path --package-path "$package")"
+bench="$bin/rote-bench"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-sizes=(--entries "$entries" --reviews "$reviews" --seed "$seed" --subset-reviews "$subset")
-"$bench" replay "${sizes[@]}" --export "$work" >&2
-# A mismatch exits non-zero but still writes its summary, which the table below reports.
-"$venv/bin/python" "$here/pyfsrs_replay.py" --histories "$work/histories.jsonl" \
-    --rote "$work/rote-subset.jsonl" --subset-reviews "$subset" --runs "$py_runs" \
-    --out "$work/reference.json" >&2 || [ -s "$work/reference.json" ]
-"$bench" replay "${sizes[@]}" --runs "$rote_runs" --reference "$work/reference.json"
+if want replay; then
+    entries=${ENTRIES:-50000}
+    reviews=${REVIEWS:-1000000}
+    subset=${SUBSET_REVIEWS:-50000}
+    rote_runs=${ROTE_RUNS:-5}
+    py_runs=${PY_RUNS:-3}
+    venv="$package/.build/bench-venv"
+    if [ ! -x "$venv/bin/python" ]; then
+        python3 -m venv "$venv"
+    fi
+    "$venv/bin/pip" install --quiet --disable-pip-version-check fsrs==6.3.2
+
+    sizes=(--entries "$entries" --reviews "$reviews" --seed "$seed" --subset-reviews "$subset")
+    "$bench" replay "${sizes[@]}" --export "$work" >&2
+    # A mismatch exits non-zero but still writes its summary, which the table below reports.
+    "$venv/bin/python" "$here/pyfsrs_replay.py" --histories "$work/histories.jsonl" \
+        --rote "$work/rote-subset.jsonl" --subset-reviews "$subset" --runs "$py_runs" \
+        --out "$work/reference.json" >&2 || [ -s "$work/reference.json" ]
+    "$bench" replay "${sizes[@]}" --runs "$rote_runs" --reference "$work/reference.json"
+fi
+
+if want merge || want commit; then
+    # `rote merge-driver` is what git runs in the merge reference.
+    swift build -c release --product rote --package-path "$package" >&2
+    lib_entries=${LIB_ENTRIES:-100000}
+    lib_progress=${LIB_PROGRESS:-50000}
+    lib_reviews=${LIB_REVIEWS:-2000000}
+    lib_sessions=${LIB_SESSIONS:-5000}
+    libraries="$package/.build/bench-libraries"
+    library="$libraries/lib-e$lib_entries-p$lib_progress-r$lib_reviews-s$lib_sessions-seed$seed"
+    if [ ! -d "$library" ]; then
+        mkdir -p "$libraries"
+        "$bench" generate --out "$library" --entries "$lib_entries" --progress "$lib_progress" \
+            --reviews "$lib_reviews" --sessions "$lib_sessions" --seed "$seed" >&2
+    fi
+    clones="$package/.build/bench-work"
+    mkdir -p "$clones"
+fi
+
+if want merge; then
+    echo
+    "$bench" merge --library "$library" --work "$clones" --rote "$bin/rote" --seed "$seed" \
+        --changed "${MERGE_CHANGED:-10000}" --runs "${MERGE_RUNS:-3}" \
+        --reference "${MERGE_REFERENCE:-full}" --reference-runs "${MERGE_REFERENCE_RUNS:-1}" \
+        --sample "${MERGE_SAMPLE:-1}" --sync-runs "${MERGE_SYNC_RUNS:-0}"
+fi
+
+if want commit; then
+    echo
+    "$bench" commit --library "$library" --work "$clones" --seed "$seed" \
+        --reviews "${COMMIT_REVIEWS:-200}" --runs "${COMMIT_RUNS:-5}"
+fi

@@ -2,8 +2,16 @@
 //
 //     rote-bench replay [--entries N] [--reviews M] [--runs K] [--seed S]
 //                       [--subset-reviews R] [--export DIR] [--reference FILE]
+//     rote-bench recall [--words N] [--runs K] [--calls C] [--seed S] [--budget-us B]
+//     rote-bench generate --out DIR [--entries N] [--progress P] [--reviews R] [--sessions S]
+//                       [--seed S] [--batch B]
+//     rote-bench merge --library DIR [--changed N] [--runs K] [--reference full|sample|none]
+//                       [--reference-runs K] [--sample N] [--sync-runs K] [--rote PATH]
+//                       [--work DIR] [--seed S]
+//     rote-bench commit --library DIR [--reviews N] [--runs K] [--work DIR] [--seed S]
 //
-// Benchmarks/bench.sh runs them against their references (py-fsrs for replay).
+// Benchmarks/bench.sh runs them against their references (py-fsrs for replay, the system git
+// for merge and commit, on a library made by `generate`).
 
 import Foundation
 
@@ -13,6 +21,9 @@ typealias Measurement = (_ options: [String]) throws -> Void
 let measurements: [(name: String, run: Measurement)] = [
     ("replay", ReplayBenchmark.run),
     ("recall", RecallBenchmark.run),
+    ("generate", LibraryGenerator.run),
+    ("merge", MergeBenchmark.run),
+    ("commit", CommitBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
