@@ -13,7 +13,12 @@ extension Repository {
         for index in 0..<array.count {
             guard let raw = array.strings[index] else { continue }
             let name = String(cString: raw)
-            guard name.hasPrefix(prefix), let target = try reference(named: name) else { continue }
+            guard name.hasPrefix(prefix) else { continue }
+            var handle: OpaquePointer?
+            guard git_reference_lookup(&handle, pointer, name) == 0 else { continue }
+            let symbolic = git_reference_type(handle) == GIT_REFERENCE_SYMBOLIC
+            git_reference_free(handle)
+            guard !symbolic, let target = try reference(named: name) else { continue }
             var object: OpaquePointer?
             var oid = target.raw
             guard git_object_lookup(&object, pointer, &oid, GIT_OBJECT_COMMIT) == 0 else { continue }
