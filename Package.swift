@@ -13,7 +13,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "rote", targets: ["rote"]),
-        .library(name: "RoteKit", targets: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Study", "LibGit"]),
+        .library(name: "RoteKit", targets: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Study", "LibGit", "Exchange"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -38,6 +38,8 @@ let package = Package(
             dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit"],
             swiftSettings: strictSettings
         ),
+        // Content in and out: seed JSON and CSV/TSV imports, deck and learner exports, erasure.
+        .target(name: "Exchange", dependencies: ["RoteModel", "RoteStore", "RoteSync", "LibGit"], swiftSettings: strictSettings),
         .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Yams"], swiftSettings: strictSettings),
         // The starter decks in corpus/ are compiled into the binary, so an installed `rote`
         // can create a library without this checkout beside it.
@@ -55,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "rote",
             dependencies: [
-                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "Study",
+                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "Study", "Exchange",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -83,6 +85,7 @@ let package = Package(
         .testTarget(name: "LibGitTests", dependencies: ["LibGit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StudyTests", dependencies: ["Study", "RoteStore", "Scheduling", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RoteSyncTests", dependencies: ["RoteSync", "RoteStore", "RoteModel", "Scheduling", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
+        .testTarget(name: "ExchangeTests", dependencies: ["Exchange", "RoteModel", "RoteStore", "RoteSync", "LibGit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "RoteStore", "rote"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

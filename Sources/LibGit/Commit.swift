@@ -123,6 +123,11 @@ public final class Signature {
         pointer = handle!
     }
 
+    /// Takes ownership of a signature libgit2 allocated.
+    init(owning pointer: UnsafeMutablePointer<git_signature>) {
+        self.pointer = pointer
+    }
+
     deinit { git_signature_free(pointer) }
 
     public var name: String { String(cString: pointer.pointee.name) }

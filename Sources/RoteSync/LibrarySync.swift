@@ -76,11 +76,14 @@ public final class LibrarySync {
         for round in 1...maximumRounds {
             report.rounds = round
             progress("Fetching from \(remoteName) (\(remote.url))…")
+            let trackingName = "refs/remotes/\(remoteName)/\(branch)"
+            let before = try repository.reference(named: trackingName)
             do {
                 try remote.fetch(credentials: credentials)
             } catch let error as GitError {
                 throw SyncError(.network, "cannot fetch from \(remoteName) (\(remote.url)): \(error.message)")
             }
+            try refuseRewrittenHistory(trackingName: trackingName, before: before, branch: branch)
             if let theirs = try repository.reference(named: "refs/remotes/\(remoteName)/\(branch)") {
                 try integrate(theirs, into: &report)
             }
@@ -108,6 +111,25 @@ public final class LibrarySync {
             }
         }
         throw SyncError(.pushRejected, "\(remoteName) kept changing while syncing (\(maximumRounds) rounds); run `rote sync` again")
+    }
+
+    /// Refuses to merge when the remote branch no longer continues what this clone last saw
+    /// of it: one side's history was rewritten (`rote forget --purge-history`), and merging
+    /// the old history into the new would bring erased files back. The remote-tracking branch
+    /// is put back, so every later sync refuses too until the histories agree again.
+    func refuseRewrittenHistory(trackingName: String, before: ObjectID?, branch: String) throws {
+        guard let before, let after = try repository.reference(named: trackingName), after != before,
+            !(try repository.isDescendant(after, of: before))
+        else { return }
+        try repository.setReference(named: trackingName, to: before, message: "rote sync: refused a rewritten history")
+        throw SyncError(.mergeFailed, """
+            \(remoteName)/\(branch) (\(after.description.prefix(7))) does not continue the history this clone last synced \
+            (\(before.description.prefix(7))): one side's history was rewritten, e.g. by `rote forget --purge-history`. \
+            Merging the two would bring erased data back, so nothing was merged. If this clone rewrote it, push it: \
+            git -C \(git.root.path) push --force \(remoteName) \(branch). If the remote was rewritten, clone the library \
+            again (`rote clone URL`), or run `git fetch \(remoteName) && git reset --hard \(remoteName)/\(branch)` here \
+            (commits not yet pushed from this clone are then dropped).
+            """)
     }
 
     /// True when the remote branch is HEAD or a descendant of it.

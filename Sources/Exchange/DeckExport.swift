@@ -1,0 +1,54 @@
+import Foundation
+import RoteModel
+import RoteStore
+
+/// `rote export --deck NAME --format csv|tsv`: a vocabulary or passages deck as a table with
+/// a header row, in the columns `rote import` reads. The flat fields travel; a word's examples
+/// after the first, its related words and its questions stay in the YAML files.
+public enum DeckExport {
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let message: String
+        public var description: String { message }
+    }
+
+    public static func table(deck: String, library: LoadedLibrary, separator: Character) throws -> String {
+        guard let manifest = library.decks[deck] else {
+            throw Failure(message: "no deck '\(deck)'; decks are: \(library.deckOrder.joined(separator: ", "))")
+        }
+        let entries = library.entries.filter { $0.deck == deck }
+        let prefix = deck.count + 1
+        switch manifest.kind {
+        case .vocabulary:
+            let words = entries.compactMap { entry -> (String, VocabularyEntry)? in
+                if case let .vocabulary(word) = entry.content { return (String(entry.id.dropFirst(prefix)), word) }
+                return nil
+            }
+            var languages: [String] = []
+            for (_, word) in words { for (language, _) in word.definition where !languages.contains(language) { languages.append(language) } }
+            let header = ["id", "word", "pos", "translation", "alternatives", "forms", "ipa", "rank", "cefr", "level", "batch", "difficulty", "root"]
+                + languages.map { "definition_\($0)" } + ["usage_notes", "audio", "image", "example_en", "example_ar", "example_form"]
+            var rows = [header]
+            for (id, word) in words {
+                let example = word.examples.first
+                rows.append([id, word.word, word.pos, word.translation, CellList.join(word.alternatives), CellList.joinPairs(word.forms),
+                             word.ipa ?? "", word.rank.map(String.init) ?? "", word.cefr ?? "", word.level ?? "", word.batch.map(String.init) ?? "",
+                             word.difficulty ?? "", word.root ?? ""]
+                    + languages.map { language in word.definition.first { $0.0 == language }?.1 ?? "" }
+                    + [word.usageNotes ?? "", word.audio ?? "", word.image ?? "", example?.en ?? "", example?.translated ?? "", example?.form ?? ""])
+            }
+            return DelimitedText.render(rows, separator: separator)
+        case .passages:
+            var rows = [["id", "reference", "book", "chapter", "verses", "text", "translation", "tags", "mnemonic", "mnemonic_image", "license", "holder", "rights_note", "order"]]
+            for entry in entries {
+                guard case let .passage(passage) = entry.content else { continue }
+                rows.append([String(entry.id.dropFirst(prefix)), passage.reference, passage.book ?? "", passage.chapter.map(String.init) ?? "",
+                             passage.verses ?? "", passage.text, passage.translation ?? "", CellList.join(passage.tags), passage.mnemonic ?? "",
+                             passage.mnemonicImage ?? "", passage.rights?.license ?? "", passage.rights?.holder ?? "", passage.rights?.note ?? "",
+                             passage.order.map(String.init) ?? ""])
+            }
+            return DelimitedText.render(rows, separator: separator)
+        case .letters, .skills:
+            throw Failure(message: "deck '\(deck)' is a \(manifest.kind.rawValue) deck; tables export vocabulary and passages decks (its YAML files are the portable form)")
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import LibGit
+import RoteModel
+import RoteStore
+import RoteSync
+
+/// `rote forget USER`: the right to erasure (seed 004). Deletes every file of the learner in
+/// one commit marked `Rote-Erasure: USER`, which sync honours — a clone that changed those
+/// files meanwhile does not bring them back. `purgeHistory` also rewrites the history so no
+/// commit holds them.
+public enum Erasure {
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let message: String
+        public var description: String { message }
+    }
+
+    public struct Result: Sendable {
+        public var files: [String]
+        public var commit: ObjectID?
+        /// True when rote.yaml named the learner as `default_user` and no longer does.
+        public var clearedDefaultUser: Bool
+    }
+
+    /// The learner's files: in the last commit and in the work tree (uncommitted ones too).
+    public static func files(of user: String, git: LibraryGit) throws -> [String] {
+        let prefix = "profiles/\(user)/"
+        var paths = Set<String>()
+        if let tree = try git.repository.headCommit()?.tree() {
+            for file in try tree.files() where file.path.hasPrefix(prefix) { paths.insert(file.path) }
+        }
+        let folder = git.root.appending(path: prefix)
+        if let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) {
+            let rootPath = git.root.standardizedFileURL.path + "/"
+            for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+                paths.insert(String(url.standardizedFileURL.path.dropFirst(rootPath.count)))
+            }
+        }
+        return paths.sorted()
+    }
+
+    /// The commit message of an erasure; its trailer is what sync looks for.
+    public static func message(user: String, files: Int, git: LibraryGit) -> String {
+        "Forget \(user): erase their profile, progress and sessions (\(files) file\(files == 1 ? "" : "s"))\n\n"
+            + "The learner asked for their data to be erased. Syncing keeps these files deleted even\n"
+            + "where another clone changed them meanwhile.\n\n"
+            + "\(SessionCommitMessage.erasureTrailer): \(user)\n" + LibraryWrite.trailers(git: git)
+    }
+
+    /// Deletes the learner's files from the work tree and commits the deletion. The caller holds
+    /// the library lock.
+    public static func forget(_ user: String, git: LibraryGit) throws -> Result {
+        guard Slug.isValidUser(user) else { throw Failure(message: "'\(user)' is not a learner name (lowercase letters, digits, _ . -)") }
+        let files = try files(of: user, git: git)
+        guard !files.isEmpty else {
+            throw Failure(message: "no learner '\(user)' in this library (nothing under profiles/\(user)/, now or in the last commit)")
+        }
+        var changes: [String: Data?] = ["profiles/\(user)": nil]
+        var clearedDefault = false
+        let manifestURL = git.root.appending(path: LibraryLocation.manifestName)
+        if let data = FileManager.default.contents(atPath: manifestURL.path), LibraryManifest.decode(data, path: LibraryLocation.manifestName).0?.defaultUser == user {
+            // rote.yaml is written by people: only the one line goes, comments and layout stay.
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            let kept = lines.filter { line in
+                let text = line.trimmingCharacters(in: .whitespaces)
+                guard text.hasPrefix("default_user:") else { return true }
+                let value = text.dropFirst("default_user:".count).split(separator: "#").first?.trimmingCharacters(in: .whitespaces) ?? ""
+                return value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) != user
+            }
+            changes[LibraryLocation.manifestName] = Data(kept.joined(separator: "\n").utf8)
+            clearedDefault = true
+        }
+        let folder = git.root.appending(path: "profiles/\(user)")
+        let backup = git.root.appending(path: ".git/rote/forget-\(user)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: backup.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // Moved aside, not deleted, until the commit exists: a failed commit puts it back.
+        let moved = FileManager.default.fileExists(atPath: folder.path)
+        if moved { try FileManager.default.moveItem(at: folder, to: backup) }
+        let originalManifest = FileManager.default.contents(atPath: manifestURL.path)
+        do {
+            if case let .some(.some(data)) = changes[LibraryLocation.manifestName] { try AtomicFile.write(data, to: manifestURL) }
+            let commit = try git.commit(changes: changes, message: message(user: user, files: files.count, git: git))
+            if moved { try? FileManager.default.removeItem(at: backup) }
+            return Result(files: files, commit: commit, clearedDefaultUser: clearedDefault)
+        } catch {
+            if moved { try? FileManager.default.moveItem(at: backup, to: folder) }
+            if clearedDefault, let originalManifest { try? AtomicFile.write(originalManifest, to: manifestURL) }
+            throw error
+        }
+    }
+
+    /// What a history purge will do and what the person must do on the remote and other
+    /// clones; printed before asking for confirmation.
+    public static func purgeExplanation(user: String, git: LibraryGit) -> String {
+        let remotes = (try? git.repository.remoteNames()) ?? []
+        let branch = git.branch
+        var text = """
+            rote forget \(user) --purge-history rewrites every commit of this library so that none
+            holds profiles/\(user)/. Commit ids change from the first commit that touched those files.
+
+            Before you go on, know what this clone cannot do for you:
+            """
+        if remotes.isEmpty {
+            text += "\n  - This library has no remote. Copies made with git clone or rote clone still hold the old history: delete them, or run this command there too."
+        } else {
+            text += """
+
+                  - The remote\(remotes.count == 1 ? "" : "s") (\(remotes.joined(separator: ", "))) still hold\(remotes.count == 1 ? "s" : "") the old history. Afterwards push the rewritten
+                    history with: git -C \(git.root.path) push --force \(remotes.contains("origin") ? "origin" : remotes[0]) \(branch)
+                    Until then `rote sync` refuses to run, since merging the old history would bring the files back.
+                  - Every other clone (other machines, other people) must not sync its old history back:
+                    delete it and clone again (`rote clone URL`), or there run
+                    git fetch origin && git reset --hard origin/\(branch)
+                    after the force push. `rote sync` in such a clone refuses, and says so.
+                  - A hosting service may keep the old commits (pull requests, forks, caches, backups);
+                    ask it to purge them.
+                """
+        }
+        text += """
+
+              - Commit messages keep the learner's name in their trailers (Rote-User, Rote-Erasure) and
+                the session summaries; the files themselves, profile, progress, sessions, are gone.
+            """
+        return text
+    }
+
+    public struct PurgeReport: Sendable {
+        /// Commits re-created without the learner's files.
+        public var rewritten: Int
+        /// References moved to the rewritten history.
+        public var references: [String]
+        /// True when unreachable objects were pruned (by `git gc`).
+        public var pruned: Bool
+        public var pruneNote: String?
+    }
+
+    /// Rewrites every local branch, remote-tracking branch and tag so that no commit holds
+    /// `profiles/<user>/`; commits that never held them keep their ids. Authors, committers,
+    /// dates and messages are kept. Reflogs are deleted; unreachable objects are pruned with
+    /// the system `git gc` when git is installed (libgit2 cannot prune). The caller holds the
+    /// library lock and has committed the erasure (the work tree must not hold the files).
+    public static func purgeHistory(_ user: String, git: LibraryGit) throws -> PurgeReport {
+        let repository = git.repository
+        let prefix = "profiles/\(user)"
+        if FileManager.default.fileExists(atPath: git.root.appending(path: prefix).path) {
+            throw Failure(message: "\(prefix)/ is still in the work tree; run `rote forget \(user)` first")
+        }
+        let references = try repository.references(withPrefix: "refs/heads/") + repository.references(withPrefix: "refs/remotes/")
+            + repository.references(withPrefix: "refs/tags/")
+        var mapping: [ObjectID: ObjectID] = [:]
+        var rewritten = 0
+        for commit in try repository.commitsParentsFirst(from: references.map(\.target)) {
+            let tree = try commit.tree()
+            let parents = try commit.parents()
+            let newParents = parents.map { mapping[$0.id] ?? $0.id }
+            let holds = tree.entryID(atPath: prefix) != nil
+            if !holds, newParents == parents.map(\.id) {
+                mapping[commit.id] = commit.id
+                continue
+            }
+            let newTree = holds ? try repository.buildTree(from: tree, changes: [prefix: nil]) : tree
+            let id = try repository.createCommit(
+                tree: newTree, parents: try newParents.map(repository.commit), message: commit.rawMessage,
+                author: try commit.authorSignature(), committer: try commit.committerSignature(), updateReference: nil)
+            mapping[commit.id] = id
+            rewritten += 1
+        }
+        var moved: [String] = []
+        for reference in references {
+            guard let target = mapping[reference.target], target != reference.target else { continue }
+            try repository.setReference(named: reference.name, to: target, message: "rote forget \(user) --purge-history", expected: reference.target)
+            moved.append(reference.name)
+        }
+        for name in try repository.references(withPrefix: "refs/").map(\.name) + ["HEAD"] { try repository.deleteReflog(of: name) }
+        for name in ["refs/stash", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD"] { try repository.deleteReference(named: name) }
+        for name in ["ORIG_HEAD", "FETCH_HEAD"] { try? FileManager.default.removeItem(at: repository.gitDirectory.appending(path: name)) }
+        if let head = try repository.headCommit() {
+            let index = try repository.index()
+            try index.read(try head.tree())
+            try index.write()
+        }
+        var report = PurgeReport(rewritten: rewritten, references: moved, pruned: false)
+        let gc = Process()
+        gc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        gc.arguments = ["git", "-C", git.root.path, "gc", "--quiet", "--prune=now"]
+        gc.standardOutput = FileHandle.nullDevice
+        gc.standardError = FileHandle.nullDevice
+        if (try? gc.run()) != nil {
+            gc.waitUntilExit()
+            report.pruned = gc.terminationStatus == 0
+        }
+        if !report.pruned {
+            report.pruneNote = "the old objects are unreachable but still in .git/objects until pruned; install git and run `git -C \(git.root.path) gc --prune=now` (libgit2 cannot prune)"
+        }
+        return report
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Exchange
+import Foundation
+import RoteStore
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export a learner's data (json or csv), or a deck's content as a table (--deck, csv or tsv).",
+        discussion: """
+            Without --deck: everything of one learner — profile, progress with every review, \
+            sessions with every attempt, saved content — as one JSON file (<user>.json) or a \
+            folder of CSV files (profile, progress, reviews, sessions, attempts, saved), written \
+            into --out (default: ./rote-export-<user>). The formats are in docs/import-export.md.
+
+            With --deck: a vocabulary or passages deck as a table with a header row, in the \
+            columns `rote import` reads, to --out (a file) or stdout. \
+            Examples: rote export --user ana --format json; rote export --deck kjv --format tsv --out kjv.tsv
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("json or csv (learner); csv or tsv (deck).", valueName: "format"))
+    var format: String = "json"
+
+    @Option(help: ArgumentHelp("A deck to export as a table instead of a learner.", valueName: "deck"))
+    var deck: String?
+
+    @Option(help: ArgumentHelp("Learner: the folder to write into. Deck: the file (default stdout).", valueName: "path"))
+    var out: String?
+
+    func run() throws {
+        if let deck {
+            guard format == "csv" || format == "tsv" else { throw ValidationError("a deck exports as csv or tsv, not '\(format)'") }
+            let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
+            context.reportLoadProblems()
+            let text: String
+            do {
+                text = try DeckExport.table(deck: deck, library: context.library, separator: format == "csv" ? "," : "\t")
+            } catch let failure as DeckExport.Failure {
+                throw CLIError(failure.message)
+            }
+            if let out {
+                try AtomicFile.write(text, to: URL(fileURLWithPath: out))
+                Terminal.note("Wrote \(deck) to \(out).")
+            } else {
+                print(text, terminator: "")
+            }
+            return
+        }
+        guard let format = LearnerExport.Format(rawValue: format) else {
+            throw ValidationError("a learner exports as json or csv, not '\(self.format)'")
+        }
+        let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(CommandContext.user(at: try CommandContext.locate(global), global)), includeSessions: true))
+        context.reportLoadProblems()
+        let folder = URL(fileURLWithPath: out ?? "rote-export-\(context.user)")
+        do {
+            let files = try LearnerExport.write(user: context.user, library: context.library, format: format, to: folder)
+            print("Exported \(context.user)'s data to \(folder.path): \(files.map(\.lastPathComponent).joined(separator: ", ")).")
+        } catch let failure as LearnerExport.Failure {
+            throw CLIError(failure.message)
+        }
+    }
+}

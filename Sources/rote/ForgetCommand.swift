@@ -1,0 +1,82 @@
+import ArgumentParser
+import Exchange
+import Foundation
+import LibGit
+import RoteStore
+import RoteSync
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Forget: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Erase a learner: delete their files in an erasure commit that sync honours.",
+        discussion: """
+            Deletes profiles/USER/ (profile, progress, sessions, saved content) in one commit \
+            marked `Rote-Erasure: USER`; a clone that changed those files meanwhile does not bring \
+            them back when it syncs. The old commits still hold the files: --purge-history \
+            rewrites this clone's history so that none does, and explains first what must happen \
+            on the remote (a force push) and on other clones. Asks for confirmation unless --yes.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The learner to erase.", valueName: "user"))
+    var learner: String
+
+    @Flag(help: "Also rewrite history so that no commit holds the learner's files.")
+    var purgeHistory = false
+
+    @Flag(help: "Do not ask for confirmation.")
+    var yes = false
+
+    func run() throws {
+        let root = try CommandContext.locate(global)
+        do {
+            let lock = try LibraryLock(root: root, purpose: "forget")
+            defer { withExtendedLifetime(lock) {} }
+            let git = try LibraryGit(root: root, user: learner)
+            let files = try Erasure.files(of: learner, git: git)
+            if files.isEmpty, !purgeHistory {
+                throw CLIError("no learner '\(learner)' in this library (nothing under profiles/\(learner)/)")
+            }
+            var question = files.isEmpty ? "" : "This deletes \(files.count) file\(files.count == 1 ? "" : "s") of \(learner) (profiles/\(learner)/) in an erasure commit."
+            if purgeHistory { question += (question.isEmpty ? "" : "\n\n") + Erasure.purgeExplanation(user: learner, git: git) }
+            print(question)
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw CLIError("not asking for confirmation: stdin is not a terminal; run again with --yes to erase \(learner)")
+                }
+                print("\nErase \(learner)\(purgeHistory ? " and rewrite history" : "")? Type the learner's name to confirm: ", terminator: "")
+                guard readLine()?.trimmingCharacters(in: .whitespaces) == learner else {
+                    print("Not confirmed; nothing changed.")
+                    throw ExitCode.failure
+                }
+            }
+            if !files.isEmpty {
+                let result = try Erasure.forget(learner, git: git)
+                print("Erased \(result.files.count) file\(result.files.count == 1 ? "" : "s") of \(learner) in commit \(result.commit.map { String($0.description.prefix(7)) } ?? "—").")
+                if result.clearedDefaultUser { print("rote.yaml no longer names \(learner) as default_user.") }
+            }
+            if purgeHistory {
+                let report = try Erasure.purgeHistory(learner, git: git)
+                print("Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", ")).")
+                if let note = report.pruneNote { print("Note: \(note).") }
+                let remotes = (try? git.repository.remoteNames()) ?? []
+                if let remote = remotes.contains("origin") ? "origin" : remotes.first {
+                    print("Now push the rewritten history: git -C \(root.path) push --force \(remote) \(git.branch)")
+                }
+            }
+        } catch let busy as LibraryLock.Busy {
+            throw CLIError(busy.description)
+        } catch let failure as Erasure.Failure {
+            throw CLIError(failure.message)
+        } catch let error as SyncError {
+            throw CLIError(error.message)
+        } catch let error as GitError {
+            throw CLIError(error.description)
+        }
+    }
+}

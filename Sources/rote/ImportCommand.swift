@@ -1,0 +1,102 @@
+import ArgumentParser
+import Exchange
+import Foundation
+import LibGit
+import RoteStore
+import RoteSync
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import content: a skills seed (.json), or vocabulary or passages from a table (.csv, .tsv, .txt).",
+        discussion: """
+            FILE.json is the skills seed format (domains, skills and questions; docs/import-export.md). \
+            Hard violations — a required field missing, a wrong type, an invalid payload, a \
+            duplicate slug or id, a slug outside ^[a-z0-9_]+$ — block the import and are all \
+            listed with their JSON path; missing optional fields are warnings. --fix-slugs turns \
+            'linear-equations' into 'linear_equations' instead of blocking.
+
+            FILE.csv / .tsv / .txt is a table whose header row names the fields (word, pos, \
+            translation, … or reference, text, …), or an Anki text export with #separator: and \
+            #columns: headers. Rows with a problem are skipped and listed by line; rows that do \
+            not match the header's column count block the import.
+
+            --mode append (the default) adds what is new and keeps entries already in the deck \
+            as they are; --mode override rewrites them from the file. An import is one commit, \
+            all or nothing. Examples: rote import seed.json --deck math --fix-slugs; \
+            rote import words.csv --deck travel --kind vocabulary
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The file to import: .json, .csv, .tsv or .txt.", valueName: "file"))
+    var file: String
+
+    @Option(help: ArgumentHelp("The deck to import into (default: the file's name).", valueName: "name"))
+    var deck: String?
+
+    @Option(help: ArgumentHelp("append (keep existing entries) or override (rewrite them).", valueName: "mode"))
+    var mode: String = "append"
+
+    @Option(help: ArgumentHelp("Tables: vocabulary or passage (default: the deck's kind, or guessed from the columns).", valueName: "kind"))
+    var kind: String?
+
+    @Option(help: ArgumentHelp("Title of the deck when the import creates it.", valueName: "title"))
+    var title: String?
+
+    @Flag(help: "Seeds: use the underscore form of slugs that break ^[a-z0-9_]+$ instead of blocking.")
+    var fixSlugs = false
+
+    @Flag(help: "Check and report, write nothing.")
+    var dryRun = false
+
+    func run() throws {
+        guard let mode = SeedImporter.Mode(rawValue: mode) else {
+            throw ValidationError("unknown --mode '\(self.mode)'; use append or override")
+        }
+        let tableKind = try kind.map { name in
+            guard let kind = TableKind(name: name) else { throw ValidationError("unknown --kind '\(name)'; use vocabulary or passage") }
+            return kind
+        }
+        let url = URL(fileURLWithPath: file)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw CLIError("\(file): cannot read it (no such file, or not readable)")
+        }
+        let stem = url.deletingPathExtension().lastPathComponent
+        let deck = self.deck ?? Slug.make(from: stem)
+        let isJSON = url.pathExtension.lowercased() == "json"
+        if isJSON, tableKind != nil { throw ValidationError("--kind is for tables; a .json file is a skills seed") }
+        if !isJSON, fixSlugs { throw ValidationError("--fix-slugs is for skills seeds (.json)") }
+        guard isJSON || ["csv", "tsv", "txt"].contains(url.pathExtension.lowercased()) else {
+            throw CLIError("\(file): unknown kind of file; import .json (skills seed), .csv, .tsv or .txt (tables)")
+        }
+
+        let root = try CommandContext.locate(global)
+        do {
+            let lock = try LibraryLock(root: root, purpose: "import")
+            defer { withExtendedLifetime(lock) {} }
+            // Read under the lock, so what is checked is what the commit lands on.
+            let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
+            let plan = isJSON
+                ? SeedImporter(deck: deck, mode: mode, fixSlugs: fixSlugs, file: file, deckTitle: title).plan(data, library: context.library)
+                : TableImporter(deck: deck, kind: tableKind, mode: mode, file: file, deckTitle: title).plan(data, library: context.library)
+            print(plan.report(dryRun: dryRun))
+            if plan.isBlocked { throw ExitCode.failure }
+            guard !dryRun, !plan.changes.isEmpty else { return }
+            let git = try LibraryGit(root: root, user: context.user)
+            let message = "Import: \(url.lastPathComponent) into \(deck) — \(plan.contents) (\(mode.rawValue))\n\n"
+                + "\(plan.created) new, \(plan.replaced) replaced, \(plan.unchanged) unchanged, \(plan.kept) kept.\n\n" + LibraryWrite.trailers(git: git)
+            if let commit = try LibraryWrite.apply(plan.changes.mapValues { $0 }, root: root, git: git, message: message) {
+                print("Committed \(commit.description.prefix(7)); see it with `git -C \(root.path) show --stat HEAD`.")
+            }
+        } catch let busy as LibraryLock.Busy {
+            throw CLIError(busy.description)
+        } catch let refused as LibraryWrite.Refused {
+            throw CLIError(refused.message)
+        } catch let error as SyncError {
+            throw CLIError(error.message)
+        } catch let error as GitError {
+            throw CLIError(error.description)
+        }
+    }
+}

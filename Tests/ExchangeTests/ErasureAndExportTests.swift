@@ -1,0 +1,143 @@
+import Foundation
+import LibGit
+import Testing
+import TestSupport
+@testable import Exchange
+import RoteModel
+import RoteStore
+import RoteSync
+
+@Suite(.serialized) struct ErasureTests {
+    static func library() -> TemporaryDirectory {
+        let directory = TemporaryDirectory("rote-forget")
+        FixtureLibrary.write(into: directory, overrides: [
+            "profiles/bo/profile.yaml": "user: bo\n",
+            "profiles/ana/sessions/2026/11/s1.yaml": "id: s1\nuser: ana\nstarted_at: 2026-11-02T09:00:00Z\n",
+        ])
+        return directory
+    }
+
+    func git(_ args: String..., in directory: TemporaryDirectory) -> String {
+        Shell.run("git", Array(args), in: directory.url).stdout
+    }
+
+    @Test func forgetDeletesEveryFileInOneErasureCommit() throws {
+        let directory = Self.library()
+        directory.write("profiles/ana/saved/note.yaml", "text: not committed yet\n")
+        let git = try LibraryGit(root: directory.url, user: "ana")
+        let result = try Erasure.forget("ana", git: git)
+        #expect(result.files == ["profiles/ana/profile.yaml", "profiles/ana/progress/words/run.yaml", "profiles/ana/saved/note.yaml", "profiles/ana/sessions/2026/11/s1.yaml"])
+        #expect(result.clearedDefaultUser)
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appending(path: "profiles/ana").path))
+        #expect(self.git("ls-tree", "-r", "--name-only", "HEAD", "profiles", in: directory) == "profiles/bo/profile.yaml\n")
+        let message = self.git("log", "-1", "--format=%B", in: directory)
+        #expect(SessionCommitMessage.trailer(SessionCommitMessage.erasureTrailer, in: message) == "ana")
+        #expect(!self.git("show", "HEAD:rote.yaml", in: directory).contains("default_user"))
+        #expect(self.git("status", "--porcelain", in: directory).isEmpty)
+        #expect(throws: Erasure.Failure.self) { try Erasure.forget("ana", git: git) }
+        #expect(throws: Erasure.Failure.self) { try Erasure.forget("../x", git: git) }
+    }
+
+    @Test func purgeRewritesHistorySoNoCommitHoldsTheLearner() throws {
+        let directory = Self.library()
+        // A second commit that changes ana's progress and bo's profile.
+        directory.write("profiles/ana/progress/words/go.yaml", "entry: words/go\n")
+        directory.write("profiles/bo/profile.yaml", "user: bo\nname: Bo\n")
+        Shell.run("git", ["add", "-A"], in: directory.url)
+        Shell.run("git", ["-c", "user.name=Test", "-c", "user.email=t@example.invalid", "commit", "-qm", "more"], in: directory.url)
+        let before = git("log", "--format=%an %ae %at %s", in: directory)
+        let git = try LibraryGit(root: directory.url, user: "ana")
+        _ = try Erasure.forget("ana", git: git)
+        let report = try Erasure.purgeHistory("ana", git: git)
+        #expect(report.rewritten == 3)
+        #expect(report.references == ["refs/heads/main"])
+        #expect(self.git("log", "--all", "--format=%H", "--", "profiles/ana", in: directory).isEmpty, "no commit touches profiles/ana")
+        #expect(self.git("rev-list", "--all", "--objects", in: directory).contains("profiles/ana") == false)
+        let after = self.git("log", "--format=%an %ae %at %s", in: directory)
+        #expect(after.hasSuffix(before), "authors, dates and messages kept")
+        #expect(self.git("show", "HEAD~1:profiles/bo/profile.yaml", in: directory) == "user: bo\nname: Bo\n")
+        #expect(self.git("status", "--porcelain", in: directory).isEmpty)
+        #expect(Shell.run("git", ["fsck", "--strict", "--no-dangling"], in: directory.url).status == 0)
+        #expect(report.pruned)
+        let loose = Shell.run("git", ["count-objects", "-v"], in: directory.url).stdout
+        #expect(loose.contains("count: 0"), "old objects pruned: \(loose)")
+        #expect(Erasure.purgeExplanation(user: "ana", git: git).contains("no remote"))
+    }
+}
+
+@Suite struct LearnerExportTests {
+    static func library() throws -> (TemporaryDirectory, LoadedLibrary) {
+        let directory = TemporaryDirectory("rote-export")
+        FixtureLibrary.write(into: directory, overrides: [
+            "profiles/ana/sessions/2026/11/s1.yaml": """
+                id: s1
+                user: ana
+                device: laptop
+                started_at: 2026-11-02T09:00:00Z
+                ended_at: 2026-11-02T09:05:00Z
+                decks: [words]
+                counts: {again: 0, hard: 0, good: 1, easy: 0, new: 0}
+                attempts:
+                  - {entry: words/run, question: translation, answer: "يجري, fast", correct: true, at: 2026-11-02T09:00:10Z, ms: 2000}
+
+                """,
+            "profiles/ana/saved/story.yaml": "title: A story\n",
+        ], git: false)
+        return (directory, try LibraryLoader(users: .only("ana"), includeSessions: true).load(directory.url))
+    }
+
+    @Test func jsonHoldsProfileProgressReviewsSessionsAndSaved() throws {
+        let (directory, library) = try Self.library()
+        let out = directory.url.appending(path: "out")
+        let files = try LearnerExport.write(user: "ana", library: library, format: .json, to: out, now: Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(files.map(\.lastPathComponent) == ["ana.json"])
+        guard case let .success(.object(document)) = JSONValue.parse(try Data(contentsOf: files[0])) else {
+            Issue.record("not JSON")
+            return
+        }
+        #expect(document["format"] == .string("rote-learner-export"))
+        #expect(document["user"] == .string("ana"))
+        guard case let .array(progress)? = document["progress"], case let .object(run)? = progress.first,
+            case let .array(reviews)? = run["reviews"], case let .object(first)? = reviews.first
+        else {
+            Issue.record("no progress")
+            return
+        }
+        #expect(run["entry"] == .string("words/run"))
+        #expect(reviews.count == 2)
+        #expect(first["grade"] == .string("good") && first["ms"] == .number(2000) && first["at"] == .string("2026-11-01T09:00:00Z"))
+        guard case let .array(sessions)? = document["sessions"], case let .object(session)? = sessions.first, case let .array(attempts)? = session["attempts"] else {
+            Issue.record("no sessions")
+            return
+        }
+        #expect(attempts.count == 1)
+        if case let .object(attempt)? = attempts.first { #expect(attempt["correct"] == .bool(true)) }
+        guard case let .array(saved)? = document["saved"], case let .object(story)? = saved.first else {
+            Issue.record("no saved")
+            return
+        }
+        #expect(story["path"] == .string("profiles/ana/saved/story.yaml"))
+        guard case let .object(profile)? = document["profile"] else {
+            Issue.record("no profile")
+            return
+        }
+        #expect(profile["user"] == .string("ana"))
+    }
+
+    @Test func csvIsOneTablePerKindOfRecord() throws {
+        let (directory, library) = try Self.library()
+        let out = directory.url.appending(path: "csv")
+        let files = try LearnerExport.write(user: "ana", library: library, format: .csv, to: out)
+        #expect(files.map(\.lastPathComponent) == ["profile.csv", "progress.csv", "reviews.csv", "sessions.csv", "attempts.csv", "saved.csv"])
+        func rows(_ name: String) throws -> [[String]] {
+            let table = try DelimitedText.parse(try Data(contentsOf: out.appending(path: name)), defaultSeparator: ",")
+            return table.rows.map(\.fields)
+        }
+        #expect(try rows("reviews.csv") == [["words/run", "a1", "2026-11-01T09:00:00Z", "good", "2000", "laptop"], ["words/run", "a2", "2026-11-02T09:00:00Z", "good", "1500", "laptop"]])
+        #expect(try rows("attempts.csv") == [["s1", "words/run", "translation", "يجري, fast", "true", "2026-11-02T09:00:10Z", "2000"]])
+        #expect(try rows("progress.csv").first?.prefix(4) == ["words/run", "active", "", "review"])
+        #expect(try rows("profile.csv").contains(["user", "ana"]))
+        #expect(try rows("sessions.csv").first?.first == "s1")
+        #expect(throws: LearnerExport.Failure.self) { try LearnerExport.write(user: "nobody", library: library, format: .csv, to: out) }
+    }
+}

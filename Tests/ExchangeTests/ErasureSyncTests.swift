@@ -1,0 +1,78 @@
+import Foundation
+import LibGit
+import Testing
+import TestSupport
+@testable import Exchange
+import RoteModel
+import RoteStore
+import RoteSync
+
+/// `rote forget` against a real remote and a second clone that kept studying.
+@Suite(.serialized) struct ErasureSyncTests {
+    struct Network {
+        let directory = TemporaryDirectory("rote-erasure-sync")
+        var remote: URL { directory.url.appending(path: "remote.git") }
+        var first: URL { directory.url.appending(path: "first") }
+        var second: URL { directory.url.appending(path: "second") }
+
+        init() {
+            let seed = TemporaryDirectory("rote-erasure-seed")
+            FixtureLibrary.write(into: seed)
+            Shell.run("git", ["clone", "-q", "--bare", seed.url.path, remote.path])
+            Shell.run("git", ["clone", "-q", remote.path, first.path])
+            Shell.run("git", ["clone", "-q", remote.path, second.path])
+            for clone in [first, second] {
+                Shell.run("git", ["config", "user.name", "Test"], in: clone)
+                Shell.run("git", ["config", "user.email", "test@example.invalid"], in: clone)
+            }
+        }
+
+        func sync(_ root: URL) throws -> SyncReport { try LibrarySync(git: try LibraryGit(root: root, user: "ana")).sync() }
+    }
+
+    /// Adds a review to ana's progress for words/run and commits it, as a study session would.
+    func study(_ root: URL) throws {
+        let path = "profiles/ana/progress/words/run.yaml"
+        let url = root.appending(path: path)
+        let text = try String(contentsOf: url, encoding: .utf8) + "  - {id: b1, at: 2026-11-03T09:00:00Z, grade: hard, ms: 4000, device: second}\n"
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        try LibraryGit(root: root, user: "ana").commit(changes: [path: Data(text.utf8)], message: "Study: 1 review\n")
+    }
+
+    @Test func anErasureStaysDeletedWhenAnotherCloneChangedTheLearnersProgress() throws {
+        let network = Network()
+        try study(network.second)
+        _ = try Erasure.forget("ana", git: LibraryGit(root: network.first, user: "ana"))
+        _ = try network.sync(network.first)
+        _ = try network.sync(network.second)
+        _ = try network.sync(network.first)
+        for clone in [network.first, network.second] {
+            #expect(!FileManager.default.fileExists(atPath: clone.appending(path: "profiles/ana/progress/words/run.yaml").path))
+            #expect(Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana"], in: clone).stdout.isEmpty)
+        }
+        #expect(Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.first).stdout == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.second).stdout)
+    }
+
+    @Test func syncRefusesToMergeAHistoryThatWasRewritten() throws {
+        let network = Network()
+        let git = try LibraryGit(root: network.first, user: "ana")
+        _ = try Erasure.forget("ana", git: git)
+        _ = try Erasure.purgeHistory("ana", git: git)
+        // This clone rewrote its history but has not force-pushed: a sync would merge the old
+        // history (with ana's files) back, so it refuses — every time, not just once.
+        for _ in 0..<2 {
+            #expect { try network.sync(network.first) } throws: { error in
+                (error as? SyncError)?.code == .mergeFailed && "\(error)".contains("push --force origin main")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: network.first.appending(path: "profiles/ana").path))
+        let push = Shell.run("git", ["push", "-q", "--force", "origin", "main"], in: network.first)
+        #expect(push.status == 0, "\(push.stderr)")
+        #expect(try network.sync(network.first).upToDate)
+        // The other clone still holds the old history: it must not merge it into the new one.
+        #expect { try network.sync(network.second) } throws: { error in
+            (error as? SyncError)?.code == .mergeFailed && "\(error)".contains("clone the library again")
+        }
+        #expect(Shell.run("git", ["log", "--all", "--format=%H", "--", "profiles/ana"], in: network.remote).stdout.isEmpty)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `rote import`, `rote export` and `rote forget` as a person runs them.
+@Suite struct ContentExchangeCLITests {
+    static var rote: String { Checkout.productsDirectory.appending(path: "rote").path }
+    static let seed = Checkout.root.appending(path: "Tests/ExchangeTests/Fixtures/seed-001-samples.json").path
+
+    func library() -> TemporaryDirectory {
+        let directory = TemporaryDirectory("rote-cli-exchange")
+        FixtureLibrary.write(into: directory)
+        return directory
+    }
+
+    func head(_ directory: TemporaryDirectory) -> String { Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout }
+    func status(_ directory: TemporaryDirectory) -> String { Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout }
+
+    @Test func aBlockedSeedImportChangesNothingAndFixSlugsLandsAsOneCommit() {
+        let directory = library()
+        let before = head(directory)
+        let blocked = Shell.run(Self.rote, ["-C", directory.url.path, "import", Self.seed, "--deck", "algebra"])
+        #expect(blocked.status == 1)
+        #expect(blocked.stdout.contains("skills[0].slug: error: slug 'linear-equations'"), "\(blocked.stdout)")
+        #expect(blocked.stdout.contains("questions[0].slug: error: slug 'x-solve-basic'"))
+        #expect(head(directory) == before && status(directory).isEmpty, "nothing in the library changed")
+
+        let dry = Shell.run(Self.rote, ["-C", directory.url.path, "import", Self.seed, "--deck", "algebra", "--fix-slugs", "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout.contains("Would import"))
+        #expect(head(directory) == before)
+
+        let done = Shell.run(Self.rote, ["-C", directory.url.path, "import", Self.seed, "--deck", "algebra", "--fix-slugs"])
+        #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
+        #expect(Shell.run("git", ["rev-list", "--count", "\(before.trimmingCharacters(in: .whitespacesAndNewlines))..HEAD"], in: directory.url).stdout == "1\n")
+        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix("Import: seed-001-samples.json into algebra"))
+        #expect(status(directory).isEmpty)
+        let show = Shell.run(Self.rote, ["-C", directory.url.path, "show", "algebra/algebra/linear_equations/x_solve_basic"])
+        #expect(show.status == 0 && show.stdout.contains("What is the value of x in 2x = 10?"), "\(show.stdout)\(show.stderr)")
+    }
+
+    @Test func badTablesAndCollisionsAreRefusedWithoutChangingTheLibrary() {
+        let directory = library()
+        let before = head(directory)
+        directory.write("bad.csv", "word,translation\nrun,يجري,extra\n")
+        let bad = Shell.run(Self.rote, ["-C", directory.url.path, "import", directory.url.appending(path: "bad.csv").path, "--deck", "new"])
+        #expect(bad.status == 1 && bad.stdout.contains("line 2: error: 3 fields but the header has 2"), "\(bad.stdout)")
+        directory.write("words.csv", "word,translation\nrun,يجري\n")
+        let collision = Shell.run(Self.rote, ["-C", directory.url.path, "import", directory.url.appending(path: "words.csv").path, "--deck", "maths"])
+        #expect(collision.status == 1 && collision.stdout.contains("skills deck"))
+        let notSeed = Shell.run(Self.rote, ["-C", directory.url.path, "import", directory.url.appending(path: "words.csv").path.replacingOccurrences(of: ".csv", with: ".json")])
+        #expect(notSeed.status == 1 && notSeed.stderr.contains("cannot read"))
+        #expect(head(directory) == before)
+        #expect(status(directory) == "?? bad.csv\n?? words.csv\n")
+    }
+
+    @Test func aTableRoundTripsThroughExportAndImport() {
+        let directory = library()
+        let out = directory.url.appending(path: "verses.tsv").path
+        let export = Shell.run(Self.rote, ["-C", directory.url.path, "export", "--deck", "verses", "--format", "tsv", "--out", out])
+        #expect(export.status == 0, "\(export.stderr)")
+        let imported = Shell.run(Self.rote, ["-C", directory.url.path, "import", out, "--deck", "verses-copy"])
+        #expect(imported.status == 0 && imported.stdout.contains("1 new"), "\(imported.stdout)")
+        #expect(Shell.run(Self.rote, ["-C", directory.url.path, "show", "verses-copy/joh-11-35"]).stdout.contains("Jesus wept."))
+    }
+
+    @Test func exportWritesTheLearnersData() throws {
+        let directory = library()
+        let out = directory.url.appending(path: "out").path
+        let json = Shell.run(Self.rote, ["-C", directory.url.path, "--user", "ana", "export", "--format", "json", "--out", out])
+        #expect(json.status == 0, "\(json.stderr)")
+        let text = try String(contentsOfFile: out + "/ana.json", encoding: .utf8)
+        #expect(text.contains("\"format\": \"rote-learner-export\"") && text.contains("\"id\": \"a2\""))
+        let csv = Shell.run(Self.rote, ["-C", directory.url.path, "export", "--format", "csv", "--out", out])
+        #expect(csv.status == 0 && FileManager.default.fileExists(atPath: out + "/reviews.csv"))
+        let nobody = Shell.run(Self.rote, ["-C", directory.url.path, "--user", "zed", "export", "--out", out])
+        #expect(nobody.status == 1 && nobody.stderr.contains("no learner 'zed'"))
+    }
+
+    @Test func forgetAsksUnlessYesAndWritesAnErasureCommit() {
+        let directory = library()
+        let before = head(directory)
+        let refused = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana"])
+        #expect(refused.status == 1 && refused.stderr.contains("stdin is not a terminal; run again with --yes"), "\(refused.stderr)")
+        #expect(head(directory) == before)
+        let purgeRefused = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--purge-history"])
+        #expect(purgeRefused.status == 1 && purgeRefused.stdout.contains("rewrites every commit"), "the explanation comes before anything happens")
+        #expect(head(directory) == before)
+        let done = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--yes"])
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(Shell.run("git", ["log", "-1", "--format=%B"], in: directory.url).stdout.contains("Rote-Erasure: ana"))
+        let purge = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--purge-history", "--yes"])
+        #expect(purge.status == 0 && purge.stdout.contains("Rewrote"), "\(purge.stdout)\(purge.stderr)")
+        #expect(Shell.run("git", ["log", "--all", "--format=%H", "--", "profiles/ana"], in: directory.url).stdout.isEmpty)
+        let unknown = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "zed", "--yes"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no learner 'zed'"))
+    }
+}
