@@ -104,6 +104,15 @@ public final class Tree {
         defer { git_tree_entry_free(entry) }
         return ObjectID(git_tree_entry_id(entry).pointee)
     }
+
+    /// The file mode at a path (0o100644, 0o100755, 0o120000, 0o040000 for a folder), nil
+    /// when absent.
+    public func entryKind(atPath path: String) -> UInt32? {
+        var entry: OpaquePointer?
+        guard git_tree_entry_bypath(&entry, pointer, path) == 0, let entry else { return nil }
+        defer { git_tree_entry_free(entry) }
+        return git_tree_entry_filemode(entry).rawValue
+    }
 }
 
 @available(*, unavailable)

@@ -70,6 +70,39 @@ public final class Index {
         }
     }
 
+    /// Re-reads the index file if another process changed it since it was loaded
+    /// (`git_index_read` without force).
+    public func reloadIfChanged() throws {
+        try check("reading the git index") { git_index_read(pointer, 0) }
+    }
+
+    /// Points the entry at `path` to the blob `id`, which holds `contents`. When the work-tree
+    /// file at `workTree/path` holds exactly those bytes the entry takes the file's stat data,
+    /// so `git status` sees it clean without hashing it; otherwise the stat data stays empty
+    /// and git compares contents, as it must. (Reading a whole tree into the index instead
+    /// would drop the stat data of every file, and the next status would hash the library.)
+    public func stage(_ contents: Data, id: ObjectID, at path: String, workTree: URL) throws {
+        var entry = git_index_entry()
+        entry.mode = git_index_get_bypath(pointer, path, 0)?.pointee.mode ?? GIT_FILEMODE_BLOB.rawValue
+        entry.id = id.raw
+        entry.file_size = UInt32(truncatingIfNeeded: contents.count)
+        let file = workTree.appending(path: path).path
+        var info = stat()
+        if lstat(file, &info) == 0, Int(info.st_size) == contents.count, FileManager.default.contents(atPath: file) == contents {
+            entry.ctime = git_index_time(seconds: Int32(truncatingIfNeeded: info.st_ctim.tv_sec), nanoseconds: UInt32(info.st_ctim.tv_nsec))
+            entry.mtime = git_index_time(seconds: Int32(truncatingIfNeeded: info.st_mtim.tv_sec), nanoseconds: UInt32(info.st_mtim.tv_nsec))
+            entry.dev = UInt32(truncatingIfNeeded: info.st_dev)
+            entry.ino = UInt32(truncatingIfNeeded: info.st_ino)
+            entry.uid = info.st_uid
+            entry.gid = info.st_gid
+        }
+        try removeConflict(at: path)
+        try path.withCString { cPath in
+            entry.path = cPath
+            try check("staging \(path)") { git_index_add(pointer, &entry) }
+        }
+    }
+
     /// Removes every entry under the folder `path` (`git_index_remove_directory`).
     public func removeDirectory(_ path: String) throws {
         try check("unstaging \(path)/") { git_index_remove_directory(pointer, path, 0) }

@@ -48,8 +48,18 @@ public final class LibraryGit {
         if let base, base.id == tree.id { return nil }
         let signature = try repository.signature(at: now(), fallbackName: user, fallbackEmail: "\(user)@rote.invalid")
         let id = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: message, author: signature, committer: signature)
+        // Only the changed entries: the rest keep the stat data that lets status skip them.
         let index = try repository.index()
-        try index.read(tree)
+        try index.reloadIfChanged()
+        for (path, contents) in changes {
+            if let contents {
+                guard let blob = tree.entryID(atPath: path) else { continue }
+                try index.stage(contents, id: blob, at: path, workTree: root)
+            } else {
+                try index.remove(path: path)
+                try index.removeDirectory(path)
+            }
+        }
         try index.write()
         return id
     }

@@ -58,6 +58,41 @@ import TestSupport
         #expect(diff == (try repository.changedPaths(from: first, to: second)).map { $0 + "\n" }.joined())
     }
 
+    /// `buildTree` rewrites only the changed trees when it can; on random change sets that
+    /// must give the very tree the general, whole-index way gives.
+    @Test func changedTreesOnlyMatchTheWholeIndexWay() throws {
+        let directory = TemporaryDirectory()
+        let repository = try Repository.create(at: directory.url)
+        var state: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let folders = ["a", "a/b", "a/b/c", "d", "d/e", "f"]
+        let names = ["x.yaml", "y.yaml", "z.yaml"]
+        var tree = try repository.buildTree(from: nil, changes: ["top.yaml": Data("t\n".utf8)])
+        var fastWays = 0
+        for round in 0..<200 {
+            var changes: [String: Data?] = [:]
+            for _ in 0..<(1 + next(6)) {
+                let folder = folders[next(folders.count)]
+                switch next(5) {
+                case 0: changes[folder] = .some(nil)  // a whole folder, maybe missing
+                case 1: changes["\(folder)/\(names[next(names.count)])"] = .some(nil)
+                default: changes["\(folder)/\(names[next(names.count)])"] = Data("\(round)-\(next(3))\n".utf8)
+                }
+            }
+            let expected = try repository.buildTreeThroughIndex(from: tree, changes: changes)
+            if let fast = try repository.updatedTree(tree, changes: changes) {
+                fastWays += 1
+                #expect(fast.id == expected.id, "round \(round): \(changes.keys.sorted())")
+            }
+            #expect(try repository.buildTree(from: tree, changes: changes).id == expected.id)
+            tree = expected
+        }
+        #expect(fastWays > 100, "most change sets take the fast way")
+    }
+
     @Test func buildTreeKeepsAnExecutableBit() throws {
         let directory = TemporaryDirectory()
         directory.write("tool.sh", "#!/bin/sh\n")
