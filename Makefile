@@ -8,8 +8,9 @@ ROTE := .build/debug/rote
 .PHONY: study test build deps release bench check-corpus demo-profile install clean
 
 # The system libraries Rote links, as Debian ships them: libgit2 (git), SQLite (reading Anki
-# collections) and zlib (unzipping Anki packages, through ZIPFoundation). python3-venv lets
-# the Anki import tests install genanki and anki into a throwaway virtualenv.
+# collections) and zlib (unzipping Anki packages, through ZIPFoundation). The Anki import
+# tests also use python3 (venv + pip) to install genanki and anki into .build/anki-venv; where
+# that fails they are skipped with a loud message.
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "error: the Swift toolchain (swift) is not on PATH; install Swift 6 from swift.org" >&2; exit 1; }
 	@if ! pkg-config --exists libgit2 sqlite3 zlib 2>/dev/null; then \

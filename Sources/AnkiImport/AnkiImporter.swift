@@ -148,11 +148,18 @@ public struct AnkiImporter {
             if FileManager.default.contents(atPath: root.appending(path: path).path) != data { changes[path] = data }
         }
 
+        // The learner sees the new decks' versions from the start (ContentVersions).
+        let newDecks = Dictionary(uniqueKeysWithValues: kinds.compactMap { kind in
+            manifests[kind]!.created ? (deckNames[kind]!, manifests[kind]!.0.version) : nil
+        })
         let profile = library.profiles[options.user]
         if profile == nil {
-            let created = Profile(user: options.user, createdAt: Timestamp.wholeSeconds(now()), updatedAt: Timestamp.wholeSeconds(now()))
+            var created = Profile(user: options.user, createdAt: Timestamp.wholeSeconds(now()), updatedAt: Timestamp.wholeSeconds(now()))
+            for (deck, version) in newDecks { created.setSeenVersion(version, of: deck) }
             propose("profiles/\(options.user)/profile.yaml", Data(created.render().utf8))
             report.profileCreated = true
+        } else if let stamped = ContentVersions.profileSeeing(newDecks, user: options.user, root: root, now: now()) {
+            changes[stamped.path] = stamped.data
         }
         let cardsByNote = Dictionary(grouping: collection.cards, by: \.noteID)
         let reviewsByCard = Dictionary(grouping: collection.reviews, by: \.cardID)

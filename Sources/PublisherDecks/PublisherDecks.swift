@@ -55,6 +55,9 @@ public struct PublisherDecks {
         var changes: [String: Data?] = [:]
         for (file, data) in snapshot.files { changes["corpus/\(name)/\(file)"] = data }
         changes["corpus/\(name)/deck.yaml"] = UpstreamBlock.write(upstream, into: snapshot.manifestText)
+        if let stamped = ContentVersions.profileSeeing([name: snapshot.manifest.version], user: user, root: root, now: now()) {
+            changes[stamped.path] = stamped.data
+        }
         let git = try LibraryGit(root: root, user: user, now: now)
         try git.apply(changes: changes, message: """
             Add deck \(name) \(snapshot.manifest.version) from \(url)
