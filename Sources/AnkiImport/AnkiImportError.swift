@@ -20,6 +20,8 @@ public struct AnkiImportError: Error, CustomStringConvertible, Sendable {
         /// `--fields` or the mapping file is wrong.
         case badMapping
         case invalidName
+        /// A library file the import must merge into cannot be read.
+        case unreadableLibraryFile
     }
 
     public let code: Code

@@ -201,7 +201,7 @@ public struct AnkiImporter {
                 var progress = ProgressFile(entry: id)
                 if let data = FileManager.default.contents(atPath: root.appending(path: progressPath).path) {
                     guard let existing = ProgressFile.decode(data, path: progressPath).0 else {
-                        throw AnkiImportError(.deckExists, "\(progressPath) cannot be read, so the imported history cannot be merged into it; fix it (`rote check`) and import again")
+                        throw AnkiImportError(.unreadableLibraryFile, "\(progressPath) cannot be read, so the imported history cannot be merged into it; fix it (`rote check`) and import again")
                     }
                     progress = existing
                 } else if !cards.isEmpty, cards.allSatisfy({ $0.queue == -1 }) {

@@ -20,6 +20,8 @@ public struct PublisherError: Error, CustomStringConvertible, Sendable {
         /// The commit imported last is gone from the publisher's history.
         case missingBase
         case invalidName
+        /// A path in the publisher's tree would land outside the deck folder.
+        case unsafePath
     }
 
     public let code: Code

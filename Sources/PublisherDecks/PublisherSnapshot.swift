@@ -17,7 +17,12 @@ struct PublisherSnapshot {
         let prefix = path.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? ""
         var files: [String: Data] = [:]
         for file in all where file.path.hasPrefix(prefix) {
-            files[String(file.path.dropFirst(prefix.count))] = try repository.blob(file.id)
+            let relative = String(file.path.dropFirst(prefix.count))
+            let segments = relative.split(separator: "/", omittingEmptySubsequences: false)
+            guard !relative.hasPrefix("/"), !segments.contains(where: { $0 == ".." || $0 == ".git" || $0.isEmpty }) else {
+                throw PublisherError(.unsafePath, "the publisher's repository \(url) holds '\(file.path)', a path that would land outside the deck folder; refusing it")
+            }
+            files[relative] = try repository.blob(file.id)
         }
         guard let text = files["deck.yaml"] else {
             var decks: [String] = []

@@ -43,6 +43,9 @@ struct ImportAnki: ParsableCommand {
         let root = try CommandContext.locate(global)
         let user = CommandContext.user(at: root, global)
         let url = URL(fileURLWithPath: file)
+        guard ["apkg", "colpkg"].contains(url.pathExtension.lowercased()) else {
+            throw CLIError("\(file): rote import reads Anki packages here (.apkg, .colpkg); export the deck from Anki with File › Export")
+        }
         do {
             var fieldMapping = AnkiFieldMapping()
             if let mapping {
