@@ -13,11 +13,12 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "rote", targets: ["rote"]),
-        .library(name: "RoteKit", targets: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Study", "LibGit", "Exchange"]),
+        .library(name: "RoteKit", targets: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Study", "LibGit", "Exchange", "AnkiImport", "PublisherDecks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -26,6 +27,12 @@ let package = Package(
             providers: [.apt(["libgit2-dev"])]
         ),
         .target(name: "LibGit", dependencies: ["CLibGit2"], swiftSettings: strictSettings),
+        // Anki collections are SQLite databases; only AnkiImport reads them.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(name: "RoteModel", dependencies: ["Yams"], swiftSettings: strictSettings),
         .target(name: "Scheduling", dependencies: ["RoteModel"], swiftSettings: strictSettings),
         .target(
@@ -41,6 +48,16 @@ let package = Package(
         // Content in and out: seed JSON and CSV/TSV imports, deck and learner exports, erasure.
         .target(name: "Exchange", dependencies: ["RoteModel", "RoteStore", "RoteSync", "LibGit"], swiftSettings: strictSettings),
         .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Yams"], swiftSettings: strictSettings),
+        .target(
+            name: "AnkiImport",
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "CSQLite", "ZIPFoundation"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PublisherDecks",
+            dependencies: ["RoteModel", "RoteStore", "RoteSync", "LibGit"],
+            swiftSettings: strictSettings
+        ),
         // The starter decks in corpus/ are compiled into the binary, so an installed `rote`
         // can create a library without this checkout beside it.
         .target(
@@ -57,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "rote",
             dependencies: [
-                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "Study", "Exchange",
+                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "Study", "Exchange", "AnkiImport", "PublisherDecks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -86,6 +103,13 @@ let package = Package(
         .testTarget(name: "StudyTests", dependencies: ["Study", "RoteStore", "Scheduling", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RoteSyncTests", dependencies: ["RoteSync", "RoteStore", "RoteModel", "Scheduling", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
         .testTarget(name: "ExchangeTests", dependencies: ["Exchange", "RoteModel", "RoteStore", "RoteSync", "LibGit", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AnkiImportTests",
+            dependencies: ["AnkiImport", "RoteStore", "RoteModel", "Scheduling", "TestSupport", "CSQLite", "rote", "ZIPFoundation"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "PublisherDecksTests", dependencies: ["PublisherDecks", "RoteStore", "RoteModel", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
         .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "RoteStore", "rote"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

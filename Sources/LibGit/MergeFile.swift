@@ -11,16 +11,28 @@ public struct TextMergeResult: Sendable, Equatable {
 }
 
 extension Repository {
+    /// Which side wins lines both sides changed, instead of conflict markers.
+    public enum Favor: Sendable {
+        case none, ours, theirs
+    }
+
     /// Merges three versions of a text file line by line, as git does, labelling the sides in
     /// any conflict markers (`git_merge_file`). A missing ancestor merges as an empty file.
+    /// With `favor` other than `.none`, lines both sides changed are taken from that side and
+    /// the result is always clean (`GIT_MERGE_FILE_FAVOR_OURS` / `_THEIRS`).
     public static func mergeText(
         ancestor: Data?, ours: Data, theirs: Data, path: String,
-        oursLabel: String = "ours", theirsLabel: String = "theirs"
+        oursLabel: String = "ours", theirsLabel: String = "theirs", favor: Favor = .none
     ) throws -> TextMergeResult {
         LibGit.ensureInitialized()
         var options = git_merge_file_options()
         try check("preparing a text merge of \(path)") {
             git_merge_file_options_init(&options, UInt32(GIT_MERGE_FILE_OPTIONS_VERSION))
+        }
+        switch favor {
+        case .none: break
+        case .ours: options.favor = GIT_MERGE_FILE_FAVOR_OURS
+        case .theirs: options.favor = GIT_MERGE_FILE_FAVOR_THEIRS
         }
         var result = git_merge_file_result()
         defer { git_merge_file_result_free(&result) }

@@ -29,13 +29,22 @@ public final class Remote {
     /// Downloads what the remote has and updates `refs/remotes/<name>/*` through the remote's
     /// configured refspecs (`git_remote_fetch`). Local branches and the work tree are untouched.
     public func fetch(credentials: Credentials = Credentials(), progress: ((TransferProgress) -> Void)? = nil) throws {
+        try fetch(credentials: credentials, progress: progress, refspecs: nil)
+    }
+
+    func fetch(credentials: Credentials, progress: ((TransferProgress) -> Void)?, refspecs: [String]?) throws {
         let session = RemoteSession(
             credentials: credentials, operation: "fetching from \(name) (\(url))",
             helperDirectory: repository.workTree ?? repository.gitDirectory, progress: progress)
         var options = git_fetch_options()
         try check("preparing fetch options") { git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)) }
         session.install(into: &options.callbacks)
-        let result = withExtendedLifetime(session) { git_remote_fetch(pointer, nil, &options, nil) }
+        let result = withExtendedLifetime(session) {
+            if let refspecs {
+                return withStringArray(refspecs) { array in git_remote_fetch(pointer, &array, &options, nil) }
+            }
+            return git_remote_fetch(pointer, nil, &options, nil)
+        }
         if result < 0 { throw session.error(result) }
     }
 

@@ -83,6 +83,51 @@ public struct DeckManifest: YAMLCodable {
         }
     }
 
+    /// Where a publisher deck came from (`rote deck add`), and the publisher's commit imported
+    /// last: the base of the next `rote deck update`'s three-way merge.
+    public struct Upstream: Sendable, Hashable {
+        /// The publisher's git repository, as given to `rote deck add`.
+        public var url: String
+        /// The deck's folder inside that repository; nil for the repository's root.
+        public var path: String?
+        /// The tag or branch followed; nil for the publisher's default branch.
+        public var ref: String?
+        /// The publisher commit imported last (40 hex digits).
+        public var commit: String
+        /// The publisher's deck version at that commit.
+        public var version: String
+
+        public init(url: String, path: String? = nil, ref: String? = nil, commit: String, version: String) {
+            self.url = url
+            self.path = path
+            self.ref = ref
+            self.commit = commit
+            self.version = version
+        }
+
+        public var yamlValue: YAMLValue {
+            var map = YAMLMapBuilder()
+            map.add("url", .string(url))
+            map.add("path", path)
+            map.add("ref", ref)
+            map.add("commit", .string(commit))
+            map.add("version", .string(version))
+            return map.build()
+        }
+    }
+
+    /// The Anki deck a deck was imported from (`rote import FILE.apkg`): importing the same
+    /// Anki deck again adds what is new instead of refusing the name.
+    public struct AnkiOrigin: Sendable, Hashable {
+        public var deckID: Int
+        public var deckName: String
+
+        public init(deckID: Int, deckName: String) {
+            self.deckID = deckID
+            self.deckName = deckName
+        }
+    }
+
     public var kind: DeckKind
     public var title: String
     public var description: String?
@@ -96,12 +141,17 @@ public struct DeckManifest: YAMLCodable {
     public var scheduler: SchedulerKind
     public var order: Order
     public var unlock: UnlockRule?
+    public var anki: AnkiOrigin?
+    public var upstream: Upstream?
 
     public init(
         kind: DeckKind, title: String, description: String? = nil, sourceLanguage: String? = nil,
         targetLanguage: String? = nil, version: String = "1.0.0", license: String? = nil, source: String? = nil,
-        scheduler: SchedulerKind = .fsrs, order: Order = .listed, unlock: UnlockRule? = nil
+        scheduler: SchedulerKind = .fsrs, order: Order = .listed, unlock: UnlockRule? = nil,
+        anki: AnkiOrigin? = nil, upstream: Upstream? = nil
     ) {
+        self.anki = anki
+        self.upstream = upstream
         self.kind = kind
         self.title = title
         self.description = description
@@ -133,6 +183,25 @@ public struct DeckManifest: YAMLCodable {
             unlock = UnlockRule(
                 mode: rule.string("mode") ?? "memory", minScore: rule.int("min_score") ?? 80, passes: rule.int("passes") ?? 2)
             reader.absorb(rule)
+        }
+        if var origin = reader.mapping("anki") {
+            if let id = origin.int("deck_id", required: true), let name = origin.string("deck", required: true) {
+                anki = AnkiOrigin(deckID: id, deckName: name)
+            }
+            reader.absorb(origin)
+        }
+        if var source = reader.mapping("upstream") {
+            let url = source.string("url", required: true)
+            let path = source.string("path")
+            let ref = source.string("ref")
+            let commit = source.string("commit", required: true)
+            let version = source.string("version", required: true)
+            if let commit, commit.count != 40 || !commit.allSatisfy(\.isHexDigit) {
+                source.error("commit", "upstream.commit '\(commit)' is not a 40-digit git commit id")
+            } else if let url, let commit, let version {
+                upstream = Upstream(url: url, path: path, ref: ref, commit: commit, version: version)
+            }
+            reader.absorb(source)
         }
         guard let kindText, let title, let version else { return nil }
         guard let kind = DeckKind(rawValue: kindText) else {
@@ -177,6 +246,10 @@ public struct DeckManifest: YAMLCodable {
         if let unlock {
             map.add("unlock", .map([("mode", .string(unlock.mode)), ("min_score", .int(unlock.minScore)), ("passes", .int(unlock.passes))], flow: true))
         }
+        if let anki {
+            map.add("anki", .map([("deck_id", .int(anki.deckID)), ("deck", .string(anki.deckName))], flow: true))
+        }
+        if let upstream { map.add("upstream", upstream.yamlValue) }
         return map.build()
     }
 }

@@ -66,6 +66,13 @@ public struct LibraryCreator {
         profile.settings.newPerDay = 10
         profile.settings.reviewsPerDay = 200
         profile.settings.dailyGoal = 20
+        // The learner starts having seen the starter decks' versions, so a later version of
+        // one runs its upgrade rule (see ContentVersions).
+        for file in StarterDecks.files where file.path.hasSuffix("/deck.yaml") {
+            if let deck = DeckManifest.decode(file.text, path: file.path).0 {
+                profile.setSeenVersion(deck.version, of: String(file.path.dropLast("/deck.yaml".count)))
+            }
+        }
         try write("profiles/\(user)/profile.yaml", profile.render())
 
         do {

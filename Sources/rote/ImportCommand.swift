@@ -7,7 +7,7 @@ import RoteSync
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import content: a skills seed (.json), or vocabulary or passages from a table (.csv, .tsv, .txt).",
+        abstract: "Import content: a skills seed (.json), a table (.csv, .tsv, .txt) or an Anki package (.apkg, .colpkg) with its history.",
         discussion: """
             FILE.json is the skills seed format (domains, skills and questions; docs/import-export.md). \
             Hard violations — a required field missing, a wrong type, an invalid payload, a \
@@ -20,16 +20,23 @@ struct Import: ParsableCommand {
             #columns: headers. Rows with a problem are skipped and listed by line; rows that do \
             not match the header's column count block the import.
 
+            FILE.apkg / .colpkg is an Anki deck or collection: notes become entries, media is \
+            copied, and Anki's review log becomes your review history, so each entry's FSRS \
+            state is rebuilt by replay (docs/decks.md). Fields map by --fields or --mapping. \
+            Anki 2.1.50+ exports a compressed format by default: tick "Support older Anki \
+            versions" when exporting.
+
             --mode append (the default) adds what is new and keeps entries already in the deck \
             as they are; --mode override rewrites them from the file. An import is one commit, \
             all or nothing. Examples: rote import seed.json --deck math --fix-slugs; \
-            rote import words.csv --deck travel --kind vocabulary
+            rote import words.csv --deck travel --kind vocabulary; \
+            rote import french.apkg --fields Front=word,Back=translation
             """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The file to import: .json, .csv, .tsv or .txt.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The file to import: .json, .csv, .tsv, .txt, .apkg or .colpkg.", valueName: "file"))
     var file: String
 
     @Option(help: ArgumentHelp("The deck to import into (default: the file's name).", valueName: "name"))
@@ -50,7 +57,21 @@ struct Import: ParsableCommand {
     @Flag(help: "Check and report, write nothing.")
     var dryRun = false
 
+    @Option(help: ArgumentHelp("Anki: a YAML file mapping Anki fields to Rote fields (see docs/decks.md).", valueName: "file.yaml"))
+    var mapping: String?
+
+    @Option(help: ArgumentHelp("Anki: Anki field → Rote field, e.g. Front=word,Back=translation.", valueName: "pairs"))
+    var fields: String?
+
     func run() throws {
+        let fileExtension = URL(fileURLWithPath: file).pathExtension.lowercased()
+        if ["apkg", "colpkg"].contains(fileExtension) {
+            if kind != nil || fixSlugs || dryRun || title != nil || mode != "append" {
+                throw ValidationError("--kind, --mode, --title, --fix-slugs and --dry-run are for seeds and tables; an Anki package takes --deck, --fields and --mapping")
+            }
+            return try AnkiPackageImport(global: global, file: file, deck: deck, mapping: mapping, fields: fields).run()
+        }
+        if mapping != nil || fields != nil { throw ValidationError("--fields and --mapping are for Anki packages (.apkg, .colpkg)") }
         guard let mode = SeedImporter.Mode(rawValue: mode) else {
             throw ValidationError("unknown --mode '\(self.mode)'; use append or override")
         }
@@ -68,7 +89,7 @@ struct Import: ParsableCommand {
         if isJSON, tableKind != nil { throw ValidationError("--kind is for tables; a .json file is a skills seed") }
         if !isJSON, fixSlugs { throw ValidationError("--fix-slugs is for skills seeds (.json)") }
         guard isJSON || ["csv", "tsv", "txt"].contains(url.pathExtension.lowercased()) else {
-            throw CLIError("\(file): unknown kind of file; import .json (skills seed), .csv, .tsv or .txt (tables)")
+            throw CLIError("\(file): unknown kind of file; import .json (skills seed), .csv, .tsv or .txt (tables), or .apkg / .colpkg (Anki)")
         }
 
         let root = try CommandContext.locate(global)

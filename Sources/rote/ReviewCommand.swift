@@ -41,6 +41,9 @@ struct Review: ParsableCommand {
             let lock = try LibraryLock(root: context.root, purpose: "review")
             defer { withExtendedLifetime(lock) {} }
             let git = try LibraryGit(root: context.root, user: context.user)
+            for upgrade in try ContentUpgrade.run(library: context.library, user: context.user, git: git) {
+                for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
+            }
             let now = Date()
             let recorder = ReviewRecorder(root: context.root, user: context.user, device: git.device, library: context.library)
             let wasNew = recorder.current(entry.id).reviews.isEmpty

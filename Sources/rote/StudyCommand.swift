@@ -69,6 +69,9 @@ struct StudyCommand: ParsableCommand {
             if try StudySessionRunner.recoverInterruptedSession(root: context.root, git: git) {
                 Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
             }
+            for upgrade in try ContentUpgrade.run(library: context.library, user: context.user, git: git) {
+                for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
+            }
         } catch let busy as LibraryLock.Busy {
             throw CLIError(busy.description)
         } catch let error as SyncError {

@@ -25,6 +25,9 @@ import Yams
         roundTrip(DeckManifest(kind: .vocabulary, title: "English: A1", description: "Words #1", sourceLanguage: "en", targetLanguage: "ar",
                                version: "2.1.3", license: "CC-BY-4.0", source: "Written for Rote", scheduler: .sm2, order: .rank))
         roundTrip(DeckManifest(kind: .letters, title: "Letters", unlock: .init(mode: "memory", minScore: 80, passes: 2)))
+        roundTrip(DeckManifest(kind: .vocabulary, title: "French", anki: .init(deckID: 1_700_000_000_123, deckName: "French::Basics")))
+        roundTrip(DeckManifest(kind: .passages, title: "Batch 10", version: "1.1.0", upstream: .init(
+            url: "https://example.org/decks.git", path: "english/batch-10", ref: "v1.1.0", commit: String(repeating: "0a", count: 20), version: "1.1.0")))
     }
 
     @Test func vocabularyEntry() {
@@ -92,6 +95,9 @@ import Yams
         profile.consent = [.init(topic: "reflections", granted: true, at: Self.at, version: "1")]
         profile.easyRatingVelocity = 0.3
         profile.cycleCount = 4
+        profile.setSeenVersion("1.1.0", of: "kjv")
+        profile.setSeenVersion("1.0.0", of: "alphabet")
+        #expect(profile.deckVersions.map(\.0) == ["alphabet", "kjv"], "kept sorted by deck")
         roundTrip(profile)
         roundTrip(Profile(user: "bo"))
     }

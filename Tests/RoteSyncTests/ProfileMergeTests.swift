@@ -140,4 +140,15 @@ import Testing
         let merged = try #require(mergedText(ProfileMerge.merge(base: nil, ours: unsorted, theirs: unsorted)))
         #expect(merged.contains("interests:\n  family: 0.6\n  school: 0.4\n"))
     }
+
+    @Test func seenDeckVersionsMergeKeyByKey() throws {
+        let base = Self.base + "deck_versions:\n  alphabet: 1.0.0\n"
+        let ours = bytes(base.replacingOccurrences(of: "updated_at: 2026-11-20T10:00:00Z", with: "updated_at: 2026-11-20T11:00:00Z")
+            .replacingOccurrences(of: "  alphabet: 1.0.0\n", with: "  alphabet: 1.1.0\n  kjv: 1.0.0\n"))
+        let theirs = bytes(base.replacingOccurrences(of: "updated_at: 2026-11-20T10:00:00Z", with: "updated_at: 2026-11-20T12:00:00Z")
+            .replacingOccurrences(of: "  alphabet: 1.0.0\n", with: "  alphabet: 1.2.0\n  math: 2.0.0\n"))
+        let merged = try mergeBothWays(base: bytes(base), ours, theirs)
+        #expect(merged.deckVersions.map(\.0) == ["alphabet", "kjv", "math"], "decks recorded on either side are kept")
+        #expect(merged.seenVersion(of: "alphabet") == "1.2.0", "both changed it: the later updated_at wins")
+    }
 }

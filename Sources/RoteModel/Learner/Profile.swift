@@ -20,6 +20,10 @@ public struct Profile: YAMLCodable {
     public var easyRatingVelocity: Double?
     /// Daily-matrix cycles completed (seed 002).
     public var cycleCount: Int?
+    /// The version of each deck this learner last saw, by deck name (seed 003's content
+    /// version): when a deck's `version` differs, its upgrade rule runs for this learner and
+    /// the new version is stamped here. Sorted by deck name.
+    public var deckVersions: [(String, String)]
 
     /// One recorded answer to a consent question (seed 004: reflections are religious data).
     public struct Consent: Sendable, Equatable {
@@ -70,6 +74,17 @@ public struct Profile: YAMLCodable {
         self.interests = []
         self.ignoredWords = []
         self.consent = []
+        self.deckVersions = []
+    }
+
+    /// The version of `deck` this learner last saw, if recorded.
+    public func seenVersion(of deck: String) -> String? { deckVersions.first { $0.0 == deck }?.1 }
+
+    /// Records `version` as seen for `deck`, keeping the list sorted by deck name.
+    public mutating func setSeenVersion(_ version: String, of deck: String) {
+        deckVersions.removeAll { $0.0 == deck }
+        deckVersions.append((deck, version))
+        deckVersions.sort { $0.0 < $1.0 }
     }
 
     public init?(reading reader: inout MappingReader) {
@@ -123,6 +138,7 @@ public struct Profile: YAMLCodable {
         }
         easyRatingVelocity = reader.double("easy_rating_velocity")
         cycleCount = reader.int("cycle_count")
+        deckVersions = (reader.stringMap("deck_versions") ?? []).sorted { $0.0 < $1.0 }
         guard let user else { return nil }
         self.user = user
     }
@@ -156,6 +172,7 @@ public struct Profile: YAMLCodable {
         }, flow: false))
         map.add("easy_rating_velocity", easyRatingVelocity)
         map.add("cycle_count", cycleCount)
+        map.add("deck_versions", .map(deckVersions.map { ($0.0, .string($0.1)) }, flow: false))
         return map.build()
     }
 
@@ -164,5 +181,6 @@ public struct Profile: YAMLCodable {
             && lhs.settings == rhs.settings && lhs.lexicalRank == rhs.lexicalRank
             && lhs.interests.elementsEqual(rhs.interests, by: ==) && lhs.ignoredWords.sorted() == rhs.ignoredWords.sorted()
             && lhs.consent == rhs.consent && lhs.easyRatingVelocity == rhs.easyRatingVelocity && lhs.cycleCount == rhs.cycleCount
+            && lhs.deckVersions.elementsEqual(rhs.deckVersions, by: ==)
     }
 }

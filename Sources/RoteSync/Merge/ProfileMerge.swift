@@ -55,6 +55,7 @@ public enum ProfileMerge {
         merged.easyRatingVelocity = pick.value(
             base?.easyRatingVelocity, ours.easyRatingVelocity, theirs.easyRatingVelocity, text: YAMLValue.format)
         merged.cycleCount = pick.value(base?.cycleCount, ours.cycleCount, theirs.cycleCount, text: String.init)
+        merged.deckVersions = mergeDeckVersions(base?.deckVersions ?? [], ours.deckVersions, theirs.deckVersions, pick)
         return merged
     }
 
@@ -104,6 +105,20 @@ public enum ProfileMerge {
         return topics.sorted().compactMap { topic in
             pick.value(baseWeights[topic], oursWeights[topic], theirsWeights[topic], text: YAMLValue.format)
                 .map { (topic, $0) }
+        }
+    }
+
+    /// Each deck's seen version key-wise (a deck changed on both sides goes to the later
+    /// `updated_at`), decks as a set; sorted by deck name.
+    static func mergeDeckVersions(
+        _ base: [(String, String)], _ ours: [(String, String)], _ theirs: [(String, String)], _ pick: KeyMerger
+    ) -> [(String, String)] {
+        let baseVersions = Dictionary(base, uniquingKeysWith: { first, _ in first })
+        let oursVersions = Dictionary(ours, uniquingKeysWith: { first, _ in first })
+        let theirsVersions = Dictionary(theirs, uniquingKeysWith: { first, _ in first })
+        let decks = mergeSet(base.map(\.0), ours.map(\.0), theirs.map(\.0))
+        return decks.sorted().compactMap { deck in
+            pick.value(baseVersions[deck], oursVersions[deck], theirsVersions[deck], text: { $0 }).map { (deck, $0) }
         }
     }
 

@@ -1,0 +1,346 @@
+import Foundation
+import LibGit
+import RoteModel
+import RoteStore
+import RoteSync
+import Scheduling
+
+/// Imports an Anki package into a library as one commit: notes become entries, media files
+/// are copied beside them, and the review log becomes review events, so each entry's FSRS
+/// state is rebuilt by replay and no answer is lost.
+///
+/// - Standard note types (Basic and the like) become a `vocabulary` deck, cloze note types a
+///   `passages` deck; a package with both gets `<name>` and `<name>-cloze`.
+/// - A note is one entry. Its cards' reviews all go into the entry's history (a reversed card
+///   or a second cloze deletion is studied by Rote as part of the same entry).
+/// - Review ids are `anki-<revlog id>`, so importing the same package again — or a later
+///   export of the same deck with more reviews — adds only what is new. Entry files that
+///   already exist are left as they are, so local edits survive a re-import.
+/// - A deck name already used by a deck that did not come from the same Anki deck is refused.
+///
+/// Every check runs before the first write; the writes and the commit are all or nothing.
+public struct AnkiImporter {
+    public struct Options: Sendable {
+        /// The deck name; default: the Anki deck's name as a slug.
+        public var deck: String?
+        public var mapping: AnkiFieldMapping
+        /// The learner the review history belongs to.
+        public var user: String
+
+        public init(deck: String? = nil, mapping: AnkiFieldMapping = AnkiFieldMapping(), user: String) {
+            self.deck = deck
+            self.mapping = mapping
+            self.user = user
+        }
+    }
+
+    /// What an import did, for the command to print.
+    public struct Report: Sendable {
+        public struct Deck: Sendable, Equatable {
+            public var name: String
+            public var kind: DeckKind
+            /// False when the deck was there from an earlier import of the same Anki deck.
+            public var created: Bool
+            public var entriesAdded: Int
+            /// Entries already in the library, left untouched.
+            public var entriesKept: Int
+        }
+
+        public var ankiDeck: String
+        public var decks: [Deck] = []
+        /// Notes left out, with why.
+        public var skipped: [String] = []
+        /// Review events added (not counting ones already imported).
+        public var reviewsAdded = 0
+        public var progressFiles = 0
+        public var mediaAdded = 0
+        public var profileCreated = false
+        /// The commit made; nil when there was nothing new.
+        public var commit: String?
+        /// Every path the import changes, for tests and dry runs.
+        public var changes: [String: Data?] = [:]
+    }
+
+    public let root: URL
+    public let now: @Sendable () -> Date
+
+    public init(root: URL, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.root = root
+        self.now = now
+    }
+
+    /// Reads the package, plans the import against the library, and applies it as one commit
+    /// while holding the library lock.
+    public func importPackage(at url: URL, options: Options) throws -> Report {
+        let package = try AnkiPackage.read(url)
+        let lock = try LibraryLock(root: root, purpose: "import \(url.lastPathComponent)")
+        defer { withExtendedLifetime(lock) {} }
+        let library = try LibraryLoader(users: .only(options.user), includeSessions: false).load(root)
+        var report = try plan(package, library: library, options: options)
+        guard !report.changes.isEmpty else { return report }
+        let git = try LibraryGit(root: root, user: options.user, now: now)
+        report.commit = try git.apply(changes: report.changes, message: commitMessage(report, package: package, user: options.user, device: git.device))?.hex
+        return report
+    }
+
+    /// Works out every file the import writes, without writing anything. Throws when the
+    /// package cannot be imported as a whole.
+    public func plan(_ package: AnkiPackage, library: LoadedLibrary, options: Options) throws -> Report {
+        let collection = package.collection
+        guard Slug.isValidUser(options.user) else {
+            throw AnkiImportError(.invalidName, "'\(options.user)' is not a valid learner name (lowercase letters, digits, _ . -); use --user NAME")
+        }
+        guard !collection.notes.isEmpty else {
+            throw AnkiImportError(.empty, "\(package.fileName) holds no notes; nothing to import")
+        }
+        let cardsPerDeck = Dictionary(grouping: collection.cards, by: \.deckID).mapValues(\.count)
+        let mainDeck = cardsPerDeck.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? 1
+        let ankiDeckName = collection.decks[mainDeck] ?? "Anki"
+        if let name = options.deck, !Slug.isValidSegment(name) {
+            throw AnkiImportError(.invalidName, "--deck '\(name)' is not a valid deck name; use lowercase letters, digits, _ . - (e.g. \(Slug.make(from: name)))")
+        }
+        let baseName = options.deck ?? AnkiImporter.slug(ankiDeckName.replacingOccurrences(of: "::", with: " "), fallback: "anki")
+        var report = Report(ankiDeck: ankiDeckName)
+
+        // Notes → drafts of entries, by kind.
+        var drafts: [DeckKind: [Draft]] = [:]
+        for note in collection.notes {
+            guard let noteType = collection.noteTypes[note.noteTypeID] else {
+                report.skipped.append("note \(note.id): its note type \(note.noteTypeID) is missing from the package")
+                continue
+            }
+            let targets = try options.mapping.targets(for: noteType)
+            switch AnkiImporter.draft(note, noteType: noteType, targets: targets) {
+            case let .success(draft): drafts[draft.kind, default: []].append(draft)
+            case let .failure(problem): report.skipped.append("note \(note.id) (\(noteType.name)): \(problem.reason)")
+            }
+        }
+        guard !drafts.isEmpty else {
+            throw AnkiImportError(.empty, "\(package.fileName): none of its \(collection.notes.count) notes could be imported:\n  " + report.skipped.prefix(10).joined(separator: "\n  "))
+        }
+        let kinds = [DeckKind.vocabulary, .passages].filter { drafts[$0] != nil }
+        let deckNames: [DeckKind: String] = Dictionary(uniqueKeysWithValues: kinds.map { kind in
+            (kind, kinds.count > 1 && kind == .passages ? baseName + "-cloze" : baseName)
+        })
+
+        // Deck names must be free, or taken by an earlier import of the same Anki deck.
+        var manifests: [DeckKind: (DeckManifest, created: Bool)] = [:]
+        for kind in kinds {
+            let name = deckNames[kind]!
+            if let existing = library.decks[name] {
+                guard existing.anki?.deckID == Int(mainDeck), existing.kind == kind else {
+                    let origin = existing.anki.map { "Anki deck '\($0.deckName)' (id \($0.deckID))" } ?? "elsewhere"
+                    throw AnkiImportError(.deckExists, "deck '\(name)' already exists (corpus/\(name)/deck.yaml, \(existing.kind.rawValue) deck '\(existing.title)', from \(origin)), and this package's deck is Anki deck '\(ankiDeckName)' (id \(mainDeck)); nothing was imported — choose another name with --deck NAME")
+                }
+                manifests[kind] = (existing, false)
+            } else if FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)").path) {
+                throw AnkiImportError(.deckExists, "corpus/\(name)/ already exists but has no readable deck.yaml; nothing was imported — choose another name with --deck NAME, or fix or remove that folder")
+            } else {
+                let title = kinds.count > 1 && kind == .passages ? "\(ankiDeckName) (cloze)" : ankiDeckName
+                manifests[kind] = (DeckManifest(
+                    kind: kind, title: title, description: "Imported from the Anki package \(package.fileName).",
+                    source: "Anki deck '\(ankiDeckName)'", order: .listed, anki: .init(deckID: Int(mainDeck), deckName: ankiDeckName)), true)
+            }
+        }
+
+        var changes: [String: Data?] = [:]
+        func propose(_ path: String, _ data: Data) {
+            if FileManager.default.contents(atPath: root.appending(path: path).path) != data { changes[path] = data }
+        }
+
+        // The learner sees the new decks' versions from the start (ContentVersions).
+        let newDecks = Dictionary(uniqueKeysWithValues: kinds.compactMap { kind in
+            manifests[kind]!.created ? (deckNames[kind]!, manifests[kind]!.0.version) : nil
+        })
+        let profile = library.profiles[options.user]
+        if profile == nil {
+            var created = Profile(user: options.user, createdAt: Timestamp.wholeSeconds(now()), updatedAt: Timestamp.wholeSeconds(now()))
+            for (deck, version) in newDecks { created.setSeenVersion(version, of: deck) }
+            propose("profiles/\(options.user)/profile.yaml", Data(created.render().utf8))
+            report.profileCreated = true
+        } else if let stamped = ContentVersions.profileSeeing(newDecks, user: options.user, root: root, now: now()) {
+            changes[stamped.path] = stamped.data
+        }
+        let cardsByNote = Dictionary(grouping: collection.cards, by: \.noteID)
+        let reviewsByCard = Dictionary(grouping: collection.reviews, by: \.cardID)
+        var mediaHome: [String: String] = [:]
+
+        for kind in kinds {
+            let name = deckNames[kind]!
+            let (manifest, created) = manifests[kind]!
+            if created { propose("corpus/\(name)/deck.yaml", Data(manifest.render().utf8)) }
+            var deckReport = Report.Deck(name: name, kind: kind, created: created, entriesAdded: 0, entriesKept: 0)
+            var used: Set<String> = ["deck"]
+            let settings = SchedulerSettings.forDeck(manifest, profile: profile)
+            for (position, var draft) in drafts[kind]!.enumerated() {
+                var slug = draft.slug
+                var number = 2
+                while used.contains(slug) {
+                    slug = "\(draft.slug)-\(number)"
+                    number += 1
+                }
+                used.insert(slug)
+                let id = "\(name)/\(slug)"
+                let path = "corpus/\(id).yaml"
+                if case var .passage(passage) = draft.content {
+                    passage.order = position + 1
+                    draft.content = .passage(passage)
+                }
+                if FileManager.default.fileExists(atPath: root.appending(path: path).path) {
+                    deckReport.entriesKept += 1
+                } else {
+                    propose(path, Data(draft.content.render().utf8))
+                    deckReport.entriesAdded += 1
+                }
+                for file in draft.media where mediaHome[file] == nil { mediaHome[file] = name }
+
+                // The history: every answer of every card of the note.
+                let cards = cardsByNote[draft.note.id] ?? []
+                let events = cards.flatMap { reviewsByCard[$0.id] ?? [] }.compactMap(AnkiImporter.event)
+                let progressPath = "profiles/\(options.user)/progress/\(id).yaml"
+                var progress = ProgressFile(entry: id)
+                if let data = FileManager.default.contents(atPath: root.appending(path: progressPath).path) {
+                    guard let existing = ProgressFile.decode(data, path: progressPath).0 else {
+                        throw AnkiImportError(.unreadableLibraryFile, "\(progressPath) cannot be read, so the imported history cannot be merged into it; fix it (`rote check`) and import again")
+                    }
+                    progress = existing
+                } else if !cards.isEmpty, cards.allSatisfy({ $0.queue == -1 }) {
+                    progress.status = .suspended
+                    progress.statusAt = Date(timeIntervalSince1970: TimeInterval(cards.map(\.modified).max() ?? 0))
+                }
+                let known = Set(progress.reviews.map(\.id))
+                let added = events.filter { !known.contains($0.id) }
+                if added.isEmpty, progress.status == .active, progress.reviews.isEmpty { continue }
+                progress.reviews = (progress.reviews + added).sorted(by: ReviewEvent.replayOrder)
+                progress.state = Scheduler.replay(progress.reviews, entryID: id, settings: settings)
+                report.reviewsAdded += added.count
+                let before = changes.count
+                propose(progressPath, Data(progress.render().utf8))
+                if changes.count > before { report.progressFiles += 1 }
+            }
+            report.decks.append(deckReport)
+        }
+
+        // Media: beside the entries that use them; files no note names go with the first deck.
+        for (file, data) in package.media.sorted(by: { $0.key < $1.key }) {
+            guard !file.lowercased().hasSuffix(".yaml"), !file.lowercased().hasSuffix(".yml") else {
+                throw AnkiImportError(.unsafePath, "\(package.fileName) holds a media file named '\(file)', which Rote would read as a library file; rename it in Anki's media folder and export again")
+            }
+            let deck = mediaHome[file] ?? deckNames[kinds[0]]!
+            let path = "corpus/\(deck)/\(file)"
+            if FileManager.default.fileExists(atPath: root.appending(path: path).path) { continue }
+            changes[path] = data
+            report.mediaAdded += 1
+        }
+        report.changes = changes
+        return report
+    }
+
+    // MARK: - Notes to entries
+
+    struct Draft {
+        var note: AnkiCollection.Note
+        var kind: DeckKind
+        var content: EntryContent
+        var slug: String
+        var media: [String]
+    }
+
+    /// The entry a note becomes, or why it cannot become one.
+    static func draft(_ note: AnkiCollection.Note, noteType: AnkiCollection.NoteType, targets: [String?]) -> Result<Draft, DraftError> {
+        var values: [String: AnkiText.Field] = [:]
+        var sounds: [String] = []
+        var images: [String] = []
+        for (position, html) in note.fields.enumerated() {
+            let field = AnkiText.field(html)
+            sounds += field.sounds
+            images += field.images
+            guard position < targets.count, let target = targets[position], values[target] == nil else { continue }
+            values[target] = field
+        }
+        func text(_ name: String) -> String? { values[name].flatMap { $0.text.isEmpty ? nil : $0.text } }
+        let audio = text("audio") ?? values["audio"]?.sounds.first ?? sounds.first
+        let image = text("image") ?? values["image"]?.images.first ?? images.first
+        let content: EntryContent
+        let slugSource: String
+        if noteType.isCloze {
+            guard let raw = text("text") else { return .failure(DraftError("its cloze text is empty")) }
+            let passageText = AnkiText.clozeAnswers(raw)
+            let words = passageText.split(separator: " ")
+            let reference = text("reference") ?? (words.prefix(6).joined(separator: " ") + (words.count > 6 ? " …" : ""))
+            var passage = PassageEntry(reference: reference, text: passageText, translation: text("translation"), tags: note.tags)
+            passage.mnemonic = text("mnemonic")
+            passage.mnemonicImage = image
+            content = .passage(passage)
+            slugSource = text("reference") ?? words.prefix(5).joined(separator: " ")
+        } else {
+            guard let word = text("word") else { return .failure(DraftError("its \(fieldName("word", noteType, targets)) field is empty")) }
+            guard let translation = text("translation") else { return .failure(DraftError("its \(fieldName("translation", noteType, targets)) field is empty")) }
+            var entry = VocabularyEntry(word: word, pos: text("pos") ?? "phrase", translation: translation, forms: [("base", word)])
+            entry.ipa = text("ipa")
+            entry.audio = audio
+            entry.image = image
+            entry.usageNotes = text("usage_notes")
+            entry.cefr = text("cefr")
+            entry.root = text("root")
+            if let definition = text("definition") { entry.definition = [("en", definition)] }
+            if let alternatives = text("alternatives") {
+                entry.alternatives = alternatives.split(whereSeparator: { ",;".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
+            content = .vocabulary(entry)
+            slugSource = word
+        }
+        // Never write a file Rote would not load.
+        let kind: DeckKind = noteType.isCloze ? .passages : .vocabulary
+        let (decoded, problems) = EntryContent.decode(Data(content.render().utf8), kind: kind, path: "note \(note.id)")
+        guard decoded != nil else {
+            return .failure(DraftError(problems.filter { $0.severity == .error }.map(\.message).joined(separator: "; ")))
+        }
+        return .success(Draft(
+            note: note, kind: kind, content: content, slug: slug(slugSource, fallback: "note-\(note.id)"),
+            media: [audio, image].compactMap { $0 } + sounds + images))
+    }
+
+    struct DraftError: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    static func fieldName(_ target: String, _ noteType: AnkiCollection.NoteType, _ targets: [String?]) -> String {
+        targets.firstIndex(of: target).map { noteType.fields[$0] } ?? target
+    }
+
+    /// A file-name slug of at most 60 characters: accents folded (`adiós` → `adios`), other
+    /// characters outside `a-z 0-9 _ . -` made into `-`; `fallback` when nothing is left.
+    static func slug(_ text: String, fallback: String) -> String {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+        guard folded.unicodeScalars.contains(where: { $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else { return fallback }
+        var slug = Slug.make(from: folded)
+        if slug.count > 60 {
+            slug = String(slug.prefix(60))
+            while slug.hasSuffix("-") || slug.hasSuffix(".") { slug.removeLast() }
+        }
+        return Slug.isValidSegment(slug) ? slug : fallback
+    }
+
+    /// Anki's answer → a review event: ease 1–4 is again/hard/good/easy; ease 0 (a manual
+    /// reschedule, not an answer) is left out. The revlog id is the answer's time in ms.
+    static func event(_ review: AnkiCollection.Review) -> ReviewEvent? {
+        guard let grade = Grade(rawValue: review.ease) else { return nil }
+        return ReviewEvent(
+            id: "anki-\(review.id)", at: Date(timeIntervalSince1970: TimeInterval(review.id / 1000)), grade: grade,
+            ms: review.milliseconds > 0 ? review.milliseconds : nil, device: "anki")
+    }
+
+    func commitMessage(_ report: Report, package: AnkiPackage, user: String, device: String) -> String {
+        let entries = report.decks.map(\.entriesAdded).reduce(0, +)
+        var message = "Import Anki deck '\(report.ankiDeck)' from \(package.fileName): \(entries) entr\(entries == 1 ? "y" : "ies"), \(report.reviewsAdded) review\(report.reviewsAdded == 1 ? "" : "s")\n\n"
+        for deck in report.decks {
+            message += "- \(deck.name) (\(deck.kind.rawValue)): \(deck.entriesAdded) added" + (deck.entriesKept > 0 ? ", \(deck.entriesKept) already here and kept" : "") + "\n"
+        }
+        if report.mediaAdded > 0 { message += "- \(report.mediaAdded) media file\(report.mediaAdded == 1 ? "" : "s")\n" }
+        if !report.skipped.isEmpty { message += "- \(report.skipped.count) note\(report.skipped.count == 1 ? "" : "s") skipped\n" }
+        message += "\n\(SessionCommitMessage.deviceTrailer): \(device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+        return message
+    }
+}

@@ -1,0 +1,119 @@
+import CSQLite
+import Foundation
+import TestSupport
+import ZIPFoundation
+
+/// Anki decks made by the real tools: `genanki` for a Basic + Cloze deck, the `anki` package
+/// for a collection with review history (Tests/AnkiImportTests/Fixtures/make_anki_decks.py).
+/// Both are installed once into a virtualenv under `.build/anki-venv`, and the decks are made
+/// once into `.build/anki-fixtures`, so reruns take no time.
+enum AnkiFixtures {
+    static let requirements = ["genanki==0.13.1", "anki==26.9.3"]
+    static let venv = Checkout.root.appending(path: ".build/anki-venv")
+    static let output = Checkout.root.appending(path: ".build/anki-fixtures")
+    static let script = Checkout.root.appending(path: "Tests/AnkiImportTests/Fixtures/make_anki_decks.py")
+
+    /// The folder holding the made decks, or nil (with the reason printed loudly) when the
+    /// packages cannot be installed here.
+    static let folder: URL? = {
+        let marker = venv.appending(path: "rote-requirements.txt")
+        let wanted = requirements.joined(separator: "\n")
+        if (try? String(contentsOf: marker, encoding: .utf8)) != wanted {
+            let python = ProcessInfo.processInfo.environment["PYTHON"] ?? "python3"
+            let create = Shell.run(python, ["-m", "venv", venv.path])
+            let install = create.status == 0
+                ? Shell.run(venv.appending(path: "bin/pip").path, ["install", "--quiet", "--disable-pip-version-check"] + requirements)
+                : create
+            guard install.status == 0 else {
+                skip("could not install \(requirements.joined(separator: " ")) into \(venv.path): \(install.stderr.suffix(600))")
+                return nil
+            }
+            try? wanted.write(to: marker, atomically: true, encoding: .utf8)
+        }
+        let stamp = output.appending(path: "script.py")
+        let scriptText = (try? String(contentsOf: script, encoding: .utf8)) ?? ""
+        if (try? String(contentsOf: stamp, encoding: .utf8)) != scriptText || !FileManager.default.fileExists(atPath: output.appending(path: "expected.json").path) {
+            try? FileManager.default.removeItem(at: output)
+            let made = Shell.run(venv.appending(path: "bin/python").path, [script.path, output.path])
+            guard made.status == 0 else {
+                skip("the fixture script failed: \(made.stderr.suffix(1200))")
+                return nil
+            }
+            try? scriptText.write(to: stamp, atomically: true, encoding: .utf8)
+        }
+        return output
+    }()
+
+    static var available: Bool { folder != nil }
+
+    static func skip(_ reason: String) {
+        let banner = String(repeating: "!", count: 78)
+        print("\n\(banner)\nSKIPPING the Anki tests that need decks made by real tools:\n\(reason)\n\(banner)\n")
+    }
+
+    static func file(_ name: String) -> URL { folder!.appending(path: name) }
+
+    /// The review log Anki stored, as the fixture script saw it.
+    struct Expected: Decodable {
+        struct Review: Decodable {
+            var id: Int64
+            var cid: Int64
+            var ease: Int
+            var time: Int
+            var front: String
+        }
+
+        var revlog: [Review]
+    }
+
+    static func expected() throws -> Expected {
+        try JSONDecoder().decode(Expected.self, from: Data(contentsOf: file("expected.json")))
+    }
+}
+
+/// Hand-made packages for the tests of bad input and of the import's rules, built with
+/// SQLite and ZIPFoundation directly so they run everywhere.
+enum HandMadePackage {
+    /// A minimal schema-11 collection: one Basic note type, one deck, `notes` as (id, front,
+    /// back), one card per note (card id = note id + 1000) and the given review log
+    /// (revlog id ms, note id, ease).
+    static func collection(notes: [(Int64, String, String)], reviews: [(Int64, Int64, Int)] = [], deckName: String = "Tiny", deckID: Int64 = 20) throws -> Data {
+        let folder = TemporaryDirectory("anki-collection")
+        let path = folder.url.appending(path: "collection.anki2").path
+        var db: OpaquePointer?
+        guard sqlite3_open(path, &db) == SQLITE_OK else { throw CocoaError(.fileWriteUnknown) }
+        defer { sqlite3_close(db) }
+        func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+        var sql = """
+            CREATE TABLE col (id integer primary key, crt integer, mod integer, scm integer, ver integer, dty integer, usn integer, ls integer, conf text, models text, decks text, dconf text, tags text);
+            CREATE TABLE notes (id integer primary key, guid text, mid integer, mod integer, usn integer, tags text, flds text, sfld integer, csum integer, flags integer, data text);
+            CREATE TABLE cards (id integer primary key, nid integer, did integer, ord integer, mod integer, usn integer, type integer, queue integer, due integer, ivl integer, factor integer, reps integer, lapses integer, left integer, odue integer, odid integer, flags integer, data text);
+            CREATE TABLE revlog (id integer primary key, cid integer, usn integer, ease integer, ivl integer, lastIvl integer, factor integer, time integer, type integer);
+            INSERT INTO col VALUES (1, 0, 0, 0, 11, 0, 0, 0, '{}', '{"10": {"name": "Basic", "type": 0, "flds": [{"name": "Front", "ord": 0}, {"name": "Back", "ord": 1}]}}', '{"\(deckID)": {"name": \(quote(deckName).replacingOccurrences(of: "'", with: "\""))}}', '{}', '{}');
+
+            """
+        for (id, front, back) in notes {
+            sql += "INSERT INTO notes VALUES (\(id), 'g\(id)', 10, 0, 0, '', \(quote(front)) || char(31) || \(quote(back)), \(quote(front)), 0, 0, '');\n"
+            sql += "INSERT INTO cards VALUES (\(id + 1000), \(id), \(deckID), 0, 0, 0, 2, 2, 0, 1, 2500, 1, 0, 0, 0, 0, 0, '');\n"
+        }
+        for (id, note, ease) in reviews {
+            sql += "INSERT INTO revlog VALUES (\(id), \(note + 1000), 0, \(ease), 1, 0, 2500, 2000, 1);\n"
+        }
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+            throw NSError(domain: "sqlite", code: 1, userInfo: [NSLocalizedDescriptionKey: String(cString: sqlite3_errmsg(db))])
+        }
+        sqlite3_close(db)
+        db = nil
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// A zip with the given entries, in order.
+    static func zip(_ entries: [(String, Data)], to url: URL) throws {
+        let archive = try Archive(url: url, accessMode: .create)
+        for (path, data) in entries {
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), provider: { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            })
+        }
+    }
+}

@@ -1,0 +1,269 @@
+@testable import AnkiImport
+import Foundation
+import RoteModel
+import RoteStore
+import Scheduling
+import Testing
+import TestSupport
+
+/// `rote import FILE.apkg|.colpkg`: decks made by genanki and by Anki itself, then the rules
+/// and the bad input, on packages made by hand.
+@Suite struct AnkiImportTests {
+    static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
+
+    func rote(_ arguments: [String], in directory: URL) -> Shell.Output {
+        Shell.run(Self.binary, arguments, in: directory)
+    }
+
+    func head(_ directory: TemporaryDirectory) -> String {
+        Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout
+    }
+
+    func isClean(_ directory: TemporaryDirectory) -> Bool {
+        Shell.run("git", ["status", "--porcelain", "--untracked-files=all"], in: directory.url).stdout.isEmpty
+    }
+
+    // MARK: - Decks made by real tools
+
+    @Test(.enabled(if: AnkiFixtures.available, "genanki and anki could not be installed with pip"))
+    func genankiBasicAndClozeBecomeTwoDecksWithMedia() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let output = rote(["import", AnkiFixtures.file("genanki.apkg").path], in: library.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("Created deck french-basics (vocabulary): 3 entries added."), "\(output.stdout)")
+        #expect(output.stdout.contains("Created deck french-basics-cloze (passages): 1 entry added."), "\(output.stdout)")
+        #expect(isClean(library), "one commit holds everything")
+        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: library.url).stdout.hasPrefix("Import Anki deck 'French::Basics' from genanki.apkg"))
+
+        let loaded = try LibraryLoader().load(library.url)
+        #expect(loaded.errors.isEmpty, "\(loaded.errors)")
+        let entries = Dictionary(uniqueKeysWithValues: loaded.entries.map { ($0.id, $0.content) })
+        guard case let .vocabulary(bonjour) = entries["french-basics/bonjour"] else {
+            Issue.record("no french-basics/bonjour among \(entries.keys.sorted())")
+            return
+        }
+        #expect(bonjour.translation == "hello")
+        #expect(bonjour.audio == "bonjour.mp3", "[sound:…] becomes the audio file")
+        #expect(library.read("corpus/french-basics/bonjour.mp3") == "ID3 not really an mp3, but bytes to copy")
+        guard case let .vocabulary(merci) = entries["french-basics/merci"] else {
+            Issue.record("HTML is stripped from the slug and the word")
+            return
+        }
+        #expect(merci.word == "merci")
+        #expect(merci.translation == "thank you")
+        guard case let .vocabulary(goodbye) = entries["french-basics/au-revoir"] else {
+            Issue.record("no french-basics/au-revoir")
+            return
+        }
+        #expect(goodbye.translation == "goodbye bye")
+        let passages = loaded.entries.filter { $0.deck == "french-basics-cloze" }
+        #expect(passages.count == 1)
+        guard case let .passage(paris)? = passages.first?.content else { return }
+        #expect(paris.text == "Paris is the capital of France.")
+        #expect(paris.mnemonic == "geography")
+        #expect(loaded.decks["french-basics"]?.anki == DeckManifest.AnkiOrigin(deckID: 2_059_400_110, deckName: "French::Basics"))
+    }
+
+    @Test(.enabled(if: AnkiFixtures.available, "genanki and anki could not be installed with pip"))
+    func ankiHistoryBecomesReviewEventsAndShowShowsTheReplayedState() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let output = rote(["--user", "ana", "import", AnkiFixtures.file("history.apkg").path, "--deck", "spanish"], in: library.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("History for ana: 6 reviews added in 2 progress files"), "\(output.stdout)")
+
+        let expected = try AnkiFixtures.expected()
+        for front in ["hola", "gracias"] {
+            let path = "profiles/ana/progress/spanish/\(front).yaml"
+            let file = try #require(ProgressFile.decode(Data((library.read(path) ?? "").utf8), path: path).0)
+            let answers = expected.revlog.filter { $0.front == front }
+            #expect(file.reviews.map(\.id) == answers.map { "anki-\($0.id)" })
+            #expect(file.reviews.map(\.grade.rawValue) == answers.map(\.ease))
+            #expect(file.reviews.map(\.ms) == answers.map { $0.time })
+            #expect(file.reviews.map { Int64($0.at.timeIntervalSince1970) } == answers.map { $0.id / 1000 })
+            let replayed = Scheduler.replay(file.reviews, entryID: "spanish/\(front)", settings: .default)
+            #expect(file.state == replayed, "the state is FSRS replayed over the history")
+        }
+        #expect(library.read("profiles/ana/progress/spanish/adios.yaml") == nil, "a card never answered has no history")
+
+        let shown = rote(["--user", "ana", "show", "spanish/hola"], in: library.url)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("progress (ana): review, 3 reviews"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("phase review · stability"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("2026-01-05T10:00:00Z  easy"), "\(shown.stdout)")
+
+        // Importing again adds nothing and makes no commit.
+        let before = head(library)
+        let again = rote(["--user", "ana", "import", AnkiFixtures.file("history.apkg").path, "--deck", "spanish"], in: library.url)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("Nothing new"), "\(again.stdout)")
+        #expect(head(library) == before)
+    }
+
+    @Test(.enabled(if: AnkiFixtures.available, "genanki and anki could not be installed with pip"))
+    func aCollectionPackageImportsWithItsHistory() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let output = rote(["--user", "ana", "import", AnkiFixtures.file("history.colpkg").path], in: library.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("Created deck spanish (vocabulary): 3 entries added."), "\(output.stdout)")
+        #expect(output.stdout.contains("Created deck spanish-cloze (passages): 1 entry added."), "\(output.stdout)")
+        #expect(output.stdout.contains("6 reviews added"), "\(output.stdout)")
+        #expect(library.read("corpus/spanish/adios.yaml")?.contains("word: adiós") == true, "accents are folded in the file name only")
+    }
+
+    @Test(.enabled(if: AnkiFixtures.available, "genanki and anki could not be installed with pip"))
+    func theNewerAnkiFormatIsRefusedWithWhatToDo() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let before = head(library)
+        let output = rote(["import", AnkiFixtures.file("modern.apkg").path], in: library.url)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("collection.anki21b"), "\(output.stderr)")
+        #expect(output.stderr.contains("Support older Anki versions"), "\(output.stderr)")
+        #expect(head(library) == before)
+        #expect(isClean(library))
+    }
+
+    // MARK: - Rules, on hand-made packages
+
+    @Test func reImportingALaterExportAddsOnlyNewReviewsAndKeepsLocalEdits() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let packages = TemporaryDirectory()
+        let first = packages.url.appending(path: "first.apkg")
+        try HandMadePackage.zip([
+            ("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")], reviews: [(1_767_261_600_000, 100, 3)])),
+            ("media", Data("{}".utf8)),
+        ], to: first)
+        let importer = AnkiImporter(root: library.url)
+        let report = try importer.importPackage(at: first, options: .init(user: "ana"))
+        #expect(report.reviewsAdded == 1)
+        #expect(report.commit != nil)
+
+        // The learner edits the entry; a later export has one more review and one more note.
+        let edited = try #require(library.read("corpus/tiny/one.yaml")).replacingOccurrences(of: "translation: uno", with: "translation: uno (one)")
+        library.write("corpus/tiny/one.yaml", edited)
+        Shell.run("git", ["commit", "-qam", "my edit"], in: library.url)
+        let second = packages.url.appending(path: "second.apkg")
+        try HandMadePackage.zip([
+            ("collection.anki2", try HandMadePackage.collection(
+                notes: [(100, "one", "uno"), (101, "two", "dos")],
+                reviews: [(1_767_261_600_000, 100, 3), (1_767_434_400_000, 100, 1), (1_767_434_460_000, 101, 4)])),
+        ], to: second)
+        let later = try importer.importPackage(at: second, options: .init(user: "ana"))
+        #expect(later.reviewsAdded == 2)
+        #expect(later.decks == [.init(name: "tiny", kind: .vocabulary, created: false, entriesAdded: 1, entriesKept: 1)])
+        #expect(library.read("corpus/tiny/one.yaml") == edited, "local edits survive a re-import")
+        let progress = try #require(ProgressFile.decode(Data((library.read("profiles/ana/progress/tiny/one.yaml") ?? "").utf8), path: "p").0)
+        #expect(progress.reviews.map(\.grade) == [.good, .again])
+        #expect(isClean(library))
+    }
+
+    @Test func fieldsAreMappedByFlagOrFile() throws {
+        let flag = try AnkiFieldMapping.parse(flag: "Back=word,Front=translation")
+        #expect(flag.fields == ["back": "word", "front": "translation"])
+        #expect(throws: AnkiImportError.self) { try AnkiFieldMapping.parse(flag: "Front") }
+        #expect(throws: AnkiImportError.self) { try AnkiFieldMapping.parse(flag: "Front=nonsense") }
+
+        let file = try AnkiFieldMapping.read(Data("""
+            fields: {Front: word}
+            note_types:
+              Basic: {Back: translation, Extra: usage_notes}
+
+            """.utf8), path: "mapping.yaml")
+        #expect(file.noteTypes["basic"] == ["back": "translation", "extra": "usage_notes"])
+        do {
+            _ = try AnkiFieldMapping.read(Data("fields: {Front: wrod}\n".utf8), path: "mapping.yaml")
+            Issue.record("an unknown Rote field is refused")
+        } catch let error as AnkiImportError {
+            #expect(error.message.contains("mapping.yaml:1: error: 'Front: wrod': wrod is not a Rote field"), "\(error.message)")
+        }
+
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let package = library.url.appending(path: "swapped.apkg")
+        try HandMadePackage.zip([("collection.anki2", try HandMadePackage.collection(notes: [(100, "uno", "one")]))], to: package)
+        let output = rote(["import", package.path, "--fields", "Back=word,Front=translation", "--deck", "swapped"], in: library.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(library.read("corpus/swapped/one.yaml")?.contains("translation: uno") == true)
+        let wrongKind = rote(["import", package.path, "--fields", "Front=text", "--deck", "other"], in: library.url)
+        #expect(wrongKind.status == 1)
+        #expect(wrongKind.stderr.contains("field 'Front' is mapped to 'text', which a vocabulary entry does not have"), "\(wrongKind.stderr)")
+    }
+
+    @Test func htmlAndClozeMarkupBecomePlainText() {
+        let field = AnkiText.field("<div>thank&nbsp;you</div><br>[sound:a b.mp3]<img src=\"pic.png\">&#x41;&amp;")
+        #expect(field.text == "thank you A&")
+        #expect(field.sounds == ["a b.mp3"])
+        #expect(field.images == ["pic.png"])
+        #expect(AnkiText.clozeAnswers("{{c1::Paris}} is in {{c12::France::country}}; {{not cloze}}") == "Paris is in France; {{not cloze}}")
+    }
+
+    // MARK: - Bad input: a clear error, and the library unchanged
+
+    @Test func badPackagesAreRefusedAndChangeNothing() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let before = head(library)
+        let work = TemporaryDirectory()
+
+        work.write("notes.apkg", "this is not a zip file\n")
+        let valid = work.url.appending(path: "valid.apkg")
+        try HandMadePackage.zip([("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")]))], to: valid)
+        let bytes = try Data(contentsOf: valid)
+        work.write("truncated.apkg", bytes.prefix(bytes.count / 2))
+        try HandMadePackage.zip([("collection.anki2", Data("SQLite format 3\0 but then garbage".utf8))], to: work.url.appending(path: "garbage.apkg"))
+        try HandMadePackage.zip([("collection.anki2", Data(try HandMadePackage.collection(notes: [(100, "one", "uno")]).prefix(3000)))], to: work.url.appending(path: "cut.apkg"))
+        try HandMadePackage.zip([("../../escaped.txt", Data("x".utf8)), ("collection.anki2", Data())], to: work.url.appending(path: "escape.apkg"))
+        try HandMadePackage.zip([
+            ("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")])),
+            ("media", Data(#"{"0": "../../outside.mp3"}"#.utf8)), ("0", Data("x".utf8)),
+        ], to: work.url.appending(path: "media-escape.apkg"))
+        try HandMadePackage.zip([("media", Data("{}".utf8))], to: work.url.appending(path: "empty.apkg"))
+
+        let cases: [(String, String)] = [
+            ("notes.apkg", "notes.apkg is not a zip archive"),
+            ("truncated.apkg", "truncated.apkg is not a zip archive"),
+            ("garbage.apkg", "is not a readable SQLite database"),
+            ("cut.apkg", "collection.anki2 in cut.apkg"),
+            ("escape.apkg", "holds '../../escaped.txt', a path that would land outside"),
+            ("media-escape.apkg", "names a media file '../../outside.mp3'"),
+            ("empty.apkg", "holds no Anki collection"),
+            ("missing.apkg", "missing.apkg: no such file"),
+            ("words.csv", "rote import reads Anki packages here (.apkg, .colpkg)"),
+        ]
+        for (name, message) in cases {
+            let output = rote(["import", work.url.appending(path: name).path], in: library.url)
+            #expect(output.status == 1, "\(name)")
+            #expect(output.stderr.contains(message), "\(name): \(output.stderr)")
+            #expect(output.stderr.split(separator: "\n").count == 1, "one clear line for \(name): \(output.stderr)")
+        }
+        #expect(head(library) == before)
+        #expect(isClean(library))
+        #expect(!FileManager.default.fileExists(atPath: work.url.deletingLastPathComponent().appending(path: "escaped.txt").path))
+    }
+
+    @Test func aDeckNameTakenByAnotherDeckIsRefused() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let before = head(library)
+        let package = library.url.appending(path: "words.apkg")
+        try HandMadePackage.zip([("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")], deckName: "Words"))], to: package)
+        Shell.run("git", ["add", "words.apkg"], in: library.url)
+        Shell.run("git", ["commit", "-qm", "package"], in: library.url)
+        let committed = head(library)
+        #expect(committed != before)
+        let output = rote(["import", package.path], in: library.url)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("deck 'words' already exists (corpus/words/deck.yaml, vocabulary deck 'Words', from elsewhere)"), "\(output.stderr)")
+        #expect(output.stderr.contains("choose another name with --deck NAME"))
+        #expect(head(library) == committed)
+        #expect(isClean(library))
+        let renamed = rote(["import", package.path, "--deck", "anki-words"], in: library.url)
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        let badName = rote(["import", package.path, "--deck", "Bad Name"], in: library.url)
+        #expect(badName.stderr.contains("is not a valid deck name"))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import RoteStore
+import Testing
+import TestSupport
+
+/// Seed 003's content versions: a deck whose version changes runs its upgrade rule for each
+/// learner on their next study or review, and the version seen is recorded in the profile.
+@Suite struct ContentVersionTests {
+    static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
+
+    func rote(_ arguments: [String], in directory: URL) -> Shell.Output {
+        Shell.run(Self.binary, arguments, in: directory, environment: ["ROTE_USER": "tester"])
+    }
+
+    func git(_ arguments: [String], in directory: URL) -> Shell.Output {
+        Shell.run("git", ["-c", "user.name=Author", "-c", "user.email=a@example.invalid"] + arguments, in: directory)
+    }
+
+    @Test func aNewAlphabetVersionGivesNewLettersDefaultMasteryAndReportsRemovedOnes() throws {
+        let directory = TemporaryDirectory()
+        #expect(rote(["init", "lib"], in: directory.url).status == 0)
+        let lib = directory.url.appending(path: "lib")
+        let profilePath = lib.appending(path: "profiles/tester/profile.yaml").path
+        let created = try String(contentsOfFile: profilePath, encoding: .utf8)
+        #expect(created.contains("deck_versions:\n  alphabet: 1.0.0\n"), "a new learner has seen the starter decks' versions:\n\(created)")
+
+        // The learner has history with z; then the author ships alphabet 1.1.0 with æ added
+        // and z removed.
+        #expect(rote(["-C", lib.path, "review", "alphabet/z", "good"], in: directory.url).status == 0)
+        let deckPath = lib.appending(path: "corpus/alphabet/deck.yaml")
+        try String(contentsOf: deckPath, encoding: .utf8).replacingOccurrences(of: "version: 1.0.0", with: "version: 1.1.0")
+            .write(to: deckPath, atomically: true, encoding: .utf8)
+        try "glyph: latin-small-ae\ncharacter: æ\nname: small ae\norder: 27\nstrokes:\n  - [[30, 40], [70, 80]]\n"
+            .write(to: lib.appending(path: "corpus/alphabet/ae.yaml"), atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: lib.appending(path: "corpus/alphabet/z.yaml"))
+        git(["add", "-A"], in: lib)
+        git(["commit", "-qm", "Alphabet 1.1.0"], in: lib)
+
+        let reviewed = rote(["-C", lib.path, "review", "english-a1/run", "good"], in: directory.url)
+        #expect(reviewed.status == 0, "\(reviewed.stderr)")
+        #expect(reviewed.stderr.contains("alphabet: version 1.0.0 → 1.1.0"), "\(reviewed.stderr)")
+        #expect(reviewed.stderr.contains("1 new letter with default mastery (not practised, no passes yet): ae"), "\(reviewed.stderr)")
+        #expect(reviewed.stderr.contains("1 letter removed: z; your history for z is kept"), "\(reviewed.stderr)")
+        let profile = try String(contentsOfFile: profilePath, encoding: .utf8)
+        #expect(profile.contains("  alphabet: 1.1.0\n"), "\(profile)")
+        let subjects = git(["log", "-2", "--format=%s"], in: lib).stdout
+        #expect(subjects.contains("Content: alphabet 1.0.0 → 1.1.0 for tester"), "\(subjects)")
+        #expect(FileManager.default.fileExists(atPath: lib.appending(path: "profiles/tester/progress/alphabet/z.yaml").path), "history is never deleted")
+        #expect(git(["status", "--porcelain"], in: lib).stdout.isEmpty)
+
+        // Once recorded, the upgrade does not run again.
+        let again = rote(["-C", lib.path, "review", "english-a1/go", "good"], in: directory.url)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!again.stderr.contains("alphabet: version"), "\(again.stderr)")
+    }
+
+    @Test func pendingUpgradesAreWorkedOutFromHistoryAndFirstSightsOnlyRecorded() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        // ana has no deck_versions: every deck is a first sighting, none an upgrade.
+        let loaded = try LibraryLoader().load(library.url)
+        let pending = ContentVersions.pending(loaded, user: "ana")
+        #expect(pending.map(\.deck) == ["words", "verses", "letters", "maths"])
+        #expect(pending.allSatisfy { !$0.isUpgrade })
+
+        library.write("profiles/ana/profile.yaml", "user: ana\ndeck_versions: {letters: 1.0.0, words: 0.9.0}\n")
+        let changed = try LibraryLoader().load(library.url)
+        let upgrades = ContentVersions.pending(changed, user: "ana").filter(\.isUpgrade)
+        #expect(upgrades.count == 1)
+        #expect(upgrades.first?.deck == "words")
+        #expect(upgrades.first?.added == nil, "0.9.0 is not in the history, so what changed is unknown")
+    }
+}
