@@ -97,7 +97,7 @@ struct StudyCommand: ParsableCommand {
         guard context.library.profiles[context.user] != nil else {
             throw CLIError("no learner '\(context.user)' in this library (profiles/\(context.user)/profile.yaml); use --user NAME")
         }
-        let console = LineConsole()
+        let console: any StudyConsole = TerminalConsole.isAvailable ? TerminalConsole() : LineConsole()
         let runner = StudySessionRunner(root: context.root, user: context.user, library: context.library, index: context.index, git: git, console: console)
         let session: SessionFile?
         do {
