@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "LibGitTests", dependencies: ["LibGit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StudyTests", dependencies: ["Study", "RoteStore", "Scheduling", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RoteSyncTests", dependencies: ["RoteSync", "RoteStore", "RoteModel", "Scheduling", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
-        .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "RoteStore", "rote"], swiftSettings: strictSettings),
+        .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "RoteStore", "Study", "rote"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

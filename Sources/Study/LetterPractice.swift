@@ -3,6 +3,19 @@ import RoteModel
 import Yams
 
 extension LetterAttempt {
+    /// The optional JSON field naming the letter an attempt is at (an entry id such as
+    /// `alphabet/a`, its last segment, the glyph id or the character); not stored in the
+    /// attempt, since the file it goes into names the letter.
+    public static let letterField = "letter"
+
+    /// The `letter` field of an attempt's JSON, if it has one that is text.
+    public static func letter(inJSON json: Data) -> String? {
+        guard case let .object(object)? = try? JSONDecoder().decode(JSONValue.self, from: json),
+            case let .string(letter)? = object[letterField]
+        else { return nil }
+        return letter
+    }
+
     /// Seed 003's column names, so a message can point an app still using them to the right one.
     static let seedNames = [
         "strokeOrderScore": "stroke_order", "directionScore": "direction", "shapeScore": "shape", "startScore": "start",
@@ -36,7 +49,7 @@ extension LetterAttempt {
         guard case let .object(object) = root else {
             throw LetterAttemptError(.wrongType, "", "an attempt must be a JSON object, found \(root.kind)")
         }
-        for key in object.keys.sorted() where !fields.contains(key) {
+        for key in object.keys.sorted() where !fields.contains(key) && key != letterField {
             let hint = seedNames[key].map { "; did you mean '\($0)'?" } ?? "; known fields: \(fields.joined(separator: ", "))"
             throw LetterAttemptError(.unknownField, key, "unknown field '\(key)'" + hint)
         }

@@ -109,6 +109,9 @@ public final class StudySessionRunner {
         let total = queue.count
         var shown = 0
         session.new = 0
+        // A snapshot from the start, so a crash in the first card still leaves a session for
+        // the next run to commit with whatever the learner changed.
+        try snapshot()
         loop: while let visit = queue.first {
             guard let entry = index.entries[visit.id] else {
                 queue.removeFirst()
@@ -435,6 +438,7 @@ public final class StudySessionRunner {
         let result = try recorder.update(entry: id) { $0.ladder = ladder.position(at: at) }
         written[result.path] = result.data
         file = result.file
+        try snapshot()
     }
 
     func feedback(_ correct: Bool, _ text: String) {
