@@ -204,3 +204,27 @@ final class ScriptedConsole: StudyConsole {
         #expect(ConsoleReply.parse(line: "suspended") == .answer("suspended"))
     }
 }
+
+@Suite struct TerminalTextTests {
+    @Test func singleKeysMapToAnswersAndCommands() {
+        #expect(TerminalKeys.reply(to: "3", kind: .choice(count: 4)) == .answer("3"))
+        #expect(TerminalKeys.reply(to: "5", kind: .choice(count: 4)) == nil, "no fifth option")
+        #expect(TerminalKeys.reply(to: "u", kind: .choice(count: 4)) == .command(.undo))
+        #expect(TerminalKeys.reply(to: "s", kind: .reveal) == .command(.suspend))
+        #expect(TerminalKeys.reply(to: "i", kind: .grade(proposed: .good)) == .command(.ignore))
+        #expect(TerminalKeys.reply(to: "q", kind: .yesNo) == .command(.quit))
+        #expect(TerminalKeys.reply(to: " ", kind: .reveal) == .answer(""))
+        #expect(TerminalKeys.reply(to: "\n", kind: .grade(proposed: .good)) == .answer(""), "Enter accepts the proposed grade")
+        #expect(TerminalKeys.reply(to: "4", kind: .grade(proposed: nil)) == .answer("4"))
+        #expect(TerminalKeys.reply(to: "x", kind: .reveal) == nil)
+    }
+
+    @Test func colourOnlyAtATerminalWithoutNoColor() {
+        #expect(TerminalStyle.coloursEnabled(environment: [:], isTerminal: true))
+        #expect(!TerminalStyle.coloursEnabled(environment: ["NO_COLOR": "1"], isTerminal: true))
+        #expect(!TerminalStyle.coloursEnabled(environment: ["TERM": "dumb"], isTerminal: true))
+        #expect(!TerminalStyle.coloursEnabled(environment: [:], isTerminal: false))
+        #expect(TerminalStyle.apply(.wrong, "✗", colours: true) == "\u{1B}[31m✗\u{1B}[0m")
+        #expect(TerminalStyle.apply(.wrong, "✗", colours: false) == "✗")
+    }
+}
