@@ -12,6 +12,7 @@ public struct LibraryCreator {
         profiles/*/profile.yaml merge=rote-profile
         profiles/*/sessions/** merge=rote-immutable
         profiles/*/saved/** merge=rote-immutable
+        profiles/*/letters/** merge=rote-letters
 
         """
 

@@ -14,6 +14,8 @@ public enum LibraryFile: Sendable, Equatable {
     case progress(user: String, entry: String)
     case session(user: String)
     case saved(user: String)
+    /// `profiles/<user>/letters/<deck>/<letter>.yaml`: tracing attempts at one letter.
+    case letters(user: String, letter: String)
 
     /// Classifies a library-relative path, or explains why it cannot be part of the library.
     /// Only `.yaml` files are classified; callers skip other files (media, READMEs).
@@ -46,9 +48,10 @@ public enum LibraryFile: Sendable, Equatable {
             case "progress" where parts.count >= 5: return .success(.progress(user: user, entry: segments[3...].joined(separator: "/")))
             case "sessions": return .success(.session(user: user))
             case "saved": return .success(.saved(user: user))
+            case "letters" where parts.count >= 5: return .success(.letters(user: user, letter: segments[3...].joined(separator: "/")))
             default: break
             }
-            return .failure(.warning(path, nil, "unexpected file under profiles/\(user)/; Rote reads profile.yaml, progress/, sessions/ and saved/"))
+            return .failure(.warning(path, nil, "unexpected file under profiles/\(user)/; Rote reads profile.yaml, progress/, letters/, sessions/ and saved/"))
         default:
             break
         }

@@ -69,7 +69,7 @@ public struct LibraryIndex: Sendable {
         case .suspended: return .suspended
         case .active: break
         }
-        guard !file.reviews.isEmpty, let state = file.state else { return .new }
+        guard !file.scheduledReviews.isEmpty, let state = file.state else { return .new }
         switch state.phase {
         case .learning: return .learning
         case .review: return .review

@@ -70,6 +70,7 @@ public struct LibraryLoader: Sendable {
             case let .profile(user, value): library.profiles[user] = value
             case let .progress(user, value): library.progress[user, default: [:]][value.entry] = value
             case let .session(user, value): library.sessions[user, default: []].append(value)
+            case let .letters(user, value): library.letterAttempts[user, default: [:]][value.letter] = value
             case .none: break
             }
         }
@@ -89,7 +90,7 @@ public struct LibraryLoader: Sendable {
     private func wanted(_ kind: LibraryFile) -> Bool {
         let owner: String?
         switch kind {
-        case let .profile(user), let .progress(user, _), let .saved(user): owner = user
+        case let .profile(user), let .progress(user, _), let .saved(user), let .letters(user, _): owner = user
         case let .session(user):
             if !includeSessions { return false }
             owner = user
@@ -151,6 +152,7 @@ public struct LibraryLoader: Sendable {
         case profile(String, Profile)
         case progress(String, ProgressFile)
         case session(String, SessionFile)
+        case letters(String, LetterAttemptsFile)
     }
 
     struct ParseResult: Sendable {
@@ -221,6 +223,14 @@ public struct LibraryLoader: Sendable {
         case let .session(user):
             let (value, found) = SessionFile.decode(data, path: path)
             return ParseResult(value: value.map { .session(user, $0) }, problems: found)
+        case let .letters(user, letter):
+            let (value, found) = LetterAttemptsFile.decode(data, path: path)
+            problems += found
+            if let value, value.letter != letter {
+                problems.append(.error(path, nil, "letter attempts are for '\(value.letter)' but the path says '\(letter)'; move the file or fix 'letter'"))
+                return ParseResult(value: nil, problems: problems)
+            }
+            return ParseResult(value: value.map { .letters(user, $0) }, problems: problems)
         }
     }
 }

@@ -16,6 +16,8 @@ public struct LoadedLibrary: Sendable {
     /// Progress by user, then entry id.
     public var progress: [String: [String: ProgressFile]] = [:]
     public var sessions: [String: [SessionFile]] = [:]
+    /// Tracing attempts by user, then letter entry id.
+    public var letterAttempts: [String: [String: LetterAttemptsFile]] = [:]
     public var diagnostics: [Diagnostic] = []
     /// Number of library files read.
     public var fileCount = 0

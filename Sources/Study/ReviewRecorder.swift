@@ -42,11 +42,42 @@ public struct ReviewRecorder {
         file.reviews.append(ReviewEvent(id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device))
         file.reviews.sort(by: ReviewEvent.replayOrder)
         let deck = String(entry.split(separator: "/")[0])
-        file.state = Scheduler.replay(file.reviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: profile))
+        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: profile))
         let data = Data(file.render().utf8)
         let path = progressPath(entry)
         try AtomicFile.write(data, to: root.appending(path: path))
         return (path, data, file)
+    }
+
+    /// Changes the entry's file without adding a review — status, reset, ladder position or
+    /// reflection — replays the state (a reset changes which reviews count) and writes it.
+    @discardableResult
+    public func update(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (path: String, data: Data, file: ProgressFile) {
+        var file = current(entry)
+        change(&file)
+        let deck = String(entry.split(separator: "/")[0])
+        file.state = file.scheduledReviews.isEmpty
+            ? nil : Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: profile))
+        let data = Data(file.render().utf8)
+        let path = progressPath(entry)
+        try AtomicFile.write(data, to: root.appending(path: path))
+        return (path, data, file)
+    }
+
+    /// Puts the entry's file back as it was (`nil`: there was none) — the learner's undo of a
+    /// whole visit, review and ladder moves together.
+    public func restore(entry: String, to data: Data?) throws {
+        let url = root.appending(path: progressPath(entry))
+        if let data {
+            try AtomicFile.write(data, to: url)
+        } else if FileManager.default.fileExists(atPath: url.path) {
+            try FileManager.default.removeItem(at: url)
+        }
+    }
+
+    /// The file's bytes on disk now, nil when there is none.
+    public func bytes(_ entry: String) -> Data? {
+        FileManager.default.contents(atPath: root.appending(path: progressPath(entry)).path)
     }
 
     /// Removes the review with `id` again (the learner's undo), rewriting the file.
@@ -54,7 +85,7 @@ public struct ReviewRecorder {
         var file = current(entry)
         file.reviews.removeAll { $0.id == reviewID }
         let deck = String(entry.split(separator: "/")[0])
-        file.state = Scheduler.replay(file.reviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: profile))
+        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: profile))
         let data = Data(file.render().utf8)
         try AtomicFile.write(data, to: root.appending(path: progressPath(entry)))
         return (progressPath(entry), data)

@@ -69,11 +69,23 @@ public struct SessionPlanner: Sendable {
         self.index = index
     }
 
-    /// Decks a session can study in the terminal: letters are traced in an app
-    /// (`rote letters record`), so they never enter a terminal session.
+    /// Decks a session studies: the requested ones that exist (all by default).
     public func studyableDecks(_ requested: [String]) -> [String] {
         let chosen = requested.isEmpty ? library.deckOrder : requested
-        return chosen.filter { library.decks[$0].map { $0.kind != .letters } ?? false }
+        return chosen.filter { library.decks[$0] != nil }
+    }
+
+    /// Letters the learner has not unlocked yet (seed 003's rule over their tracing attempts
+    /// from `rote letters record`); they never enter a session.
+    public func lockedLetters() -> Set<String> {
+        var locked = Set<String>()
+        let attempts = (library.letterAttempts[index.user] ?? [:]).mapValues(\.attempts)
+        for (deck, manifest) in library.decks where manifest.kind == .letters {
+            let entries = library.entries.filter { $0.deck == deck }
+            let unlocked = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: manifest.unlock ?? .init())
+            locked.formUnion(entries.map(\.id).filter { !unlocked.contains($0) })
+        }
+        return locked
     }
 
     public func plan(decks requested: [String] = [], limits: Limits, now: Date, timeZone: TimeZone = .current) -> SessionPlan {
@@ -82,14 +94,16 @@ public struct SessionPlanner: Sendable {
         let startOfDay = calendar.startOfDay(for: now)
         let decks = Set(studyableDecks(requested))
         let profile = index.profile
+        let locked = lockedLetters()
 
         var reviewedToday = 0, introducedToday = 0, inAcquisition = 0
         var answerTimes: [Int] = []
         var due: [SessionPlan.Item] = []
         var new: [SessionPlan.Item] = []
+        var resumed: [SessionPlan.Item] = []
         var settingsByDeck: [String: Scheduler] = [:]
         for id in index.orderedIDs {
-            guard let entry = index.entries[id], decks.contains(entry.deck), isPublished(entry, drafts: limits.drafts) else { continue }
+            guard let entry = index.entries[id], decks.contains(entry.deck), isPublished(entry, drafts: limits.drafts), !locked.contains(id) else { continue }
             let file = index.progress[id]
             if let file, !file.reviews.isEmpty {
                 let today = file.reviews.filter { $0.at >= startOfDay }
@@ -101,7 +115,14 @@ public struct SessionPlanner: Sendable {
             case .ignored, .suspended:
                 continue
             case .new:
-                new.append(.init(id: id, deck: entry.deck))
+                // A passage stopped part-way up the acquisition ladder is in acquisition
+                // already: it takes a place in the working set and comes before fresh ones.
+                if let ladder = file?.ladder, ladder.level != "read1" || ladder.attempts > 0 {
+                    inAcquisition += 1
+                    resumed.append(.init(id: id, deck: entry.deck))
+                } else {
+                    new.append(.init(id: id, deck: entry.deck))
+                }
             case .learning, .review, .relearning:
                 let scheduler = settingsByDeck[entry.deck] ?? Scheduler(settings: .forDeck(library.decks[entry.deck], profile: profile))
                 settingsByDeck[entry.deck] = scheduler
@@ -125,7 +146,7 @@ public struct SessionPlanner: Sendable {
         }
         let keptDue = Array(due.prefix(reviewRoom))
         return SessionPlan(
-            due: keptDue, new: Array(new.prefix(newRoom)), dueDeferred: dueTotal - keptDue.count, dueTotal: dueTotal,
+            due: keptDue, new: resumed + Array(new.prefix(newRoom)), dueDeferred: dueTotal - keptDue.count, dueTotal: dueTotal,
             reviewedToday: reviewedToday, introducedToday: introducedToday)
     }
 

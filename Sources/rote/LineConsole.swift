@@ -5,22 +5,22 @@ import Study
 import Glibc
 #endif
 
-/// The study console on standard input and output: a person at a terminal, or a script
-/// giving one answer per line. `q` stops and saves, as the end of input does.
+/// The study console for scripts: one answer per line on standard input (a choice number,
+/// typed text, `again|hard|good|easy`, or one of the words `undo`, `suspend`, `ignore`,
+/// `quit`), plain text on standard output. The end of input stops and saves, as `quit` does.
 final class LineConsole: StudyConsole {
-    let isInteractive = isatty(0) != 0
+    let isInteractive = false
 
-    func show(_ text: String) {
+    func beginCard(number: Int, total: Int, title: String) {
+        print("\n[\(number)/\(total)] \(title)")
+    }
+
+    func show(_ text: String, style: TextStyle) {
         print(text)
     }
 
-    func ask(_ prompt: String) -> String? {
-        if isInteractive {
-            FileHandle.standardOutput.write(Data("\(prompt) › ".utf8))
-            FileHandle.standardOutput.synchronizeFile()
-        }
+    func ask(_ prompt: String, kind: AnswerKind) -> ConsoleReply? {
         guard let line = readLine(strippingNewline: true) else { return nil }
-        let answer = line.trimmingCharacters(in: .whitespaces)
-        return answer == "q" ? nil : answer
+        return ConsoleReply.parse(line: line)
     }
 }

@@ -12,14 +12,19 @@ struct StudyCommand: ParsableCommand {
         discussion: """
             Takes due entries within your daily review limit, lowest retrievability first, and \
             tops up with new entries in deck order (rank order for vocabulary) up to your \
-            new-per-day limit and working-set budget. Ignored and suspended entries never \
-            appear; unpublished skills content only with --drafts; letters are traced in an \
-            app. Each answer is written to your progress file as you give it, so a crash \
-            loses nothing; the session ends in one commit (`rote log` lists them).
+            new-per-day limit and working-set budget. Ignored and suspended entries and \
+            locked letters never appear; unpublished skills content only with --drafts. New \
+            passages climb the acquisition ladder (read twice, reflect, three cloze rounds, \
+            recite; end a recitation line with ? for a hint); letters are written on paper and \
+            self-graded (tracing scores come from an app through `rote letters record`). Each \
+            answer is written to your progress file as you give it, so a crash loses nothing; \
+            the session ends in one commit (`rote log` lists them).
 
-            At a terminal, cards wait for Enter and you can override the proposed grade. \
-            When stdin is not a terminal, one answer per line: a choice number, typed text, \
-            or a step order such as `2 1 3`; `q` or the end of input stops and saves.
+            At a terminal: 1–4 choose or grade, space reveals, u undoes the last answer, \
+            s suspends and i ignores the entry on screen, q stops and saves. Colour unless \
+            NO_COLOR is set. When stdin is not a terminal, one answer per line: a choice \
+            number, typed text, a step order such as `2 1 3`, again|hard|good|easy, or the \
+            words undo, suspend, ignore, quit; the end of input stops and saves.
             """
     )
 
@@ -100,7 +105,7 @@ struct StudyCommand: ParsableCommand {
         guard context.library.profiles[context.user] != nil else {
             throw CLIError("no learner '\(context.user)' in this library (profiles/\(context.user)/profile.yaml); use --user NAME")
         }
-        let console = LineConsole()
+        let console: any StudyConsole = TerminalConsole.isAvailable ? TerminalConsole() : LineConsole()
         let runner = StudySessionRunner(root: context.root, user: context.user, library: context.library, index: context.index, git: git, console: console)
         let session: SessionFile?
         do {
@@ -112,8 +117,6 @@ struct StudyCommand: ParsableCommand {
             print("Nothing answered; nothing saved.")
             return
         }
-        let reviews = session.again + session.hard + session.good + session.easy
-        let correct = session.attempts.filter(\.correct).count
-        print("\nSession saved: \(reviews) reviews (\(session.again) again, \(session.hard) hard, \(session.good) good, \(session.easy) easy), \(session.new) new; \(correct)/\(session.attempts.count) answers right.")
+        print("\n" + StudySummary.render(session, nextDue: runner.nextDue(), now: Date(), statusChanges: runner.statusChanges.count))
     }
 }

@@ -97,7 +97,7 @@ struct SetupGit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup-git",
         abstract: "Tell git how to merge Rote's files, so `git pull` merges exactly as `rote sync` does.",
-        discussion: "Writes merge.rote-progress, merge.rote-profile and merge.rote-immutable drivers (`rote merge-driver <kind> %O %A %B %P`) into the library's .git/config."
+        discussion: "Writes merge.rote-progress, merge.rote-profile, merge.rote-immutable and merge.rote-letters drivers (`rote merge-driver <kind> %O %A %B %P`) into the library's .git/config."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -129,7 +129,7 @@ struct MergeDriverCommand: ParsableCommand {
         discussion: "git calls `rote merge-driver KIND %O %A %B %P`: the result is written over OURS; exit 0 means merged, 1 means a conflict (OURS then holds both versions between conflict markers)."
     )
 
-    @Argument(help: "progress, profile or immutable") var kind: String
+    @Argument(help: "progress, profile, immutable or letters") var kind: String
     @Argument(help: "The common ancestor's version (%O).") var base: String
     @Argument(help: "Our version, overwritten with the result (%A).") var ours: String
     @Argument(help: "Their version (%B).") var theirs: String

@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func kindsAreTheDriverNames() {
-        #expect(MergeKind.allCases.map(\.rawValue) == ["progress", "profile", "immutable"])
+        #expect(MergeKind.allCases.map(\.rawValue) == ["progress", "profile", "immutable", "letters"])
     }
 
     @Test func theEntryPointDispatchesByKind() {

@@ -34,8 +34,44 @@ import TestSupport
         let plan = planner.plan(limits: .init(), now: Self.now, timeZone: Self.utc)
         #expect(plan.due.map(\.id) == ["words/run", "verses/joh-11-35"], "the weaker memory comes first")
         #expect(plan.due[0].retrievability! < plan.due[1].retrievability!)
-        #expect(plan.new.map(\.id) == ["words/go", "maths/arithmetic/addition/order_steps", "maths/arithmetic/addition/two_plus_two"])
-        #expect(!plan.new.contains { $0.deck == "letters" }, "letters are traced in an app")
+        #expect(plan.new.map(\.id) == ["words/go", "letters/l", "maths/arithmetic/addition/order_steps", "maths/arithmetic/addition/two_plus_two"])
+    }
+
+    static let letterM = """
+        glyph: latin-small-m
+        character: m
+        order: 2
+        strokes:
+          - [[20, 40], [20, 80]]
+
+        """
+
+    static func memoryAttempt(_ id: String, score: Int) -> String {
+        "  - {id: \(id), mode: memory, score: \(score), stroke_order: 90, direction: 90, shape: 90, start: 90, hint_used: false, started_at: 2026-11-09T10:00:00Z, completed_at: 2026-11-09T10:00:05Z, duration_ms: 5000}\n"
+    }
+
+    @Test func lockedLettersNeverAppearUntilTwoMemoryPassesUnlockThem() throws {
+        let locked = try planner(["corpus/letters/m.yaml": Self.letterM])
+        #expect(locked.plan(decks: ["letters"], limits: .init(), now: Self.now, timeZone: Self.utc).new.map(\.id) == ["letters/l"])
+        let onePass = try planner([
+            "corpus/letters/m.yaml": Self.letterM,
+            "profiles/ana/letters/letters/l.yaml": "letter: letters/l\nattempts:\n" + Self.memoryAttempt("a", score: 85) + Self.memoryAttempt("b", score: 70),
+        ])
+        #expect(onePass.lockedLetters() == ["letters/m"], "one memory score of 80 or more is not enough")
+        let unlocked = try planner([
+            "corpus/letters/m.yaml": Self.letterM,
+            "profiles/ana/letters/letters/l.yaml": "letter: letters/l\nattempts:\n" + Self.memoryAttempt("a", score: 85) + Self.memoryAttempt("b", score: 80),
+        ])
+        #expect(unlocked.lockedLetters().isEmpty)
+        #expect(unlocked.plan(decks: ["letters"], limits: .init(), now: Self.now, timeZone: Self.utc).new.map(\.id) == ["letters/l", "letters/m"])
+    }
+
+    @Test func aPassageStoppedOnTheLadderComesFirstAndFillsTheWorkingSet() throws {
+        let planner = try planner([
+            "profiles/ana/progress/verses/joh-11-35.yaml": "entry: verses/joh-11-35\nstatus: active\nladder: {level: cloze2, covered: [], attempts: 3, at: 2026-11-09T10:00:00Z}\n",
+        ])
+        let plan = planner.plan(limits: .init(workingSet: 1), now: Self.now, timeZone: Self.utc)
+        #expect(plan.new.map(\.id) == ["verses/joh-11-35"], "resumed, and the working set of one is full")
     }
 
     @Test func entriesNotYetDueStayOut() throws {
@@ -81,8 +117,9 @@ import TestSupport
 
     @Test func minutesFitTheLearnersPace() throws {
         let planner = try planner()
-        // No history: 12 s an item, so one minute holds five.
-        #expect(planner.plan(limits: .init(newPerDay: 50, minutes: 1), now: Self.now, timeZone: Self.utc).new.count == 4)
+        // No history: 12 s an item, so one minute holds five (all five new entries).
+        #expect(planner.plan(limits: .init(newPerDay: 50, minutes: 1), now: Self.now, timeZone: Self.utc).new.count == 5)
+        #expect(planner.plan(limits: .init(newPerDay: 50, minutes: 0), now: Self.now, timeZone: Self.utc).new.isEmpty)
         #expect(SessionPlanner.secondsPerItem([2000, 4000, 6000]) == 8)
     }
 }

@@ -10,26 +10,93 @@ public struct ProgressFile: YAMLCodable {
         case active, suspended, ignored
     }
 
+    /// Where a passage stands on seed 004's acquisition ladder, saved after every rung so a
+    /// stopped session resumes there. The latest `at` wins a merge.
+    public struct LadderPosition: Sendable, Equatable {
+        /// `read1`, `read2`, `reflect`, `cloze1`, `cloze2`, `cloze3`, `recite` or `review`.
+        public var level: String
+        /// cloze2: clause indexes already removed and recalled.
+        public var covered: [Int]
+        /// Rung attempts so far.
+        public var attempts: Int
+        public var at: Date
+
+        public init(level: String, covered: [Int] = [], attempts: Int = 0, at: Date) {
+            self.level = level
+            self.covered = covered
+            self.attempts = attempts
+            self.at = at
+        }
+
+        public static let levels = ["read1", "read2", "reflect", "cloze1", "cloze2", "cloze3", "recite", "review"]
+    }
+
+    /// The learner's own words on what a passage means (seed 004's `semanticReflection`),
+    /// written only when they consented (profile `consent.reflections`). The latest `at` wins.
+    public struct Reflection: Sendable, Equatable {
+        public var text: String
+        public var at: Date
+
+        public init(text: String, at: Date) {
+            self.text = text
+            self.at = at
+        }
+    }
+
     public var entry: String
     public var status: Status
     /// When `status` last changed; the later one wins when two devices disagree.
     public var statusAt: Date?
+    /// `rote reset`: reviews at or before this time stay as history but no longer schedule
+    /// the entry, which is new again. A merge keeps the later reset.
+    public var resetAt: Date?
+    public var ladder: LadderPosition?
+    public var reflection: Reflection?
     public var state: MemoryState?
     /// In replay order (time, then id).
     public var reviews: [ReviewEvent]
 
-    public init(entry: String, status: Status = .active, statusAt: Date? = nil, state: MemoryState? = nil, reviews: [ReviewEvent] = []) {
+    public init(entry: String, status: Status = .active, statusAt: Date? = nil, resetAt: Date? = nil, ladder: LadderPosition? = nil,
+                reflection: Reflection? = nil, state: MemoryState? = nil, reviews: [ReviewEvent] = []) {
         self.entry = entry
         self.status = status
         self.statusAt = statusAt
+        self.resetAt = resetAt
+        self.ladder = ladder
+        self.reflection = reflection
         self.state = state
         self.reviews = reviews
+    }
+
+    /// The reviews that schedule the entry: those after the last reset (all without one).
+    public var scheduledReviews: [ReviewEvent] {
+        guard let resetAt else { return reviews }
+        return reviews.filter { $0.at > resetAt }
     }
 
     public init?(reading reader: inout MappingReader) {
         let entry = reader.string("entry", required: true)
         let statusText = reader.string("status") ?? Status.active.rawValue
         statusAt = reader.date("status_at")
+        resetAt = reader.date("reset_at")
+        if var values = reader.mapping("ladder") {
+            let level = values.string("level", required: true)
+            let covered = values.ints("covered") ?? []
+            let attempts = values.int("attempts") ?? 0
+            let at = values.date("at", required: true)
+            if let level, !LadderPosition.levels.contains(level) {
+                values.error("level", "unknown ladder level '\(level)'; use \(LadderPosition.levels.joined(separator: ", "))")
+            } else if let level, let at {
+                ladder = LadderPosition(level: level, covered: covered, attempts: attempts, at: at)
+            }
+            reader.absorb(values)
+        }
+        if var values = reader.mapping("reflection") {
+            let text = values.string("text", required: true)
+            let at = values.date("at", required: true)
+            if let text, let at { reflection = Reflection(text: text, at: at) }
+            reader.absorb(values)
+        }
         if var state = reader.mapping("state") {
             self.state = ProgressFile.readState(&state)
             reader.absorb(state)
@@ -105,6 +172,18 @@ public struct ProgressFile: YAMLCodable {
         map.add("entry", .string(entry))
         map.add("status", .string(status.rawValue))
         map.add("status_at", statusAt)
+        map.add("reset_at", resetAt)
+        if let ladder {
+            var values = YAMLMapBuilder()
+            values.add("level", .string(ladder.level))
+            values.add("covered", .list(ladder.covered.map(YAMLValue.int), flow: true))
+            values.add("attempts", .int(ladder.attempts))
+            values.add("at", .date(ladder.at))
+            map.add("ladder", values.build(flow: true))
+        }
+        if let reflection {
+            map.add("reflection", .map([("text", .string(reflection.text)), ("at", .date(reflection.at))], flow: false))
+        }
         if let state { map.add("state", ProgressFile.stateValue(state)) }
         map.add("reviews", .list(reviews.sorted(by: ReviewEvent.replayOrder).map { review in
             var item = YAMLMapBuilder()

@@ -25,6 +25,8 @@ public enum MergeKind: String, Sendable, Hashable, CaseIterable {
     case profile
     /// `profiles/*/sessions/**` and `profiles/*/saved/**`: write-once files.
     case immutable
+    /// `profiles/*/letters/**`: tracing attempts, a union by id.
+    case letters
 
     /// The driver for a path relative to the library root, or nil for paths git merges line
     /// by line itself (corpus, manifests and anything else).
@@ -43,6 +45,7 @@ public enum MergeKind: String, Sendable, Hashable, CaseIterable {
         switch segments[2] {
         case "progress": return .progress
         case "sessions", "saved": return .immutable
+        case "letters": return .letters
         default: return nil
         }
     }
@@ -70,6 +73,7 @@ public enum SemanticMerge {
         case .progress: ProgressMerge.merge(base: base, ours: ours, theirs: theirs, settings: settings, path: path)
         case .profile: ProfileMerge.merge(base: base, ours: ours, theirs: theirs, path: path)
         case .immutable: ImmutableMerge.merge(base: base, ours: ours, theirs: theirs)
+        case .letters: LetterAttemptsMerge.merge(ours: ours, theirs: theirs, path: path)
         }
     }
 }

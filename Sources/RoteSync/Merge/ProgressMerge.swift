@@ -45,8 +45,22 @@ public enum ProgressMerge {
         }
         let (status, statusAt) = laterStatus(ours, theirs)
         let reviews = union(ours.reviews, theirs.reviews)
-        let state = scheduler.replay(reviews, entryID: ours.entry)
-        return .success(ProgressFile(entry: ours.entry, status: status, statusAt: statusAt, state: state, reviews: reviews))
+        let resetAt = [ours.resetAt, theirs.resetAt].compactMap { $0 }.max()
+        var merged = ProgressFile(
+            entry: ours.entry, status: status, statusAt: statusAt, resetAt: resetAt,
+            ladder: later(ours.ladder, theirs.ladder, at: \.at, tieBreak: { "\($0.level) \($0.covered) \($0.attempts)" }),
+            reflection: later(ours.reflection, theirs.reflection, at: \.at, tieBreak: \.text), reviews: reviews)
+        merged.state = scheduler.replay(merged.scheduledReviews, entryID: ours.entry)
+        return .success(merged)
+    }
+
+    /// Last writer wins by `at` for the ladder position and the reflection; on a tie the
+    /// larger tie-break text wins, so the choice does not depend on which side is ours.
+    static func later<Value>(_ ours: Value?, _ theirs: Value?, at: (Value) -> Date, tieBreak: (Value) -> String) -> Value? {
+        guard let ours else { return theirs }
+        guard let theirs else { return ours }
+        if at(ours) != at(theirs) { return at(ours) > at(theirs) ? ours : theirs }
+        return tieBreak(ours) >= tieBreak(theirs) ? ours : theirs
     }
 
     /// The union of two review lists by id, in replay order.

@@ -1,0 +1,169 @@
+import ArgumentParser
+import Foundation
+import LibGit
+import RoteModel
+import RoteStore
+import RoteSync
+import Study
+
+/// `rote letters`: mastery per letter and what is unlocked; `rote letters record`: store a
+/// tracing attempt scored by an app.
+struct Letters: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show letter mastery and unlocks, or record a tracing attempt (`rote letters record`).",
+        discussion: """
+            Tracing happens in an app; it sends each attempt to `rote letters record` as JSON. \
+            A letter unlocks the next one after two memory-mode scores of 80 or more (the \
+            deck's `unlock` rule); locked letters never appear in `rote study`.
+            """,
+        subcommands: [Show.self, Record.self],
+        defaultSubcommand: Show.self
+    )
+
+    /// The letters deck a command means: `--deck`, else the library's only letters deck.
+    static func deck(_ name: String?, in library: LoadedLibrary) throws -> String {
+        let letterDecks = library.deckOrder.filter { library.decks[$0]?.kind == .letters }
+        if let name {
+            guard letterDecks.contains(name) else {
+                throw CLIError("no letters deck '\(name)'; letters decks are: \(letterDecks.joined(separator: ", "))")
+            }
+            return name
+        }
+        guard letterDecks.count == 1 else {
+            throw CLIError(letterDecks.isEmpty ? "this library has no letters deck" : "choose a deck with --deck: \(letterDecks.joined(separator: ", "))")
+        }
+        return letterDecks[0]
+    }
+
+    static func path(user: String, letter: String) -> String { "profiles/\(user)/letters/\(letter).yaml" }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Mastery per letter and what is unlocked.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("The letters deck (default: the only one).", valueName: "deck")) var deck: String?
+
+        func run() throws {
+            let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(CommandContext.user(at: try CommandContext.locate(global), global)), includeSessions: false))
+            context.reportLoadProblems()
+            let deck = try Letters.deck(deck, in: context.library)
+            let rule = context.library.decks[deck]?.unlock ?? .init()
+            let entries = context.library.entries.filter { $0.deck == deck }
+            let attempts = (context.library.letterAttempts[context.user] ?? [:]).mapValues(\.attempts)
+            let unlocked = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule)
+            print("\(deck) for \(context.user): \(unlocked.count) of \(entries.count) unlocked (next unlocks after \(rule.passes) \(rule.mode) scores of \(rule.minScore)+)")
+            var previous: String?
+            for entry in entries {
+                guard case let .letter(letter) = entry.content else { continue }
+                let mastery = LetterMastery(attempts: attempts[entry.id] ?? [], rule: rule)
+                let name = (letter.character ?? letter.glyph) + "  " + (letter.name ?? "")
+                var line = "  " + name.padding(toLength: 16, withPad: " ", startingAt: 0)
+                if unlocked.contains(entry.id) {
+                    line += "unlocked  "
+                    if let best = mastery.bestScore, let mode = mastery.bestMode, let last = mastery.lastPracticedAt {
+                        line += "best \(best) (\(mode.rawValue)) · \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s") · \(min(mastery.passes, rule.passes))/\(rule.passes) passes · last \(Timestamp.format(last).prefix(10))"
+                    } else {
+                        line += "not practised yet"
+                    }
+                } else {
+                    line += "locked    after \(rule.passes) \(rule.mode) passes on \(previous ?? "the letter before")"
+                }
+                print(line)
+                previous = letter.character ?? letter.glyph
+            }
+        }
+    }
+
+    struct Record: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "record",
+            abstract: "Store one tracing attempt, given as JSON in FILE or on stdin (-).",
+            discussion: """
+                {"letter": "a", "mode": "memory", "score": 86, "stroke_order": 90, "direction": 80, "shape": 85, \
+                "start": 90, "tips": ["start-top-right"], "hint_used": false, "started_at": "2026-11-21T10:00:00Z", \
+                "completed_at": "2026-11-21T10:00:05Z", "duration_ms": 5200, "drawing": [[[10, 20, 0], [12, 24, 16]]]}
+
+                The letter is --letter or the JSON's "letter": an entry id (alphabet/a), its name in \
+                the deck (a), a glyph id (latin-small-a) or the character. Errors name the JSON path \
+                (drawing[0][2]: …). The attempt is kept in profiles/<you>/letters/<deck>/<letter>.yaml \
+                and committed.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("The letters deck (default: the only one).", valueName: "deck")) var deck: String?
+        @Option(help: ArgumentHelp("The letter (default: the JSON's \"letter\").", valueName: "letter")) var letter: String?
+        @Argument(help: ArgumentHelp("The attempt's JSON file, or - for stdin.", valueName: "file")) var file: String
+
+        func run() throws {
+            let data: Data
+            if file == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let contents = FileManager.default.contents(atPath: file) else {
+                    throw CLIError("cannot read \(file); give the attempt's JSON file, or - to read it from stdin")
+                }
+                data = contents
+            }
+            let source = file == "-" ? "<stdin>" : file
+            var attempt: LetterAttempt
+            do {
+                attempt = try LetterAttempt.parse(json: data)
+            } catch {
+                throw CLIError("\(source): \(error.description)")
+            }
+            let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
+            guard var profile = context.library.profiles[context.user] else {
+                throw CLIError("no learner '\(context.user)' in this library (profiles/\(context.user)/profile.yaml); use --user NAME")
+            }
+            let deck = try Letters.deck(deck, in: context.library)
+            guard let wanted = letter ?? LetterAttempt.letter(inJSON: data) else {
+                throw CLIError("\(source): which letter? give --letter a, or a \"letter\" field in the JSON")
+            }
+            let entries = context.library.entries.filter { $0.deck == deck }
+            guard let entry = entries.first(where: { entry in
+                guard case let .letter(letter) = entry.content else { return false }
+                return [entry.id, String(entry.id.dropFirst(deck.count + 1)), letter.glyph, letter.character].contains(wanted)
+            }) else {
+                throw CLIError("\(source): letter: no letter '\(wanted)' in \(deck); use its id (\(entries.first?.id ?? "\(deck)/a")), glyph id or character")
+            }
+            let rule = context.library.decks[deck]?.unlock ?? .init()
+            var attempts = (context.library.letterAttempts[context.user] ?? [:]).mapValues(\.attempts)
+            let unlockedBefore = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule)
+            if attempt.id == nil { attempt.id = UUID().uuidString.lowercased() }
+            do {
+                let lock = try LibraryLock(root: context.root, purpose: "letters record")
+                defer { withExtendedLifetime(lock) {} }
+                let git = try LibraryGit(root: context.root, user: context.user)
+                let path = Letters.path(user: context.user, letter: entry.id)
+                // Read under the lock: another process may have added an attempt since loading.
+                let existing = FileManager.default.contents(atPath: context.root.appending(path: path).path)
+                    .flatMap { LetterAttemptsFile.decode($0, path: path).0 } ?? LetterAttemptsFile(letter: entry.id)
+                let updated = existing.adding(attempt)
+                let fileData = Data(updated.render().utf8)
+                try AtomicFile.write(fileData, to: context.root.appending(path: path))
+                var changes: [String: Data?] = [path: fileData]
+                if profile.settings.lastLetter != entry.id {
+                    profile.settings.lastLetter = entry.id
+                    profile.updatedAt = Timestamp.wholeSeconds(Date())
+                    let profilePath = "profiles/\(context.user)/profile.yaml"
+                    let profileData = Data(profile.render().utf8)
+                    try AtomicFile.write(profileData, to: context.root.appending(path: profilePath))
+                    changes[profilePath] = profileData
+                }
+                attempts[entry.id] = updated.attempts
+                let mastery = LetterMastery(attempts: updated.attempts, rule: rule)
+                let newlyUnlocked = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule).subtracting(unlockedBefore)
+                let news = newlyUnlocked.sorted().map { "unlocked \($0)" }
+                var subject = "Letters: \(entry.id) \(attempt.mode.rawValue) \(attempt.score)"
+                if !news.isEmpty { subject += " — " + news.joined(separator: ", ") }
+                try git.commit(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(context.user)\n")
+                print("Recorded \(attempt.mode.rawValue) \(attempt.score) for \(entry.id): best \(mastery.bestScore ?? attempt.score), \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s"), \(min(mastery.passes, rule.passes))/\(rule.passes) passes.")
+                for id in newlyUnlocked.sorted() { print("Unlocked \(id).") }
+            } catch let busy as LibraryLock.Busy {
+                throw CLIError(busy.description)
+            } catch let error as GitError {
+                throw CLIError(error.description)
+            } catch let error as SyncError {
+                throw CLIError(error.message)
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import TestSupport
+import RoteModel
+import RoteStore
+import Study
+
+/// Whole study sessions through the `rote` binary, driven by stdin as a script would.
+@Suite struct StudySessionCLITests {
+    static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
+
+    let directory = TemporaryDirectory()
+    var lib: URL { directory.url }
+
+    init() {
+        FixtureLibrary.write(into: directory, overrides: [
+            "corpus/letters/m.yaml": "glyph: latin-small-m\ncharacter: m\nname: small m\norder: 2\nstrokes:\n  - [[20, 40], [20, 80]]\n",
+        ])
+    }
+
+    @discardableResult
+    func rote(_ arguments: [String], input: String? = nil) -> Shell.Output {
+        Shell.run(Self.binary, ["-C", lib.path, "--user", "ana"] + arguments, input: input, environment: ["NO_COLOR": "1"])
+    }
+
+    func progress(_ entry: String) throws -> ProgressFile {
+        let path = "profiles/ana/progress/\(entry).yaml"
+        let text = try #require(directory.read(path), "\(path) missing")
+        return try #require(ProgressFile.decode(text, path: path).0)
+    }
+
+    /// The blank cloze1 hides in John 11:35 on its fourth rung attempt (after read, read, reflect).
+    static func cloze1Answer() throws -> String {
+        let passage = PassageEntry(reference: "John 11:35", text: "Jesus wept.")
+        return PassageLadder(level: .cloze1, attempts: 3).prompt(for: passage, entryID: "verses/joh-11-35").blanks.joined(separator: " ")
+    }
+
+    @Test func allFourKindsWithUndoSuspendIgnoreAndQuit() throws {
+        let plan = rote(["study", "--plan", "--list"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(plan.stdout.contains("letters/l") && !plan.stdout.contains("letters/m"), "m is locked: \(plan.stdout)")
+
+        let script = [
+            "run",                      // words/run, due: its third review is a reverse translation
+            "يذهب", "go",               // words/go, new: translation match, sentence completion
+            "y", "He shares our grief.", // verses/joh-11-35: consent, reflection
+            try Self.cloze1Answer(), "Jesus wept", "Jesus wept.",   // cloze 1, cloze 2, recitation
+            "", "good",                 // letters/l: reveal, self-grade
+            "undo",                     // at the next card: take the letter's review back
+            "", "easy",                 // letters/l again
+            "suspend",                  // maths order_steps
+            "quit",                     // stop before two_plus_two
+        ].joined(separator: "\n") + "\n"
+        let first = rote(["study"], input: script)
+        #expect(first.status == 0, "\(first.stderr)\n\(first.stdout)")
+        #expect(first.stdout.contains("Undone: letters/l is back."), "\(first.stdout)")
+        #expect(first.stdout.contains("Session saved: 4 reviews"), "\(first.stdout)")
+        #expect(first.stdout.contains("1 entry suspended or ignored."))
+        #expect(first.stdout.contains("next due "))
+
+        #expect(try progress("words/run").reviews.count == 3)
+        #expect(try progress("words/go").reviews.count == 1)
+        let verse = try progress("verses/joh-11-35")
+        #expect(verse.ladder?.level == "review" && verse.reflection?.text == "He shares our grief." && verse.reviews.count == 1)
+        let letter = try progress("letters/l")
+        #expect(letter.reviews.map(\.grade) == [.easy], "the undone 'good' is gone")
+        #expect(try progress("maths/arithmetic/addition/order_steps").status == .suspended)
+        #expect(directory.read("profiles/ana/progress/maths/arithmetic/addition/two_plus_two.yaml") == nil, "quit before it")
+        #expect((directory.read("profiles/ana/profile.yaml") ?? "").contains("reflections: {granted: true"))
+
+        let second = rote(["study", "maths"], input: "ignore\n")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try progress("maths/arithmetic/addition/two_plus_two").status == .ignored)
+        #expect(rote(["study", "maths", "--plan"]).stdout.contains("Nothing to study right now"))
+
+        let library = try LibraryLoader().load(lib)
+        #expect(library.errors.isEmpty, "\(library.errors)")
+        let sessions = library.sessions["ana"] ?? []
+        #expect(sessions.count == 2)
+        // Both sessions may start in the same second, so find the first by what it studied.
+        let full = try #require(sessions.first { $0.decks.contains("verses") })
+        #expect(full.attempts.map(\.question) == ["reverse_translation", "translation", "example-1", "cloze1", "cloze2", "recite", "draw"],
+                "the undone letter attempt is gone: \(full.attempts.map(\.question))")
+        let subjects = Shell.run("git", ["log", "--format=%s"], in: lib).stdout.split(separator: "\n")
+        #expect(subjects.prefix(2).allSatisfy { $0.hasPrefix("Study: ") }, "\(subjects)")
+        #expect(subjects.count == 3, "one commit per session on top of the fixture")
+        #expect(Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
+        #expect(rote(["log"]).stdout.contains("verses"))
+    }
+
+    @Test func lettersRecordValidatesStoresAndUnlocks() throws {
+        let broken = rote(["letters", "record", "--letter", "l", "-"], input: #"{"mode": "memory", "score": 90, "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "2026-11-21T10:00:00Z", "completed_at": "2026-11-21T10:00:05Z", "drawing": [[[1, 2], [3]]]}"#)
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("<stdin>: drawing[0][1]: a point is [x, y] or [x, y, t]"), "\(broken.stderr)")
+
+        func attempt(_ score: Int, _ second: Int) -> String {
+            #"{"letter": "l", "mode": "memory", "score": \#(score), "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "tips": ["stem-down"], "hint_used": false, "started_at": "2026-11-21T10:00:0\#(second)Z", "completed_at": "2026-11-21T10:00:0\#(second)Z", "drawing": [[[50, 10, 0], [50, 80, 400]]]}"#
+        }
+        #expect(rote(["letters", "record", "-"], input: attempt(85, 1)).stdout.contains("1/2 passes"))
+        #expect(rote(["letters"]).stdout.contains("locked    after 2 memory passes on l"))
+        let unlocking = rote(["letters", "record", "-"], input: attempt(92, 2))
+        #expect(unlocking.status == 0, "\(unlocking.stderr)")
+        #expect(unlocking.stdout.contains("Unlocked letters/m."), "\(unlocking.stdout)")
+        let shown = rote(["letters"]).stdout
+        #expect(shown.contains("best 92 (memory) · 2 attempts · 2/2 passes"), "\(shown)")
+        #expect(shown.contains("2 of 2 unlocked"))
+        #expect(rote(["study", "letters", "--plan", "--list"]).stdout.contains("letters/m"))
+        let file = try #require(directory.read("profiles/ana/letters/letters/l.yaml"))
+        #expect(file.components(separatedBy: "\n  - {id: ").count == 3, "\(file)")
+        #expect((directory.read("profiles/ana/profile.yaml") ?? "").contains("last_letter: letters/l"))
+        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix("Letters: letters/l memory 92 — unlocked letters/m"))
+        #expect(rote(["check"]).stdout.isEmpty, "the letters file is a known library file")
+    }
+
+    @Test func suspendIgnoreActivateAndResetCommands() throws {
+        #expect(rote(["suspend", "words/run"]).stdout == "words/run: suspended\n")
+        #expect(!rote(["study", "--plan", "--list"]).stdout.contains("words/run"))
+        #expect(rote(["activate", "run"]).status == 0)
+        #expect(rote(["study", "--plan", "--list"]).stdout.contains("due  words/run"))
+        #expect(rote(["ignore", "go"]).stdout == "words/go: ignored\n")
+        let reset = rote(["reset", "words/run"])
+        #expect(reset.stdout.contains("new again (2 earlier reviews kept as history)"), "\(reset.stdout)")
+        let file = try progress("words/run")
+        #expect(file.reviews.count == 2 && file.resetAt != nil && file.state == nil)
+        #expect(rote(["study", "--plan", "--list"]).stdout.contains("new  words/run"))
+        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix("Reset: words/run"))
+        #expect(rote(["suspend", "nothing-here"]).stderr.contains("no entry 'nothing-here'"))
+    }
+
+    @Test func aSessionKilledOnTheLadderKeepsItsRungsAndConsent() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["-C", lib.path, "--user", "ana", "study", "verses"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data("y\nA reflection.\n".utf8))
+        let path = lib.appending(path: "profiles/ana/progress/verses/joh-11-35.yaml").path
+        var level: String?
+        for _ in 0..<400 where level != "cloze1" {
+            level = FileManager.default.contents(atPath: path).flatMap { ProgressFile.decode($0, path: "p").0?.ladder?.level }
+            usleep(25_000)
+        }
+        #expect(level == "cloze1", "read, read and reflect are on disk before the kill")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let next = rote(["study", "--plan"])
+        #expect(next.stderr.contains("interrupted session"), "\(next.stderr)")
+        let committed = Shell.run("git", ["show", "HEAD:profiles/ana/progress/verses/joh-11-35.yaml"], in: lib).stdout
+        #expect(committed.contains("ladder: {level: cloze1") && committed.contains("A reflection."), "\(committed)")
+        #expect(Shell.run("git", ["show", "HEAD:profiles/ana/profile.yaml"], in: lib).stdout.contains("reflections: {granted: true"))
+        #expect(Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
+    }
+}

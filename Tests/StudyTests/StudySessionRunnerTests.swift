@@ -1,0 +1,230 @@
+import Foundation
+import Testing
+import TestSupport
+import RoteModel
+import RoteStore
+import RoteSync
+@testable import Study
+
+/// A console that answers from a script, as a learner would, and keeps what was shown.
+final class ScriptedConsole: StudyConsole {
+    var replies: [String]
+    var shown: [String] = []
+    var prompts: [(String, AnswerKind)] = []
+    let isInteractive = false
+
+    init(_ replies: [String]) { self.replies = replies }
+
+    func beginCard(number: Int, total: Int, title: String) { shown.append("[\(number)/\(total)] \(title)") }
+    func show(_ text: String, style: TextStyle) { shown.append(text) }
+    func ask(_ prompt: String, kind: AnswerKind) -> ConsoleReply? {
+        prompts.append((prompt, kind))
+        return replies.isEmpty ? nil : ConsoleReply.parse(line: replies.removeFirst())
+    }
+}
+
+@Suite struct StudySessionRunnerTests {
+    let directory = TemporaryDirectory()
+    var root: URL { directory.url }
+
+    init() {
+        FixtureLibrary.write(into: directory)
+    }
+
+    func makeRunner(_ console: ScriptedConsole) throws -> (StudySessionRunner, LoadedLibrary) {
+        let library = try LibraryLoader(includeSessions: false).load(root)
+        let index = LibraryIndex(library: library, user: "ana")
+        let git = try LibraryGit(root: root, user: "ana")
+        return (StudySessionRunner(root: root, user: "ana", library: library, index: index, git: git, console: console, seed: 7), library)
+    }
+
+    func plan(new ids: [String], due: [String] = []) -> SessionPlan {
+        func item(_ id: String) -> SessionPlan.Item { .init(id: id, deck: String(id.split(separator: "/")[0])) }
+        return SessionPlan(due: due.map(item), new: ids.map(item), dueDeferred: 0, dueTotal: due.count, reviewedToday: 0, introducedToday: 0)
+    }
+
+    func progress(_ entry: String) throws -> ProgressFile {
+        let path = "profiles/ana/progress/\(entry).yaml"
+        let text = try #require(directory.read(path))
+        return try #require(ProgressFile.decode(text, path: path).0)
+    }
+
+    func profile() throws -> Profile {
+        let text = try #require(directory.read("profiles/ana/profile.yaml"))
+        return try #require(Profile.decode(text, path: "profile.yaml").0)
+    }
+
+    static let mcq = "maths/arithmetic/addition/two_plus_two"
+    static let reorder = "maths/arithmetic/addition/order_steps"
+    static let passage = "verses/joh-11-35"
+
+    @Test func undoTakesTheLastReviewOutOfItsFileAndShowsTheCardAgain() throws {
+        let console = ScriptedConsole(["1", "undo", "2", "2 1"])
+        let (runner, _) = try makeRunner(console)
+        let session = try #require(try runner.run(plan: plan(new: [Self.mcq, Self.reorder])))
+        #expect(try progress(Self.mcq).reviews.count == 1, "the undone review is gone, the second answer's is there")
+        #expect(try progress(Self.reorder).reviews.count == 1)
+        #expect(session.attempts.map(\.question) == ["mcq_single", "reorder_steps"])
+        #expect(session.again + session.hard + session.good + session.easy == 2)
+        let questions = console.shown.filter { $0 == "What is 2 + 2?" || $0 == "Put the steps in order:" }
+        #expect(Array(questions.prefix(3)) == ["What is 2 + 2?", "Put the steps in order:", "What is 2 + 2?"], "the card came back: \(questions)")
+        #expect(console.shown.contains("Undone: \(Self.mcq) is back."))
+        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
+    }
+
+    @Test func undoWithNothingAnsweredRestartsTheCard() throws {
+        let console = ScriptedConsole(["undo", "2"])
+        let (runner, _) = try makeRunner(console)
+        let session = try #require(try runner.run(plan: plan(new: [Self.mcq])))
+        #expect(console.shown.contains("Nothing to undo yet."))
+        #expect(session.attempts.count == 1)
+        #expect(try progress(Self.mcq).reviews.count == 1)
+    }
+
+    @Test func suspendAndIgnoreSetTheStatusAndTheEntryLeavesTheSession() throws {
+        let console = ScriptedConsole(["suspend", "ignore", "quit"])
+        let (runner, _) = try makeRunner(console)
+        let session = try #require(try runner.run(plan: plan(new: [Self.mcq, Self.reorder, "words/go"])))
+        let suspended = try progress(Self.mcq), ignored = try progress(Self.reorder)
+        #expect(suspended.status == .suspended && suspended.statusAt != nil && suspended.reviews.isEmpty)
+        #expect(ignored.status == .ignored)
+        #expect(session.attempts.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: root.appending(path: "profiles/ana/progress/words/go.yaml").path))
+        let message = Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout
+        #expect(message.hasPrefix("Study: 0 reviews"), "the status changes are committed: \(message)")
+        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
+    }
+
+    @Test func undoBringsASuspendedEntryBack() throws {
+        let console = ScriptedConsole(["suspend", "undo", "2", "1 2"])
+        let (runner, _) = try makeRunner(console)
+        _ = try runner.run(plan: plan(new: [Self.mcq, Self.reorder]))
+        let file = try progress(Self.mcq)
+        #expect(file.status == .active && file.reviews.count == 1)
+    }
+
+    /// John 11:35 has one clause, so the ladder is short: read twice, reflect, one blank,
+    /// the whole clause, its first two words (nothing left to fill), then recitation.
+    @Test func aNewPassageClimbsTheWholeLadderAndGraduates() throws {
+        let (_, library) = try makeRunner(ScriptedConsole([]))
+        guard case let .passage(passage) = library.entries.first(where: { $0.id == Self.passage })?.content else {
+            Issue.record("no passage")
+            return
+        }
+        let cloze1 = PassageLadder(level: .cloze1, attempts: 3).prompt(for: passage, entryID: Self.passage)
+        let console = ScriptedConsole(["y", "Weeping with those who weep.", cloze1.blanks.joined(separator: " "), "Jesus wept", "Jesus wept."])
+        let (runner, _) = try makeRunner(console)
+        let session = try #require(try runner.run(plan: plan(new: [Self.passage])))
+        let file = try progress(Self.passage)
+        #expect(file.ladder?.level == "review")
+        #expect(file.reflection?.text == "Weeping with those who weep.")
+        #expect(file.reviews.count == 1)
+        #expect(session.attempts.map(\.question) == ["cloze1", "cloze2", "recite"])
+        #expect(session.attempts.allSatisfy { $0.correct })
+        let consent = try #require(try profile().consent.first(where: { $0.topic == "reflections" }))
+        #expect(consent.granted && consent.version == StudySessionRunner.reflectionConsentVersion)
+    }
+
+    @Test func withoutConsentNoReflectionIsWrittenAndTheQuestionIsNotAskedAgain() throws {
+        let console = ScriptedConsole(["n", "Private thoughts"])
+        let (runner, _) = try makeRunner(console)
+        _ = try runner.run(plan: plan(new: [Self.passage]))
+        #expect(try progress(Self.passage).reflection == nil)
+        #expect(!(directory.read("profiles/ana/progress/verses/joh-11-35.yaml") ?? "").contains("Private"))
+        #expect(try profile().consent.first?.granted == false)
+        #expect(console.shown.contains("Not saved: you chose not to save reflections."))
+
+        // The ladder stopped at cloze1 is where the next session starts, without asking again.
+        let again = ScriptedConsole([])
+        let (next, _) = try makeRunner(again)
+        _ = try next.run(plan: plan(new: [Self.passage]))
+        #expect(!again.prompts.contains { $0.0.contains("save your reflections") })
+        #expect(again.shown.contains { $0.hasPrefix("Fill in the missing words") })
+    }
+
+    @Test func aFailedRungDropsOneLevelAndTheVisitEndsAfterTwoSetbacks() throws {
+        let console = ScriptedConsole(["y", "", "wrong", "", "wrong"])
+        let (runner, _) = try makeRunner(console)
+        let session = try #require(try runner.run(plan: plan(new: [Self.passage])))
+        // cloze1 failed → reflect (again, empty) → cloze1 failed → the visit ends, graded again.
+        #expect(try progress(Self.passage).ladder?.level == "reflect")
+        #expect(session.again == 1)
+        #expect(console.shown.contains("Down to reflect; try again."))
+    }
+
+    @Test func anUnlockedLetterIsDrawnOnPaperAndSelfGraded() throws {
+        let console = ScriptedConsole(["", "good"])
+        let (runner, _) = try makeRunner(console)
+        let session = try #require(try runner.run(plan: plan(new: ["letters/l"])))
+        #expect(session.good == 1)
+        #expect(session.attempts.first?.question == "draw")
+        #expect(console.shown.contains { $0.contains("1") && $0.contains("•") }, "the template is shown after the reveal")
+    }
+
+    @Test func aReviewedPassageIsTypedRecall() throws {
+        directory.write("profiles/ana/progress/verses/joh-11-35.yaml", """
+            entry: verses/joh-11-35
+            status: active
+            ladder: {level: review, attempts: 9, at: 2026-11-01T09:00:00Z}
+            state: {phase: review, stability: 3.0, difficulty: 5.0, due: 2026-11-05T09:00:00Z, reps: 1, lapses: 0}
+            reviews:
+              - {id: p1, at: 2026-11-01T09:00:00Z, grade: good}
+
+            """)
+        let console = ScriptedConsole(["jesus WEPT"])
+        let (runner, _) = try makeRunner(console)
+        let session = try #require(try runner.run(plan: plan(new: [], due: [Self.passage])))
+        #expect(session.attempts.first?.question == "recall")
+        #expect(session.attempts.first?.correct == true, "case and punctuation do not count")
+        #expect(try progress(Self.passage).reviews.count == 2)
+    }
+}
+
+@Suite struct BidiTextTests {
+    @Test func rightToLeftRunsAreIsolatedInLogicalOrder() {
+        #expect(BidiText.isolated("I {أجري} every day.") == "I {\u{2068}أجري\u{2069}} every day.")
+        #expect(BidiText.isolated("run — يجري  (also: يركض, يدير)") == "run — \u{2068}يجري\u{2069}  (also: \u{2068}يركض, يدير\u{2069})",
+                "spaces and commas between Arabic words stay inside one run")
+        #expect(BidiText.isolated("أنا أجري كل صباح.") == "\u{2068}أنا أجري كل صباح\u{2069}.")
+    }
+
+    @Test func textWithoutRightToLeftLettersIsUnchanged() {
+        for text in ["Jesus wept.", "1. 2. 3.", "", "naïve café"] {
+            #expect(BidiText.isolated(text) == text)
+        }
+        #expect(BidiText.isolated("שלום world") == "\u{2068}שלום\u{2069} world")
+        #expect(BidiText.isolated(BidiText.isolated("يجري")) == "\u{2068}يجري\u{2069}", "isolating twice changes nothing")
+    }
+
+    @Test func commandsAreWholeWordsSoShortAnswersStayAnswers() {
+        #expect(ConsoleReply.parse(line: " undo ") == .command(.undo))
+        #expect(ConsoleReply.parse(line: "QUIT") == .command(.quit))
+        #expect(ConsoleReply.parse(line: "q") == .command(.quit))
+        #expect(ConsoleReply.parse(line: "i") == .answer("i"))
+        #expect(ConsoleReply.parse(line: "suspended") == .answer("suspended"))
+    }
+}
+
+@Suite struct TerminalTextTests {
+    @Test func singleKeysMapToAnswersAndCommands() {
+        #expect(TerminalKeys.reply(to: "3", kind: .choice(count: 4)) == .answer("3"))
+        #expect(TerminalKeys.reply(to: "5", kind: .choice(count: 4)) == nil, "no fifth option")
+        #expect(TerminalKeys.reply(to: "u", kind: .choice(count: 4)) == .command(.undo))
+        #expect(TerminalKeys.reply(to: "s", kind: .reveal) == .command(.suspend))
+        #expect(TerminalKeys.reply(to: "i", kind: .grade(proposed: .good)) == .command(.ignore))
+        #expect(TerminalKeys.reply(to: "q", kind: .yesNo) == .command(.quit))
+        #expect(TerminalKeys.reply(to: " ", kind: .reveal) == .answer(""))
+        #expect(TerminalKeys.reply(to: "\n", kind: .grade(proposed: .good)) == .answer(""), "Enter accepts the proposed grade")
+        #expect(TerminalKeys.reply(to: "4", kind: .grade(proposed: nil)) == .answer("4"))
+        #expect(TerminalKeys.reply(to: "x", kind: .reveal) == nil)
+    }
+
+    @Test func colourOnlyAtATerminalWithoutNoColor() {
+        #expect(TerminalStyle.coloursEnabled(environment: [:], isTerminal: true))
+        #expect(!TerminalStyle.coloursEnabled(environment: ["NO_COLOR": "1"], isTerminal: true))
+        #expect(!TerminalStyle.coloursEnabled(environment: ["TERM": "dumb"], isTerminal: true))
+        #expect(!TerminalStyle.coloursEnabled(environment: [:], isTerminal: false))
+        #expect(TerminalStyle.apply(.wrong, "✗", colours: true) == "\u{1B}[31m✗\u{1B}[0m")
+        #expect(TerminalStyle.apply(.wrong, "✗", colours: false) == "✗")
+    }
+}
