@@ -80,6 +80,9 @@ struct Import: ParsableCommand {
             return kind
         }
         let url = URL(fileURLWithPath: file)
+        guard fileExtension == "json" || ["csv", "tsv", "txt"].contains(fileExtension) else {
+            throw CLIError("\(file): unknown kind of file; import .json (skills seed), .csv, .tsv or .txt (tables), or .apkg / .colpkg (Anki)")
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw CLIError("\(file): cannot read it (no such file, or not readable)")
         }
@@ -88,9 +91,6 @@ struct Import: ParsableCommand {
         let isJSON = url.pathExtension.lowercased() == "json"
         if isJSON, tableKind != nil { throw ValidationError("--kind is for tables; a .json file is a skills seed") }
         if !isJSON, fixSlugs { throw ValidationError("--fix-slugs is for skills seeds (.json)") }
-        guard isJSON || ["csv", "tsv", "txt"].contains(url.pathExtension.lowercased()) else {
-            throw CLIError("\(file): unknown kind of file; import .json (skills seed), .csv, .tsv or .txt (tables), or .apkg / .colpkg (Anki)")
-        }
 
         let root = try CommandContext.locate(global)
         do {

@@ -232,7 +232,7 @@ import TestSupport
             ("media-escape.apkg", "names a media file '../../outside.mp3'"),
             ("empty.apkg", "holds no Anki collection"),
             ("missing.apkg", "missing.apkg: no such file"),
-            ("words.csv", "rote import reads Anki packages here (.apkg, .colpkg)"),
+            ("words.docx", "unknown kind of file; import .json (skills seed), .csv, .tsv or .txt (tables), or .apkg / .colpkg (Anki)"),
         ]
         for (name, message) in cases {
             let output = rote(["import", work.url.appending(path: name).path], in: library.url)
