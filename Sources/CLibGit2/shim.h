@@ -4,4 +4,9 @@
 // umbrella header leaves out.
 #include <git2.h>
 #include <git2/sys/merge.h>
+
+// git_libgit2_opts is variadic, which Swift cannot call.
+static inline int rote_git_set_tree_cache_limit(size_t bytes) {
+    return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, bytes);
+}
 #endif

@@ -7,6 +7,10 @@ import Foundation
 public enum LibGit {
     private static let initialized: Bool = {
         git_libgit2_init()
+        // libgit2 caches no tree over 4 KiB by default, so every path looked up in a folder
+        // of 50 000 progress files inflated and parsed its 2.5 MB tree again (a 200-review
+        // commit took 9 s). Trees up to 64 MiB stay cached, within the 256 MiB cache total.
+        rote_git_set_tree_cache_limit(64 << 20)
         return true
     }()
 

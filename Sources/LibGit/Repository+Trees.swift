@@ -48,10 +48,12 @@ extension Repository {
         let deleted = paths.filter { changes[$0]! == nil }
         for folder in deleted where paths.contains(where: { $0.hasPrefix(folder + "/") }) { return nil }
         var updates: [(action: git_tree_update_t, id: ObjectID, mode: UInt32, path: String)] = []
+        var folders = Set<String>()
         for path in paths {
             var ancestor = path
             while let slash = ancestor.lastIndex(of: "/") {
                 ancestor = String(ancestor[..<slash])
+                guard folders.insert(ancestor).inserted else { break }
                 if let kind = base.entryKind(atPath: ancestor), kind != GIT_FILEMODE_TREE.rawValue { return nil }
             }
             let existing = base.entryKind(atPath: path)

@@ -53,8 +53,8 @@ public final class LibraryGit {
         try index.reloadIfChanged()
         for (path, contents) in changes {
             if let contents {
-                guard let blob = tree.entryID(atPath: path) else { continue }
-                try index.stage(contents, id: blob, at: path, workTree: root)
+                // Already in the object store: this only hashes the bytes to name the blob.
+                try index.stage(contents, id: try repository.writeBlob(contents), at: path, workTree: root)
             } else {
                 try index.remove(path: path)
                 try index.removeDirectory(path)
