@@ -24,6 +24,8 @@ public enum YAMLSource {
 
     /// Parses text already known to be UTF-8.
     public static func parse(_ text: String, path: String) -> (Node?, [Diagnostic]) {
+        // The common shapes without libyaml's cost; anything else (and every error) below.
+        if let node = BlockYAMLReader.parse(text) { return (node, []) }
         let markers = conflictMarkerLines(text)
         if !markers.isEmpty {
             return (nil, markers.map { .error(path, $0, "unresolved git merge conflict marker; edit the file to keep the right lines and remove the markers") })

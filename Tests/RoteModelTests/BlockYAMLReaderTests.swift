@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import TestSupport
+import Yams
+@testable import RoteModel
+
+/// The block reader is a shortcut past libyaml, so on any text it must either give up (nil)
+/// or build the very tree `Yams.compose` builds: same strings, resolved tags, scalar styles,
+/// and line and column of every node (diagnostics name lines from them).
+@Suite struct BlockYAMLReaderTests {
+    /// Every node depth-first as one line each: what it is, where it is, and what it holds.
+    static func describe(_ node: Node) -> [String] {
+        let at = node.mark.map { "\($0.line):\($0.column)" } ?? "?"
+        switch node {
+        case let .scalar(scalar):
+            return ["scalar \(at) \(scalar.style) \(node.tag) \(scalar.string.debugDescription)"]
+        case let .mapping(mapping):
+            return ["mapping \(at) \(mapping.style) \(node.tag) \(mapping.count)"]
+                + mapping.flatMap { describe($0.key) + describe($0.value) }
+        case let .sequence(sequence):
+            return ["sequence \(at) \(sequence.style) \(node.tag) \(sequence.count)"] + sequence.flatMap(describe)
+        case .alias:
+            return ["alias \(at)"]
+        }
+    }
+
+    static func yams(_ text: String) -> Node? { try? Yams.compose(yaml: text) }
+
+    /// Every YAML file in the starter decks and the demo profile.
+    static let starterFiles: [String] = {
+        let root = Checkout.root
+        var texts: [String] = []
+        for folder in ["corpus", "profiles"] {
+            let walker = FileManager.default.enumerator(at: root.appending(path: folder), includingPropertiesForKeys: nil)
+            while let url = walker?.nextObject() as? URL {
+                if url.pathExtension == "yaml", let text = try? String(contentsOf: url, encoding: .utf8) { texts.append(text) }
+            }
+        }
+        return texts.sorted()
+    }()
+
+    @Test func readsEveryStarterFileExactlyAsYamsDoes() throws {
+        #expect(Self.starterFiles.count > 400)
+        var read = 0
+        for text in Self.starterFiles {
+            guard let fast = BlockYAMLReader.parse(text) else { continue }
+            read += 1
+            let reference = try #require(Self.yams(text), "\(text)")
+            #expect(Self.describe(fast) == Self.describe(reference), "\(text)")
+        }
+        // Rote writes these files, so nearly all of them take the short way.
+        #expect(read * 10 >= Self.starterFiles.count * 9, "only \(read) of \(Self.starterFiles.count) read")
+    }
+
+    @Test func mutatedFilesReadExactlyAsYamsDoesOrNotAtAll() {
+        var random = SeededGenerator(seed: 11)
+        // Mostly harmless characters (a changed letter or digit keeps a file readable), some
+        // YAML indicators, and a few that only Yams may judge.
+        let alphabet = Array("aZ05 .-_/ aZ05 .-_/ :#\"'{}[],-.\n\t0a!&*|>~?%@`\\\u{0661}").map(String.init)
+        var accepted = 0, disagreements = 0
+        let sources = Self.starterFiles.filter { $0.utf8.count < 3_000 }
+        for round in 0..<4_000 {
+            var text = Array(sources[Int(random.next() % UInt64(sources.count))])
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                let position = Int(random.next() % UInt64(text.count + 1))
+                let piece = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                switch random.next() % 4 {
+                case 0: text.insert(contentsOf: piece, at: position)
+                case 1: if position < text.count { text.remove(at: position) }
+                case 2: if position < text.count { text[position] = Character(piece) }
+                default:  // duplicate a line, as a bad merge or a paste would
+                    let lines = String(text).split(separator: "\n", omittingEmptySubsequences: false)
+                    let line = Int(random.next() % UInt64(lines.count))
+                    text = Array((lines[...line] + [lines[line]] + lines[(line + 1)...]).joined(separator: "\n"))
+                }
+            }
+            let mutated = String(text)
+            guard let fast = BlockYAMLReader.parse(mutated) else { continue }
+            accepted += 1
+            guard let reference = Self.yams(mutated) else {
+                disagreements += 1
+                Issue.record("round \(round): the block reader read a file Yams refuses:\n\(mutated)")
+                continue
+            }
+            if Self.describe(fast) != Self.describe(reference) {
+                disagreements += 1
+                Issue.record("round \(round): trees differ:\n\(mutated)\n\(zip(Self.describe(fast), Self.describe(reference)).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "lengths differ")")
+            }
+            if disagreements > 5 { break }
+        }
+        #expect(accepted > 500, "most mutations keep a file readable")
+    }
+
+    @Test func givesUpOnWhatOnlyYamsUnderstands() {
+        let plain = "word: run\nforms: {base: run, past: ran}\nexamples:\n  - en: \"I {run}.\"\n    primary: true\n"
+        #expect(BlockYAMLReader.parse(plain) != nil)
+        for variant in [
+            "word: run # a comment\n", "word: &a run\nother: *a\n", "word: !!str run\n", "word: |\n  run\n",
+            "word: run\n  on the next line\n", "---\nword: run\n", "word: \"run\n  away\"\n", "word:\tx\n",
+            "word: run\nword: go\n", "word:\n", "- run\n", "run\n", "{word: run}\n", "word: [a, [b]]x\n",
+            "<<<<<<< ours\nword: run\n=======\nword: go\n>>>>>>> theirs\n",
+        ] {
+            #expect(BlockYAMLReader.parse(variant) == nil, "\(variant)")
+        }
+    }
+}
