@@ -113,17 +113,64 @@ import TestSupport
         #expect(library.read("corpus/spanish/adios.yaml")?.contains("word: adiós") == true, "accents are folded in the file name only")
     }
 
+    /// Every file under `folder` (relative path → bytes), for comparing two imports.
+    func files(under folder: URL) -> [String: Data] {
+        var found: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            if let data = FileManager.default.contents(atPath: url.path), !url.hasDirectoryPath {
+                found[String(url.path.dropFirst(folder.path.count))] = data
+            }
+        }
+        return found
+    }
+
     @Test(.enabled(if: AnkiFixtures.available, "genanki and anki could not be installed with pip"))
-    func theNewerAnkiFormatIsRefusedWithWhatToDo() throws {
-        let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        let before = head(library)
-        let output = rote(["import", AnkiFixtures.file("modern.apkg").path], in: library.url)
-        #expect(output.status == 1)
-        #expect(output.stderr.contains("collection.anki21b"), "\(output.stderr)")
-        #expect(output.stderr.contains("Support older Anki versions"), "\(output.stderr)")
-        #expect(head(library) == before)
-        #expect(isClean(library))
+    func theDefaultFormatOfCurrentAnkiImportsLikeTheLegacyOne() throws {
+        for (modern, legacy) in [("modern.apkg", "history.apkg"), ("modern.colpkg", "history.colpkg")] {
+            let fromModern = TemporaryDirectory()
+            let fromLegacy = TemporaryDirectory()
+            for (library, package) in [(fromModern, modern), (fromLegacy, legacy)] {
+                FixtureLibrary.write(into: library)
+                let output = rote(["--user", "ana", "import", AnkiFixtures.file(package).path, "--deck", "spanish"], in: library.url)
+                #expect(output.status == 0, "\(package): \(output.stderr)")
+                #expect(output.stdout.contains("6 reviews added in 2 progress files; 1 media file copied."), "\(package): \(output.stdout)")
+                #expect(isClean(library))
+            }
+            #expect(fromModern.read("corpus/spanish/hola.mp3") == String(repeating: "ID3 hola, bytes to copy ", count: 40), "\(modern): zstd-compressed media, named by the protobuf index")
+            #expect(fromModern.read("corpus/spanish/hola.yaml")?.contains("audio: hola.mp3") == true)
+            #expect(fromModern.read("corpus/spanish-cloze/madrid-is-in-spain.yaml") != nil, "\(modern): the cloze note type is known from its protobuf config")
+            #expect(fromModern.read("corpus/spanish/deck.yaml")?.contains("deck: Spanish") == true, "\(modern): deck names come from the decks table")
+            // The same files, but for the package's name in the decks' descriptions.
+            let corpus = files(under: fromModern.url.appending(path: "corpus"))
+                .mapValues { Data(String(decoding: $0, as: UTF8.self).replacingOccurrences(of: modern, with: legacy).utf8) }
+            #expect(corpus == files(under: fromLegacy.url.appending(path: "corpus")), "\(modern) and \(legacy) make the same entries")
+            let modernProfile = files(under: fromModern.url.appending(path: "profiles/ana/progress"))
+            #expect(!modernProfile.isEmpty)
+            #expect(modernProfile == files(under: fromLegacy.url.appending(path: "profiles/ana/progress")), "\(modern) and \(legacy) give the same history")
+        }
+    }
+
+    @Test func zstdAndProtobufReadersRefuseDamagedInput() throws {
+        // `printf 'hello, zstd' | zstd -c --no-check | base64`
+        let data = try #require(Data(base64Encoded: "KLUv/QBYWQAAaGVsbG8sIHpzdGQ="))
+        #expect(try Zstd.decompress(data, label: "x", limit: 100) == Data("hello, zstd".utf8))
+        #expect(try Zstd.decompress(data + data, label: "x", limit: 100) == Data("hello, zstdhello, zstd".utf8), "one frame after another")
+        #expect(throws: AnkiImportError.self) { try Zstd.decompress(data.prefix(data.count - 4), label: "x", limit: 100) }
+        #expect(throws: AnkiImportError.self) { try Zstd.decompress(data, label: "x", limit: 5) }
+        #expect(throws: AnkiImportError.self) { try Zstd.decompress(Data("not zstd".utf8), label: "x", limit: 100) }
+        #expect(throws: AnkiImportError.self) { try Zstd.decompress(Data(), label: "x", limit: 100) }
+
+        // MediaEntry { name: "a.mp3", size: 3 }, then one with legacy_zip_filename 7.
+        let first: [UInt8] = [0x0a, 5] + Array("a.mp3".utf8) + [0x10, 3]
+        let second: [UInt8] = [0x0a, 5] + Array("b.png".utf8) + [0x20, 7]
+        let message = try ProtobufMessage(Data([0x0a, UInt8(first.count)] + first + [0x0a, UInt8(second.count)] + second))
+        let entries = try message.bytes(1).map(ProtobufMessage.init)
+        #expect(entries.map { $0.string(1) } == ["a.mp3", "b.png"])
+        #expect(entries.map { $0.integer(2) } == [3, nil])
+        #expect(entries.map { $0.integer(4) } == [nil, 7])
+        #expect(throws: ProtobufMessage.Malformed.self) { try ProtobufMessage(Data([0x0a, 9, 0x41])) }
+        #expect(throws: ProtobufMessage.Malformed.self) { try ProtobufMessage(Data([0x08, 0x80])) }
     }
 
     // MARK: - Rules, on hand-made packages
@@ -222,6 +269,8 @@ import TestSupport
             ("media", Data(#"{"0": "../../outside.mp3"}"#.utf8)), ("0", Data("x".utf8)),
         ], to: work.url.appending(path: "media-escape.apkg"))
         try HandMadePackage.zip([("media", Data("{}".utf8))], to: work.url.appending(path: "empty.apkg"))
+        try HandMadePackage.zip([("meta", Data([0x08, 0x03])), ("collection.anki21b", Data("not zstd at all".utf8))], to: work.url.appending(path: "modern-garbage.apkg"))
+        try HandMadePackage.zip([("meta", Data([0x08, 0x09])), ("collection.anki21b", Data())], to: work.url.appending(path: "future.apkg"))
 
         let cases: [(String, String)] = [
             ("notes.apkg", "notes.apkg is not a zip archive"),
@@ -231,6 +280,8 @@ import TestSupport
             ("escape.apkg", "holds '../../escaped.txt', a path that would land outside"),
             ("media-escape.apkg", "names a media file '../../outside.mp3'"),
             ("empty.apkg", "holds no Anki collection"),
+            ("modern-garbage.apkg", "collection.anki21b in modern-garbage.apkg is not valid zstd-compressed data"),
+            ("future.apkg", "future.apkg is in a package format newer than Rote knows (version 9)"),
             ("missing.apkg", "missing.apkg: no such file"),
             ("words.docx", "unknown kind of file; import .json (skills seed), .csv, .tsv or .txt (tables), or .apkg / .colpkg (Anki)"),
         ]
