@@ -170,26 +170,38 @@ public struct AnkiImporter {
             let (manifest, created) = manifests[kind]!
             if created { propose("corpus/\(name)/deck.yaml", Data(manifest.render().utf8)) }
             var deckReport = Report.Deck(name: name, kind: kind, created: created, entriesAdded: 0, entriesKept: 0)
-            var used: Set<String> = ["deck"]
             let settings = SchedulerSettings.forDeck(manifest, profile: profile)
+            // Entries already in the deck: found again by their Anki note id, never by a name
+            // (a note added in Anki later may have the same word and come first).
+            let present = library.entries.filter { $0.deck == name }
+            let byNote = Dictionary(present.compactMap { entry in entry.content.ankiNote.map { (Int64($0), entry) } }) { first, _ in first }
+            let presentByID = Dictionary(present.map { ($0.id, $0) }) { first, _ in first }
+            var taken: Set<String> = Set(present.map { String($0.id.dropFirst(name.count + 1)) }).union(["deck"])
+            // Entries imported before `anki_note` existed were named in note order; `legacyTaken`
+            // replays that naming to recognise them.
+            var legacyTaken: Set<String> = ["deck"]
             for (position, var draft) in drafts[kind]!.enumerated() {
-                var slug = draft.slug
-                var number = 2
-                while used.contains(slug) {
-                    slug = "\(draft.slug)-\(number)"
-                    number += 1
-                }
-                used.insert(slug)
-                let id = "\(name)/\(slug)"
-                let path = "corpus/\(id).yaml"
-                if case var .passage(passage) = draft.content {
-                    passage.order = position + 1
-                    draft.content = .passage(passage)
-                }
-                if FileManager.default.fileExists(atPath: root.appending(path: path).path) {
+                let legacySlug = AnkiImporter.unusedSlug(draft.slug, in: &legacyTaken)
+                let id: String
+                if let entry = byNote[draft.note.id] {
+                    id = entry.id
+                    deckReport.entriesKept += 1
+                } else if FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)/\(legacySlug).yaml").path),
+                    presentByID["\(name)/\(legacySlug)"].map({ $0.content.ankiNote == nil }) ?? true
+                {
+                    id = "\(name)/\(legacySlug)"
                     deckReport.entriesKept += 1
                 } else {
-                    propose(path, Data(draft.content.render().utf8))
+                    var slug = AnkiImporter.unusedSlug(draft.slug, in: &taken)
+                    while FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)/\(slug).yaml").path) {
+                        slug = AnkiImporter.unusedSlug(draft.slug, in: &taken)
+                    }
+                    id = "\(name)/\(slug)"
+                    if case var .passage(passage) = draft.content {
+                        passage.order = position + 1
+                        draft.content = .passage(passage)
+                    }
+                    propose("corpus/\(id).yaml", Data(draft.content.render().utf8))
                     deckReport.entriesAdded += 1
                 }
                 for file in draft.media where mediaHome[file] == nil { mediaHome[file] = name }
@@ -269,6 +281,7 @@ public struct AnkiImporter {
             let words = passageText.split(separator: " ")
             let reference = text("reference") ?? (words.prefix(6).joined(separator: " ") + (words.count > 6 ? " …" : ""))
             var passage = PassageEntry(reference: reference, text: passageText, translation: text("translation"), tags: note.tags)
+            passage.ankiNote = Int(note.id)
             passage.mnemonic = text("mnemonic")
             passage.mnemonicImage = image
             content = .passage(passage)
@@ -278,6 +291,7 @@ public struct AnkiImporter {
             guard let translation = text("translation") else { return .failure(DraftError("its \(fieldName("translation", noteType, targets)) field is empty")) }
             var entry = VocabularyEntry(word: word, pos: text("pos") ?? "phrase", translation: translation, forms: [("base", word)])
             entry.ipa = text("ipa")
+            entry.ankiNote = Int(note.id)
             entry.audio = audio
             entry.image = image
             entry.usageNotes = text("usage_notes")
@@ -299,6 +313,18 @@ public struct AnkiImporter {
         return .success(Draft(
             note: note, kind: kind, content: content, slug: slug(slugSource, fallback: "note-\(note.id)"),
             media: [audio, image].compactMap { $0 } + sounds + images))
+    }
+
+    /// `base`, or `base-2`, `base-3`, … — the first not in `taken`, which then takes it.
+    static func unusedSlug(_ base: String, in taken: inout Set<String>) -> String {
+        var slug = base
+        var number = 2
+        while taken.contains(slug) {
+            slug = "\(base)-\(number)"
+            number += 1
+        }
+        taken.insert(slug)
+        return slug
     }
 
     struct DraftError: Error {
@@ -342,5 +368,16 @@ public struct AnkiImporter {
         if !report.skipped.isEmpty { message += "- \(report.skipped.count) note\(report.skipped.count == 1 ? "" : "s") skipped\n" }
         message += "\n\(SessionCommitMessage.deviceTrailer): \(device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
         return message
+    }
+}
+
+extension EntryContent {
+    /// The Anki note an imported vocabulary entry or passage came from.
+    var ankiNote: Int? {
+        switch self {
+        case let .vocabulary(entry): entry.ankiNote
+        case let .passage(passage): passage.ankiNote
+        case .letter, .question: nil
+        }
     }
 }

@@ -208,6 +208,42 @@ import TestSupport
         #expect(isClean(library))
     }
 
+    @Test func reImportFindsEntriesByTheirAnkiNoteNotByName() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let packages = TemporaryDirectory()
+        let first = packages.url.appending(path: "first.apkg")
+        try HandMadePackage.zip([("collection.anki2", try HandMadePackage.collection(
+            notes: [(100, "banco", "bank"), (101, "banco", "bench")],
+            reviews: [(1_767_261_600_000, 100, 3), (1_767_261_660_000, 101, 1)]))], to: first)
+        let importer = AnkiImporter(root: library.url)
+        _ = try importer.importPackage(at: first, options: .init(user: "ana"))
+        #expect(library.read("corpus/tiny/banco.yaml")?.contains("anki_note: 100") == true)
+        #expect(library.read("corpus/tiny/banco-2.yaml")?.contains("anki_note: 101") == true)
+        let before = head(library)
+        let existing = ["corpus/tiny/banco.yaml", "corpus/tiny/banco-2.yaml", "profiles/ana/progress/tiny/banco.yaml", "profiles/ana/progress/tiny/banco-2.yaml"]
+        let contents = existing.map { library.read($0) }
+
+        // A later export holds a third "banco" whose note id is smaller, so it now comes first.
+        let second = packages.url.appending(path: "second.apkg")
+        try HandMadePackage.zip([("collection.anki2", try HandMadePackage.collection(
+            notes: [(50, "banco", "shoal"), (100, "banco", "bank"), (101, "banco", "bench")],
+            reviews: [(1_767_261_600_000, 100, 3), (1_767_261_660_000, 101, 1), (1_767_348_000_000, 50, 4)]))], to: second)
+        let report = try importer.importPackage(at: second, options: .init(user: "ana"))
+        #expect(report.decks == [.init(name: "tiny", kind: .vocabulary, created: false, entriesAdded: 1, entriesKept: 2)])
+        #expect(existing.map { library.read($0) } == contents, "nothing already imported changes")
+        let changed = Shell.run("git", ["diff", "--name-status", before.trimmingCharacters(in: .whitespacesAndNewlines), "HEAD"], in: library.url).stdout
+        #expect(changed == "A\tcorpus/tiny/banco-3.yaml\nA\tprofiles/ana/progress/tiny/banco-3.yaml\n", "\(changed)")
+        #expect(library.read("corpus/tiny/banco-3.yaml")?.contains("translation: shoal") == true)
+        #expect(library.read("corpus/tiny/banco-3.yaml")?.contains("anki_note: 50") == true)
+
+        // Renaming an entry's file keeps it tied to its note.
+        Shell.run("git", ["mv", "corpus/tiny/banco-2.yaml", "corpus/tiny/banco-bench.yaml"], in: library.url)
+        Shell.run("git", ["commit", "-qm", "rename"], in: library.url)
+        let renamed = try importer.importPackage(at: second, options: .init(user: "ana"))
+        #expect(renamed.decks.first?.entriesAdded == 0, "the renamed entry is found by its note id")
+    }
+
     @Test func fieldsAreMappedByFlagOrFile() throws {
         let flag = try AnkiFieldMapping.parse(flag: "Back=word,Front=translation")
         #expect(flag.fields == ["back": "word", "front": "translation"])
