@@ -238,6 +238,54 @@ final class Publisher {
         #expect(update.stderr.contains("cannot reach the publisher"))
     }
 
+    /// Another process holding the lock in `file` (as flock), until the returned one is killed.
+    func holdLock(_ file: URL, note: String) throws -> Process {
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            "import fcntl, sys, time; f = open(sys.argv[1], 'a+'); fcntl.flock(f, fcntl.LOCK_EX); f.truncate(0); f.write(sys.argv[2]); f.flush(); print('locked', flush=True); time.sleep(60)",
+            file.path, note,
+        ]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        _ = output.fileHandleForReading.availableData
+        return holder
+    }
+
+    @Test func statusDoesNotFetchIntoAMirrorAnotherProcessIsFetchingInto() throws {
+        let publisher = Publisher()
+        publisher.publishVersion1()
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        #expect(rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
+        let mirrors = library.url.appending(path: ".git/rote/publishers")
+        let locks = try FileManager.default.contentsOfDirectory(atPath: mirrors.path).filter { $0.hasSuffix(".lock") }
+        #expect(locks.count == 1, "one lock beside the one mirror: \(locks)")
+        let lockFile = mirrors.appending(path: try #require(locks.first))
+
+        let fetching = try holdLock(lockFile, note: "pid 4242: rote deck status")
+        let busy = rote(["deck", "status"], in: library)
+        let update = rote(["deck", "update", "beatitudes"], in: library)
+        kill(fetching.processIdentifier, SIGKILL)
+        fetching.waitUntilExit()
+        #expect(busy.status == 1)
+        #expect(busy.stderr.contains("another rote process is using the mirror of the publisher \(publisher.url)"), "\(busy.stderr)")
+        #expect(busy.stderr.contains("(pid 4242: rote deck status); wait for it to finish"), "\(busy.stderr)")
+        #expect(update.status == 1 && update.stderr.contains("the mirror of the publisher"), "update guards the mirror too: \(update.stderr)")
+
+        // The library's lock (held by a study session, say) does not stop a status check,
+        // which writes nothing in the library.
+        let studying = try holdLock(library.url.appending(path: ".git/rote/lock"), note: "pid 4343: rote study")
+        let during = rote(["deck", "status"], in: library)
+        kill(studying.processIdentifier, SIGKILL)
+        studying.waitUntilExit()
+        #expect(during.status == 0, "\(during.stderr)")
+        #expect(during.stdout == "beatitudes 1.0.0: up to date\n", "\(during.stdout)")
+        #expect(rote(["deck", "status"], in: library).status == 0, "the lock goes with the process that held it")
+    }
+
     @Test func uncommittedEditsInTheDeckStopAnUpdate() throws {
         let publisher = Publisher()
         publisher.publishVersion1()
