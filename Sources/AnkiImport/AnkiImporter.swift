@@ -12,7 +12,10 @@ import Scheduling
 /// - Standard note types (Basic and the like) become a `vocabulary` deck, cloze note types a
 ///   `passages` deck; a package with both gets `<name>` and `<name>-cloze`.
 /// - A note is one entry. Its cards' reviews all go into the entry's history (a reversed card
-///   or a second cloze deletion is studied by Rote as part of the same entry).
+///   or a second cloze deletion is studied by Rote as part of the same entry: Rote keeps one
+///   memory state per entry and studies a word in both directions, a passage as a whole), so
+///   the replayed state counts an answer to any of the note's cards as a review of the entry.
+///   The report says how many notes had several cards and how many answers that merged.
 /// - Review ids are `anki-<revlog id>`, so importing the same package again — or a later
 ///   export of the same deck with more reviews — adds only what is new. Entry files that
 ///   already exist are left as they are, so local edits survive a re-import.
@@ -52,6 +55,10 @@ public struct AnkiImporter {
         public var skipped: [String] = []
         /// Review events added (not counting ones already imported).
         public var reviewsAdded = 0
+        /// Notes with more than one card (a reversed card, several cloze deletions), each
+        /// imported as one entry, and the answers to their cards merged into those entries.
+        public var multiCardNotes = 0
+        public var multiCardReviews = 0
         public var progressFiles = 0
         public var mediaAdded = 0
         public var profileCreated = false
@@ -59,6 +66,14 @@ public struct AnkiImporter {
         public var commit: String?
         /// Every path the import changes, for tests and dry runs.
         public var changes: [String: Data?] = [:]
+
+        /// What was done with notes of several cards, in a sentence; nil when there were none.
+        public var multiCardSummary: String? {
+            guard multiCardNotes > 0 else { return nil }
+            let notes = multiCardNotes == 1 ? "1 note had" : "\(multiCardNotes) notes had"
+            return "\(notes) several cards (a reversed card, several cloze deletions): each became one entry whose history holds "
+                + "all its cards' answers (\(multiCardReviews) answer\(multiCardReviews == 1 ? "" : "s") in all)"
+        }
     }
 
     public let root: URL
@@ -209,6 +224,10 @@ public struct AnkiImporter {
                 // The history: every answer of every card of the note.
                 let cards = cardsByNote[draft.note.id] ?? []
                 let events = cards.flatMap { reviewsByCard[$0.id] ?? [] }.compactMap(AnkiImporter.event)
+                if cards.count > 1 {
+                    report.multiCardNotes += 1
+                    report.multiCardReviews += events.count
+                }
                 let progressPath = "profiles/\(options.user)/progress/\(id).yaml"
                 var progress = ProgressFile(entry: id)
                 if let data = FileManager.default.contents(atPath: root.appending(path: progressPath).path) {
@@ -365,6 +384,7 @@ public struct AnkiImporter {
             message += "- \(deck.name) (\(deck.kind.rawValue)): \(deck.entriesAdded) added" + (deck.entriesKept > 0 ? ", \(deck.entriesKept) already here and kept" : "") + "\n"
         }
         if report.mediaAdded > 0 { message += "- \(report.mediaAdded) media file\(report.mediaAdded == 1 ? "" : "s")\n" }
+        if let line = report.multiCardSummary { message += "- \(line)\n" }
         if !report.skipped.isEmpty { message += "- \(report.skipped.count) note\(report.skipped.count == 1 ? "" : "s") skipped\n" }
         message += "\n\(SessionCommitMessage.deviceTrailer): \(device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
         return message

@@ -33,6 +33,7 @@ import TestSupport
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("Created deck french-basics (vocabulary): 3 entries added."), "\(output.stdout)")
         #expect(output.stdout.contains("Created deck french-basics-cloze (passages): 1 entry added."), "\(output.stdout)")
+        #expect(output.stdout.contains("1 note had several cards (a reversed card, several cloze deletions): each became one entry whose history holds all its cards' answers (0 answers in all)."), "Paris has c1 and c2: \(output.stdout)")
         #expect(isClean(library), "one commit holds everything")
         #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: library.url).stdout.hasPrefix("Import Anki deck 'French::Basics' from genanki.apkg"))
 
@@ -72,6 +73,7 @@ import TestSupport
         let output = rote(["--user", "ana", "import", AnkiFixtures.file("history.apkg").path, "--deck", "spanish"], in: library.url)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("History for ana: 6 reviews added in 2 progress files"), "\(output.stdout)")
+        #expect(!output.stdout.contains("several cards"), "every note has one card: \(output.stdout)")
 
         let expected = try AnkiFixtures.expected()
         for front in ["hola", "gracias"] {
@@ -242,6 +244,25 @@ import TestSupport
         Shell.run("git", ["commit", "-qm", "rename"], in: library.url)
         let renamed = try importer.importPackage(at: second, options: .init(user: "ana"))
         #expect(renamed.decks.first?.entriesAdded == 0, "the renamed entry is found by its note id")
+    }
+
+    @Test func aNoteWithSeveralCardsIsOneEntryHoldingEveryCardsAnswersAndTheImportSaysSo() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let package = library.url.appending(path: "reversed.apkg")
+        try HandMadePackage.zip([("collection.anki2", try HandMadePackage.collection(
+            notes: [(100, "perro", "dog"), (101, "gato", "cat")],
+            reviews: [(1_767_261_600_000, 100, 3), (1_767_261_660_000, 101, 3)],
+            reversed: [100],
+            reversedReviews: [(1_767_261_720_000, 100, 1), (1_767_434_400_000, 100, 3)]))], to: package)
+        let output = rote(["--user", "ana", "import", package.path, "--deck", "pets"], in: library.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("1 note had several cards (a reversed card, several cloze deletions): each became one entry whose history holds all its cards' answers (3 answers in all)."), "\(output.stdout)")
+        #expect(Shell.run("git", ["log", "-1", "--format=%b"], in: library.url).stdout.contains("- 1 note had several cards"))
+        let path = "profiles/ana/progress/pets/perro.yaml"
+        let progress = try #require(ProgressFile.decode(Data((library.read(path) ?? "").utf8), path: path).0)
+        #expect(progress.reviews.map(\.grade) == [.good, .again, .good], "both directions' answers, in time order")
+        #expect(library.read("corpus/pets/perro.yaml") != nil && library.read("corpus/pets/perro-2.yaml") == nil, "one entry for the note")
     }
 
     @Test func fieldsAreMappedByFlagOrFile() throws {
