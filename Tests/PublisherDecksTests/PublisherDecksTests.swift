@@ -238,22 +238,6 @@ final class Publisher {
         #expect(update.stderr.contains("cannot reach the publisher"))
     }
 
-    /// Another process holding the lock in `file` (as flock), until the returned one is killed.
-    func holdLock(_ file: URL, note: String) throws -> Process {
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = [
-            "python3", "-c",
-            "import fcntl, sys, time; f = open(sys.argv[1], 'a+'); fcntl.flock(f, fcntl.LOCK_EX); f.truncate(0); f.write(sys.argv[2]); f.flush(); print('locked', flush=True); time.sleep(60)",
-            file.path, note,
-        ]
-        let output = Pipe()
-        holder.standardOutput = output
-        try holder.run()
-        _ = output.fileHandleForReading.availableData
-        return holder
-    }
-
     @Test func statusDoesNotFetchIntoAMirrorAnotherProcessIsFetchingInto() throws {
         let publisher = Publisher()
         publisher.publishVersion1()
@@ -265,7 +249,7 @@ final class Publisher {
         #expect(locks.count == 1, "one lock beside the one mirror: \(locks)")
         let lockFile = mirrors.appending(path: try #require(locks.first))
 
-        let fetching = try holdLock(lockFile, note: "pid 4242: rote deck status")
+        let fetching = try Shell.holdLock(lockFile, note: "pid 4242: rote deck status")
         let busy = rote(["deck", "status"], in: library)
         let update = rote(["deck", "update", "beatitudes"], in: library)
         kill(fetching.processIdentifier, SIGKILL)
@@ -277,7 +261,7 @@ final class Publisher {
 
         // The library's lock (held by a study session, say) does not stop a status check,
         // which writes nothing in the library.
-        let studying = try holdLock(library.url.appending(path: ".git/rote/lock"), note: "pid 4343: rote study")
+        let studying = try Shell.holdLock(library.url.appending(path: ".git/rote/lock"), note: "pid 4343: rote study")
         let during = rote(["deck", "status"], in: library)
         kill(studying.processIdentifier, SIGKILL)
         studying.waitUntilExit()
