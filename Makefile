@@ -8,14 +8,15 @@ ROTE := .build/debug/rote
 .PHONY: study test build deps release bench check-corpus demo-profile install clean
 
 # The system libraries Rote links, as Debian ships them: libgit2 (git), SQLite (reading Anki
-# collections) and zlib (unzipping Anki packages, through ZIPFoundation). The Anki import
+# collections), zlib (unzipping Anki packages, through ZIPFoundation) and zstd (the compressed
+# collection and media of Anki 2.1.50+ packages). The Anki import
 # tests also use python3 (venv + pip) to install genanki and anki into .build/anki-venv; where
 # that fails they are skipped with a loud message.
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "error: the Swift toolchain (swift) is not on PATH; install Swift 6 from swift.org" >&2; exit 1; }
-	@if ! pkg-config --exists libgit2 sqlite3 zlib 2>/dev/null; then \
-		echo "Installing libgit2-dev, libsqlite3-dev, zlib1g-dev and pkg-config through apt…"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libgit2-dev libsqlite3-dev zlib1g-dev pkg-config; \
+	@if ! pkg-config --exists libgit2 sqlite3 zlib libzstd 2>/dev/null; then \
+		echo "Installing libgit2-dev, libsqlite3-dev, zlib1g-dev, libzstd-dev and pkg-config through apt…"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libgit2-dev libsqlite3-dev zlib1g-dev libzstd-dev pkg-config; \
 	fi
 
 build: deps

@@ -33,6 +33,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Anki 2.1.50+ packages compress the collection and media with zstd; only AnkiImport reads them.
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         .target(name: "RoteModel", dependencies: ["Yams"], swiftSettings: strictSettings),
         .target(name: "Scheduling", dependencies: ["RoteModel"], swiftSettings: strictSettings),
         .target(
@@ -50,7 +56,7 @@ let package = Package(
         .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Yams"], swiftSettings: strictSettings),
         .target(
             name: "AnkiImport",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "CSQLite", "ZIPFoundation"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "CSQLite", "CZstd", "ZIPFoundation"],
             swiftSettings: strictSettings
         ),
         .target(

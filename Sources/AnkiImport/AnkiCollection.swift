@@ -1,7 +1,8 @@
 import Foundation
 
-/// What Rote reads from an Anki collection (schema 11, the "legacy" format every Anki can
-/// export): note types, decks, notes, cards and the review log.
+/// What Rote reads from an Anki collection (schema 11, the legacy format every Anki can
+/// export, or schema 15–18, what Anki 2.1.50+ exports by default): note types, decks, notes,
+/// cards and the review log.
 public struct AnkiCollection: Sendable {
     public struct NoteType: Sendable, Equatable {
         public var id: Int64
@@ -56,27 +57,13 @@ public struct AnkiCollection: Sendable {
             throw AnkiImportError(.notSQLite, "\(database.label) has no '\(table)' table, so it is not an Anki collection")
         }
         let version = Int(try database.scalar("SELECT ver FROM col") ?? "") ?? 0
-        if version > 11 {
-            throw AnkiImportError(.unsupportedFormat, "\(database.label) uses Anki's collection schema \(version), which Rote does not read; in Anki, export again with \"Support older Anki versions\" ticked")
+        if version > 18 {
+            throw AnkiImportError(.unsupportedFormat, "\(database.label) uses Anki's collection schema \(version), newer than Rote reads (up to 18); in Anki, export again with \"Support older Anki versions\" ticked")
         }
-        let modelsJSON = try database.scalar("SELECT models FROM col") ?? "{}"
-        let decksJSON = try database.scalar("SELECT decks FROM col") ?? "{}"
-        guard let models = try? JSONSerialization.jsonObject(with: Data(modelsJSON.utf8)) as? [String: Any],
-            let decks = try? JSONSerialization.jsonObject(with: Data(decksJSON.utf8)) as? [String: Any]
-        else {
-            throw AnkiImportError(.notSQLite, "\(database.label): the note types or decks in its 'col' table are not valid JSON; the package is damaged")
-        }
-        for (key, value) in models {
-            guard let model = value as? [String: Any], let id = Int64(key) else { continue }
-            let fields = (model["flds"] as? [[String: Any]] ?? [])
-                .sorted { ($0["ord"] as? Int ?? 0) < ($1["ord"] as? Int ?? 0) }
-                .compactMap { $0["name"] as? String }
-            collection.noteTypes[id] = NoteType(
-                id: id, name: model["name"] as? String ?? "note type \(key)", isCloze: (model["type"] as? Int) == 1, fields: fields)
-        }
-        for (key, value) in decks {
-            guard let deck = value as? [String: Any], let id = Int64(key) else { continue }
-            collection.decks[id] = deck["name"] as? String ?? "deck \(key)"
+        if try database.hasTable("notetypes"), try database.hasTable("fields"), try database.hasTable("decks") {
+            try collection.readTables(database)
+        } else {
+            try collection.readJSON(database)
         }
         try database.forEachRow("SELECT id, mid, flds, tags FROM notes ORDER BY id") { row in
             let fields = (row.text(2) ?? "").split(separator: "\u{1f}", omittingEmptySubsequences: false).map(String.init)
@@ -90,5 +77,53 @@ public struct AnkiCollection: Sendable {
             collection.reviews.append(Review(id: row.int(0), cardID: row.int(1), ease: Int(row.int(2)), milliseconds: Int(row.int(3))))
         }
         return collection
+    }
+
+    /// Schema 11 (legacy): note types and decks are JSON in the `col` row.
+    private mutating func readJSON(_ database: SQLiteDatabase) throws {
+        let modelsJSON = try database.scalar("SELECT models FROM col") ?? "{}"
+        let decksJSON = try database.scalar("SELECT decks FROM col") ?? "{}"
+        guard let models = try? JSONSerialization.jsonObject(with: Data(modelsJSON.utf8)) as? [String: Any],
+            let decks = try? JSONSerialization.jsonObject(with: Data(decksJSON.utf8)) as? [String: Any]
+        else {
+            throw AnkiImportError(.notSQLite, "\(database.label): the note types or decks in its 'col' table are not valid JSON; the package is damaged")
+        }
+        for (key, value) in models {
+            guard let model = value as? [String: Any], let id = Int64(key) else { continue }
+            let fields = (model["flds"] as? [[String: Any]] ?? [])
+                .sorted { ($0["ord"] as? Int ?? 0) < ($1["ord"] as? Int ?? 0) }
+                .compactMap { $0["name"] as? String }
+            noteTypes[id] = NoteType(
+                id: id, name: model["name"] as? String ?? "note type \(key)", isCloze: (model["type"] as? Int) == 1, fields: fields)
+        }
+        for (key, value) in decks {
+            guard let deck = value as? [String: Any], let id = Int64(key) else { continue }
+            self.decks[id] = deck["name"] as? String ?? "deck \(key)"
+        }
+    }
+
+    /// Schema 15–18 (what Anki 2.1.50+ exports by default): tables `notetypes` (whose
+    /// protobuf `config` has the kind in field 1, 1 = cloze), `fields` and `decks` (whose
+    /// names separate levels with U+001F where the JSON had `::`).
+    private mutating func readTables(_ database: SQLiteDatabase) throws {
+        var damaged: [String] = []
+        try database.forEachRow("SELECT id, name, config FROM notetypes") { row in
+            let id = row.int(0)
+            let name = row.text(1) ?? "note type \(id)"
+            guard let config = try? ProtobufMessage(row.blob(2)) else {
+                damaged.append(name)
+                return
+            }
+            noteTypes[id] = NoteType(id: id, name: name, isCloze: config.integer(1) == 1, fields: [])
+        }
+        if let name = damaged.first {
+            throw AnkiImportError(.notSQLite, "\(database.label): the settings of note type '\(name)' cannot be read; the package is damaged — export it from Anki again")
+        }
+        try database.forEachRow("SELECT ntid, name FROM fields ORDER BY ntid, ord") { row in
+            noteTypes[row.int(0)]?.fields.append(row.text(1) ?? "")
+        }
+        try database.forEachRow("SELECT id, name FROM decks") { row in
+            decks[row.int(0)] = (row.text(1) ?? "deck \(row.int(0))").replacingOccurrences(of: "\u{1f}", with: "::")
+        }
     }
 }

@@ -8,8 +8,9 @@ public struct AnkiImportError: Error, CustomStringConvertible, Sendable {
         case notAnArchive
         /// A path inside the archive, or a media file name, would land outside its folder.
         case unsafePath
-        /// No collection inside, or only the zstd-compressed `collection.anki21b`.
+        /// No collection inside.
         case missingCollection
+        /// A package or collection format newer than Rote knows, or a damaged index.
         case unsupportedFormat
         /// The collection is not an SQLite database, or a damaged one.
         case notSQLite

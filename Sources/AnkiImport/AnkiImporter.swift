@@ -12,7 +12,10 @@ import Scheduling
 /// - Standard note types (Basic and the like) become a `vocabulary` deck, cloze note types a
 ///   `passages` deck; a package with both gets `<name>` and `<name>-cloze`.
 /// - A note is one entry. Its cards' reviews all go into the entry's history (a reversed card
-///   or a second cloze deletion is studied by Rote as part of the same entry).
+///   or a second cloze deletion is studied by Rote as part of the same entry: Rote keeps one
+///   memory state per entry and studies a word in both directions, a passage as a whole), so
+///   the replayed state counts an answer to any of the note's cards as a review of the entry.
+///   The report says how many notes had several cards and how many answers that merged.
 /// - Review ids are `anki-<revlog id>`, so importing the same package again — or a later
 ///   export of the same deck with more reviews — adds only what is new. Entry files that
 ///   already exist are left as they are, so local edits survive a re-import.
@@ -52,6 +55,10 @@ public struct AnkiImporter {
         public var skipped: [String] = []
         /// Review events added (not counting ones already imported).
         public var reviewsAdded = 0
+        /// Notes with more than one card (a reversed card, several cloze deletions), each
+        /// imported as one entry, and the answers to their cards merged into those entries.
+        public var multiCardNotes = 0
+        public var multiCardReviews = 0
         public var progressFiles = 0
         public var mediaAdded = 0
         public var profileCreated = false
@@ -59,6 +66,14 @@ public struct AnkiImporter {
         public var commit: String?
         /// Every path the import changes, for tests and dry runs.
         public var changes: [String: Data?] = [:]
+
+        /// What was done with notes of several cards, in a sentence; nil when there were none.
+        public var multiCardSummary: String? {
+            guard multiCardNotes > 0 else { return nil }
+            let notes = multiCardNotes == 1 ? "1 note had" : "\(multiCardNotes) notes had"
+            return "\(notes) several cards (a reversed card, several cloze deletions): each became one entry whose history holds "
+                + "all its cards' answers (\(multiCardReviews) answer\(multiCardReviews == 1 ? "" : "s") in all)"
+        }
     }
 
     public let root: URL
@@ -170,26 +185,38 @@ public struct AnkiImporter {
             let (manifest, created) = manifests[kind]!
             if created { propose("corpus/\(name)/deck.yaml", Data(manifest.render().utf8)) }
             var deckReport = Report.Deck(name: name, kind: kind, created: created, entriesAdded: 0, entriesKept: 0)
-            var used: Set<String> = ["deck"]
             let settings = SchedulerSettings.forDeck(manifest, profile: profile)
+            // Entries already in the deck: found again by their Anki note id, never by a name
+            // (a note added in Anki later may have the same word and come first).
+            let present = library.entries.filter { $0.deck == name }
+            let byNote = Dictionary(present.compactMap { entry in entry.content.ankiNote.map { (Int64($0), entry) } }) { first, _ in first }
+            let presentByID = Dictionary(present.map { ($0.id, $0) }) { first, _ in first }
+            var taken: Set<String> = Set(present.map { String($0.id.dropFirst(name.count + 1)) }).union(["deck"])
+            // Entries imported before `anki_note` existed were named in note order; `legacyTaken`
+            // replays that naming to recognise them.
+            var legacyTaken: Set<String> = ["deck"]
             for (position, var draft) in drafts[kind]!.enumerated() {
-                var slug = draft.slug
-                var number = 2
-                while used.contains(slug) {
-                    slug = "\(draft.slug)-\(number)"
-                    number += 1
-                }
-                used.insert(slug)
-                let id = "\(name)/\(slug)"
-                let path = "corpus/\(id).yaml"
-                if case var .passage(passage) = draft.content {
-                    passage.order = position + 1
-                    draft.content = .passage(passage)
-                }
-                if FileManager.default.fileExists(atPath: root.appending(path: path).path) {
+                let legacySlug = AnkiImporter.unusedSlug(draft.slug, in: &legacyTaken)
+                let id: String
+                if let entry = byNote[draft.note.id] {
+                    id = entry.id
+                    deckReport.entriesKept += 1
+                } else if FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)/\(legacySlug).yaml").path),
+                    presentByID["\(name)/\(legacySlug)"].map({ $0.content.ankiNote == nil }) ?? true
+                {
+                    id = "\(name)/\(legacySlug)"
                     deckReport.entriesKept += 1
                 } else {
-                    propose(path, Data(draft.content.render().utf8))
+                    var slug = AnkiImporter.unusedSlug(draft.slug, in: &taken)
+                    while FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)/\(slug).yaml").path) {
+                        slug = AnkiImporter.unusedSlug(draft.slug, in: &taken)
+                    }
+                    id = "\(name)/\(slug)"
+                    if case var .passage(passage) = draft.content {
+                        passage.order = position + 1
+                        draft.content = .passage(passage)
+                    }
+                    propose("corpus/\(id).yaml", Data(draft.content.render().utf8))
                     deckReport.entriesAdded += 1
                 }
                 for file in draft.media where mediaHome[file] == nil { mediaHome[file] = name }
@@ -197,6 +224,10 @@ public struct AnkiImporter {
                 // The history: every answer of every card of the note.
                 let cards = cardsByNote[draft.note.id] ?? []
                 let events = cards.flatMap { reviewsByCard[$0.id] ?? [] }.compactMap(AnkiImporter.event)
+                if cards.count > 1 {
+                    report.multiCardNotes += 1
+                    report.multiCardReviews += events.count
+                }
                 let progressPath = "profiles/\(options.user)/progress/\(id).yaml"
                 var progress = ProgressFile(entry: id)
                 if let data = FileManager.default.contents(atPath: root.appending(path: progressPath).path) {
@@ -269,6 +300,7 @@ public struct AnkiImporter {
             let words = passageText.split(separator: " ")
             let reference = text("reference") ?? (words.prefix(6).joined(separator: " ") + (words.count > 6 ? " …" : ""))
             var passage = PassageEntry(reference: reference, text: passageText, translation: text("translation"), tags: note.tags)
+            passage.ankiNote = Int(note.id)
             passage.mnemonic = text("mnemonic")
             passage.mnemonicImage = image
             content = .passage(passage)
@@ -278,6 +310,7 @@ public struct AnkiImporter {
             guard let translation = text("translation") else { return .failure(DraftError("its \(fieldName("translation", noteType, targets)) field is empty")) }
             var entry = VocabularyEntry(word: word, pos: text("pos") ?? "phrase", translation: translation, forms: [("base", word)])
             entry.ipa = text("ipa")
+            entry.ankiNote = Int(note.id)
             entry.audio = audio
             entry.image = image
             entry.usageNotes = text("usage_notes")
@@ -299,6 +332,18 @@ public struct AnkiImporter {
         return .success(Draft(
             note: note, kind: kind, content: content, slug: slug(slugSource, fallback: "note-\(note.id)"),
             media: [audio, image].compactMap { $0 } + sounds + images))
+    }
+
+    /// `base`, or `base-2`, `base-3`, … — the first not in `taken`, which then takes it.
+    static func unusedSlug(_ base: String, in taken: inout Set<String>) -> String {
+        var slug = base
+        var number = 2
+        while taken.contains(slug) {
+            slug = "\(base)-\(number)"
+            number += 1
+        }
+        taken.insert(slug)
+        return slug
     }
 
     struct DraftError: Error {
@@ -339,8 +384,20 @@ public struct AnkiImporter {
             message += "- \(deck.name) (\(deck.kind.rawValue)): \(deck.entriesAdded) added" + (deck.entriesKept > 0 ? ", \(deck.entriesKept) already here and kept" : "") + "\n"
         }
         if report.mediaAdded > 0 { message += "- \(report.mediaAdded) media file\(report.mediaAdded == 1 ? "" : "s")\n" }
+        if let line = report.multiCardSummary { message += "- \(line)\n" }
         if !report.skipped.isEmpty { message += "- \(report.skipped.count) note\(report.skipped.count == 1 ? "" : "s") skipped\n" }
         message += "\n\(SessionCommitMessage.deviceTrailer): \(device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
         return message
+    }
+}
+
+extension EntryContent {
+    /// The Anki note an imported vocabulary entry or passage came from.
+    var ankiNote: Int? {
+        switch self {
+        case let .vocabulary(entry): entry.ankiNote
+        case let .passage(passage): passage.ankiNote
+        case .letter, .question: nil
+        }
     }
 }

@@ -4,10 +4,10 @@ import ZIPFoundation
 /// An Anki `.apkg` (a deck) or `.colpkg` (a whole collection): a zip archive holding the
 /// collection database and numbered media files with a `media` index.
 ///
-/// Rote reads the legacy layout every Anki can write — `collection.anki21` or
-/// `collection.anki2` plus a JSON `media` index. Anki 2.1.50 and later write by default a
-/// zstd-compressed `collection.anki21b` with a protobuf media index instead; such a package
-/// is refused with a message that says to export it again with "Support older Anki versions".
+/// Both layouts are read: the legacy one every Anki can write (`collection.anki21` or
+/// `collection.anki2`, a JSON `media` index, media stored as is) and the one Anki 2.1.50 and
+/// later write by default (a `meta` file saying so, `collection.anki21b`, and a protobuf
+/// `media` index, all three and every media file compressed with zstd). See `Layout`.
 public struct AnkiPackage: Sendable {
     public var collection: AnkiCollection
     /// Media files by the name notes use for them (`[sound:bonjour.mp3]`).
@@ -57,38 +57,39 @@ public struct AnkiPackage: Sendable {
             return data
         }
 
-        guard let collectionName = ["collection.anki21", "collection.anki2"].first(where: { entries[$0] != nil }) else {
-            if entries["collection.anki21b"] != nil {
-                throw AnkiImportError(.unsupportedFormat, "\(name) is in Anki's newer format (collection.anki21b, compressed with zstd), which Rote does not read; in Anki choose File › Export, tick \"Support older Anki versions\", and import that file")
-            }
-            throw AnkiImportError(.missingCollection, "\(name) holds no Anki collection (collection.anki2 or collection.anki21); is it an Anki export?")
+        let layout = try Layout(metadata: contents("meta"), hasEntry: { entries[$0] != nil }, packageName: name)
+        guard entries[layout.collectionName] != nil else {
+            throw AnkiImportError(.missingCollection, "\(name) holds no Anki collection (collection.anki21b, collection.anki21 or collection.anki2); is it an Anki export?")
         }
-        if collectionName == "collection.anki2", entries["collection.anki21b"] != nil {
-            // Newer Anki puts a placeholder collection.anki2 ("please update Anki") beside
-            // the real, zstd-compressed one.
-            throw AnkiImportError(.unsupportedFormat, "\(name) is in Anki's newer format (collection.anki21b, compressed with zstd), which Rote does not read; in Anki choose File › Export, tick \"Support older Anki versions\", and import that file")
+        // Compressed data may unpack to more than the zip says; the whole package stays under the limit.
+        var budget = maximumUnpackedSize
+        func unpacked(_ path: String, label: String) throws -> Data {
+            let data = try contents(path)
+            guard layout.isCompressed else { return data }
+            let plain = try Zstd.decompress(data, label: label, limit: budget)
+            budget -= UInt64(plain.count)
+            return plain
         }
 
         let scratch = FileManager.default.temporaryDirectory.appending(path: "rote-anki-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let databaseURL = scratch.appending(path: collectionName)
-        try contents(collectionName).write(to: databaseURL)
-        let collection = try AnkiCollection.read(SQLiteDatabase(path: databaseURL.path, label: "\(collectionName) in \(name)"))
+        let label = "\(layout.collectionName) in \(name)"
+        let databaseURL = scratch.appending(path: "collection.sqlite")
+        try unpacked(layout.collectionName, label: label).write(to: databaseURL)
+        let collection = try AnkiCollection.read(SQLiteDatabase(path: databaseURL.path, label: label))
 
         var media: [String: Data] = [:]
-        let index = try contents("media")
-        if !index.isEmpty {
-            guard let names = try? JSONSerialization.jsonObject(with: index) as? [String: String] else {
-                throw AnkiImportError(.unsupportedFormat, "\(name): its media index is not the JSON list older Anki writes; in Anki, export again with \"Support older Anki versions\" ticked")
+        for file in try layout.mediaFiles(try contents("media"), packageName: name) {
+            guard isSafeName(file.name), !file.name.contains("/"), !file.name.hasPrefix(".") else {
+                throw AnkiImportError(.unsafePath, "\(name) names a media file '\(file.name)', which would land outside the deck folder; refusing the package")
             }
-            for (number, mediaName) in names.sorted(by: { $0.key < $1.key }) {
-                guard isSafeName(mediaName), !mediaName.contains("/"), !mediaName.hasPrefix(".") else {
-                    throw AnkiImportError(.unsafePath, "\(name) names a media file '\(mediaName)', which would land outside the deck folder; refusing the package")
-                }
-                guard entries[number] != nil else { continue }
-                media[mediaName] = try contents(number)
+            guard entries[file.zipEntry] != nil else { continue }
+            let data = try unpacked(file.zipEntry, label: "media file '\(file.name)' in \(name)")
+            if let size = file.size, size != data.count {
+                throw AnkiImportError(.notAnArchive, "\(name): media file '\(file.name)' holds \(data.count) bytes where its index says \(size); the package is damaged — export it from Anki again")
             }
+            media[file.name] = data
         }
         return AnkiPackage(collection: collection, media: media, fileName: name)
     }
@@ -98,5 +99,70 @@ public struct AnkiPackage: Sendable {
     static func isSafeName(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\0") else { return false }
         return !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." }
+    }
+
+    /// Which layout a package has, from its `meta` file (protobuf `PackageMetadata`, `version`
+    /// field 1: 1 legacy `collection.anki2`, 2 legacy `collection.anki21`, 3 latest
+    /// `collection.anki21b`), or — when there is none, as in packages from older Anki and
+    /// genanki — from the collection file present.
+    struct Layout: Equatable {
+        var collectionName: String
+        /// The latest layout: collection, media index and media files are zstd-compressed and
+        /// the media index is protobuf.
+        var isCompressed: Bool
+
+        /// One media file: the name notes use, the zip entry holding it, its size when known.
+        struct MediaFile: Equatable {
+            var name: String
+            var zipEntry: String
+            var size: Int?
+        }
+
+        init(collectionName: String, isCompressed: Bool) {
+            self.collectionName = collectionName
+            self.isCompressed = isCompressed
+        }
+
+        init(metadata: Data, hasEntry: (String) -> Bool, packageName: String) throws {
+            guard !metadata.isEmpty else {
+                // Newer Anki writes a placeholder collection.anki2 ("please update Anki")
+                // beside the real collection.anki21b, so the compressed one comes first.
+                let name = ["collection.anki21b", "collection.anki21", "collection.anki2"].first(where: hasEntry) ?? "collection.anki2"
+                self.init(collectionName: name, isCompressed: name == "collection.anki21b")
+                return
+            }
+            guard let version = (try? ProtobufMessage(metadata))?.integer(1) else {
+                throw AnkiImportError(.unsupportedFormat, "\(packageName): its 'meta' file is not the package description Anki writes; the package is damaged — export it from Anki again")
+            }
+            switch version {
+            case 1: self.init(collectionName: "collection.anki2", isCompressed: false)
+            case 2: self.init(collectionName: "collection.anki21", isCompressed: false)
+            case 3: self.init(collectionName: "collection.anki21b", isCompressed: true)
+            default:
+                throw AnkiImportError(.unsupportedFormat, "\(packageName) is in a package format newer than Rote knows (version \(version)); in Anki choose File › Export, tick \"Support older Anki versions\", and import that file")
+            }
+        }
+
+        /// The media files the index lists. Legacy: JSON `{"0": "name.mp3", …}`. Latest:
+        /// zstd-compressed `MediaEntries { repeated MediaEntry entries = 1 }`, `MediaEntry
+        /// { name = 1; size = 2; sha1 = 3; legacy_zip_filename = 4 }`, the file of entry *i*
+        /// being zip entry `i` unless `legacy_zip_filename` says otherwise.
+        func mediaFiles(_ index: Data, packageName: String) throws -> [MediaFile] {
+            guard !index.isEmpty else { return [] }
+            guard isCompressed else {
+                guard let names = try? JSONSerialization.jsonObject(with: index) as? [String: String] else {
+                    throw AnkiImportError(.unsupportedFormat, "\(packageName): its media index is not the JSON list Anki writes; the package is damaged — export it from Anki again")
+                }
+                return names.sorted { $0.key < $1.key }.map { MediaFile(name: $0.value, zipEntry: $0.key, size: nil) }
+            }
+            let plain = try Zstd.decompress(index, label: "the media index in \(packageName)", limit: 64 << 20)
+            let damaged = AnkiImportError(.unsupportedFormat, "\(packageName): its media index is not the list Anki writes; the package is damaged — export it from Anki again")
+            guard let entries = try? ProtobufMessage(plain) else { throw damaged }
+            return try entries.bytes(1).enumerated().map { position, data in
+                guard let entry = try? ProtobufMessage(data), let name = entry.string(1) else { throw damaged }
+                let zipEntry = entry.integer(4).map(String.init) ?? String(position)
+                return MediaFile(name: name, zipEntry: zipEntry, size: entry.integer(2).map { Int($0) })
+            }
+        }
     }
 }

@@ -66,6 +66,12 @@ final class SQLiteDatabase {
 
         func int(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
+        func blob(_ column: Int32) -> Data {
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
+            return Data(bytes: bytes, count: count)
+        }
+
         func text(_ column: Int32) -> String? {
             guard sqlite3_column_type(statement, column) != SQLITE_NULL, let bytes = sqlite3_column_text(statement, column) else { return nil }
             return String(cString: bytes)

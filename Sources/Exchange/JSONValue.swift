@@ -28,11 +28,14 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
         }
     }
 
-    /// Parses JSON text; the error names what is wrong and where, as the decoder reports it.
+    /// Parses JSON text; the error names what is wrong and where (line and column).
     public static func parse(_ data: Data) -> Result<JSONValue, ParseError> {
         do {
             return .success(try JSONDecoder().decode(JSONValue.self, from: data))
         } catch let DecodingError.dataCorrupted(context) {
+            // JSONDecoder on Linux says only "The given data was not valid JSON."; the
+            // serialization parser says where, as a byte offset or as the end of the file.
+            if let located = ParseError.locate(in: data) { return .failure(located) }
             let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
             return .failure(ParseError(message: underlying ?? context.debugDescription))
         } catch {
@@ -42,6 +45,69 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
 
     public struct ParseError: Error, Sendable, Equatable {
         public var message: String
+        /// 1-based line and column (in characters) of the problem, when known.
+        public var line: Int?
+        public var column: Int?
+
+        public init(message: String, line: Int? = nil, column: Int? = nil) {
+            self.message = message
+            self.line = line
+            self.column = column
+        }
+
+        /// `line 3, column 18`, or empty when the place is not known.
+        public var location: String {
+            guard let line, let column else { return "" }
+            return "line \(line), column \(column)"
+        }
+
+        /// The syntax error in `data` with its line and column, from the byte offset
+        /// JSONSerialization reports ("… around character 34.", or "line 3, column 18" where
+        /// Foundation says so itself) or the end of the file for text cut short. Nil when
+        /// JSONSerialization finds no error or does not say where.
+        static func locate(in data: Data) -> ParseError? {
+            let reason: String
+            do {
+                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+                return nil
+            } catch {
+                reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            }
+            let bytes = [UInt8](data)
+            if let match = reason.firstMatch(of: /line (\d+), column (\d+)/), let line = Int(match.1), let column = Int(match.2) {
+                return ParseError(message: reason, line: line, column: column)
+            }
+            let offset: Int
+            let what: String
+            if let match = reason.firstMatch(of: /around character (\d+)/), var at = Int(match.1) {
+                // The offset does not count a UTF-8 byte-order mark.
+                if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { at += 3 }
+                offset = min(at, bytes.count)
+                let plain = reason.replacing(/\s?around character \d+\.?/, with: "")
+                what = offset < bytes.count ? "\(plain), found \(token(bytes[offset...]))" : plain
+            } else if reason.localizedCaseInsensitiveContains("end of file") || reason.localizedCaseInsensitiveContains("unexpected end") {
+                offset = bytes.count
+                what = "the file ends before the JSON does (an unclosed {, [ or string)"
+            } else {
+                return nil
+            }
+            let before = bytes[..<offset]
+            let line = before.filter { $0 == 0x0A }.count + 1
+            let hasMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+            let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? (hasMark ? 3 : 0)
+            let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
+            return ParseError(message: what, line: line, column: column)
+        }
+
+        /// The token starting at `text`, quoted for a message: one punctuation mark, or a
+        /// word or string up to the next space or punctuation (at most 20 bytes).
+        private static func token(_ text: ArraySlice<UInt8>) -> String {
+            let punctuation = Set("{}[],:".utf8)
+            guard let first = text.first else { return "the end of the file" }
+            if punctuation.contains(first) { return "'\(Character(UnicodeScalar(first)))'" }
+            let word = text.dropFirst().prefix { $0 > 0x20 && !punctuation.contains($0) }.prefix(19)
+            return "'" + String(decoding: [first] + word, as: UTF8.self) + "'"
+        }
     }
 
     /// What kind of value this is, for messages: "a string", "an array".

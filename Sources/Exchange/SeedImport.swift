@@ -99,7 +99,7 @@ public struct SeedImporter: Sendable {
         switch JSONValue.parse(data) {
         case let .success(value): document = value
         case let .failure(problem):
-            log.error("", "not valid JSON: \(problem.message)")
+            log.error(problem.location, "not valid JSON: \(problem.message)")
             return
         }
         guard case let .object(top) = document, !["domains", "skills", "questions"].filter({ top[$0] != nil }).isEmpty else {
@@ -244,7 +244,7 @@ public struct SeedImporter: Sendable {
             switch JSONValue.parse(Data(text.utf8)) {
             case let .success(parsed): value = parsed
             case let .failure(problem):
-                record.error("payload", "payload is not valid JSON: \(problem.message)")
+                record.error("payload", "payload is not valid JSON" + (problem.location.isEmpty ? "" : " (\(problem.location) of the payload text)") + ": \(problem.message)")
                 return nil
             }
         }

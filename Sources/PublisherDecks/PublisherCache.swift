@@ -1,6 +1,7 @@
 import Foundation
 import LibGit
 import RoteModel
+import RoteStore
 
 /// Device-local bare mirrors of publishers' repositories, under `.git/rote/publishers/`, so
 /// `rote deck status` and `update` fetch only what is new and the base of a three-way merge
@@ -23,9 +24,16 @@ enum PublisherCache {
     }
 
     /// The mirror of `url`, cloned on first use and fetched every time after, so it holds the
-    /// publisher's branches and tags as they are now.
-    static func refreshed(root: URL, url: String, credentials: Credentials) throws -> Repository {
+    /// publisher's branches and tags as they are now. The clone or fetch holds the mirror's
+    /// own lock (`<mirror>.lock`): `rote deck status` runs without the library's lock (a study
+    /// session may hold that), so two processes could otherwise fetch into one mirror at once.
+    /// Throws `LibraryLock.Busy` when another process is refreshing the same mirror.
+    static func refreshed(root: URL, url: String, credentials: Credentials, purpose: String) throws -> Repository {
         let folder = folder(root: root, url: url)
+        let lock = try LibraryLock(
+            file: folder.deletingLastPathComponent().appending(path: "\(folder.lastPathComponent).lock"),
+            resource: "the mirror of the publisher \(url) (.git/rote/publishers/\(folder.lastPathComponent))", purpose: purpose)
+        defer { withExtendedLifetime(lock) {} }
         do {
             if FileManager.default.fileExists(atPath: folder.appending(path: "HEAD").path) {
                 let repository = try Repository.open(at: folder)

@@ -48,7 +48,7 @@ public struct PublisherDecks {
         if FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)").path) {
             throw PublisherError(.deckExists, "corpus/\(name)/ already exists; nothing was added — choose another name with --as NAME")
         }
-        let repository = try PublisherCache.refreshed(root: root, url: url, credentials: credentials)
+        let repository = try PublisherCache.refreshed(root: root, url: url, credentials: credentials, purpose: "deck add \(url)")
         let commit = try resolve(ref, in: repository, url: url)
         let snapshot = try PublisherSnapshot.read(repository, commit: commit, path: path, url: url, label: ref ?? "default branch")
         let upstream = DeckManifest.Upstream(url: url, path: path, ref: ref, commit: commit.hex, version: snapshot.manifest.version)
@@ -95,7 +95,7 @@ public struct PublisherDecks {
             guard let upstream = library.decks[name]?.upstream else { continue }
             let local = library.decks[name]!.version
             do {
-                let repository = try PublisherCache.refreshed(root: root, url: upstream.url, credentials: credentials)
+                let repository = try PublisherCache.refreshed(root: root, url: upstream.url, credentials: credentials, purpose: "deck status")
                 let (candidate, candidateRef) = try newest(upstream, in: repository)
                 let state: Status.State
                 if candidate.commit.hex == upstream.commit {
@@ -181,7 +181,7 @@ public struct PublisherDecks {
         guard pending.isEmpty else {
             throw PublisherError(.pendingEdits, "corpus/\(deck)/ has uncommitted edits (\(pending.prefix(3).joined(separator: ", "))\(pending.count > 3 ? ", …" : "")); commit them (`git commit` or `rote sync`) or undo them, then update")
         }
-        let repository = try PublisherCache.refreshed(root: root, url: upstream.url, credentials: credentials)
+        let repository = try PublisherCache.refreshed(root: root, url: upstream.url, credentials: credentials, purpose: "deck update \(deck)")
         let theirs: PublisherSnapshot
         let newRef: String?
         if let ref {

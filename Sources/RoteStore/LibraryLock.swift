@@ -11,19 +11,29 @@ import Glibc
 public final class LibraryLock: @unchecked Sendable {
     public struct Busy: Error, CustomStringConvertible {
         public let holder: String
+        /// What is locked, for the message: "this library", "the mirror of https://…".
+        public var resource = "this library"
+
         public var description: String {
-            "another rote process is using this library (\(holder)); wait for it to finish, or stop it"
+            "another rote process is using \(resource) (\(holder)); wait for it to finish, or stop it"
         }
     }
 
     private let descriptor: Int32
     public let url: URL
 
-    /// Takes the lock or throws `Busy` at once (no waiting).
-    public init(root: URL, purpose: String) throws {
-        let folder = root.appending(path: ".git/rote")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        url = folder.appending(path: "lock")
+    /// Takes the library's lock or throws `Busy` at once (no waiting).
+    public convenience init(root: URL, purpose: String) throws {
+        try self.init(file: root.appending(path: ".git/rote/lock"), resource: "this library", purpose: purpose)
+    }
+
+    /// Takes the lock held in `file` (created with its folder if missing) or throws `Busy` at
+    /// once. `resource` names what the lock guards in the busy message. Used for the library
+    /// and for device-local state beside it that processes not holding the library's lock
+    /// also change (a publisher's mirror).
+    public init(file: URL, resource: String, purpose: String) throws {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        url = file
         descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw AtomicFile.WriteError(path: url.path, reason: String(cString: strerror(errno)))
@@ -31,7 +41,7 @@ public final class LibraryLock: @unchecked Sendable {
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let holder = (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             close(descriptor)
-            throw Busy(holder: holder.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown process")
+            throw Busy(holder: holder.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown process", resource: resource)
         }
         let note = "pid \(getpid()): rote \(purpose)\n"
         ftruncate(descriptor, 0)

@@ -23,8 +23,7 @@ struct Import: ParsableCommand {
             FILE.apkg / .colpkg is an Anki deck or collection: notes become entries, media is \
             copied, and Anki's review log becomes your review history, so each entry's FSRS \
             state is rebuilt by replay (docs/decks.md). Fields map by --fields or --mapping. \
-            Anki 2.1.50+ exports a compressed format by default: tick "Support older Anki \
-            versions" when exporting.
+            Both Anki's current format (collection.anki21b) and the legacy one are read.
 
             --mode append (the default) adds what is new and keeps entries already in the deck \
             as they are; --mode override rewrites them from the file. An import is one commit, \

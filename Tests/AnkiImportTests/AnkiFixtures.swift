@@ -76,8 +76,12 @@ enum AnkiFixtures {
 enum HandMadePackage {
     /// A minimal schema-11 collection: one Basic note type, one deck, `notes` as (id, front,
     /// back), one card per note (card id = note id + 1000) and the given review log
-    /// (revlog id ms, note id, ease).
-    static func collection(notes: [(Int64, String, String)], reviews: [(Int64, Int64, Int)] = [], deckName: String = "Tiny", deckID: Int64 = 20) throws -> Data {
+    /// (revlog id ms, note id, ease). Notes in `reversed` have a second card (id = note id +
+    /// 2000), answered by `reversedReviews` (revlog id ms, note id, ease).
+    static func collection(
+        notes: [(Int64, String, String)], reviews: [(Int64, Int64, Int)] = [], reversed: [Int64] = [],
+        reversedReviews: [(Int64, Int64, Int)] = [], deckName: String = "Tiny", deckID: Int64 = 20
+    ) throws -> Data {
         let folder = TemporaryDirectory("anki-collection")
         let path = folder.url.appending(path: "collection.anki2").path
         var db: OpaquePointer?
@@ -96,8 +100,14 @@ enum HandMadePackage {
             sql += "INSERT INTO notes VALUES (\(id), 'g\(id)', 10, 0, 0, '', \(quote(front)) || char(31) || \(quote(back)), \(quote(front)), 0, 0, '');\n"
             sql += "INSERT INTO cards VALUES (\(id + 1000), \(id), \(deckID), 0, 0, 0, 2, 2, 0, 1, 2500, 1, 0, 0, 0, 0, 0, '');\n"
         }
+        for note in reversed {
+            sql += "INSERT INTO cards VALUES (\(note + 2000), \(note), \(deckID), 1, 0, 0, 2, 2, 0, 1, 2500, 1, 0, 0, 0, 0, 0, '');\n"
+        }
         for (id, note, ease) in reviews {
             sql += "INSERT INTO revlog VALUES (\(id), \(note + 1000), 0, \(ease), 1, 0, 2500, 2000, 1);\n"
+        }
+        for (id, note, ease) in reversedReviews {
+            sql += "INSERT INTO revlog VALUES (\(id), \(note + 2000), 0, \(ease), 1, 0, 2500, 2000, 1);\n"
         }
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
             throw NSError(domain: "sqlite", code: 1, userInfo: [NSLocalizedDescriptionKey: String(cString: sqlite3_errmsg(db))])

@@ -33,6 +33,7 @@ import TestSupport
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("Created deck french-basics (vocabulary): 3 entries added."), "\(output.stdout)")
         #expect(output.stdout.contains("Created deck french-basics-cloze (passages): 1 entry added."), "\(output.stdout)")
+        #expect(output.stdout.contains("1 note had several cards (a reversed card, several cloze deletions): each became one entry whose history holds all its cards' answers (0 answers in all)."), "Paris has c1 and c2: \(output.stdout)")
         #expect(isClean(library), "one commit holds everything")
         #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: library.url).stdout.hasPrefix("Import Anki deck 'French::Basics' from genanki.apkg"))
 
@@ -72,6 +73,7 @@ import TestSupport
         let output = rote(["--user", "ana", "import", AnkiFixtures.file("history.apkg").path, "--deck", "spanish"], in: library.url)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("History for ana: 6 reviews added in 2 progress files"), "\(output.stdout)")
+        #expect(!output.stdout.contains("several cards"), "every note has one card: \(output.stdout)")
 
         let expected = try AnkiFixtures.expected()
         for front in ["hola", "gracias"] {
@@ -113,17 +115,64 @@ import TestSupport
         #expect(library.read("corpus/spanish/adios.yaml")?.contains("word: adiós") == true, "accents are folded in the file name only")
     }
 
+    /// Every file under `folder` (relative path → bytes), for comparing two imports.
+    func files(under folder: URL) -> [String: Data] {
+        var found: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            if let data = FileManager.default.contents(atPath: url.path), !url.hasDirectoryPath {
+                found[String(url.path.dropFirst(folder.path.count))] = data
+            }
+        }
+        return found
+    }
+
     @Test(.enabled(if: AnkiFixtures.available, "genanki and anki could not be installed with pip"))
-    func theNewerAnkiFormatIsRefusedWithWhatToDo() throws {
-        let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        let before = head(library)
-        let output = rote(["import", AnkiFixtures.file("modern.apkg").path], in: library.url)
-        #expect(output.status == 1)
-        #expect(output.stderr.contains("collection.anki21b"), "\(output.stderr)")
-        #expect(output.stderr.contains("Support older Anki versions"), "\(output.stderr)")
-        #expect(head(library) == before)
-        #expect(isClean(library))
+    func theDefaultFormatOfCurrentAnkiImportsLikeTheLegacyOne() throws {
+        for (modern, legacy) in [("modern.apkg", "history.apkg"), ("modern.colpkg", "history.colpkg")] {
+            let fromModern = TemporaryDirectory()
+            let fromLegacy = TemporaryDirectory()
+            for (library, package) in [(fromModern, modern), (fromLegacy, legacy)] {
+                FixtureLibrary.write(into: library)
+                let output = rote(["--user", "ana", "import", AnkiFixtures.file(package).path, "--deck", "spanish"], in: library.url)
+                #expect(output.status == 0, "\(package): \(output.stderr)")
+                #expect(output.stdout.contains("6 reviews added in 2 progress files; 1 media file copied."), "\(package): \(output.stdout)")
+                #expect(isClean(library))
+            }
+            #expect(fromModern.read("corpus/spanish/hola.mp3") == String(repeating: "ID3 hola, bytes to copy ", count: 40), "\(modern): zstd-compressed media, named by the protobuf index")
+            #expect(fromModern.read("corpus/spanish/hola.yaml")?.contains("audio: hola.mp3") == true)
+            #expect(fromModern.read("corpus/spanish-cloze/madrid-is-in-spain.yaml") != nil, "\(modern): the cloze note type is known from its protobuf config")
+            #expect(fromModern.read("corpus/spanish/deck.yaml")?.contains("deck: Spanish") == true, "\(modern): deck names come from the decks table")
+            // The same files, but for the package's name in the decks' descriptions.
+            let corpus = files(under: fromModern.url.appending(path: "corpus"))
+                .mapValues { Data(String(decoding: $0, as: UTF8.self).replacingOccurrences(of: modern, with: legacy).utf8) }
+            #expect(corpus == files(under: fromLegacy.url.appending(path: "corpus")), "\(modern) and \(legacy) make the same entries")
+            let modernProfile = files(under: fromModern.url.appending(path: "profiles/ana/progress"))
+            #expect(!modernProfile.isEmpty)
+            #expect(modernProfile == files(under: fromLegacy.url.appending(path: "profiles/ana/progress")), "\(modern) and \(legacy) give the same history")
+        }
+    }
+
+    @Test func zstdAndProtobufReadersRefuseDamagedInput() throws {
+        // `printf 'hello, zstd' | zstd -c --no-check | base64`
+        let data = try #require(Data(base64Encoded: "KLUv/QBYWQAAaGVsbG8sIHpzdGQ="))
+        #expect(try Zstd.decompress(data, label: "x", limit: 100) == Data("hello, zstd".utf8))
+        #expect(try Zstd.decompress(data + data, label: "x", limit: 100) == Data("hello, zstdhello, zstd".utf8), "one frame after another")
+        #expect(throws: AnkiImportError.self) { try Zstd.decompress(data.prefix(data.count - 4), label: "x", limit: 100) }
+        #expect(throws: AnkiImportError.self) { try Zstd.decompress(data, label: "x", limit: 5) }
+        #expect(throws: AnkiImportError.self) { try Zstd.decompress(Data("not zstd".utf8), label: "x", limit: 100) }
+        #expect(throws: AnkiImportError.self) { try Zstd.decompress(Data(), label: "x", limit: 100) }
+
+        // MediaEntry { name: "a.mp3", size: 3 }, then one with legacy_zip_filename 7.
+        let first: [UInt8] = [0x0a, 5] + Array("a.mp3".utf8) + [0x10, 3]
+        let second: [UInt8] = [0x0a, 5] + Array("b.png".utf8) + [0x20, 7]
+        let message = try ProtobufMessage(Data([0x0a, UInt8(first.count)] + first + [0x0a, UInt8(second.count)] + second))
+        let entries = try message.bytes(1).map(ProtobufMessage.init)
+        #expect(entries.map { $0.string(1) } == ["a.mp3", "b.png"])
+        #expect(entries.map { $0.integer(2) } == [3, nil])
+        #expect(entries.map { $0.integer(4) } == [nil, 7])
+        #expect(throws: ProtobufMessage.Malformed.self) { try ProtobufMessage(Data([0x0a, 9, 0x41])) }
+        #expect(throws: ProtobufMessage.Malformed.self) { try ProtobufMessage(Data([0x08, 0x80])) }
     }
 
     // MARK: - Rules, on hand-made packages
@@ -159,6 +208,61 @@ import TestSupport
         let progress = try #require(ProgressFile.decode(Data((library.read("profiles/ana/progress/tiny/one.yaml") ?? "").utf8), path: "p").0)
         #expect(progress.reviews.map(\.grade) == [.good, .again])
         #expect(isClean(library))
+    }
+
+    @Test func reImportFindsEntriesByTheirAnkiNoteNotByName() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let packages = TemporaryDirectory()
+        let first = packages.url.appending(path: "first.apkg")
+        try HandMadePackage.zip([("collection.anki2", try HandMadePackage.collection(
+            notes: [(100, "banco", "bank"), (101, "banco", "bench")],
+            reviews: [(1_767_261_600_000, 100, 3), (1_767_261_660_000, 101, 1)]))], to: first)
+        let importer = AnkiImporter(root: library.url)
+        _ = try importer.importPackage(at: first, options: .init(user: "ana"))
+        #expect(library.read("corpus/tiny/banco.yaml")?.contains("anki_note: 100") == true)
+        #expect(library.read("corpus/tiny/banco-2.yaml")?.contains("anki_note: 101") == true)
+        let before = head(library)
+        let existing = ["corpus/tiny/banco.yaml", "corpus/tiny/banco-2.yaml", "profiles/ana/progress/tiny/banco.yaml", "profiles/ana/progress/tiny/banco-2.yaml"]
+        let contents = existing.map { library.read($0) }
+
+        // A later export holds a third "banco" whose note id is smaller, so it now comes first.
+        let second = packages.url.appending(path: "second.apkg")
+        try HandMadePackage.zip([("collection.anki2", try HandMadePackage.collection(
+            notes: [(50, "banco", "shoal"), (100, "banco", "bank"), (101, "banco", "bench")],
+            reviews: [(1_767_261_600_000, 100, 3), (1_767_261_660_000, 101, 1), (1_767_348_000_000, 50, 4)]))], to: second)
+        let report = try importer.importPackage(at: second, options: .init(user: "ana"))
+        #expect(report.decks == [.init(name: "tiny", kind: .vocabulary, created: false, entriesAdded: 1, entriesKept: 2)])
+        #expect(existing.map { library.read($0) } == contents, "nothing already imported changes")
+        let changed = Shell.run("git", ["diff", "--name-status", before.trimmingCharacters(in: .whitespacesAndNewlines), "HEAD"], in: library.url).stdout
+        #expect(changed == "A\tcorpus/tiny/banco-3.yaml\nA\tprofiles/ana/progress/tiny/banco-3.yaml\n", "\(changed)")
+        #expect(library.read("corpus/tiny/banco-3.yaml")?.contains("translation: shoal") == true)
+        #expect(library.read("corpus/tiny/banco-3.yaml")?.contains("anki_note: 50") == true)
+
+        // Renaming an entry's file keeps it tied to its note.
+        Shell.run("git", ["mv", "corpus/tiny/banco-2.yaml", "corpus/tiny/banco-bench.yaml"], in: library.url)
+        Shell.run("git", ["commit", "-qm", "rename"], in: library.url)
+        let renamed = try importer.importPackage(at: second, options: .init(user: "ana"))
+        #expect(renamed.decks.first?.entriesAdded == 0, "the renamed entry is found by its note id")
+    }
+
+    @Test func aNoteWithSeveralCardsIsOneEntryHoldingEveryCardsAnswersAndTheImportSaysSo() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let package = library.url.appending(path: "reversed.apkg")
+        try HandMadePackage.zip([("collection.anki2", try HandMadePackage.collection(
+            notes: [(100, "perro", "dog"), (101, "gato", "cat")],
+            reviews: [(1_767_261_600_000, 100, 3), (1_767_261_660_000, 101, 3)],
+            reversed: [100],
+            reversedReviews: [(1_767_261_720_000, 100, 1), (1_767_434_400_000, 100, 3)]))], to: package)
+        let output = rote(["--user", "ana", "import", package.path, "--deck", "pets"], in: library.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("1 note had several cards (a reversed card, several cloze deletions): each became one entry whose history holds all its cards' answers (3 answers in all)."), "\(output.stdout)")
+        #expect(Shell.run("git", ["log", "-1", "--format=%b"], in: library.url).stdout.contains("- 1 note had several cards"))
+        let path = "profiles/ana/progress/pets/perro.yaml"
+        let progress = try #require(ProgressFile.decode(Data((library.read(path) ?? "").utf8), path: path).0)
+        #expect(progress.reviews.map(\.grade) == [.good, .again, .good], "both directions' answers, in time order")
+        #expect(library.read("corpus/pets/perro.yaml") != nil && library.read("corpus/pets/perro-2.yaml") == nil, "one entry for the note")
     }
 
     @Test func fieldsAreMappedByFlagOrFile() throws {
@@ -222,6 +326,8 @@ import TestSupport
             ("media", Data(#"{"0": "../../outside.mp3"}"#.utf8)), ("0", Data("x".utf8)),
         ], to: work.url.appending(path: "media-escape.apkg"))
         try HandMadePackage.zip([("media", Data("{}".utf8))], to: work.url.appending(path: "empty.apkg"))
+        try HandMadePackage.zip([("meta", Data([0x08, 0x03])), ("collection.anki21b", Data("not zstd at all".utf8))], to: work.url.appending(path: "modern-garbage.apkg"))
+        try HandMadePackage.zip([("meta", Data([0x08, 0x09])), ("collection.anki21b", Data())], to: work.url.appending(path: "future.apkg"))
 
         let cases: [(String, String)] = [
             ("notes.apkg", "notes.apkg is not a zip archive"),
@@ -231,6 +337,8 @@ import TestSupport
             ("escape.apkg", "holds '../../escaped.txt', a path that would land outside"),
             ("media-escape.apkg", "names a media file '../../outside.mp3'"),
             ("empty.apkg", "holds no Anki collection"),
+            ("modern-garbage.apkg", "collection.anki21b in modern-garbage.apkg is not valid zstd-compressed data"),
+            ("future.apkg", "future.apkg is in a package format newer than Rote knows (version 9)"),
             ("missing.apkg", "missing.apkg: no such file"),
             ("words.docx", "unknown kind of file; import .json (skills seed), .csv, .tsv or .txt (tables), or .apkg / .colpkg (Anki)"),
         ]

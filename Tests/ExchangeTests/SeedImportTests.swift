@@ -103,6 +103,24 @@ import RoteStore
         #expect(plan.errors.contains { $0.message.contains(expected) }, "\(plan.errors)")
     }
 
+    @Test(arguments: [
+        ("{\n  \"domains\": [\n    {\"slug\": \"a\",, \"name\": \"x\"}\n  ]\n}\n", "line 3, column 18", "Invalid value, found ','"),
+        ("{\n \"skills\": [\n  {\"slug\": \"é\" \"x\"}]}\n", "line 3, column 16", "found '\"x\"'"),
+        ("{\"domains\": [\n", "line 2, column 1", "the file ends before the JSON does"),
+        ("\u{FEFF}{\"a\": x}", "line 1, column 7", "found 'x'"),
+    ])
+    func invalidJSONIsReportedWithItsLineAndColumn(json: String, location: String, message: String) throws {
+        let (_, library) = try Self.library()
+        let plan = SeedImporter(deck: "algebra", file: "x.json").plan(Data(json.utf8), library: library)
+        #expect(plan.isBlocked)
+        #expect(plan.changes.isEmpty)
+        let error = try #require(plan.errors.first)
+        #expect(error.location == location, "\(error)")
+        #expect(error.message.hasPrefix("not valid JSON: "), "\(error)")
+        #expect(error.message.contains(message), "\(error)")
+        #expect(error.description.hasPrefix("x.json: \(location): error: not valid JSON"))
+    }
+
     @Test func aDeckOfAnotherKindIsACollision() throws {
         let (_, library) = try Self.library()
         let plan = SeedImporter(deck: "words", fixSlugs: true, file: "x.json").plan(Self.samples, library: library)

@@ -238,6 +238,38 @@ final class Publisher {
         #expect(update.stderr.contains("cannot reach the publisher"))
     }
 
+    @Test func statusDoesNotFetchIntoAMirrorAnotherProcessIsFetchingInto() throws {
+        let publisher = Publisher()
+        publisher.publishVersion1()
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        #expect(rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
+        let mirrors = library.url.appending(path: ".git/rote/publishers")
+        let locks = try FileManager.default.contentsOfDirectory(atPath: mirrors.path).filter { $0.hasSuffix(".lock") }
+        #expect(locks.count == 1, "one lock beside the one mirror: \(locks)")
+        let lockFile = mirrors.appending(path: try #require(locks.first))
+
+        let fetching = try Shell.holdLock(lockFile, note: "pid 4242: rote deck status")
+        let busy = rote(["deck", "status"], in: library)
+        let update = rote(["deck", "update", "beatitudes"], in: library)
+        kill(fetching.processIdentifier, SIGKILL)
+        fetching.waitUntilExit()
+        #expect(busy.status == 1)
+        #expect(busy.stderr.contains("another rote process is using the mirror of the publisher \(publisher.url)"), "\(busy.stderr)")
+        #expect(busy.stderr.contains("(pid 4242: rote deck status); wait for it to finish"), "\(busy.stderr)")
+        #expect(update.status == 1 && update.stderr.contains("the mirror of the publisher"), "update guards the mirror too: \(update.stderr)")
+
+        // The library's lock (held by a study session, say) does not stop a status check,
+        // which writes nothing in the library.
+        let studying = try Shell.holdLock(library.url.appending(path: ".git/rote/lock"), note: "pid 4343: rote study")
+        let during = rote(["deck", "status"], in: library)
+        kill(studying.processIdentifier, SIGKILL)
+        studying.waitUntilExit()
+        #expect(during.status == 0, "\(during.stderr)")
+        #expect(during.stdout == "beatitudes 1.0.0: up to date\n", "\(during.stdout)")
+        #expect(rote(["deck", "status"], in: library).status == 0, "the lock goes with the process that held it")
+    }
+
     @Test func uncommittedEditsInTheDeckStopAnUpdate() throws {
         let publisher = Publisher()
         publisher.publishVersion1()

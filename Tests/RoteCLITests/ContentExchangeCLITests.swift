@@ -49,8 +49,12 @@ import TestSupport
         #expect(collision.status == 1 && collision.stdout.contains("skills deck"))
         let notSeed = Shell.run(Self.rote, ["-C", directory.url.path, "import", directory.url.appending(path: "words.csv").path.replacingOccurrences(of: ".csv", with: ".json")])
         #expect(notSeed.status == 1 && notSeed.stderr.contains("cannot read"))
+        directory.write("broken.json", "{\n  \"domains\": [\n    {\"slug\": \"a\" \"name\": \"A\"}\n  ]\n}\n")
+        let broken = Shell.run(Self.rote, ["-C", directory.url.path, "import", directory.url.appending(path: "broken.json").path])
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("broken.json: line 3, column 18: error: not valid JSON:"), "\(broken.stdout)")
         #expect(head(directory) == before)
-        #expect(status(directory) == "?? bad.csv\n?? words.csv\n")
+        #expect(status(directory) == "?? bad.csv\n?? broken.json\n?? words.csv\n")
     }
 
     @Test func aTableRoundTripsThroughExportAndImport() {

@@ -56,6 +56,7 @@ import Yams
         word.related = [("synonyms", ["jog"]), ("antonyms", ["walk", "stop"])]
         word.usageNotes = "Also: run a shop — to manage it."
         word.audio = "run.mp3"
+        word.ankiNote = 1_767_261_600_123
         roundTrip(word)
     }
 
@@ -66,6 +67,7 @@ import Yams
         passage.verses = "16"
         passage.mnemonic = "God → world → Son → life"
         passage.rights = .init(license: "public-domain", holder: "none", note: "Crown rights in the UK")
+        passage.ankiNote = 1_767_261_600_456
         roundTrip(passage)
     }
 

@@ -23,13 +23,7 @@ import TestSupport
         let directory = TemporaryDirectory()
         try FileManager.default.createDirectory(at: directory.url.appending(path: ".git/rote"), withIntermediateDirectories: true)
         // Another process takes the lock, says so, and is then killed.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["python3", "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'w'); fcntl.flock(f, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(30)", directory.url.appending(path: ".git/rote/lock").path]
-        let output = Pipe()
-        holder.standardOutput = output
-        try holder.run()
-        _ = output.fileHandleForReading.availableData
+        let holder = try Shell.holdLock(directory.url.appending(path: ".git/rote/lock"))
         #expect(throws: LibraryLock.Busy.self) { _ = try LibraryLock(root: directory.url, purpose: "study") }
         kill(holder.processIdentifier, SIGKILL)
         holder.waitUntilExit()

@@ -226,4 +226,21 @@ public enum Shell {
         process.waitUntilExit()
         return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
+
+    /// Another process (python3) holding an `flock` on `file` — as a second rote process would
+    /// hold a lock — with `note` written into it, until the returned process is killed.
+    public static func holdLock(_ file: URL, note: String = "") throws -> Process {
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            "import fcntl, sys, time; f = open(sys.argv[1], 'a+'); fcntl.flock(f, fcntl.LOCK_EX); f.truncate(0); f.write(sys.argv[2]); f.flush(); print('locked', flush=True); time.sleep(60)",
+            file.path, note,
+        ]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        _ = output.fileHandleForReading.availableData
+        return holder
+    }
 }

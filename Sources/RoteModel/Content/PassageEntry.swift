@@ -16,6 +16,8 @@ public struct PassageEntry: YAMLCodable {
     public var mnemonicImage: String?
     public var rights: Rights?
     public var order: Int?
+    /// The Anki note the passage was imported from (see `VocabularyEntry.ankiNote`).
+    public var ankiNote: Int?
 
     public struct Rights: Sendable, Equatable {
         public var license: String
@@ -74,6 +76,7 @@ public struct PassageEntry: YAMLCodable {
             reader.absorb(rights)
         }
         order = reader.int("order")
+        ankiNote = reader.int("anki_note")
         guard let reference, let text else { return nil }
         self.reference = reference
         self.text = text
@@ -98,6 +101,7 @@ public struct PassageEntry: YAMLCodable {
             map.add("rights", item.build(flow: true))
         }
         map.add("order", order)
+        map.add("anki_note", ankiNote)
         return map.build()
     }
 }

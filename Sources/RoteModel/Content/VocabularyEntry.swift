@@ -30,6 +30,9 @@ public struct VocabularyEntry: YAMLCodable {
     /// In display order; the first `primary` ones are always shown.
     public var examples: [Example]
     public var questions: [VocabularyQuestion]
+    /// The Anki note the entry was imported from (its note id), so a later import of the same
+    /// deck finds the entry by the note rather than by a file name that can shift.
+    public var ankiNote: Int?
 
     public struct Example: Sendable, Equatable {
         /// English sentence with the word in one `{marker}`.
@@ -117,6 +120,7 @@ public struct VocabularyEntry: YAMLCodable {
             reader.absorb(relations)
         }
         usageNotes = reader.string("usage_notes")
+        ankiNote = reader.int("anki_note")
         examples = []
         var exampleLines: [Int?] = []
         for (index, node) in (reader.list("examples") ?? []).enumerated() {
@@ -253,6 +257,7 @@ public struct VocabularyEntry: YAMLCodable {
             return item.build()
         }, flow: false))
         map.add("questions", .list(questions.map(\.yamlValue), flow: false))
+        map.add("anki_note", ankiNote)
         return map.build()
     }
 
@@ -263,7 +268,7 @@ public struct VocabularyEntry: YAMLCodable {
             && lhs.image == rhs.image && lhs.rank == rhs.rank && lhs.cefr == rhs.cefr && lhs.batch == rhs.batch
             && lhs.level == rhs.level && lhs.difficulty == rhs.difficulty && lhs.root == rhs.root
             && lhs.related.elementsEqual(rhs.related, by: ==) && lhs.usageNotes == rhs.usageNotes
-            && lhs.examples == rhs.examples && lhs.questions == rhs.questions
+            && lhs.examples == rhs.examples && lhs.questions == rhs.questions && lhs.ankiNote == rhs.ankiNote
     }
 }
 

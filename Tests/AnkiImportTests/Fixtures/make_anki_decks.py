@@ -6,7 +6,9 @@ writes into OUT_DIR:
   genanki.apkg        Basic + Cloze notes and one media file, made by genanki (no history)
   history.apkg        a deck exported by Anki itself (legacy format) with review history
   history.colpkg      the whole collection, legacy format, with the same history
-  modern.apkg         the same deck in Anki's current format (zstd-compressed collection.anki21b)
+  modern.apkg         the same deck in Anki's default format since 2.1.50 (zstd-compressed
+                      collection.anki21b, protobuf media index, compressed media)
+  modern.colpkg       the whole collection in that format
   expected.json       the review log as Anki stored it, for the tests to compare against
 """
 import json
@@ -46,7 +48,8 @@ folder = tempfile.mkdtemp()
 col = Collection(os.path.join(folder, "collection.anki2"))
 deck_id = col.decks.id("Spanish")
 notetype = col.models.by_name("Basic")
-words = [("hola", "hello"), ("gracias", "thank you"), ("adiós", "goodbye")]
+words = [("hola", "hello [sound:hola.mp3]"), ("gracias", "thank you"), ("adiós", "goodbye")]
+col.media.write_data("hola.mp3", b"ID3 hola, bytes to copy " * 40)
 for front, back in words:
     note = col.new_note(notetype)
     note["Front"], note["Back"] = front, back
@@ -86,6 +89,9 @@ col.export_anki_package(
     options=ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True, with_media=True, legacy=False),
     limit=limit)
 col.export_collection_package(os.path.join(out, "history.colpkg"), include_media=True, legacy=True)
+# Exporting a whole collection closes it; open it again for the second export.
+col = Collection(os.path.join(folder, "collection.anki2"))
+col.export_collection_package(os.path.join(out, "modern.colpkg"), include_media=True, legacy=False)
 col.close()
 
 with open(os.path.join(out, "expected.json"), "w") as f:
