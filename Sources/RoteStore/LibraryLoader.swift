@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import LibGit
 import Yams
@@ -102,44 +105,82 @@ public struct LibraryLoader: Sendable {
 
     /// Every regular file under `corpus/` and `profiles/`, as sorted library-relative paths,
     /// skipping hidden names. A symbolic link that leads outside the library is refused.
+    /// (`readdir` with the entry types it reports: Foundation's enumerator asked for resource
+    /// values per file, which cost more than reading the files.)
     func listFiles(_ root: URL) -> ([String], [Diagnostic]) {
         var paths: [String] = []
         var problems: [Diagnostic] = []
-        let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
-        for top in ["corpus", "profiles"] {
-            let folder = root.appending(path: top)
-            guard let walker = FileManager.default.enumerator(
-                at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey, .isDirectoryKey],
-                options: [.skipsHiddenFiles])
-            else { continue }
-            for case let url as URL in walker {
-                let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey, .isDirectoryKey])
-                let relative = String(url.standardizedFileURL.path.dropFirst(prefix.count))
-                if values?.isSymbolicLink == true {
-                    let target = url.resolvingSymlinksInPath().standardizedFileURL.path
-                    if !target.hasPrefix(prefix) {
-                        problems.append(.error(relative, nil, "symbolic link leads outside the library (to \(target)); copy the file in instead"))
-                        walker.skipDescendants()
+        let rootPath = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
+        func walk(_ relative: String) {
+            guard let directory = opendir(rootPath + "/" + relative) else { return }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name.hasPrefix(".") { continue }
+                let path = relative + "/" + name
+                var type = Int(entry.pointee.d_type)
+                if type == DT_UNKNOWN {
+                    var info = stat()
+                    guard lstat(rootPath + "/" + path, &info) == 0 else { continue }
+                    type = (info.st_mode & S_IFMT) == S_IFDIR ? DT_DIR : (info.st_mode & S_IFMT) == S_IFLNK ? DT_LNK : DT_REG
+                }
+                switch type {
+                case DT_DIR:
+                    walk(path)
+                case DT_LNK:
+                    let target = URL(fileURLWithPath: rootPath + "/" + path).resolvingSymlinksInPath().standardizedFileURL.path
+                    if !target.hasPrefix(rootPath + "/") {
+                        problems.append(.error(path, nil, "symbolic link leads outside the library (to \(target)); copy the file in instead"))
                         continue
                     }
+                    var isDirectory: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), !isDirectory.boolValue, path.hasSuffix(".yaml") {
+                        paths.append(path)
+                    }
+                case DT_REG:
+                    if path.hasSuffix(".yaml") { paths.append(path) }
+                default:
+                    continue
                 }
-                guard values?.isRegularFile == true || (values?.isSymbolicLink == true && values?.isDirectory != true) else { continue }
-                guard relative.hasSuffix(".yaml") else { continue }
-                paths.append(relative)
             }
         }
+        for top in ["corpus", "profiles"] { walk(top) }
         paths.sort()
         return (paths, problems)
     }
 
+    /// The file's bytes, refusing one over the size limit before reading it. One open, one
+    /// fstat and one read: URL resource values cost more than parsing the file.
     func read(_ root: URL, _ path: String, _ problems: inout [Diagnostic]) -> Data? {
-        let url = root.appending(path: path)
-        if let size = try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize, size > YAMLSource.maximumFileSize {
+        let descriptor = open(root.path + "/" + path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            problems.append(.error(path, nil, "cannot read the file; check its permissions"))
+            return nil
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            problems.append(.error(path, nil, "cannot read the file; check its permissions"))
+            return nil
+        }
+        let size = Int(info.st_size)
+        if size > YAMLSource.maximumFileSize {
             problems.append(.error(path, nil, "file is \(size / 1_048_576) MiB; Rote reads files up to \(YAMLSource.maximumFileSize / 1_048_576) MiB — split it or move it out of the library"))
             return nil
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            problems.append(.error(path, nil, "cannot read the file; check its permissions"))
+        var data = Data(count: size)
+        var filled = 0
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            while filled < size {
+                let count = Glibc.read(descriptor, buffer.baseAddress! + filled, size - filled)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { return false }
+                filled += count
+            }
+            return true
+        }
+        guard complete else {
+            problems.append(.error(path, nil, "cannot read the whole file (it changed while being read?); try again"))
             return nil
         }
         return data

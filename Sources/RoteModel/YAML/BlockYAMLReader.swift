@@ -34,6 +34,14 @@ private let marksCanBeMade = MemoryLayout<Mark>.size == MemoryLayout<(Int, Int)>
 /// libyaml marks a quoted scalar without a tag as non-specific (`!`), which resolves to text.
 private let quotedTagName = Tag.Name(rawValue: "!")
 
+/// Every node needs a tag object of its own (resolving one changes it in place), but
+/// `Tag(.implicit)` builds a whole new `Constructor`, with its dictionaries, each time — a
+/// third of the reading time. Yams's own parser shares one constructor the same way; it is
+/// only ever read.
+nonisolated(unsafe) private let sharedConstructor = Constructor.default
+
+private func tag(_ name: Tag.Name) -> Tag { Tag(name, .default, sharedConstructor) }
+
 private func makeMark(line: Int, column: Int) -> Mark {
     unsafeBitCast((line, column), to: Mark.self)
 }
@@ -136,7 +144,7 @@ private struct Reader {
                 try expectNoDeeperLine(than: indent)
             }
         }
-        return .sequence(Node.Sequence(items, .implicit, .any, mark(first, line: startLine)))
+        return .sequence(Node.Sequence(items, tag(.implicit), .any, mark(first, line: startLine)))
     }
 
     /// A block mapping at `indent`; its first key starts at `firstKeyAt` on `line` (which may
@@ -150,7 +158,7 @@ private struct Reader {
             guard let colon = keyEnd(from: keyStart) else { throw Failure() }
             let keyText = try plainText(keyStart, colon, flow: false)
             guard keys.insert(keyText).inserted else { throw Failure() }
-            let key = Node.scalar(Node.Scalar(keyText, .implicit, .plain, mark(keyStart, line: line)))
+            let key = Node.scalar(Node.Scalar(keyText, tag(.implicit), .plain, mark(keyStart, line: line)))
             var valueStart = colon + 1
             while valueStart < lineEnds[line], bytes[valueStart] == 0x20 { valueStart += 1 }
             if valueStart < lineEnds[line] {
@@ -174,7 +182,7 @@ private struct Reader {
             keyStart = lineStarts[line] + indent
             if isSequenceItem(keyStart) { break }
         }
-        return .mapping(Node.Mapping(pairs, .implicit, .any, mark(firstKeyAt, line: startLine)))
+        return .mapping(Node.Mapping(pairs, tag(.implicit), .any, mark(firstKeyAt, line: startLine)))
     }
 
     /// After a value that ended its line, a deeper line would continue a plain scalar or be
@@ -231,20 +239,20 @@ private struct Reader {
         var keys = Set<String>()
         if index < lineEnds[line], bytes[index] == 0x7D {
             index += 1
-            return .mapping(Node.Mapping([], .implicit, .any, mark(start, line: line)))
+            return .mapping(Node.Mapping([], tag(.implicit), .any, mark(start, line: line)))
         }
         while true {
             let keyStart = index
             guard let colon = flowKeyEnd(from: index) else { throw Failure() }
             let keyText = try plainText(keyStart, colon, flow: true)
             guard keys.insert(keyText).inserted else { throw Failure() }
-            let key = Node.scalar(Node.Scalar(keyText, .implicit, .plain, mark(keyStart, line: line)))
+            let key = Node.scalar(Node.Scalar(keyText, tag(.implicit), .plain, mark(keyStart, line: line)))
             index = colon + 2
             while index < lineEnds[line], bytes[index] == 0x20 { index += 1 }
             pairs.append((key, try flowNode(&index, flow: true)))
             guard try flowSeparator(&index, closing: 0x7D) else { break }
         }
-        return .mapping(Node.Mapping(pairs, .implicit, .any, mark(start, line: line)))
+        return .mapping(Node.Mapping(pairs, tag(.implicit), .any, mark(start, line: line)))
     }
 
     func flowSequence(_ index: inout Int) throws -> Node {
@@ -253,7 +261,7 @@ private struct Reader {
         var items: [Node] = []
         if index < lineEnds[line], bytes[index] == 0x5D {
             index += 1
-            return .sequence(Node.Sequence([], .implicit, .any, mark(start, line: line)))
+            return .sequence(Node.Sequence([], tag(.implicit), .any, mark(start, line: line)))
         }
         while true {
             // `[a: b]` is a mapping inside a sequence in YAML: not here.
@@ -261,7 +269,7 @@ private struct Reader {
             items.append(try flowNode(&index, flow: true))
             guard try flowSeparator(&index, closing: 0x5D) else { break }
         }
-        return .sequence(Node.Sequence(items, .implicit, .any, mark(start, line: line)))
+        return .sequence(Node.Sequence(items, tag(.implicit), .any, mark(start, line: line)))
     }
 
     /// After an item: `, ` continues (true), the closing bracket ends (false).
@@ -299,7 +307,7 @@ private struct Reader {
         while trimmed > start, bytes[trimmed - 1] == 0x20 { trimmed -= 1 }
         let text = try plainText(start, trimmed, flow: flow)
         index = end
-        return .scalar(Node.Scalar(text, .implicit, .plain, mark(start, line: line)))
+        return .scalar(Node.Scalar(text, tag(.implicit), .plain, mark(start, line: line)))
     }
 
     /// The text of a plain scalar between two offsets, refusing whatever would make YAML
@@ -365,7 +373,7 @@ private struct Reader {
         }
         index += 1
         guard let text = String(validating: utf8, as: UTF8.self) else { throw Failure() }
-        return .scalar(Node.Scalar(text, Tag(quotedTagName), .doubleQuoted, mark(start, line: line)))
+        return .scalar(Node.Scalar(text, tag(quotedTagName), .doubleQuoted, mark(start, line: line)))
     }
 
     func singleQuoted(_ index: inout Int) throws -> Node {
@@ -390,6 +398,6 @@ private struct Reader {
         }
         index += 1
         guard let text = String(validating: utf8, as: UTF8.self) else { throw Failure() }
-        return .scalar(Node.Scalar(text, Tag(quotedTagName), .singleQuoted, mark(start, line: line)))
+        return .scalar(Node.Scalar(text, tag(quotedTagName), .singleQuoted, mark(start, line: line)))
     }
 }
