@@ -161,6 +161,29 @@ import Study
         #expect(rote(["check"]).stdout.isEmpty, "the letters file is a known library file")
     }
 
+    @Test func memoryAttemptsCountAsReviewsOfTheLetterOnce() throws {
+        // Drawn just now, so whether the letter is due afterwards follows from these reviews.
+        let start = Date().addingTimeInterval(-60)
+        func attempt(_ id: String, _ mode: String, _ score: Int, second: Int) -> String {
+            let at = ISO8601DateFormatter().string(from: start.addingTimeInterval(Double(second)))
+            return #"{"id": "\#(id)", "letter": "l", "mode": "\#(mode)", "score": \#(score), "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "\#(at)", "completed_at": "\#(at)", "duration_ms": 4000, "drawing": [[[50, 10, 0], [50, 80, 400]]]}"#
+        }
+        let traced = rote(["letters", "record", "-"], input: attempt("t1", "trace", 95, second: 1))
+        #expect(traced.status == 0 && !traced.stdout.contains("review"), "\(traced.stdout)")
+        #expect(directory.read("profiles/ana/progress/letters/l.yaml") == nil, "tracing is not a review")
+        let memory = rote(["letters", "record", "-"], input: attempt("m1", "memory", 85, second: 2))
+        #expect(memory.stdout.contains("Counted as a review: hard, next due"), "\(memory.stdout)")
+        #expect(rote(["letters", "record", "-"], input: attempt("m2", "memory", 93, second: 3)).stdout.contains("Counted as a review: good"))
+        #expect(rote(["letters", "record", "-"], input: attempt("m2", "memory", 93, second: 3)).status == 0)
+        let file = try progress("letters/l")
+        #expect(file.reviews.map(\.id) == ["m1", "m2"], "one review per memory attempt, the same attempt twice counts once")
+        #expect(file.reviews.map(\.grade) == [.hard, .good] && file.reviews.map(\.ms) == [4000, 4000])
+        #expect(file.state != nil)
+        #expect(Shell.run("git", ["show", "HEAD:profiles/ana/progress/letters/l.yaml"], in: lib).stdout.contains("id: m2"), "committed with the attempt")
+        #expect(Shell.run("git", ["log", "-3", "--format=%s"], in: lib).stdout.contains("Letters: letters/l memory 93 — unlocked letters/m · review good"))
+        #expect(!rote(["study", "letters", "--plan", "--list"]).stdout.contains("letters/l"), "no longer due: just drawn from memory")
+    }
+
     @Test func suspendIgnoreActivateAndResetCommands() throws {
         #expect(rote(["suspend", "words/run"]).stdout == "words/run: suspended\n")
         #expect(!rote(["study", "--plan", "--list"]).stdout.contains("words/run"))
