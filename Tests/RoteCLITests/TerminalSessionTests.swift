@@ -153,10 +153,16 @@ final class PseudoTerminal {
         terminal.send(keys)
     }
 
-    @Test func singleKeysInRawModeWithColoursAndTheTerminalRestored() throws {
+    /// `rote study words` on a new terminal, with the terminal's settings from before.
+    func studyWords(colour: Bool) throws -> (PseudoTerminal, termios, Process) {
         let terminal = try PseudoTerminal()
         let before = terminal.settings
-        let process = try terminal.spawn(Self.binary, ["-C", directory.url.path, "--user", "ana", "study", "words"], environment: environment(colour: true))
+        let process = try terminal.spawn(Self.binary, ["-C", directory.url.path, "--user", "ana", "study", "words"], environment: environment(colour: colour))
+        return (terminal, before, process)
+    }
+
+    @Test func singleKeysInRawModeWithColoursAndTheTerminalRestored() throws {
+        let (terminal, before, process) = try studyWords(colour: true)
         defer { _ = terminal.finish(process, seconds: 0) }
         // Card 1: words/run is due; its reverse translation asks for a choice by key.
         #expect(terminal.waitFor("rote · 1 of 2"), "\(terminal.screen)")
@@ -191,9 +197,7 @@ final class PseudoTerminal {
     }
 
     @Test func plainWithNoColourAndRestoredWhenKilledWhileWaitingForAKey() throws {
-        let terminal = try PseudoTerminal()
-        let before = terminal.settings
-        let process = try terminal.spawn(Self.binary, ["-C", directory.url.path, "--user", "ana", "study", "words"], environment: environment(colour: false))
+        let (terminal, before, process) = try studyWords(colour: false)
         defer { _ = terminal.finish(process, seconds: 0) }
         #expect(terminal.waitFor("answer (number or text)"), "\(terminal.screen)")
         #expect(terminal.waitUntil(raw: true), "waiting for a key in raw mode")
