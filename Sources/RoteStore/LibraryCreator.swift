@@ -5,17 +5,6 @@ import StarterDecks
 /// Creates a new library: a git repository holding `rote.yaml`, `.gitattributes`, the starter
 /// decks and a profile for its first learner, committed as one first commit (through libgit2).
 public struct LibraryCreator {
-    /// Which paths take which merge driver; `rote setup-git` defines the drivers.
-    public static let gitAttributes = """
-        # Rote's merge drivers (defined by `rote setup-git`); see docs/sync.md.
-        profiles/*/progress/** merge=rote-progress
-        profiles/*/profile.yaml merge=rote-profile
-        profiles/*/sessions/** merge=rote-immutable
-        profiles/*/saved/** merge=rote-immutable
-        profiles/*/letters/** merge=rote-letters
-
-        """
-
     public var user: String
     public var now: Date
 
@@ -61,7 +50,7 @@ public struct LibraryCreator {
         }
         let decks = LibraryCreator.starterDeckNames
         try write(LibraryLocation.manifestName, LibraryManifest(title: "My Rote library", defaultUser: user, decks: decks).render())
-        try write(".gitattributes", LibraryCreator.gitAttributes)
+        try write(".gitattributes", MergeRules.gitAttributes)
         for file in StarterDecks.files { try write("corpus/\(file.path)", file.text) }
         var profile = Profile(user: user, createdAt: now, updatedAt: now)
         profile.settings.newPerDay = 10

@@ -63,6 +63,8 @@ public final class LibrarySync {
             throw SyncError(.notARepository, "\(git.root.path) has no rote.yaml, so it is not a Rote library")
         }
         try MergeDrivers.register(settings: MergeDrivers.settingsResolver(root: git.root))
+        // The merge rules of this Rote, whatever the library's tracked .gitattributes predates.
+        try MergeRules.installInfoAttributes(gitDirectory: repository.gitDirectory)
 
         report.committedPending = try git.commitPending() != nil
         guard let remote = try repository.remote(named: remoteName) else {

@@ -7,7 +7,7 @@ import Scheduling
 /// uses (`rote-progress`, `rote-profile`, `rote-immutable`), and the settings they replay
 /// progress with.
 public enum MergeDrivers {
-    public static func driverName(_ kind: MergeKind) -> String { "rote-\(kind.rawValue)" }
+    public static func driverName(_ kind: MergeKind) -> String { MergeRules.driverName(kind.rawValue) }
 
     /// The scheduler settings for a progress path `profiles/<user>/progress/<deck>/…`: the
     /// deck's scheduler and the learner's retention, read from that deck's `deck.yaml` and
@@ -32,9 +32,13 @@ public enum MergeDrivers {
         }
     }
 
-    /// The lines `rote setup-git` writes into `.git/config`, so plain `git merge`/`git pull`
-    /// run the same merges through `rote merge-driver`.
+    /// What `rote setup-git` (run by `rote init`, `rote clone` and `rote sync`) sets up, so
+    /// plain `git merge`/`git pull` run the same merges through `rote merge-driver`: the
+    /// drivers in `.git/config`, and the full table of which paths take them in
+    /// `.git/info/attributes` (`MergeRules`), which also covers rules newer than the
+    /// library's tracked `.gitattributes`.
     public static func configure(_ repository: Repository, rotePath: String) throws {
+        try MergeRules.installInfoAttributes(gitDirectory: repository.gitDirectory)
         let config = try repository.config()
         let command = rotePath.contains(" ") ? "\"\(rotePath)\"" : rotePath
         for kind in MergeKind.allCases {

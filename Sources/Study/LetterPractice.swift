@@ -1,5 +1,6 @@
 import Foundation
 import RoteModel
+import Scheduling
 import Yams
 
 extension LetterAttempt {
@@ -132,6 +133,27 @@ public struct LetterMastery: Sendable, Equatable {
 
     /// Whether these passes unlock the next letter under `rule`.
     public func unlocksNext(_ rule: DeckManifest.UnlockRule = .init()) -> Bool { passes >= rule.passes }
+}
+
+/// When a tracing attempt is also a review of the letter for the scheduler.
+///
+/// Seed 003 records attempts and mastery but leaves spacing to Rote. A memory-mode attempt —
+/// the letter drawn without a template — is exactly what a review asks (`rote study`'s letter
+/// card: write it from memory, then check), so it counts as one: the app's practice moves the
+/// letter's schedule and `rote study` does not ask again for a letter just drawn well. Trace
+/// and ghost modes copy over a template, like reading a word card: they count for mastery
+/// only.
+public enum LetterReview {
+    /// The review grade for an attempt, nil when it is not a review (trace, ghost). Under the
+    /// deck's pass score (`min_score`, 80) it is `again`; otherwise `Grading`'s rule with the
+    /// score as the similarity: under 90 `hard`, else `good` (an app's attempt has no
+    /// latency against the learner's median, so never `easy`). A hint caps it at `hard`.
+    public static func grade(for attempt: LetterAttempt, rule: DeckManifest.UnlockRule = .init()) -> Grade? {
+        guard attempt.mode == .memory else { return nil }
+        let answer = Answer(correct: attempt.score >= rule.minScore, similarity: Double(attempt.score) / 100)
+        let grade = Grading.grade([answer]) ?? .again
+        return attempt.hintUsed ? min(grade, .hard) : grade
+    }
 }
 
 /// Which letters a learner may practise (seed 003's unlock rule, with the deck's numbers).

@@ -56,6 +56,9 @@ public final class StudySessionRunner {
     var seenNew = Set<String>()
     var undoStack: [UndoPoint] = []
     var profile: Profile?
+    /// Vocabulary questions take a typed answer instead of showing choices (`rote study
+    /// --typed`, or the profile's `typed_answers`).
+    public var typedAnswers = false
     /// Entries whose status the learner changed in this session.
     public private(set) var statusChanges: [(entry: String, status: ProgressFile.Status)] = []
 
@@ -241,6 +244,17 @@ public final class StudySessionRunner {
                 if console.isInteractive { _ = try ask("space or Enter to go on", .reveal) }
             case let .question(question):
                 let exercise = VocabularyExercises.exercise(for: question, of: word, deck: deck, using: &random)
+                if typedAnswers {
+                    console.show(exercise.typedPrompt, style: .title)
+                    let started = now()
+                    let reply = try ask("type the answer", .text)
+                    let (correct, similarity) = exercise.grade(typed: reply)
+                    let ms = milliseconds(since: started)
+                    answers.append(Answer(correct: correct, similarity: similarity, milliseconds: ms, medianMilliseconds: medianMilliseconds))
+                    attempt(entry, question.id, reply, correct, ms)
+                    feedback(correct, correct ? (similarity < 1 ? "nearly: it is spelt \(exercise.answer)" : "correct") : "the answer is \(exercise.answer)")
+                    continue
+                }
                 console.show(exercise.prompt, style: .title)
                 console.show(exercise.options.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
                 let started = now()
@@ -251,7 +265,7 @@ public final class StudySessionRunner {
                 answers.append(Answer(correct: correct, milliseconds: ms, medianMilliseconds: medianMilliseconds))
                 let chosen = choice.flatMap { exercise.options.indices.contains($0 - 1) ? exercise.options[$0 - 1] : nil } ?? reply
                 attempt(entry, question.id, chosen, correct, ms)
-                feedback(correct, correct ? "correct" : "the answer is \(exercise.options[exercise.correctIndex])")
+                feedback(correct, correct ? "correct" : "the answer is \(exercise.answer)")
             }
         }
         return answers

@@ -46,6 +46,30 @@ public enum TypedAnswer {
         return accepted.contains { normalized($0) == typed }
     }
 
+    /// How close `typed` is to `expected`, 0…1, after normalisation: one minus the edit
+    /// distance (insertions, deletions, substitutions and swaps of two neighbouring
+    /// characters each cost 1) over the longer length. `runing` for `running` is 6/7 ≈ 0.86;
+    /// anything matching after normalisation is 1; nothing typed is 0.
+    public static func similarity(_ typed: String, _ expected: String) -> Double {
+        let a = Array(normalized(typed)), b = Array(normalized(expected))
+        guard !a.isEmpty, !b.isEmpty else { return a.isEmpty && b.isEmpty ? 1 : 0 }
+        if a == b { return 1 }
+        // Optimal string alignment distance over characters, three rows at a time.
+        var before = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                var cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cost = min(cost, before[j - 2] + 1) }
+                current[j] = cost
+            }
+            (before, previous, current) = (previous, current, before)
+        }
+        return max(0, 1 - Double(previous[b.count]) / Double(max(a.count, b.count)))
+    }
+
     static func isTrimmable(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.properties.isWhitespace { return true }
         switch scalar.properties.generalCategory {

@@ -103,10 +103,16 @@ public struct VocabularyExercise: Sendable, Equatable {
     /// Typed answers accepted: the answer, and for translation_match the alternatives too.
     public var accepted: [String]
     public var explanation: String?
+    /// Typed answers that are wrong however close they come to the answer: the distractors
+    /// and the word's other forms (`runs` where `ran` is expected).
+    public var rejected: [String]
+    /// For a typed sentence completion, which word to put in the blank: the word's
+    /// translation, so the learner knows the word without being given its form.
+    public var hint: String?
 
     public init(
         questionID: String, kind: VocabularyQuestion.Kind, prompt: String, options: [String], correctIndex: Int, accepted: [String],
-        explanation: String? = nil
+        explanation: String? = nil, rejected: [String] = [], hint: String? = nil
     ) {
         self.questionID = questionID
         self.kind = kind
@@ -115,6 +121,30 @@ public struct VocabularyExercise: Sendable, Equatable {
         self.correctIndex = correctIndex
         self.accepted = accepted
         self.explanation = explanation
+        self.rejected = rejected
+        self.hint = hint
+    }
+
+    /// The question asked for a typed answer, without choices: translate the word (EN→AR),
+    /// translate back (AR→EN), or fill the blank with the right form of the word given.
+    public var typedPrompt: String {
+        switch kind {
+        case .translationMatch: "Translate: \(prompt)"
+        case .reverseTranslation: "Translate back: \(prompt)"
+        case .sentenceCompletion: "Fill the blank with the right form" + (hint.map { " of \($0)" } ?? "") + ": \(prompt)"
+        }
+    }
+
+    /// A typed answer judged with seed 000's rules: right when it matches an accepted answer
+    /// after `TypedAnswer` normalisation (similarity 1); right but imprecise when it is a near
+    /// miss — at least `RecallComparison.passingSimilarity` similar, the bar typed recall of a passage
+    /// passes — so grading makes it `hard` (under 0.9); wrong otherwise, and always wrong when
+    /// it is one of the `rejected` answers (another form or a distractor), however close.
+    public func grade(typed: String) -> (correct: Bool, similarity: Double) {
+        if check(typed: typed) { return (true, 1) }
+        let similarity = accepted.map { TypedAnswer.similarity(typed, $0) }.max() ?? 0
+        if TypedAnswer.matches(typed, accepted: rejected) { return (false, similarity) }
+        return (similarity >= RecallComparison.passingSimilarity, similarity)
     }
 
     public var answer: String { options[correctIndex] }
@@ -229,7 +259,8 @@ public enum VocabularyExercises {
         return VocabularyExercise(
             questionID: question.id, kind: question.kind, prompt: prompt(for: question, of: entry), options: options,
             correctIndex: options.firstIndex(of: question.answer) ?? 0, accepted: accepted(for: question, of: entry),
-            explanation: question.explanation)
+            explanation: question.explanation, rejected: rejected(for: question, of: entry),
+            hint: question.kind == .sentenceCompletion ? entry.translation : nil)
     }
 
     /// What the learner is asked.
@@ -250,6 +281,16 @@ public enum VocabularyExercises {
     /// translation_match.
     public static func accepted(for question: VocabularyQuestion, of entry: VocabularyEntry) -> [String] {
         question.kind == .translationMatch ? [question.answer] + entry.alternatives : [question.answer]
+    }
+
+    /// Typed answers that are wrong even when close to the answer: the question's distractors
+    /// and, for the English side, the word's other forms.
+    public static func rejected(for question: VocabularyQuestion, of entry: VocabularyEntry) -> [String] {
+        let right = Set(accepted(for: question, of: entry).map(TypedAnswer.normalized))
+        let forms = question.kind == .translationMatch ? [] : [entry.word] + entry.forms.map(\.1)
+        return (question.distractors.map(\.text) + forms).reduce(into: [String]()) { list, text in
+            if !right.contains(TypedAnswer.normalized(text)), !list.contains(text) { list.append(text) }
+        }
     }
 
     /// `count` wrong answers for a question.

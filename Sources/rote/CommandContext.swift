@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import LibGit
 import RoteStore
+import RoteSync
 
 /// What a command needs: the library's location, the learner, the loaded files and index.
 struct CommandContext {
@@ -27,11 +29,14 @@ struct CommandContext {
             if isDefault, !LibraryLocation.isLibrary(root) {
                 let user = options.effectiveUser ?? LibraryLocation.loginUser()
                 try LibraryCreator(user: user).create(at: root)
+                try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGit.rotePath)
                 Terminal.note("Created your library at \(root.path) with the starter decks (\(LibraryCreator.starterDeckNames.joined(separator: ", "))).")
             }
             return root
         } catch let error as LibraryError {
             throw CLIError(error.message)
+        } catch let error as GitError {
+            throw CLIError(error.description)
         }
     }
 

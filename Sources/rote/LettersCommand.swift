@@ -85,7 +85,9 @@ struct Letters: ParsableCommand {
                 The letter is --letter or the JSON's "letter": an entry id (alphabet/a), its name in \
                 the deck (a), a glyph id (latin-small-a) or the character. Errors name the JSON path \
                 (drawing[0][2]: …). The attempt is kept in profiles/<you>/letters/<deck>/<letter>.yaml \
-                and committed.
+                and committed. A memory-mode attempt also counts as a review of the letter for \
+                the scheduler: under the pass score (80) again, under 90 hard, else good; a hint \
+                makes it hard at best. Trace and ghost attempts count for mastery only.
                 """)
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("The letters deck (default: the only one).", valueName: "deck")) var deck: String?
@@ -148,15 +150,31 @@ struct Letters: ParsableCommand {
                     try AtomicFile.write(profileData, to: context.root.appending(path: profilePath))
                     changes[profilePath] = profileData
                 }
+                // A memory-mode attempt is also a review of the letter (LetterReview), once:
+                // the review takes the attempt's id, so recording the same attempt again adds
+                // nothing.
+                var reviewed: (grade: Grade, due: Date?)?
+                let recorder = ReviewRecorder(root: context.root, user: context.user, device: git.device, library: context.library)
+                if let grade = LetterReview.grade(for: attempt, rule: rule), let id = attempt.id,
+                    !recorder.current(entry.id).reviews.contains(where: { $0.id == id })
+                {
+                    let review = try recorder.record(entry: entry.id, grade: grade, at: attempt.completedAt, ms: attempt.durationMs, id: id)
+                    changes[review.path] = review.data
+                    reviewed = (grade, review.file.state?.due)
+                }
                 attempts[entry.id] = updated.attempts
                 let mastery = LetterMastery(attempts: updated.attempts, rule: rule)
                 let newlyUnlocked = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule).subtracting(unlockedBefore)
                 let news = newlyUnlocked.sorted().map { "unlocked \($0)" }
                 var subject = "Letters: \(entry.id) \(attempt.mode.rawValue) \(attempt.score)"
                 if !news.isEmpty { subject += " — " + news.joined(separator: ", ") }
+                if let reviewed { subject += " · review \(reviewed.grade.name)" }
                 try git.commit(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(context.user)\n")
                 print("Recorded \(attempt.mode.rawValue) \(attempt.score) for \(entry.id): best \(mastery.bestScore ?? attempt.score), \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s"), \(min(mastery.passes, rule.passes))/\(rule.passes) passes.")
                 for id in newlyUnlocked.sorted() { print("Unlocked \(id).") }
+                if let reviewed {
+                    print("Counted as a review: \(reviewed.grade.name)" + (reviewed.due.map { ", next due \(StudySummary.relative($0, from: Date()))" } ?? "") + ".")
+                }
             } catch let busy as LibraryLock.Busy {
                 throw CLIError(busy.description)
             } catch let error as GitError {

@@ -16,7 +16,10 @@ struct StudyCommand: ParsableCommand {
             locked letters never appear; unpublished skills content only with --drafts. New \
             passages climb the acquisition ladder (read twice, reflect, three cloze rounds, \
             recite; end a recitation line with ? for a hint); letters are written on paper and \
-            self-graded (tracing scores come from an app through `rote letters record`). Each \
+            self-graded (tracing scores come from an app through `rote letters record`). With \
+            --typed (or typed_answers: true in your profile) vocabulary questions are answered \
+            by typing the word instead of choosing: a near miss of a long word counts as right \
+            but hard, another form of the word is wrong. Each \
             answer is written to your progress file as you give it, so a crash loses nothing; \
             the session ends in one commit (`rote log` lists them).
 
@@ -44,6 +47,9 @@ struct StudyCommand: ParsableCommand {
 
     @Flag(help: "Include unpublished (draft) skills content.")
     var drafts = false
+
+    @Flag(inversion: .prefixedNo, help: "Type vocabulary answers instead of choosing (default: profile's typed_answers).")
+    var typed: Bool?
 
     @Flag(help: "List every planned entry, not just the counts.")
     var list = false
@@ -98,8 +104,6 @@ struct StudyCommand: ParsableCommand {
         if list {
             for item in plan.due { print("  due  \(item.id)  recall \(Int(((item.retrievability ?? 0) * 100).rounded()))%") }
             for item in plan.new { print("  new  \(item.id)") }
-        } else if let first = plan.due.first ?? plan.new.first, let entry = context.index.entries[first.id] {
-            print("First: \(entry.gloss)")
         }
         guard !self.plan, !plan.isEmpty else { return }
         guard context.library.profiles[context.user] != nil else {
@@ -107,6 +111,7 @@ struct StudyCommand: ParsableCommand {
         }
         let console: any StudyConsole = TerminalConsole.isAvailable ? TerminalConsole() : LineConsole()
         let runner = StudySessionRunner(root: context.root, user: context.user, library: context.library, index: context.index, git: git, console: console)
+        runner.typedAnswers = typed ?? context.index.profile?.settings.typedAnswers ?? false
         let session: SessionFile?
         do {
             session = try runner.run(plan: plan)

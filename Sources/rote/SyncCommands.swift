@@ -31,6 +31,9 @@ struct Sync: ParsableCommand {
         let user = CommandContext.user(at: root, global)
         do {
             let git = try LibraryGit(root: root, user: user)
+            // What `rote setup-git` does, so a clone set up by an older Rote (without a driver
+            // or rule added since) merges by today's rules, in this sync and in a later `git pull`.
+            try MergeDrivers.configure(git.repository, rotePath: SetupGit.rotePath)
             if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
                 Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
             }
@@ -97,7 +100,7 @@ struct SetupGit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup-git",
         abstract: "Tell git how to merge Rote's files, so `git pull` merges exactly as `rote sync` does.",
-        discussion: "Writes merge.rote-progress, merge.rote-profile, merge.rote-immutable and merge.rote-letters drivers (`rote merge-driver <kind> %O %A %B %P`) into the library's .git/config."
+        discussion: "Writes merge.rote-progress, merge.rote-profile, merge.rote-immutable and merge.rote-letters drivers (`rote merge-driver <kind> %O %A %B %P`) into the library's .git/config, and which paths take them into .git/info/attributes (untracked, and ahead of the library's .gitattributes, which may predate a rule). `rote init`, `rote clone` and `rote sync` do this too."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -118,7 +121,7 @@ struct SetupGit: ParsableCommand {
         } catch let error as GitError {
             throw CLIError(error.description)
         }
-        print("git in \(root.path) now merges progress, profile and session files with \(SetupGit.rotePath) merge-driver.")
+        print("git in \(root.path) now merges progress, profile, session and letters files with \(SetupGit.rotePath) merge-driver.")
     }
 }
 

@@ -71,6 +71,13 @@ enum TerminalMode {
     /// Puts the terminal back and exits on SIGINT and SIGTERM. Only async-signal-safe calls:
     /// answers are already on disk and the session snapshot is committed by the next run.
     static func installSignalRestore() {
+        // A parent may have started rote with these blocked (a test runner's worker thread,
+        // some process supervisors); they would then never reach the handler and Ctrl-C
+        // would do nothing.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for signalNumber in [SIGINT, SIGTERM] { sigaddset(&handled, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber) { number in
                 if terminalSaved { tcsetattr(0, TCSANOW, &savedTerminal) }

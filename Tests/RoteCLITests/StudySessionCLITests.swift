@@ -88,6 +88,55 @@ import Study
         #expect(rote(["log"]).stdout.contains("verses"))
     }
 
+    @Test func typedAnswersReplaceTheChoicesAndAreGradedByTheTypedRules() throws {
+        // Choices by default; the profile's typed_answers makes typing the default, and
+        // --no-typed brings the choices back for one session.
+        func firstQuestion(_ arguments: [String]) -> String { rote(["study", "words"] + arguments, input: "quit\n").stdout }
+        #expect(firstQuestion([]).contains("  1. ") && !firstQuestion([]).contains("Translate"))
+        let profilePath = "profiles/ana/profile.yaml"
+        let profile = try #require(directory.read(profilePath))
+        directory.write(profilePath, profile + "settings:\n  typed_answers: true\n")
+        #expect(try #require(LibraryLoader().load(lib).profiles["ana"]).settings.typedAnswers == true)
+        #expect(firstQuestion([]).contains("Translate back: يجري"), "typed by the profile's setting")
+        let choices = firstQuestion(["--no-typed"])
+        #expect(choices.contains("  1. ") && !choices.contains("Translate"), "\(choices)")
+        directory.write(profilePath, profile)
+
+        let script = [
+            "Run.",       // words/run, due: reverse translation (AR→EN), typed with a full stop
+            "يَذْهَب",       // words/go, new: translation match (EN→AR), typed with harakat
+            "goes",       // sentence completion: another form of go, so wrong
+            "quit",
+        ].joined(separator: "\n") + "\n"
+        let typed = rote(["study", "words", "--typed"], input: script)
+        #expect(typed.status == 0, "\(typed.stderr)\n\(typed.stdout)")
+        #expect(typed.stdout.contains("Translate back: يجري"), "\(typed.stdout)")
+        #expect(typed.stdout.contains("Translate: go"))
+        #expect(typed.stdout.contains("Fill the blank with the right form of يذهب: We ___ to school."))
+        #expect(!typed.stdout.contains("  1. "), "no choices are shown: \(typed.stdout)")
+        #expect(typed.stdout.contains("✗ the answer is go"))
+        #expect(try progress("words/run").reviews.last?.grade != .again)
+        #expect(try progress("words/go").reviews.map(\.grade) == [.again])
+        let session = try #require(try LibraryLoader().load(lib).sessions["ana"]?.first)
+        #expect(session.attempts.map(\.answer) == ["Run.", "يَذْهَب", "goes"])
+        #expect(session.attempts.map(\.correct) == [true, true, false])
+    }
+
+    @Test func nothingBeforeTheFirstQuestionGivesItsAnswerAway() throws {
+        // words/run is due first: its reverse translation asks for "run", whose translation
+        // and word must not be printed before that question.
+        let output = rote(["study", "words", "--typed"], input: "quit\n").stdout
+        let question = try #require(output.range(of: "Translate back:"), "\(output)")
+        let before = output[..<question.lowerBound]
+        #expect(before.contains("words") && before.contains("1 due"), "the plan shows decks and counts: \(before)")
+        for answer in ["run —", "First:", "\nrun", " run\n"] {
+            #expect(!before.contains(answer), "'\(answer)' appears before the first question: \(before)")
+        }
+        let plain = rote(["study", "words"], input: "quit\n").stdout
+        let firstOptions = try #require(plain.range(of: "  1. "), "\(plain)")
+        #expect(!plain[..<firstOptions.lowerBound].contains("First:"), "\(plain)")
+    }
+
     @Test func lettersRecordValidatesStoresAndUnlocks() throws {
         let broken = rote(["letters", "record", "--letter", "l", "-"], input: #"{"mode": "memory", "score": 90, "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "2026-11-21T10:00:00Z", "completed_at": "2026-11-21T10:00:05Z", "drawing": [[[1, 2], [3]]]}"#)
         #expect(broken.status == 1)
@@ -110,6 +159,29 @@ import Study
         #expect((directory.read("profiles/ana/profile.yaml") ?? "").contains("last_letter: letters/l"))
         #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix("Letters: letters/l memory 92 — unlocked letters/m"))
         #expect(rote(["check"]).stdout.isEmpty, "the letters file is a known library file")
+    }
+
+    @Test func memoryAttemptsCountAsReviewsOfTheLetterOnce() throws {
+        // Drawn just now, so whether the letter is due afterwards follows from these reviews.
+        let start = Date().addingTimeInterval(-60)
+        func attempt(_ id: String, _ mode: String, _ score: Int, second: Int) -> String {
+            let at = ISO8601DateFormatter().string(from: start.addingTimeInterval(Double(second)))
+            return #"{"id": "\#(id)", "letter": "l", "mode": "\#(mode)", "score": \#(score), "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "\#(at)", "completed_at": "\#(at)", "duration_ms": 4000, "drawing": [[[50, 10, 0], [50, 80, 400]]]}"#
+        }
+        let traced = rote(["letters", "record", "-"], input: attempt("t1", "trace", 95, second: 1))
+        #expect(traced.status == 0 && !traced.stdout.contains("review"), "\(traced.stdout)")
+        #expect(directory.read("profiles/ana/progress/letters/l.yaml") == nil, "tracing is not a review")
+        let memory = rote(["letters", "record", "-"], input: attempt("m1", "memory", 85, second: 2))
+        #expect(memory.stdout.contains("Counted as a review: hard, next due"), "\(memory.stdout)")
+        #expect(rote(["letters", "record", "-"], input: attempt("m2", "memory", 93, second: 3)).stdout.contains("Counted as a review: good"))
+        #expect(rote(["letters", "record", "-"], input: attempt("m2", "memory", 93, second: 3)).status == 0)
+        let file = try progress("letters/l")
+        #expect(file.reviews.map(\.id) == ["m1", "m2"], "one review per memory attempt, the same attempt twice counts once")
+        #expect(file.reviews.map(\.grade) == [.hard, .good] && file.reviews.map(\.ms) == [4000, 4000])
+        #expect(file.state != nil)
+        #expect(Shell.run("git", ["show", "HEAD:profiles/ana/progress/letters/l.yaml"], in: lib).stdout.contains("id: m2"), "committed with the attempt")
+        #expect(Shell.run("git", ["log", "-3", "--format=%s"], in: lib).stdout.contains("Letters: letters/l memory 93 — unlocked letters/m · review good"))
+        #expect(!rote(["study", "letters", "--plan", "--list"]).stdout.contains("letters/l"), "no longer due: just drawn from memory")
     }
 
     @Test func suspendIgnoreActivateAndResetCommands() throws {

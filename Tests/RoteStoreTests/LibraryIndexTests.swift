@@ -54,3 +54,28 @@ import TestSupport
         #expect(throws: LibraryError.self) { try LibraryCreator(user: "ana").create(at: root) }
     }
 }
+
+@Suite struct MergeRulesTests {
+    @Test func theTrackedAttributesAreTheTable() {
+        #expect(MergeRules.gitAttributes.contains("profiles/*/letters/** merge=rote-letters\n"))
+        #expect(MergeRules.gitAttributes.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == MergeRules.rules.count)
+        #expect(MergeRules.kind(forPath: "profiles/ana/letters/alphabet/a.yaml") == "letters")
+        #expect(MergeRules.kind(forPath: "profiles/ana/letters") == nil)
+        #expect(MergeRules.kind(forPath: "profiles/ana/profile.yaml") == "profile")
+        #expect(MergeRules.kind(forPath: "corpus/ana/profile.yaml") == nil)
+    }
+
+    @Test func infoAttributesGetTheWholeTableAndKeepOtherLines() throws {
+        let directory = TemporaryDirectory()
+        let git = directory.url
+        directory.write("info/attributes", "*.png binary\n# Rote's merge rules: written by `rote setup-git` and `rote sync` from the current Rote; do not edit.\nprofiles/*/progress/** merge=rote-progress\n# End of Rote's merge rules.\n*.pdf -diff\n")
+        #expect(try MergeRules.installInfoAttributes(gitDirectory: git))
+        let text = try #require(directory.read("info/attributes"))
+        #expect(text.hasPrefix("*.png binary\n*.pdf -diff\n# Rote's merge rules"), "\(text)")
+        for rule in MergeRules.rules { #expect(text.components(separatedBy: rule.line + "\n").count == 2, "\(rule.line) once") }
+        #expect(try MergeRules.installInfoAttributes(gitDirectory: git) == false, "unchanged the second time")
+        let fresh = TemporaryDirectory()
+        #expect(try MergeRules.installInfoAttributes(gitDirectory: fresh.url))
+        #expect(fresh.read("info/attributes") == MergeRules.infoAttributesBlock)
+    }
+}

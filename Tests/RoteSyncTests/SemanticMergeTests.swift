@@ -1,5 +1,6 @@
 import Foundation
 import RoteModel
+import RoteStore
 import RoteSync
 import Scheduling
 import Testing
@@ -95,5 +96,12 @@ import Testing
             return
         }
         #expect(reason.contains("profiles/ana/progress/kjv/mat-5-44.yaml"))
+    }
+}
+
+@Suite struct MergeKindRulesTests {
+    @Test func everyRuleNamesADriverAndEveryDriverHasARule() {
+        #expect(Set(MergeRules.rules.map(\.kind)) == Set(MergeKind.allCases.map(\.rawValue)))
+        for rule in MergeRules.rules { #expect(MergeDrivers.driverName(MergeKind(rawValue: rule.kind)!) == rule.driver) }
     }
 }

@@ -310,3 +310,72 @@ final class Locked<Value>: @unchecked Sendable {
     var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
     func mutate(_ body: (inout Value) -> Void) { lock.lock(); body(&stored); lock.unlock() }
 }
+
+/// A library whose tracked `.gitattributes` predates a merge rule still merges by it:
+/// `rote sync` and `rote setup-git` put the full table into `.git/info/attributes`.
+@Suite(.serialized) struct MergeRulesInClonesTests {
+    static var rote: String { SyncIntegrationTests.rote }
+    let directory = TemporaryDirectory("rote-rules")
+
+    func clone(_ name: String) -> URL {
+        let root = directory.url.appending(path: name)
+        Shell.run("git", ["clone", "-q", directory.url.appending(path: "remote.git").path, root.path])
+        Shell.run("git", ["config", "user.name", name], in: root)
+        Shell.run("git", ["config", "user.email", "\(name)@example.invalid"], in: root)
+        return root
+    }
+
+    @discardableResult
+    func rote(_ root: URL, _ arguments: [String], input: String? = nil) -> Shell.Output {
+        Shell.run(Self.rote, ["-C", root.path, "--user", "ana"] + arguments, input: input, environment: ["NO_COLOR": "1"])
+    }
+
+    func record(_ root: URL, score: Int, second: Int) {
+        let attempt = #"{"letter": "a", "mode": "memory", "score": \#(score), "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "2026-11-21T10:00:\#(second)Z", "completed_at": "2026-11-21T10:00:\#(second)Z", "drawing": [[[50, 10, 0], [50, 80, 400]]]}"#
+        let result = rote(root, ["letters", "record", "-"], input: attempt)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    func scores(_ root: URL) throws -> [Int] {
+        let path = "profiles/ana/letters/alphabet/a.yaml"
+        let data = try #require(FileManager.default.contents(atPath: root.appending(path: path).path))
+        #expect(!String(decoding: data, as: UTF8.self).contains("<<<<<<<"), "no conflict markers")
+        return try #require(LetterAttemptsFile.decode(data, path: path).0).attempts.map(\.score).sorted()
+    }
+
+    func mergeAttribute(_ root: URL) -> String {
+        Shell.run("git", ["check-attr", "merge", "profiles/ana/letters/alphabet/a.yaml"], in: root).stdout
+    }
+
+    @Test func lettersMergeAsAUnionWithRoteSyncAndWithGitPullThoughGitattributesLacksTheRule() throws {
+        // An old library: its tracked .gitattributes has no letters rule.
+        let first = directory.url.appending(path: "first")
+        try LibraryCreator(user: "ana", now: Date(timeIntervalSince1970: 1_795_000_000)).create(at: first)
+        let old = MergeRules.gitAttributes.split(separator: "\n").filter { !$0.contains("letters") }.joined(separator: "\n") + "\n"
+        try old.write(to: first.appending(path: ".gitattributes"), atomically: true, encoding: .utf8)
+        Shell.run("git", ["-c", "user.name=Old", "-c", "user.email=old@example.invalid", "commit", "-qam", "Rote before letters"], in: first)
+        Shell.run("git", ["init", "-q", "--bare", "-b", "main", directory.url.appending(path: "remote.git").path])
+        Shell.run("git", ["remote", "add", "origin", directory.url.appending(path: "remote.git").path], in: first)
+        record(first, score: 70, second: 10)
+        Shell.run("git", ["push", "-q", "origin", "main"], in: first)
+        let (laptop, phone, tablet) = (clone("laptop"), clone("phone"), clone("tablet"))
+        #expect(mergeAttribute(tablet).hasSuffix("merge: unspecified\n"), "a plain clone of the old library has no letters rule")
+
+        record(laptop, score: 81, second: 20)
+        record(phone, score: 82, second: 30)
+        record(tablet, score: 83, second: 40)
+        #expect(rote(laptop, ["sync"]).status == 0)
+        let phoneSync = rote(phone, ["sync"])
+        #expect(phoneSync.status == 0, "\(phoneSync.stderr)")
+        #expect(phoneSync.stdout.contains("merged"), "\(phoneSync.stdout)")
+        #expect(try scores(phone) == [70, 81, 82], "rote sync merged both devices' attempts")
+
+        #expect(rote(tablet, ["setup-git"]).status == 0)
+        #expect(mergeAttribute(tablet).hasSuffix("merge: rote-letters\n"), "\(mergeAttribute(tablet))")
+        let pull = Shell.run("git", ["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: tablet)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(try scores(tablet) == [70, 81, 82, 83], "plain git pull merged the union too")
+        #expect(Shell.run("git", ["status", "--porcelain"], in: tablet).stdout.isEmpty)
+        #expect(!Shell.run("git", ["show", "HEAD:.gitattributes"], in: tablet).stdout.contains("letters"), "the tracked file is left alone")
+    }
+}

@@ -211,3 +211,24 @@ func attemptJSON(_ key: String, _ value: String?) -> String {
     }
     return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
 }
+
+@Suite struct LetterReviewTests {
+    func attempt(_ mode: LetterAttempt.Mode, _ score: Int, hint: Bool = false) -> LetterAttempt {
+        var attempt = LetterPracticeTests.attempt(mode, score)
+        attempt.hintUsed = hint
+        return attempt
+    }
+
+    @Test func onlyMemoryAttemptsAreReviewsGradedByScore() {
+        #expect(LetterReview.grade(for: attempt(.trace, 100)) == nil)
+        #expect(LetterReview.grade(for: attempt(.ghost, 95)) == nil)
+        #expect(LetterReview.grade(for: attempt(.memory, 79)) == .again)
+        #expect(LetterReview.grade(for: attempt(.memory, 80)) == .hard)
+        #expect(LetterReview.grade(for: attempt(.memory, 89)) == .hard)
+        #expect(LetterReview.grade(for: attempt(.memory, 90)) == .good)
+        #expect(LetterReview.grade(for: attempt(.memory, 100)) == .good, "no latency, so never easy")
+        #expect(LetterReview.grade(for: attempt(.memory, 95, hint: true)) == .hard, "a hint caps it")
+        #expect(LetterReview.grade(for: attempt(.memory, 60, hint: true)) == .again)
+        #expect(LetterReview.grade(for: attempt(.memory, 85), rule: .init(minScore: 90)) == .again, "the deck's pass score")
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import RoteModel
+import Scheduling
 import Study
 import Testing
 
@@ -203,5 +204,49 @@ import Testing
         #expect(text.contains("  • I *run* every morning."))
         #expect(text.contains("forms: run · runs · ran · running"))
         #expect(!text.contains("{"))
+    }
+}
+
+/// Typed answers to vocabulary questions (`rote study --typed`).
+@Suite struct TypedVocabularyTests {
+    let run = StudyFixtures.run
+
+    func exercise(_ question: VocabularyQuestion) -> VocabularyExercise {
+        var random = SeededGenerator(seed: 1)
+        return VocabularyExercises.exercise(for: question, of: run, deck: StudyFixtures.deck, using: &random)
+    }
+
+    @Test func similarityCountsCharacterEditsOverTheLongerWord() {
+        #expect(TypedAnswer.similarity("running", "running") == 1)
+        #expect(TypedAnswer.similarity("Running.", "running") == 1, "normalised first")
+        #expect(abs(TypedAnswer.similarity("runing", "running") - 6.0 / 7) < 1e-9)
+        #expect(abs(TypedAnswer.similarity("recieve", "receive") - 6.0 / 7) < 1e-9, "a swap of neighbours is one edit")
+        #expect(abs(TypedAnswer.similarity("ran", "run") - 2.0 / 3) < 1e-9)
+        #expect(TypedAnswer.similarity("", "run") == 0)
+        #expect(TypedAnswer.similarity("يَجْرِي", "يجري") == 1, "harakat ignored")
+    }
+
+    @Test func anExactAnswerIsRightANearMissIsHardAnotherFormIsWrong() {
+        let sentence = exercise(VocabularyQuestion(id: "s", kind: .sentenceCompletion, answer: "running", form: "present_participle", sentence: "She is ___ late."))
+        #expect(sentence.grade(typed: " Running! ") == (true, 1))
+        let near = sentence.grade(typed: "runing")
+        #expect(near.correct && near.similarity < GradingThresholds.default.minimumSimilarity)
+        #expect(Grading.grade([Answer(correct: near.correct, similarity: near.similarity)]) == .hard)
+        #expect(sentence.grade(typed: "runs").correct == false, "another form of the word")
+        #expect(sentence.grade(typed: "walking").correct == false)
+        #expect(sentence.hint == "يجري" && sentence.typedPrompt == "Fill the blank with the right form of يجري: She is ___ late.")
+        // A form close to the answer is still wrong: `rejected` holds every other form.
+        let past = exercise(VocabularyQuestion(id: "p", kind: .sentenceCompletion, answer: "ran", form: "past", sentence: "They ___ home."))
+        #expect(past.rejected.contains("run") && past.rejected.contains("runs") && !past.rejected.contains("ran"))
+    }
+
+    @Test func translationMatchAcceptsAlternativesAndAsksWithoutChoices() {
+        let match = exercise(VocabularyQuestion(id: "t", kind: .translationMatch, prompt: "run", answer: "يجري"))
+        #expect(match.typedPrompt == "Translate: run")
+        #expect(match.grade(typed: "يَجْرِي").correct)
+        for alternative in run.alternatives { #expect(match.grade(typed: alternative).correct) }
+        let reverse = exercise(VocabularyQuestion(id: "r", kind: .reverseTranslation, prompt: "يجري", answer: "run", form: "base"))
+        #expect(reverse.typedPrompt == "Translate back: يجري")
+        #expect(reverse.grade(typed: "Run").correct && !reverse.grade(typed: "ran").correct)
     }
 }

@@ -112,7 +112,7 @@ enum LibraryGenerator {
         profile.settings.targetLanguage = "en"
         profile.lexicalRank = spec.progress
         try add(LibraryLocation.manifestName, LibraryManifest(title: "Benchmark library", defaultUser: spec.user, decks: [spec.deck]).render())
-        try add(".gitattributes", LibraryCreator.gitAttributes)
+        try add(".gitattributes", MergeRules.gitAttributes)
         try add("corpus/\(spec.deck)/deck.yaml", deck.render())
         try add("profiles/\(spec.user)/profile.yaml", profile.render())
 

@@ -1,5 +1,6 @@
 import Foundation
 import RoteModel
+import RoteStore
 import Scheduling
 
 /// What a merge driver produced for one file: the merged bytes, or why it could not merge.
@@ -17,7 +18,7 @@ public enum MergeOutcome: Sendable, Equatable {
 /// Which of Rote's merge drivers serves a library path.
 ///
 /// The raw values are the `<kind>` of `rote merge-driver <kind> %O %A %B %P`; `.gitattributes`
-/// names the drivers `rote-<kind>` (see `LibraryCreator.gitAttributes`).
+/// names the drivers `rote-<kind>`; which paths take which is `MergeRules.rules`.
 public enum MergeKind: String, Sendable, Hashable, CaseIterable {
     /// `profiles/*/progress/**`: review union, status last-writer-wins, state replayed.
     case progress
@@ -29,25 +30,10 @@ public enum MergeKind: String, Sendable, Hashable, CaseIterable {
     case letters
 
     /// The driver for a path relative to the library root, or nil for paths git merges line
-    /// by line itself (corpus, manifests and anything else).
-    ///
-    /// Mirrors `.gitattributes`' patterns exactly: `*` is one path segment and a trailing
-    /// `/**` is anything inside the folder, so `profiles/ana/progress` itself (a folder, never
-    /// a file) and `profiles/ana/x/profile.yaml` both get nil, as git would give them no
-    /// driver either.
+    /// by line itself (corpus, manifests and anything else): the rule `MergeRules` (the table
+    /// `.gitattributes` and `.git/info/attributes` are written from) gives the path.
     public static func forPath(_ path: String) -> MergeKind? {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.count >= 3, segments[0] == "profiles", !segments[1].isEmpty else { return nil }
-        if segments.count == 3 { return segments[2] == "profile.yaml" ? .profile : nil }
-        let inside = segments[3...]
-        // A trailing slash or an empty segment names no file.
-        guard !inside.contains(where: \.isEmpty) else { return nil }
-        switch segments[2] {
-        case "progress": return .progress
-        case "sessions", "saved": return .immutable
-        case "letters": return .letters
-        default: return nil
-        }
+        MergeRules.kind(forPath: path).flatMap(MergeKind.init(rawValue:))
     }
 }
 
