@@ -87,15 +87,19 @@ extension Repository {
         return result == 1
     }
 
-    /// Commits reachable from `start`, newest first by commit time (`git_revwalk` with
-    /// `GIT_SORT_TIME`), at most `limit` of them.
-    public func log(from start: ObjectID, limit: Int? = nil) throws -> [Commit] {
+    /// Commits reachable from `start` but not from `hiding`, newest first by commit time
+    /// (`git_revwalk` with `GIT_SORT_TIME`, `git_revwalk_hide`), at most `limit` of them.
+    public func log(from start: ObjectID, hiding: ObjectID? = nil, limit: Int? = nil) throws -> [Commit] {
         var walker: OpaquePointer?
         try check("starting a history walk") { git_revwalk_new(&walker, pointer) }
         defer { git_revwalk_free(walker) }
         try check("sorting the history walk") { git_revwalk_sorting(walker, GIT_SORT_TIME.rawValue) }
         var first = start.raw
         try check("walking history from \(start)") { git_revwalk_push(walker, &first) }
+        if let hiding {
+            var hidden = hiding.raw
+            try check("walking history from \(start) without \(hiding)") { git_revwalk_hide(walker, &hidden) }
+        }
         var commits: [Commit] = []
         var oid = git_oid()
         while limit.map({ commits.count < $0 }) ?? true {

@@ -115,14 +115,37 @@ public final class LibrarySync {
         throw SyncError(.pushRejected, "\(remoteName) kept changing while syncing (\(maximumRounds) rounds); run `rote sync` again")
     }
 
-    /// Refuses to merge when the remote branch no longer continues what this clone last saw
-    /// of it: one side's history was rewritten (`rote forget --purge-history`), and merging
-    /// the old history into the new would bring erased files back. The remote-tracking branch
-    /// is put back, so every later sync refuses too until the histories agree again.
+    /// Refuses to merge when the remote branch replaced commits this clone last saw there
+    /// with rewritten copies (`rote forget --purge-history` keeps each commit's message,
+    /// author and dates): merging the old history into the new would bring erased files
+    /// back. The remote-tracking branch is put back, so every later sync refuses too until
+    /// the histories agree again.
+    ///
+    /// A remote that merely lost commits is not a rewrite: a plain folder as the remote has
+    /// no compare-and-swap, so two devices pushing at once can overwrite each other's push.
+    /// Those commits are still here, and the usual merge puts them back on the remote.
     func refuseRewrittenHistory(trackingName: String, before: ObjectID?, branch: String) throws {
         guard let before, let after = try repository.reference(named: trackingName), after != before,
             !(try repository.isDescendant(after, of: before))
         else { return }
+        func fingerprint(_ commit: Commit) -> String {
+            "\(commit.authorTime.timeIntervalSince1970) \(commit.committerTime.timeIntervalSince1970) \(commit.authorEmail)\n\(commit.message)"
+        }
+        // A rewritten copy has the same message, author and dates, and its tree is the
+        // original's with files taken out (or the same tree on new parents); two devices'
+        // commits with the same message in the same second differ by changed files instead.
+        // The walks cover only the commits that differ between the two tips.
+        var gone: [String: [Commit]] = [:]
+        for commit in try repository.log(from: before, hiding: after) { gone[fingerprint(commit), default: []].append(commit) }
+        func isRewrittenCopy(_ copy: Commit, of original: Commit) throws -> Bool {
+            let (old, new) = (try original.tree(), try copy.tree())
+            return try repository.changedPaths(from: old, to: new).allSatisfy { old.entryID(atPath: $0) != nil && new.entryID(atPath: $0) == nil }
+        }
+        let rewritten = try repository.log(from: after, hiding: before).contains { copy in
+            // Either side may hold the rewrite: the remote, or this clone before pushing it.
+            try (gone[fingerprint(copy)] ?? []).contains { try isRewrittenCopy(copy, of: $0) || isRewrittenCopy($0, of: copy) }
+        }
+        guard rewritten else { return }
         try repository.setReference(named: trackingName, to: before, message: "rote sync: refused a rewritten history")
         throw SyncError(.mergeFailed, """
             \(remoteName)/\(branch) (\(after.description.prefix(7))) does not continue the history this clone last synced \

@@ -75,4 +75,28 @@ import RoteSync
         }
         #expect(Shell.run("git", ["log", "--all", "--format=%H", "--", "profiles/ana"], in: network.remote).stdout.isEmpty)
     }
+
+    /// A plain folder as the remote has no compare-and-swap: a push can "succeed" and then be
+    /// overwritten by another device's push. The commits lost from the remote are not
+    /// rewritten copies, so sync must merge them back, not refuse as if history was rewritten.
+    @Test func aPushOverwrittenByAnotherDeviceIsMergedBackNotRefused() throws {
+        let network = Network()
+        try study(network.first)
+        _ = try network.sync(network.first)  // pushed; origin/main is now first's commit
+        let pushed = Shell.run("git", ["rev-parse", "HEAD"], in: network.first).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The second device studied too and its push overwrote the first's (as a racing,
+        // non-atomic update of a folder remote would).
+        let path = "profiles/ana/progress/words/run.yaml"
+        let url = network.second.appending(path: path)
+        let text = try String(contentsOf: url, encoding: .utf8) + "  - {id: c1, at: 2026-11-04T09:00:00Z, grade: good, ms: 3000, device: laptop}\n"
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        try LibraryGit(root: network.second, user: "ana").commit(changes: [path: Data(text.utf8)], message: "Study: 1 review\n")
+        #expect(Shell.run("git", ["push", "-q", "--force", "origin", "main"], in: network.second).status == 0)
+
+        let report = try network.sync(network.first)
+        #expect(report.pushed)
+        let merged = Shell.run("git", ["show", "origin/main:\(path)"], in: network.first).stdout
+        #expect(merged.contains("id: b1") && merged.contains("id: c1"), "both devices' reviews are on the remote:\n\(merged)")
+        #expect(Shell.run("git", ["merge-base", "--is-ancestor", pushed, "origin/main"], in: network.first).status == 0)
+    }
 }
