@@ -13,8 +13,15 @@ public struct LibraryIndex: Sendable {
     public let entries: [String: Entry]
     /// All entry ids in study order.
     public let orderedIDs: [String]
-    /// Lower-cased word form (`ran`, `running`, `runs`) → vocabulary entry ids whose lemma it is.
-    public let lemmasByForm: [String: [String]]
+    /// A vocabulary entry a word form belongs to, with what a reader shows at once.
+    public struct Lemma: Sendable, Hashable {
+        public let id: String
+        public let rank: Int?
+    }
+
+    /// Lower-cased word form (`ran`, `running`, `runs`) → the vocabulary entries whose lemma
+    /// it is, most frequent first.
+    public let lemmasByForm: [String: [Lemma]]
     /// Vocabulary entry ids by rank, most frequent first.
     public let rankOrder: [String]
     public let progress: [String: ProgressFile]
@@ -25,7 +32,7 @@ public struct LibraryIndex: Sendable {
     public init(library: LoadedLibrary, user: String) {
         self.user = user
         var entries: [String: Entry] = [:]
-        var forms: [String: [String]] = [:]
+        var forms: [String: [Lemma]] = [:]
         var ranked: [(Int, String)] = []
         entries.reserveCapacity(library.entries.count)
         for entry in library.entries {
@@ -34,9 +41,13 @@ public struct LibraryIndex: Sendable {
             var seen = Set<String>()
             for form in [word.word] + word.forms.map(\.1) {
                 let key = LibraryIndex.normalize(form)
-                if !key.isEmpty, seen.insert(key).inserted { forms[key, default: []].append(entry.id) }
+                if !key.isEmpty, seen.insert(key).inserted { forms[key, default: []].append(Lemma(id: entry.id, rank: word.rank)) }
             }
             ranked.append((word.rank ?? Int.max, entry.id))
+        }
+        // Most frequent first, once here rather than on every lookup.
+        for (form, ids) in forms where ids.count > 1 {
+            forms[form] = ids.sorted { entries[$0.id]!.sortKey < entries[$1.id]!.sortKey }
         }
         self.entries = entries
         self.orderedIDs = library.entries.map(\.id)
@@ -50,17 +61,34 @@ public struct LibraryIndex: Sendable {
     /// Lower-cases and trims punctuation, so a token from running text finds its form:
     /// `"Ran,"` → `ran`.
     public static func normalize(_ token: String) -> String {
-        token.lowercased().trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces).union(.symbols))
+        // Plain lower-case ASCII words, what a reader mostly looks up, are already normal;
+        // the character-set trim below costs microseconds.
+        if !token.isEmpty, token.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x27 || $0 == 0x2D }),
+            token.utf8.first != 0x27, token.utf8.first != 0x2D, token.utf8.last != 0x27, token.utf8.last != 0x2D
+        {
+            return token
+        }
+        return token.lowercased().trimmingCharacters(in: trimmed)
     }
+
+    private static let trimmed = CharacterSet.punctuationCharacters.union(.whitespaces).union(.symbols)
 
     /// The vocabulary entries a word form belongs to (most frequent first).
     public func lemmas(of token: String) -> [Entry] {
-        (lemmasByForm[LibraryIndex.normalize(token)] ?? []).compactMap { entries[$0] }
-            .sorted { $0.sortKey < $1.sortKey }
+        (lemmasByForm[LibraryIndex.normalize(token)] ?? []).compactMap { entries[$0.id] }
+    }
+
+    /// What a reader shows for a word in running text — its lemma, the lemma's rank and the
+    /// learner's status — without copying entries: the lookup behind every tap on a word.
+    public func lookUp(_ token: String) -> (lemma: Lemma, status: Status)? {
+        guard let lemma = lemmasByForm[LibraryIndex.normalize(token)]?.first else { return nil }
+        return (lemma, status(of: lemma.id))
     }
 
     public func status(of id: String) -> Status {
-        if let entry = entries[id], case let .vocabulary(word) = entry.content, ignoredWords.contains(LibraryIndex.normalize(word.word)) {
+        if !ignoredWords.isEmpty, let entry = entries[id], case let .vocabulary(word) = entry.content,
+            ignoredWords.contains(LibraryIndex.normalize(word.word))
+        {
             return .ignored
         }
         guard let file = progress[id] else { return .new }

@@ -107,7 +107,7 @@ public struct LibraryLoader: Sendable {
     /// skipping hidden names. A symbolic link that leads outside the library is refused.
     /// (`readdir` with the entry types it reports: Foundation's enumerator asked for resource
     /// values per file, which cost more than reading the files.)
-    func listFiles(_ root: URL) -> ([String], [Diagnostic]) {
+    public func listFiles(_ root: URL) -> ([String], [Diagnostic]) {
         var paths: [String] = []
         var problems: [Diagnostic] = []
         let rootPath = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
@@ -151,7 +151,7 @@ public struct LibraryLoader: Sendable {
 
     /// The file's bytes, refusing one over the size limit before reading it. One open, one
     /// fstat and one read: URL resource values cost more than parsing the file.
-    func read(_ root: URL, _ path: String, _ problems: inout [Diagnostic]) -> Data? {
+    public func read(_ root: URL, _ path: String, _ problems: inout [Diagnostic]) -> Data? {
         let descriptor = open(root.path + "/" + path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             problems.append(.error(path, nil, "cannot read the file; check its permissions"))

@@ -17,6 +17,8 @@ import TestSupport
         }
         #expect(index.lemmas(of: "went").map(\.id) == ["words/go"])
         #expect(index.lemmas(of: "swim").isEmpty)
+        #expect(index.lookUp("Went,")?.lemma.id == "words/go")
+        #expect(index.lookUp("swim") == nil)
     }
 
     @Test func rankOrderAndStudyOrder() throws {
@@ -77,5 +79,27 @@ import TestSupport
         let fresh = TemporaryDirectory()
         #expect(try MergeRules.installInfoAttributes(gitDirectory: fresh.url))
         #expect(fresh.read("info/attributes") == MergeRules.infoAttributesBlock)
+    }
+
+    /// Lower-case words skip the character-set trim; on any token the answer must be the one
+    /// the trim gives.
+    @Test func normalizingAPlainWordAgreesWithTheFullRule() {
+        let full = { (token: String) in
+            token.lowercased().trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces).union(.symbols))
+        }
+        var state: UInt64 = 3
+        let alphabet = Array("abcz'-Z ,.é")
+        for _ in 0..<5_000 {
+            var token = ""
+            for _ in 0..<(Int(state % 7)) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                token.append(alphabet[Int((state >> 33) % UInt64(alphabet.count))])
+            }
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            #expect(LibraryIndex.normalize(token) == full(token), "\(token.debugDescription)")
+        }
+        for token in ["ran", "Ran,", "don't", "'quoted'", "-dash", "well-known", "naïve", "مرحبا", ""] {
+            #expect(LibraryIndex.normalize(token) == full(token), "\(token)")
+        }
     }
 }

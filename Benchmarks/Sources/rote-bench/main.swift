@@ -9,6 +9,7 @@
 //                       [--reference-runs K] [--sample N] [--sync-runs K] [--rote PATH]
 //                       [--work DIR] [--seed S]
 //     rote-bench commit --library DIR [--reviews N] [--runs K] [--work DIR] [--seed S]
+//     rote-bench launch --library DIR [--runs K] [--lookups N] [--user NAME]
 //
 // Benchmarks/bench.sh runs them against their references (py-fsrs for replay, the system git
 // for merge and commit, on a library made by `generate`).
@@ -24,6 +25,7 @@ let measurements: [(name: String, run: Measurement)] = [
     ("generate", LibraryGenerator.run),
     ("merge", MergeBenchmark.run),
     ("commit", CommitBenchmark.run),
+    ("launch", LaunchBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
