@@ -16,6 +16,8 @@
 # commit  A 200-review study session committed with LibraryGit.commitSession against `git add`
 #         + `git commit` in a copy of the same repository (trees compared); and the same files
 #         found in the work tree, LibraryGit.commitPending against `git add -A` + `git commit`.
+# launch  Opening the library as `rote study` does (load, index, due queue) against reading
+#         every file's bytes in the same run; lookups per second; peak memory of a launch.
 #
 # The git benchmarks use a library made by `rote-bench generate` from SEED in
 # .build/bench-libraries/ (reused when present; about 3 minutes to make at the default size):
@@ -29,12 +31,12 @@
 # estimates the full-size reference from a one-file merge, for a slow driver; none skips git),
 # MERGE_REFERENCE_RUNS (1), MERGE_SAMPLE (1), MERGE_SYNC_RUNS (0; 1 adds the row "all rote sync
 # does", about 6 minutes a run at the default size); COMMIT_REVIEWS (200), COMMIT_RUNS (5);
-# PACKAGE_PATH builds another checkout (default: this script's package).
+# LAUNCH_RUNS (3), LOOKUPS (2000000); PACKAGE_PATH builds another checkout (default: this script's package).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 package=${PACKAGE_PATH:-$(cd "$here/.." && pwd)}
-benches=${BENCHES:-replay merge commit}
+benches=${BENCHES:-replay merge commit launch}
 seed=${SEED:-20261121}
 
 want() { [[ " $benches " == *" $1 "* ]]; }
@@ -67,7 +69,7 @@ if want replay; then
     "$bench" replay "${sizes[@]}" --runs "$rote_runs" --reference "$work/reference.json"
 fi
 
-if want merge || want commit; then
+if want merge || want commit || want launch; then
     # `rote merge-driver` is what git runs in the merge reference.
     swift build -c release --product rote --package-path "$package" >&2
     lib_entries=${LIB_ENTRIES:-100000}
@@ -97,4 +99,9 @@ if want commit; then
     echo
     "$bench" commit --library "$library" --work "$clones" --seed "$seed" \
         --reviews "${COMMIT_REVIEWS:-200}" --runs "${COMMIT_RUNS:-5}"
+fi
+
+if want launch; then
+    echo
+    "$bench" launch --library "$library" --runs "${LAUNCH_RUNS:-3}" --lookups "${LOOKUPS:-2000000}"
 fi
