@@ -34,7 +34,7 @@ public struct ImportIssue: Sendable, Equatable, CustomStringConvertible {
 
 /// What an import will do: the files it writes (library-relative path → bytes), what it
 /// found, and a one-line summary for the commit message. Nothing is written until
-/// `LibraryWrite.apply` runs, and not at all when `isBlocked`.
+/// `LibraryGit.apply` runs, and not at all when `isBlocked`.
 public struct ImportPlan: Sendable {
     public var deck: String
     public var changes: [String: Data] = [:]

@@ -10,9 +10,19 @@ extension LibraryGit {
     /// when the changes match what is already committed.
     ///
     /// Callers hold the `LibraryLock` and have checked everything they can before calling, so
-    /// a failure here means the disk or git failed, not the input.
+    /// a failure here means the disk or git failed, not the input. With
+    /// `protectingUncommittedEdits`, a path (or folder) with edits not yet committed is refused
+    /// (`SyncError.Code.uncommittedChanges`) rather than overwritten — for imports, which
+    /// rewrite content a person may be editing.
     @discardableResult
-    public func apply(changes: [String: Data?], message: String) throws -> ObjectID? {
+    public func apply(changes: [String: Data?], message: String, protectingUncommittedEdits: Bool = false) throws -> ObjectID? {
+        if protectingUncommittedEdits {
+            let pending = Set(try pendingPaths())
+            let touched = changes.keys.filter { path in pending.contains(path) || pending.contains { $0.hasPrefix(path + "/") } }.sorted()
+            if !touched.isEmpty {
+                throw SyncError(.uncommittedChanges, "\(touched.prefix(3).joined(separator: ", "))\(touched.count > 3 ? " and \(touched.count - 3) more" : "") \(touched.count == 1 ? "has" : "have") uncommitted changes that this would overwrite; commit them (`rote sync` or `git commit`) or discard them, then run it again")
+            }
+        }
         var previous: [(path: String, data: Data?)] = []
         do {
             for path in changes.keys.sorted() {

@@ -156,7 +156,7 @@ enum ProcessScan {
 /// Why sync could not go on, with what to do.
 public struct SyncError: Error, CustomStringConvertible, Sendable {
     public enum Code: Sendable, Equatable {
-        case notARepository, noRemote, locked, pushRejected, network, mergeFailed, busy
+        case notARepository, noRemote, locked, pushRejected, network, mergeFailed, busy, uncommittedChanges
     }
 
     public let code: Code

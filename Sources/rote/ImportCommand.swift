@@ -106,13 +106,11 @@ struct Import: ParsableCommand {
             let git = try LibraryGit(root: root, user: context.user)
             let message = "Import: \(url.lastPathComponent) into \(deck) — \(plan.contents) (\(mode.rawValue))\n\n"
                 + "\(plan.created) new, \(plan.replaced) replaced, \(plan.unchanged) unchanged, \(plan.kept) kept.\n\n" + LibraryWrite.trailers(git: git)
-            if let commit = try LibraryWrite.apply(plan.changes.mapValues { $0 }, root: root, git: git, message: message) {
+            if let commit = try git.apply(changes: plan.changes.mapValues { $0 }, message: message, protectingUncommittedEdits: true) {
                 print("Committed \(commit.description.prefix(7)); see it with `git -C \(root.path) show --stat HEAD`.")
             }
         } catch let busy as LibraryLock.Busy {
             throw CLIError(busy.description)
-        } catch let refused as LibraryWrite.Refused {
-            throw CLIError(refused.message)
         } catch let error as SyncError {
             throw CLIError(error.message)
         } catch let error as GitError {

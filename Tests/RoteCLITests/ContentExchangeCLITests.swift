@@ -57,6 +57,21 @@ import TestSupport
         #expect(status(directory) == "?? bad.csv\n?? broken.json\n?? words.csv\n")
     }
 
+    /// An import that would rewrite a file someone is still editing refuses, and changes nothing.
+    @Test func anImportDoesNotOverwriteUncommittedEdits() {
+        let directory = library()
+        let out = directory.url.appending(path: "verses.tsv").path
+        #expect(Shell.run(Self.rote, ["-C", directory.url.path, "export", "--deck", "verses", "--format", "tsv", "--out", out]).status == 0)
+        let edited = (directory.read("corpus/verses/joh-11-35.yaml") ?? "") + "notes: being edited\n"
+        directory.write("corpus/verses/joh-11-35.yaml", edited)
+        let before = head(directory)
+        let refused = Shell.run(Self.rote, ["-C", directory.url.path, "import", out, "--deck", "verses", "--mode", "override"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("corpus/verses/joh-11-35.yaml has uncommitted changes that this would overwrite"), "\(refused.stdout)\(refused.stderr)")
+        #expect(head(directory) == before)
+        #expect(directory.read("corpus/verses/joh-11-35.yaml") == edited)
+    }
+
     @Test func aTableRoundTripsThroughExportAndImport() {
         let directory = library()
         let out = directory.url.appending(path: "verses.tsv").path
