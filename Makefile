@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ROTE := .build/debug/rote
 
-.PHONY: study test build deps release bench check-corpus demo-profile install clean
+.PHONY: study test test-deps build deps release bench check-corpus demo-profile install clean
 
 # The system libraries Rote links, as Debian ships them: libgit2 (git), SQLite (reading Anki
 # collections), zlib (unzipping Anki packages, through ZIPFoundation) and zstd (the compressed
@@ -32,9 +32,20 @@ study: build
 	@cd / && $(abspath $(ROTE)) study
 
 # The whole suite, then `rote check` on the checkout's own library (corpus/ and profiles/).
-test: deps
+# The ssh remote tests clone and push through a real sshd on 127.0.0.1, started by the test
+# with its own config and keys; openssh-server is installed for it like the libraries (its
+# privilege-separation folder is made when no init system has made it).
+TEST_SSHD ?= /usr/sbin/sshd
+test-deps: deps
+	@if [ ! -x $(TEST_SSHD) ]; then \
+		echo "Installing openssh-server through apt for the ssh remote tests…"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openssh-server; \
+	fi
+	@[ -d /run/sshd ] || $(SUDO) mkdir -p -m 0755 /run/sshd
+
+test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	ROTE_TEST_SSHD=$(TEST_SSHD) $(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-corpus
 
 check-corpus: build
