@@ -1,4 +1,5 @@
 import Foundation
+import RoteModel
 
 /// Issues collected while reading a file to import.
 struct IssueLog: Sendable {

@@ -48,7 +48,7 @@ extension LetterAttempt {
             throw LetterAttemptError(.invalidJSON, "", "the attempt is not valid JSON; send one object such as {\"mode\": \"memory\", \"score\": 86, …}")
         }
         guard case let .object(object) = root else {
-            throw LetterAttemptError(.wrongType, "", "an attempt must be a JSON object, found \(root.kind)")
+            throw LetterAttemptError(.wrongType, "", "an attempt must be a JSON object, found \(root.shown)")
         }
         for key in object.keys.sorted() where !fields.contains(key) && key != letterField {
             let hint = seedNames[key].map { "; did you mean '\($0)'?" } ?? "; known fields: \(fields.joined(separator: ", "))"
@@ -190,44 +190,6 @@ public enum LetterUnlock {
     }
 }
 
-/// A parsed JSON value, so every field can be type-checked with a message naming it.
-enum JSONValue: Decodable, Sendable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let flag = try? container.decode(Bool.self) {
-            self = .bool(flag)
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let text = try? container.decode(String.self) {
-            self = .string(text)
-        } else if let items = try? container.decode([JSONValue].self) {
-            self = .array(items)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    var kind: String {
-        switch self {
-        case .null: "null"
-        case .bool: "true/false"
-        case .number(let value): "the number \(YAMLValue.format(value))"
-        case .string(let text): "the text \"\(text)\""
-        case .array: "a list"
-        case .object: "an object"
-        }
-    }
-}
-
 /// Typed access to a JSON object's fields, throwing errors that name the field.
 struct JSONFields {
     let object: [String: JSONValue]
@@ -249,7 +211,7 @@ struct JSONFields {
     func string(_ key: String, required: Bool = false) throws(LetterAttemptError) -> String? {
         guard let value = try value(key, required: required) else { return nil }
         guard case let .string(text) = value else {
-            throw LetterAttemptError(.wrongType, key, "'\(key)' must be text, found \(value.kind)")
+            throw LetterAttemptError(.wrongType, key, "'\(key)' must be text, found \(value.shown)")
         }
         return text
     }
@@ -257,7 +219,7 @@ struct JSONFields {
     func int(_ key: String, required: Bool = false) throws(LetterAttemptError) -> Int? {
         guard let value = try value(key, required: required) else { return nil }
         guard case let .number(number) = value, number == number.rounded(), abs(number) < 1e15 else {
-            throw LetterAttemptError(.wrongType, key, "'\(key)' must be a whole number, found \(value.kind)")
+            throw LetterAttemptError(.wrongType, key, "'\(key)' must be a whole number, found \(value.shown)")
         }
         return Int(number)
     }
@@ -274,7 +236,7 @@ struct JSONFields {
     func bool(_ key: String) throws(LetterAttemptError) -> Bool? {
         guard let value = try value(key, required: false) else { return nil }
         guard case let .bool(flag) = value else {
-            throw LetterAttemptError(.wrongType, key, "'\(key)' must be true or false, found \(value.kind)")
+            throw LetterAttemptError(.wrongType, key, "'\(key)' must be true or false, found \(value.shown)")
         }
         return flag
     }
@@ -290,12 +252,12 @@ struct JSONFields {
     func strings(_ key: String) throws(LetterAttemptError) -> [String]? {
         guard let value = try value(key, required: false) else { return nil }
         guard case let .array(items) = value else {
-            throw LetterAttemptError(.wrongType, key, "'\(key)' must be a list of text, found \(value.kind)")
+            throw LetterAttemptError(.wrongType, key, "'\(key)' must be a list of text, found \(value.shown)")
         }
         var out: [String] = []
         for (index, item) in items.enumerated() {
             guard case let .string(text) = item else {
-                throw LetterAttemptError(.wrongType, "\(key)[\(index)]", "must be text, found \(item.kind)")
+                throw LetterAttemptError(.wrongType, "\(key)[\(index)]", "must be text, found \(item.shown)")
             }
             out.append(text)
         }
@@ -305,25 +267,25 @@ struct JSONFields {
     func drawing(_ key: String) throws(LetterAttemptError) -> [[LetterAttempt.Point]] {
         guard let value = try value(key, required: false) else { return [] }
         guard case let .array(strokes) = value else {
-            throw LetterAttemptError(.wrongType, key, "'\(key)' must be a list of strokes, found \(value.kind)")
+            throw LetterAttemptError(.wrongType, key, "'\(key)' must be a list of strokes, found \(value.shown)")
         }
         var drawing: [[LetterAttempt.Point]] = []
         for (strokeIndex, stroke) in strokes.enumerated() {
             let strokePath = "\(key)[\(strokeIndex)]"
             guard case let .array(points) = stroke else {
-                throw LetterAttemptError(.wrongType, strokePath, "a stroke must be a list of points, found \(stroke.kind)")
+                throw LetterAttemptError(.wrongType, strokePath, "a stroke must be a list of points, found \(stroke.shown)")
             }
             guard !points.isEmpty else { throw LetterAttemptError(.invalidValue, strokePath, "a stroke needs at least one point") }
             var line: [LetterAttempt.Point] = []
             for (pointIndex, point) in points.enumerated() {
                 let pointPath = "\(strokePath)[\(pointIndex)]"
                 guard case let .array(numbers) = point, (2...3).contains(numbers.count) else {
-                    throw LetterAttemptError(.wrongType, pointPath, "a point is [x, y] or [x, y, t], found \(point.kind)")
+                    throw LetterAttemptError(.wrongType, pointPath, "a point is [x, y] or [x, y, t], found \(point.shown)")
                 }
                 var values: [Double] = []
                 for (index, number) in numbers.enumerated() {
                     guard case let .number(value) = number, value.isFinite else {
-                        throw LetterAttemptError(.wrongType, "\(pointPath)[\(index)]", "must be a number, found \(number.kind)")
+                        throw LetterAttemptError(.wrongType, "\(pointPath)[\(index)]", "must be a number, found \(number.shown)")
                     }
                     values.append(value)
                 }

@@ -28,6 +28,18 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
         }
     }
 
+    /// The value as a message shows it: `the number 3.0`, `the text "x"`, `a list`.
+    public var shown: String {
+        switch self {
+        case .null: "null"
+        case .bool: "true/false"
+        case .number(let value): "the number \(YAMLValue.format(value))"
+        case .string(let text): "the text \"\(text)\""
+        case .array: "a list"
+        case .object: "an object"
+        }
+    }
+
     /// Parses JSON text; the error names what is wrong and where (line and column).
     public static func parse(_ data: Data) -> Result<JSONValue, ParseError> {
         do {
@@ -168,19 +180,6 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
         }
     }
 
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal: YAML's double-quoted form escapes only what JSON allows.
+    static func quote(_ text: String) -> String { YAMLValue.doubleQuoted(text) }
 }
