@@ -1,6 +1,9 @@
+import AnkiImport
 import ArgumentParser
+import Exchange
 import Foundation
 import LibGit
+import PublisherDecks
 import RoteStore
 import RoteSync
 
@@ -66,6 +69,23 @@ struct CLIError: Error, CustomStringConvertible {
 
 extension CLIError: LocalizedError {
     var errorDescription: String? { message }
+}
+
+extension CLIError {
+    /// The one line a person reads for an error the libraries throw (which already says what
+    /// went wrong, where and what to do); any other error is passed on unchanged.
+    static func explaining(_ error: any Error) -> any Error {
+        switch error {
+        case let busy as LibraryLock.Busy: CLIError(busy.description)
+        case let error as LibraryError: CLIError(error.message)
+        case let error as SyncError: CLIError(error.message)
+        case let error as GitError: CLIError(error.description)
+        case let error as PublisherError: CLIError(error.message)
+        case let error as AnkiImportError: CLIError(error.message)
+        case let failure as Erasure.Failure: CLIError(failure.message)
+        default: error
+        }
+    }
 }
 
 /// Output helpers: results to stdout, notes and problems to stderr.

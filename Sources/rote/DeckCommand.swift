@@ -22,19 +22,7 @@ struct DeckCommand: ParsableCommand {
 
     /// Runs `body`, turning the libraries' errors into one clear line.
     static func reporting<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as PublisherError {
-            throw CLIError(error.message)
-        } catch let busy as LibraryLock.Busy {
-            throw CLIError(busy.description)
-        } catch let error as LibraryError {
-            throw CLIError(error.message)
-        } catch let error as SyncError {
-            throw CLIError(error.message)
-        } catch let error as GitError {
-            throw CLIError(error.description)
-        }
+        do { return try body() } catch { throw CLIError.explaining(error) }
     }
 
     struct Add: ParsableCommand {

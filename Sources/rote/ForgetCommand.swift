@@ -69,14 +69,8 @@ struct Forget: ParsableCommand {
                     print("Now push the rewritten history: git -C \(root.path) push --force \(remote) \(git.branch)")
                 }
             }
-        } catch let busy as LibraryLock.Busy {
-            throw CLIError(busy.description)
-        } catch let failure as Erasure.Failure {
-            throw CLIError(failure.message)
-        } catch let error as SyncError {
-            throw CLIError(error.message)
-        } catch let error as GitError {
-            throw CLIError(error.description)
+        } catch {
+            throw CLIError.explaining(error)
         }
     }
 }

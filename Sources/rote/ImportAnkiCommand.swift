@@ -45,16 +45,8 @@ struct AnkiPackageImport {
             } else {
                 print("Nothing new: everything in \(url.lastPathComponent) is already in the library.")
             }
-        } catch let error as AnkiImportError {
-            throw CLIError(error.message)
-        } catch let busy as LibraryLock.Busy {
-            throw CLIError(busy.description)
-        } catch let error as LibraryError {
-            throw CLIError(error.message)
-        } catch let error as SyncError {
-            throw CLIError(error.message)
-        } catch let error as GitError {
-            throw CLIError(error.description)
+        } catch {
+            throw CLIError.explaining(error)
         }
     }
 }

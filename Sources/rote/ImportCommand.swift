@@ -109,12 +109,8 @@ struct Import: ParsableCommand {
             if let commit = try git.apply(changes: plan.changes.mapValues { $0 }, message: message, protectingUncommittedEdits: true) {
                 print("Committed \(commit.description.prefix(7)); see it with `git -C \(root.path) show --stat HEAD`.")
             }
-        } catch let busy as LibraryLock.Busy {
-            throw CLIError(busy.description)
-        } catch let error as SyncError {
-            throw CLIError(error.message)
-        } catch let error as GitError {
-            throw CLIError(error.description)
+        } catch {
+            throw CLIError.explaining(error)
         }
     }
 }

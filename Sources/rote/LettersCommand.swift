@@ -175,12 +175,8 @@ struct Letters: ParsableCommand {
                 if let reviewed {
                     print("Counted as a review: \(reviewed.grade.name)" + (reviewed.due.map { ", next due \(StudySummary.relative($0, from: Date()))" } ?? "") + ".")
                 }
-            } catch let busy as LibraryLock.Busy {
-                throw CLIError(busy.description)
-            } catch let error as GitError {
-                throw CLIError(error.description)
-            } catch let error as SyncError {
-                throw CLIError(error.message)
+            } catch {
+                throw CLIError.explaining(error)
             }
         }
     }

@@ -62,12 +62,8 @@ struct Review: ParsableCommand {
             try git.commitSession(session, progress: [written.path: written.data])
             let state = written.file.state
             print("Recorded \(grade.name) for \(entry.id); next due \(state.map { Timestamp.format($0.due) } ?? "—").")
-        } catch let busy as LibraryLock.Busy {
-            throw CLIError(busy.description)
-        } catch let error as GitError {
-            throw CLIError(error.description)
-        } catch let error as SyncError {
-            throw CLIError(error.message)
+        } catch {
+            throw CLIError.explaining(error)
         }
     }
 }

@@ -57,12 +57,8 @@ enum StatusChange {
             let names = entries.map(\.id)
             let subject = "\(verb.prefix(1).uppercased() + verb.dropFirst()): " + (names.count <= 3 ? names.joined(separator: ", ") : "\(names.count) entries")
             try git.commit(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(context.user)\n")
-        } catch let busy as LibraryLock.Busy {
-            throw CLIError(busy.description)
-        } catch let error as GitError {
-            throw CLIError(error.description)
-        } catch let error as SyncError {
-            throw CLIError(error.message)
+        } catch {
+            throw CLIError.explaining(error)
         }
     }
 }
