@@ -25,6 +25,9 @@ public struct LibraryIndex: Sendable {
     /// Vocabulary entry ids by rank, most frequent first.
     public let rankOrder: [String]
     public let progress: [String: ProgressFile]
+    /// The status each progress file gives its entry, worked out once: a lookup then reads a
+    /// byte instead of copying the file's review list.
+    private let progressStatus: [String: Status]
     public let profile: Profile?
     /// Lower-cased words the learner ignores.
     public let ignoredWords: Set<String>
@@ -54,6 +57,7 @@ public struct LibraryIndex: Sendable {
         self.lemmasByForm = forms
         self.rankOrder = ranked.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.1)
         self.progress = library.progress[user] ?? [:]
+        self.progressStatus = progress.mapValues(LibraryIndex.status(of:))
         self.profile = library.profiles[user]
         self.ignoredWords = Set((library.profiles[user]?.ignoredWords ?? []).map(LibraryIndex.normalize))
     }
@@ -91,7 +95,10 @@ public struct LibraryIndex: Sendable {
         {
             return .ignored
         }
-        guard let file = progress[id] else { return .new }
+        return progressStatus[id] ?? .new
+    }
+
+    private static func status(of file: ProgressFile) -> Status {
         switch file.status {
         case .ignored: return .ignored
         case .suspended: return .suspended
