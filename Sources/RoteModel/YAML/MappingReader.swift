@@ -12,8 +12,11 @@ import Yams
 /// ```
 public struct MappingReader {
     public let node: Node
-    private let pairs: [(key: String, value: Node)]
-    private var used: Set<String> = []
+    // Keys and values side by side, and which keys a read asked for: scanning the keys
+    // touches no node (copying a node retains its payload, a large share of loading).
+    private let keyList: [String]
+    private let values: [Node]
+    private var used: [Bool]
     /// Dotted path of this mapping inside the file, e.g. `examples[2]`, for messages.
     public let context: String
     public var log: DiagnosticLog
@@ -25,7 +28,9 @@ public struct MappingReader {
             return nil
         }
         self.node = node
-        self.pairs = mapping.map { (key: $0.key.string ?? "", value: $0.value) }
+        self.keyList = mapping.map { $0.key.string ?? "" }
+        self.values = mapping.map(\.value)
+        self.used = Array(repeating: false, count: keyList.count)
         self.context = context
         self.log = log
     }
@@ -33,19 +38,20 @@ public struct MappingReader {
     public var line: Int? { node.mark?.line }
 
     /// The keys present, in file order.
-    public var keys: [String] { pairs.map(\.key) }
+    public var keys: [String] { keyList }
 
-    public func has(_ key: String) -> Bool { pairs.contains { $0.key == key } }
+    public func has(_ key: String) -> Bool { keyList.contains(key) }
 
     private func label(_ key: String) -> String { context.isEmpty ? key : "\(context).\(key)" }
 
     /// The raw node of a key, marking it as known.
     public mutating func value(_ key: String, required: Bool = false) -> Node? {
-        used.insert(key)
-        guard let found = pairs.first(where: { $0.key == key })?.value else {
+        guard let index = keyList.firstIndex(of: key) else {
             if required { log.error(line, "missing required field '\(label(key))'") }
             return nil
         }
+        used[index] = true
+        let found = values[index]
         if found.null != nil {
             if required { log.error(found.mark?.line ?? line, "'\(label(key))' is empty but required") }
             return nil
@@ -177,14 +183,14 @@ public struct MappingReader {
 
     /// The line of a key's value, else of the mapping.
     public func lineOf(_ key: String) -> Int? {
-        pairs.first(where: { $0.key == key })?.value.mark?.line ?? line
+        keyList.firstIndex(of: key).flatMap { values[$0].mark?.line } ?? line
     }
 
     /// Warns once about each key that no field read asked for. Call after reading.
     public mutating func finish() {
-        for (key, value) in pairs where !used.contains(key) {
-            log.warning(value.mark?.line ?? line, "unknown key '\(label(key))' (ignored); check its spelling")
-            used.insert(key)
+        for index in keyList.indices where !used[index] {
+            log.warning(values[index].mark?.line ?? line, "unknown key '\(label(keyList[index]))' (ignored); check its spelling")
+            used[index] = true
         }
     }
 
