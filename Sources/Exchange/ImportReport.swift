@@ -46,6 +46,17 @@ public struct ImportPlan: Sendable {
 
     public init(deck: String) { self.deck = deck }
 
+    /// A plan filled by `fill`, with the issues it logged; a blocked plan keeps no changes,
+    /// so nothing of it can be written.
+    static func made(deck: String, file: String, fill: (inout ImportPlan, inout IssueLog) -> Void) -> ImportPlan {
+        var plan = ImportPlan(deck: deck)
+        var log = IssueLog(file: file)
+        fill(&plan, &log)
+        plan.issues = log.issues
+        if plan.isBlocked { plan.changes = [:] }
+        return plan
+    }
+
     public var errors: [ImportIssue] { issues.filter { $0.severity == .error } }
     public var isBlocked: Bool { !errors.isEmpty }
 

@@ -77,12 +77,7 @@ public struct SeedImporter: Sendable {
 
     /// Plans the import of `data` into `library`. Nothing is written.
     public func plan(_ data: Data, library: LoadedLibrary) -> ImportPlan {
-        var plan = ImportPlan(deck: deck)
-        var log = IssueLog(file: file)
-        fill(data, library: library, &plan, &log)
-        plan.issues = log.issues
-        if plan.isBlocked { plan.changes = [:] }
-        return plan
+        ImportPlan.made(deck: deck, file: file) { fill(data, library: library, &$0, &$1) }
     }
 
     private func fill(_ data: Data, library: LoadedLibrary, _ plan: inout ImportPlan, _ log: inout IssueLog) {
@@ -406,10 +401,11 @@ extension SeedImporter {
             }
             counts["skill", default: 0] += 1
         }
+        let entriesByID = library.entriesByID()
         for (question, id) in placedQuestions {
             let entryID = "\(deck)/\(id)"
             let path = "corpus/\(entryID).yaml"
-            let current = library.entries.first { $0.id == entryID }
+            let current = entriesByID[entryID]
             var existingUUID: String?
             if case let .question(value)? = current?.content { existingUUID = value.uuid }
             let existing = current.map { _ in (uuid: existingUUID, text: currentText(path)) }

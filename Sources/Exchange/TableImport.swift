@@ -30,12 +30,7 @@ public struct TableImporter: Sendable {
     }
 
     public func plan(_ data: Data, library: LoadedLibrary) -> ImportPlan {
-        var plan = ImportPlan(deck: deck)
-        var log = IssueLog(file: file)
-        fill(data, library: library, &plan, &log)
-        plan.issues = log.issues
-        if plan.isBlocked { plan.changes = [:] }
-        return plan
+        ImportPlan.made(deck: deck, file: file) { fill(data, library: library, &$0, &$1) }
     }
 
     private func fill(_ data: Data, library: LoadedLibrary, _ plan: inout ImportPlan, _ log: inout IssueLog) {
@@ -99,6 +94,7 @@ public struct TableImporter: Sendable {
         var idsSeen: [String: Int] = [:]
         var groupedWarnings: [String: [Int]] = [:]
         var lineOf: [String: Int] = [:]
+        let entriesByID = library.entriesByID()
         for row in table.rows {
             let location = "line \(row.line)"
             var cells: [String: String] = [:]
@@ -136,7 +132,7 @@ public struct TableImporter: Sendable {
             idsSeen[id] = row.line
             let entryID = "\(deck)/\(id)"
             let path = "corpus/\(entryID).yaml"
-            let existing = library.entries.first { $0.id == entryID }
+            let existing = entriesByID[entryID]
             if existing == nil, FileManager.default.fileExists(atPath: library.root.appending(path: path).path) {
                 log.skipped(location, "\(path) exists but does not load; fix it first (`rote check` says why)")
                 continue

@@ -30,6 +30,11 @@ public struct LoadedLibrary: Sendable {
         return listed + decks.keys.filter { !listed.contains($0) }.sorted()
     }
 
+    /// Entries by id; builds the map, so build it once per operation, not once per lookup.
+    public func entriesByID() -> [String: Entry] {
+        Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
     public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
 }
