@@ -1,4 +1,5 @@
 import Foundation
+import RoteModel
 
 /// Helpers the git benchmarks share: running the system git (or any program), clones,
 /// formatting durations, work on every core. (Timing itself is `Timing`.)
@@ -136,7 +137,7 @@ enum Bench {
     static let started = ContinuousClock.now
 
     /// A lowercase UUID-shaped id (version 4 layout) from the generator, so ids repeat per seed.
-    static func uuid(_ random: inout SplitMix64) -> String {
+    static func uuid(_ random: inout SeededGenerator) -> String {
         let high = random.next(), low = random.next()
         let a = (high >> 32) & 0xffff_ffff, b = (high >> 16) & 0xffff, c = (high & 0x0fff) | 0x4000
         let d = ((low >> 48) & 0x3fff) | 0x8000, e = low & 0xffff_ffff_ffff

@@ -4,6 +4,7 @@ import RoteModel
 import RoteStore
 import RoteSync
 import Scheduling
+import Study
 
 /// How fast a finished study session is committed in a big library:
 ///
@@ -53,7 +54,7 @@ enum CommitBenchmark {
         var clock = LibraryGenerator.end + 86_400
         let git = try LibraryGit(root: roteClone, user: user, now: { Date(timeIntervalSince1970: LibraryGenerator.end + 30 * 86_400) })
 
-        var random = SplitMix64(seed: seed ^ 0xc0_33_17)
+        var random = SeededGenerator(seed: seed ^ 0xc0_33_17)
         var sessionTimes: [Double] = [], sessionReference: [Double] = []
         var pendingTimes: [Double] = [], pendingReference: [Double] = []
         var checks: [String] = []
@@ -62,7 +63,7 @@ enum CommitBenchmark {
         /// Writes one session's files into both work trees; returns the session, its
         /// progress files by path, and every path written.
         func prepareSession() throws -> (SessionFile, [String: Data], [String]) {
-            let chosen = StudyShuffle.shuffled(progressPaths, &random).prefix(count)
+            let chosen = StudyRandom.shuffled(progressPaths, using: &random).prefix(count)
             var progress: [String: Data] = [:]
             var attempts: [SessionFile.Attempt] = []
             var grades = [Grade: Int]()

@@ -65,8 +65,8 @@ enum LaunchBenchmark {
 
         // Forms to look up: every form of every word, in a seeded order.
         var forms = Array(index.lemmasByForm.keys)
-        var random = SplitMix64(seed: 7)
-        forms = StudyShuffle.shuffled(forms, &random)
+        var random = SeededGenerator(seed: 7)
+        forms = StudyRandom.shuffled(forms, using: &random)
         var found = 0
         let lookupTime = Timing.median(runs) {
             Timing.seconds {

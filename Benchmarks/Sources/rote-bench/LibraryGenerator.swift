@@ -174,9 +174,9 @@ enum LibraryGenerator {
     }
 
     /// A generator for one item of one part of the library, independent of every other item.
-    static func stream(_ seed: UInt64, _ part: UInt64, _ index: Int) -> SplitMix64 {
-        var mixer = SplitMix64(seed: seed ^ (part &* 0x9e37_79b9_7f4a_7c15))
-        var random = SplitMix64(seed: mixer.next() &+ UInt64(index) &* 0xd1b5_4a32_d192_ed03)
+    static func stream(_ seed: UInt64, _ part: UInt64, _ index: Int) -> SeededGenerator {
+        var mixer = SeededGenerator(seed: seed ^ (part &* 0x9e37_79b9_7f4a_7c15))
+        var random = SeededGenerator(seed: mixer.next() &+ UInt64(index) &* 0xd1b5_4a32_d192_ed03)
         _ = random.next()
         return random
     }

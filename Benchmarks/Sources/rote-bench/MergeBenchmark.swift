@@ -4,6 +4,7 @@ import RoteModel
 import RoteStore
 import RoteSync
 import Scheduling
+import Study
 
 /// How fast two devices' study merges, in process against git running Rote's driver:
 ///
@@ -72,8 +73,8 @@ enum MergeBenchmark {
         let settings = MergeDrivers.settingsResolver(root: clone)
         try MergeDrivers.register(settings: settings)
 
-        var random = SplitMix64(seed: seed)
-        let shuffled = StudyShuffle.shuffled(progressPaths, &random)
+        var random = SeededGenerator(seed: seed)
+        let shuffled = StudyRandom.shuffled(progressPaths, using: &random)
         let big = try makeBranches(repository, base: base, paths: shuffled, changed: changed, name: "bench", settings: settings, random: &random)
         let small = mode == "sample"
             ? try makeBranches(repository, base: base, paths: Array(shuffled.suffix(sample * 3)), changed: sample * 2, name: "bench-sample",
@@ -190,7 +191,7 @@ enum MergeBenchmark {
     /// `paths`, `<name>-theirs` to `changed` of them starting halfway, so half are on both.
     static func makeBranches(
         _ repository: Repository, base: Commit, paths: [String], changed: Int, name: String,
-        settings: @escaping @Sendable (String) -> SchedulerSettings, random: inout SplitMix64
+        settings: @escaping @Sendable (String) -> SchedulerSettings, random: inout SeededGenerator
     ) throws -> Branches {
         let overlap = changed / 2
         let workTree = try repository.workTree.unwrap("the clone's work tree")
@@ -292,18 +293,6 @@ enum MergeBenchmark {
             try Bench.git(["reset", "-q", "--hard", ours.hex], in: clone)
         }
         return times
-    }
-}
-
-/// A seeded Fisher–Yates shuffle.
-enum StudyShuffle {
-    static func shuffled<T>(_ items: [T], _ random: inout SplitMix64) -> [T] {
-        var items = items
-        guard items.count > 1 else { return items }
-        for index in stride(from: items.count - 1, to: 0, by: -1) {
-            items.swapAt(index, Int(random.next(upperBound: UInt64(index + 1))))
-        }
-        return items
     }
 }
 

@@ -121,7 +121,7 @@ enum ReplayBenchmark {
     /// learning steps within half an hour of due and to reviews mostly a little late, sometimes
     /// early, sometimes very late. Every number comes from `seed`.
     static func generate(entries: Int, reviews: Int, seed: UInt64, settings: SchedulerSettings) -> [History] {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let fsrs = FSRS(settings: settings)
         let start = Timestamp.parse("2026-01-01T00:00:00Z")!.timeIntervalSince1970
         var histories: [History] = []
@@ -151,7 +151,7 @@ enum ReplayBenchmark {
 
     /// When the simulated learner comes back to a review due after `wait` seconds: mostly
     /// up to a quarter of the wait late, sometimes early, sometimes up to twice the wait late.
-    static func reviewTime(due: Double, wait: Double, _ random: inout SplitMix64) -> Double {
+    static func reviewTime(due: Double, wait: Double, _ random: inout SeededGenerator) -> Double {
         let timing = random.next(upperBound: UInt64(100))
         if timing < 75 { return due + draw(wait / 4, &random) }
         if timing < 90 { return due - wait + wait * 0.3 + draw(wait * 0.7, &random) }
@@ -159,7 +159,7 @@ enum ReplayBenchmark {
     }
 
     /// A whole number of seconds in `0...limit`.
-    static func draw(_ limit: Double, _ random: inout SplitMix64) -> Double {
+    static func draw(_ limit: Double, _ random: inout SeededGenerator) -> Double {
         Double(random.next(upperBound: UInt64(max(limit, 0)) + 1))
     }
 
@@ -186,18 +186,5 @@ enum ReplayBenchmark {
             + "\"relearning_steps_s\": [\(seconds(settings.relearningSteps))], "
             + "\"maximum_interval\": \(settings.maximumInterval), \"enable_fuzzing\": false, "
             + "\"reviews\": [\(reviews.joined(separator: ", "))]}"
-    }
-}
-
-/// SplitMix64: a tiny seeded generator, so the same seed gives the same histories everywhere.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }
