@@ -54,6 +54,8 @@ let package = Package(
         // Content in and out: seed JSON and CSV/TSV imports, deck and learner exports, erasure.
         .target(name: "Exchange", dependencies: ["RoteModel", "RoteStore", "RoteSync", "LibGit"], swiftSettings: strictSettings),
         .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Yams"], swiftSettings: strictSettings),
+        // The launch index cache in .git/rote/: what a launch needs, memory-mapped.
+        .target(name: "LaunchIndex", dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "Study"], swiftSettings: strictSettings),
         .target(
             name: "AnkiImport",
             dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "CSQLite", "CZstd", "ZIPFoundation"],
@@ -80,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "rote",
             dependencies: [
-                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "Study", "Exchange", "AnkiImport", "PublisherDecks",
+                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "Study", "Exchange", "AnkiImport", "PublisherDecks", "LaunchIndex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -92,7 +94,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rote-bench",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "Study"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "Study", "LaunchIndex"],
             path: "Benchmarks/Sources/rote-bench",
             swiftSettings: strictSettings
         ),

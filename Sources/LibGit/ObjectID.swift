@@ -31,3 +31,25 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         withUnsafeBytes(of: raw) { hasher.combine(bytes: $0) }
     }
 }
+
+extension ObjectID {
+    /// The id git gives a blob holding `bytes` (`git_odb_hash`), without writing anything.
+    public static func blob(hashing bytes: UnsafeRawBufferPointer) -> ObjectID {
+        var oid = git_oid()
+        _ = git_odb_hash(&oid, bytes.baseAddress, bytes.count, GIT_OBJECT_BLOB)
+        return ObjectID(oid)
+    }
+
+    /// The 20 raw bytes of the id.
+    public var bytes: [UInt8] { withUnsafeBytes(of: raw.id) { Array($0) } }
+
+    /// An id from its 20 raw bytes; nil for any other count.
+    public init?(bytes: some Collection<UInt8>) {
+        guard bytes.count == 20 else { return nil }
+        var oid = git_oid()
+        withUnsafeMutableBytes(of: &oid.id) { target in
+            for (offset, byte) in bytes.enumerated() { target[offset] = byte }
+        }
+        raw = oid
+    }
+}

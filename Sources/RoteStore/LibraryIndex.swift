@@ -99,12 +99,18 @@ public struct LibraryIndex: Sendable {
     }
 
     private static func status(of file: ProgressFile) -> Status {
-        switch file.status {
+        status(file: file.status, hasScheduledReviews: !file.scheduledReviews.isEmpty, state: file.state)
+    }
+
+    /// The status a progress file gives its entry: its own status unless active, then new
+    /// until a review after the last reset has given it a state, then the state's phase.
+    public static func status(file: ProgressFile.Status, hasScheduledReviews: Bool, state: MemoryState?) -> Status {
+        switch file {
         case .ignored: return .ignored
         case .suspended: return .suspended
         case .active: break
         }
-        guard !file.scheduledReviews.isEmpty, let state = file.state else { return .new }
+        guard hasScheduledReviews, let state else { return .new }
         switch state.phase {
         case .learning: return .learning
         case .review: return .review

@@ -186,7 +186,7 @@ public struct LibraryLoader: Sendable {
         return data
     }
 
-    enum ParsedValue: Sendable {
+    public enum ParsedValue: Sendable {
         case entry(Entry)
         case domain(String, SkillDomain)
         case skill(String, Skill)
@@ -196,9 +196,9 @@ public struct LibraryLoader: Sendable {
         case letters(String, LetterAttemptsFile)
     }
 
-    struct ParseResult: Sendable {
-        var value: ParsedValue?
-        var problems: [Diagnostic]
+    public struct ParseResult: Sendable {
+        public var value: ParsedValue?
+        public var problems: [Diagnostic]
     }
 
     func parseInParallel(root: URL, files: [(String, LibraryFile)], decks: [String: DeckManifest]) -> [ParseResult] {
@@ -215,9 +215,16 @@ public struct LibraryLoader: Sendable {
         return results.values
     }
 
-    func parse(root: URL, path: String, kind: LibraryFile, decks: [String: DeckManifest]) -> ParseResult {
+    /// Reads and parses one library file, as a full load does; `decks` gives entries their format.
+    public func parse(root: URL, path: String, kind: LibraryFile, decks: [String: DeckManifest]) -> ParseResult {
         var problems: [Diagnostic] = []
         guard let data = read(root, path, &problems) else { return ParseResult(value: nil, problems: problems) }
+        return parse(data, path: path, kind: kind, decks: decks)
+    }
+
+    /// Parses bytes already read from the library file at `path`.
+    public func parse(_ data: Data, path: String, kind: LibraryFile, decks: [String: DeckManifest]) -> ParseResult {
+        var problems: [Diagnostic] = []
         switch kind {
         case .manifest, .deckManifest, .saved:
             return ParseResult(value: nil, problems: [])

@@ -1,4 +1,5 @@
 import Foundation
+import RoteModel
 import RoteStore
 import Scheduling
 
@@ -61,25 +62,68 @@ public struct SessionPlanner: Sendable {
     /// Seconds an answer takes when the learner has no history yet.
     public static let defaultSecondsPerItem = 12.0
 
-    public let library: LoadedLibrary
-    public let index: LibraryIndex
+    /// One entry as the planner sees it: what its files say, worked out before planning.
+    public struct Candidate: Sendable, Equatable {
+        public var id: String
+        public var deck: String
+        /// A skills question whose question, skill and domain are all published; true for
+        /// every other kind of entry.
+        public var published: Bool
+        /// A letter the learner has not unlocked yet.
+        public var locked: Bool
+        public var status: LibraryIndex.Status
+        public var progress: ProgressSummary?
 
+        public init(id: String, deck: String, published: Bool, locked: Bool, status: LibraryIndex.Status, progress: ProgressSummary?) {
+            self.id = id
+            self.deck = deck
+            self.published = published
+            self.locked = locked
+            self.status = status
+            self.progress = progress
+        }
+    }
+
+    public let decks: [String: DeckManifest]
+    public let deckOrder: [String]
+    public let profile: Profile?
+    public let source: any PlanningSource
+
+    public init(decks: [String: DeckManifest], deckOrder: [String], profile: Profile?, source: any PlanningSource) {
+        self.decks = decks
+        self.deckOrder = deckOrder
+        self.profile = profile
+        self.source = source
+    }
+
+    /// Plans from the parsed library and its index.
     public init(library: LoadedLibrary, index: LibraryIndex) {
-        self.library = library
-        self.index = index
+        let locked = SessionPlanner.lockedLetters(library: library, user: index.user)
+        let candidates = index.orderedIDs.compactMap { id -> Candidate? in
+            guard let entry = index.entries[id] else { return nil }
+            return Candidate(
+                id: id, deck: entry.deck, published: SessionPlanner.isPublished(entry, library: library), locked: locked.contains(id),
+                status: index.status(of: id), progress: index.progress[id].map(ProgressSummary.init))
+        }
+        let progress = index.progress
+        self.init(decks: library.decks, deckOrder: library.deckOrder, profile: index.profile, source: CandidateList(candidates) { id, time in
+            progress[id]?.reviews.filter { $0.at >= time }.count ?? 0
+        })
     }
 
     /// Decks a session studies: the requested ones that exist (all by default).
     public func studyableDecks(_ requested: [String]) -> [String] {
-        let chosen = requested.isEmpty ? library.deckOrder : requested
-        return chosen.filter { library.decks[$0] != nil }
+        let chosen = requested.isEmpty ? deckOrder : requested
+        return chosen.filter { decks[$0] != nil }
     }
 
-    /// Letters the learner has not unlocked yet (seed 003's rule over their tracing attempts
-    /// from `rote letters record`); they never enter a session.
-    public func lockedLetters() -> Set<String> {
+    /// Letters the learner has not unlocked yet; they never enter a session.
+    public func lockedLetters() -> Set<String> { Set((0..<source.count).filter { source.facts($0).locked }.map(source.id)) }
+
+    /// Seed 003's rule over the learner's tracing attempts from `rote letters record`.
+    public static func lockedLetters(library: LoadedLibrary, user: String) -> Set<String> {
         var locked = Set<String>()
-        let attempts = (library.letterAttempts[index.user] ?? [:]).mapValues(\.attempts)
+        let attempts = (library.letterAttempts[user] ?? [:]).mapValues(\.attempts)
         for (deck, manifest) in library.decks where manifest.kind == .letters {
             let entries = library.entries.filter { $0.deck == deck }
             let unlocked = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: manifest.unlock ?? .init())
@@ -92,48 +136,51 @@ public struct SessionPlanner: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let startOfDay = calendar.startOfDay(for: now)
-        let decks = Set(studyableDecks(requested))
-        let profile = index.profile
-        let locked = lockedLetters()
+        let chosen = Set(studyableDecks(requested))
+        let deckNames = source.deckNames
+        let studied = deckNames.map(chosen.contains)
+        // One closure per deck: calling it does not copy the scheduler as reading it out of
+        // an array would, once per due entry.
+        let retrievability = deckNames.map { name -> @Sendable (MemoryState, Date) -> Double in
+            let scheduler = Scheduler(settings: .forDeck(decks[name], profile: profile))
+            return { scheduler.retrievability(of: $0, at: $1) }
+        }
 
         var reviewedToday = 0, introducedToday = 0, inAcquisition = 0
         var answerTimes: [Int] = []
-        var due: [SessionPlan.Item] = []
-        var new: [SessionPlan.Item] = []
-        var resumed: [SessionPlan.Item] = []
-        var settingsByDeck: [String: Scheduler] = [:]
-        for id in index.orderedIDs {
-            guard let entry = index.entries[id], decks.contains(entry.deck), isPublished(entry, drafts: limits.drafts), !locked.contains(id) else { continue }
-            let file = index.progress[id]
-            if let file, !file.reviews.isEmpty {
-                let today = file.reviews.filter { $0.at >= startOfDay }
-                reviewedToday += today.count
-                if file.reviews[0].at >= startOfDay { introducedToday += 1 }
-                answerTimes += file.reviews.suffix(5).compactMap(\.ms)
+        // Entry numbers, made into items only for what the plan keeps.
+        var due: [(entry: Int, retrievability: Double, due: Date)] = []
+        var new: [Int] = []
+        var resumed: [Int] = []
+        for entry in 0..<source.count {
+            let facts = source.facts(entry)
+            let deck = facts.deck
+            guard deck < studied.count, studied[deck], limits.drafts || facts.published, !facts.locked else { continue }
+            let progress = facts.progress
+            if let progress, progress.reviewCount > 0 {
+                reviewedToday += source.reviews(entry, since: startOfDay)
+                if let first = progress.firstReviewAt, first >= startOfDay { introducedToday += 1 }
+                if limits.minutes != nil { answerTimes += source.recentMilliseconds(entry) }
             }
-            switch index.status(of: id) {
+            switch facts.status {
             case .ignored, .suspended:
                 continue
             case .new:
                 // A passage stopped part-way up the acquisition ladder is in acquisition
                 // already: it takes a place in the working set and comes before fresh ones.
-                if let ladder = file?.ladder, ladder.level != "read1" || ladder.attempts > 0 {
+                if progress?.ladderStarted == true {
                     inAcquisition += 1
-                    resumed.append(.init(id: id, deck: entry.deck))
+                    resumed.append(entry)
                 } else {
-                    new.append(.init(id: id, deck: entry.deck))
+                    new.append(entry)
                 }
             case .learning, .review, .relearning:
-                let scheduler = settingsByDeck[entry.deck] ?? Scheduler(settings: .forDeck(library.decks[entry.deck], profile: profile))
-                settingsByDeck[entry.deck] = scheduler
-                guard let state = file?.state else { continue }
+                guard let state = progress?.state else { continue }
                 if state.phase != .review { inAcquisition += 1 }
-                if state.due <= now {
-                    due.append(.init(id: id, deck: entry.deck, retrievability: scheduler.retrievability(of: state, at: now), due: state.due))
-                }
+                if state.due <= now { due.append((entry, retrievability[deck](state, now), state.due)) }
             }
         }
-        due.sort { ($0.retrievability ?? 0, $0.id) < ($1.retrievability ?? 0, $1.id) }
+        due.sort { $0.retrievability != $1.retrievability ? $0.retrievability < $1.retrievability : source.id($0.entry) < source.id($1.entry) }
         let dueTotal = due.count
         var reviewRoom = max(0, limits.reviewsPerDay - reviewedToday)
         var newRoom = max(0, limits.newPerDay - introducedToday)
@@ -144,9 +191,12 @@ public struct SessionPlanner: Sendable {
             reviewRoom = min(reviewRoom, room)
             newRoom = min(newRoom, max(0, room - min(reviewRoom, due.count)))
         }
-        let keptDue = Array(due.prefix(reviewRoom))
+        let keptDue = due.prefix(reviewRoom).map {
+            SessionPlan.Item(id: source.id($0.entry), deck: deckNames[source.facts($0.entry).deck], retrievability: $0.retrievability, due: $0.due)
+        }
+        let kept = (resumed + new.prefix(newRoom)).map { SessionPlan.Item(id: source.id($0), deck: deckNames[source.facts($0).deck]) }
         return SessionPlan(
-            due: keptDue, new: resumed + Array(new.prefix(newRoom)), dueDeferred: dueTotal - keptDue.count, dueTotal: dueTotal,
+            due: keptDue, new: kept, dueDeferred: dueTotal - keptDue.count, dueTotal: dueTotal,
             reviewedToday: reviewedToday, introducedToday: introducedToday)
     }
 
@@ -157,12 +207,99 @@ public struct SessionPlanner: Sendable {
         return Double(sorted[sorted.count / 2]) / 1000 + 4
     }
 
-    /// Unpublished skills content (the question, its skill or its domain) only with drafts.
-    func isPublished(_ entry: Entry, drafts: Bool) -> Bool {
-        guard !drafts, case let .question(question) = entry.content else { return true }
+    /// Skills content counts as published when the question, its skill and its domain all are;
+    /// unpublished content is studied only with drafts.
+    public static func isPublished(_ entry: Entry, library: LoadedLibrary) -> Bool {
+        guard case let .question(question) = entry.content else { return true }
         let parts = entry.id.split(separator: "/")
         let skill = library.skills[parts.prefix(3).joined(separator: "/")]
         let domain = library.domains[parts.prefix(2).joined(separator: "/")]
         return question.published && skill?.published == true && domain?.published == true
     }
+}
+
+/// What the planner reads about each entry of a library, by number in study order: the
+/// parsed library (`CandidateList`) and the launch index answer it alike.
+public protocol PlanningSource: Sendable {
+    var count: Int { get }
+    /// Deck names; `EntryFacts.deck` is a position in them.
+    var deckNames: [String] { get }
+    /// Everything planning reads for every entry, in one call.
+    func facts(_ entry: Int) -> EntryFacts
+    func id(_ entry: Int) -> String
+    /// Reviews of the entry at or after `time`.
+    func reviews(_ entry: Int, since time: Date) -> Int
+    /// Answer times recorded in the entry's last five reviews.
+    func recentMilliseconds(_ entry: Int) -> [Int]
+}
+
+public struct EntryFacts: Sendable {
+    public var deck: Int
+    public var published: Bool
+    public var locked: Bool
+    public var status: LibraryIndex.Status
+    /// Nil when the learner has no progress file for the entry.
+    public var progress: PlanningProgress?
+
+    public init(deck: Int, published: Bool, locked: Bool, status: LibraryIndex.Status, progress: PlanningProgress?) {
+        self.deck = deck
+        self.published = published
+        self.locked = locked
+        self.status = status
+        self.progress = progress
+    }
+}
+
+/// The scalars of a progress file planning reads for every entry.
+public struct PlanningProgress: Sendable {
+    public var reviewCount: Int
+    public var firstReviewAt: Date?
+    public var ladderStarted: Bool
+    public var state: MemoryState?
+
+    public init(reviewCount: Int, firstReviewAt: Date?, ladderStarted: Bool, state: MemoryState?) {
+        self.reviewCount = reviewCount
+        self.firstReviewAt = firstReviewAt
+        self.ladderStarted = ladderStarted
+        self.state = state
+    }
+
+    public init(_ summary: ProgressSummary) {
+        self.init(reviewCount: summary.reviewCount, firstReviewAt: summary.firstReviewAt, ladderStarted: summary.ladderStarted, state: summary.state)
+    }
+}
+
+/// Candidates worked out in full, as from the parsed library.
+public struct CandidateList: PlanningSource {
+    public let candidates: [SessionPlanner.Candidate]
+    public let deckNames: [String]
+    private let deckNumbers: [Int]
+    /// The reviews since a time for an entry whose summary keeps too few of them to say.
+    private let exactReviewsSince: @Sendable (String, Date) -> Int
+
+    public init(_ candidates: [SessionPlanner.Candidate], exactReviewsSince: @escaping @Sendable (String, Date) -> Int) {
+        self.candidates = candidates
+        var names: [String] = [], numbers: [String: Int] = [:]
+        deckNumbers = candidates.map { candidate in
+            if let number = numbers[candidate.deck] { return number }
+            numbers[candidate.deck] = names.count
+            names.append(candidate.deck)
+            return names.count - 1
+        }
+        deckNames = names
+        self.exactReviewsSince = exactReviewsSince
+    }
+
+    public var count: Int { candidates.count }
+    public func id(_ entry: Int) -> String { candidates[entry].id }
+    public func facts(_ entry: Int) -> EntryFacts {
+        let candidate = candidates[entry]
+        return EntryFacts(
+            deck: deckNumbers[entry], published: candidate.published, locked: candidate.locked, status: candidate.status,
+            progress: candidate.progress.map(PlanningProgress.init))
+    }
+    public func reviews(_ entry: Int, since time: Date) -> Int {
+        candidates[entry].progress?.reviews(since: time) ?? exactReviewsSince(candidates[entry].id, time)
+    }
+    public func recentMilliseconds(_ entry: Int) -> [Int] { candidates[entry].progress?.recentMilliseconds ?? [] }
 }

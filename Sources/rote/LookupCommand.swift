@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LaunchIndex
 import RoteStore
 
 struct Lookup: ParsableCommand {
@@ -14,16 +15,23 @@ struct Lookup: ParsableCommand {
     var words: [String]
 
     func run() throws {
-        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
+        let root = try CommandContext.locate(global)
+        let launch: LibraryLaunch
+        do {
+            launch = try LibraryLaunch.openVerified(root: root, user: CommandContext.user(at: root, global))
+        } catch let error as LibraryError {
+            throw CLIError(error.message)
+        }
         var missing: [String] = []
         for word in words {
-            let found = context.index.lemmas(of: word)
+            // The index finds the lemmas; their files give what to show.
+            let found = launch.index.lemmas(of: word).compactMap { number in launch.entry(number).map { (number, $0) } }
             if found.isEmpty {
                 print("\(word): not in any deck")
                 missing.append(word)
                 continue
             }
-            for entry in found {
+            for (number, entry) in found {
                 guard case let .vocabulary(lemma) = entry.content else { continue }
                 var parts = ["\(word) → \(lemma.word)"]
                 if let rank = lemma.rank { parts.append("rank \(rank)") }
@@ -31,7 +39,7 @@ struct Lookup: ParsableCommand {
                 parts.append(lemma.pos)
                 let meaning = lemma.definition.first { $0.0 == "en" }?.1
                 parts.append(lemma.translation + (meaning.map { " — \($0)" } ?? ""))
-                parts.append(context.index.status(of: entry.id).rawValue)
+                parts.append(launch.index.status(ofEntry: number).rawValue)
                 parts.append(entry.id)
                 print(parts.joined(separator: " · "))
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LaunchIndex
 import RoteStore
 import LibGit
 import RoteSync
@@ -54,7 +55,7 @@ struct StudyCommand: ParsableCommand {
     @Flag(help: "List every planned entry, not just the counts.")
     var list = false
 
-    @Flag(help: "Print the plan and stop, without studying.")
+    @Flag(help: "Print the plan and stop, without studying. Reads the launch index in .git/rote/, checked against every file first.")
     var plan = false
 
     func validate() throws {
@@ -64,6 +65,7 @@ struct StudyCommand: ParsableCommand {
     }
 
     func run() throws {
+        if plan { return try printPlanFromLaunchIndex() }
         let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
         context.reportLoadProblems()
         let unknown = decks.filter { context.library.decks[$0] == nil }
@@ -90,22 +92,8 @@ struct StudyCommand: ParsableCommand {
         }
         defer { withExtendedLifetime(lock) {} }
         let plan = planner.plan(decks: decks, limits: limits, now: Date())
-        let studied = planner.studyableDecks(decks)
-        print("Study plan for \(context.user): \(plan.due.count) due, \(plan.new.count) new" + (plan.dueDeferred > 0 ? " (\(plan.dueDeferred) more due beyond today's limit)" : ""))
-        let width = studied.map(\.count).max() ?? 0
-        for deck in studied {
-            let due = plan.due.filter { $0.deck == deck }.count, fresh = plan.new.filter { $0.deck == deck }.count
-            guard due + fresh > 0 || list else { continue }
-            print("  \(deck.padding(toLength: width, withPad: " ", startingAt: 0))  \(due) due · \(fresh) new")
-        }
-        if plan.isEmpty {
-            print("Nothing to study right now" + (plan.reviewedToday > 0 ? " — \(plan.reviewedToday) reviews done today." : "."))
-        }
-        if list {
-            for item in plan.due { print("  due  \(item.id)  recall \(Int(((item.retrievability ?? 0) * 100).rounded()))%") }
-            for item in plan.new { print("  new  \(item.id)") }
-        }
-        guard !self.plan, !plan.isEmpty else { return }
+        show(plan, decks: planner.studyableDecks(decks), user: context.user)
+        guard !plan.isEmpty else { return }
         guard context.library.profiles[context.user] != nil else {
             throw CLIError("no learner '\(context.user)' in this library (profiles/\(context.user)/profile.yaml); use --user NAME")
         }
@@ -123,5 +111,51 @@ struct StudyCommand: ParsableCommand {
             return
         }
         print("\n" + StudySummary.render(session, nextDue: runner.nextDue(), now: Date(), statusChanges: runner.statusChanges.count))
+    }
+
+    /// `--plan`: the launch index answers without parsing the library. Like a study launch it
+    /// first commits the answers of an interrupted session; content upgrades wait for studying.
+    private func printPlanFromLaunchIndex() throws {
+        let root = try CommandContext.locate(global)
+        let user = CommandContext.user(at: root, global)
+        let launch: LibraryLaunch
+        do {
+            let lock = try LibraryLock(root: root, purpose: "study")
+            defer { withExtendedLifetime(lock) {} }
+            if try StudySessionRunner.recoverInterruptedSession(root: root, git: try LibraryGit(root: root, user: user)) {
+                Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
+            }
+            launch = try LibraryLaunch.openVerified(root: root, user: user)
+        } catch let error as LibraryError {
+            throw CLIError(error.message)
+        } catch let busy as LibraryLock.Busy {
+            throw CLIError(busy.description)
+        } catch let error as SyncError {
+            throw CLIError(error.message)
+        }
+        let unknown = decks.filter { launch.decks[$0] == nil }
+        if !unknown.isEmpty {
+            throw CLIError("no deck \(unknown.joined(separator: ", ")); decks are: \(launch.index.settings.decks.filter { launch.decks[$0] != nil }.joined(separator: ", "))")
+        }
+        let planner = launch.planner()
+        let limits = SessionPlanner.Limits.from(launch.profile, newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts)
+        show(planner.plan(decks: decks, limits: limits, now: Date()), decks: planner.studyableDecks(decks), user: user)
+    }
+
+    private func show(_ plan: SessionPlan, decks studied: [String], user: String) {
+        print("Study plan for \(user): \(plan.due.count) due, \(plan.new.count) new" + (plan.dueDeferred > 0 ? " (\(plan.dueDeferred) more due beyond today's limit)" : ""))
+        let width = studied.map(\.count).max() ?? 0
+        for deck in studied {
+            let due = plan.due.filter { $0.deck == deck }.count, fresh = plan.new.filter { $0.deck == deck }.count
+            guard due + fresh > 0 || list else { continue }
+            print("  \(deck.padding(toLength: width, withPad: " ", startingAt: 0))  \(due) due · \(fresh) new")
+        }
+        if plan.isEmpty {
+            print("Nothing to study right now" + (plan.reviewedToday > 0 ? " — \(plan.reviewedToday) reviews done today." : "."))
+        }
+        if list {
+            for item in plan.due { print("  due  \(item.id)  recall \(Int(((item.retrievability ?? 0) * 100).rounded()))%") }
+            for item in plan.new { print("  new  \(item.id)") }
+        }
     }
 }

@@ -1,32 +1,38 @@
 import Foundation
+import LaunchIndex
 import RoteModel
 import RoteStore
 import Study
 
 /// How long a learner waits for a library to open, and how fast the reader's lookups are:
 ///
-///     rote-bench launch --library DIR [--runs 3] [--lookups 2000000] [--user NAME]
+///     rote-bench launch --library DIR [--runs 3] [--lookups 2000000] [--user NAME] [--changes 100]
+///                       [--anki-python PYTHON]
 ///
-/// In one run, on a library made by `rote-bench generate`:
-/// - the floor: reading every library file's bytes (what `cat` of them all does), the least
-///   any launch that looks at every file can cost;
-/// - launch as `rote study` does it: `LibraryLoader` (list, read, parse on every core,
-///   validate), `LibraryIndex`, and the session plan (due counts and the first card);
-/// - lookups per second of inflected forms (`LibraryIndex.lookUp`: lemma, rank and the learner's status), on forms drawn from
-///   the library with a fixed seed;
-/// - peak memory (maximum resident set size of this process after its first launch).
-///
-/// There is no index cache yet, so a warm launch costs what a cold one does (the page cache
-/// is warm in both: the first run reads the files from disk, and is reported separately).
+/// In one run, on a library made by `rote-bench generate`, each a median of `--runs`:
+/// - the floor: reading every library file's bytes (what `cat` of them all does);
+/// - cold launch: no launch index cache, so a full load (list, read, parse on every core),
+///   the index built and saved, the due queue planned and the first card read;
+/// - warm launch: the cached index mapped, due queue and first card — with the stat check
+///   of every file running beside it, timed to its end;
+/// - launch after `--changes` progress files each got a new review: check, re-read those,
+///   rebuild and save the index, plan, first card;
+/// - a warm launch in a fresh process (`rote-bench launch-probe`), with its peak memory;
+/// - lookups per second (form → lemma, rank, status), forms drawn uniformly from all forms;
+/// - with `--anki-python`, Anki (the `anki` package) opening a collection of the same cards
+///   and counting what is due (`Benchmarks/anki_due.py`).
 enum LaunchBenchmark {
     static func run(_ arguments: [String]) throws {
-        let options = try Options(arguments, allowed: ["library", "runs", "lookups", "user"])
+        let options = try Options(arguments, allowed: ["library", "runs", "lookups", "user", "changes", "anki-python"])
         guard let libraryPath = options.string("library") else { throw OptionError(message: "launch needs --library DIR (made by rote-bench generate)") }
-        let root = URL(fileURLWithPath: libraryPath).standardizedFileURL
+        let root = URL(fileURLWithPath: libraryPath).standardizedFileURL.resolvingSymlinksInPath()
         let runs = max(try options.int("runs", default: 3), 1)
         let lookups = max(try options.int("lookups", default: 2_000_000), 1)
-        let loader = LibraryLoader(users: .all, includeSessions: false)
+        let changes = max(try options.int("changes", default: 100), 1)
+        let user = options.string("user") ?? probeUser(root)
+        let loader = LibraryLoader(users: .only(user), includeSessions: false)
         let (paths, _) = loader.listFiles(root)
+        let now = Date(timeIntervalSince1970: LibraryGenerator.end + 86_400)
 
         func readAll() -> Int {
             var problems: [Diagnostic] = []
@@ -34,58 +40,183 @@ enum LaunchBenchmark {
             for path in paths { bytes += loader.read(root, path, &problems)?.count ?? 0 }
             return bytes
         }
-        func launch() throws -> (LoadedLibrary, LibraryIndex, SessionPlan) {
-            let library = try loader.load(root)
-            let user = options.string("user") ?? library.manifest?.defaultUser ?? "bench"
-            let index = LibraryIndex(library: library, user: user)
-            let plan = SessionPlanner(library: library, index: index).plan(
-                limits: .from(index.profile), now: Date(timeIntervalSince1970: LibraryGenerator.end + 86_400))
-            return (library, index, plan)
-        }
 
         Bench.log("launch: \(paths.count) files in \(root.lastPathComponent)")
-        let (first, opened) = try Timing.measure(launch)
-        // Peak memory of one launch: read before the timed runs, which build a second library
-        // while this one is still held.
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let peakMiB = Double(usage.ru_maxrss) / 1024
-        Bench.log("launch: first launch \(Bench.duration(first)), peak memory \(Int(peakMiB)) MiB")
-        var floors: [Double] = [], launches: [Double] = []
-        var bytes = 0
+        var floors: [Double] = [], colds: [Double] = [], warms: [Double] = [], checks: [Double] = [], changed: [Double] = [], probes: [Double] = []
+        var probeMemory: [Double] = []
+        var lastPlan: (SessionPlan, String)?
         for run in 1...runs {
-            let (floor, read) = Timing.measure(readAll)
-            bytes = read
+            let (floor, _) = Timing.measure(readAll)
             floors.append(floor)
-            let (time, _) = try Timing.measure(launch)
-            launches.append(time)
-            Bench.log("launch: run \(run) of \(runs): read \(Bench.duration(floor)), launch \(Bench.duration(time))")
-        }
-        let (library, index, plan) = opened
+            if let cache = LibraryLaunch.cacheURL(root: root, user: user) { try? FileManager.default.removeItem(at: cache) }
+            let (cold, coldPlan) = try Timing.measure { try ready(try LibraryLaunch.open(root: root, user: user), now: now) }
+            colds.append(cold)
 
-        // Forms to look up: every form of every word, in a seeded order.
-        var forms = Array(index.lemmasByForm.keys)
+            let clock = ContinuousClock()
+            let started = clock.now
+            let launch = try LibraryLaunch.open(root: root, user: user)
+            guard launch.source == .cache else { throw OptionError(message: "the warm launch did not find the cache: \(launch.source)") }
+            let pending = launch.verifyInBackground()
+            let warmPlan = try ready(launch, now: now)
+            let warm = seconds(clock.now - started)
+            let verified = try pending.wait()
+            let check = seconds(clock.now - started)
+            guard verified.source == .verified, warmPlan.1 == coldPlan.1, warmPlan.0.dueTotal == coldPlan.0.dueTotal else {
+                throw OptionError(message: "the warm launch disagrees with the cold one (\(verified.source), \(warmPlan.1) vs \(coldPlan.1))")
+            }
+            warms.append(warm)
+            checks.append(check)
+
+            let originals = try touchProgressFiles(root: root, user: user, count: changes, run: run)
+            let (afterChanges, changedLaunch) = try Timing.measure { () throws -> (LibraryLaunch, (SessionPlan, String)) in
+                let launch = try LibraryLaunch.openVerified(root: root, user: user)
+                return (launch, try ready(launch, now: now))
+            }
+            guard changedLaunch.0.source == .refreshed(files: changes) else {
+                throw OptionError(message: "the launch after \(changes) changed files was \(changedLaunch.0.source)")
+            }
+            changed.append(afterChanges)
+            for (path, bytes) in originals { try bytes.write(to: root.appending(path: path)) }
+            // Stamps younger than two seconds are racy and always re-read; let them settle so
+            // the next warm launch is a warm one.
+            Thread.sleep(forTimeInterval: 2.1)
+            _ = try LibraryLaunch.openVerified(root: root, user: user)
+
+            let (probe, memory) = try probeProcess(root: root, user: user)
+            probes.append(probe)
+            probeMemory.append(memory)
+            lastPlan = warmPlan
+            Bench.log("launch: run \(run) of \(runs): read \(Bench.duration(floor)), cold \(Bench.duration(cold)), warm \(Bench.duration(warm)) "
+                + "(check done at \(Bench.duration(check))), after \(changes) changes \(Bench.duration(afterChanges)), fresh process \(Bench.duration(probe)) \(Int(memory)) MiB")
+        }
+
+        let launch = try LibraryLaunch.openVerified(root: root, user: user)
+        var forms = launch.index.rows().entries.flatMap(\.forms)
         var random = SeededGenerator(seed: 7)
         forms = StudyRandom.shuffled(forms, using: &random)
         var found = 0
         let lookupTime = Timing.median(runs) {
             Timing.seconds {
                 found = 0
-                for number in 0..<lookups where index.lookUp(forms[number % forms.count]) != nil { found += 1 }
+                for number in 0..<lookups where launch.index.lookUp(forms[number % forms.count]) != nil { found += 1 }
                 return found
             }
         }
-        let reviews = library.progress.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.reviews.count } }
-        print("launch: \(root.lastPathComponent): \(paths.count) files (\(bytes / 1_048_576) MiB), \(library.entries.count) entries, "
-            + "\(library.progress.values.reduce(0) { $0 + $1.count }) progress files, \(reviews) reviews; "
-            + "plan: \(plan.dueTotal) due, \(plan.due.count) reviews and \(plan.new.count) new today, first card \((plan.due + plan.new).first?.id ?? "none")")
-        var table = Table(header: ["measurement", "rote (median of \(runs))", "reference: read every file's bytes (median of \(runs))", "ratio (rote ÷ reference)"])
-        let (launchMedian, floorMedian) = (Timing.median(launches), Timing.median(floors))
-        table.add(["launch to index and due queue (warm page cache; no index cache yet)", Bench.duration(launchMedian), Bench.duration(floorMedian),
-                   String(format: "%.1f×", launchMedian / floorMedian)])
-        table.add(["first launch in this process (page cache as found)", Bench.duration(first), "—", "—"])
-        table.add(["lookups (inflected form → lemma, rank, status)", String(format: "%.2f million/s", Double(lookups) / lookupTime / 1e6), "—", "—"])
-        table.add(["peak memory of a launch (max RSS after the first)", String(format: "%.0f MiB", peakMiB), "—", "—"])
+        guard found == lookups else { throw OptionError(message: "\(lookups - found) of \(lookups) lookups of known forms failed") }
+
+        var anki: (open: Double, due: String)?
+        if let python = options.string("anki-python") { anki = try ankiDueCount(python: python, root: root, user: user, now: now, runs: runs) }
+
+        let (plan, first) = lastPlan!
+        print("launch: \(root.lastPathComponent): \(paths.count) files, \(launch.index.entryCount) entries, \(launch.index.progressCount) progress files; "
+            + "plan: \(plan.dueTotal) due, \(plan.due.count) reviews and \(plan.new.count) new today, first card \(first); index cache "
+            + "\((try? FileManager.default.attributesOfItem(atPath: LibraryLaunch.cacheURL(root: root, user: user)!.path)[.size] as? Int).map { "\($0 / 1_048_576) MiB" } ?? "?")")
+        var table = Table(header: ["measurement", "rote (median of \(runs))", "reference (same run)", "ratio"])
+        let floor = Timing.median(floors)
+        table.add(["cold launch: full load, index built and saved, due queue, first card", Bench.duration(Timing.median(colds)),
+                   "read every file's bytes: \(Bench.duration(floor))", String(format: "%.1f× the floor", Timing.median(colds) / floor)])
+        let warm = Timing.median(warms)
+        table.add(["warm launch: cached index, due queue, first card", Bench.duration(warm), anki.map { "Anki open + due counts: \(Bench.duration($0.open))" } ?? "—",
+                   anki.map { String(format: "%.2f× Anki's time", warm / $0.open) } ?? "—"])
+        table.add(["  its stat check of every file, done (from launch start)", Bench.duration(Timing.median(checks)), "—", "—"])
+        table.add(["launch after \(changes) changed progress files (check, re-read, index saved, due queue)", Bench.duration(Timing.median(changed)), "—", "—"])
+        table.add(["warm launch in a fresh process, verified (`launch-probe`)", Bench.duration(Timing.median(probes)), "—", "—"])
+        table.add(["peak memory (max RSS) of that process", String(format: "%.0f MiB", Timing.median(probeMemory)), "—", "—"])
+        table.add(["lookups (inflected form → lemma, rank, status)", String(format: "%.1f million/s", Double(lookups) / lookupTime / 1e6), "—", "—"])
+        if let anki { table.add(["Anki's due counts (new, learning, review)", anki.due, "rote: \(plan.dueTotal) due", "—"]) }
         print(table.render())
+    }
+
+    /// A launch's work up to the first card: plan today's session and read that card's file.
+    static func ready(_ launch: LibraryLaunch, now: Date) throws -> (SessionPlan, String) {
+        let plan = launch.planner().plan(limits: .from(launch.profile), now: now, timeZone: TimeZone(identifier: "UTC")!)
+        guard let first = (plan.due + plan.new).first else { return (plan, "none") }
+        guard let entry = launch.entry(id: first.id) else { throw OptionError(message: "the first card \(first.id) cannot be read") }
+        return (plan, entry.id)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    static func probeUser(_ root: URL) -> String {
+        let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: LibraryLocation.manifestName).path) ?? Data(), path: LibraryLocation.manifestName).0
+        return manifest?.defaultUser ?? "bench"
+    }
+
+    /// Adds a review to `count` progress files (a session synced from another device);
+    /// returns their old bytes to put back.
+    static func touchProgressFiles(root: URL, user: String, count: Int, run: Int) throws -> [(String, Data)] {
+        let folder = "profiles/\(user)/progress"
+        var paths: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: root.appending(path: folder).path)
+        while let next = enumerator?.nextObject() as? String, paths.count < count * 50 {
+            if next.hasSuffix(".yaml") { paths.append(folder + "/" + next) }
+        }
+        var random = SeededGenerator(seed: UInt64(run))
+        let chosen = Array(StudyRandom.shuffled(paths, using: &random).prefix(count))
+        return try chosen.map { path in
+            let url = root.appending(path: path)
+            let original = try Data(contentsOf: url)
+            let line = "  - {id: \(UUID().uuidString.lowercased()), at: 2031-01-02T10:00:00Z, grade: good, ms: 4200, device: bench}\n"
+            try (original + Data(line.utf8)).write(to: url)
+            return (path, original)
+        }
+    }
+
+    /// `rote-bench launch-probe` in a new process: wall time, and its peak memory in MiB.
+    static func probeProcess(root: URL, user: String) throws -> (Double, Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        process.arguments = ["launch-probe", "--library", root.path, "--user", user]
+        let output = Pipe()
+        process.standardOutput = output
+        let (time, _) = try Timing.measure {
+            try process.run()
+            process.waitUntilExit()
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard process.terminationStatus == 0, let memory = text.split(separator: " ").last.flatMap({ Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+            throw OptionError(message: "launch-probe failed: \(text)")
+        }
+        return (time, memory)
+    }
+
+    /// `rote-bench launch-probe --library DIR --user NAME`: one verified warm launch to the
+    /// first card, then `peak-rss-mib N`.
+    static func probe(_ arguments: [String]) throws {
+        let options = try Options(arguments, allowed: ["library", "user"])
+        guard let path = options.string("library"), let user = options.string("user") else { throw OptionError(message: "launch-probe needs --library and --user") }
+        let launch = try LibraryLaunch.openVerified(root: URL(fileURLWithPath: path), user: user)
+        guard launch.source == .verified else { throw OptionError(message: "launch-probe found no settled cache: \(launch.source)") }
+        _ = try ready(launch, now: Date(timeIntervalSince1970: LibraryGenerator.end + 86_400))
+        // VmHWM, not getrusage: a process started by posix_spawn inherits its parent's
+        // ru_maxrss across exec, so that would report the benchmark's own peak.
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? .nan
+        print("peak-rss-mib \(peak / 1024)")
+    }
+
+    /// Anki opening a collection of the same cards (built once beside the library by
+    /// `Benchmarks/anki_due.py`) and counting what is due: median seconds, and its counts.
+    static func ankiDueCount(python: String, root: URL, user: String, now: Date, runs: Int) throws -> (Double, String) {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../anki_due.py").standardizedFileURL
+        let collection = root.deletingLastPathComponent().appending(path: root.lastPathComponent + ".anki2")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script.path, "--library", root.path, "--user", user, "--collection", collection.path,
+                             "--now", String(Int(now.timeIntervalSince1970)), "--runs", String(runs)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let line = text.split(separator: "\n").last(where: { $0.hasPrefix("anki ") }) else {
+            throw OptionError(message: "anki_due.py failed: \(text)")
+        }
+        // anki <median seconds> <new> <learning> <review>
+        let fields = line.split(separator: " ")
+        guard fields.count == 5, let seconds = Double(fields[1]) else { throw OptionError(message: "anki_due.py printed \(line)") }
+        return (seconds, "\(fields[2]) new, \(fields[3]) learning, \(fields[4]) review")
     }
 }

@@ -26,6 +26,7 @@ let measurements: [(name: String, run: Measurement)] = [
     ("merge", MergeBenchmark.run),
     ("commit", CommitBenchmark.run),
     ("launch", LaunchBenchmark.run),
+    ("launch-probe", LaunchBenchmark.probe),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

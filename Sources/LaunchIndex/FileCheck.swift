@@ -1,0 +1,218 @@
+import Dispatch
+import Foundation
+import LibGit
+import RoteStore
+
+/// What changed in a library since its launch index was made: every recorded file is
+/// stat'ed (on every core) and compared with its stamp, and every folder whose stamp moved
+/// is listed again for added files. A file whose stamp moved but whose bytes still hash to
+/// the recorded blob only gets its new stamp.
+struct FileCheck: Sendable {
+    struct Change: Sendable {
+        var path: String
+        var role: FileRecord.Role
+        /// The new stamp; nil when the file or folder is gone.
+        var stamp: FileStamp?
+        /// The new bytes when the file must be read again; nil for a folder, a removed file
+        /// or one whose bytes did not change.
+        var bytes: Data?
+        var blob: ObjectID?
+        /// The record's number in the base index, for a file the base has.
+        var baseRecord: Int?
+    }
+
+    var changes: [Change] = []
+
+    var isEmpty: Bool { changes.isEmpty }
+
+    /// Why the index cannot be patched: a change to a file other than an entry or the
+    /// learner's progress.
+    var needsFullLoad: String? {
+        changes.first { $0.role == .configuration && ($0.bytes != nil || $0.stamp == nil) }.map { "\($0.path) changed" }
+    }
+
+    static func run(root: URL, user: String, records index: LaunchIndex) -> FileCheck {
+        let started = now()
+        var moved = movedRecords(root: root.path, index: index)
+        // Records the overlay changed or added are few: stat'ed by path.
+        let overlaid = index.overlay.files.compactMap { number, record in record.map { ($0, Optional(number)) } }
+            + index.overlay.addedFiles.map { ($0, Int?.none) }
+        for (record, number) in overlaid {
+            var info = stat()
+            if stat(root.path + "/" + record.path, &info) != 0 || FileStamp(info) != record.stamp { moved.append((record, number)) }
+        }
+        var check = FileCheck()
+        var recorded: Set<String>?
+        for (record, number) in moved {
+            var info = stat()
+            let exists = stat(root.path + "/" + record.path, &info) == 0
+            guard exists else {
+                check.changes.append(Change(path: record.path, role: record.role, stamp: nil, bytes: nil, blob: nil, baseRecord: number))
+                continue
+            }
+            let stamp = settled(FileStamp(info), since: started)
+            if record.role == .folder {
+                check.changes.append(Change(path: record.path, role: .folder, stamp: stamp, bytes: nil, blob: nil, baseRecord: number))
+                if recorded == nil { recorded = Set(index.files.map(\.path)) }
+                for (path, added) in listFolder(root: root.path, user: user, folder: record.path) where !recorded!.contains(path) {
+                    check.changes.append(read(root: root.path, path: path, stamp: settled(added, since: started), known: nil, baseRecord: nil))
+                }
+            } else {
+                check.changes.append(read(root: root.path, path: record.path, stamp: stamp, known: record.blob, baseRecord: number))
+            }
+        }
+        return check
+    }
+
+    /// A file's change: its bytes when they differ from the blob it held.
+    private static func read(root: String, path: String, stamp: FileStamp, known: ObjectID?, baseRecord: Int?) -> Change {
+        let role = path.hasSuffix("/") ? FileRecord.Role.folder : FileRecord.role(of: path)
+        guard role != .folder else { return Change(path: path, role: role, stamp: stamp, bytes: nil, blob: nil, baseRecord: baseRecord) }
+        guard let bytes = FileManager.default.contents(atPath: root + "/" + path) else {
+            return Change(path: path, role: role, stamp: nil, bytes: nil, blob: nil, baseRecord: baseRecord)
+        }
+        let blob = bytes.withUnsafeBytes { ObjectID.blob(hashing: $0) }
+        let unchanged = known == blob
+        // A racy stamp keeps no blob: the bytes may change again within the stamp's tick.
+        return Change(path: path, role: role, stamp: stamp, bytes: unchanged ? nil : bytes, blob: stamp == .unknown ? nil : blob, baseRecord: baseRecord)
+    }
+
+    /// The records whose files' stamps no longer match, stat'ed from the mapped index on
+    /// every core without making a string per file.
+    private static func movedRecords(root: String, index: LaunchIndex) -> [(FileRecord, Int?)] {
+        let count = index.fileCount
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunk = max(1, (count + workers * 8 - 1) / (workers * 8))
+        let chunks = (count + chunk - 1) / chunk
+        let found = Slots(count: chunks)
+        let rootBytes = Array(root.utf8) + [UInt8(ascii: "/")]
+        DispatchQueue.concurrentPerform(iterations: chunks) { part in
+            var buffer = [CChar](repeating: 0, count: 4096)
+            var moved: [Int] = []
+            // Files of one folder lie together (records are sorted by path), so each is
+            // stat'ed by name relative to its open folder: the kernel walks one component,
+            // not the whole path, per file.
+            var folder: [UInt8] = [], folderDescriptor: Int32 = -1
+            defer { if folderDescriptor >= 0 { close(folderDescriptor) } }
+            buffer.withUnsafeMutableBytes { raw in
+                let text = raw.baseAddress!
+                for record in (part * chunk)..<min((part + 1) * chunk, count) {
+                    if !index.overlay.files.isEmpty, index.overlay.files.index(forKey: record) != nil { continue }
+                    let (path, stamp) = index.fileStamp(record)
+                    guard rootBytes.count + path.count < raw.count else {
+                        moved.append(record)
+                        continue
+                    }
+                    let slash = path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+                    let name = UnsafeRawBufferPointer(rebasing: path[slash...])
+                    var info = stat()
+                    var result: Int32
+                    if name.isEmpty || slash == 0 {
+                        // A folder record, or rote.yaml: by its whole path.
+                        rootBytes.withUnsafeBytes { text.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                        (text + rootBytes.count).copyMemory(from: path.baseAddress!, byteCount: path.count)
+                        raw[rootBytes.count + path.count] = 0
+                        result = stat(text.assumingMemoryBound(to: CChar.self), &info)
+                    } else {
+                        if !path[..<slash].elementsEqual(folder) {
+                            if folderDescriptor >= 0 { close(folderDescriptor) }
+                            folder = Array(path[..<slash])
+                            let folderPath = String(decoding: rootBytes + folder, as: UTF8.self)
+                            folderDescriptor = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                        }
+                        name.withUnsafeBytes { text.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                        raw[name.count] = 0
+                        result = folderDescriptor < 0 ? -1 : fstatat(folderDescriptor, text.assumingMemoryBound(to: CChar.self), &info, 0)
+                    }
+                    if result != 0 || FileStamp(info) != stamp { moved.append(record) }
+                }
+            }
+            found.set(part, moved)
+        }
+        return found.values.flatMap { $0 }.map { (index.fileRecord($0), $0) }
+    }
+
+    // MARK: Listing
+
+    /// Whether a library path belongs in `user`'s launch index: rote.yaml, everything under
+    /// corpus/, and the learner's own folder but for session files (history, not study).
+    static func inScope(_ path: String, user: String) -> Bool {
+        if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { return false }
+        if path == LibraryLocation.manifestName || path.hasPrefix("corpus/") || path == "profiles/" { return true }
+        let mine = "profiles/\(user)/"
+        return (path == mine || path.hasPrefix(mine)) && !path.hasPrefix(mine + "sessions/")
+    }
+
+    /// Everything in scope below `folder` (a path ending in `/`), folders included, with
+    /// their stamps.
+    static func listFolder(root: String, user: String, folder: String) -> [(String, FileStamp)] {
+        var found: [(String, FileStamp)] = []
+        guard let directory = opendir(root + "/" + folder) else { return [] }
+        defer { closedir(directory) }
+        var subfolders: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix(".") { continue }
+            var info = stat()
+            guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
+            let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+            let path = folder + name + (isFolder ? "/" : "")
+            guard inScope(path, user: user) else { continue }
+            if isFolder {
+                found.append((path, FileStamp(info)))
+                subfolders.append(path)
+            } else if (info.st_mode & S_IFMT) == S_IFREG, name.hasSuffix(".yaml") {
+                found.append((path, FileStamp(info)))
+            }
+        }
+        for subfolder in subfolders { found += listFolder(root: root, user: user, folder: subfolder) }
+        return found
+    }
+
+    /// Every file and folder in scope, stamped: what a full load is about to read.
+    static func snapshot(root: String, user: String) -> [String: FileStamp] {
+        var stamps: [String: FileStamp] = [:]
+        var info = stat()
+        if stat(root + "/" + LibraryLocation.manifestName, &info) == 0 { stamps[LibraryLocation.manifestName] = FileStamp(info) }
+        for top in ["corpus/", "profiles/"] where stat(root + "/" + top, &info) == 0 {
+            stamps[top] = FileStamp(info)
+            for (path, stamp) in listFolder(root: root, user: user, folder: top) { stamps[path] = stamp }
+        }
+        return stamps
+    }
+
+    // MARK: Racy stamps
+
+    /// Wall-clock nanoseconds, as file times are kept.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    /// A file changed within two seconds of being stamped could change again with the same
+    /// stamp (file times tick coarsely), so such a stamp is not trusted: git calls it racy.
+    static func isRacy(_ stamp: FileStamp, since started: Int64) -> Bool {
+        max(stamp.modified, stamp.changed) >= started - 2_000_000_000
+    }
+
+    static func settled(_ stamp: FileStamp, since started: Int64) -> FileStamp {
+        isRacy(stamp, since: started) ? .unknown : stamp
+    }
+}
+
+/// Per-worker results, each slot written by one worker.
+private final class Slots: @unchecked Sendable {
+    private var storage: [[Int]]
+    private let lock = NSLock()
+
+    init(count: Int) { storage = Array(repeating: [], count: count) }
+
+    func set(_ index: Int, _ value: [Int]) {
+        lock.lock()
+        storage[index] = value
+        lock.unlock()
+    }
+
+    var values: [[Int]] { storage }
+}

@@ -1,0 +1,398 @@
+import Foundation
+import LibGit
+import RoteModel
+import RoteStore
+import Study
+
+/// The launch index: a compact binary summary of one learner's library — entries in study
+/// order, every word form → lemma in an open-addressing table, each entry's rank and status,
+/// the progress summaries planning needs, and every file's stamp and blob id — laid out so
+/// that it is used where it lies in a memory-mapped file. Opening it reads nothing but the
+/// header; a lookup touches a slot, the form's bytes and two small arrays.
+///
+/// Layout (all integers little-endian): a header (magic, checksum of everything after it,
+/// length, then offset and count of each section) and the sections — settings (JSON),
+/// strings, entries, entry forms, progress, form slots, lemma lists, files.
+public final class LaunchIndex: @unchecked Sendable {
+    static let magic: [UInt8] = Array("ROTEIDX2".utf8)
+
+    enum Section: Int, CaseIterable {
+        case settings, strings, entries, entryForms, progress, slots, lemmaLists, files
+    }
+
+    enum Stride {
+        static let entry = 48, entryForm = 8, progress = 176, slot = 16, lemma = 4, file = 64
+    }
+
+    static let headerSize = 24 + Section.allCases.count * 16
+
+    let storage: MappedFile
+    var reader: ByteReader { storage.reader }
+    /// Changes since the base was written, kept in a small delta file beside it.
+    let overlay: Overlay
+    /// The base's checksum: a delta names the base it applies to by it.
+    var checksum: UInt64 { reader.u64(8) }
+    public let settings: LaunchRows.Settings
+    public let entryCount: Int
+    public let progressCount: Int
+    public let fileCount: Int
+    private let sections: [(offset: Int, count: Int)]
+    private let slotMask: Int
+    private let entriesBase: Int, slotsBase: Int, stringsBase: Int, lemmasBase: Int
+
+    /// Why bytes are not a usable index.
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Checks the bytes through and through (magic, length, checksum, every section inside
+    /// the file) before anything is read from them.
+    init(storage: MappedFile, overlay: Overlay = Overlay()) throws {
+        self.storage = storage
+        self.overlay = overlay
+        let reader = storage.reader
+        guard reader.count >= LaunchIndex.headerSize, Array(reader.bytes(0, 8)) == LaunchIndex.magic else {
+            throw Invalid(description: "not a launch index of this version")
+        }
+        guard reader.u64(16) == UInt64(reader.count) else { throw Invalid(description: "truncated: \(reader.count) bytes, header says \(reader.u64(16))") }
+        let sum = IndexHash.checksum(reader.bytes(16, reader.count - 16))
+        guard sum == reader.u64(8) else { throw Invalid(description: "checksum mismatch (a torn or damaged write)") }
+        var sections: [(Int, Int)] = []
+        for section in Section.allCases {
+            let offset = Int(reader.u64(24 + section.rawValue * 16)), count = Int(reader.u64(32 + section.rawValue * 16))
+            let stride = [1, 1, Stride.entry, Stride.entryForm, Stride.progress, Stride.slot, Stride.lemma, Stride.file][section.rawValue]
+            guard offset >= LaunchIndex.headerSize, count >= 0, offset + count * stride <= reader.count else {
+                throw Invalid(description: "section \(section) lies outside the file")
+            }
+            sections.append((offset, count))
+        }
+        self.sections = sections
+        let settingsSection = sections[Section.settings.rawValue]
+        settings = try JSONDecoder().decode(LaunchRows.Settings.self, from: Data(reader.bytes(settingsSection.0, settingsSection.1)))
+        entryCount = sections[Section.entries.rawValue].1
+        progressCount = sections[Section.progress.rawValue].1
+        fileCount = sections[Section.files.rawValue].1
+        let slots = sections[Section.slots.rawValue].1
+        guard slots > 0, slots & (slots - 1) == 0 else { throw Invalid(description: "the forms table is not a power of two") }
+        slotMask = slots - 1
+        entriesBase = sections[Section.entries.rawValue].0
+        slotsBase = sections[Section.slots.rawValue].0
+        stringsBase = sections[Section.strings.rawValue].0
+        lemmasBase = sections[Section.lemmaLists.rawValue].0
+        // Every reference into the strings and lists must land inside them: a damaged file
+        // that passed the checksum by chance still cannot make a read go astray.
+        let stringsEnd = sections[Section.strings.rawValue].1
+        let formsCount = sections[Section.entryForms.rawValue].1
+        let lemmaCount = sections[Section.lemmaLists.rawValue].1
+        for entry in 0..<entryCount {
+            let at = entriesBase + entry * Stride.entry
+            guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd, Int(reader.u32(at + 8)) + Int(reader.u16(at + 12)) <= stringsEnd,
+                Int(reader.u32(at + 32)) + Int(reader.u16(at + 36)) <= stringsEnd, Int(reader.u16(at + 6)) < settings.decks.count,
+                Int(reader.u32(at + 40)) + Int(reader.u16(at + 38)) <= formsCount,
+                reader.u32(at + 44) == UInt32.max || Int(reader.u32(at + 44)) < progressCount, reader.u8(at + 16) <= 5
+            else { throw Invalid(description: "entry \(entry) points outside the file") }
+        }
+        for slot in 0..<slots {
+            let at = slotsBase + slot * Stride.slot
+            let count = Int(reader.u16(at + 14))
+            guard count == 0 || (Int(reader.u32(at + 4)) + Int(reader.u16(at + 12)) <= stringsEnd
+                && (count == 1 ? Int(reader.u32(at + 8)) < entryCount : Int(reader.u32(at + 8)) + count <= lemmaCount))
+            else { throw Invalid(description: "form slot \(slot) points outside the file") }
+        }
+        for lemma in 0..<lemmaCount where Int(reader.u32(lemmasBase + lemma * 4)) >= entryCount {
+            throw Invalid(description: "lemma list \(lemma) points outside the file")
+        }
+        for record in 0..<fileCount {
+            let at = sections[Section.files.rawValue].0 + record * Stride.file
+            guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd else { throw Invalid(description: "file record \(record) points outside the file") }
+        }
+        for row in 0..<progressCount {
+            let at = sections[Section.progress.rawValue].0 + row * Stride.progress
+            guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd, reader.u8(at + 13) <= ProgressSummary.recentLimit,
+                reader.u8(at + 14) <= ProgressSummary.millisecondsLimit
+            else { throw Invalid(description: "progress row \(row) points outside the file") }
+        }
+    }
+
+    /// A validated base with another overlay: nothing to check again.
+    private init(overlay: Overlay, over base: LaunchIndex) {
+        storage = base.storage
+        self.overlay = overlay
+        settings = base.settings
+        entryCount = base.entryCount
+        progressCount = base.progressCount
+        fileCount = base.fileCount
+        sections = base.sections
+        slotMask = base.slotMask
+        entriesBase = base.entriesBase
+        slotsBase = base.slotsBase
+        stringsBase = base.stringsBase
+        lemmasBase = base.lemmasBase
+    }
+
+    /// The bytes of the index, to write to the cache.
+    var bytes: UnsafeRawBufferPointer { reader.bytes(0, reader.count) }
+
+    // MARK: Entries
+
+    @inline(__always) private func entryOffset(_ entry: Int) -> Int { entriesBase + entry * Stride.entry }
+    @inline(__always) private func string(_ offset: Int, _ length: Int) -> String { reader.string(stringsBase + offset, length) }
+
+    public func id(ofEntry entry: Int) -> String {
+        let at = entryOffset(entry)
+        return string(Int(reader.u32(at)), Int(reader.u16(at + 4)))
+    }
+
+    public func deck(ofEntry entry: Int) -> String { settings.decks[Int(reader.u16(entryOffset(entry) + 6))] }
+
+    func headword(ofEntry entry: Int) -> String? {
+        let at = entryOffset(entry)
+        return reader.u8(at + 15) & 4 != 0 ? string(Int(reader.u32(at + 32)), Int(reader.u16(at + 36))) : nil
+    }
+
+    /// The same base with another overlay.
+    func with(overlay: Overlay) -> LaunchIndex { LaunchIndex(overlay: overlay, over: self) }
+
+    public func path(ofEntry entry: Int) -> String {
+        let at = entryOffset(entry)
+        return string(Int(reader.u32(at + 8)), Int(reader.u16(at + 12)))
+    }
+
+    @inline(__always) public func rank(ofEntry entry: Int) -> Int? {
+        let rank = reader.i32(entryOffset(entry) + 20)
+        return rank == Int32.min ? nil : Int(rank)
+    }
+
+    @inline(__always) public func status(ofEntry entry: Int) -> LibraryIndex.Status {
+        if overlay.changes(entry: entry), let changed = overlay.statuses[entry] { return changed }
+        return LaunchIndex.statuses[Int(reader.u8(entryOffset(entry) + 16))]
+    }
+
+    static let statuses: [LibraryIndex.Status] = [.new, .learning, .review, .relearning, .suspended, .ignored]
+    static func code(of status: LibraryIndex.Status) -> UInt8 { UInt8(statuses.firstIndex(of: status)!) }
+
+    // MARK: Lookups
+
+    /// What a reader shows for a word in running text: the entry of its most frequent lemma,
+    /// the lemma's rank and the learner's status.
+    public struct Lookup: Sendable, Equatable {
+        public let entry: Int
+        public let rank: Int?
+        public let status: LibraryIndex.Status
+    }
+
+    public func lookUp(_ token: String) -> Lookup? {
+        var token = LibraryIndex.normalize(token)
+        return token.withUTF8 { bytes in
+            guard let slot = findSlot(UnsafeRawBufferPointer(bytes)) else { return nil }
+            let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 8))
+            let entry = count == 1 ? reference : Int(reader.u32(lemmasBase + reference * 4))
+            return Lookup(entry: entry, rank: rank(ofEntry: entry), status: status(ofEntry: entry))
+        }
+    }
+
+    /// Every entry a form belongs to, most frequent first.
+    public func lemmas(of token: String) -> [Int] {
+        var token = LibraryIndex.normalize(token)
+        return token.withUTF8 { bytes in
+            guard let slot = findSlot(UnsafeRawBufferPointer(bytes)) else { return [] }
+            let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 8))
+            if count == 1 { return [reference] }
+            return (0..<count).map { Int(reader.u32(lemmasBase + (reference + $0) * 4)) }
+        }
+    }
+
+    @inline(__always) private func findSlot(_ form: UnsafeRawBufferPointer) -> Int? {
+        let hash = IndexHash.form(form)
+        let tag = UInt32(truncatingIfNeeded: hash >> 32)
+        var slot = Int(truncatingIfNeeded: hash) & slotMask
+        while true {
+            let at = slotsBase + slot * Stride.slot
+            if reader.u16(at + 14) == 0 { return nil }
+            if reader.u32(at) == tag, Int(reader.u16(at + 12)) == form.count,
+                memcmp(reader.base + stringsBase + Int(reader.u32(at + 4)), form.baseAddress!, form.count) == 0
+            {
+                return at
+            }
+            slot = (slot + 1) & slotMask
+        }
+    }
+
+    // MARK: Planning
+
+    func progressRow(ofEntry entry: Int) -> Int? {
+        let row = reader.u32(entryOffset(entry) + 44)
+        return row == UInt32.max ? nil : Int(row)
+    }
+
+    func summary(row: Int) -> ProgressSummary {
+        LaunchIndex.summary(reader, at: sections[Section.progress.rawValue].0 + row * Stride.progress)
+    }
+
+    /// A progress row at `at` (the layout `encode(_:entry:into:)` writes).
+    static func summary(_ reader: ByteReader, at: Int) -> ProgressSummary {
+        func date(_ offset: Int) -> Date? {
+            let value = reader.f64(at + offset)
+            return value.isNaN ? nil : Date(timeIntervalSinceReferenceDate: value)
+        }
+        func number(_ offset: Int) -> Double? {
+            let value = reader.f64(at + offset)
+            return value.isNaN ? nil : value
+        }
+        let flags = reader.u8(at + 7)
+        var state: MemoryState?
+        if flags & 1 != 0 {
+            let step = reader.i32(at + 24)
+            state = MemoryState(
+                phase: MemoryState.Phase.allCases[Int(reader.u8(at + 12)) % 3], step: step == Int32.min ? nil : Int(step),
+                stability: number(40), difficulty: number(48), ease: number(56), interval: number(64), due: date(32) ?? .distantPast,
+                reps: Int(reader.u32(at + 16)), lapses: Int(reader.u32(at + 20)), lastReview: date(72))
+        }
+        return ProgressSummary(
+            status: ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3], reviewCount: Int(reader.u32(at + 8)), firstReviewAt: date(80),
+            recentReviewTimes: (0..<min(Int(reader.u8(at + 13)), ProgressSummary.recentLimit)).map { Date(timeIntervalSinceReferenceDate: reader.f64(at + 88 + $0 * 8)) },
+            recentMilliseconds: (0..<min(Int(reader.u8(at + 14)), ProgressSummary.millisecondsLimit)).map { Int(reader.i32(at + 152 + $0 * 4)) },
+            ladderStarted: flags & 2 != 0, hasScheduledReviews: flags & 4 != 0, state: state)
+    }
+
+    /// An entry's progress: the overlay's when it has one, else the base row.
+    func progress(ofEntry entry: Int) -> ProgressSummary? {
+        if overlay.changes(entry: entry), let changed = overlay.progress[entry] { return changed }
+        return progressRow(ofEntry: entry).map(summary(row:))
+    }
+
+    /// Planning facts of an entry's progress, read in place (or from the overlay).
+    func planningProgress(ofEntry entry: Int) -> PlanningProgress? {
+        if overlay.changes(entry: entry), let changed = overlay.progress[entry] { return changed.map(PlanningProgress.init) }
+        guard let row = progressRow(ofEntry: entry) else { return nil }
+        let at = sections[Section.progress.rawValue].0 + row * Stride.progress
+        let first = reader.f64(at + 80)
+        let flags = reader.u8(at + 7)
+        var state: MemoryState?
+        if flags & 1 != 0 {
+            func number(_ offset: Int) -> Double? {
+                let value = reader.f64(at + offset)
+                return value.isNaN ? nil : value
+            }
+            let step = reader.i32(at + 24), last = reader.f64(at + 72)
+            state = MemoryState(
+                phase: MemoryState.Phase.allCases[Int(reader.u8(at + 12)) % 3], step: step == Int32.min ? nil : Int(step),
+                stability: number(40), difficulty: number(48), ease: number(56), interval: number(64),
+                due: Date(timeIntervalSinceReferenceDate: reader.f64(at + 32)), reps: Int(reader.u32(at + 16)), lapses: Int(reader.u32(at + 20)),
+                lastReview: last.isNaN ? nil : Date(timeIntervalSinceReferenceDate: last))
+        }
+        return PlanningProgress(
+            reviewCount: Int(reader.u32(at + 8)), firstReviewAt: first.isNaN ? nil : Date(timeIntervalSinceReferenceDate: first),
+            ladderStarted: flags & 2 != 0, state: state)
+    }
+
+    /// Reviews at or after `time` as far as the kept review times tell; nil when all kept
+    /// ones are that recent and there were more.
+    func reviews(ofEntry entry: Int, since time: Date) -> Int? {
+        if overlay.changes(entry: entry), let changed = overlay.progress[entry] { return changed?.reviews(since: time) ?? 0 }
+        guard let row = progressRow(ofEntry: entry) else { return 0 }
+        let at = sections[Section.progress.rawValue].0 + row * Stride.progress
+        let kept = min(Int(reader.u8(at + 13)), ProgressSummary.recentLimit)
+        let bound = time.timeIntervalSinceReferenceDate
+        var count = 0
+        for slot in 0..<kept where reader.f64(at + 88 + slot * 8) >= bound { count += 1 }
+        if count == kept, Int(reader.u32(at + 8)) > kept { return nil }
+        return count
+    }
+
+    func facts(ofEntry entry: Int) -> EntryFacts {
+        let at = entryOffset(entry)
+        let flags = reader.u8(at + 15)
+        return EntryFacts(
+            deck: Int(reader.u16(at + 6)), published: flags & 1 != 0, locked: flags & 2 != 0, status: status(ofEntry: entry),
+            progress: planningProgress(ofEntry: entry))
+    }
+
+    // MARK: Back to rows
+
+    /// Every file the index stands for: the base's records with the overlay's changes.
+    public var files: [FileRecord] {
+        var records: [FileRecord] = []
+        records.reserveCapacity(fileCount + overlay.addedFiles.count)
+        for record in 0..<fileCount {
+            if let changed = overlay.files[record] {
+                if let changed { records.append(changed) }
+            } else {
+                records.append(fileRecord(record))
+            }
+        }
+        return records + overlay.addedFiles
+    }
+
+    @inline(__always) private func fileOffset(_ record: Int) -> Int { sections[Section.files.rawValue].0 + record * Stride.file }
+
+    /// A record's path bytes and stamp, read in place.
+    @inline(__always) func fileStamp(_ record: Int) -> (UnsafeRawBufferPointer, FileStamp) {
+        let at = fileOffset(record)
+        let stamp = FileStamp(size: reader.u64(at + 8), modified: reader.i64(at + 16), changed: reader.i64(at + 24), inode: reader.u64(at + 32))
+        return (reader.bytes(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4))), stamp)
+    }
+
+    func fileRecord(_ record: Int) -> FileRecord {
+        let (path, _) = fileStamp(record)
+        return LaunchIndex.fileRecord(reader, at: fileOffset(record), path: String(decoding: path, as: UTF8.self))
+    }
+
+    /// A file record at `at` (the layout `encode(_:path:into:)` writes).
+    static func fileRecord(_ reader: ByteReader, at: Int, path: String) -> FileRecord {
+        let stamp = FileStamp(size: reader.u64(at + 8), modified: reader.i64(at + 16), changed: reader.i64(at + 24), inode: reader.u64(at + 32))
+        return FileRecord(
+            path: path, role: FileRecord.Role(rawValue: reader.u8(at + 6)) ?? .configuration,
+            stamp: stamp, blob: reader.u8(at + 7) == 1 ? ObjectID(bytes: reader.bytes(at + 40, 20)) : nil)
+    }
+
+    /// Base entry numbers of these ids (those the base has), found by hashing id bytes in
+    /// place rather than making a string per entry.
+    func entryNumbers(of ids: Set<String>) -> [String: Int] {
+        guard !ids.isEmpty else { return [:] }
+        var wanted: [UInt64: [String]] = [:]
+        for id in ids {
+            var copy = id
+            wanted[copy.withUTF8 { IndexHash.form(UnsafeRawBufferPointer($0)) }, default: []].append(id)
+        }
+        var found: [String: Int] = [:]
+        for entry in 0..<entryCount {
+            let at = entryOffset(entry)
+            let bytes = reader.bytes(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))
+            guard let matches = wanted[IndexHash.form(bytes)] else { continue }
+            let id = String(decoding: bytes, as: UTF8.self)
+            if matches.contains(id), found[id] == nil { found[id] = entry }
+        }
+        return found
+    }
+
+    /// The rows this index was built from, to patch and build again.
+    public func rows() -> LaunchRows {
+        let formsBase = sections[Section.entryForms.rawValue].0
+        var progress: [String: ProgressSummary] = [:]
+        progress.reserveCapacity(progressCount)
+        let progressBase = sections[Section.progress.rawValue].0
+        for row in 0..<progressCount {
+            let at = progressBase + row * Stride.progress
+            progress[string(Int(reader.u32(at)), Int(reader.u16(at + 4)))] = summary(row: row)
+        }
+        for (entry, summary) in overlay.progress { progress[id(ofEntry: entry)] = summary }
+        for (id, summary) in overlay.orphanProgress { progress[id] = summary }
+        let entries = (0..<entryCount).map { entry -> EntryRow in
+            let at = entryOffset(entry)
+            let flags = reader.u8(at + 15)
+            let headLength = Int(reader.u16(at + 36))
+            let formsStart = Int(reader.u32(at + 40))
+            return EntryRow(
+                id: id(ofEntry: entry), deck: deck(ofEntry: entry), path: path(ofEntry: entry),
+                kind: EntryRow.Kind(rawValue: reader.u8(at + 14)) ?? .vocabulary, rank: rank(ofEntry: entry), sortKey: Int(reader.i64(at + 24)),
+                published: flags & 1 != 0, locked: flags & 2 != 0,
+                headword: flags & 4 != 0 ? string(Int(reader.u32(at + 32)), headLength) : nil,
+                forms: (0..<Int(reader.u16(at + 38))).map { form in
+                    let formAt = formsBase + (formsStart + form) * Stride.entryForm
+                    return string(Int(reader.u32(formAt)), Int(reader.u32(formAt + 4)))
+                })
+        }
+        return LaunchRows(settings: settings, entries: entries, progress: progress, files: files)
+    }
+}

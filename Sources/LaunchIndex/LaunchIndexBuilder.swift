@@ -1,0 +1,185 @@
+import Foundation
+import LibGit
+import RoteModel
+import RoteStore
+import Study
+
+extension LaunchIndex {
+    /// Lays rows out as index bytes: the one way an index is made, whether from a full load
+    /// or from an old index patched with the files that changed.
+    public convenience init(rows: LaunchRows) throws {
+        try self.init(storage: MappedFile(bytes: LaunchIndex.encode(rows)))
+    }
+
+    static func encode(_ rows: LaunchRows) -> [UInt8] {
+        var strings = ByteWriter()
+        func intern(_ text: String) -> (UInt32, Int) {
+            let offset = UInt32(strings.bytes.count)
+            strings.append(contentsOf: text.utf8)
+            return (offset, text.utf8.count)
+        }
+        let deckNumbers = Dictionary(rows.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let ignored = Set(rows.settings.ignoredWords)
+
+        // Entries, their forms and progress rows.
+        var entries = ByteWriter(), entryForms = ByteWriter(), progress = ByteWriter()
+        var formCount = 0, progressCount = 0
+        var formOffsets: [[(UInt32, Int)]] = []
+        formOffsets.reserveCapacity(rows.entries.count)
+        for entry in rows.entries {
+            let id = intern(entry.id), path = intern(entry.path)
+            let headword = entry.headword.map(intern) ?? (0, 0)
+            let forms = entry.forms.map(intern)
+            formOffsets.append(forms)
+            var progressRow = UInt32.max
+            if let summary = rows.progress[entry.id] {
+                progressRow = UInt32(progressCount)
+                progressCount += 1
+                encode(summary, entry: id, into: &progress)
+            }
+            entries.append(id.0)
+            entries.append(UInt16(min(id.1, Int(UInt16.max))))
+            entries.append(UInt16(deckNumbers[entry.deck] ?? 0))
+            entries.append(path.0)
+            entries.append(UInt16(min(path.1, Int(UInt16.max))))
+            entries.append(entry.kind.rawValue)
+            entries.append(UInt8((entry.published ? 1 : 0) | (entry.locked ? 2 : 0) | (entry.headword != nil ? 4 : 0)))
+            entries.append(LaunchIndex.code(of: rows.status(of: entry, ignored: ignored)))
+            entries.append(contentsOf: [0, 0, 0])
+            entries.append(entry.rank.map { Int32(clamping: $0) } ?? Int32.min)
+            entries.append(Int64(entry.sortKey))
+            entries.append(headword.0)
+            entries.append(UInt16(headword.1))
+            entries.append(UInt16(forms.count))
+            entries.append(UInt32(formCount))
+            entries.append(progressRow)
+            for form in forms {
+                entryForms.append(form.0)
+                entryForms.append(UInt32(form.1))
+            }
+            formCount += forms.count
+        }
+        // Progress of entries not in the library stays, unreferenced: the entry may come back.
+        let present = Set(rows.entries.map(\.id))
+        for (id, summary) in rows.progress.sorted(by: { $0.key < $1.key }) where !present.contains(id) {
+            progressCount += 1
+            encode(summary, entry: intern(id), into: &progress)
+        }
+
+        // Forms → entries, most frequent first: rank order, then study order.
+        var lemmasByForm: [String: [Int]] = [:]
+        for (number, entry) in rows.entries.enumerated() {
+            for form in entry.forms { lemmasByForm[form, default: []].append(number) }
+        }
+        let slotCount = max(16, (lemmasByForm.count * 2).nextPowerOfTwo)
+        var slots = [UInt8](repeating: 0, count: slotCount * Stride.slot)
+        var lemmaLists = ByteWriter(), lemmaCount = 0
+        let stringsBytes = strings.bytes
+        for (form, var numbers) in lemmasByForm {
+            if numbers.count > 1 {
+                numbers.sort { (rows.entries[$0].sortKey, $0) < (rows.entries[$1].sortKey, $1) }
+            }
+            // The form's bytes are already among the strings (as the first entry's form).
+            let first = numbers[0]
+            let (formOffset, formLength) = formOffsets[first][rows.entries[first].forms.firstIndex(of: form)!]
+            let hash = stringsBytes.withUnsafeBytes { IndexHash.form(UnsafeRawBufferPointer(rebasing: $0[Int(formOffset)..<Int(formOffset) + formLength])) }
+            var slot = Int(truncatingIfNeeded: hash) & (slotCount - 1)
+            while slots[slot * Stride.slot + 14] != 0 || slots[slot * Stride.slot + 15] != 0 { slot = (slot + 1) & (slotCount - 1) }
+            var reference = UInt32(first)
+            if numbers.count > 1 {
+                reference = UInt32(lemmaCount)
+                for number in numbers { lemmaLists.append(UInt32(number)) }
+                lemmaCount += numbers.count
+            }
+            var record = ByteWriter()
+            record.append(UInt32(truncatingIfNeeded: hash >> 32))
+            record.append(formOffset)
+            record.append(reference)
+            record.append(UInt16(formLength))
+            record.append(UInt16(min(numbers.count, Int(UInt16.max))))
+            slots.replaceSubrange(slot * Stride.slot..<(slot + 1) * Stride.slot, with: record.bytes)
+        }
+
+        var files = ByteWriter()
+        for record in rows.files { encode(record, path: intern(record.path), into: &files) }
+
+        let settings = (try? JSONEncoder().encode(rows.settings)) ?? Data()
+        let bodies: [(Section, [UInt8], Int)] = [
+            (.settings, Array(settings), settings.count), (.strings, strings.bytes, strings.bytes.count), (.entries, entries.bytes, rows.entries.count),
+            (.entryForms, entryForms.bytes, formCount), (.progress, progress.bytes, progressCount), (.slots, slots, slotCount),
+            (.lemmaLists, lemmaLists.bytes, lemmaCount), (.files, files.bytes, rows.files.count),
+        ]
+        var output = ByteWriter()
+        output.append(contentsOf: LaunchIndex.magic)
+        output.append(UInt64(0))  // checksum, filled in last
+        output.append(UInt64(0))  // length
+        let table = output.bytes.count
+        for _ in Section.allCases {
+            output.append(UInt64(0))
+            output.append(UInt64(0))
+        }
+        for (section, bytes, count) in bodies {
+            output.align(16)
+            output.set(UInt64(output.bytes.count), at: table + section.rawValue * 16)
+            output.set(UInt64(count), at: table + section.rawValue * 16 + 8)
+            output.append(contentsOf: bytes)
+        }
+        output.set(UInt64(output.bytes.count), at: 16)
+        let sum = output.bytes.withUnsafeBytes { IndexHash.checksum(UnsafeRawBufferPointer(rebasing: $0[16...])) }
+        output.set(sum, at: 8)
+        return output.bytes
+    }
+
+    /// A file record: the layout `fileRecord(_:)` reads.
+    static func encode(_ record: FileRecord, path: (UInt32, Int), into writer: inout ByteWriter) {
+        writer.append(path.0)
+        writer.append(UInt16(path.1))
+        writer.append(record.role.rawValue)
+        writer.append(UInt8(record.blob == nil ? 0 : 1))
+        writer.append(record.stamp.size)
+        writer.append(record.stamp.modified)
+        writer.append(record.stamp.changed)
+        writer.append(record.stamp.inode)
+        writer.append(contentsOf: record.blob?.bytes ?? [UInt8](repeating: 0, count: 20))
+        writer.append(contentsOf: [0, 0, 0, 0])
+    }
+
+    /// A progress row: the layout `summary(_:at:)` reads.
+    static func encode(_ summary: ProgressSummary, entry: (UInt32, Int), into writer: inout ByteWriter) {
+        let nothing = Double.nan
+        writer.append(entry.0)
+        writer.append(UInt16(entry.1))
+        writer.append(UInt8(ProgressFile.Status.allCases.firstIndex(of: summary.status)!))
+        writer.append(UInt8((summary.state != nil ? 1 : 0) | (summary.ladderStarted ? 2 : 0) | (summary.hasScheduledReviews ? 4 : 0)))
+        writer.append(UInt32(clamping: summary.reviewCount))
+        let state = summary.state
+        writer.append(UInt8(state.map { MemoryState.Phase.allCases.firstIndex(of: $0.phase)! } ?? 0))
+        let recent = summary.recentReviewTimes.suffix(ProgressSummary.recentLimit)
+        let milliseconds = summary.recentMilliseconds.suffix(ProgressSummary.millisecondsLimit)
+        writer.append(UInt8(recent.count))
+        writer.append(UInt8(milliseconds.count))
+        writer.append(UInt8(0))
+        writer.append(UInt32(clamping: state?.reps ?? 0))
+        writer.append(UInt32(clamping: state?.lapses ?? 0))
+        writer.append(state?.step.map { Int32(clamping: $0) } ?? Int32.min)
+        writer.append(UInt32(0))
+        writer.append(state?.due.timeIntervalSinceReferenceDate ?? nothing)
+        writer.append(state?.stability ?? nothing)
+        writer.append(state?.difficulty ?? nothing)
+        writer.append(state?.ease ?? nothing)
+        writer.append(state?.interval ?? nothing)
+        writer.append(state?.lastReview?.timeIntervalSinceReferenceDate ?? nothing)
+        writer.append(summary.firstReviewAt?.timeIntervalSinceReferenceDate ?? nothing)
+        for slot in 0..<ProgressSummary.recentLimit {
+            writer.append(slot < recent.count ? recent[recent.startIndex + slot].timeIntervalSinceReferenceDate : 0)
+        }
+        for slot in 0..<ProgressSummary.millisecondsLimit {
+            writer.append(slot < milliseconds.count ? Int32(clamping: milliseconds[milliseconds.startIndex + slot]) : 0)
+        }
+        writer.append(UInt32(0))
+    }
+}
+
+extension Int {
+    var nextPowerOfTwo: Int { self <= 1 ? 1 : 1 << (Int.bitWidth - (self - 1).leadingZeroBitCount) }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import LibGit
+import RoteModel
+import RoteStore
+import Study
+
+/// One entry as the launch index keeps it: enough to plan, order and look words up, not its
+/// content (a card's file is read when the card is shown).
+public struct EntryRow: Sendable, Equatable {
+    public enum Kind: UInt8, Sendable {
+        case vocabulary, passage, letter, question
+    }
+
+    public var id: String
+    public var deck: String
+    public var path: String
+    public var kind: Kind
+    public var rank: Int?
+    public var sortKey: Int
+    public var published: Bool
+    public var locked: Bool
+    /// The lemma, normalised, for the learner's ignored words; nil for other kinds.
+    public var headword: String?
+    /// Every normalised form a reader may meet, the lemma first, each once.
+    public var forms: [String]
+
+    public init(entry: Entry, published: Bool, locked: Bool) {
+        id = entry.id
+        deck = entry.deck
+        path = entry.path
+        sortKey = entry.sortKey
+        self.published = published
+        self.locked = locked
+        rank = nil
+        headword = nil
+        forms = []
+        switch entry.content {
+        case let .vocabulary(word):
+            kind = .vocabulary
+            rank = word.rank
+            headword = LibraryIndex.normalize(word.word)
+            var seen = Set<String>()
+            for form in [word.word] + word.forms.map(\.1) {
+                let key = LibraryIndex.normalize(form)
+                if !key.isEmpty, seen.insert(key).inserted { forms.append(key) }
+            }
+        case .passage: kind = .passage
+        case .letter: kind = .letter
+        case .question: kind = .question
+        }
+    }
+
+    init(id: String, deck: String, path: String, kind: Kind, rank: Int?, sortKey: Int, published: Bool, locked: Bool, headword: String?, forms: [String]) {
+        self.id = id
+        self.deck = deck
+        self.path = path
+        self.kind = kind
+        self.rank = rank
+        self.sortKey = sortKey
+        self.published = published
+        self.locked = locked
+        self.headword = headword
+        self.forms = forms
+    }
+
+    /// Study order, as `LibraryLoader` sorts entries: deck order, then the deck's own order,
+    /// then id.
+    static func studyOrder(deckOrder: [String: Int]) -> (EntryRow, EntryRow) -> Bool {
+        { lhs, rhs in
+            let left = deckOrder[lhs.deck] ?? Int.max, right = deckOrder[rhs.deck] ?? Int.max
+            if left != right { return left < right }
+            if lhs.sortKey != rhs.sortKey { return lhs.sortKey < rhs.sortKey }
+            return lhs.id < rhs.id
+        }
+    }
+}
+
+/// How a file looked when the index last read it: git's own test for "unchanged" (size,
+/// modification and change times, inode), and the blob it held when that is known.
+public struct FileStamp: Sendable, Equatable {
+    public var size: UInt64
+    public var modified: Int64
+    public var changed: Int64
+    public var inode: UInt64
+
+    public init(size: UInt64, modified: Int64, changed: Int64, inode: UInt64) {
+        self.size = size
+        self.modified = modified
+        self.changed = changed
+        self.inode = inode
+    }
+
+    init(_ info: stat) {
+        size = UInt64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        inode = UInt64(info.st_ino)
+    }
+
+    /// A stamp no file has, for a file that must be read again next time.
+    static let unknown = FileStamp(size: UInt64.max, modified: 0, changed: 0, inode: 0)
+}
+
+public struct FileRecord: Sendable, Equatable {
+    /// What a change to the file means for the index.
+    public enum Role: UInt8, Sendable {
+        /// Manifests, the profile, skills and letter files: a change rebuilds the index.
+        case configuration
+        /// An entry file: re-read just it.
+        case entry
+        /// The learner's progress file: re-read just it.
+        case progress
+        /// A folder: when its stamp changes a file was added or removed in it.
+        case folder
+    }
+
+    public var path: String
+    public var role: Role
+    public var stamp: FileStamp
+    /// The git blob the file held, when known; a file whose stamp changed but whose bytes
+    /// still hash to this blob is not read again.
+    public var blob: ObjectID?
+
+    public init(path: String, role: Role, stamp: FileStamp, blob: ObjectID?) {
+        self.path = path
+        self.role = role
+        self.stamp = stamp
+        self.blob = blob
+    }
+
+    static func role(of path: String) -> Role {
+        switch LibraryFile.classify(path) {
+        case .success(.entry): return .entry
+        case .success(.progress): return .progress
+        default: return .configuration
+        }
+    }
+}
+
+/// Everything the launch index is made of, as Swift values: what a cold launch builds from
+/// the parsed library and what a refresh patches with the files that changed.
+public struct LaunchRows: Sendable {
+    public struct Settings: Sendable, Equatable, Codable {
+        public var user: String
+        public var root: String
+        /// Deck names in study order.
+        public var decks: [String]
+        /// The learner's ignored words, normalised.
+        public var ignoredWords: [String]
+    }
+
+    public var settings: Settings
+    /// In study order.
+    public var entries: [EntryRow]
+    public var progress: [String: ProgressSummary]
+    /// Sorted by path.
+    public var files: [FileRecord]
+
+    /// Rows for `user` from a fully parsed library, with the files' stamps taken before they
+    /// were read and blob ids from git's index where its stat data still matches.
+    public init(library: LoadedLibrary, index: LibraryIndex, snapshot: [String: FileStamp], gitStamps: [String: Index.Stamp]) {
+        let locked = SessionPlanner.lockedLetters(library: library, user: index.user)
+        entries = library.entries.map { entry in
+            EntryRow(entry: entry, published: SessionPlanner.isPublished(entry, library: library), locked: locked.contains(entry.id))
+        }
+        progress = index.progress.mapValues(ProgressSummary.init)
+        settings = Settings(
+            user: index.user, root: library.root.path, decks: library.deckOrder,
+            ignoredWords: index.ignoredWords.sorted())
+        files = snapshot.keys.sorted().map { path in
+            let stamp = snapshot[path]!
+            if path.hasSuffix("/") { return FileRecord(path: path, role: .folder, stamp: stamp, blob: nil) }
+            var blob: ObjectID?
+            if let known = gitStamps[path], UInt64(known.size) == stamp.size, Int64(known.modifiedSeconds) == stamp.modified / 1_000_000_000,
+                Int64(known.modifiedNanoseconds) == stamp.modified % 1_000_000_000, UInt64(known.inode) == stamp.inode & 0xFFFF_FFFF
+            {
+                blob = known.id
+            }
+            return FileRecord(path: path, role: FileRecord.role(of: path), stamp: stamp, blob: blob)
+        }
+    }
+
+    init(settings: Settings, entries: [EntryRow], progress: [String: ProgressSummary], files: [FileRecord]) {
+        self.settings = settings
+        self.entries = entries
+        self.progress = progress
+        self.files = files
+    }
+
+    /// The status the learner's files give an entry, as `LibraryIndex.status(of:)` does.
+    func status(of entry: EntryRow, ignored: Set<String>) -> LibraryIndex.Status {
+        if let headword = entry.headword, ignored.contains(headword) { return .ignored }
+        return progress[entry.id]?.indexStatus ?? .new
+    }
+}

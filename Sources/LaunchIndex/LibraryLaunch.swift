@@ -1,0 +1,307 @@
+import Dispatch
+import Foundation
+import LibGit
+import RoteModel
+import RoteStore
+import Study
+
+/// Opens a learner's library for study and lookups through the launch index cache in
+/// `.git/rote/`: the index from the last launch is used at once, and a stat check of every
+/// file (git's own test: size, times, inode; then the blob id when only the stamp moved)
+/// decides whether it still holds — nothing changed, some files changed (only those are
+/// read again), or something the index cannot patch changed (a full load rebuilds it). A
+/// damaged or foreign cache file fails its checksum and is rebuilt, never trusted.
+public struct LibraryLaunch: Sendable {
+    public let root: URL
+    public let user: String
+    public let index: LaunchIndex
+    /// Deck manifests and the learner's profile, read at every launch (a handful of files).
+    public let decks: [String: DeckManifest]
+    public let profile: Profile?
+    /// How this launch got its index.
+    public let source: Source
+
+    public enum Source: Sendable, Equatable {
+        /// The cache, not yet checked against the files.
+        case cache
+        /// The cache, checked: no file changed.
+        case verified
+        /// The cache with this many changed files read again.
+        case refreshed(files: Int)
+        /// A full load; the reason the cache could not serve.
+        case rebuilt(reason: String)
+    }
+
+    /// The cache file for `user` in the library at `root`; nil without a `.git` folder.
+    public static func cacheURL(root: URL, user: String) -> URL? {
+        var isFolder: ObjCBool = false
+        let git = root.appending(path: ".git")
+        guard FileManager.default.fileExists(atPath: git.path, isDirectory: &isFolder), isFolder.boolValue else { return nil }
+        return git.appending(path: "rote/launch-\(user).index")
+    }
+
+    /// The delta beside a base index file.
+    static func deltaURL(_ base: URL) -> URL { base.deletingPathExtension().appendingPathExtension("delta") }
+
+    /// The cached index as it is (check it with `verify()` before writing anything), or a
+    /// full load when there is no usable cache.
+    public static func open(root: URL, user: String) throws -> LibraryLaunch {
+        let root = root.standardizedFileURL.resolvingSymlinksInPath()
+        guard let url = cacheURL(root: root, user: user) else { return try rebuild(root: root, user: user, reason: "no .git folder to keep a cache in") }
+        guard let mapped = MappedFile(path: url.path) else { return try rebuild(root: root, user: user, reason: "no cache yet") }
+        var index: LaunchIndex
+        do {
+            index = try LaunchIndex(storage: mapped)
+        } catch let invalid as LaunchIndex.Invalid {
+            return try rebuild(root: root, user: user, reason: "cache unusable: \(invalid.description)")
+        }
+        guard index.settings.user == user, index.settings.root == root.path else {
+            return try rebuild(root: root, user: user, reason: "cache made for another library or learner")
+        }
+        if let delta = FileManager.default.contents(atPath: deltaURL(url).path), let overlay = Overlay.decode(delta, base: index) {
+            index = index.with(overlay: overlay)
+        }
+        let (decks, profile) = readSettings(root: root, user: user, decks: index.settings.decks)
+        return LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: .cache)
+    }
+
+    /// Opens and checks at once: the index is then known to match the files.
+    public static func openVerified(root: URL, user: String) throws -> LibraryLaunch {
+        let launch = try open(root: root, user: user)
+        return launch.source == .cache ? try launch.verify() : launch
+    }
+
+    /// Checks the index against the files and returns a launch whose index matches them:
+    /// this one when nothing changed, else one refreshed (or rebuilt) and saved.
+    public func verify() throws -> LibraryLaunch {
+        guard source == .cache else { return self }
+        let check = FileCheck.run(root: root, user: user, records: index)
+        if check.isEmpty { return with(source: .verified) }
+        if let reason = check.needsFullLoad { return try LibraryLaunch.rebuild(root: root, user: user, reason: reason) }
+        return try refreshed(with: check)
+    }
+
+    /// Runs `verify()` on another thread, so a learner sees the first card meanwhile; `wait()`
+    /// before writing anything.
+    public func verifyInBackground() -> PendingCheck {
+        let pending = PendingCheck()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in pending.finish(Result { try verify() }) }
+        return pending
+    }
+
+    public final class PendingCheck: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var result: Result<LibraryLaunch, any Error>?
+
+        fileprivate func finish(_ value: Result<LibraryLaunch, any Error>) {
+            result = value
+            done.signal()
+        }
+
+        public func wait() throws -> LibraryLaunch {
+            done.wait()
+            done.signal()
+            return try result!.get()
+        }
+    }
+
+    /// The planner over the index.
+    public func planner() -> SessionPlanner {
+        SessionPlanner(decks: decks, deckOrder: index.settings.decks.filter { decks[$0] != nil }, profile: profile, source: IndexPlanningSource(launch: self))
+    }
+
+    /// An entry's content, read from its file (the index keeps none).
+    public func entry(_ number: Int) -> Entry? { entry(at: index.path(ofEntry: number)) }
+
+    /// The entry with this id, read from its file: `corpus/<id>.yaml`.
+    public func entry(id: String) -> Entry? { entry(at: "corpus/\(id).yaml") }
+
+    private func entry(at path: String) -> Entry? {
+        guard case let .success(kind) = LibraryFile.classify(path) else { return nil }
+        if case let .entry(entry) = LibraryLoader().parse(root: root, path: path, kind: kind, decks: decks).value { return entry }
+        return nil
+    }
+
+    private func with(source: Source) -> LibraryLaunch {
+        LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: source)
+    }
+
+    // MARK: Building
+
+    static func readSettings(root: URL, user: String, decks names: [String]) -> ([String: DeckManifest], Profile?) {
+        var decks: [String: DeckManifest] = [:]
+        for name in names {
+            let path = "corpus/\(name)/deck.yaml"
+            if let data = FileManager.default.contents(atPath: root.appending(path: path).path), let manifest = DeckManifest.decode(data, path: path).0 {
+                decks[name] = manifest
+            }
+        }
+        let path = "profiles/\(user)/profile.yaml"
+        let profile = FileManager.default.contents(atPath: root.appending(path: path).path).flatMap { Profile.decode($0, path: path).0 }
+        return (decks, profile)
+    }
+
+    /// A full load, the index built from it and saved.
+    static func rebuild(root: URL, user: String, reason: String) throws -> LibraryLaunch {
+        let started = FileCheck.now()
+        var snapshot = FileCheck.snapshot(root: root.path, user: user)
+        for (path, stamp) in snapshot where FileCheck.isRacy(stamp, since: started) { snapshot[path] = .unknown }
+        let library = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
+        let libraryIndex = LibraryIndex(library: library, user: user)
+        let gitStamps = (try? Repository.open(at: root).index().stamps()) ?? [:]
+        let rows = LaunchRows(library: library, index: libraryIndex, snapshot: snapshot, gitStamps: gitStamps)
+        let index = try LaunchIndex(rows: rows)
+        save(index, root: root, user: user)
+        return LibraryLaunch(
+            root: root, user: user, index: index, decks: library.decks, profile: library.profiles[user], source: .rebuilt(reason: reason))
+    }
+
+    /// The index patched with the files that changed, and saved.
+    func refreshed(with check: FileCheck) throws -> LibraryLaunch {
+        // Entry changes reorder entries and re-key forms: only a new base holds them.
+        let entriesChanged = check.changes.contains { $0.role == .entry && ($0.bytes != nil || $0.stamp == nil) }
+        if !entriesChanged, let overlay = overlaid(with: check), overlay.count <= Overlay.limit(entries: index.entryCount) {
+            let index = self.index.with(overlay: overlay)
+            if let url = LibraryLaunch.cacheURL(root: root, user: user) {
+                let bytes = overlay.encode(base: index)
+                bytes.withUnsafeBytes { LibraryLaunch.save($0, to: LibraryLaunch.deltaURL(url)) }
+            }
+            return LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: .refreshed(files: check.changes.count))
+        }
+        var rows = index.rows()
+        let loader = LibraryLoader(users: .only(user), includeSessions: false)
+        var entryPositions = Dictionary(rows.entries.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var removedEntries = Set<Int>()
+        var addedEntries: [EntryRow] = []
+        var filePositions = Dictionary(rows.files.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+        var records: [FileRecord?] = rows.files
+        for change in check.changes {
+            if change.role == .entry || change.role == .progress, change.stamp == nil || change.bytes != nil {
+                guard case let .success(kind) = LibraryFile.classify(change.path) else {
+                    return try LibraryLaunch.rebuild(root: root, user: user, reason: "\(change.path) changed")
+                }
+                let value = change.bytes.flatMap { loader.parse($0, path: change.path, kind: kind, decks: decks).value }
+                switch kind {
+                case let .entry(deck, id):
+                    // Skills questions and letters depend on other files (skills, domains,
+                    // tracing attempts); only a full load settles them.
+                    guard let deckKind = decks[deck]?.kind, deckKind == .vocabulary || deckKind == .passages else {
+                        return try LibraryLaunch.rebuild(root: root, user: user, reason: "\(change.path) changed")
+                    }
+                    if let position = entryPositions.removeValue(forKey: id) { removedEntries.insert(position) }
+                    addedEntries.removeAll { $0.id == id }
+                    if case let .entry(entry)? = value { addedEntries.append(EntryRow(entry: entry, published: true, locked: false)) }
+                case let .progress(_, id):
+                    if case let .progress(_, file)? = value { rows.progress[id] = ProgressSummary(file) } else { rows.progress[id] = nil }
+                default:
+                    return try LibraryLaunch.rebuild(root: root, user: user, reason: "\(change.path) changed")
+                }
+            }
+            let record = change.stamp.map { FileRecord(path: change.path, role: change.role, stamp: $0, blob: change.blob) }
+            if let position = filePositions[change.path] {
+                records[position] = record
+            } else if let record {
+                filePositions[change.path] = records.count
+                records.append(record)
+            }
+        }
+        if !removedEntries.isEmpty || !addedEntries.isEmpty {
+            rows.entries = rows.entries.enumerated().filter { !removedEntries.contains($0.offset) }.map(\.element) + addedEntries
+            let order = Dictionary(rows.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            rows.entries.sort(by: EntryRow.studyOrder(deckOrder: order))
+        }
+        rows.files = records.compactMap { $0 }.sorted { $0.path < $1.path }
+        let index = try LaunchIndex(rows: rows)
+        LibraryLaunch.save(index, root: root, user: user)
+        return LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: .refreshed(files: check.changes.count))
+    }
+
+    /// The overlay with these changes to progress files and stamps; nil when a change needs
+    /// a new base.
+    func overlaid(with check: FileCheck) -> Overlay? {
+        var overlay = index.overlay
+        let loader = LibraryLoader(users: .only(user), includeSessions: false)
+        var progressIDs: [String: String] = [:]
+        for change in check.changes where change.role == .progress {
+            guard case let .success(.progress(_, id)) = LibraryFile.classify(change.path) else { return nil }
+            progressIDs[change.path] = id
+        }
+        let numbers = index.entryNumbers(of: Set(progressIDs.values))
+        for change in check.changes {
+            if change.role == .configuration || change.role == .entry, change.bytes != nil || change.stamp == nil { return nil }
+            if change.role == .progress, change.bytes != nil || change.stamp == nil, let id = progressIDs[change.path] {
+                var summary: ProgressSummary?
+                if let bytes = change.bytes, case let .progress(_, file)? = loader.parse(bytes, path: change.path, kind: .progress(user: user, entry: id), decks: decks).value {
+                    summary = ProgressSummary(file)
+                }
+                if let number = numbers[id] { overlay.progress[number] = .some(summary) } else { overlay.orphanProgress[id] = .some(summary) }
+            }
+            let record = change.stamp.map { FileRecord(path: change.path, role: change.role, stamp: $0, blob: change.blob) }
+            if let number = change.baseRecord {
+                overlay.files[number] = .some(record)
+            } else {
+                overlay.addedFiles.removeAll { $0.path == change.path }
+                if let record { overlay.addedFiles.append(record) }
+            }
+        }
+        overlay.settleStatuses(base: index)
+        return overlay
+    }
+
+    /// Writes a new base index beside git's files and drops the delta that applied to the
+    /// old one.
+    static func save(_ index: LaunchIndex, root: URL, user: String) {
+        guard let url = cacheURL(root: root, user: user) else { return }
+        save(index.bytes, to: url)
+        unlink(deltaURL(url).path)
+    }
+
+    /// Temp file and rename, without fsync: a cache lost in a crash is rebuilt, and a torn
+    /// one fails its checksum.
+    static func save(_ bytes: UnsafeRawBufferPointer, to url: URL) {
+        let folder = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = folder.appending(path: ".\(url.lastPathComponent).\(getpid()).tmp")
+        let descriptor = Glibc.open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { break }
+            offset += written
+        }
+        close(descriptor)
+        if offset == bytes.count { rename(temporary.path, url.path) } else { unlink(temporary.path) }
+    }
+}
+
+/// The launch index as the planner reads it: every fact in place, a string made only for
+/// the entries the plan keeps.
+struct IndexPlanningSource: PlanningSource {
+    let index: LaunchIndex
+    let root: URL
+    let user: String
+
+    init(launch: LibraryLaunch) {
+        index = launch.index
+        root = launch.root
+        user = launch.user
+    }
+
+    var count: Int { index.entryCount }
+    var deckNames: [String] { index.settings.decks }
+    func id(_ entry: Int) -> String { index.id(ofEntry: entry) }
+    func facts(_ entry: Int) -> EntryFacts { index.facts(ofEntry: entry) }
+    func recentMilliseconds(_ entry: Int) -> [Int] { index.progress(ofEntry: entry)?.recentMilliseconds ?? [] }
+
+    func reviews(_ entry: Int, since time: Date) -> Int {
+        if let count = index.reviews(ofEntry: entry, since: time) { return count }
+        // More reviews in one day than the index keeps times for: read the file.
+        let path = "profiles/\(user)/progress/\(index.id(ofEntry: entry)).yaml"
+        guard let data = FileManager.default.contents(atPath: root.appending(path: path).path),
+            let file = ProgressFile.decode(data, path: path).0
+        else { return 0 }
+        return file.reviews.filter { $0.at >= time }.count
+    }
+}
