@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import LaunchIndex
+import RoteModel
+import RoteStore
+import Study
+
+/// The launch index must answer exactly what the full load answers, notice every change to
+/// the files behind it, and never trust a damaged cache.
+@Suite struct LaunchIndexTests {
+    static let utc = TimeZone(identifier: "UTC")!
+
+    /// The checkout's own library (every starter deck, the demo learner) in a git repository.
+    static func starterLibrary() -> TemporaryDirectory {
+        let directory = TemporaryDirectory()
+        for name in ["rote.yaml", "corpus", "profiles"] {
+            try? FileManager.default.copyItem(at: Checkout.root.appending(path: name), to: directory.url.appending(path: name))
+        }
+        Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
+        Shell.run("git", ["add", "-A"], in: directory.url)
+        Shell.run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "starter"], in: directory.url)
+        return directory
+    }
+
+    /// File stamps younger than two seconds are racy and re-read on every check; tests that
+    /// want a settled cache wait that long once.
+    static func settle() { Thread.sleep(forTimeInterval: 2.1) }
+
+    static func fullPlan(_ root: URL, user: String, now: Date, limits: SessionPlanner.Limits, decks: [String] = []) throws -> SessionPlan {
+        let library = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
+        return SessionPlanner(library: library, index: LibraryIndex(library: library, user: user)).plan(decks: decks, limits: limits, now: now, timeZone: utc)
+    }
+
+    @Test func plansLooksUpAndReportsStatusesExactlyAsTheFullLoad() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        let root = directory.url
+        let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
+        let full = LibraryIndex(library: library, user: "demo")
+        let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
+        #expect(launch.index.entryCount == library.entries.count)
+
+        // Every form of every word: the same lemmas, most frequent first, and the same status.
+        #expect(!full.lemmasByForm.isEmpty)
+        for form in full.lemmasByForm.keys {
+            let numbers = launch.index.lemmas(of: form)
+            #expect(numbers.map(launch.index.id(ofEntry:)) == full.lemmas(of: form).map(\.id), "form \(form)")
+            let lookup = try #require(launch.index.lookUp(form))
+            let expected = try #require(full.lookUp(form))
+            #expect(launch.index.id(ofEntry: lookup.entry) == expected.lemma.id && lookup.rank == expected.lemma.rank && lookup.status == expected.status)
+        }
+        #expect(launch.index.lookUp("Ran,") != nil, "tokens from running text are normalised")
+        #expect(launch.index.lookUp("no-such-word") == nil)
+        for number in 0..<launch.index.entryCount {
+            let id = launch.index.id(ofEntry: number)
+            #expect(launch.index.status(ofEntry: number) == full.status(of: id), "\(id)")
+            #expect(id == library.entries[number].id, "study order")
+        }
+
+        // Plans over weeks of the demo learner's history, with and without limits.
+        let start = Timestamp.parse("2026-11-01T08:00:00Z")!
+        for day in stride(from: 0, through: 60, by: 3) {
+            let now = start.addingTimeInterval(Double(day) * 86_400 + 3_600 * Double(day % 7))
+            for limits in [SessionPlanner.Limits.from(full.profile), .init(reviewsPerDay: 3, newPerDay: 2, workingSet: 4, minutes: 5), .init(drafts: true)] {
+                let expected = SessionPlanner(library: library, index: full).plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)
+                let planned = launch.planner().plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)
+                #expect(planned.due == expected.due && planned.new == expected.new, "day \(day)")
+                #expect(planned.dueTotal == expected.dueTotal && planned.reviewedToday == expected.reviewedToday && planned.introducedToday == expected.introducedToday)
+            }
+        }
+    }
+
+    @Test func aWarmLaunchMapsTheCacheAndTheStatCheckConfirmsIt() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        LaunchIndexTests.settle()
+        let first = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
+        guard case .rebuilt = first.source else { Issue.record("first launch: \(first.source)"); return }
+        let cache = try #require(LibraryLaunch.cacheURL(root: directory.url, user: "demo"))
+        #expect(FileManager.default.fileExists(atPath: cache.path))
+        #expect(cache.path.hasSuffix(".git/rote/launch-demo.index"))
+
+        let warm = try LibraryLaunch.open(root: directory.url, user: "demo")
+        #expect(warm.source == .cache)
+        #expect(try warm.verifyInBackground().wait().source == .verified)
+        // Another learner, or the same files at another path, get their own index.
+        #expect(try LibraryLaunch.open(root: directory.url, user: "someone-else").source != .cache)
+    }
+
+    @Test func uncommittedEditsAddedAndRemovedFilesAreSeenAndGoIntoTheDelta() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        let root = directory.url
+        let progressPath = "profiles/demo/progress/english-a1/" + (try #require(FileManager.default.subpathsOfDirectory(atPath: root.appending(path: "profiles/demo/progress/english-a1").path)
+            .sorted().first { $0.hasSuffix(".yaml") }))
+        LaunchIndexTests.settle()
+        _ = try LibraryLaunch.openVerified(root: root, user: "demo")
+
+        // Suspend an entry by hand (not committed), remove another's history, start a new one.
+        let text = try #require(directory.read(progressPath))
+        directory.write(progressPath, text.replacingOccurrences(of: "status: active", with: "status: suspended"))
+        let removed = "profiles/demo/progress/kjv/" + (try #require(FileManager.default.subpathsOfDirectory(atPath: root.appending(path: "profiles/demo/progress/kjv").path)
+            .sorted().first { $0.hasSuffix(".yaml") }))
+        directory.remove(removed)
+        let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
+        let fresh = try #require(library.entries.first { $0.deck == "english-a1" && LibraryIndex(library: library, user: "demo").progress[$0.id] == nil })
+        directory.write("profiles/demo/progress/\(fresh.id).yaml", """
+            entry: \(fresh.id)
+            status: active
+            state: {phase: learning, step: 0, stability: 2.3, difficulty: 6.4, due: 2026-11-02T09:10:00Z, reps: 1, lapses: 0, last_review: 2026-11-02T09:00:00Z}
+            reviews:
+              - {id: fresh-1, at: 2026-11-02T09:00:00Z, grade: good, ms: 3100, device: laptop}
+
+            """)
+
+        let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
+        guard case .refreshed = launch.source else { Issue.record("after edits: \(launch.source)"); return }
+        let cache = try #require(LibraryLaunch.cacheURL(root: root, user: "demo"))
+        #expect(FileManager.default.fileExists(atPath: LibraryLaunch.deltaURL(cache).path), "progress changes go into the delta")
+        let full = LibraryIndex(library: try LibraryLoader(users: .only("demo"), includeSessions: false).load(root), user: "demo")
+        for number in 0..<launch.index.entryCount {
+            let id = launch.index.id(ofEntry: number)
+            #expect(launch.index.status(ofEntry: number) == full.status(of: id), "\(id)")
+        }
+        #expect(full.status(of: fresh.id) == .learning)
+        let now = Timestamp.parse("2026-11-02T12:00:00Z")!
+        let limits = SessionPlanner.Limits(minutes: 30)
+        let expected = try LaunchIndexTests.fullPlan(root, user: "demo", now: now, limits: limits)
+        let reopened = try LibraryLaunch.open(root: root, user: "demo")
+        #expect(reopened.source == .cache, "the delta applies to the base it names")
+        for planned in [launch.planner().plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc),
+                        reopened.planner().plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)] {
+            #expect(planned.due == expected.due && planned.new == expected.new && planned.reviewedToday == expected.reviewedToday)
+        }
+    }
+
+    @Test func anEditedEntryIsReadAgainAndItsFormsFollow() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        let root = directory.url
+        _ = try LibraryLaunch.openVerified(root: root, user: "demo")
+        let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
+        let word = try #require(library.entries.first { if case .vocabulary = $0.content { return true } else { return false } })
+        #expect(try LibraryLaunch.openVerified(root: root, user: "demo").index.lookUp("zorblingly") == nil)
+        let text = try #require(directory.read(word.path))
+        directory.write(word.path, text.replacingOccurrences(of: "forms: {", with: "forms: {adverb: zorblingly, "))
+        #expect(directory.read(word.path) != text, "the fixture entry has a forms mapping")
+
+        let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
+        let found = try #require(launch.index.lookUp("zorblingly"))
+        #expect(launch.index.id(ofEntry: found.entry) == word.id)
+        #expect(try LibraryLaunch.open(root: root, user: "demo").index.lookUp("Zorblingly!") != nil, "saved as a new base")
+    }
+
+    @Test func aChangeTheIndexCannotPatchRebuildsIt() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        let root = directory.url
+        LaunchIndexTests.settle()
+        _ = try LibraryLaunch.openVerified(root: root, user: "demo")
+        let profile = try #require(directory.read("profiles/demo/profile.yaml"))
+        directory.write("profiles/demo/profile.yaml", profile.replacingOccurrences(of: "ignored_words: [the]", with: "ignored_words: [the, go]"))
+        let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
+        guard case let .rebuilt(reason) = launch.source else { Issue.record("after a profile edit: \(launch.source)"); return }
+        #expect(reason.contains("profiles/demo/profile.yaml"))
+        let go = try #require(launch.index.lookUp("went"))
+        #expect(go.status == .ignored)
+    }
+
+    @Test(arguments: ["flip", "truncate", "garbage", "empty"])
+    func aDamagedCacheIsRebuiltNeverTrusted(_ damage: String) throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        let root = directory.url
+        let good = try LibraryLaunch.openVerified(root: root, user: "demo")
+        let cache = try #require(LibraryLaunch.cacheURL(root: root, user: "demo"))
+        var bytes = try Data(contentsOf: cache)
+        switch damage {
+        case "flip": bytes[bytes.count / 2] ^= 0x40
+        case "truncate": bytes = bytes.prefix(bytes.count - 100)
+        case "garbage": bytes = Data((0..<bytes.count).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) })
+        default: bytes = Data()
+        }
+        try bytes.write(to: cache)
+        let launch = try LibraryLaunch.open(root: root, user: "demo")
+        guard case let .rebuilt(reason) = launch.source else { Issue.record("\(damage): \(launch.source)"); return }
+        #expect(reason.contains("cache"), "\(reason)")
+        #expect(launch.index.entryCount == good.index.entryCount)
+        #expect(try LibraryLaunch.open(root: root, user: "demo").source == .cache, "rebuilt and saved")
+    }
+
+    @Test func aDeltaForAnotherBaseIsIgnored() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        let root = directory.url
+        let base = try LibraryLaunch.openVerified(root: root, user: "demo")
+        var overlay = Overlay()
+        overlay.progress[0] = .some(nil)
+        overlay.settleStatuses(base: base.index)
+        let cache = try #require(LibraryLaunch.cacheURL(root: root, user: "demo"))
+        var delta = overlay.encode(base: base.index)
+        #expect(Overlay.decode(Data(delta), base: base.index) != nil)
+        // A well-formed delta naming another base.
+        delta[24] ^= 1
+        let sum = delta.withUnsafeBytes { IndexHash.checksum(UnsafeRawBufferPointer(rebasing: $0[16...])) }
+        withUnsafeBytes(of: sum.littleEndian) { for (offset, byte) in $0.enumerated() { delta[8 + offset] = byte } }
+        try Data(delta).write(to: LibraryLaunch.deltaURL(cache))
+        #expect(Overlay.decode(Data(delta), base: base.index) == nil)
+        let launch = try LibraryLaunch.open(root: root, user: "demo")
+        #expect(launch.source == .cache && launch.index.overlay.count == 0)
+    }
+}
