@@ -14,14 +14,16 @@ import Study
 /// length, then offset and count of each section) and the sections — settings (JSON),
 /// strings, entries, entry forms, progress, form slots, lemma lists, files.
 public final class LaunchIndex: @unchecked Sendable {
-    static let magic: [UInt8] = Array("ROTEIDX2".utf8)
+    static let magic: [UInt8] = Array("ROTEIDX5".utf8)
 
     enum Section: Int, CaseIterable {
         case settings, strings, entries, entryForms, progress, slots, lemmaLists, files
     }
 
     enum Stride {
-        static let entry = 48, entryForm = 8, progress = 176, slot = 16, lemma = 4, file = 64
+        static let entry = 48, entryForm = 8, progress = 176, slot = 32, lemma = 4, file = 64
+        /// Bytes of a form kept in its slot: a form this short is matched without reading the strings.
+        static let inlineForm = 16
     }
 
     static let headerSize = 24 + Section.allCases.count * 16
@@ -37,7 +39,7 @@ public final class LaunchIndex: @unchecked Sendable {
     public let progressCount: Int
     public let fileCount: Int
     private let sections: [(offset: Int, count: Int)]
-    private let slotMask: Int
+    private let slotCount: Int
     private let entriesBase: Int, slotsBase: Int, stringsBase: Int, lemmasBase: Int
 
     /// Why bytes are not a usable index.
@@ -73,8 +75,8 @@ public final class LaunchIndex: @unchecked Sendable {
         progressCount = sections[Section.progress.rawValue].1
         fileCount = sections[Section.files.rawValue].1
         let slots = sections[Section.slots.rawValue].1
-        guard slots > 0, slots & (slots - 1) == 0 else { throw Invalid(description: "the forms table is not a power of two") }
-        slotMask = slots - 1
+        guard slots > 0 else { throw Invalid(description: "the forms table is empty") }
+        slotCount = slots
         entriesBase = sections[Section.entries.rawValue].0
         slotsBase = sections[Section.slots.rawValue].0
         stringsBase = sections[Section.strings.rawValue].0
@@ -95,8 +97,8 @@ public final class LaunchIndex: @unchecked Sendable {
         for slot in 0..<slots {
             let at = slotsBase + slot * Stride.slot
             let count = Int(reader.u16(at + 14))
-            guard count == 0 || (Int(reader.u32(at + 4)) + Int(reader.u16(at + 12)) <= stringsEnd
-                && (count == 1 ? Int(reader.u32(at + 8)) < entryCount : Int(reader.u32(at + 8)) + count <= lemmaCount))
+            guard count == 0 || (reader.u8(at + 13) <= 5
+                && (count == 1 ? Int(reader.u32(at + 4)) < entryCount : Int(reader.u32(at + 4)) + count <= lemmaCount))
             else { throw Invalid(description: "form slot \(slot) points outside the file") }
         }
         for lemma in 0..<lemmaCount where Int(reader.u32(lemmasBase + lemma * 4)) >= entryCount {
@@ -123,7 +125,7 @@ public final class LaunchIndex: @unchecked Sendable {
         progressCount = base.progressCount
         fileCount = base.fileCount
         sections = base.sections
-        slotMask = base.slotMask
+        slotCount = base.slotCount
         entriesBase = base.entriesBase
         slotsBase = base.slotsBase
         stringsBase = base.stringsBase
@@ -182,13 +184,34 @@ public final class LaunchIndex: @unchecked Sendable {
     }
 
     public func lookUp(_ token: String) -> Lookup? {
-        var token = LibraryIndex.normalize(token)
-        return token.withUTF8 { bytes in
-            guard let slot = findSlot(UnsafeRawBufferPointer(bytes)) else { return nil }
-            let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 8))
-            let entry = count == 1 ? reference : Int(reader.u32(lemmasBase + reference * 4))
-            return Lookup(entry: entry, rank: rank(ofEntry: entry), status: status(ofEntry: entry))
+        // A plain lower-case word (what running text mostly holds) is already normal: look
+        // its bytes up where they lie, without making a new string.
+        if let found = token.utf8.withContiguousStorageIfAvailable({ bytes -> Lookup?? in
+            guard LaunchIndex.isPlainWord(bytes) else { return .none }
+            return .some(lookUp(bytes: UnsafeRawBufferPointer(bytes)))
+        }), let found {
+            return found
         }
+        var normal = LibraryIndex.normalize(token)
+        return normal.withUTF8 { lookUp(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    @inline(__always) private func lookUp(bytes: UnsafeRawBufferPointer) -> Lookup? {
+        guard let slot = findSlot(bytes) else { return nil }
+        // The first lemma's rank and status live in the slot: one cache line per lookup.
+        let entry = firstLemma(slot)
+        let rank = reader.i32(slot + 8)
+        var status = LaunchIndex.statuses[Int(reader.u8(slot + 13))]
+        if overlay.changes(entry: entry), let changed = overlay.statuses[entry] { status = changed }
+        return Lookup(entry: entry, rank: rank == Int32.min ? nil : Int(rank), status: status)
+    }
+
+    /// Lower-case ASCII letters with inner apostrophes or hyphens: what `normalize` returns
+    /// unchanged.
+    @inline(__always) static func isPlainWord(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last, first != 0x27, first != 0x2D, last != 0x27, last != 0x2D else { return false }
+        for byte in bytes where !((byte >= 0x61 && byte <= 0x7A) || byte == 0x27 || byte == 0x2D) { return false }
+        return true
     }
 
     /// Every entry a form belongs to, most frequent first.
@@ -196,26 +219,56 @@ public final class LaunchIndex: @unchecked Sendable {
         var token = LibraryIndex.normalize(token)
         return token.withUTF8 { bytes in
             guard let slot = findSlot(UnsafeRawBufferPointer(bytes)) else { return [] }
-            let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 8))
+            let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 4))
             if count == 1 { return [reference] }
             return (0..<count).map { Int(reader.u32(lemmasBase + (reference + $0) * 4)) }
         }
     }
 
+    /// The slot of a form: the hash picks where to start (scaled to the table, not masked,
+    /// so the table need not be a power of two) and its top half is a tag that rules out
+    /// nearly every other form without comparing bytes.
+    @inline(__always) private func firstLemma(_ slot: Int) -> Int {
+        let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 4))
+        return count == 1 ? reference : Int(reader.u32(lemmasBase + reference * 4))
+    }
+
     @inline(__always) private func findSlot(_ form: UnsafeRawBufferPointer) -> Int? {
-        let hash = IndexHash.form(form)
+        // The form's first 16 bytes, zero-padded as the slot keeps them, as two words.
+        var inline: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &inline) { $0.baseAddress!.copyMemory(from: form.baseAddress!, byteCount: min(form.count, Stride.inlineForm)) }
+        let hash = IndexHash.form(inline, form)
         let tag = UInt32(truncatingIfNeeded: hash >> 32)
-        var slot = Int(truncatingIfNeeded: hash) & slotMask
+        var slot = LaunchIndex.home(of: hash, in: slotCount)
+        let length = UInt8(min(form.count, 255))
         while true {
             let at = slotsBase + slot * Stride.slot
             if reader.u16(at + 14) == 0 { return nil }
-            if reader.u32(at) == tag, Int(reader.u16(at + 12)) == form.count,
-                memcmp(reader.base + stringsBase + Int(reader.u32(at + 4)), form.baseAddress!, form.count) == 0
+            if reader.u32(at) == tag, reader.u8(at + 12) == length, reader.u64(at + 16) == inline.0, reader.u64(at + 24) == inline.1,
+                form.count <= Stride.inlineForm || lemmaHasForm(firstLemma(at), form)
             {
                 return at
             }
-            slot = (slot + 1) & slotMask
+            slot += 1
+            if slot == slotCount { slot = 0 }
         }
+    }
+
+    /// A form longer than a slot keeps, compared in full with the first lemma's forms.
+    private func lemmaHasForm(_ entry: Int, _ form: UnsafeRawBufferPointer) -> Bool {
+        let at = entryOffset(entry)
+        let formsBase = sections[Section.entryForms.rawValue].0, start = Int(reader.u32(at + 40))
+        for number in 0..<Int(reader.u16(at + 38)) {
+            let formAt = formsBase + (start + number) * Stride.entryForm
+            if Int(reader.u32(formAt + 4)) == form.count, memcmp(reader.base + stringsBase + Int(reader.u32(formAt)), form.baseAddress!, form.count) == 0 {
+                return true
+            }
+        }
+        return false
+    }
+
+    @inline(__always) static func home(of hash: UInt64, in slots: Int) -> Int {
+        Int((UInt64(UInt32(truncatingIfNeeded: hash)) &* UInt64(slots)) >> 32)
     }
 
     // MARK: Planning

@@ -71,7 +71,8 @@ extension LaunchIndex {
         for (number, entry) in rows.entries.enumerated() {
             for form in entry.forms { lemmasByForm[form, default: []].append(number) }
         }
-        let slotCount = max(16, (lemmasByForm.count * 2).nextPowerOfTwo)
+        // About seven in ten slots used: probes stay short without a sparse table.
+        let slotCount = max(16, lemmasByForm.count * 10 / 7 + 1)
         var slots = [UInt8](repeating: 0, count: slotCount * Stride.slot)
         var lemmaLists = ByteWriter(), lemmaCount = 0
         let stringsBytes = strings.bytes
@@ -82,9 +83,10 @@ extension LaunchIndex {
             // The form's bytes are already among the strings (as the first entry's form).
             let first = numbers[0]
             let (formOffset, formLength) = formOffsets[first][rows.entries[first].forms.firstIndex(of: form)!]
+            // A slot finds a long form's full bytes through its first lemma's forms.
             let hash = stringsBytes.withUnsafeBytes { IndexHash.form(UnsafeRawBufferPointer(rebasing: $0[Int(formOffset)..<Int(formOffset) + formLength])) }
-            var slot = Int(truncatingIfNeeded: hash) & (slotCount - 1)
-            while slots[slot * Stride.slot + 14] != 0 || slots[slot * Stride.slot + 15] != 0 { slot = (slot + 1) & (slotCount - 1) }
+            var slot = LaunchIndex.home(of: hash, in: slotCount)
+            while slots[slot * Stride.slot + 14] != 0 || slots[slot * Stride.slot + 15] != 0 { slot = slot + 1 == slotCount ? 0 : slot + 1 }
             var reference = UInt32(first)
             if numbers.count > 1 {
                 reference = UInt32(lemmaCount)
@@ -93,10 +95,14 @@ extension LaunchIndex {
             }
             var record = ByteWriter()
             record.append(UInt32(truncatingIfNeeded: hash >> 32))
-            record.append(formOffset)
             record.append(reference)
-            record.append(UInt16(formLength))
+            record.append(rows.entries[first].rank.map { Int32(clamping: $0) } ?? Int32.min)
+            record.append(UInt8(min(formLength, 255)))
+            record.append(LaunchIndex.code(of: rows.status(of: rows.entries[first], ignored: ignored)))
             record.append(UInt16(min(numbers.count, Int(UInt16.max))))
+            var inline = Array(form.utf8.prefix(Stride.inlineForm))
+            inline += [UInt8](repeating: 0, count: Stride.inlineForm - inline.count)
+            record.append(contentsOf: inline)
             slots.replaceSubrange(slot * Stride.slot..<(slot + 1) * Stride.slot, with: record.bytes)
         }
 
@@ -180,6 +186,3 @@ extension LaunchIndex {
     }
 }
 
-extension Int {
-    var nextPowerOfTwo: Int { self <= 1 ? 1 : 1 << (Int.bitWidth - (self - 1).leadingZeroBitCount) }
-}
