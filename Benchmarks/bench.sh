@@ -16,8 +16,12 @@
 # commit  A 200-review study session committed with LibraryGit.commitSession against `git add`
 #         + `git commit` in a copy of the same repository (trees compared); and the same files
 #         found in the work tree, LibraryGit.commitPending against `git add -A` + `git commit`.
-# launch  Opening the library as `rote study` does (load, index, due queue) against reading
-#         every file's bytes in the same run; lookups per second; peak memory of a launch.
+# launch  Opening the library through the launch index cache (.git/rote/): cold (full load,
+#         index built), warm (cached index, stat check beside it), after 100 changed progress
+#         files, and in a fresh process with its peak memory; reading every file's bytes is
+#         the floor beside the cold launch, and Anki (the `anki` package, in .build/anki-venv;
+#         ANKI=none skips it) opening a collection of the same cards and counting what is due
+#         is the reference beside the warm one (Benchmarks/anki_due.py); lookups per second.
 #
 # The git benchmarks use a library made by `rote-bench generate` from SEED in
 # .build/bench-libraries/ (reused when present; about 3 minutes to make at the default size):
@@ -103,5 +107,15 @@ fi
 
 if want launch; then
     echo
-    "$bench" launch --library "$library" --runs "${LAUNCH_RUNS:-3}" --lookups "${LOOKUPS:-2000000}"
+    # Anki (the `anki` package, in a throwaway virtualenv) opening a collection of the same
+    # cards and counting what is due, beside the warm launch; ANKI=none skips it.
+    anki_args=()
+    if [ "${ANKI:-}" != none ]; then
+        anki_venv="$package/.build/anki-venv"
+        if [ ! -x "$anki_venv/bin/python" ] || ! "$anki_venv/bin/python" -c "import anki" 2>/dev/null; then
+            python3 -m venv "$anki_venv" && "$anki_venv/bin/pip" install -q "anki==26.9.3" >&2 || echo "bench: could not install anki; the Anki row is skipped" >&2
+        fi
+        if "$anki_venv/bin/python" -c "import anki" 2>/dev/null; then anki_args=(--anki-python "$anki_venv/bin/python"); fi
+    fi
+    "$bench" launch --library "$library" --runs "${LAUNCH_RUNS:-3}" --lookups "${LOOKUPS:-2000000}" "${anki_args[@]}"
 fi

@@ -43,7 +43,7 @@ enum LaunchBenchmark {
 
         Bench.log("launch: \(paths.count) files in \(root.lastPathComponent)")
         var floors: [Double] = [], colds: [Double] = [], warms: [Double] = [], checks: [Double] = [], changed: [Double] = [], probes: [Double] = []
-        var probeMemory: [Double] = []
+        var probeMemory: [Double] = [], probeReady: [Double] = [], probeVerified: [Double] = [], plans: [Double] = []
         var lastPlan: (SessionPlan, String)?
         for run in 1...runs {
             let (floor, _) = Timing.measure(readAll)
@@ -66,6 +66,7 @@ enum LaunchBenchmark {
             }
             warms.append(warm)
             checks.append(check)
+            plans.append(Timing.seconds { verified.planner().plan(limits: .from(verified.profile), now: now, timeZone: TimeZone(identifier: "UTC")!) })
 
             let originals = try touchProgressFiles(root: root, user: user, count: changes, run: run)
             let (afterChanges, changedLaunch) = try Timing.measure { () throws -> (LibraryLaunch, (SessionPlan, String)) in
@@ -82,12 +83,14 @@ enum LaunchBenchmark {
             Thread.sleep(forTimeInterval: 2.1)
             _ = try LibraryLaunch.openVerified(root: root, user: user)
 
-            let (probe, memory) = try probeProcess(root: root, user: user)
-            probes.append(probe)
-            probeMemory.append(memory)
+            let probe = try probeProcess(root: root, user: user)
+            probes.append(probe.wall)
+            probeReady.append(probe.ready)
+            probeVerified.append(probe.verified)
+            probeMemory.append(probe.memory)
             lastPlan = warmPlan
             Bench.log("launch: run \(run) of \(runs): read \(Bench.duration(floor)), cold \(Bench.duration(cold)), warm \(Bench.duration(warm)) "
-                + "(check done at \(Bench.duration(check))), after \(changes) changes \(Bench.duration(afterChanges)), fresh process \(Bench.duration(probe)) \(Int(memory)) MiB")
+                + "(check done at \(Bench.duration(check))), after \(changes) changes \(Bench.duration(afterChanges)), fresh process \(Bench.duration(probe.wall)) (first card \(Bench.duration(probe.ready)), check done \(Bench.duration(probe.verified))) \(Int(probe.memory)) MiB")
         }
 
         let launch = try LibraryLaunch.openVerified(root: root, user: user)
@@ -131,10 +134,13 @@ enum LaunchBenchmark {
         let warm = Timing.median(warms)
         table.add(["warm launch: cached index, due queue, first card", Bench.duration(warm), anki.map { "Anki open + due counts: \(Bench.duration($0.open))" } ?? "—",
                    anki.map { String(format: "%.2f× Anki's time", warm / $0.open) } ?? "—"])
-        table.add(["  its stat check of every file, done (from launch start)", Bench.duration(Timing.median(checks)), "—", "—"])
+        table.add(["  its stat check of every file, done (from launch start, in this process)", Bench.duration(Timing.median(checks)), "—", "—"])
         table.add(["launch after \(changes) changed progress files (check, re-read, index saved, due queue)", Bench.duration(Timing.median(changed)), "—", "—"])
-        table.add(["warm launch in a fresh process, verified (`launch-probe`)", Bench.duration(Timing.median(probes)), "—", "—"])
-        table.add(["peak memory (max RSS) of that process", String(format: "%.0f MiB", Timing.median(probeMemory)), "—", "—"])
+        table.add(["warm launch in a fresh process (`launch-probe`): first card", Bench.duration(Timing.median(probeReady)), "—", "—"])
+        table.add(["  its stat check done", Bench.duration(Timing.median(probeVerified)), "—", "—"])
+        table.add(["  the whole process, start to exit (as the shell sees it)", Bench.duration(Timing.median(probes)), "—", "—"])
+        table.add(["building the session queue alone (plan from the index)", Bench.duration(Timing.median(plans)), "—", "—"])
+        table.add(["  its peak memory (max RSS)", String(format: "%.0f MiB", Timing.median(probeMemory)), "—", "—"])
         table.add(["lookups (form → lemma, rank, status), forms as in running text (Zipf)", String(format: "%.1f million/s", textRate / 1e6), "—", "—"])
         table.add(["lookups, forms drawn uniformly from all \(uniform.count)", String(format: "%.1f million/s", uniformRate / 1e6), "—", "—"])
         if let anki { table.add(["Anki's due counts (new, learning, review)", anki.due, "rote: \(plan.dueTotal) due", "—"]) }
@@ -178,8 +184,9 @@ enum LaunchBenchmark {
         }
     }
 
-    /// `rote-bench launch-probe` in a new process: wall time, and its peak memory in MiB.
-    static func probeProcess(root: URL, user: String) throws -> (Double, Double) {
+    /// `rote-bench launch-probe` in a new process: its wall time, the seconds it took to the
+    /// first card and to the end of its stat check, and its peak memory in MiB.
+    static func probeProcess(root: URL, user: String) throws -> (wall: Double, ready: Double, verified: Double, memory: Double) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         process.arguments = ["launch-probe", "--library", root.path, "--user", user]
@@ -190,25 +197,31 @@ enum LaunchBenchmark {
             process.waitUntilExit()
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard process.terminationStatus == 0, let memory = text.split(separator: " ").last.flatMap({ Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
-            throw OptionError(message: "launch-probe failed: \(text)")
-        }
-        return (time, memory)
+        let fields = text.split(separator: "\n").last { $0.hasPrefix("probe ") }?.split(separator: " ").dropFirst().compactMap { Double($0) } ?? []
+        guard process.terminationStatus == 0, fields.count == 3 else { throw OptionError(message: "launch-probe failed: \(text)") }
+        return (time, fields[0], fields[1], fields[2])
     }
 
-    /// `rote-bench launch-probe --library DIR --user NAME`: one verified warm launch to the
-    /// first card, then `peak-rss-mib N`.
+    /// `rote-bench launch-probe --library DIR --user NAME`: one warm launch to the first card
+    /// with the stat check beside it, as `rote` does; prints `probe <ready s> <verified s>
+    /// <peak MiB>`.
     static func probe(_ arguments: [String]) throws {
         let options = try Options(arguments, allowed: ["library", "user"])
         guard let path = options.string("library"), let user = options.string("user") else { throw OptionError(message: "launch-probe needs --library and --user") }
-        let launch = try LibraryLaunch.openVerified(root: URL(fileURLWithPath: path), user: user)
-        guard launch.source == .verified else { throw OptionError(message: "launch-probe found no settled cache: \(launch.source)") }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let launch = try LibraryLaunch.open(root: URL(fileURLWithPath: path), user: user)
+        guard launch.source == .cache else { throw OptionError(message: "launch-probe found no cache: \(launch.source)") }
+        let pending = launch.verifyInBackground()
         _ = try ready(launch, now: Date(timeIntervalSince1970: LibraryGenerator.end + 86_400))
+        let ready = seconds(clock.now - started)
+        guard try pending.wait().source == .verified else { throw OptionError(message: "launch-probe found files changed since the cache") }
+        let verified = seconds(clock.now - started)
         // VmHWM, not getrusage: a process started by posix_spawn inherits its parent's
         // ru_maxrss across exec, so that would report the benchmark's own peak.
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? .nan
-        print("peak-rss-mib \(peak / 1024)")
+        print("probe \(ready) \(verified) \(peak / 1024)")
     }
 
     /// Anki opening a collection of the same cards (built once beside the library by
