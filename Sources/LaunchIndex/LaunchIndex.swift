@@ -167,11 +167,32 @@ public final class LaunchIndex: @unchecked Sendable {
 
     @inline(__always) public func status(ofEntry entry: Int) -> LibraryIndex.Status {
         if overlay.changes(entry: entry), let changed = overlay.statuses[entry] { return changed }
-        return LaunchIndex.statuses[Int(reader.u8(entryOffset(entry) + 16))]
+        return LaunchIndex.status(code: reader.u8(entryOffset(entry) + 16))
     }
 
-    static let statuses: [LibraryIndex.Status] = [.new, .learning, .review, .relearning, .suspended, .ignored]
-    static func code(of status: LibraryIndex.Status) -> UInt8 { UInt8(statuses.firstIndex(of: status)!) }
+    /// Statuses as one byte; a switch, not a static array, which would check its lazy
+    /// initialisation on every lookup.
+    @inline(__always) static func status(code: UInt8) -> LibraryIndex.Status {
+        switch code {
+        case 1: .learning
+        case 2: .review
+        case 3: .relearning
+        case 4: .suspended
+        case 5: .ignored
+        default: .new
+        }
+    }
+
+    static func code(of status: LibraryIndex.Status) -> UInt8 {
+        switch status {
+        case .new: 0
+        case .learning: 1
+        case .review: 2
+        case .relearning: 3
+        case .suspended: 4
+        case .ignored: 5
+        }
+    }
 
     // MARK: Lookups
 
@@ -187,23 +208,34 @@ public final class LaunchIndex: @unchecked Sendable {
         // A plain lower-case word (what running text mostly holds) is already normal: look
         // its bytes up where they lie, without making a new string.
         if let found = token.utf8.withContiguousStorageIfAvailable({ bytes -> Lookup?? in
-            guard LaunchIndex.isPlainWord(bytes) else { return .none }
-            return .some(lookUp(bytes: UnsafeRawBufferPointer(bytes)))
+            guard let words = LaunchIndex.plainWordPrefix(bytes) else { return .none }
+            return .some(lookUp(bytes: UnsafeRawBufferPointer(bytes), prefix: words))
         }), let found {
             return found
         }
         var normal = LibraryIndex.normalize(token)
-        return normal.withUTF8 { lookUp(bytes: UnsafeRawBufferPointer($0)) }
+        return normal.withUTF8 { lookUp(bytes: UnsafeRawBufferPointer($0), prefix: nil) }
     }
 
-    @inline(__always) private func lookUp(bytes: UnsafeRawBufferPointer) -> Lookup? {
-        guard let slot = findSlot(bytes) else { return nil }
+    @inline(__always) private func lookUp(bytes: UnsafeRawBufferPointer, prefix: (UInt64, UInt64)?) -> Lookup? {
+        guard let slot = findSlot(bytes, prefix: prefix) else { return nil }
         // The first lemma's rank and status live in the slot: one cache line per lookup.
         let entry = firstLemma(slot)
         let rank = reader.i32(slot + 8)
-        var status = LaunchIndex.statuses[Int(reader.u8(slot + 13))]
+        var status = LaunchIndex.status(code: reader.u8(slot + 13))
         if overlay.changes(entry: entry), let changed = overlay.statuses[entry] { status = changed }
         return Lookup(entry: entry, rank: rank == Int32.min ? nil : Int(rank), status: status)
+    }
+
+    /// For a plain word (see `isPlainWord`), its first 16 bytes as the two zero-padded words a
+    /// slot keeps, gathered in the same pass that checks it; nil for anything to normalise.
+    @inline(__always) static func plainWordPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+        guard isPlainWord(bytes) else { return nil }
+        var words: (UInt64, UInt64) = (0, 0)
+        for (offset, byte) in bytes.prefix(16).enumerated() {
+            if offset < 8 { words.0 |= UInt64(byte) << UInt64(offset * 8) } else { words.1 |= UInt64(byte) << UInt64((offset - 8) * 8) }
+        }
+        return words
     }
 
     /// Lower-case ASCII letters with inner apostrophes or hyphens: what `normalize` returns
@@ -218,7 +250,7 @@ public final class LaunchIndex: @unchecked Sendable {
     public func lemmas(of token: String) -> [Int] {
         var token = LibraryIndex.normalize(token)
         return token.withUTF8 { bytes in
-            guard let slot = findSlot(UnsafeRawBufferPointer(bytes)) else { return [] }
+            guard let slot = findSlot(UnsafeRawBufferPointer(bytes), prefix: nil) else { return [] }
             let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 4))
             if count == 1 { return [reference] }
             return (0..<count).map { Int(reader.u32(lemmasBase + (reference + $0) * 4)) }
@@ -233,10 +265,12 @@ public final class LaunchIndex: @unchecked Sendable {
         return count == 1 ? reference : Int(reader.u32(lemmasBase + reference * 4))
     }
 
-    @inline(__always) private func findSlot(_ form: UnsafeRawBufferPointer) -> Int? {
+    @inline(__always) private func findSlot(_ form: UnsafeRawBufferPointer, prefix: (UInt64, UInt64)?) -> Int? {
         // The form's first 16 bytes, zero-padded as the slot keeps them, as two words.
-        var inline: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &inline) { $0.baseAddress!.copyMemory(from: form.baseAddress!, byteCount: min(form.count, Stride.inlineForm)) }
+        var inline: (UInt64, UInt64) = prefix ?? (0, 0)
+        if prefix == nil {
+            withUnsafeMutableBytes(of: &inline) { $0.baseAddress!.copyMemory(from: form.baseAddress!, byteCount: min(form.count, Stride.inlineForm)) }
+        }
         let hash = IndexHash.form(inline, form)
         let tag = UInt32(truncatingIfNeeded: hash >> 32)
         var slot = LaunchIndex.home(of: hash, in: slotCount)
