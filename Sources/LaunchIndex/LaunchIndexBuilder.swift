@@ -66,44 +66,59 @@ extension LaunchIndex {
             encode(summary, entry: intern(id), into: &progress)
         }
 
-        // Forms → entries, most frequent first: rank order, then study order.
-        var lemmasByForm: [String: [Int]] = [:]
+        // Forms → entries, most frequent first: rank order, then study order. Most forms
+        // belong to one entry; only the others get a list.
+        var formNumbers: [String: Int] = [:]
+        formNumbers.reserveCapacity(formCount)
+        var formFirst: [Int] = [], formPlace: [(UInt32, Int)] = []
+        var shared: [Int: [Int]] = [:]
         for (number, entry) in rows.entries.enumerated() {
-            for form in entry.forms { lemmasByForm[form, default: []].append(number) }
+            for (position, form) in entry.forms.enumerated() {
+                if let known = formNumbers[form] {
+                    shared[known, default: [formFirst[known]]].append(number)
+                } else {
+                    formNumbers[form] = formFirst.count
+                    formFirst.append(number)
+                    formPlace.append(formOffsets[number][position])
+                }
+            }
         }
         // About seven in ten slots used: probes stay short without a sparse table.
-        let slotCount = max(16, lemmasByForm.count * 10 / 7 + 1)
+        let slotCount = max(16, formFirst.count * 10 / 7 + 1)
         var slots = [UInt8](repeating: 0, count: slotCount * Stride.slot)
         var lemmaLists = ByteWriter(), lemmaCount = 0
         let stringsBytes = strings.bytes
-        for (form, var numbers) in lemmasByForm {
-            if numbers.count > 1 {
-                numbers.sort { (rows.entries[$0].sortKey, $0) < (rows.entries[$1].sortKey, $1) }
+        stringsBytes.withUnsafeBytes { stringBytes in
+            slots.withUnsafeMutableBytes { table in
+                for form in 0..<formFirst.count {
+                    var numbers = shared[form] ?? [formFirst[form]]
+                    if numbers.count > 1 {
+                        numbers.sort { (rows.entries[$0].sortKey, $0) < (rows.entries[$1].sortKey, $1) }
+                    }
+                    let first = numbers[0]
+                    let (formOffset, formLength) = formPlace[form]
+                    let bytes = UnsafeRawBufferPointer(rebasing: stringBytes[Int(formOffset)..<Int(formOffset) + formLength])
+                    let hash = IndexHash.form(bytes)
+                    var slot = LaunchIndex.home(of: hash, in: slotCount)
+                    while table.load(fromByteOffset: slot * Stride.slot + 14, as: UInt16.self) != 0 { slot = slot + 1 == slotCount ? 0 : slot + 1 }
+                    var reference = UInt32(first)
+                    if numbers.count > 1 {
+                        reference = UInt32(lemmaCount)
+                        for number in numbers { lemmaLists.append(UInt32(number)) }
+                        lemmaCount += numbers.count
+                    }
+                    // The layout `findSlot` reads; a long form's full bytes are found
+                    // through its first lemma's forms.
+                    let at = slot * Stride.slot
+                    table.storeBytes(of: UInt32(truncatingIfNeeded: hash >> 32).littleEndian, toByteOffset: at, as: UInt32.self)
+                    table.storeBytes(of: reference.littleEndian, toByteOffset: at + 4, as: UInt32.self)
+                    table.storeBytes(of: (rows.entries[first].rank.map { Int32(clamping: $0) } ?? Int32.min).littleEndian, toByteOffset: at + 8, as: Int32.self)
+                    table.storeBytes(of: UInt8(min(formLength, 255)), toByteOffset: at + 12, as: UInt8.self)
+                    table.storeBytes(of: LaunchIndex.code(of: rows.status(of: rows.entries[first], ignored: ignored)), toByteOffset: at + 13, as: UInt8.self)
+                    table.storeBytes(of: UInt16(min(numbers.count, Int(UInt16.max))).littleEndian, toByteOffset: at + 14, as: UInt16.self)
+                    (table.baseAddress! + at + 16).copyMemory(from: bytes.baseAddress!, byteCount: min(formLength, Stride.inlineForm))
+                }
             }
-            // The form's bytes are already among the strings (as the first entry's form).
-            let first = numbers[0]
-            let (formOffset, formLength) = formOffsets[first][rows.entries[first].forms.firstIndex(of: form)!]
-            // A slot finds a long form's full bytes through its first lemma's forms.
-            let hash = stringsBytes.withUnsafeBytes { IndexHash.form(UnsafeRawBufferPointer(rebasing: $0[Int(formOffset)..<Int(formOffset) + formLength])) }
-            var slot = LaunchIndex.home(of: hash, in: slotCount)
-            while slots[slot * Stride.slot + 14] != 0 || slots[slot * Stride.slot + 15] != 0 { slot = slot + 1 == slotCount ? 0 : slot + 1 }
-            var reference = UInt32(first)
-            if numbers.count > 1 {
-                reference = UInt32(lemmaCount)
-                for number in numbers { lemmaLists.append(UInt32(number)) }
-                lemmaCount += numbers.count
-            }
-            var record = ByteWriter()
-            record.append(UInt32(truncatingIfNeeded: hash >> 32))
-            record.append(reference)
-            record.append(rows.entries[first].rank.map { Int32(clamping: $0) } ?? Int32.min)
-            record.append(UInt8(min(formLength, 255)))
-            record.append(LaunchIndex.code(of: rows.status(of: rows.entries[first], ignored: ignored)))
-            record.append(UInt16(min(numbers.count, Int(UInt16.max))))
-            var inline = Array(form.utf8.prefix(Stride.inlineForm))
-            inline += [UInt8](repeating: 0, count: Stride.inlineForm - inline.count)
-            record.append(contentsOf: inline)
-            slots.replaceSubrange(slot * Stride.slot..<(slot + 1) * Stride.slot, with: record.bytes)
         }
 
         var files = ByteWriter()

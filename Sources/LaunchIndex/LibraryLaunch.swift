@@ -210,7 +210,8 @@ public struct LibraryLaunch: Sendable {
             let order = Dictionary(rows.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             rows.entries.sort(by: EntryRow.studyOrder(deckOrder: order))
         }
-        rows.files = records.compactMap { $0 }.sorted { $0.path < $1.path }
+        // Records stay in path order; only added files need sorting in.
+        rows.files = records.count == rows.files.count ? records.compactMap { $0 } : records.compactMap { $0 }.sorted { $0.path < $1.path }
         let index = try LaunchIndex(rows: rows)
         LibraryLaunch.save(index, root: root, user: user)
         return LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: .refreshed(files: check.changes.count))

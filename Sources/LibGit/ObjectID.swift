@@ -44,12 +44,16 @@ extension ObjectID {
     public var bytes: [UInt8] { withUnsafeBytes(of: raw.id) { Array($0) } }
 
     /// An id from its 20 raw bytes; nil for any other count.
-    public init?(bytes: some Collection<UInt8>) {
+    public init?(bytes: UnsafeRawBufferPointer) {
         guard bytes.count == 20 else { return nil }
         var oid = git_oid()
-        withUnsafeMutableBytes(of: &oid.id) { target in
-            for (offset, byte) in bytes.enumerated() { target[offset] = byte }
-        }
+        withUnsafeMutableBytes(of: &oid.id) { $0.copyMemory(from: bytes) }
         raw = oid
+    }
+
+    /// An id from its 20 raw bytes; nil for any other count.
+    public init?(bytes: [UInt8]) {
+        guard let id = bytes.withUnsafeBytes({ ObjectID(bytes: $0) }) else { return nil }
+        self = id
     }
 }

@@ -43,6 +43,7 @@ enum LaunchBenchmark {
 
         Bench.log("launch: \(paths.count) files in \(root.lastPathComponent)")
         var floors: [Double] = [], colds: [Double] = [], warms: [Double] = [], checks: [Double] = [], changed: [Double] = [], probes: [Double] = []
+        var editedEntries: [Double] = []
         var probeMemory: [Double] = [], probeReady: [Double] = [], probeVerified: [Double] = [], plans: [Double] = []
         var lastPlan: (SessionPlan, String)?
         for run in 1...runs {
@@ -80,6 +81,20 @@ enum LaunchBenchmark {
             for (path, bytes) in originals { try bytes.write(to: root.appending(path: path)) }
             // Stamps younger than two seconds are racy and always re-read; let them settle so
             // the next warm launch is a warm one.
+            Thread.sleep(forTimeInterval: 2.1)
+            _ = try LibraryLaunch.openVerified(root: root, user: user)
+
+            // Edited entries (a deck update, a text editor) change forms and order: the base
+            // is rebuilt from its own rows and the edited files.
+            let edited = try editEntries(root: root, count: changes, run: run)
+            let (afterEdits, editedLaunch) = try Timing.measure { () throws -> LibraryLaunch in
+                let launch = try LibraryLaunch.openVerified(root: root, user: user)
+                _ = try ready(launch, now: now)
+                return launch
+            }
+            guard case .refreshed = editedLaunch.source else { throw OptionError(message: "the launch after \(changes) edited entries was \(editedLaunch.source)") }
+            editedEntries.append(afterEdits)
+            for (path, bytes) in edited { try bytes.write(to: root.appending(path: path)) }
             Thread.sleep(forTimeInterval: 2.1)
             _ = try LibraryLaunch.openVerified(root: root, user: user)
 
@@ -140,6 +155,7 @@ enum LaunchBenchmark {
                    anki.map { String(format: "%.2f× Anki's time", warm / $0.open) } ?? "—"])
         table.add(["  its stat check of every file, done (from launch start, in this process)", Bench.duration(Timing.median(checks)), "—", "—"])
         table.add(["launch after \(changes) changed progress files (check, re-read, index saved, due queue)", Bench.duration(Timing.median(changed)), "—", "—"])
+        table.add(["launch after \(changes) edited entries (check, re-read, index rebuilt from its rows and saved, due queue)", Bench.duration(Timing.median(editedEntries)), "—", "—"])
         table.add(["warm launch in a fresh process (`launch-probe`): first card", Bench.duration(Timing.median(probeReady)), "—", "—"])
         table.add(["  its stat check done", Bench.duration(Timing.median(probeVerified)), "—", "—"])
         table.add(["  the whole process, start to exit (as the shell sees it)", Bench.duration(Timing.median(probes)), "—", "—"])
@@ -184,6 +200,23 @@ enum LaunchBenchmark {
             let original = try Data(contentsOf: url)
             let line = "  - {id: \(UUID().uuidString.lowercased()), at: 2031-01-02T10:00:00Z, grade: good, ms: 4200, device: bench}\n"
             try (original + Data(line.utf8)).write(to: url)
+            return (path, original)
+        }
+    }
+
+    /// Appends a comment to `count` entry files (an edit the index must notice and re-read);
+    /// returns their old bytes to put back.
+    static func editEntries(root: URL, count: Int, run: Int) throws -> [(String, Data)] {
+        var paths: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: root.appending(path: "corpus").path)
+        while let next = enumerator?.nextObject() as? String, paths.count < count * 50 {
+            if next.hasSuffix(".yaml"), !next.hasSuffix("/deck.yaml") { paths.append("corpus/" + next) }
+        }
+        var random = SeededGenerator(seed: UInt64(run) + 1000)
+        return try StudyRandom.shuffled(paths, using: &random).prefix(count).map { path in
+            let url = root.appending(path: path)
+            let original = try Data(contentsOf: url)
+            try (original + Data("# edited by rote-bench\n".utf8)).write(to: url)
             return (path, original)
         }
     }
