@@ -227,23 +227,22 @@ public final class LaunchIndex: @unchecked Sendable {
         return Lookup(entry: entry, rank: rank == Int32.min ? nil : Int(rank), status: status)
     }
 
-    /// For a plain word (see `isPlainWord`), its first 16 bytes as the two zero-padded words a
-    /// slot keeps, gathered in the same pass that checks it; nil for anything to normalise.
+    /// For a plain word — lower-case ASCII letters with inner apostrophes or hyphens, which
+    /// `LibraryIndex.normalize` returns unchanged — its first 16 bytes as the two zero-padded
+    /// words a slot keeps, gathered in the same pass that checks it; nil for anything else.
     @inline(__always) static func plainWordPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
-        guard isPlainWord(bytes) else { return nil }
+        guard let first = bytes.first, let last = bytes.last, first != 0x27, first != 0x2D, last != 0x27, last != 0x2D else { return nil }
         var words: (UInt64, UInt64) = (0, 0)
-        for (offset, byte) in bytes.prefix(16).enumerated() {
-            if offset < 8 { words.0 |= UInt64(byte) << UInt64(offset * 8) } else { words.1 |= UInt64(byte) << UInt64((offset - 8) * 8) }
+        for offset in 0..<bytes.count {
+            let byte = bytes[offset]
+            guard (byte &- 0x61) < 26 || byte == 0x27 || byte == 0x2D else { return nil }
+            if offset < 8 {
+                words.0 |= UInt64(byte) << UInt64(offset &* 8)
+            } else if offset < 16 {
+                words.1 |= UInt64(byte) << UInt64((offset &- 8) &* 8)
+            }
         }
         return words
-    }
-
-    /// Lower-case ASCII letters with inner apostrophes or hyphens: what `normalize` returns
-    /// unchanged.
-    @inline(__always) static func isPlainWord(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = bytes.first, let last = bytes.last, first != 0x27, first != 0x2D, last != 0x27, last != 0x2D else { return false }
-        for byte in bytes where !((byte >= 0x61 && byte <= 0x7A) || byte == 0x27 || byte == 0x2D) { return false }
-        return true
     }
 
     /// Every entry a form belongs to, most frequent first.
