@@ -14,7 +14,7 @@ import Study
 /// length, then offset and count of each section) and the sections — settings (JSON),
 /// strings, entries, entry forms, progress, form slots, lemma lists, files.
 public final class LaunchIndex: @unchecked Sendable {
-    static let magic: [UInt8] = Array("ROTEIDX5".utf8)
+    static let magic: [UInt8] = Array("ROTEIDX6".utf8)
 
     enum Section: Int, CaseIterable {
         case settings, strings, entries, entryForms, progress, slots, lemmaLists, files
@@ -337,7 +337,10 @@ public final class LaunchIndex: @unchecked Sendable {
         return ProgressSummary(
             status: ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3], reviewCount: Int(reader.u32(at + 8)), firstReviewAt: date(80),
             recentReviewTimes: (0..<min(Int(reader.u8(at + 13)), ProgressSummary.recentLimit)).map { Date(timeIntervalSinceReferenceDate: reader.f64(at + 88 + $0 * 8)) },
-            recentMilliseconds: (0..<min(Int(reader.u8(at + 14)), ProgressSummary.millisecondsLimit)).map { Int(reader.i32(at + 152 + $0 * 4)) },
+            recentMilliseconds: (0..<min(Int(reader.u8(at + 14)), ProgressSummary.millisecondsLimit)).map { slot in
+                let value = reader.i32(at + 152 + slot * 4)
+                return value == Int32.min ? nil : Int(value)
+            },
             ladderStarted: flags & 2 != 0, hasScheduledReviews: flags & 4 != 0, state: state)
     }
 
@@ -452,9 +455,26 @@ public final class LaunchIndex: @unchecked Sendable {
         return found
     }
 
-    /// The rows this index was built from, to patch and build again.
-    public func rows() -> LaunchRows {
-        let formsBase = sections[Section.entryForms.rawValue].0
+    /// The answer times of every progress file's last `count` reviews (at most five), read in
+    /// place.
+    public func recentAnswerTimes(last count: Int) -> [Int] {
+        var times: [Int] = []
+        let progressBase = sections[Section.progress.rawValue].0
+        for row in 0..<progressCount {
+            let at = progressBase + row * Stride.progress
+            let kept = min(Int(reader.u8(at + 14)), ProgressSummary.millisecondsLimit)
+            for slot in max(0, kept - count)..<kept {
+                let value = reader.i32(at + 152 + slot * 4)
+                if value != Int32.min { times.append(Int(value)) }
+            }
+        }
+        // Rows the overlay replaced are counted from the overlay, not the base.
+        guard !overlay.progress.isEmpty || !overlay.orphanProgress.isEmpty else { return times }
+        return progressSummaries().values.flatMap { $0.recentMilliseconds.suffix(count).compactMap { $0 } }
+    }
+
+    /// Every progress summary by entry id, orphans included, with the overlay's changes.
+    public func progressSummaries() -> [String: ProgressSummary] {
         var progress: [String: ProgressSummary] = [:]
         progress.reserveCapacity(progressCount)
         let progressBase = sections[Section.progress.rawValue].0
@@ -464,6 +484,13 @@ public final class LaunchIndex: @unchecked Sendable {
         }
         for (entry, summary) in overlay.progress { progress[id(ofEntry: entry)] = summary }
         for (id, summary) in overlay.orphanProgress { progress[id] = summary }
+        return progress
+    }
+
+    /// The rows this index was built from, to patch and build again.
+    public func rows() -> LaunchRows {
+        let formsBase = sections[Section.entryForms.rawValue].0
+        let progress = progressSummaries()
         let entries = (0..<entryCount).map { entry -> EntryRow in
             let at = entryOffset(entry)
             let flags = reader.u8(at + 15)

@@ -195,7 +195,7 @@ extension LaunchIndex {
             writer.append(slot < recent.count ? recent[recent.startIndex + slot].timeIntervalSinceReferenceDate : 0)
         }
         for slot in 0..<ProgressSummary.millisecondsLimit {
-            writer.append(slot < milliseconds.count ? Int32(clamping: milliseconds[milliseconds.startIndex + slot]) : 0)
+            writer.append(slot < milliseconds.count ? milliseconds[milliseconds.startIndex + slot].map { Int32(clamping: $0) } ?? Int32.min : 0)
         }
         writer.append(UInt32(0))
     }

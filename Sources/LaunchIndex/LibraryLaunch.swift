@@ -294,7 +294,7 @@ struct IndexPlanningSource: PlanningSource {
     var deckNames: [String] { index.settings.decks }
     func id(_ entry: Int) -> String { index.id(ofEntry: entry) }
     func facts(_ entry: Int) -> EntryFacts { index.facts(ofEntry: entry) }
-    func recentMilliseconds(_ entry: Int) -> [Int] { index.progress(ofEntry: entry)?.recentMilliseconds ?? [] }
+    func recentMilliseconds(_ entry: Int) -> [Int] { index.progress(ofEntry: entry)?.recentMilliseconds.compactMap { $0 } ?? [] }
 
     func reviews(_ entry: Int, since time: Date) -> Int {
         if let count = index.reviews(ofEntry: entry, since: time) { return count }

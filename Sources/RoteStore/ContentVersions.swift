@@ -39,6 +39,13 @@ public enum ContentVersions {
     /// How far back the history is searched for an earlier version.
     public static let historyLimit = 5000
 
+    /// Whether any deck changed version since the learner last saw it (a deck never seen is
+    /// only recorded, not upgraded): the question a launch asks before anything is parsed.
+    public static func hasUpgrade(decks: [String: DeckManifest], profile: Profile?) -> Bool {
+        guard let profile else { return false }
+        return decks.contains { deck, manifest in profile.seenVersion(of: deck).map { $0 != manifest.version } ?? false }
+    }
+
     /// The decks whose version `user` has not seen, in study order; empty for a learner
     /// without a profile.
     public static func pending(_ library: LoadedLibrary, user: String) -> [DeckUpgrade] {

@@ -9,7 +9,8 @@ public struct ProgressSummary: Sendable, Equatable {
     /// Review times kept, newest last: enough to count the reviews of any one day unless an
     /// entry was reviewed more often than this in that day.
     public static let recentLimit = 8
-    /// Answer times kept (the planner's pace estimate uses the last five of each entry).
+    /// Reviews whose answer times are kept (the planner's pace estimate reads the last five
+    /// of each entry, a session's the last three).
     public static let millisecondsLimit = 5
 
     public var status: ProgressFile.Status
@@ -18,15 +19,15 @@ public struct ProgressSummary: Sendable, Equatable {
     public var firstReviewAt: Date?
     /// The last `recentLimit` review times, oldest first.
     public var recentReviewTimes: [Date]
-    /// The answer times recorded in the last five reviews, oldest first.
-    public var recentMilliseconds: [Int]
+    /// The answer times of the last five reviews, oldest first; nil where none was recorded.
+    public var recentMilliseconds: [Int?]
     /// A passage stopped part-way up the acquisition ladder.
     public var ladderStarted: Bool
     /// Reviews after the last reset (those that schedule the entry).
     public var hasScheduledReviews: Bool
     public var state: MemoryState?
 
-    public init(status: ProgressFile.Status, reviewCount: Int, firstReviewAt: Date?, recentReviewTimes: [Date], recentMilliseconds: [Int],
+    public init(status: ProgressFile.Status, reviewCount: Int, firstReviewAt: Date?, recentReviewTimes: [Date], recentMilliseconds: [Int?],
                 ladderStarted: Bool, hasScheduledReviews: Bool, state: MemoryState?) {
         self.status = status
         self.reviewCount = reviewCount
@@ -43,7 +44,7 @@ public struct ProgressSummary: Sendable, Equatable {
         self.init(
             status: file.status, reviewCount: file.reviews.count, firstReviewAt: file.reviews.first?.at,
             recentReviewTimes: file.reviews.suffix(ProgressSummary.recentLimit).map(\.at),
-            recentMilliseconds: Array(file.reviews.suffix(ProgressSummary.millisecondsLimit).compactMap(\.ms)),
+            recentMilliseconds: file.reviews.suffix(ProgressSummary.millisecondsLimit).map(\.ms),
             ladderStarted: file.ladder.map { $0.level != "read1" || $0.attempts > 0 } ?? false,
             hasScheduledReviews: resetAt.map { reset in file.reviews.contains { $0.at > reset } } ?? !file.reviews.isEmpty,
             state: file.state)

@@ -9,15 +9,19 @@ public struct ReviewRecorder {
     public let root: URL
     public let user: String
     public let device: String
-    let library: LoadedLibrary
+    let decks: [String: DeckManifest]
     let profile: Profile?
 
     public init(root: URL, user: String, device: String, library: LoadedLibrary) {
+        self.init(root: root, user: user, device: device, decks: library.decks, profile: library.profiles[user])
+    }
+
+    public init(root: URL, user: String, device: String, decks: [String: DeckManifest], profile: Profile?) {
         self.root = root
         self.user = user
         self.device = device
-        self.library = library
-        self.profile = library.profiles[user]
+        self.decks = decks
+        self.profile = profile
     }
 
     /// `profiles/<user>/progress/<entry>.yaml`.
@@ -42,7 +46,7 @@ public struct ReviewRecorder {
         file.reviews.append(ReviewEvent(id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device))
         file.reviews.sort(by: ReviewEvent.replayOrder)
         let deck = String(entry.split(separator: "/")[0])
-        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: profile))
+        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile))
         let data = Data(file.render().utf8)
         let path = progressPath(entry)
         try AtomicFile.write(data, to: root.appending(path: path))
@@ -57,7 +61,7 @@ public struct ReviewRecorder {
         change(&file)
         let deck = String(entry.split(separator: "/")[0])
         file.state = file.scheduledReviews.isEmpty
-            ? nil : Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: profile))
+            ? nil : Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile))
         let data = Data(file.render().utf8)
         let path = progressPath(entry)
         try AtomicFile.write(data, to: root.appending(path: path))
@@ -85,7 +89,7 @@ public struct ReviewRecorder {
         var file = current(entry)
         file.reviews.removeAll { $0.id == reviewID }
         let deck = String(entry.split(separator: "/")[0])
-        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: profile))
+        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile))
         let data = Data(file.render().utf8)
         try AtomicFile.write(data, to: root.appending(path: progressPath(entry)))
         return (progressPath(entry), data)

@@ -301,5 +301,5 @@ public struct CandidateList: PlanningSource {
     public func reviews(_ entry: Int, since time: Date) -> Int {
         candidates[entry].progress?.reviews(since: time) ?? exactReviewsSince(candidates[entry].id, time)
     }
-    public func recentMilliseconds(_ entry: Int) -> [Int] { candidates[entry].progress?.recentMilliseconds ?? [] }
+    public func recentMilliseconds(_ entry: Int) -> [Int] { candidates[entry].progress?.recentMilliseconds.compactMap { $0 } ?? [] }
 }

@@ -41,8 +41,7 @@ public final class StudySessionRunner {
 
     let root: URL
     let user: String
-    let library: LoadedLibrary
-    let index: LibraryIndex
+    let source: any StudySource
     let git: LibraryGit
     let console: any StudyConsole
     let now: () -> Date
@@ -62,20 +61,24 @@ public final class StudySessionRunner {
     /// Entries whose status the learner changed in this session.
     public private(set) var statusChanges: [(entry: String, status: ProgressFile.Status)] = []
 
-    public init(root: URL, user: String, library: LoadedLibrary, index: LibraryIndex, git: LibraryGit, console: any StudyConsole,
+    public convenience init(root: URL, user: String, library: LoadedLibrary, index: LibraryIndex, git: LibraryGit, console: any StudyConsole,
+                            now: @escaping () -> Date = { Date() }, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
+        self.init(root: root, user: user, source: LoadedStudySource(library: library, index: index), git: git, console: console, now: now, seed: seed)
+    }
+
+    public init(root: URL, user: String, source: any StudySource, git: LibraryGit, console: any StudyConsole,
                 now: @escaping () -> Date = { Date() }, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
         self.root = root
         self.user = user
-        self.library = library
-        self.index = index
+        self.source = source
         self.git = git
         self.console = console
         self.now = now
         self.random = SeededGenerator(seed: seed)
-        self.recorder = ReviewRecorder(root: root, user: user, device: git.device, library: library)
+        self.recorder = ReviewRecorder(root: root, user: user, device: git.device, decks: source.decks, profile: source.profile)
         self.session = SessionFile(id: UUID().uuidString.lowercased(), user: user, device: git.device, startedAt: Timestamp.wholeSeconds(now()))
-        self.profile = library.profiles[user]
-        let times = index.progress.values.flatMap { $0.reviews.suffix(3).compactMap(\.ms) }.sorted()
+        self.profile = source.profile
+        let times = source.recentAnswerTimes().sorted()
         if !times.isEmpty { medianMilliseconds = max(1000, times[times.count / 2]) }
     }
 
@@ -116,7 +119,7 @@ public final class StudySessionRunner {
         // the next run to commit with whatever the learner changed.
         try snapshot()
         loop: while let visit = queue.first {
-            guard let entry = index.entries[visit.id] else {
+            guard let entry = source.entry(visit.id) else {
                 queue.removeFirst()
                 continue
             }
@@ -231,19 +234,15 @@ public final class StudySessionRunner {
 
     func studyWord(_ entry: Entry, _ word: VocabularyEntry, isNew: Bool) throws -> [Answer] {
         var answers: [Answer] = []
-        let reviews = index.progress[entry.id]?.scheduledReviews ?? []
+        let reviews = source.scheduledReviews(entry.id)
         let visit: VocabularyExercises.Visit = isNew ? .new : .review(number: reviews.count, lastGrade: reviews.last?.grade)
-        let deck = library.entries.compactMap { candidate -> VocabularyEntry? in
-            guard candidate.deck == entry.deck, case let .vocabulary(other) = candidate.content else { return nil }
-            return other
-        }
         for step in VocabularyExercises.plan(for: word, visit: visit) {
             switch step {
             case .card:
                 console.show(WordCard(entry: word).render())
                 if console.isInteractive { _ = try ask("space or Enter to go on", .reveal) }
             case let .question(question):
-                let exercise = VocabularyExercises.exercise(for: question, of: word, deck: deck, using: &random)
+                let exercise = VocabularyExercises.exercise(for: question, of: word, deck: self.source.vocabulary(inDeck: entry.deck), using: &random)
                 if typedAnswers {
                     console.show(exercise.typedPrompt, style: .title)
                     let started = now()
@@ -482,8 +481,7 @@ public final class StudySessionRunner {
 
     /// The earliest due date among the learner's entries after this session.
     public func nextDue() -> Date? {
-        var dues: [String: Date] = [:]
-        for (id, file) in index.progress where file.status == .active { if let due = file.state?.due { dues[id] = due } }
+        var dues = source.dueDates()
         for (path, data) in written where path.contains("/progress/") {
             guard let file = ProgressFile.decode(data, path: path).0 else { continue }
             dues[file.entry] = file.status == .active ? file.state?.due : nil
@@ -497,7 +495,7 @@ public final class StudySessionRunner {
         session.endedAt = Timestamp.wholeSeconds(now())
         let reviews = session.again + session.hard + session.good + session.easy
         session.kind = session.new == 0 ? .review : (session.new == reviews ? .learning : .mixed)
-        let order = library.deckOrder
+        let order = source.deckOrder
         session.decks.sort { (order.firstIndex(of: $0) ?? Int.max) < (order.firstIndex(of: $1) ?? Int.max) }
         try AtomicFile.write(session.render(), to: root.appending(path: SessionFile.path(for: session)))
         try git.commitSession(session, progress: written)

@@ -251,10 +251,10 @@ public enum VocabularyExercises {
     /// A question ready to show: prompt, the answer with `distractorCount` distractors
     /// shuffled with `generator`, and the accepted typed answers.
     public static func exercise(
-        for question: VocabularyQuestion, of entry: VocabularyEntry, deck: [VocabularyEntry],
+        for question: VocabularyQuestion, of entry: VocabularyEntry, deck: @autoclosure () -> [VocabularyEntry],
         using generator: inout some RandomNumberGenerator
     ) -> VocabularyExercise {
-        let wrong = distractors(for: question, of: entry, deck: deck, using: &generator)
+        let wrong = distractors(for: question, of: entry, deck: deck(), using: &generator)
         let options = StudyRandom.shuffled([question.answer] + wrong, using: &generator)
         return VocabularyExercise(
             questionID: question.id, kind: question.kind, prompt: prompt(for: question, of: entry), options: options,
@@ -304,7 +304,7 @@ public enum VocabularyExercises {
     /// form is skipped, so every option is grammatically plausible). Nothing that would also
     /// be a right answer is offered, and no option repeats; a tiny deck can leave fewer.
     public static func distractors(
-        for question: VocabularyQuestion, of entry: VocabularyEntry, deck: [VocabularyEntry], count: Int = distractorCount,
+        for question: VocabularyQuestion, of entry: VocabularyEntry, deck: @autoclosure () -> [VocabularyEntry], count: Int = distractorCount,
         using generator: inout some RandomNumberGenerator
     ) -> [String] {
         var taken = Set(accepted(for: question, of: entry).map(TypedAnswer.normalized))
@@ -317,7 +317,8 @@ public enum VocabularyExercises {
         }
         var chosen = pool
         let formName = expectedFormName(for: question, of: entry)
-        let others = deck.filter { $0.pos == entry.pos && !($0.word == entry.word && $0.translation == entry.translation) }
+        // The deck is read only here: most questions bring enough wrong options of their own.
+        let others = deck().filter { $0.pos == entry.pos && !($0.word == entry.word && $0.translation == entry.translation) }
         let sameLevel = entry.cefr.map { level in others.filter { $0.cefr == level } } ?? []
         let rest = others.filter { candidate in entry.cefr == nil || candidate.cefr != entry.cefr }
             .sorted { lhs, rhs in

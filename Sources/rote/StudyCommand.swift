@@ -55,7 +55,7 @@ struct StudyCommand: ParsableCommand {
     @Flag(help: "List every planned entry, not just the counts.")
     var list = false
 
-    @Flag(help: "Print the plan and stop, without studying. Reads the launch index in .git/rote/, checked against every file first.")
+    @Flag(help: "Print the plan and stop, without studying.")
     var plan = false
 
     func validate() throws {
@@ -65,41 +65,78 @@ struct StudyCommand: ParsableCommand {
     }
 
     func run() throws {
-        if plan { return try printPlanFromLaunchIndex() }
-        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
-        context.reportLoadProblems()
-        let unknown = decks.filter { context.library.decks[$0] == nil }
-        if !unknown.isEmpty {
-            throw CLIError("no deck \(unknown.joined(separator: ", ")); decks are: \(context.library.deckOrder.joined(separator: ", "))")
-        }
-        let planner = SessionPlanner(library: context.library, index: context.index)
-        let limits = SessionPlanner.Limits.from(context.index.profile, newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts)
-        let git: LibraryGit
+        let root = try CommandContext.locate(global)
+        let user = CommandContext.user(at: root, global)
         let lock: LibraryLock
+        let git: LibraryGit
+        let launch: LibraryLaunch
         do {
-            lock = try LibraryLock(root: context.root, purpose: "study")
-            git = try LibraryGit(root: context.root, user: context.user)
-            if try StudySessionRunner.recoverInterruptedSession(root: context.root, git: git) {
+            lock = try LibraryLock(root: root, purpose: "study")
+            git = try LibraryGit(root: root, user: user)
+            if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
                 Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
             }
-            for upgrade in try ContentUpgrade.run(library: context.library, user: context.user, git: git) {
-                for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
-            }
+            launch = try LibraryLaunch.openVerified(root: root, user: user)
+        } catch let error as LibraryError {
+            throw CLIError(error.message)
         } catch let busy as LibraryLock.Busy {
             throw CLIError(busy.description)
         } catch let error as SyncError {
             throw CLIError(error.message)
         }
         defer { withExtendedLifetime(lock) {} }
+        // A deck whose version changed since the learner last saw it runs its upgrade rule,
+        // which lists the entries added and removed: that takes the parsed library.
+        if !plan, ContentVersions.hasUpgrade(decks: launch.decks, profile: launch.profile) {
+            return try studyAfterContentUpgrade(root: root, git: git)
+        }
+        let unknown = decks.filter { launch.decks[$0] == nil }
+        if !unknown.isEmpty {
+            throw CLIError("no deck \(unknown.joined(separator: ", ")); decks are: \(launch.index.settings.decks.filter { launch.decks[$0] != nil }.joined(separator: ", "))")
+        }
+        let planner = launch.planner()
+        let limits = SessionPlanner.Limits.from(launch.profile, newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts)
+        let plan = planner.plan(decks: decks, limits: limits, now: Date())
+        show(plan, decks: planner.studyableDecks(decks), user: user)
+        // `--plan` stops here: the launch index answered, nothing was parsed.
+        guard !self.plan, !plan.isEmpty else { return }
+        guard launch.profile != nil else {
+            throw CLIError("no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME")
+        }
+        try study(plan, runner: StudySessionRunner(root: root, user: user, source: LaunchStudySource(launch), git: git, console: console), profile: launch.profile)
+    }
+
+    private var console: any StudyConsole { TerminalConsole.isAvailable ? TerminalConsole() : LineConsole() }
+
+    /// The session after a content upgrade, from the parsed library.
+    private func studyAfterContentUpgrade(root: URL, git: LibraryGit) throws {
+        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
+        context.reportLoadProblems()
+        let unknown = decks.filter { context.library.decks[$0] == nil }
+        if !unknown.isEmpty {
+            throw CLIError("no deck \(unknown.joined(separator: ", ")); decks are: \(context.library.deckOrder.joined(separator: ", "))")
+        }
+        do {
+            for upgrade in try ContentUpgrade.run(library: context.library, user: context.user, git: git) {
+                for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
+            }
+        } catch let error as SyncError {
+            throw CLIError(error.message)
+        }
+        let planner = SessionPlanner(library: context.library, index: context.index)
+        let limits = SessionPlanner.Limits.from(context.index.profile, newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts)
         let plan = planner.plan(decks: decks, limits: limits, now: Date())
         show(plan, decks: planner.studyableDecks(decks), user: context.user)
         guard !plan.isEmpty else { return }
         guard context.library.profiles[context.user] != nil else {
             throw CLIError("no learner '\(context.user)' in this library (profiles/\(context.user)/profile.yaml); use --user NAME")
         }
-        let console: any StudyConsole = TerminalConsole.isAvailable ? TerminalConsole() : LineConsole()
         let runner = StudySessionRunner(root: context.root, user: context.user, library: context.library, index: context.index, git: git, console: console)
-        runner.typedAnswers = typed ?? context.index.profile?.settings.typedAnswers ?? false
+        try study(plan, runner: runner, profile: context.index.profile)
+    }
+
+    private func study(_ plan: SessionPlan, runner: StudySessionRunner, profile: Profile?) throws {
+        runner.typedAnswers = typed ?? profile?.settings.typedAnswers ?? false
         let session: SessionFile?
         do {
             session = try runner.run(plan: plan)
@@ -111,35 +148,6 @@ struct StudyCommand: ParsableCommand {
             return
         }
         print("\n" + StudySummary.render(session, nextDue: runner.nextDue(), now: Date(), statusChanges: runner.statusChanges.count))
-    }
-
-    /// `--plan`: the launch index answers without parsing the library. Like a study launch it
-    /// first commits the answers of an interrupted session; content upgrades wait for studying.
-    private func printPlanFromLaunchIndex() throws {
-        let root = try CommandContext.locate(global)
-        let user = CommandContext.user(at: root, global)
-        let launch: LibraryLaunch
-        do {
-            let lock = try LibraryLock(root: root, purpose: "study")
-            defer { withExtendedLifetime(lock) {} }
-            if try StudySessionRunner.recoverInterruptedSession(root: root, git: try LibraryGit(root: root, user: user)) {
-                Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
-            }
-            launch = try LibraryLaunch.openVerified(root: root, user: user)
-        } catch let error as LibraryError {
-            throw CLIError(error.message)
-        } catch let busy as LibraryLock.Busy {
-            throw CLIError(busy.description)
-        } catch let error as SyncError {
-            throw CLIError(error.message)
-        }
-        let unknown = decks.filter { launch.decks[$0] == nil }
-        if !unknown.isEmpty {
-            throw CLIError("no deck \(unknown.joined(separator: ", ")); decks are: \(launch.index.settings.decks.filter { launch.decks[$0] != nil }.joined(separator: ", "))")
-        }
-        let planner = launch.planner()
-        let limits = SessionPlanner.Limits.from(launch.profile, newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts)
-        show(planner.plan(decks: decks, limits: limits, now: Date()), decks: planner.studyableDecks(decks), user: user)
     }
 
     private func show(_ plan: SessionPlan, decks studied: [String], user: String) {

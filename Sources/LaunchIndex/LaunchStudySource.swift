@@ -1,0 +1,67 @@
+import Foundation
+import RoteModel
+import RoteStore
+import Study
+
+/// A study session over the launch index: a card's entry and progress files are read when
+/// the card comes up (and kept for its next visit), a deck's vocabulary only when a question
+/// brings too few wrong options of its own. A session then costs what it studies, not what
+/// the library holds.
+public final class LaunchStudySource: StudySource, @unchecked Sendable {
+    let launch: LibraryLaunch
+    private let lock = NSLock()
+    private var entries: [String: Entry?] = [:]
+    private var vocabularies: [String: [VocabularyEntry]] = [:]
+    private var reviews: [String: [ReviewEvent]] = [:]
+
+    public init(_ launch: LibraryLaunch) { self.launch = launch }
+
+    public var decks: [String: DeckManifest] { launch.decks }
+    public var deckOrder: [String] { launch.index.settings.decks.filter { launch.decks[$0] != nil } }
+    public var profile: Profile? { launch.profile }
+
+    public func entry(_ id: String) -> Entry? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = entries[id] { return known }
+        let entry = launch.entry(id: id)
+        entries[id] = entry
+        return entry
+    }
+
+    /// Read once, at the card's first visit, so a card shown again in the same session sees
+    /// the reviews it had when the session began, as with the parsed library.
+    public func scheduledReviews(_ id: String) -> [ReviewEvent] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = reviews[id] { return known }
+        let path = "profiles/\(launch.user)/progress/\(id).yaml"
+        let found = FileManager.default.contents(atPath: launch.root.appending(path: path).path)
+            .flatMap { ProgressFile.decode($0, path: path).0?.scheduledReviews } ?? []
+        reviews[id] = found
+        return found
+    }
+
+    public func vocabulary(inDeck deck: String) -> [VocabularyEntry] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = vocabularies[deck] { return known }
+        let index = launch.index
+        let words = (0..<index.entryCount).filter { index.deck(ofEntry: $0) == deck }.compactMap { number -> VocabularyEntry? in
+            guard case let .vocabulary(word)? = launch.entry(number)?.content else { return nil }
+            return word
+        }
+        vocabularies[deck] = words
+        return words
+    }
+
+    public func recentAnswerTimes() -> [Int] { launch.index.recentAnswerTimes(last: 3) }
+
+    public func dueDates() -> [String: Date] {
+        var dues: [String: Date] = [:]
+        for (id, summary) in launch.index.progressSummaries() where summary.status == .active {
+            if let due = summary.state?.due { dues[id] = due }
+        }
+        return dues
+    }
+}
