@@ -84,7 +84,7 @@ struct FileCheck: Sendable {
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let chunk = max(1, (count + workers * 8 - 1) / (workers * 8))
         let chunks = (count + chunk - 1) / chunk
-        let found = Slots(count: chunks)
+        let found = ParallelSlots<[Int]>(count: chunks)
         let rootBytes = Array(root.utf8) + [UInt8(ascii: "/")]
         DispatchQueue.concurrentPerform(iterations: chunks) { part in
             var buffer = [CChar](repeating: 0, count: 4096)
@@ -199,20 +199,4 @@ struct FileCheck: Sendable {
     static func settled(_ stamp: FileStamp, since started: Int64) -> FileStamp {
         isRacy(stamp, since: started) ? .unknown : stamp
     }
-}
-
-/// Per-worker results, each slot written by one worker.
-private final class Slots: @unchecked Sendable {
-    private var storage: [[Int]]
-    private let lock = NSLock()
-
-    init(count: Int) { storage = Array(repeating: [], count: count) }
-
-    func set(_ index: Int, _ value: [Int]) {
-        lock.lock()
-        storage[index] = value
-        lock.unlock()
-    }
-
-    var values: [[Int]] { storage }
 }

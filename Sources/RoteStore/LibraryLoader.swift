@@ -202,7 +202,7 @@ public struct LibraryLoader: Sendable {
     }
 
     func parseInParallel(root: URL, files: [(String, LibraryFile)], decks: [String: DeckManifest]) -> [ParseResult] {
-        let results = ResultSlots(count: files.count)
+        let results = ParallelSlots<ParseResult>(count: files.count)
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let chunk = max(1, (files.count + workers * 4 - 1) / (workers * 4))
         let chunks = (files.count + chunk - 1) / chunk
@@ -284,17 +284,18 @@ public struct LibraryLoader: Sendable {
 }
 
 /// Fixed slots that parallel workers fill by index; each slot is written by one worker only.
-private final class ResultSlots: @unchecked Sendable {
-    private var storage: [LibraryLoader.ParseResult?]
+public final class ParallelSlots<Value: Sendable>: @unchecked Sendable {
+    private var storage: [Value?]
     private let lock = NSLock()
 
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    public init(count: Int) { storage = Array(repeating: nil, count: count) }
 
-    func set(_ index: Int, _ value: LibraryLoader.ParseResult) {
+    public func set(_ index: Int, _ value: Value) {
         lock.lock()
         storage[index] = value
         lock.unlock()
     }
 
-    var values: [LibraryLoader.ParseResult] { storage.compactMap { $0 } }
+    /// The values set, in slot order.
+    public var values: [Value] { storage.compactMap { $0 } }
 }
