@@ -489,23 +489,22 @@ public final class LaunchIndex: @unchecked Sendable {
 
     /// The rows this index was built from, to patch and build again.
     public func rows() -> LaunchRows {
+        LaunchRows(settings: settings, entries: (0..<entryCount).map(entryRow), progress: progressSummaries(), files: files)
+    }
+
+    /// One entry's row, as it was built.
+    func entryRow(_ entry: Int) -> EntryRow {
         let formsBase = sections[Section.entryForms.rawValue].0
-        let progress = progressSummaries()
-        let entries = (0..<entryCount).map { entry -> EntryRow in
-            let at = entryOffset(entry)
-            let flags = reader.u8(at + 15)
-            let headLength = Int(reader.u16(at + 36))
-            let formsStart = Int(reader.u32(at + 40))
-            return EntryRow(
-                id: id(ofEntry: entry), deck: deck(ofEntry: entry), path: path(ofEntry: entry),
-                kind: EntryRow.Kind(rawValue: reader.u8(at + 14)) ?? .vocabulary, rank: rank(ofEntry: entry), sortKey: Int(reader.i64(at + 24)),
-                published: flags & 1 != 0, locked: flags & 2 != 0,
-                headword: flags & 4 != 0 ? string(Int(reader.u32(at + 32)), headLength) : nil,
-                forms: (0..<Int(reader.u16(at + 38))).map { form in
-                    let formAt = formsBase + (formsStart + form) * Stride.entryForm
-                    return string(Int(reader.u32(formAt)), Int(reader.u32(formAt + 4)))
-                })
-        }
-        return LaunchRows(settings: settings, entries: entries, progress: progress, files: files)
+        let at = entryOffset(entry)
+        let flags = reader.u8(at + 15)
+        let formsStart = Int(reader.u32(at + 40))
+        return EntryRow(
+            id: id(ofEntry: entry), deck: deck(ofEntry: entry), path: path(ofEntry: entry),
+            kind: EntryRow.Kind(rawValue: reader.u8(at + 14)) ?? .vocabulary, rank: rank(ofEntry: entry), sortKey: Int(reader.i64(at + 24)),
+            published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword(ofEntry: entry),
+            forms: (0..<Int(reader.u16(at + 38))).map { form in
+                let formAt = formsBase + (formsStart + form) * Stride.entryForm
+                return string(Int(reader.u32(formAt)), Int(reader.u32(formAt + 4)))
+            })
     }
 }

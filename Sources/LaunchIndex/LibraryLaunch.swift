@@ -158,9 +158,12 @@ public struct LibraryLaunch: Sendable {
 
     /// The index patched with the files that changed, and saved.
     func refreshed(with check: FileCheck) throws -> LibraryLaunch {
-        // Entry changes reorder entries and re-key forms: only a new base holds them.
-        let entriesChanged = check.changes.contains { $0.role == .entry && ($0.bytes != nil || $0.stamp == nil) }
-        if !entriesChanged, let overlay = overlaid(with: check), overlay.count <= Overlay.limit(entries: index.entryCount) {
+        // An entry edited in what the index keeps of it (id, rank, forms, order), added or
+        // removed re-keys forms and reorders entries: only a new base holds that. Most edits
+        // (a translation, an example) leave the row as it was and only move the file's stamp.
+        let sameRows = unchangedEntryRows(in: check)
+        let entriesChanged = check.changes.contains { $0.role == .entry && ($0.bytes != nil || $0.stamp == nil) && !sameRows.contains($0.path) }
+        if !entriesChanged, let overlay = overlaid(with: check, unchangedEntries: sameRows), overlay.count <= Overlay.limit(entries: index.entryCount) {
             let index = self.index.with(overlay: overlay)
             if let url = LibraryLaunch.cacheURL(root: root, user: user) {
                 let bytes = overlay.encode(base: index)
@@ -217,9 +220,32 @@ public struct LibraryLaunch: Sendable {
         return LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: .refreshed(files: check.changes.count))
     }
 
+    /// Paths of changed entry files whose rows read exactly as the index has them.
+    func unchangedEntryRows(in check: FileCheck) -> Set<String> {
+        let edited = check.changes.filter { $0.role == .entry && $0.bytes != nil }
+        guard !edited.isEmpty else { return [] }
+        var ids: [String: String] = [:]
+        for change in edited {
+            if case let .success(.entry(deck, id)) = LibraryFile.classify(change.path), let kind = decks[deck]?.kind, kind == .vocabulary || kind == .passages {
+                ids[change.path] = id
+            }
+        }
+        let numbers = index.entryNumbers(of: Set(ids.values))
+        let loader = LibraryLoader(users: .only(user), includeSessions: false)
+        var same = Set<String>()
+        for change in edited {
+            guard let id = ids[change.path], let number = numbers[id], let bytes = change.bytes,
+                case let .success(kind) = LibraryFile.classify(change.path),
+                case let .entry(entry)? = loader.parse(bytes, path: change.path, kind: kind, decks: decks).value
+            else { continue }
+            if EntryRow(entry: entry, published: true, locked: false) == index.entryRow(number) { same.insert(change.path) }
+        }
+        return same
+    }
+
     /// The overlay with these changes to progress files and stamps; nil when a change needs
     /// a new base.
-    func overlaid(with check: FileCheck) -> Overlay? {
+    func overlaid(with check: FileCheck, unchangedEntries: Set<String> = []) -> Overlay? {
         var overlay = index.overlay
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
         var progressIDs: [String: String] = [:]
@@ -229,7 +255,11 @@ public struct LibraryLaunch: Sendable {
         }
         let numbers = index.entryNumbers(of: Set(progressIDs.values))
         for change in check.changes {
-            if change.role == .configuration || change.role == .entry, change.bytes != nil || change.stamp == nil { return nil }
+            if change.role == .configuration || change.role == .entry, change.bytes != nil || change.stamp == nil,
+                !unchangedEntries.contains(change.path)
+            {
+                return nil
+            }
             if change.role == .progress, change.bytes != nil || change.stamp == nil, let id = progressIDs[change.path] {
                 var summary: ProgressSummary?
                 if let bytes = change.bytes, case let .progress(_, file)? = loader.parse(bytes, path: change.path, kind: .progress(user: user, entry: id), decks: decks).value {

@@ -136,11 +136,23 @@ import Study
     @Test func anEditedEntryIsReadAgainAndItsFormsFollow() throws {
         let directory = LaunchIndexTests.starterLibrary()
         let root = directory.url
+        LaunchIndexTests.settle()
         _ = try LibraryLaunch.openVerified(root: root, user: "demo")
         let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
         let word = try #require(library.entries.first { if case .vocabulary = $0.content { return true } else { return false } })
         #expect(try LibraryLaunch.openVerified(root: root, user: "demo").index.lookUp("zorblinglyextraordinary") == nil)
         let text = try #require(directory.read(word.path))
+        // An edit where the index does not look (the translation) only moves the stamp: the
+        // base stays as it is, the delta takes the new stamp.
+        let cache = try #require(LibraryLaunch.cacheURL(root: root, user: "demo"))
+        let base = try Data(contentsOf: cache)
+        directory.write(word.path, text.replacingOccurrences(of: "translation: ", with: "translation: (edited) "))
+        #expect(directory.read(word.path) != text, "the fixture entry has a translation")
+        let afterTranslation = try LibraryLaunch.openVerified(root: root, user: "demo")
+        guard case .refreshed = afterTranslation.source else { Issue.record("after a translation edit: \(afterTranslation.source)"); return }
+        #expect(try Data(contentsOf: cache) == base && FileManager.default.fileExists(atPath: LibraryLaunch.deltaURL(cache).path))
+        guard case let .vocabulary(edited)? = afterTranslation.entry(id: word.id)?.content else { Issue.record("entry unreadable"); return }
+        #expect(edited.translation.hasPrefix("(edited) "), "a card reads its file, not the index")
         directory.write(word.path, text.replacingOccurrences(of: "forms: {", with: "forms: {adverb: zorblinglyextraordinary, "))
         #expect(directory.read(word.path) != text, "the fixture entry has a forms mapping")
 

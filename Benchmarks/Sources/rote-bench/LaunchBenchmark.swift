@@ -43,7 +43,7 @@ enum LaunchBenchmark {
 
         Bench.log("launch: \(paths.count) files in \(root.lastPathComponent)")
         var floors: [Double] = [], colds: [Double] = [], warms: [Double] = [], checks: [Double] = [], changed: [Double] = [], probes: [Double] = []
-        var editedEntries: [Double] = []
+        let contentEdits = Samples(), rankEdits = Samples()
         var probeMemory: [Double] = [], probeReady: [Double] = [], probeVerified: [Double] = [], plans: [Double] = []
         var lastPlan: (SessionPlan, String)?
         for run in 1...runs {
@@ -88,19 +88,22 @@ enum LaunchBenchmark {
             Thread.sleep(forTimeInterval: 2.1)
             _ = try LibraryLaunch.openVerified(root: root, user: user)
 
-            // Edited entries (a deck update, a text editor) change forms and order: the base
-            // is rebuilt from its own rows and the edited files.
-            let edited = try editEntries(root: root, count: changes, run: run)
-            let (afterEdits, editedLaunch) = try Timing.measure { () throws -> LibraryLaunch in
-                let launch = try LibraryLaunch.openVerified(root: root, user: user)
-                _ = try ready(launch, now: now)
-                return launch
+            // Edited entries: most edits (a translation, an example) leave what the index
+            // keeps as it was; a new rank (or new forms) re-keys the index, which is then
+            // rebuilt from its own rows and the edited files.
+            for (times, ranks) in [(contentEdits, false), (rankEdits, true)] {
+                let edited = try editEntries(root: root, count: changes, run: run, ranks: ranks)
+                let (afterEdits, editedLaunch) = try Timing.measure { () throws -> LibraryLaunch in
+                    let launch = try LibraryLaunch.openVerified(root: root, user: user)
+                    _ = try ready(launch, now: now)
+                    return launch
+                }
+                guard case .refreshed = editedLaunch.source else { throw OptionError(message: "the launch after \(changes) edited entries was \(editedLaunch.source)") }
+                times.append(afterEdits)
+                for (path, bytes) in edited { try bytes.write(to: root.appending(path: path)) }
+                Thread.sleep(forTimeInterval: 2.1)
+                _ = try LibraryLaunch.openVerified(root: root, user: user)
             }
-            guard case .refreshed = editedLaunch.source else { throw OptionError(message: "the launch after \(changes) edited entries was \(editedLaunch.source)") }
-            editedEntries.append(afterEdits)
-            for (path, bytes) in edited { try bytes.write(to: root.appending(path: path)) }
-            Thread.sleep(forTimeInterval: 2.1)
-            _ = try LibraryLaunch.openVerified(root: root, user: user)
 
             let probe = try probeProcess(root: root, user: user)
             probes.append(probe.wall)
@@ -160,7 +163,8 @@ enum LaunchBenchmark {
                    anki.map { String(format: "%.2f× Anki's time", warm / $0.open) } ?? "—"])
         table.add(["  its stat check of every file, done (from launch start, in this process)", Bench.duration(Timing.median(checks)), "—", "—"])
         table.add(["launch after \(changes) changed progress files (check, re-read, index saved, due queue)", Bench.duration(Timing.median(changed)), "—", "—"])
-        table.add(["launch after \(changes) edited entries (check, re-read, index rebuilt from its rows and saved, due queue)", Bench.duration(Timing.median(editedEntries)), "—", "—"])
+        table.add(["launch after \(changes) entries edited where the index does not look (check, re-read, delta saved)", Bench.duration(Timing.median(contentEdits.values)), "—", "—"])
+        table.add(["launch after \(changes) entries with a new rank (check, re-read, index rebuilt from its rows and saved)", Bench.duration(Timing.median(rankEdits.values)), "—", "—"])
         table.add(["warm launch in a fresh process (`launch-probe`): first card", Bench.duration(Timing.median(probeReady)), "—", "—"])
         table.add(["  its stat check done", Bench.duration(Timing.median(probeVerified)), "—", "—"])
         table.add(["  the whole process, start to exit (as the shell sees it)", Bench.duration(Timing.median(probes)), "—", "—"])
@@ -209,9 +213,9 @@ enum LaunchBenchmark {
         }
     }
 
-    /// Appends a comment to `count` entry files (an edit the index must notice and re-read);
-    /// returns their old bytes to put back.
-    static func editEntries(root: URL, count: Int, run: Int) throws -> [(String, Data)] {
+    /// Edits `count` entry files — a comment added, or with `ranks` the rank changed — which
+    /// the index must notice and re-read; returns their old bytes to put back.
+    static func editEntries(root: URL, count: Int, run: Int, ranks: Bool) throws -> [(String, Data)] {
         var paths: [String] = []
         let enumerator = FileManager.default.enumerator(atPath: root.appending(path: "corpus").path)
         while let next = enumerator?.nextObject() as? String, paths.count < count * 50 {
@@ -221,7 +225,13 @@ enum LaunchBenchmark {
         return try StudyRandom.shuffled(paths, using: &random).prefix(count).map { path in
             let url = root.appending(path: path)
             let original = try Data(contentsOf: url)
-            try (original + Data("# edited by rote-bench\n".utf8)).write(to: url)
+            var text = String(decoding: original, as: UTF8.self)
+            if ranks, let line = text.range(of: "\nrank: ") {
+                text.replaceSubrange(line, with: "\nrank: 9")
+            } else {
+                text += "# edited by rote-bench\n"
+            }
+            try Data(text.utf8).write(to: url)
             return (path, original)
         }
     }
@@ -288,4 +298,10 @@ enum LaunchBenchmark {
         guard fields.count == 5, let seconds = Double(fields[1]) else { throw OptionError(message: "anki_due.py printed \(line)") }
         return (seconds, "\(fields[2]) new, \(fields[3]) learning, \(fields[4]) review")
     }
+}
+
+/// Timings gathered across runs.
+final class Samples {
+    var values: [Double] = []
+    func append(_ value: Double) { values.append(value) }
 }
