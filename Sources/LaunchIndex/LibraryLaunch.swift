@@ -288,22 +288,9 @@ public struct LibraryLaunch: Sendable {
     }
 
     /// Temp file and rename, without fsync: a cache lost in a crash is rebuilt, and a torn
-    /// one fails its checksum.
+    /// one fails its checksum. A cache that cannot be written is only slower next time.
     static func save(_ bytes: UnsafeRawBufferPointer, to url: URL) {
-        let folder = url.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appending(path: ".\(url.lastPathComponent).\(getpid()).tmp")
-        let descriptor = Glibc.open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0, errno == EINTR { continue }
-            if written <= 0 { break }
-            offset += written
-        }
-        close(descriptor)
-        if offset == bytes.count { rename(temporary.path, url.path) } else { unlink(temporary.path) }
+        try? AtomicFile.write(bytes, to: url, durable: false)
     }
 }
 

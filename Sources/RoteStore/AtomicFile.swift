@@ -17,32 +17,36 @@ public enum AtomicFile {
     }
 
     public static func write(_ data: Data, to url: URL) throws {
+        try data.withUnsafeBytes { try write($0, to: url) }
+    }
+
+    /// `durable: false` skips both fsyncs, for a cache: a crash may then lose the new file
+    /// or leave it torn (the cache's checksum must catch that), never a mix of two files.
+    public static func write(_ bytes: UnsafeRawBufferPointer, to url: URL, durable: Bool = true) throws {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appending(path: ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: url.path, reason: String(cString: strerror(errno))) }
         var failure: String?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno))
+                break
             }
+            offset += written
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil, durable, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
         if failure == nil, rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
             unlink(temporary.path)
             throw WriteError(path: url.path, reason: failure)
         }
-        let folderDescriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let folderDescriptor = durable ? open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
         if folderDescriptor >= 0 {
             fsync(folderDescriptor)
             close(folderDescriptor)
