@@ -62,17 +62,6 @@ public struct EntryRow: Sendable, Equatable {
         self.headword = headword
         self.forms = forms
     }
-
-    /// Study order, as `LibraryLoader` sorts entries: deck order, then the deck's own order,
-    /// then id.
-    static func studyOrder(deckOrder: [String: Int]) -> (EntryRow, EntryRow) -> Bool {
-        { lhs, rhs in
-            let left = deckOrder[lhs.deck] ?? Int.max, right = deckOrder[rhs.deck] ?? Int.max
-            if left != right { return left < right }
-            if lhs.sortKey != rhs.sortKey { return lhs.sortKey < rhs.sortKey }
-            return lhs.id < rhs.id
-        }
-    }
 }
 
 /// How a file looked when the index last read it: git's own test for "unchanged" (size,

@@ -211,7 +211,7 @@ public struct LibraryLaunch: Sendable {
         if !removedEntries.isEmpty || !addedEntries.isEmpty {
             rows.entries = rows.entries.enumerated().filter { !removedEntries.contains($0.offset) }.map(\.element) + addedEntries
             let order = Dictionary(rows.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            rows.entries.sort(by: EntryRow.studyOrder(deckOrder: order))
+            rows.entries.sort { LibraryLoader.studyOrder(order, ($0.deck, $0.sortKey, $0.id), ($1.deck, $1.sortKey, $1.id)) }
         }
         // Records stay in path order; only added files need sorting in.
         rows.files = records.count == rows.files.count ? records.compactMap { $0 } : records.compactMap { $0 }.sorted { $0.path < $1.path }

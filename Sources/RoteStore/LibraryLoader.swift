@@ -78,16 +78,19 @@ public struct LibraryLoader: Sendable {
             }
         }
         let order = Dictionary(uniqueKeysWithValues: library.deckOrder.enumerated().map { ($1, $0) })
-        library.entries.sort { lhs, rhs in
-            let left = order[lhs.deck] ?? Int.max, right = order[rhs.deck] ?? Int.max
-            if left != right { return left < right }
-            if lhs.sortKey != rhs.sortKey { return lhs.sortKey < rhs.sortKey }
-            return lhs.id < rhs.id
-        }
+        library.entries.sort { LibraryLoader.studyOrder(order, ($0.deck, $0.sortKey, $0.id), ($1.deck, $1.sortKey, $1.id)) }
         for user in library.sessions.keys { library.sessions[user]?.sort { $0.startedAt < $1.startedAt } }
         library.diagnostics += LibraryValidator.crossFileProblems(library)
         library.diagnostics.sort(by: Diagnostic.fileOrder)
         return library
+    }
+
+    /// Study order: deck order (decks not listed last), then the deck's own order, then id.
+    public static func studyOrder(_ deckOrder: [String: Int], _ lhs: (deck: String, sortKey: Int, id: String), _ rhs: (deck: String, sortKey: Int, id: String)) -> Bool {
+        let left = deckOrder[lhs.deck] ?? Int.max, right = deckOrder[rhs.deck] ?? Int.max
+        if left != right { return left < right }
+        if lhs.sortKey != rhs.sortKey { return lhs.sortKey < rhs.sortKey }
+        return lhs.id < rhs.id
     }
 
     private func wanted(_ kind: LibraryFile) -> Bool {
