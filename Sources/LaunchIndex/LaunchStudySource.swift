@@ -35,9 +35,7 @@ public final class LaunchStudySource: StudySource, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let known = reviews[id] { return known }
-        let path = "profiles/\(launch.user)/progress/\(id).yaml"
-        let found = FileManager.default.contents(atPath: launch.root.appending(path: path).path)
-            .flatMap { ProgressFile.decode($0, path: path).0?.scheduledReviews } ?? []
+        let found = LibraryLaunch.progressFile(root: launch.root, user: launch.user, entry: id)?.scheduledReviews ?? []
         reviews[id] = found
         return found
     }

@@ -110,6 +110,13 @@ public struct LibraryLaunch: Sendable {
         SessionPlanner(decks: decks, deckOrder: index.settings.decks.filter { decks[$0] != nil }, profile: profile, source: IndexPlanningSource(launch: self))
     }
 
+    /// The learner's progress file for an entry, read now; nil when there is none (or it does
+    /// not read).
+    static func progressFile(root: URL, user: String, entry: String) -> ProgressFile? {
+        let path = "profiles/\(user)/progress/\(entry).yaml"
+        return FileManager.default.contents(atPath: root.appending(path: path).path).flatMap { ProgressFile.decode($0, path: path).0 }
+    }
+
     /// An entry's content, read from its file (the index keeps none).
     public func entry(_ number: Int) -> Entry? { entry(at: index.path(ofEntry: number)) }
 
@@ -316,10 +323,7 @@ struct IndexPlanningSource: PlanningSource {
     func reviews(_ entry: Int, since time: Date) -> Int {
         if let count = index.reviews(ofEntry: entry, since: time) { return count }
         // More reviews in one day than the index keeps times for: read the file.
-        let path = "profiles/\(user)/progress/\(index.id(ofEntry: entry)).yaml"
-        guard let data = FileManager.default.contents(atPath: root.appending(path: path).path),
-            let file = ProgressFile.decode(data, path: path).0
-        else { return 0 }
-        return file.reviews.filter { $0.at >= time }.count
+        let file = LibraryLaunch.progressFile(root: root, user: user, entry: index.id(ofEntry: entry))
+        return file?.reviews.filter { $0.at >= time }.count ?? 0
     }
 }
