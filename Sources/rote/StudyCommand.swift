@@ -90,19 +90,14 @@ struct StudyCommand: ParsableCommand {
         if !plan, ContentVersions.hasUpgrade(decks: launch.decks, profile: launch.profile) {
             return try studyAfterContentUpgrade(root: root, git: git)
         }
-        let unknown = decks.filter { launch.decks[$0] == nil }
-        if !unknown.isEmpty {
-            throw CLIError("no deck \(unknown.joined(separator: ", ")); decks are: \(launch.index.settings.decks.filter { launch.decks[$0] != nil }.joined(separator: ", "))")
-        }
+        try checkDecks(known: launch.index.settings.decks.filter { launch.decks[$0] != nil })
         let planner = launch.planner()
         let limits = SessionPlanner.Limits.from(launch.profile, newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts)
         let plan = planner.plan(decks: decks, limits: limits, now: Date())
         show(plan, decks: planner.studyableDecks(decks), user: user)
         // `--plan` stops here: the launch index answered, nothing was parsed.
         guard !self.plan, !plan.isEmpty else { return }
-        guard launch.profile != nil else {
-            throw CLIError("no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME")
-        }
+        guard launch.profile != nil else { throw StudyCommand.noLearner(user) }
         try study(plan, runner: StudySessionRunner(root: root, user: user, source: LaunchStudySource(launch), git: git, console: console), profile: launch.profile)
     }
 
@@ -112,10 +107,7 @@ struct StudyCommand: ParsableCommand {
     private func studyAfterContentUpgrade(root: URL, git: LibraryGit) throws {
         let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
         context.reportLoadProblems()
-        let unknown = decks.filter { context.library.decks[$0] == nil }
-        if !unknown.isEmpty {
-            throw CLIError("no deck \(unknown.joined(separator: ", ")); decks are: \(context.library.deckOrder.joined(separator: ", "))")
-        }
+        try checkDecks(known: context.library.deckOrder)
         do {
             for upgrade in try ContentUpgrade.run(library: context.library, user: context.user, git: git) {
                 for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
@@ -128,11 +120,19 @@ struct StudyCommand: ParsableCommand {
         let plan = planner.plan(decks: decks, limits: limits, now: Date())
         show(plan, decks: planner.studyableDecks(decks), user: context.user)
         guard !plan.isEmpty else { return }
-        guard context.library.profiles[context.user] != nil else {
-            throw CLIError("no learner '\(context.user)' in this library (profiles/\(context.user)/profile.yaml); use --user NAME")
-        }
+        guard context.library.profiles[context.user] != nil else { throw StudyCommand.noLearner(context.user) }
         let runner = StudySessionRunner(root: context.root, user: context.user, library: context.library, index: context.index, git: git, console: console)
         try study(plan, runner: runner, profile: context.index.profile)
+    }
+
+    /// Refuses decks the library does not have, naming those it has.
+    private func checkDecks(known: [String]) throws {
+        let unknown = decks.filter { !known.contains($0) }
+        if !unknown.isEmpty { throw CLIError("no deck \(unknown.joined(separator: ", ")); decks are: \(known.joined(separator: ", "))") }
+    }
+
+    private static func noLearner(_ user: String) -> CLIError {
+        CLIError("no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME")
     }
 
     private func study(_ plan: SessionPlan, runner: StudySessionRunner, profile: Profile?) throws {
