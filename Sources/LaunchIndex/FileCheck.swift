@@ -42,7 +42,7 @@ struct FileCheck: Sendable {
             if stat(root.path + "/" + record.path, &info) != 0 || FileStamp(info) != record.stamp { moved.append((record, number)) }
         }
         var check = FileCheck()
-        var recorded: Set<String>?
+        var recorded: RecordedPaths?
         for (record, number) in moved {
             var info = stat()
             let exists = stat(root.path + "/" + record.path, &info) == 0
@@ -53,8 +53,9 @@ struct FileCheck: Sendable {
             let stamp = settled(FileStamp(info), since: started)
             if record.role == .folder {
                 check.changes.append(Change(path: record.path, role: .folder, stamp: stamp, bytes: nil, blob: nil, baseRecord: number))
-                if recorded == nil { recorded = Set(index.files.map(\.path)) }
-                for (path, added) in listFolder(root: root.path, user: user, folder: record.path) where !recorded!.contains(path) {
+                if recorded == nil { recorded = RecordedPaths(index) }
+                let known = recorded!
+                for (path, added) in listFolder(root: root.path, user: user, folder: record.path, skipping: known.contains) where !known.contains(path) {
                     check.changes.append(read(root: root.path, path: path, stamp: settled(added, since: started), known: nil, baseRecord: nil))
                 }
             } else {
@@ -132,20 +133,64 @@ struct FileCheck: Sendable {
         return found.values.flatMap { $0 }.map { (index.fileRecord($0), $0) }
     }
 
+    /// Whether the index has a record of a path, asked for every name in a folder listed
+    /// again: a hash of each record's path bytes, read in place, confirmed byte for byte.
+    struct RecordedPaths {
+        let index: LaunchIndex
+        /// (hash of the path, base record), sorted.
+        let hashes: [(UInt64, Int32)]
+        let added: Set<String>
+
+        init(_ index: LaunchIndex) {
+            self.index = index
+            hashes = (0..<index.fileCount).map { (IndexHash.form(index.fileStamp($0).0), Int32($0)) }.sorted { $0.0 < $1.0 }
+            added = Set(index.overlay.addedFiles.map(\.path))
+        }
+
+        func contains(_ path: String) -> Bool {
+            if added.contains(path) { return true }
+            var path = path
+            return path.withUTF8 { bytes in
+                let target = UnsafeRawBufferPointer(bytes)
+                let hash = IndexHash.form(target)
+                var low = 0, high = hashes.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if hashes[middle].0 < hash { low = middle + 1 } else { high = middle }
+                }
+                while low < hashes.count, hashes[low].0 == hash {
+                    let record = Int(hashes[low].1)
+                    low += 1
+                    guard index.fileStamp(record).0.elementsEqual(target) else { continue }
+                    // A record the overlay removed is not recorded any more.
+                    if let changed = index.overlay.files[record], changed == nil { return false }
+                    return true
+                }
+                return false
+            }
+        }
+    }
+
     // MARK: Listing
 
     /// Whether a library path belongs in `user`'s launch index: rote.yaml, everything under
     /// corpus/, and the learner's own folder but for session files (history, not study).
     static func inScope(_ path: String, user: String) -> Bool {
-        if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { return false }
+        var hidden = false, atStart = true
+        for byte in path.utf8 {
+            if atStart, byte == UInt8(ascii: ".") { hidden = true; break }
+            atStart = byte == UInt8(ascii: "/")
+        }
+        if hidden { return false }
         if path == LibraryLocation.manifestName || path.hasPrefix("corpus/") || path == "profiles/" { return true }
         let mine = "profiles/\(user)/"
         return (path == mine || path.hasPrefix(mine)) && !path.hasPrefix(mine + "sessions/")
     }
 
     /// Everything in scope below `folder` (a path ending in `/`), folders included, with
-    /// their stamps.
-    static func listFolder(root: String, user: String, folder: String) -> [(String, FileStamp)] {
+    /// their stamps; files `known` accepts are left out without a stat (a big folder listed
+    /// again for one added file holds mostly files the index has).
+    static func listFolder(root: String, user: String, folder: String, skipping known: (String) -> Bool = { _ in false }) -> [(String, FileStamp)] {
         var found: [(String, FileStamp)] = []
         guard let directory = opendir(root + "/" + folder) else { return [] }
         defer { closedir(directory) }
@@ -154,18 +199,25 @@ struct FileCheck: Sendable {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if name.hasPrefix(".") { continue }
             var info = stat()
-            guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
-            let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+            var statted = false
+            // The type readdir reports, when it is sure; a link or an unknown type is stat'ed
+            // (followed, as a read would).
+            var type = Int32(entry.pointee.d_type)
+            if type != DT_REG, type != DT_DIR {
+                guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
+                statted = true
+                type = (info.st_mode & S_IFMT) == S_IFDIR ? Int32(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
+            }
+            let isFolder = type == DT_DIR
+            guard isFolder || (type == DT_REG && name.hasSuffix(".yaml")) else { continue }
             let path = folder + name + (isFolder ? "/" : "")
             guard inScope(path, user: user) else { continue }
-            if isFolder {
-                found.append((path, FileStamp(info)))
-                subfolders.append(path)
-            } else if (info.st_mode & S_IFMT) == S_IFREG, name.hasSuffix(".yaml") {
-                found.append((path, FileStamp(info)))
-            }
+            if !isFolder, known(path) { continue }
+            guard statted || fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
+            found.append((path, FileStamp(info)))
+            if isFolder { subfolders.append(path) }
         }
-        for subfolder in subfolders { found += listFolder(root: root, user: user, folder: subfolder) }
+        for subfolder in subfolders { found += listFolder(root: root, user: user, folder: subfolder, skipping: known) }
         return found
     }
 

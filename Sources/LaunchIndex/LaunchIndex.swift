@@ -35,7 +35,14 @@ public final class LaunchIndex: @unchecked Sendable {
     /// The base's checksum: a delta names the base it applies to by it.
     var checksum: UInt64 { reader.u64(8) }
     public let settings: LaunchRows.Settings
+    /// Entries as the index numbers them: by study position, the overlay's changes merged in.
     public let entryCount: Int
+    /// Entries in the base file. Inside, an entry is named by its reference: a base entry
+    /// number, or `baseEntryCount + i` for the overlay's i-th added entry.
+    let baseEntryCount: Int
+    /// Study position ↔ reference; nil while the overlay changes no entry (positions are
+    /// then base numbers).
+    private let order: EntryOrder?
     public let progressCount: Int
     public let fileCount: Int
     private let sections: [(offset: Int, count: Int)]
@@ -71,7 +78,10 @@ public final class LaunchIndex: @unchecked Sendable {
         self.sections = sections
         let settingsSection = sections[Section.settings.rawValue]
         settings = try JSONDecoder().decode(LaunchRows.Settings.self, from: Data(reader.bytes(settingsSection.0, settingsSection.1)))
-        entryCount = sections[Section.entries.rawValue].1
+        let entryCount = sections[Section.entries.rawValue].1
+        self.entryCount = entryCount
+        baseEntryCount = entryCount
+        order = nil
         progressCount = sections[Section.progress.rawValue].1
         fileCount = sections[Section.files.rawValue].1
         let slots = sections[Section.slots.rawValue].1
@@ -121,7 +131,7 @@ public final class LaunchIndex: @unchecked Sendable {
         storage = base.storage
         self.overlay = overlay
         settings = base.settings
-        entryCount = base.entryCount
+        baseEntryCount = base.baseEntryCount
         progressCount = base.progressCount
         fileCount = base.fileCount
         sections = base.sections
@@ -130,6 +140,64 @@ public final class LaunchIndex: @unchecked Sendable {
         slotsBase = base.slotsBase
         stringsBase = base.stringsBase
         lemmasBase = base.lemmasBase
+        order = overlay.changesEntries ? EntryOrder(base: base, overlay: overlay) : nil
+        entryCount = order?.references.count ?? base.baseEntryCount
+    }
+
+    /// The base's live entries merged with the overlay's added ones, in study order.
+    struct EntryOrder {
+        let references: [Int32]
+        /// By reference; -1 for a removed base entry.
+        let positions: [Int32]
+
+        init(base: LaunchIndex, overlay: Overlay) {
+            let deckOrder = Dictionary(base.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            let added = overlay.added
+            let addedDecks = added.map { deckOrder[$0.row.deck] ?? Int.max }
+            // `LibraryLoader.studyOrder` of an added row against a base entry, reading the
+            // base's fields in place (its id only on a tie).
+            func precedes(_ index: Int, _ number: Int) -> Bool {
+                let at = base.entryOffset(number)
+                let deck = Int(base.reader.u16(at + 6))
+                if addedDecks[index] != deck { return addedDecks[index] < deck }
+                let sortKey = Int(base.reader.i64(at + 24))
+                if added[index].row.sortKey != sortKey { return added[index].row.sortKey < sortKey }
+                return added[index].row.id < base.id(reference: number)
+            }
+            var references: [Int32] = []
+            references.reserveCapacity(base.baseEntryCount + added.count)
+            var next = 0
+            for number in 0..<base.baseEntryCount where !overlay.removes(entry: number) {
+                while next < added.count, precedes(next, number) {
+                    references.append(Int32(base.baseEntryCount + next))
+                    next += 1
+                }
+                references.append(Int32(number))
+            }
+            while next < added.count {
+                references.append(Int32(base.baseEntryCount + next))
+                next += 1
+            }
+            var positions = [Int32](repeating: -1, count: base.baseEntryCount + added.count)
+            for (position, reference) in references.enumerated() { positions[Int(reference)] = Int32(position) }
+            self.references = references
+            self.positions = positions
+        }
+    }
+
+    @inline(__always) func reference(_ position: Int) -> Int {
+        guard let order else { return position }
+        return Int(order.references[position])
+    }
+
+    @inline(__always) func position(_ reference: Int) -> Int {
+        guard let order else { return reference }
+        return Int(order.positions[reference])
+    }
+
+    /// The overlay's added entry a reference names; nil for a base entry.
+    @inline(__always) private func added(_ reference: Int) -> Overlay.AddedEntry? {
+        reference >= baseEntryCount ? overlay.added[reference - baseEntryCount] : nil
     }
 
     /// The bytes of the index, to write to the cache.
@@ -137,18 +205,30 @@ public final class LaunchIndex: @unchecked Sendable {
 
     // MARK: Entries
 
-    @inline(__always) private func entryOffset(_ entry: Int) -> Int { entriesBase + entry * Stride.entry }
+    @inline(__always) fileprivate func entryOffset(_ entry: Int) -> Int { entriesBase + entry * Stride.entry }
     @inline(__always) private func string(_ offset: Int, _ length: Int) -> String { reader.string(stringsBase + offset, length) }
 
-    public func id(ofEntry entry: Int) -> String {
-        let at = entryOffset(entry)
+    // Public accessors take study positions; the `reference:` ones below them read the base
+    // or the overlay.
+
+    public func id(ofEntry entry: Int) -> String { id(reference: reference(entry)) }
+
+    func id(reference: Int) -> String {
+        if let added = added(reference) { return added.row.id }
+        let at = entryOffset(reference)
         return string(Int(reader.u32(at)), Int(reader.u16(at + 4)))
     }
 
-    public func deck(ofEntry entry: Int) -> String { settings.decks[Int(reader.u16(entryOffset(entry) + 6))] }
+    public func deck(ofEntry entry: Int) -> String { settings.decks[deckNumber(reference: reference(entry))] }
 
-    func headword(ofEntry entry: Int) -> String? {
-        let at = entryOffset(entry)
+    private func deckNumber(reference: Int) -> Int {
+        if let added = added(reference) { return settings.decks.firstIndex(of: added.row.deck) ?? 0 }
+        return Int(reader.u16(entryOffset(reference) + 6))
+    }
+
+    func headword(reference: Int) -> String? {
+        if let added = added(reference) { return added.row.headword }
+        let at = entryOffset(reference)
         return reader.u8(at + 15) & 4 != 0 ? string(Int(reader.u32(at + 32)), Int(reader.u16(at + 36))) : nil
     }
 
@@ -156,18 +236,31 @@ public final class LaunchIndex: @unchecked Sendable {
     func with(overlay: Overlay) -> LaunchIndex { LaunchIndex(overlay: overlay, over: self) }
 
     public func path(ofEntry entry: Int) -> String {
-        let at = entryOffset(entry)
+        let reference = reference(entry)
+        if let added = added(reference) { return added.row.path }
+        let at = entryOffset(reference)
         return string(Int(reader.u32(at + 8)), Int(reader.u16(at + 12)))
     }
 
-    @inline(__always) public func rank(ofEntry entry: Int) -> Int? {
-        let rank = reader.i32(entryOffset(entry) + 20)
+    @inline(__always) public func rank(ofEntry entry: Int) -> Int? { rank(reference: reference(entry)) }
+
+    @inline(__always) func rank(reference: Int) -> Int? {
+        if let added = added(reference) { return added.row.rank }
+        let rank = reader.i32(entryOffset(reference) + 20)
         return rank == Int32.min ? nil : Int(rank)
     }
 
-    @inline(__always) public func status(ofEntry entry: Int) -> LibraryIndex.Status {
-        if overlay.changes(entry: entry), let changed = overlay.statuses[entry] { return changed }
-        return LaunchIndex.status(code: reader.u8(entryOffset(entry) + 16))
+    private func sortKey(reference: Int) -> Int {
+        if let added = added(reference) { return added.row.sortKey }
+        return Int(reader.i64(entryOffset(reference) + 24))
+    }
+
+    @inline(__always) public func status(ofEntry entry: Int) -> LibraryIndex.Status { status(reference: reference(entry)) }
+
+    @inline(__always) func status(reference: Int) -> LibraryIndex.Status {
+        if reference >= baseEntryCount { return overlay.addedStatuses[reference - baseEntryCount] }
+        if overlay.changes(entry: reference), let changed = overlay.statuses[reference] { return changed }
+        return LaunchIndex.status(code: reader.u8(entryOffset(reference) + 16))
     }
 
     /// Statuses as one byte; a switch, not a static array, which would check its lazy
@@ -218,13 +311,29 @@ public final class LaunchIndex: @unchecked Sendable {
     }
 
     @inline(__always) private func lookUp(bytes: UnsafeRawBufferPointer, prefix: (UInt64, UInt64)?) -> Lookup? {
-        guard let slot = findSlot(bytes, prefix: prefix) else { return nil }
+        let slot = findSlot(bytes, prefix: prefix)
+        if order != nil, overlayChangesLemmas(of: bytes, slot: slot) {
+            guard let first = lemmaReferences(bytes, prefix: prefix).first else { return nil }
+            return Lookup(entry: position(first), rank: rank(reference: first), status: status(reference: first))
+        }
+        guard let slot else { return nil }
         // The first lemma's rank and status live in the slot: one cache line per lookup.
         let entry = firstLemma(slot)
         let rank = reader.i32(slot + 8)
         var status = LaunchIndex.status(code: reader.u8(slot + 13))
         if overlay.changes(entry: entry), let changed = overlay.statuses[entry] { status = changed }
-        return Lookup(entry: entry, rank: rank == Int32.min ? nil : Int(rank), status: status)
+        return Lookup(entry: position(entry), rank: rank == Int32.min ? nil : Int(rank), status: status)
+    }
+
+    /// Whether the overlay removed one of the base's lemmas of a form or added one.
+    private func overlayChangesLemmas(of form: UnsafeRawBufferPointer, slot: Int?) -> Bool {
+        if let slot {
+            let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 4))
+            if count == 1 ? overlay.removes(entry: reference) : (0..<count).contains(where: { overlay.removes(entry: Int(reader.u32(lemmasBase + (reference + $0) * 4))) }) {
+                return true
+            }
+        }
+        return overlay.addedFormHashes.contains(IndexHash.form(form))
     }
 
     /// For a plain word — lower-case ASCII letters with inner apostrophes or hyphens, which
@@ -248,12 +357,24 @@ public final class LaunchIndex: @unchecked Sendable {
     /// Every entry a form belongs to, most frequent first.
     public func lemmas(of token: String) -> [Int] {
         var token = LibraryIndex.normalize(token)
-        return token.withUTF8 { bytes in
-            guard let slot = findSlot(UnsafeRawBufferPointer(bytes), prefix: nil) else { return [] }
+        return token.withUTF8 { lemmaReferences(UnsafeRawBufferPointer($0), prefix: nil).map(position) }
+    }
+
+    /// The references of a form's lemmas, most frequent first: the base's that the overlay
+    /// keeps and the overlay's added ones, ordered as the builder orders a lemma list.
+    private func lemmaReferences(_ form: UnsafeRawBufferPointer, prefix: (UInt64, UInt64)?) -> [Int] {
+        var references: [Int] = []
+        if let slot = findSlot(form, prefix: prefix) {
             let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 4))
-            if count == 1 { return [reference] }
-            return (0..<count).map { Int(reader.u32(lemmasBase + (reference + $0) * 4)) }
+            references = count == 1 ? [reference] : (0..<count).map { Int(reader.u32(lemmasBase + (reference + $0) * 4)) }
         }
+        guard order != nil else { return references }
+        references.removeAll { overlay.removes(entry: $0) }
+        if let added = overlay.addedForms[String(decoding: form, as: UTF8.self)] {
+            references += added.map { baseEntryCount + $0 }
+            references.sort { (sortKey(reference: $0), position($0)) < (sortKey(reference: $1), position($1)) }
+        }
+        return references
     }
 
     /// The slot of a form: the hash picks where to start (scaled to the table, not masked,
@@ -306,7 +427,8 @@ public final class LaunchIndex: @unchecked Sendable {
 
     // MARK: Planning
 
-    func progressRow(ofEntry entry: Int) -> Int? {
+    /// A base entry's progress row.
+    func progressRow(reference entry: Int) -> Int? {
         let row = reader.u32(entryOffset(entry) + 44)
         return row == UInt32.max ? nil : Int(row)
     }
@@ -345,15 +467,19 @@ public final class LaunchIndex: @unchecked Sendable {
     }
 
     /// An entry's progress: the overlay's when it has one, else the base row.
-    func progress(ofEntry entry: Int) -> ProgressSummary? {
+    func progress(ofEntry entry: Int) -> ProgressSummary? { progress(reference: reference(entry)) }
+
+    func progress(reference entry: Int) -> ProgressSummary? {
+        if let added = added(entry) { return added.progress }
         if overlay.changes(entry: entry), let changed = overlay.progress[entry] { return changed }
-        return progressRow(ofEntry: entry).map(summary(row:))
+        return progressRow(reference: entry).map(summary(row:))
     }
 
     /// Planning facts of an entry's progress, read in place (or from the overlay).
-    func planningProgress(ofEntry entry: Int) -> PlanningProgress? {
+    private func planningProgress(reference entry: Int) -> PlanningProgress? {
+        if let added = added(entry) { return added.progress.map(PlanningProgress.init) }
         if overlay.changes(entry: entry), let changed = overlay.progress[entry] { return changed.map(PlanningProgress.init) }
-        guard let row = progressRow(ofEntry: entry) else { return nil }
+        guard let row = progressRow(reference: entry) else { return nil }
         let at = sections[Section.progress.rawValue].0 + row * Stride.progress
         let first = reader.f64(at + 80)
         let flags = reader.u8(at + 7)
@@ -377,9 +503,11 @@ public final class LaunchIndex: @unchecked Sendable {
 
     /// Reviews at or after `time` as far as the kept review times tell; nil when all kept
     /// ones are that recent and there were more.
-    func reviews(ofEntry entry: Int, since time: Date) -> Int? {
+    func reviews(ofEntry position: Int, since time: Date) -> Int? {
+        let entry = reference(position)
+        if let added = added(entry) { return added.progress?.reviews(since: time) ?? 0 }
         if overlay.changes(entry: entry), let changed = overlay.progress[entry] { return changed?.reviews(since: time) ?? 0 }
-        guard let row = progressRow(ofEntry: entry) else { return 0 }
+        guard let row = progressRow(reference: entry) else { return 0 }
         let at = sections[Section.progress.rawValue].0 + row * Stride.progress
         let kept = min(Int(reader.u8(at + 13)), ProgressSummary.recentLimit)
         let bound = time.timeIntervalSinceReferenceDate
@@ -389,12 +517,18 @@ public final class LaunchIndex: @unchecked Sendable {
         return count
     }
 
-    func facts(ofEntry entry: Int) -> EntryFacts {
+    func facts(ofEntry position: Int) -> EntryFacts {
+        let entry = reference(position)
+        if let added = added(entry) {
+            return EntryFacts(
+                deck: deckNumber(reference: entry), published: added.row.published, locked: added.row.locked, status: status(reference: entry),
+                progress: planningProgress(reference: entry))
+        }
         let at = entryOffset(entry)
         let flags = reader.u8(at + 15)
         return EntryFacts(
-            deck: Int(reader.u16(at + 6)), published: flags & 1 != 0, locked: flags & 2 != 0, status: status(ofEntry: entry),
-            progress: planningProgress(ofEntry: entry))
+            deck: Int(reader.u16(at + 6)), published: flags & 1 != 0, locked: flags & 2 != 0, status: status(reference: entry),
+            progress: planningProgress(reference: entry))
     }
 
     // MARK: Back to rows
@@ -435,9 +569,32 @@ public final class LaunchIndex: @unchecked Sendable {
             stamp: stamp, blob: reader.u8(at + 7) == 1 ? ObjectID(bytes: reader.bytes(at + 40, 20)) : nil)
     }
 
-    /// Base entry numbers of these ids (those the base has), found by hashing id bytes in
-    /// place rather than making a string per entry.
-    func entryNumbers(of ids: Set<String>) -> [String: Int] {
+    /// References of the live entries with these ids, found by hashing id bytes in place
+    /// rather than making a string per base entry.
+    func entryReferences(of ids: Set<String>) -> [String: Int] {
+        var found: [String: Int] = [:]
+        for (offset, entry) in overlay.added.enumerated() where ids.contains(entry.row.id) { found[entry.row.id] = baseEntryCount + offset }
+        for (id, entry) in baseEntryNumbers(of: ids.subtracting(found.keys)) where !overlay.removes(entry: entry) { found[id] = entry }
+        return found
+    }
+
+    /// Numbers of the base's entries with these ids, removed by the overlay or not.
+    func baseEntryNumbers(of ids: Set<String>) -> [String: Int] {
+        LaunchIndex.firstMatches(of: ids, in: 0..<baseEntryCount, id: { entryOffset($0) }, reader: reader, strings: stringsBase)
+    }
+
+    /// The base's progress rows for these ids, whether their entries are live, removed or
+    /// were never there.
+    func baseProgress(of ids: Set<String>) -> [String: ProgressSummary] {
+        let progressBase = sections[Section.progress.rawValue].0
+        let rows = LaunchIndex.firstMatches(of: ids, in: 0..<progressCount, id: { progressBase + $0 * Stride.progress }, reader: reader, strings: stringsBase)
+        return rows.mapValues(summary(row:))
+    }
+
+    /// For each id, the first item whose id (a string reference at `id(item)`) it is.
+    private static func firstMatches(
+        of ids: Set<String>, in items: some Sequence<Int>, id: (Int) -> Int, reader: ByteReader, strings: Int
+    ) -> [String: Int] {
         guard !ids.isEmpty else { return [:] }
         var wanted: [UInt64: [String]] = [:]
         for id in ids {
@@ -445,12 +602,12 @@ public final class LaunchIndex: @unchecked Sendable {
             wanted[copy.withUTF8 { IndexHash.form(UnsafeRawBufferPointer($0)) }, default: []].append(id)
         }
         var found: [String: Int] = [:]
-        for entry in 0..<entryCount {
-            let at = entryOffset(entry)
-            let bytes = reader.bytes(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))
+        for item in items {
+            let at = id(item)
+            let bytes = reader.bytes(strings + Int(reader.u32(at)), Int(reader.u16(at + 4)))
             guard let matches = wanted[IndexHash.form(bytes)] else { continue }
-            let id = String(decoding: bytes, as: UTF8.self)
-            if matches.contains(id), found[id] == nil { found[id] = entry }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if matches.contains(text), found[text] == nil { found[text] = item }
         }
         return found
     }
@@ -469,7 +626,7 @@ public final class LaunchIndex: @unchecked Sendable {
             }
         }
         // Rows the overlay replaced are counted from the overlay, not the base.
-        guard !overlay.progress.isEmpty || !overlay.orphanProgress.isEmpty else { return times }
+        guard !overlay.progress.isEmpty || !overlay.orphanProgress.isEmpty || order != nil else { return times }
         return progressSummaries().values.flatMap { $0.recentMilliseconds.suffix(count).compactMap { $0 } }
     }
 
@@ -482,26 +639,30 @@ public final class LaunchIndex: @unchecked Sendable {
             let at = progressBase + row * Stride.progress
             progress[string(Int(reader.u32(at)), Int(reader.u16(at + 4)))] = summary(row: row)
         }
-        for (entry, summary) in overlay.progress { progress[id(ofEntry: entry)] = summary }
+        for (entry, summary) in overlay.progress { progress[id(reference: entry)] = summary }
         for (id, summary) in overlay.orphanProgress { progress[id] = summary }
+        for entry in overlay.added { progress[entry.row.id] = entry.progress }
         return progress
     }
 
     /// The rows this index was built from, to patch and build again.
     public func rows() -> LaunchRows {
-        LaunchRows(settings: settings, entries: (0..<entryCount).map(entryRow), progress: progressSummaries(), files: files)
+        LaunchRows(settings: settings, entries: (0..<entryCount).map { entryRow($0) }, progress: progressSummaries(), files: files)
     }
 
     /// One entry's row, as it was built.
-    func entryRow(_ entry: Int) -> EntryRow {
+    func entryRow(_ position: Int) -> EntryRow { entryRow(reference: reference(position)) }
+
+    func entryRow(reference entry: Int) -> EntryRow {
+        if let added = added(entry) { return added.row }
         let formsBase = sections[Section.entryForms.rawValue].0
         let at = entryOffset(entry)
         let flags = reader.u8(at + 15)
         let formsStart = Int(reader.u32(at + 40))
         return EntryRow(
-            id: id(ofEntry: entry), deck: deck(ofEntry: entry), path: path(ofEntry: entry),
-            kind: EntryRow.Kind(rawValue: reader.u8(at + 14)) ?? .vocabulary, rank: rank(ofEntry: entry), sortKey: Int(reader.i64(at + 24)),
-            published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword(ofEntry: entry),
+            id: id(reference: entry), deck: settings.decks[deckNumber(reference: entry)], path: string(Int(reader.u32(at + 8)), Int(reader.u16(at + 12))),
+            kind: EntryRow.Kind(rawValue: reader.u8(at + 14)) ?? .vocabulary, rank: rank(reference: entry), sortKey: Int(reader.i64(at + 24)),
+            published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword(reference: entry),
             forms: (0..<Int(reader.u16(at + 38))).map { form in
                 let formAt = formsBase + (formsStart + form) * Stride.entryForm
                 return string(Int(reader.u32(formAt)), Int(reader.u32(formAt + 4)))

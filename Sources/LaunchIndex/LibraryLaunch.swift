@@ -165,12 +165,11 @@ public struct LibraryLaunch: Sendable {
 
     /// The index patched with the files that changed, and saved.
     func refreshed(with check: FileCheck) throws -> LibraryLaunch {
-        // An entry edited in what the index keeps of it (id, rank, forms, order), added or
-        // removed re-keys forms and reorders entries: only a new base holds that. Most edits
-        // (a translation, an example) leave the row as it was and only move the file's stamp.
-        let sameRows = unchangedEntryRows(in: check)
-        let entriesChanged = check.changes.contains { $0.role == .entry && ($0.bytes != nil || $0.stamp == nil) && !sameRows.contains($0.path) }
-        if !entriesChanged, let overlay = overlaid(with: check, unchangedEntries: sameRows), overlay.count <= Overlay.limit(entries: index.entryCount) {
+        // Most changes go into the delta: progress files, stamps, and entries — an edit the
+        // index does not see (a translation, an example) only moves the file's stamp; a new
+        // rank or new forms mask the old row and add the new one. Configuration changes, or a
+        // delta grown too big, fold into a new base.
+        if let overlay = overlaid(with: check, unchangedEntries: unchangedEntryRows(in: check)), overlay.count <= Overlay.limit(entries: index.baseEntryCount) {
             let index = self.index.with(overlay: overlay)
             if let url = LibraryLaunch.cacheURL(root: root, user: user) {
                 let bytes = overlay.encode(base: index)
@@ -229,50 +228,98 @@ public struct LibraryLaunch: Sendable {
 
     /// Paths of changed entry files whose rows read exactly as the index has them.
     func unchangedEntryRows(in check: FileCheck) -> Set<String> {
-        let edited = check.changes.filter { $0.role == .entry && $0.bytes != nil }
-        guard !edited.isEmpty else { return [] }
-        var ids: [String: String] = [:]
-        for change in edited {
-            if case let .success(.entry(deck, id)) = LibraryFile.classify(change.path), let kind = decks[deck]?.kind, kind == .vocabulary || kind == .passages {
-                ids[change.path] = id
-            }
-        }
-        let numbers = index.entryNumbers(of: Set(ids.values))
-        let loader = LibraryLoader(users: .only(user), includeSessions: false)
         var same = Set<String>()
-        for change in edited {
-            guard let id = ids[change.path], let number = numbers[id], let bytes = change.bytes,
-                case let .success(kind) = LibraryFile.classify(change.path),
-                case let .entry(entry)? = loader.parse(bytes, path: change.path, kind: kind, decks: decks).value
-            else { continue }
-            if EntryRow(entry: entry, published: true, locked: false) == index.entryRow(number) { same.insert(change.path) }
+        let edited = check.changes.compactMap { change in change.bytes.flatMap { bytes in patchableEntry(change.path).map { (change.path, $0.id, bytes) } } }
+        let references = index.entryReferences(of: Set(edited.map(\.1)))
+        for (path, id, bytes) in edited {
+            if let reference = references[id], let row = entryRow(path: path, bytes: bytes), row == index.entryRow(reference: reference) { same.insert(path) }
         }
         return same
     }
 
-    /// The overlay with these changes to progress files and stamps; nil when a change needs
-    /// a new base.
+    /// The id of an entry file whose row the overlay can replace: vocabulary and passages
+    /// (skills questions and letters depend on other files: only a full load settles them),
+    /// in a deck the index knows.
+    private func patchableEntry(_ path: String) -> (deck: String, id: String)? {
+        guard case let .success(.entry(deck, id)) = LibraryFile.classify(path), index.settings.decks.contains(deck),
+            let kind = decks[deck]?.kind, kind == .vocabulary || kind == .passages
+        else { return nil }
+        return (deck, id)
+    }
+
+    /// The row an entry file's bytes give, as a full load would build it; nil when they do
+    /// not read as an entry.
+    private func entryRow(path: String, bytes: Data) -> EntryRow? {
+        guard case let .success(kind) = LibraryFile.classify(path),
+            case let .entry(entry)? = LibraryLoader(users: .only(user), includeSessions: false).parse(bytes, path: path, kind: kind, decks: decks).value
+        else { return nil }
+        return EntryRow(entry: entry, published: true, locked: false)
+    }
+
+    /// The overlay with these changes to progress files, entries and stamps; nil when a
+    /// change needs a new base.
     func overlaid(with check: FileCheck, unchangedEntries: Set<String> = []) -> Overlay? {
         var overlay = index.overlay
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
-        var progressIDs: [String: String] = [:]
-        for change in check.changes where change.role == .progress {
-            guard case let .success(.progress(_, id)) = LibraryFile.classify(change.path) else { return nil }
-            progressIDs[change.path] = id
-        }
-        let numbers = index.entryNumbers(of: Set(progressIDs.values))
-        for change in check.changes {
-            if change.role == .configuration || change.role == .entry, change.bytes != nil || change.stamp == nil,
-                !unchangedEntries.contains(change.path)
-            {
+        var entryIDs: [String: String] = [:], progressIDs: [String: String] = [:]
+        for change in check.changes where change.bytes != nil || change.stamp == nil {
+            switch change.role {
+            case .configuration:
                 return nil
+            case .entry:
+                if unchangedEntries.contains(change.path) { continue }
+                guard let (_, id) = patchableEntry(change.path) else { return nil }
+                entryIDs[change.path] = id
+            case .progress:
+                guard case let .success(.progress(_, id)) = LibraryFile.classify(change.path) else { return nil }
+                progressIDs[change.path] = id
+            case .folder:
+                continue
             }
-            if change.role == .progress, change.bytes != nil || change.stamp == nil, let id = progressIDs[change.path] {
+        }
+        let references = index.entryReferences(of: Set(entryIDs.values).union(progressIDs.values))
+        // Entries first: a new entry's progress file may come in the same change. A changed
+        // entry keeps its progress; a removed one's goes with its id to the orphans.
+        let newIDs = Set(entryIDs.values.filter { id in references[id] == nil && overlay.addedEntries[id] == nil && overlay.orphanProgress[id] == nil })
+        let baseProgress = index.baseProgress(of: newIDs)
+        let baseNumbers = index.baseEntryNumbers(of: Set(entryIDs.values))
+        for change in check.changes {
+            guard let id = entryIDs[change.path] else { continue }
+            var progress: ProgressSummary??
+            if let existing = overlay.addedEntries.removeValue(forKey: id) {
+                progress = .some(existing.progress)
+            } else if let reference = references[id], reference < index.baseEntryCount, !overlay.removedEntries.contains(reference) {
+                overlay.removedEntries.insert(reference)
+                overlay.progress[reference] = nil
+                progress = .some(index.progress(reference: reference))
+            } else if let orphan = overlay.orphanProgress.removeValue(forKey: id) {
+                progress = .some(orphan)
+            }
+            let row = change.bytes.flatMap { entryRow(path: change.path, bytes: $0) }
+            if let row, let number = baseNumbers[id], row == index.entryRow(reference: number) {
+                // Back to the row the base has (an edit undone): the base entry again.
+                overlay.removedEntries.remove(number)
+                let known = progress ?? baseProgress[id]
+                if known != index.progressRow(reference: number).map(index.summary(row:)) { overlay.progress[number] = .some(known) }
+            } else if let row {
+                overlay.addedEntries[id] = Overlay.AddedEntry(row: row, progress: progress ?? baseProgress[id])
+            } else if let progress {
+                overlay.orphanProgress[id] = .some(progress)
+            }
+        }
+        for change in check.changes {
+            if let id = progressIDs[change.path] {
                 var summary: ProgressSummary?
                 if let bytes = change.bytes, case let .progress(_, file)? = loader.parse(bytes, path: change.path, kind: .progress(user: user, entry: id), decks: decks).value {
                     summary = ProgressSummary(file)
                 }
-                if let number = numbers[id] { overlay.progress[number] = .some(summary) } else { overlay.orphanProgress[id] = .some(summary) }
+                if overlay.addedEntries[id] != nil {
+                    overlay.addedEntries[id]?.progress = summary
+                } else if let reference = references[id], reference < index.baseEntryCount, !overlay.removedEntries.contains(reference) {
+                    overlay.progress[reference] = .some(summary)
+                } else {
+                    overlay.orphanProgress[id] = .some(summary)
+                }
             }
             let record = change.stamp.map { FileRecord(path: change.path, role: change.role, stamp: $0, blob: change.blob) }
             if let number = change.baseRecord {
@@ -282,7 +329,7 @@ public struct LibraryLaunch: Sendable {
                 if let record { overlay.addedFiles.append(record) }
             }
         }
-        overlay.settleStatuses(base: index)
+        overlay.settle(base: index)
         return overlay
     }
 

@@ -35,11 +35,18 @@ import Study
 
     @Test func plansLooksUpAndReportsStatusesExactlyAsTheFullLoad() throws {
         let directory = LaunchIndexTests.starterLibrary()
-        let root = directory.url
+        let launch = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
+        try LaunchIndexTests.expectSameAnswers(launch, asTheFullLoadOf: directory.url)
+    }
+
+    /// Every answer the index gives — study order, each form's lemmas and lookup, each
+    /// entry's status, plans over two months of the demo learner's history with and without
+    /// limits — must be the full load's.
+    static func expectSameAnswers(_ launch: LibraryLaunch, asTheFullLoadOf root: URL, days: StrideThrough<Int> = stride(from: 0, through: 60, by: 3)) throws {
         let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
         let full = LibraryIndex(library: library, user: "demo")
-        let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
         #expect(launch.index.entryCount == library.entries.count)
+        #expect((0..<launch.index.entryCount).map(launch.index.id(ofEntry:)) == library.entries.map(\.id), "study order")
 
         // Every form of every word: the same lemmas, most frequent first, and the same status.
         #expect(!full.lemmasByForm.isEmpty)
@@ -48,19 +55,19 @@ import Study
             #expect(numbers.map(launch.index.id(ofEntry:)) == full.lemmas(of: form).map(\.id), "form \(form)")
             let lookup = try #require(launch.index.lookUp(form))
             let expected = try #require(full.lookUp(form))
-            #expect(launch.index.id(ofEntry: lookup.entry) == expected.lemma.id && lookup.rank == expected.lemma.rank && lookup.status == expected.status)
+            #expect(launch.index.id(ofEntry: lookup.entry) == expected.lemma.id && lookup.rank == expected.lemma.rank && lookup.status == expected.status, "form \(form)")
         }
         #expect(launch.index.lookUp("Ran,") != nil, "tokens from running text are normalised")
         #expect(launch.index.lookUp("no-such-word") == nil)
         for number in 0..<launch.index.entryCount {
             let id = launch.index.id(ofEntry: number)
             #expect(launch.index.status(ofEntry: number) == full.status(of: id), "\(id)")
-            #expect(id == library.entries[number].id, "study order")
+            if case let .vocabulary(word) = library.entries[number].content { #expect(launch.index.rank(ofEntry: number) == word.rank, "\(id)") }
         }
+        #expect(launch.index.progressSummaries() == full.progress.mapValues(ProgressSummary.init))
 
-        // Plans over weeks of the demo learner's history, with and without limits.
         let start = Timestamp.parse("2026-11-01T08:00:00Z")!
-        for day in stride(from: 0, through: 60, by: 3) {
+        for day in days {
             let now = start.addingTimeInterval(Double(day) * 86_400 + 3_600 * Double(day % 7))
             for limits in [SessionPlanner.Limits.from(full.profile), .init(reviewsPerDay: 3, newPerDay: 2, workingSet: 4, minutes: 5), .init(drafts: true)] {
                 let expected = SessionPlanner(library: library, index: full).plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)
@@ -164,6 +171,81 @@ import Study
         #expect(try LibraryLaunch.open(root: root, user: "demo").index.lookUp("Zorblinglyextraordinary!") != nil, "saved as a new base")
     }
 
+    /// Entries re-ranked, given new forms, added and removed go into the delta — the base
+    /// file stays as it is — and the index still answers exactly as the full load, from the
+    /// delta just written, from the delta read back, and after more changes on top.
+    @Test func reRankedAddedAndRemovedEntriesGoIntoTheDelta() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        let root = directory.url
+        LaunchIndexTests.settle()
+        _ = try LibraryLaunch.openVerified(root: root, user: "demo")
+        let cache = try #require(LibraryLaunch.cacheURL(root: root, user: "demo"))
+        let base = try Data(contentsOf: cache)
+        let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
+        let full = LibraryIndex(library: library, user: "demo")
+        let words = library.entries.filter { if case .vocabulary = $0.content { return true } else { return false } }
+        let studied = words.filter { full.progress[$0.id] != nil }, unstudied = words.filter { full.progress[$0.id] == nil }
+        try #require(studied.count >= 3 && unstudied.count >= 3)
+
+        // A studied word moves to the front, an unstudied one to the back, one gets a form
+        // another word has, a studied word's file goes, and a new word arrives with progress.
+        func edit(_ entry: Entry, _ change: (String) -> String) throws {
+            let text = try #require(directory.read(entry.path))
+            let changed = change(text)
+            #expect(changed != text, "\(entry.path)")
+            directory.write(entry.path, changed)
+        }
+        func rank(_ value: Int) -> (String) -> String {
+            { $0.replacingOccurrences(of: #"(?m)^rank: \d+$"#, with: "rank: \(value)", options: .regularExpression) }
+        }
+        try edit(studied[0], rank(1))
+        try edit(unstudied[0], rank(999_999))
+        let sharedForm = try #require(full.lemmasByForm.first { $0.value.count == 1 && $0.value.first?.id != unstudied[1].id && $0.key.allSatisfy { $0 >= "a" && $0 <= "z" } }?.key)
+        try edit(unstudied[1], { $0.replacingOccurrences(of: "forms: {", with: "forms: {other: \(sharedForm), ") })
+        directory.remove(studied[1].path)
+        let newWord = try #require(directory.read(unstudied[2].path))
+            .replacingOccurrences(of: #"(?m)^word: .*$"#, with: "word: zorbling", options: .regularExpression)
+            .replacingOccurrences(of: #"(?m)^rank: \d+$"#, with: "rank: 2", options: .regularExpression)
+        directory.write("corpus/english-a1/zorbling.yaml", newWord)
+        directory.write("profiles/demo/progress/english-a1/zorbling.yaml", """
+            entry: english-a1/zorbling
+            status: active
+            state: {phase: review, stability: 12.5, difficulty: 4.2, due: 2026-11-20T09:00:00Z, reps: 3, lapses: 0, last_review: 2026-11-08T09:00:00Z}
+            reviews:
+              - {id: z-1, at: 2026-11-08T09:00:00Z, grade: good, ms: 2100, device: laptop}
+
+            """)
+
+        let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
+        guard case .refreshed = launch.source else { Issue.record("after entry edits: \(launch.source)"); return }
+        #expect(try Data(contentsOf: cache) == base, "the base is left as it is")
+        #expect(launch.index.overlay.removedEntries.count == 4 && launch.index.overlay.addedEntries.count == 4)
+        let days = stride(from: 0, through: 30, by: 10)
+        try LaunchIndexTests.expectSameAnswers(launch, asTheFullLoadOf: root, days: days)
+        #expect(launch.index.lookUp("zorbling").map { launch.index.status(ofEntry: $0.entry) } == .review)
+        let reopened = try LibraryLaunch.open(root: root, user: "demo")
+        #expect(reopened.source == .cache, "the delta applies to the base it names")
+        try LaunchIndexTests.expectSameAnswers(reopened, asTheFullLoadOf: root, days: days)
+
+        // On top of the delta: the removed word comes back, the new one is studied again and
+        // re-ranked, the moved one moves back.
+        LaunchIndexTests.settle()
+        Shell.run("git", ["checkout", "--", studied[1].path, studied[0].path], in: root)
+        directory.write("corpus/english-a1/zorbling.yaml", newWord.replacingOccurrences(of: "rank: 2\n", with: "rank: 3\n"))
+        directory.remove("profiles/demo/progress/english-a1/zorbling.yaml")
+        let again = try LibraryLaunch.openVerified(root: root, user: "demo")
+        guard case .refreshed = again.source else { Issue.record("after more edits: \(again.source)"); return }
+        #expect(try Data(contentsOf: cache) == base)
+        #expect(again.index.overlay.removedEntries.count == 2 && again.index.overlay.addedEntries.count == 3, "undone edits are the base's entries again")
+        try LaunchIndexTests.expectSameAnswers(again, asTheFullLoadOf: root, days: days)
+        #expect(again.index.lookUp("zorbling").map { again.index.status(ofEntry: $0.entry) } == .new)
+        try LaunchIndexTests.expectSameAnswers(try LibraryLaunch.open(root: root, user: "demo"), asTheFullLoadOf: root, days: days)
+
+        // Folded into a new base, the answers stay the same.
+        let folded = try LibraryLaunch(root: root, user: "demo", index: LaunchIndex(rows: again.index.rows()), decks: again.decks, profile: again.profile, source: .verified)
+        try LaunchIndexTests.expectSameAnswers(folded, asTheFullLoadOf: root, days: days)
+    }
+
     @Test func aChangeTheIndexCannotPatchRebuildsIt() throws {
         let directory = LaunchIndexTests.starterLibrary()
         let root = directory.url
@@ -205,7 +287,7 @@ import Study
         let base = try LibraryLaunch.openVerified(root: root, user: "demo")
         var overlay = Overlay()
         overlay.progress[0] = .some(nil)
-        overlay.settleStatuses(base: base.index)
+        overlay.settle(base: base.index)
         let cache = try #require(LibraryLaunch.cacheURL(root: root, user: "demo"))
         var delta = overlay.encode(base: base.index)
         #expect(Overlay.decode(Data(delta), base: base.index) != nil)
