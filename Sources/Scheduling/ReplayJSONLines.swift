@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import RoteModel
 
@@ -70,17 +71,38 @@ public enum ReplayJSONLines {
 
     /// Replays a sequence of lines, numbering them from 1.
     public static func replay(
-        lines: some Sequence<some StringProtocol>, defaults: SchedulerSettings = defaultSettings
+        lines: some Sequence<some StringProtocol & Sendable>, defaults: SchedulerSettings = defaultSettings
     ) -> Output {
         var output = Output()
-        for (index, line) in lines.enumerated() {
-            switch replayLine(line, lineNumber: index + 1, defaults: defaults) {
+        for result in replayLines(Array(lines), firstLineNumber: 1, defaults: defaults) {
+            switch result {
             case .success(let text): output.lines.append(text)
             case .failure(let diagnostic): output.diagnostics.append(diagnostic)
             case nil: break
             }
         }
         return output
+    }
+
+    /// Replays lines on every core (each line is a history of its own) and returns what
+    /// `replayLine` gives for each, in input order.
+    public static func replayLines<Line: StringProtocol & Sendable>(
+        _ lines: [Line], firstLineNumber: Int, defaults: SchedulerSettings = defaultSettings
+    ) -> [Result<String, Diagnostic>?] {
+        var results = [Result<String, Diagnostic>?](repeating: nil, count: lines.count)
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunk = max(1, (lines.count + workers * 4 - 1) / (workers * 4))
+        let chunks = (lines.count + chunk - 1) / chunk
+        results.withUnsafeMutableBufferPointer { buffer in
+            // Each chunk writes only its own slots.
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { part in
+                for index in (part * chunk)..<min((part + 1) * chunk, lines.count) {
+                    slots[index] = replayLine(lines[index], lineNumber: firstLineNumber + index, defaults: defaults)
+                }
+            }
+        }
+        return results
     }
 
     /// Replays one line: its output line, a diagnostic, or nil for a blank line.

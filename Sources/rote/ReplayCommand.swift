@@ -41,20 +41,30 @@ struct Replay: ParsableCommand {
         var number = 0
         var failures = 0
         var output = ""
+        // Lines are replayed a batch at a time on every core, and printed in input order.
+        var batch: [String] = []
+        func replayBatch() {
+            for result in ReplayJSONLines.replayLines(batch, firstLineNumber: number - batch.count + 1, defaults: defaults) {
+                switch result {
+                case .success(let text):
+                    output += text + "\n"
+                case .failure(let diagnostic):
+                    failures += 1
+                    flush(&output)
+                    Terminal.error(diagnostic.formatted(path: "<stdin>"))
+                case nil:
+                    break
+                }
+                if output.utf8.count > 1 << 16 { flush(&output) }
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
         while let line = readLine(strippingNewline: true) {
             number += 1
-            switch ReplayJSONLines.replayLine(line, lineNumber: number, defaults: defaults) {
-            case .success(let text):
-                output += text + "\n"
-            case .failure(let diagnostic):
-                failures += 1
-                flush(&output)
-                Terminal.error(diagnostic.formatted(path: "<stdin>"))
-            case nil:
-                break
-            }
-            if output.utf8.count > 1 << 16 { flush(&output) }
+            batch.append(line)
+            if batch.count == 2_048 { replayBatch() }
         }
+        replayBatch()
         flush(&output)
         if failures > 0 {
             Terminal.error("\(failures) of \(number) lines could not be replayed")

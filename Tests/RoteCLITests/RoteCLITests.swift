@@ -179,6 +179,23 @@ import RoteStore
         #expect(sm2.stdout.contains("\"ease\""))
     }
 
+    /// Lines are replayed in batches on every core: output stays in input order and errors
+    /// keep their line numbers across batch boundaries.
+    @Test func replayKeepsInputOrderAndLineNumbersAcrossBatches() {
+        let bad = [1, 2_048, 2_049, 3_333, 5_000]
+        let lines = (1...5_000).map { number in
+            bad.contains(number) ? "not json" : #"{"id": "h\#(number)", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": \#(number % 4 + 1)}]}"#
+        }
+        let output = rote(["replay"], input: lines.joined(separator: "\n"))
+        #expect(output.status == 1)
+        let ids = output.stdout.split(separator: "\n").compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+        }
+        #expect(ids == (1...5_000).filter { !bad.contains($0) }.map { "h\($0)" })
+        let errors = output.stderr.split(separator: "\n").filter { $0.contains(": error:") }.map { String($0.prefix { $0 != " " }) }
+        #expect(errors == bad.map { "<stdin>:\($0):" })
+    }
+
     /// The README's two-machine walkthrough, command for command.
     @Test func theTwoMachineWalkthroughWorksAsWritten() throws {
         let directory = TemporaryDirectory()

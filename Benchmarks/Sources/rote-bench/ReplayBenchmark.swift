@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import RoteModel
 import Scheduling
@@ -71,6 +72,8 @@ enum ReplayBenchmark {
         let fuzzed = Scheduler(settings: settings.withFuzzing(true))
         let sm2 = Scheduler(settings: try SchedulerSettings(scheduler: .sm2, enableFuzzing: false))
         let replayRate = Timing.median(runs) { Double(total) / Timing.seconds { replayAll(histories, with: fsrs) } }
+        let parallelRate = Timing.median(runs) { Double(total) / Timing.seconds { replayAllInParallel(histories, with: fsrs) } }
+        let powRate = Timing.median(runs) { Double(powCalls) / Timing.seconds { powLoop() } }
         let fuzzedRate = Timing.median(runs) { Double(total) / Timing.seconds { replayAll(histories, with: fuzzed) } }
         let sm2Rate = Timing.median(runs) { Double(total) / Timing.seconds { replayAll(histories, with: sm2) } }
         let jsonlRate = Timing.median(runs) {
@@ -88,6 +91,8 @@ enum ReplayBenchmark {
             ])
         }
         add("FSRS replay, events in memory", replayRate, reference?.replay_reviews_per_second)
+        add("FSRS replay, events in memory, histories on every core", parallelRate, reference?.replay_reviews_per_second)
+        add("libm pow alone, calls/s (a review makes 1–4 calls to match py-fsrs bit for bit)", powRate, nil)
         add("FSRS replay, fuzz on", fuzzedRate, nil)
         add("SM-2 replay", sm2Rate, nil)
         add("JSON lines in → JSON lines out", jsonlRate, reference?.jsonl_reviews_per_second)
@@ -110,6 +115,34 @@ enum ReplayBenchmark {
         return checksum
     }
 
+
+    /// The same replay with the histories shared out among the cores.
+    static func replayAllInParallel(_ histories: [History], with scheduler: Scheduler) -> Double {
+        let chunks = max(1, ProcessInfo.processInfo.activeProcessorCount) * 8
+        let chunk = (histories.count + chunks - 1) / chunks
+        var sums = [Double](repeating: 0, count: chunks)
+        sums.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { part in
+                var sum = 0.0
+                for history in histories[min(part * chunk, histories.count)..<min((part + 1) * chunk, histories.count)] {
+                    if let state = scheduler.replay(history.events, entryID: history.id) { sum += state.due.timeIntervalSince1970 }
+                }
+                slots[part] = sum
+            }
+        }
+        return sums.reduce(0, +)
+    }
+
+    static let powCalls = 20_000_000
+
+    /// The C library's `pow`, which FSRS must call (as py-fsrs does through CPython) for its
+    /// results to match py-fsrs to the last bit: the cost no replay that matches can go under.
+    static func powLoop() -> Double {
+        var sum = 0.0
+        for index in 0..<powCalls { sum += pow(1.0 + Double(index % 9_973) * 0.0137, -0.1542) }
+        return sum
+    }
 
     static func rate(_ value: Double) -> String {
         value >= 1_000_000 ? String(format: "%.2f M", value / 1_000_000) : String(format: "%.1f k", value / 1_000)
