@@ -55,7 +55,7 @@ struct FileCheck: Sendable {
                 check.changes.append(Change(path: record.path, role: .folder, stamp: stamp, bytes: nil, blob: nil, baseRecord: number))
                 if recorded == nil { recorded = RecordedPaths(index) }
                 let known = recorded!
-                for (path, added) in listFolder(root: root.path, user: user, folder: record.path, skipping: known.contains) where !known.contains(path) {
+                for (path, added) in listFolder(root: root.path, user: user, folder: record.path, skipping: { known.contains($0) }) where !known.contains(path) {
                     check.changes.append(read(root: root.path, path: path, stamp: settled(added, since: started), known: nil, baseRecord: nil))
                 }
             } else {
@@ -137,37 +137,41 @@ struct FileCheck: Sendable {
     /// again: a hash of each record's path bytes, read in place, confirmed byte for byte.
     struct RecordedPaths {
         let index: LaunchIndex
-        /// (hash of the path, base record), sorted.
-        let hashes: [(UInt64, Int32)]
+        /// The base record of each path hash; `shared` holds the rare hashes two paths have.
+        var records: [UInt64: Int32] = [:]
+        var shared: [UInt64: [Int32]] = [:]
         let added: Set<String>
 
         init(_ index: LaunchIndex) {
             self.index = index
-            hashes = (0..<index.fileCount).map { (IndexHash.form(index.fileStamp($0).0), Int32($0)) }.sorted { $0.0 < $1.0 }
+            records.reserveCapacity(index.fileCount)
+            for record in 0..<index.fileCount {
+                let hash = IndexHash.form(index.fileStamp(record).0)
+                if let first = records.updateValue(Int32(record), forKey: hash) {
+                    records[hash] = first
+                    shared[hash, default: [first]].append(Int32(record))
+                }
+            }
             added = Set(index.overlay.addedFiles.map(\.path))
         }
 
         func contains(_ path: String) -> Bool {
-            if added.contains(path) { return true }
             var path = path
-            return path.withUTF8 { bytes in
-                let target = UnsafeRawBufferPointer(bytes)
-                let hash = IndexHash.form(target)
-                var low = 0, high = hashes.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if hashes[middle].0 < hash { low = middle + 1 } else { high = middle }
-                }
-                while low < hashes.count, hashes[low].0 == hash {
-                    let record = Int(hashes[low].1)
-                    low += 1
-                    guard index.fileStamp(record).0.elementsEqual(target) else { continue }
+            return path.withUTF8 { contains(UnsafeRawBufferPointer($0)) }
+        }
+
+        func contains(_ path: UnsafeRawBufferPointer) -> Bool {
+            let hash = IndexHash.form(path)
+            if let first = records[hash] {
+                for record in shared[hash] ?? [first] {
+                    let recorded = index.fileStamp(Int(record)).0
+                    guard recorded.count == path.count, memcmp(recorded.baseAddress!, path.baseAddress!, path.count) == 0 else { continue }
                     // A record the overlay removed is not recorded any more.
-                    if let changed = index.overlay.files[record], changed == nil { return false }
+                    if let changed = index.overlay.files[Int(record)], changed == nil { return false }
                     return true
                 }
-                return false
             }
+            return !added.isEmpty && added.contains(String(decoding: path, as: UTF8.self))
         }
     }
 
@@ -190,32 +194,40 @@ struct FileCheck: Sendable {
     /// Everything in scope below `folder` (a path ending in `/`), folders included, with
     /// their stamps; files `known` accepts are left out without a stat (a big folder listed
     /// again for one added file holds mostly files the index has).
-    static func listFolder(root: String, user: String, folder: String, skipping known: (String) -> Bool = { _ in false }) -> [(String, FileStamp)] {
+    static func listFolder(
+        root: String, user: String, folder: String, skipping known: (UnsafeRawBufferPointer) -> Bool = { _ in false }
+    ) -> [(String, FileStamp)] {
         var found: [(String, FileStamp)] = []
         guard let directory = opendir(root + "/" + folder) else { return [] }
         defer { closedir(directory) }
         var subfolders: [String] = []
+        // The folder's path with each name after it, to ask `known` without making a string.
+        var path = Array(folder.utf8)
+        let folderLength = path.count
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix(".") { continue }
-            var info = stat()
-            var statted = false
+            let nameLength = withUnsafeBytes(of: entry.pointee.d_name) { name in
+                let length = name.firstIndex(of: 0) ?? name.count
+                path.replaceSubrange(folderLength..., with: name.prefix(length))
+                return length
+            }
+            guard nameLength > 0, path[folderLength] != UInt8(ascii: ".") else { continue }
             // The type readdir reports, when it is sure; a link or an unknown type is stat'ed
             // (followed, as a read would).
             var type = Int32(entry.pointee.d_type)
+            if type == DT_REG, path.count >= folderLength + 5, path.suffix(5).elementsEqual(".yaml".utf8), path.withUnsafeBytes(known) { continue }
+            let name = String(decoding: path[folderLength...], as: UTF8.self)
+            var info = stat()
+            guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
             if type != DT_REG, type != DT_DIR {
-                guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
-                statted = true
                 type = (info.st_mode & S_IFMT) == S_IFDIR ? Int32(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
             }
             let isFolder = type == DT_DIR
             guard isFolder || (type == DT_REG && name.hasSuffix(".yaml")) else { continue }
-            let path = folder + name + (isFolder ? "/" : "")
-            guard inScope(path, user: user) else { continue }
-            if !isFolder, known(path) { continue }
-            guard statted || fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
-            found.append((path, FileStamp(info)))
-            if isFolder { subfolders.append(path) }
+            let relative = folder + name + (isFolder ? "/" : "")
+            guard inScope(relative, user: user) else { continue }
+            if !isFolder, relative.utf8.withContiguousStorageIfAvailable({ known(UnsafeRawBufferPointer($0)) }) == true { continue }
+            found.append((relative, FileStamp(info)))
+            if isFolder { subfolders.append(relative) }
         }
         for subfolder in subfolders { found += listFolder(root: root, user: user, folder: subfolder, skipping: known) }
         return found

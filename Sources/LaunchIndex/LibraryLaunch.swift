@@ -169,7 +169,7 @@ public struct LibraryLaunch: Sendable {
         // index does not see (a translation, an example) only moves the file's stamp; a new
         // rank or new forms mask the old row and add the new one. Configuration changes, or a
         // delta grown too big, fold into a new base.
-        if let overlay = overlaid(with: check, unchangedEntries: unchangedEntryRows(in: check)), overlay.count <= Overlay.limit(entries: index.baseEntryCount) {
+        if let overlay = overlaid(with: check), overlay.count <= Overlay.limit(entries: index.baseEntryCount) {
             let index = self.index.with(overlay: overlay)
             if let url = LibraryLaunch.cacheURL(root: root, user: user) {
                 let bytes = overlay.encode(base: index)
@@ -226,16 +226,6 @@ public struct LibraryLaunch: Sendable {
         return LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: .refreshed(files: check.changes.count))
     }
 
-    /// Paths of changed entry files whose rows read exactly as the index has them.
-    func unchangedEntryRows(in check: FileCheck) -> Set<String> {
-        var same = Set<String>()
-        let edited = check.changes.compactMap { change in change.bytes.flatMap { bytes in patchableEntry(change.path).map { (change.path, $0.id, bytes) } } }
-        let references = index.entryReferences(of: Set(edited.map(\.1)))
-        for (path, id, bytes) in edited {
-            if let reference = references[id], let row = entryRow(path: path, bytes: bytes), row == index.entryRow(reference: reference) { same.insert(path) }
-        }
-        return same
-    }
 
     /// The id of an entry file whose row the overlay can replace: vocabulary and passages
     /// (skills questions and letters depend on other files: only a full load settles them),
@@ -258,18 +248,21 @@ public struct LibraryLaunch: Sendable {
 
     /// The overlay with these changes to progress files, entries and stamps; nil when a
     /// change needs a new base.
-    func overlaid(with check: FileCheck, unchangedEntries: Set<String> = []) -> Overlay? {
+    func overlaid(with check: FileCheck) -> Overlay? {
         var overlay = index.overlay
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
         var entryIDs: [String: String] = [:], progressIDs: [String: String] = [:]
+        // Each changed entry file read once: most edits (a translation, an example) leave
+        // its row as the index has it, and only its stamp moves.
+        var rows: [String: EntryRow] = [:]
         for change in check.changes where change.bytes != nil || change.stamp == nil {
             switch change.role {
             case .configuration:
                 return nil
             case .entry:
-                if unchangedEntries.contains(change.path) { continue }
                 guard let (_, id) = patchableEntry(change.path) else { return nil }
                 entryIDs[change.path] = id
+                if let bytes = change.bytes { rows[change.path] = entryRow(path: change.path, bytes: bytes) }
             case .progress:
                 guard case let .success(.progress(_, id)) = LibraryFile.classify(change.path) else { return nil }
                 progressIDs[change.path] = id
@@ -278,6 +271,9 @@ public struct LibraryLaunch: Sendable {
             }
         }
         let references = index.entryReferences(of: Set(entryIDs.values).union(progressIDs.values))
+        for (path, id) in entryIDs {
+            if let reference = references[id], let row = rows[path], row == index.entryRow(reference: reference) { entryIDs[path] = nil }
+        }
         // Entries first: a new entry's progress file may come in the same change. A changed
         // entry keeps its progress; a removed one's goes with its id to the orphans.
         let newIDs = Set(entryIDs.values.filter { id in references[id] == nil && overlay.addedEntries[id] == nil && overlay.orphanProgress[id] == nil })
@@ -295,7 +291,7 @@ public struct LibraryLaunch: Sendable {
             } else if let orphan = overlay.orphanProgress.removeValue(forKey: id) {
                 progress = .some(orphan)
             }
-            let row = change.bytes.flatMap { entryRow(path: change.path, bytes: $0) }
+            let row = rows[change.path]
             if let row, let number = baseNumbers[id], row == index.entryRow(reference: number) {
                 // Back to the row the base has (an edit undone): the base entry again.
                 overlay.removedEntries.remove(number)
