@@ -25,12 +25,6 @@ struct FileCheck: Sendable {
 
     var isEmpty: Bool { changes.isEmpty }
 
-    /// Why the index cannot be patched: a change to a file other than an entry or the
-    /// learner's progress.
-    var needsFullLoad: String? {
-        changes.first { $0.role == .configuration && ($0.bytes != nil || $0.stamp == nil) }.map { "\($0.path) changed" }
-    }
-
     static func run(root: URL, user: String, records index: LaunchIndex) -> FileCheck {
         let started = now()
         var moved = movedRecords(root: root.path, index: index)

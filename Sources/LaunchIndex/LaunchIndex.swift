@@ -14,7 +14,7 @@ import Study
 /// length, then offset and count of each section) and the sections — settings (JSON),
 /// strings, entries, entry forms, progress, form slots, lemma lists, files.
 public final class LaunchIndex: @unchecked Sendable {
-    static let magic: [UInt8] = Array("ROTEIDX6".utf8)
+    static let magic: [UInt8] = Array("ROTEIDX7".utf8)
 
     enum Section: Int, CaseIterable {
         case settings, strings, entries, entryForms, progress, slots, lemmaLists, files
@@ -77,7 +77,10 @@ public final class LaunchIndex: @unchecked Sendable {
         }
         self.sections = sections
         let settingsSection = sections[Section.settings.rawValue]
-        settings = try JSONDecoder().decode(LaunchRows.Settings.self, from: Data(reader.bytes(settingsSection.0, settingsSection.1)))
+        guard let settings = try? JSONDecoder().decode(LaunchRows.Settings.self, from: Data(reader.bytes(settingsSection.0, settingsSection.1))),
+            settings.deckKinds.count == settings.decks.count
+        else { throw Invalid(description: "its settings do not read") }
+        self.settings = settings
         let entryCount = sections[Section.entries.rawValue].1
         self.entryCount = entryCount
         baseEntryCount = entryCount

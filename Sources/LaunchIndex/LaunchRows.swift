@@ -134,6 +134,9 @@ public struct LaunchRows: Sendable {
         public var root: String
         /// Deck names in study order.
         public var decks: [String]
+        /// Each deck's kind (`DeckKind` raw value), as `decks` orders them: a deck whose kind
+        /// changes reads its entries in another format, so only a full load settles it.
+        public var deckKinds: [String]
         /// The learner's ignored words, normalised.
         public var ignoredWords: [String]
     }
@@ -153,8 +156,9 @@ public struct LaunchRows: Sendable {
             EntryRow(entry: entry, published: SessionPlanner.isPublished(entry, library: library), locked: locked.contains(entry.id))
         }
         progress = index.progress.mapValues(ProgressSummary.init)
+        let deckOrder = library.deckOrder
         settings = Settings(
-            user: index.user, root: library.root.path, decks: library.deckOrder,
+            user: index.user, root: library.root.path, decks: deckOrder, deckKinds: deckOrder.map { library.decks[$0]?.kind.rawValue ?? "" },
             ignoredWords: index.ignoredWords.sorted())
         files = snapshot.keys.sorted().map { path in
             let stamp = snapshot[path]!

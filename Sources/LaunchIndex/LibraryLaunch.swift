@@ -77,7 +77,6 @@ public struct LibraryLaunch: Sendable {
         guard source == .cache else { return self }
         let check = FileCheck.run(root: root, user: user, records: index)
         if check.isEmpty { return with(source: .verified) }
-        if let reason = check.needsFullLoad { return try LibraryLaunch.rebuild(root: root, user: user, reason: reason) }
         return try refreshed(with: check)
     }
 
@@ -165,11 +164,17 @@ public struct LibraryLaunch: Sendable {
 
     /// The index patched with the files that changed, and saved.
     func refreshed(with check: FileCheck) throws -> LibraryLaunch {
-        // Most changes go into the delta: progress files, stamps, and entries — an edit the
-        // index does not see (a translation, an example) only moves the file's stamp; a new
-        // rank or new forms mask the old row and add the new one. Configuration changes, or a
-        // delta grown too big, fold into a new base.
-        if let overlay = overlaid(with: check), overlay.count <= Overlay.limit(entries: index.baseEntryCount) {
+        let settings: LaunchRows.Settings
+        switch self.settings(after: check) {
+        case let .success(changed): settings = changed
+        case let .failure(reason): return try LibraryLaunch.rebuild(root: root, user: user, reason: reason.description)
+        }
+        // Most changes go into the delta: progress files, stamps, entries — an edit the index
+        // does not see (a translation, an example) only moves the file's stamp; a new rank or
+        // new forms mask the old row and add the new one — and settings files whose change
+        // the index does not see (a deck's version, a profile's limits). New settings (ignored
+        // words, deck order), or a delta grown too big, fold into a new base.
+        if settings == index.settings, let overlay = overlaid(with: check), overlay.count <= Overlay.limit(entries: index.baseEntryCount) {
             let index = self.index.with(overlay: overlay)
             if let url = LibraryLaunch.cacheURL(root: root, user: user) {
                 let bytes = overlay.encode(base: index)
@@ -178,6 +183,8 @@ public struct LibraryLaunch: Sendable {
             return LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: .refreshed(files: check.changes.count))
         }
         var rows = index.rows()
+        let reordered = rows.settings.decks != settings.decks
+        rows.settings = settings
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
         var entryPositions = Dictionary(rows.entries.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         var removedEntries = Set<Int>()
@@ -186,6 +193,7 @@ public struct LibraryLaunch: Sendable {
         var records: [FileRecord?] = rows.files
         for change in check.changes {
             if change.role == .entry || change.role == .progress, change.stamp == nil || change.bytes != nil {
+                // (Settings files were read above.)
                 guard case let .success(kind) = LibraryFile.classify(change.path) else {
                     return try LibraryLaunch.rebuild(root: root, user: user, reason: "\(change.path) changed")
                 }
@@ -214,7 +222,7 @@ public struct LibraryLaunch: Sendable {
                 records.append(record)
             }
         }
-        if !removedEntries.isEmpty || !addedEntries.isEmpty {
+        if !removedEntries.isEmpty || !addedEntries.isEmpty || reordered {
             rows.entries = rows.entries.enumerated().filter { !removedEntries.contains($0.offset) }.map(\.element) + addedEntries
             let order = Dictionary(rows.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             rows.entries.sort { LibraryLoader.studyOrder(order, ($0.deck, $0.sortKey, $0.id), ($1.deck, $1.sortKey, $1.id)) }
@@ -226,6 +234,41 @@ public struct LibraryLaunch: Sendable {
         return LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: .refreshed(files: check.changes.count))
     }
 
+
+    /// What the index is built with after the settings files that changed — the learner's
+    /// profile (ignored words), `rote.yaml` (deck order), a vocabulary or passages deck's
+    /// `deck.yaml` (nothing the index keeps, unless its kind changes) — or why only a full
+    /// load settles a change: a file that does not read or is gone, a deck added or of
+    /// another kind, letters or skills configuration (unlock rules, published skills).
+    func settings(after check: FileCheck) -> Result<LaunchRows.Settings, RebuildReason> {
+        var settings = index.settings
+        for change in check.changes where change.role == .configuration && (change.bytes != nil || change.stamp == nil) {
+            let reason = RebuildReason(description: "\(change.path) changed")
+            guard let bytes = change.bytes else { return .failure(reason) }
+            if change.path == "profiles/\(user)/profile.yaml" {
+                guard let profile = Profile.decode(bytes, path: change.path).0, profile.user == user else { return .failure(reason) }
+                settings.ignoredWords = Set(profile.ignoredWords.map(LibraryIndex.normalize)).sorted()
+            } else if change.path == LibraryLocation.manifestName {
+                guard let manifest = LibraryManifest.decode(bytes, path: change.path).0 else { return .failure(reason) }
+                // As `LoadedLibrary.deckOrder`: listed decks first, then the rest by name.
+                let kinds = Dictionary(zip(settings.decks, settings.deckKinds), uniquingKeysWith: { first, _ in first })
+                let listed = manifest.decks.filter { kinds[$0] != nil }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+                settings.decks = listed + kinds.keys.filter { !listed.contains($0) }.sorted()
+                settings.deckKinds = settings.decks.map { kinds[$0]! }
+            } else if case let .success(.deckManifest(deck)) = LibraryFile.classify(change.path), let number = settings.decks.firstIndex(of: deck) {
+                guard let manifest = DeckManifest.decode(bytes, path: change.path).0, manifest.kind.rawValue == settings.deckKinds[number],
+                    manifest.kind == .vocabulary || manifest.kind == .passages
+                else { return .failure(reason) }
+            } else {
+                return .failure(reason)
+            }
+        }
+        return .success(settings)
+    }
+
+    struct RebuildReason: Error, CustomStringConvertible {
+        let description: String
+    }
 
     /// The id of an entry file whose row the overlay can replace: vocabulary and passages
     /// (skills questions and letters depend on other files: only a full load settles them),
@@ -258,7 +301,7 @@ public struct LibraryLaunch: Sendable {
         for change in check.changes where change.bytes != nil || change.stamp == nil {
             switch change.role {
             case .configuration:
-                return nil
+                continue  // read by `settings(after:)`; only its record changes here
             case .entry:
                 guard let (_, id) = patchableEntry(change.path) else { return nil }
                 entryIDs[change.path] = id

@@ -246,18 +246,53 @@ import Study
         try LaunchIndexTests.expectSameAnswers(folded, asTheFullLoadOf: root, days: days)
     }
 
-    @Test func aChangeTheIndexCannotPatchRebuildsIt() throws {
+    /// Settings files: a change the index does not see (a deck's version, a profile's
+    /// limits) goes into the delta; new ignored words or a new deck order fold into a new
+    /// base from the index's own rows; a change only a full load settles (letters or skills
+    /// configuration, a deck of another kind) rebuilds it. Every answer stays the full load's.
+    @Test func settingsChangesArePatchedWhereTheIndexCanAndRebuiltWhereItCannot() throws {
         let directory = LaunchIndexTests.starterLibrary()
         let root = directory.url
         LaunchIndexTests.settle()
         _ = try LibraryLaunch.openVerified(root: root, user: "demo")
-        let profile = try #require(directory.read("profiles/demo/profile.yaml"))
-        directory.write("profiles/demo/profile.yaml", profile.replacingOccurrences(of: "ignored_words: [the]", with: "ignored_words: [the, go]"))
-        let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
-        guard case let .rebuilt(reason) = launch.source else { Issue.record("after a profile edit: \(launch.source)"); return }
-        #expect(reason.contains("profiles/demo/profile.yaml"))
-        let go = try #require(launch.index.lookUp("went"))
-        #expect(go.status == .ignored)
+        let cache = try #require(LibraryLaunch.cacheURL(root: root, user: "demo"))
+        let base = try Data(contentsOf: cache)
+        let days = stride(from: 0, through: 30, by: 15)
+        func edit(_ path: String, _ old: String, _ new: String) throws {
+            let text = try #require(directory.read(path))
+            #expect(text.contains(old), "\(path) has \(old)")
+            directory.write(path, text.replacingOccurrences(of: old, with: new))
+        }
+
+        try edit("profiles/demo/profile.yaml", "new_per_day: 8", "new_per_day: 9")
+        try edit("corpus/english-a1/deck.yaml", "version: 1.0.0", "version: 1.0.1")
+        let unseen = try LibraryLaunch.openVerified(root: root, user: "demo")
+        guard case .refreshed = unseen.source else { Issue.record("after a limit and a version: \(unseen.source)"); return }
+        #expect(try Data(contentsOf: cache) == base, "nothing the index keeps changed")
+        #expect(unseen.profile?.settings.newPerDay == 9)
+        LaunchIndexTests.settle()
+        _ = try LibraryLaunch.openVerified(root: root, user: "demo")
+        #expect(try LibraryLaunch.open(root: root, user: "demo").verify().source == .verified, "the new stamps are in the delta")
+
+        try edit("profiles/demo/profile.yaml", "ignored_words: [the]", "ignored_words: [the, Go]")
+        try edit("rote.yaml", "decks: [english-a1, kjv, alphabet, math]", "decks: [math, kjv, english-a1]")
+        let changed = try LibraryLaunch.openVerified(root: root, user: "demo")
+        guard case .refreshed = changed.source else { Issue.record("after ignored words and deck order: \(changed.source)"); return }
+        #expect(try Data(contentsOf: cache) != base, "a new base")
+        #expect(changed.index.lookUp("went")?.status == .ignored)
+        #expect(changed.index.settings.decks == ["math", "kjv", "english-a1", "alphabet"])
+        try LaunchIndexTests.expectSameAnswers(changed, asTheFullLoadOf: root, days: days)
+        try LaunchIndexTests.expectSameAnswers(try LibraryLaunch.openVerified(root: root, user: "demo"), asTheFullLoadOf: root, days: days)
+
+        for (path, old, new) in [("corpus/alphabet/deck.yaml", "version: 1.0.0", "version: 1.0.1"), ("corpus/kjv/deck.yaml", "kind: passages", "kind: vocabulary")] {
+            LaunchIndexTests.settle()
+            _ = try LibraryLaunch.openVerified(root: root, user: "demo")
+            try edit(path, old, new)
+            let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
+            guard case let .rebuilt(reason) = launch.source else { Issue.record("after \(path): \(launch.source)"); continue }
+            #expect(reason.contains(path))
+            try LaunchIndexTests.expectSameAnswers(launch, asTheFullLoadOf: root, days: days)
+        }
     }
 
     @Test(arguments: ["flip", "truncate", "garbage", "empty"])
