@@ -191,7 +191,16 @@ struct FileCheck: Sendable {
     static func listFolder(
         root: String, user: String, folder: String, skipping known: (UnsafeRawBufferPointer) -> Bool = { _ in false }
     ) -> [(String, FileStamp)] {
-        var found: [(String, FileStamp)] = []
+        listPaths(root: root, user: user, folder: folder, skipping: known).compactMap { path in
+            var info = stat()
+            return stat(root + "/" + path, &info) == 0 ? (path, FileStamp(info)) : nil
+        }
+    }
+
+    /// The paths in scope below `folder`, folders (ending in `/`) included, by the types
+    /// readdir reports: only links and unknown types are stat'ed, followed as a read would.
+    static func listPaths(root: String, user: String, folder: String, skipping known: (UnsafeRawBufferPointer) -> Bool = { _ in false }) -> [String] {
+        var found: [String] = []
         guard let directory = opendir(root + "/" + folder) else { return [] }
         defer { closedir(directory) }
         var subfolders: [String] = []
@@ -205,38 +214,44 @@ struct FileCheck: Sendable {
                 return length
             }
             guard nameLength > 0, path[folderLength] != UInt8(ascii: ".") else { continue }
-            // The type readdir reports, when it is sure; a link or an unknown type is stat'ed
-            // (followed, as a read would).
             var type = Int32(entry.pointee.d_type)
-            if type == DT_REG, path.count >= folderLength + 5, path.suffix(5).elementsEqual(".yaml".utf8), path.withUnsafeBytes(known) { continue }
+            let isYAML = path.count >= folderLength + 5 && path.suffix(5).elementsEqual(".yaml".utf8)
+            if type == DT_REG, isYAML, path.withUnsafeBytes(known) { continue }
             let name = String(decoding: path[folderLength...], as: UTF8.self)
-            var info = stat()
-            guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
             if type != DT_REG, type != DT_DIR {
+                var info = stat()
+                guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
                 type = (info.st_mode & S_IFMT) == S_IFDIR ? Int32(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
             }
             let isFolder = type == DT_DIR
-            guard isFolder || (type == DT_REG && name.hasSuffix(".yaml")) else { continue }
+            guard isFolder || (type == DT_REG && isYAML) else { continue }
             let relative = folder + name + (isFolder ? "/" : "")
             guard inScope(relative, user: user) else { continue }
             if !isFolder, relative.utf8.withContiguousStorageIfAvailable({ known(UnsafeRawBufferPointer($0)) }) == true { continue }
-            found.append((relative, FileStamp(info)))
+            found.append(relative)
             if isFolder { subfolders.append(relative) }
         }
-        for subfolder in subfolders { found += listFolder(root: root, user: user, folder: subfolder, skipping: known) }
+        for subfolder in subfolders { found += listPaths(root: root, user: user, folder: subfolder, skipping: known) }
         return found
     }
 
-    /// Every file and folder in scope, stamped: what a full load is about to read.
+    /// Every file and folder in scope, stamped: what a full load is about to read. Names are
+    /// listed first, then stat'ed on every core.
     static func snapshot(root: String, user: String) -> [String: FileStamp] {
-        var stamps: [String: FileStamp] = [:]
+        var paths = [LibraryLocation.manifestName]
         var info = stat()
-        if stat(root + "/" + LibraryLocation.manifestName, &info) == 0 { stamps[LibraryLocation.manifestName] = FileStamp(info) }
         for top in ["corpus/", "profiles/"] where stat(root + "/" + top, &info) == 0 {
-            stamps[top] = FileStamp(info)
-            for (path, stamp) in listFolder(root: root, user: user, folder: top) { stamps[path] = stamp }
+            paths.append(top)
+            paths += listPaths(root: root, user: user, folder: top)
         }
-        return stamps
+        let stamps = paths.concurrentMap { path -> FileStamp? in
+            var info = stat()
+            return stat(root + "/" + path, &info) == 0 ? FileStamp(info) : nil
+        }
+        var snapshot: [String: FileStamp] = [:]
+        snapshot.reserveCapacity(paths.count)
+        for (path, stamp) in zip(paths, stamps) { if let stamp { snapshot[path] = stamp } }
+        return snapshot
     }
 
     // MARK: Racy stamps

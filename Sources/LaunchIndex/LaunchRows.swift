@@ -152,15 +152,16 @@ public struct LaunchRows: Sendable {
     /// were read and blob ids from git's index where its stat data still matches.
     public init(library: LoadedLibrary, index: LibraryIndex, snapshot: [String: FileStamp], gitStamps: [String: Index.Stamp]) {
         let locked = SessionPlanner.lockedLetters(library: library, user: index.user)
-        entries = library.entries.map { entry in
+        entries = library.entries.concurrentMap { entry in
             EntryRow(entry: entry, published: SessionPlanner.isPublished(entry, library: library), locked: locked.contains(entry.id))
         }
-        progress = index.progress.mapValues(ProgressSummary.init)
+        let progressFiles = Array(index.progress)
+        progress = Dictionary(zip(progressFiles.map(\.key), progressFiles.concurrentMap { ProgressSummary($0.value) }), uniquingKeysWith: { first, _ in first })
         let deckOrder = library.deckOrder
         settings = Settings(
             user: index.user, root: library.root.path, decks: deckOrder, deckKinds: deckOrder.map { library.decks[$0]?.kind.rawValue ?? "" },
             ignoredWords: index.ignoredWords.sorted())
-        files = snapshot.keys.sorted().map { path in
+        files = snapshot.keys.sorted().concurrentMap { path in
             let stamp = snapshot[path]!
             if path.hasSuffix("/") { return FileRecord(path: path, role: .folder, stamp: stamp, blob: nil) }
             var blob: ObjectID?
