@@ -25,29 +25,34 @@ public struct EntryRow: Sendable, Equatable {
     public var forms: [String]
 
     public init(entry: Entry, published: Bool, locked: Bool) {
-        id = entry.id
-        deck = entry.deck
-        path = entry.path
-        sortKey = entry.sortKey
-        self.published = published
-        self.locked = locked
-        rank = nil
-        headword = nil
-        forms = []
+        let kind: Kind
         switch entry.content {
         case let .vocabulary(word):
-            kind = .vocabulary
-            rank = word.rank
-            headword = LibraryIndex.normalize(word.word)
-            var seen = Set<String>()
-            for form in [word.word] + word.forms.map(\.1) {
-                let key = LibraryIndex.normalize(form)
-                if !key.isEmpty, seen.insert(key).inserted { forms.append(key) }
-            }
+            self.init(id: entry.id, deck: entry.deck, path: entry.path, headline: VocabularyEntry.Headline(word))
+            self.published = published
+            self.locked = locked
+            return
         case .passage: kind = .passage
         case .letter: kind = .letter
         case .question: kind = .question
         }
+        self.init(
+            id: entry.id, deck: entry.deck, path: entry.path, kind: kind, rank: nil, sortKey: entry.sortKey, published: published, locked: locked,
+            headword: nil, forms: [])
+    }
+
+    /// A vocabulary entry's row from its headline (vocabulary is always published, never
+    /// locked).
+    init(id: String, deck: String, path: String, headline: VocabularyEntry.Headline) {
+        var seen = Set<String>()
+        var forms: [String] = []
+        for form in [headline.word] + headline.forms {
+            let key = LibraryIndex.normalize(form)
+            if !key.isEmpty, seen.insert(key).inserted { forms.append(key) }
+        }
+        self.init(
+            id: id, deck: deck, path: path, kind: .vocabulary, rank: headline.rank, sortKey: headline.rank ?? Int.max, published: true, locked: false,
+            headword: LibraryIndex.normalize(headline.word), forms: forms)
     }
 
     init(id: String, deck: String, path: String, kind: Kind, rank: Int?, sortKey: Int, published: Bool, locked: Bool, headword: String?, forms: [String]) {
@@ -148,20 +153,10 @@ public struct LaunchRows: Sendable {
     /// Sorted by path.
     public var files: [FileRecord]
 
-    /// Rows for `user` from a fully parsed library, with the files' stamps taken before they
-    /// were read and blob ids from git's index where its stat data still matches.
-    public init(library: LoadedLibrary, index: LibraryIndex, snapshot: [String: FileStamp], gitStamps: [String: Index.Stamp]) {
-        let locked = SessionPlanner.lockedLetters(library: library, user: index.user)
-        entries = library.entries.concurrentMap { entry in
-            EntryRow(entry: entry, published: SessionPlanner.isPublished(entry, library: library), locked: locked.contains(entry.id))
-        }
-        let progressFiles = Array(index.progress)
-        progress = Dictionary(zip(progressFiles.map(\.key), progressFiles.concurrentMap { ProgressSummary($0.value) }), uniquingKeysWith: { first, _ in first })
-        let deckOrder = library.deckOrder
-        settings = Settings(
-            user: index.user, root: library.root.path, decks: deckOrder, deckKinds: deckOrder.map { library.decks[$0]?.kind.rawValue ?? "" },
-            ignoredWords: index.ignoredWords.sorted())
-        files = snapshot.keys.sorted().concurrentMap { path in
+    /// The records of a snapshot's files, with blob ids from git's index where its stat data
+    /// still matches; `roles` has the roles already known (from classifying the paths).
+    static func records(snapshot: [String: FileStamp], gitStamps: [String: Index.Stamp], roles: [String: FileRecord.Role]) -> [FileRecord] {
+        snapshot.keys.sorted().concurrentMap { path in
             let stamp = snapshot[path]!
             if path.hasSuffix("/") { return FileRecord(path: path, role: .folder, stamp: stamp, blob: nil) }
             var blob: ObjectID?
@@ -170,7 +165,7 @@ public struct LaunchRows: Sendable {
             {
                 blob = known.id
             }
-            return FileRecord(path: path, role: FileRecord.role(of: path), stamp: stamp, blob: blob)
+            return FileRecord(path: path, role: roles[path] ?? FileRecord.role(of: path), stamp: stamp, blob: blob)
         }
     }
 

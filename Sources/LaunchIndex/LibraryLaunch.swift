@@ -147,15 +147,9 @@ public struct LibraryLaunch: Sendable {
         return (decks, profile)
     }
 
-    /// A full load, the index built from it and saved.
+    /// The index built from the files (`LaunchRows.read`) and saved.
     static func rebuild(root: URL, user: String, reason: String) throws -> LibraryLaunch {
-        let started = FileCheck.now()
-        var snapshot = FileCheck.snapshot(root: root.path, user: user)
-        for (path, stamp) in snapshot where FileCheck.isRacy(stamp, since: started) { snapshot[path] = .unknown }
-        let library = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
-        let libraryIndex = LibraryIndex(library: library, user: user)
-        let gitStamps = (try? Repository.open(at: root).index().stamps()) ?? [:]
-        let rows = LaunchRows(library: library, index: libraryIndex, snapshot: snapshot, gitStamps: gitStamps)
+        let (rows, library) = try LaunchRows.read(root: root, user: user)
         let index = try LaunchIndex(rows: rows)
         save(index, root: root, user: user)
         return LibraryLaunch(

@@ -5,8 +5,14 @@ public enum Slug {
     /// A path segment: `^[a-z0-9][a-z0-9_.-]*$` and not `.`/`..`-like — it can never escape
     /// its folder.
     public static func isValidSegment(_ text: some StringProtocol) -> Bool {
-        guard let first = text.utf8.first, isLowerAlnum(first), !text.contains("..") else { return false }
-        return text.utf8.allSatisfy { isLowerAlnum($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+        guard let first = text.utf8.first, isLowerAlnum(first) else { return false }
+        var previous = first
+        for byte in text.utf8.dropFirst() {
+            guard isLowerAlnum(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else { return false }
+            if byte == UInt8(ascii: "."), previous == UInt8(ascii: ".") { return false }
+            previous = byte
+        }
+        return true
     }
 
     /// The skills seed's stricter slug: `^[a-z0-9_]+$`.

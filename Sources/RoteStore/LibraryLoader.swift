@@ -27,6 +27,20 @@ public struct LibraryLoader: Sendable {
     /// problem with a file is a diagnostic in the result.
     public func load(_ root: URL) throws -> LoadedLibrary {
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
+        var (library, files) = try list(root)
+        let results = parseInParallel(root: root, files: files, decks: library.decks)
+        for result in results { LibraryLoader.collect(result, into: &library) }
+        library.entries = LibraryLoader.sortedInStudyOrder(library.entries, deckOrder: library.deckOrder)
+        for user in library.sessions.keys { library.sessions[user]?.sort { $0.startedAt < $1.startedAt } }
+        library.diagnostics += LibraryValidator.crossFileProblems(library)
+        library.diagnostics.sort(by: Diagnostic.fileOrder)
+        return library
+    }
+
+    /// The first half of a load: the library with its manifest and deck manifests read, and
+    /// every other file it wants, classified, in path order — what `load` parses next.
+    public func list(_ root: URL) throws -> (LoadedLibrary, [(String, LibraryFile)]) {
+        let root = root.standardizedFileURL.resolvingSymlinksInPath()
         var library = LoadedLibrary(root: root)
         let manifestURL = root.appending(path: LibraryLocation.manifestName)
         guard let manifestData = FileManager.default.contents(atPath: manifestURL.path) else {
@@ -62,34 +76,39 @@ public struct LibraryLoader: Sendable {
             if let value { library.decks[deck] = value }
         }
 
-        let results = parseInParallel(root: root, files: classified, decks: library.decks)
         library.fileCount = classified.count + 1
-        for result in results {
-            library.diagnostics += result.problems
-            switch result.value {
-            case let .entry(entry): library.entries.append(entry)
-            case let .domain(key, value): library.domains[key] = value
-            case let .skill(key, value): library.skills[key] = value
-            case let .profile(user, value): library.profiles[user] = value
-            case let .progress(user, value): library.progress[user, default: [:]][value.entry] = value
-            case let .session(user, value): library.sessions[user, default: []].append(value)
-            case let .letters(user, value): library.letterAttempts[user, default: [:]][value.letter] = value
-            case .none: break
-            }
+        return (library, classified)
+    }
+
+    /// Puts one parsed file's value and problems into the library.
+    public static func collect(_ result: ParseResult, into library: inout LoadedLibrary) {
+        library.diagnostics += result.problems
+        switch result.value {
+        case let .entry(entry): library.entries.append(entry)
+        case let .domain(key, value): library.domains[key] = value
+        case let .skill(key, value): library.skills[key] = value
+        case let .profile(user, value): library.profiles[user] = value
+        case let .progress(user, value): library.progress[user, default: [:]][value.entry] = value
+        case let .session(user, value): library.sessions[user, default: []].append(value)
+        case let .letters(user, value): library.letterAttempts[user, default: [:]][value.letter] = value
+        case .none: break
         }
-        library.entries = LibraryLoader.sortedInStudyOrder(library.entries, deckOrder: library.deckOrder)
-        for user in library.sessions.keys { library.sessions[user]?.sort { $0.startedAt < $1.startedAt } }
-        library.diagnostics += LibraryValidator.crossFileProblems(library)
-        library.diagnostics.sort(by: Diagnostic.fileOrder)
-        return library
     }
 
     /// Entries in study order. Sorts their keys, each deck's place looked up once, and moves
     /// every entry once: entries are large and a 100 000-entry sort compares 1.7 million times.
     public static func sortedInStudyOrder(_ entries: [Entry], deckOrder: [String]) -> [Entry] {
+        sortedInStudyOrder(entries, deckOrder: deckOrder) { ($0.deck, $0.sortKey, $0.id) }
+    }
+
+    /// Anything that stands for entries, in study order by the entry `key` gives.
+    public static func sortedInStudyOrder<Item>(_ items: [Item], deckOrder: [String], key: (Item) -> (deck: String, sortKey: Int, id: String)) -> [Item] {
         let order = Dictionary(deckOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let keys = entries.map { (deck: order[$0.deck] ?? Int.max, sortKey: $0.sortKey, id: $0.id) }
-        return keys.indices.sorted { precedes(keys[$0], keys[$1]) }.map { entries[$0] }
+        let keys = items.map { item in
+            let key = key(item)
+            return (deck: order[key.deck] ?? Int.max, sortKey: key.sortKey, id: key.id)
+        }
+        return keys.indices.sorted { precedes(keys[$0], keys[$1]) }.map { items[$0] }
     }
 
     /// Study order on keys whose deck is already its place in the deck order.
@@ -214,6 +233,11 @@ public struct LibraryLoader: Sendable {
     public struct ParseResult: Sendable {
         public var value: ParsedValue?
         public var problems: [Diagnostic]
+
+        public init(value: ParsedValue?, problems: [Diagnostic]) {
+            self.value = value
+            self.problems = problems
+        }
     }
 
     func parseInParallel(root: URL, files: [(String, LibraryFile)], decks: [String: DeckManifest]) -> [ParseResult] {

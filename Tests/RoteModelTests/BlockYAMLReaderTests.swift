@@ -52,29 +52,34 @@ import Yams
         #expect(read * 10 >= Self.starterFiles.count * 9, "only \(read) of \(Self.starterFiles.count) read")
     }
 
+    /// One to three small edits to a file: mostly harmless characters (a changed letter or
+    /// digit keeps a file readable), some YAML indicators, a few that only Yams may judge,
+    /// and duplicated lines, as a bad merge or a paste would leave.
+    static func mutate(_ source: String, _ random: inout SeededGenerator) -> String {
+        let alphabet = Array("aZ05 .-_/ aZ05 .-_/ :#\"'{}[],-.\n\t0a!&*|>~?%@`\\\u{0661}").map(String.init)
+        var text = Array(source)
+        for _ in 0..<(1 + Int(random.next() % 3)) {
+            let position = Int(random.next() % UInt64(text.count + 1))
+            let piece = alphabet[Int(random.next() % UInt64(alphabet.count))]
+            switch random.next() % 4 {
+            case 0: text.insert(contentsOf: piece, at: position)
+            case 1: if position < text.count { text.remove(at: position) }
+            case 2: if position < text.count { text[position] = Character(piece) }
+            default:
+                let lines = String(text).split(separator: "\n", omittingEmptySubsequences: false)
+                let line = Int(random.next() % UInt64(lines.count))
+                text = Array((lines[...line] + [lines[line]] + lines[(line + 1)...]).joined(separator: "\n"))
+            }
+        }
+        return String(text)
+    }
+
     @Test func mutatedFilesReadExactlyAsYamsDoesOrNotAtAll() {
         var random = SeededGenerator(seed: 11)
-        // Mostly harmless characters (a changed letter or digit keeps a file readable), some
-        // YAML indicators, and a few that only Yams may judge.
-        let alphabet = Array("aZ05 .-_/ aZ05 .-_/ :#\"'{}[],-.\n\t0a!&*|>~?%@`\\\u{0661}").map(String.init)
         var accepted = 0, disagreements = 0
         let sources = Self.starterFiles.filter { $0.utf8.count < 3_000 }
         for round in 0..<4_000 {
-            var text = Array(sources[Int(random.next() % UInt64(sources.count))])
-            for _ in 0..<(1 + Int(random.next() % 3)) {
-                let position = Int(random.next() % UInt64(text.count + 1))
-                let piece = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                switch random.next() % 4 {
-                case 0: text.insert(contentsOf: piece, at: position)
-                case 1: if position < text.count { text.remove(at: position) }
-                case 2: if position < text.count { text[position] = Character(piece) }
-                default:  // duplicate a line, as a bad merge or a paste would
-                    let lines = String(text).split(separator: "\n", omittingEmptySubsequences: false)
-                    let line = Int(random.next() % UInt64(lines.count))
-                    text = Array((lines[...line] + [lines[line]] + lines[(line + 1)...]).joined(separator: "\n"))
-                }
-            }
-            let mutated = String(text)
+            let mutated = Self.mutate(sources[Int(random.next() % UInt64(sources.count))], &random)
             guard let fast = BlockYAMLReader.parse(mutated) else { continue }
             accepted += 1
             guard let reference = Self.yams(mutated) else {

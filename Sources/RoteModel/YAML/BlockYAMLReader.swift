@@ -16,11 +16,44 @@ import Yams
 enum BlockYAMLReader {
     static func parse(_ text: String) -> Node? {
         guard marksCanBeMade else { return nil }
+        return read(text, YamsTree())
+    }
+
+    /// Reads `text` with the same rules into whatever tree `builder` makes of it: the same
+    /// verdict on every file, whatever is built.
+    static func read<Builder: TreeBuilder>(_ text: String, _ builder: Builder) -> Builder.Value? {
         var text = text
         return text.withUTF8 { bytes in
-            var reader = Reader(bytes: bytes)
+            var reader = Reader(bytes: bytes, builder: builder)
             return reader.document()
         }
+    }
+}
+
+/// What the block reader makes of the nodes it reads: Yams's tree (`YamsTree`), or less.
+protocol TreeBuilder {
+    associatedtype Value
+    /// Whether `mark` is ever read: counting a node's column costs a pass over its line.
+    static var needsMarks: Bool { get }
+    func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Value
+    func mapping(_ pairs: [(key: String, keyMark: Mark, value: Value)], mark: Mark) -> Value
+    func sequence(_ items: [Value], mark: Mark) -> Value
+}
+
+/// Yams's own node tree, as `Yams.compose` builds it.
+struct YamsTree: TreeBuilder {
+    static var needsMarks: Bool { true }
+
+    func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Node {
+        .scalar(Node.Scalar(text, tag(style == .plain ? .implicit : quotedTagName), style, mark))
+    }
+
+    func mapping(_ pairs: [(key: String, keyMark: Mark, value: Node)], mark: Mark) -> Node {
+        .mapping(Node.Mapping(pairs.map { (scalar($0.key, style: .plain, mark: $0.keyMark), $0.value) }, tag(.implicit), .any, mark))
+    }
+
+    func sequence(_ items: [Node], mark: Mark) -> Node {
+        .sequence(Node.Sequence(items, tag(.implicit), .any, mark))
     }
 }
 
@@ -42,19 +75,39 @@ nonisolated(unsafe) private let sharedConstructor = Constructor.default
 
 private func tag(_ name: Tag.Name) -> Tag { Tag(name, .default, sharedConstructor) }
 
-private func makeMark(line: Int, column: Int) -> Mark {
+/// A mapping's keys so far, to refuse a duplicate: a short list searched in place (most
+/// mappings have a handful of keys), a set past that.
+private struct KeySet {
+    private var list: [String] = []
+    private var set: Set<String>?
+
+    mutating func insert(_ key: String) -> (inserted: Bool, memberAfterInsert: String) {
+        if set == nil {
+            if list.contains(key) { return (false, key) }
+            list.append(key)
+            if list.count > 16 { set = Set(list) }
+            return (true, key)
+        }
+        return set!.insert(key)
+    }
+}
+
+func makeMark(line: Int, column: Int) -> Mark {
     unsafeBitCast((line, column), to: Mark.self)
 }
 
-private struct Reader {
+private struct Reader<Builder: TreeBuilder> {
+    typealias Value = Builder.Value
     let bytes: UnsafeBufferPointer<UInt8>
+    let builder: Builder
     /// Start offsets of the lines (without their newline); blank lines are skipped by `next`.
     var lineStarts: [Int] = []
     var lineEnds: [Int] = []
     var line = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>, builder: Builder) {
         self.bytes = bytes
+        self.builder = builder
         var start = 0
         for index in 0..<bytes.count where bytes[index] == 0x0A {
             lineStarts.append(start)
@@ -91,6 +144,7 @@ private struct Reader {
 
     /// Line and column (both from 1, the column in Unicode scalars, as libyaml counts) of an offset.
     func mark(_ offset: Int, line: Int) -> Mark {
+        guard Builder.needsMarks else { return makeMark(line: line + 1, column: 0) }
         var column = 1
         var index = lineStarts[line]
         while index < offset {
@@ -102,13 +156,15 @@ private struct Reader {
 
     // MARK: Document
 
-    mutating func document() -> Node? {
+    mutating func document() -> Value? {
         // A byte-order mark, a tab, a carriage return or a NUL anywhere: leave it to Yams.
         for byte in bytes where byte == 0x09 || byte == 0x0D || byte == 0x00 || byte == 0xEF { return nil }
         guard skipBlankLines(), indentation(of: line) == 0 else { return nil }
         do {
+            // The root must be a mapping: a block sequence at the top is left to Yams.
+            guard !isSequenceItem(lineStarts[line]) else { return nil }
             let root = try blockNode(indent: 0)
-            guard case .mapping = root, !skipBlankLines() else { return nil }
+            guard !skipBlankLines() else { return nil }
             return root
         } catch {
             return nil
@@ -116,7 +172,7 @@ private struct Reader {
     }
 
     /// A block mapping or sequence whose first line is `line`, indented by `indent`.
-    mutating func blockNode(indent: Int) throws -> Node {
+    mutating func blockNode(indent: Int) throws -> Value {
         let start = lineStarts[line] + indent
         if isSequenceItem(start) { return try blockSequence(indent: indent) }
         return try blockMapping(indent: indent, firstKeyAt: start)
@@ -126,10 +182,10 @@ private struct Reader {
         bytes[offset] == 0x2D && offset + 1 < lineEnds[line] && bytes[offset + 1] == 0x20
     }
 
-    mutating func blockSequence(indent: Int) throws -> Node {
+    mutating func blockSequence(indent: Int) throws -> Value {
         let first = lineStarts[line] + indent
         let startLine = line
-        var items: [Node] = []
+        var items: [Value] = []
         while skipBlankLines(), indentation(of: line) == indent, isSequenceItem(lineStarts[line] + indent) {
             var content = lineStarts[line] + indent + 2
             while content < lineEnds[line], bytes[content] == 0x20 { content += 1 }
@@ -144,25 +200,25 @@ private struct Reader {
                 try expectNoDeeperLine(than: indent)
             }
         }
-        return .sequence(Node.Sequence(items, tag(.implicit), .any, mark(first, line: startLine)))
+        return builder.sequence(items, mark: mark(first, line: startLine))
     }
 
     /// A block mapping at `indent`; its first key starts at `firstKeyAt` on `line` (which may
     /// follow a `- ` when the mapping is a sequence item).
-    mutating func blockMapping(indent: Int, firstKeyAt: Int) throws -> Node {
+    mutating func blockMapping(indent: Int, firstKeyAt: Int) throws -> Value {
         let startLine = line
-        var pairs: [(Node, Node)] = []
-        var keys = Set<String>()
+        var pairs: [(key: String, keyMark: Mark, value: Value)] = []
+        var keys = KeySet()
         var keyStart = firstKeyAt
         while true {
             guard let colon = keyEnd(from: keyStart) else { throw Failure() }
             let keyText = try plainText(keyStart, colon, flow: false)
             guard keys.insert(keyText).inserted else { throw Failure() }
-            let key = Node.scalar(Node.Scalar(keyText, tag(.implicit), .plain, mark(keyStart, line: line)))
+            let keyMark = mark(keyStart, line: line)
             var valueStart = colon + 1
             while valueStart < lineEnds[line], bytes[valueStart] == 0x20 { valueStart += 1 }
             if valueStart < lineEnds[line] {
-                pairs.append((key, try inlineValue(from: valueStart)))
+                pairs.append((keyText, keyMark, try inlineValue(from: valueStart)))
                 line += 1
                 try expectNoDeeperLine(than: indent)
             } else {
@@ -171,9 +227,9 @@ private struct Reader {
                 guard skipBlankLines() else { throw Failure() }
                 let next = indentation(of: line)
                 if next > indent {
-                    pairs.append((key, try blockNode(indent: next)))
+                    pairs.append((keyText, keyMark, try blockNode(indent: next)))
                 } else if next == indent, isSequenceItem(lineStarts[line] + indent) {
-                    pairs.append((key, try blockSequence(indent: indent)))
+                    pairs.append((keyText, keyMark, try blockSequence(indent: indent)))
                 } else {
                     throw Failure()  // an empty value: its mark is libyaml's business
                 }
@@ -182,7 +238,7 @@ private struct Reader {
             keyStart = lineStarts[line] + indent
             if isSequenceItem(keyStart) { break }
         }
-        return .mapping(Node.Mapping(pairs, tag(.implicit), .any, mark(firstKeyAt, line: startLine)))
+        return builder.mapping(pairs, mark: mark(firstKeyAt, line: startLine))
     }
 
     /// After a value that ended its line, a deeper line would continue a plain scalar or be
@@ -213,7 +269,7 @@ private struct Reader {
     // MARK: Values on one line
 
     /// A value that runs to the end of the line: a flow collection or a scalar.
-    func inlineValue(from start: Int) throws -> Node {
+    func inlineValue(from start: Int) throws -> Value {
         var index = start
         let node = try flowNode(&index, flow: false)
         while index < lineEnds[line], bytes[index] == 0x20 { index += 1 }
@@ -221,7 +277,7 @@ private struct Reader {
         return node
     }
 
-    func flowNode(_ index: inout Int, flow: Bool) throws -> Node {
+    func flowNode(_ index: inout Int, flow: Bool) throws -> Value {
         guard index < lineEnds[line] else { throw Failure() }
         switch bytes[index] {
         case 0x7B: return try flowMapping(&index)
@@ -232,36 +288,36 @@ private struct Reader {
         }
     }
 
-    func flowMapping(_ index: inout Int) throws -> Node {
+    func flowMapping(_ index: inout Int) throws -> Value {
         let start = index
         index += 1
-        var pairs: [(Node, Node)] = []
-        var keys = Set<String>()
+        var pairs: [(key: String, keyMark: Mark, value: Value)] = []
+        var keys = KeySet()
         if index < lineEnds[line], bytes[index] == 0x7D {
             index += 1
-            return .mapping(Node.Mapping([], tag(.implicit), .any, mark(start, line: line)))
+            return builder.mapping([], mark: mark(start, line: line))
         }
         while true {
             let keyStart = index
             guard let colon = flowKeyEnd(from: index) else { throw Failure() }
             let keyText = try plainText(keyStart, colon, flow: true)
             guard keys.insert(keyText).inserted else { throw Failure() }
-            let key = Node.scalar(Node.Scalar(keyText, tag(.implicit), .plain, mark(keyStart, line: line)))
+            let keyMark = mark(keyStart, line: line)
             index = colon + 2
             while index < lineEnds[line], bytes[index] == 0x20 { index += 1 }
-            pairs.append((key, try flowNode(&index, flow: true)))
+            pairs.append((keyText, keyMark, try flowNode(&index, flow: true)))
             guard try flowSeparator(&index, closing: 0x7D) else { break }
         }
-        return .mapping(Node.Mapping(pairs, tag(.implicit), .any, mark(start, line: line)))
+        return builder.mapping(pairs, mark: mark(start, line: line))
     }
 
-    func flowSequence(_ index: inout Int) throws -> Node {
+    func flowSequence(_ index: inout Int) throws -> Value {
         let start = index
         index += 1
-        var items: [Node] = []
+        var items: [Value] = []
         if index < lineEnds[line], bytes[index] == 0x5D {
             index += 1
-            return .sequence(Node.Sequence([], tag(.implicit), .any, mark(start, line: line)))
+            return builder.sequence([], mark: mark(start, line: line))
         }
         while true {
             // `[a: b]` is a mapping inside a sequence in YAML: not here.
@@ -269,7 +325,7 @@ private struct Reader {
             items.append(try flowNode(&index, flow: true))
             guard try flowSeparator(&index, closing: 0x5D) else { break }
         }
-        return .sequence(Node.Sequence(items, tag(.implicit), .any, mark(start, line: line)))
+        return builder.sequence(items, mark: mark(start, line: line))
     }
 
     /// After an item: `, ` continues (true), the closing bracket ends (false).
@@ -294,7 +350,7 @@ private struct Reader {
     }
 
     /// A plain scalar: to the end of the line, or in flow to the next `,`, `}` or `]`.
-    func plain(_ index: inout Int, flow: Bool) throws -> Node {
+    func plain(_ index: inout Int, flow: Bool) throws -> Value {
         let start = index
         var end = index
         let lineEnd = lineEnds[line]
@@ -307,7 +363,7 @@ private struct Reader {
         while trimmed > start, bytes[trimmed - 1] == 0x20 { trimmed -= 1 }
         let text = try plainText(start, trimmed, flow: flow)
         index = end
-        return .scalar(Node.Scalar(text, tag(.implicit), .plain, mark(start, line: line)))
+        return builder.scalar(text, style: .plain, mark: mark(start, line: line))
     }
 
     /// The text of a plain scalar between two offsets, refusing whatever would make YAML
@@ -333,11 +389,12 @@ private struct Reader {
             previous = byte
         }
         if previous == 0x3A { throw Failure() }
-        guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) else { throw Failure() }
-        return text
+        // The text is a Swift string, so valid UTF-8, and a scalar starts and ends at ASCII
+        // bytes (or a line's ends): its bytes are whole characters.
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
-    func doubleQuoted(_ index: inout Int) throws -> Node {
+    func doubleQuoted(_ index: inout Int) throws -> Value {
         let start = index
         index += 1
         var utf8: [UInt8] = []
@@ -373,10 +430,10 @@ private struct Reader {
         }
         index += 1
         guard let text = String(validating: utf8, as: UTF8.self) else { throw Failure() }
-        return .scalar(Node.Scalar(text, tag(quotedTagName), .doubleQuoted, mark(start, line: line)))
+        return builder.scalar(text, style: .doubleQuoted, mark: mark(start, line: line))
     }
 
-    func singleQuoted(_ index: inout Int) throws -> Node {
+    func singleQuoted(_ index: inout Int) throws -> Value {
         let start = index
         index += 1
         var utf8: [UInt8] = []
@@ -398,6 +455,13 @@ private struct Reader {
         }
         index += 1
         guard let text = String(validating: utf8, as: UTF8.self) else { throw Failure() }
-        return .scalar(Node.Scalar(text, tag(quotedTagName), .singleQuoted, mark(start, line: line)))
+        return builder.scalar(text, style: .singleQuoted, mark: mark(start, line: line))
+    }
+}
+
+extension BlockYAMLReader {
+    /// A scalar as `YamsTree` makes it, to ask Yams what it resolves to (null, an int).
+    static func yamsScalar(_ text: String, style: Node.Scalar.Style) -> Node {
+        YamsTree().scalar(text, style: style, mark: makeMark(line: 0, column: 0))
     }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import Yams
+
+extension VocabularyEntry {
+    /// What an index keeps of a vocabulary entry: its word, its forms' values in file order,
+    /// its rank.
+    public struct Headline: Sendable, Equatable {
+        public var word: String
+        public var forms: [String]
+        public var rank: Int?
+
+        public init(word: String, forms: [String], rank: Int?) {
+            self.word = word
+            self.forms = forms
+            self.rank = rank
+        }
+
+        public init(_ entry: VocabularyEntry) {
+            self.init(word: entry.word, forms: entry.forms.map(\.1), rank: entry.rank)
+        }
+    }
+
+    /// The headline of an entry file, read without building the entry: exactly what
+    /// `Headline(decode(data).0)` gives when the file is in the shapes the block reader
+    /// reads and yields an entry; nil otherwise — then `decode` decides, and explains.
+    ///
+    /// Whether a file yields an entry at all rests on its YAML and on four fields (`word`,
+    /// `pos`, `translation` text, `forms` a mapping); everything else only adds diagnostics.
+    /// So the file is read with the block reader's own rules into a sketch that keeps
+    /// scalars and mappings (not lists), and those fields are read as `MappingReader` reads
+    /// them, Yams deciding what is null or a number. A differential test holds this to
+    /// `decode` on every starter entry and thousands of mutations.
+    public static func headline(_ data: Data) -> Headline? {
+        guard data.count <= YAMLSource.maximumFileSize, let text = String(validating: data, as: UTF8.self),
+            case let .mapping(fields)? = BlockYAMLReader.read(text, SketchTree())
+        else { return nil }
+        func value(_ key: String) -> Sketch? {
+            guard let found = fields.first(where: { $0.key == key })?.value else { return nil }
+            if case let .scalar(text, style) = found, BlockYAMLReader.yamsScalar(text, style: style).null != nil { return nil }
+            return found
+        }
+        func string(_ key: String) -> String? {
+            guard case let .scalar(text, _)? = value(key) else { return nil }
+            return text
+        }
+        guard let word = string("word"), string("pos") != nil, string("translation") != nil, case let .mapping(forms)? = value("forms") else { return nil }
+        var rank: Int?
+        if case let .scalar(text, style)? = value("rank") { rank = BlockYAMLReader.yamsScalar(text, style: style).int }
+        return Headline(
+            word: word,
+            forms: forms.compactMap { form in
+                guard case let .scalar(text, style) = form.value, BlockYAMLReader.yamsScalar(text, style: style).null == nil else { return nil }
+                return text
+            },
+            rank: rank)
+    }
+}
+
+/// A YAML file as far as a headline needs it: scalars with their style, mappings with their
+/// keys; a list's items are read (and checked) but not kept.
+private indirect enum Sketch {
+    case scalar(String, Node.Scalar.Style)
+    case mapping([(key: String, value: Sketch)])
+    case list
+}
+
+private struct SketchTree: TreeBuilder {
+    static var needsMarks: Bool { false }
+    func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Sketch { .scalar(text, style) }
+    func mapping(_ pairs: [(key: String, keyMark: Mark, value: Sketch)], mark: Mark) -> Sketch { .mapping(pairs.map { ($0.key, $0.value) }) }
+    func sequence(_ items: [Sketch], mark: Mark) -> Sketch { .list }
+}
