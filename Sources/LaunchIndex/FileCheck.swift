@@ -37,16 +37,30 @@ struct FileCheck: Sendable {
         }
         var check = FileCheck()
         var recorded: RecordedPaths?
-        for (record, number) in moved {
+        let stamps = moved.map { record, _ -> FileStamp? in
             var info = stat()
-            let exists = stat(root.path + "/" + record.path, &info) == 0
-            guard exists else {
+            return stat(root.path + "/" + record.path, &info) == 0 ? FileStamp(info) : nil
+        }
+        let gone = zip(moved, stamps).filter { $0.1 == nil }.map(\.0.0.path)
+        let movedFolders = moved.filter { $0.0.role == .folder }.map(\.0.path)
+        let children = movedFolders.count <= 8 ? recordedChildren(of: movedFolders, in: index) : [:]
+        for ((record, number), found) in zip(moved, stamps) {
+            guard let found else {
                 check.changes.append(Change(path: record.path, role: record.role, stamp: nil, bytes: nil, blob: nil, baseRecord: number))
                 continue
             }
-            let stamp = settled(FileStamp(info), since: started)
+            let stamp = settled(found, since: started)
             if record.role == .folder {
                 check.changes.append(Change(path: record.path, role: .folder, stamp: stamp, bytes: nil, blob: nil, baseRecord: number))
+                // A folder's stamp moves when a file in it is renamed over (as git and most
+                // editors write) as well as when one is added. Names now = recorded − gone +
+                // added, so when the count of names is the recorded count less those gone,
+                // nothing was added and the folder need not be looked through name by name.
+                if let recordedCount = children[record.path], let listed = countPaths(root: root.path, user: user, folder: record.path),
+                    listed == recordedCount - gone.filter({ isChild($0, of: record.path) }).count
+                {
+                    continue
+                }
                 if recorded == nil { recorded = RecordedPaths(index) }
                 let known = recorded!
                 for (path, added) in listFolder(root: root.path, user: user, folder: record.path, skipping: { known.contains($0) }) where !known.contains(path) {
@@ -156,13 +170,18 @@ struct FileCheck: Sendable {
 
         func contains(_ path: UnsafeRawBufferPointer) -> Bool {
             let hash = IndexHash.form(path)
+            func holds(_ record: Int32) -> Bool? {
+                let recorded = index.fileStamp(Int(record)).0
+                guard recorded.count == path.count, memcmp(recorded.baseAddress!, path.baseAddress!, path.count) == 0 else { return nil }
+                // A record the overlay removed is not recorded any more.
+                if let changed = index.overlay.files[Int(record)], changed == nil { return false }
+                return true
+            }
             if let first = records[hash] {
-                for record in shared[hash] ?? [first] {
-                    let recorded = index.fileStamp(Int(record)).0
-                    guard recorded.count == path.count, memcmp(recorded.baseAddress!, path.baseAddress!, path.count) == 0 else { continue }
-                    // A record the overlay removed is not recorded any more.
-                    if let changed = index.overlay.files[Int(record)], changed == nil { return false }
-                    return true
+                if shared.isEmpty || shared[hash] == nil {
+                    if let found = holds(first) { return found }
+                } else {
+                    for record in shared[hash]! { if let found = holds(record) { return found } }
                 }
             }
             return !added.isEmpty && added.contains(String(decoding: path, as: UTF8.self))
@@ -170,6 +189,72 @@ struct FileCheck: Sendable {
     }
 
     // MARK: Listing
+
+    /// Whether `path` is a file or folder right inside `folder` (a path ending in `/`).
+    static func isChild(_ path: String, of folder: String) -> Bool {
+        guard path.count > folder.count, path.hasPrefix(folder) else { return false }
+        let rest = path.utf8.dropFirst(folder.utf8.count).dropLast()
+        return !rest.isEmpty && !rest.contains(UInt8(ascii: "/"))
+    }
+
+    /// How many files and folders the index records right inside each of `folders` (the
+    /// base's records the overlay keeps, and the overlay's added files), read in place.
+    static func recordedChildren(of folders: [String], in index: LaunchIndex) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let prefixes = folders.map { Array($0.utf8) }
+        for record in 0..<index.fileCount {
+            if let changed = index.overlay.files[record], changed == nil { continue }
+            let path = index.fileStamp(record).0
+            for (folder, prefix) in zip(folders, prefixes) where path.count > prefix.count && memcmp(path.baseAddress!, prefix, prefix.count) == 0 {
+                let rest = path[prefix.count..<(path.count - 1)]
+                if !rest.contains(UInt8(ascii: "/")) { counts[folder, default: 0] += 1 }
+            }
+        }
+        for record in index.overlay.addedFiles {
+            for folder in folders where isChild(record.path, of: folder) { counts[folder, default: 0] += 1 }
+        }
+        for folder in folders where counts[folder] == nil { counts[folder] = 0 }
+        return counts
+    }
+
+    /// How many files and folders in scope are right inside `folder`, counted from readdir's
+    /// types without making a string per name; nil when a name is in doubt (a folder whose
+    /// name ends in `.yaml`, which a recorded file may have become).
+    static func countPaths(root: String, user: String, folder: String) -> Int? {
+        guard let directory = opendir(root + "/" + folder) else { return nil }
+        defer { closedir(directory) }
+        // Whether a YAML file here is in scope depends only on the folder.
+        let filesInScope = inScope(folder + "file.yaml", user: user)
+        var count = 0
+        while let entry = readdir(directory) {
+            var isYAML = false, hidden = false, empty = false
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let length = raw.firstIndex(of: 0) ?? raw.count
+                empty = length == 0
+                hidden = length > 0 && raw[0] == UInt8(ascii: ".")
+                isYAML = length >= 5 && raw[(length - 5)..<length].elementsEqual(".yaml".utf8)
+            }
+            if empty || hidden { continue }
+            var type = Int32(entry.pointee.d_type)
+            if type == DT_REG {
+                if isYAML, filesInScope { count += 1 }
+                continue
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if type != DT_DIR {
+                var info = stat()
+                guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
+                type = (info.st_mode & S_IFMT) == S_IFDIR ? Int32(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
+            }
+            if type == DT_DIR {
+                if isYAML { return nil }
+                if inScope(folder + name + "/", user: user) { count += 1 }
+            } else if type == DT_REG, isYAML, filesInScope {
+                count += 1
+            }
+        }
+        return count
+    }
 
     /// Whether a library path belongs in `user`'s launch index: rote.yaml, everything under
     /// corpus/, and the learner's own folder but for session files (history, not study).

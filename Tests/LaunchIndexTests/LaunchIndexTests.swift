@@ -185,7 +185,7 @@ import Study
         let full = LibraryIndex(library: library, user: "demo")
         let words = library.entries.filter { if case .vocabulary = $0.content { return true } else { return false } }
         let studied = words.filter { full.progress[$0.id] != nil }, unstudied = words.filter { full.progress[$0.id] == nil }
-        try #require(studied.count >= 3 && unstudied.count >= 3)
+        try #require(studied.count >= 3 && unstudied.count >= 4)
 
         // A studied word moves to the front, an unstudied one to the back, one gets a form
         // another word has, a studied word's file goes, and a new word arrives with progress.
@@ -241,8 +241,19 @@ import Study
         #expect(again.index.lookUp("zorbling").map { again.index.status(ofEntry: $0.entry) } == .new)
         try LaunchIndexTests.expectSameAnswers(try LibraryLaunch.open(root: root, user: "demo"), asTheFullLoadOf: root, days: days)
 
+        // An edit written by rename moves its folder's stamp without adding a file: the
+        // folder's names are counted, not looked through.
+        LaunchIndexTests.settle()
+        _ = try LibraryLaunch.openVerified(root: root, user: "demo")
+        let renamed = try #require(directory.read(unstudied[3].path))
+        try Data(renamed.replacingOccurrences(of: #"(?m)^rank: \d+$"#, with: "rank: 4", options: .regularExpression).utf8)
+            .write(to: root.appending(path: unstudied[3].path), options: .atomic)
+        let afterRename = try LibraryLaunch.openVerified(root: root, user: "demo")
+        guard case .refreshed = afterRename.source else { Issue.record("after a rename: \(afterRename.source)"); return }
+        try LaunchIndexTests.expectSameAnswers(afterRename, asTheFullLoadOf: root, days: days)
+
         // Folded into a new base, the answers stay the same.
-        let folded = try LibraryLaunch(root: root, user: "demo", index: LaunchIndex(rows: again.index.rows()), decks: again.decks, profile: again.profile, source: .verified)
+        let folded = try LibraryLaunch(root: root, user: "demo", index: LaunchIndex(rows: afterRename.index.rows()), decks: afterRename.decks, profile: afterRename.profile, source: .verified)
         try LaunchIndexTests.expectSameAnswers(folded, asTheFullLoadOf: root, days: days)
     }
 

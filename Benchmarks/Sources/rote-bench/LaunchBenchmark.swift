@@ -11,12 +11,15 @@ import Study
 ///
 /// In one run, on a library made by `rote-bench generate`, each a median of `--runs`:
 /// - the floor: reading every library file's bytes (what `cat` of them all does);
-/// - cold launch: no launch index cache, so a full load (list, read, parse on every core),
-///   the index built and saved, the due queue planned and the first card read;
+/// - cold launch: no launch index cache, so the index's rows read from every file on every
+///   core (`LaunchRows.read`), the index built and saved, the due queue planned and the
+///   first card read;
 /// - warm launch: the cached index mapped, due queue and first card — with the stat check
 ///   of every file running beside it, timed to its end;
 /// - launch after `--changes` progress files each got a new review: check, re-read those,
-///   rebuild and save the index, plan, first card;
+///   delta saved, plan, first card; the same after `--changes` entries edited where the
+///   index does not look, after `--changes` entries re-ranked (written by rename, so their
+///   folder's stamp moves too), and after a profile edit;
 /// - a warm launch in a fresh process (`rote-bench launch-probe`), with its peak memory;
 /// - lookups per second (form → lemma, rank, status), forms drawn uniformly from all forms;
 /// - with `--anki-python`, Anki (the `anki` package) opening a collection of the same cards
@@ -43,7 +46,7 @@ enum LaunchBenchmark {
 
         Bench.log("launch: \(paths.count) files in \(root.lastPathComponent)")
         var floors: [Double] = [], colds: [Double] = [], warms: [Double] = [], checks: [Double] = [], changed: [Double] = [], probes: [Double] = []
-        let contentEdits = Samples(), rankEdits = Samples()
+        let contentEdits = Samples(), rankEdits = Samples(), profileEdits = Samples()
         var probeMemory: [Double] = [], probeReady: [Double] = [], probeVerified: [Double] = [], plans: [Double] = []
         var lastPlan: (SessionPlan, String)?
         for run in 1...runs {
@@ -105,6 +108,22 @@ enum LaunchBenchmark {
                 _ = try LibraryLaunch.openVerified(root: root, user: user)
             }
 
+            // A settings file whose change the index does not see: the learner's profile, as
+            // new daily limits or a content upgrade's seen versions rewrite it.
+            let profile = root.appending(path: "profiles/\(user)/profile.yaml")
+            let originalProfile = try Data(contentsOf: profile)
+            try (originalProfile + Data("# edited by rote-bench\n".utf8)).write(to: profile, options: .atomic)
+            let (afterProfile, profileLaunch) = try Timing.measure { () throws -> LibraryLaunch in
+                let launch = try LibraryLaunch.openVerified(root: root, user: user)
+                _ = try ready(launch, now: now)
+                return launch
+            }
+            guard case .refreshed = profileLaunch.source else { throw OptionError(message: "the launch after a profile edit was \(profileLaunch.source)") }
+            profileEdits.append(afterProfile)
+            try originalProfile.write(to: profile, options: .atomic)
+            Thread.sleep(forTimeInterval: 2.1)
+            _ = try LibraryLaunch.openVerified(root: root, user: user)
+
             let probe = try probeProcess(root: root, user: user)
             probes.append(probe.wall)
             probeReady.append(probe.ready)
@@ -156,7 +175,7 @@ enum LaunchBenchmark {
             + "\((try? FileManager.default.attributesOfItem(atPath: LibraryLaunch.cacheURL(root: root, user: user)!.path)[.size] as? Int).map { "\($0 / 1_048_576) MiB" } ?? "?")")
         var table = Table(header: ["measurement", "rote (median of \(runs))", "reference (same run)", "ratio"])
         let floor = Timing.median(floors)
-        table.add(["cold launch: full load, index built and saved, due queue, first card", Bench.duration(Timing.median(colds)),
+        table.add(["cold launch: no cache — rows read from every file, index built and saved, due queue, first card", Bench.duration(Timing.median(colds)),
                    "read every file's bytes: \(Bench.duration(floor))", String(format: "%.1f× the floor", Timing.median(colds) / floor)])
         let warm = Timing.median(warms)
         table.add(["warm launch: cached index, due queue, first card", Bench.duration(warm), anki.map { "Anki open + due counts: \(Bench.duration($0.open))" } ?? "—",
@@ -164,7 +183,8 @@ enum LaunchBenchmark {
         table.add(["  its stat check of every file, done (from launch start, in this process)", Bench.duration(Timing.median(checks)), "—", "—"])
         table.add(["launch after \(changes) changed progress files (check, re-read, index saved, due queue)", Bench.duration(Timing.median(changed)), "—", "—"])
         table.add(["launch after \(changes) entries edited where the index does not look (check, re-read, delta saved)", Bench.duration(Timing.median(contentEdits.values)), "—", "—"])
-        table.add(["launch after \(changes) entries with a new rank, written by rename (check, folder listed again, re-read, delta saved)", Bench.duration(Timing.median(rankEdits.values)), "—", "—"])
+        table.add(["launch after \(changes) entries with a new rank, written by rename (check, folder's names counted, re-read, delta saved)", Bench.duration(Timing.median(rankEdits.values)), "—", "—"])
+        table.add(["launch after a profile edit the index does not depend on (check, profile read, delta saved)", Bench.duration(Timing.median(profileEdits.values)), "—", "—"])
         table.add(["warm launch in a fresh process (`launch-probe`): first card", Bench.duration(Timing.median(probeReady)), "—", "—"])
         table.add(["  its stat check done", Bench.duration(Timing.median(probeVerified)), "—", "—"])
         table.add(["  the whole process, start to exit (as the shell sees it)", Bench.duration(Timing.median(probes)), "—", "—"])
