@@ -6,9 +6,10 @@
 #   BENCHES="merge commit" Benchmarks/bench.sh # only some of them
 #
 # replay  FSRS replay against py-fsrs 6.3.2, and a check that both compute the same results.
-#         rote-bench generates 50 000 histories (1 000 000 reviews) from a seed and writes them
-#         as JSON lines; py-fsrs (in a throwaway virtualenv, .build/bench-venv) replays the
-#         first 50 000 reviews' worth and compares its states with Rote's.
+#         rote-bench generates 50 000 histories (2 000 000 reviews, as many as the library
+#         holds) from a seed and writes them as JSON lines; py-fsrs (in a throwaway
+#         virtualenv, .build/bench-venv) replays the first 50 000 reviews' worth and compares
+#         its states with Rote's.
 # merge   Two branches of a generated library each add a review to 10 000 progress files,
 #         5 000 of them on both: merged in process (libgit2 + Rote's drivers, as `rote sync`)
 #         against the system `git merge` running `rote merge-driver` once per file changed on
@@ -54,7 +55,7 @@ trap 'rm -rf "$work"' EXIT
 
 if want replay; then
     entries=${ENTRIES:-50000}
-    reviews=${REVIEWS:-1000000}
+    reviews=${REVIEWS:-2000000}
     subset=${SUBSET_REVIEWS:-50000}
     rote_runs=${ROTE_RUNS:-5}
     py_runs=${PY_RUNS:-3}
