@@ -28,6 +28,16 @@ import Study
     /// want a settled cache wait that long once.
     static func settle() { Thread.sleep(forTimeInterval: 2.1) }
 
+    /// The starter library with its launch index built and settled, the cache file and its
+    /// bytes as built.
+    static func settledLibrary() throws -> (directory: TemporaryDirectory, cache: URL, base: Data) {
+        let directory = starterLibrary()
+        settle()
+        _ = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
+        let cache = try #require(LibraryLaunch.cacheURL(root: directory.url, user: "demo"))
+        return (directory, cache, try Data(contentsOf: cache))
+    }
+
     static func fullPlan(_ root: URL, user: String, now: Date, limits: SessionPlanner.Limits, decks: [String] = []) throws -> SessionPlan {
         let library = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
         return SessionPlanner(library: library, index: LibraryIndex(library: library, user: user)).plan(decks: decks, limits: limits, now: now, timeZone: utc)
@@ -175,12 +185,8 @@ import Study
     /// file stays as it is — and the index still answers exactly as the full load, from the
     /// delta just written, from the delta read back, and after more changes on top.
     @Test func reRankedAddedAndRemovedEntriesGoIntoTheDelta() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let (directory, cache, base) = try LaunchIndexTests.settledLibrary()
         let root = directory.url
-        LaunchIndexTests.settle()
-        _ = try LibraryLaunch.openVerified(root: root, user: "demo")
-        let cache = try #require(LibraryLaunch.cacheURL(root: root, user: "demo"))
-        let base = try Data(contentsOf: cache)
         let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
         let full = LibraryIndex(library: library, user: "demo")
         let words = library.entries.filter { if case .vocabulary = $0.content { return true } else { return false } }
@@ -262,12 +268,8 @@ import Study
     /// base from the index's own rows; a change only a full load settles (letters or skills
     /// configuration, a deck of another kind) rebuilds it. Every answer stays the full load's.
     @Test func settingsChangesArePatchedWhereTheIndexCanAndRebuiltWhereItCannot() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let (directory, cache, base) = try LaunchIndexTests.settledLibrary()
         let root = directory.url
-        LaunchIndexTests.settle()
-        _ = try LibraryLaunch.openVerified(root: root, user: "demo")
-        let cache = try #require(LibraryLaunch.cacheURL(root: root, user: "demo"))
-        let base = try Data(contentsOf: cache)
         let days = stride(from: 0, through: 30, by: 15)
         func edit(_ path: String, _ old: String, _ new: String) throws {
             let text = try #require(directory.read(path))

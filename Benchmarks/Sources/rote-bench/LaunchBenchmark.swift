@@ -94,18 +94,28 @@ enum LaunchBenchmark {
             // Edited entries: most edits (a translation, an example) leave what the index
             // keeps as it was and only move the files' stamps; a new rank (or new forms)
             // masks the old rows and adds the new ones. Both go into the delta.
-            for (times, ranks) in [(contentEdits, false), (rankEdits, true)] {
-                let edited = try editEntries(root: root, count: changes, run: run, ranks: ranks)
-                let (afterEdits, editedLaunch) = try Timing.measure { () throws -> LibraryLaunch in
+            /// A launch after files changed, to the due queue and first card; it must have gone
+            /// through the delta.
+            func refreshedLaunch(after change: String) throws -> Double {
+                let (seconds, launch) = try Timing.measure { () throws -> LibraryLaunch in
                     let launch = try LibraryLaunch.openVerified(root: root, user: user)
                     _ = try ready(launch, now: now)
                     return launch
                 }
-                guard case .refreshed = editedLaunch.source else { throw OptionError(message: "the launch after \(changes) edited entries was \(editedLaunch.source)") }
-                times.append(afterEdits)
-                for (path, bytes) in edited { try bytes.write(to: root.appending(path: path)) }
+                guard case .refreshed = launch.source else { throw OptionError(message: "the launch after \(change) was \(launch.source)") }
+                return seconds
+            }
+            /// Stamps younger than two seconds are racy and always re-read: let the restored
+            /// files settle so the next launch is a warm one.
+            func settle() throws {
                 Thread.sleep(forTimeInterval: 2.1)
                 _ = try LibraryLaunch.openVerified(root: root, user: user)
+            }
+            for (times, ranks) in [(contentEdits, false), (rankEdits, true)] {
+                let edited = try editEntries(root: root, count: changes, run: run, ranks: ranks)
+                times.append(try refreshedLaunch(after: "\(changes) edited entries"))
+                for (path, bytes) in edited { try bytes.write(to: root.appending(path: path)) }
+                try settle()
             }
 
             // A settings file whose change the index does not see: the learner's profile, as
@@ -113,16 +123,9 @@ enum LaunchBenchmark {
             let profile = root.appending(path: "profiles/\(user)/profile.yaml")
             let originalProfile = try Data(contentsOf: profile)
             try (originalProfile + Data("# edited by rote-bench\n".utf8)).write(to: profile, options: .atomic)
-            let (afterProfile, profileLaunch) = try Timing.measure { () throws -> LibraryLaunch in
-                let launch = try LibraryLaunch.openVerified(root: root, user: user)
-                _ = try ready(launch, now: now)
-                return launch
-            }
-            guard case .refreshed = profileLaunch.source else { throw OptionError(message: "the launch after a profile edit was \(profileLaunch.source)") }
-            profileEdits.append(afterProfile)
+            profileEdits.append(try refreshedLaunch(after: "a profile edit"))
             try originalProfile.write(to: profile, options: .atomic)
-            Thread.sleep(forTimeInterval: 2.1)
-            _ = try LibraryLaunch.openVerified(root: root, user: user)
+            try settle()
 
             let probe = try probeProcess(root: root, user: user)
             probes.append(probe.wall)
