@@ -186,8 +186,8 @@ public struct LibraryLaunch: Sendable {
         var filePositions = Dictionary(rows.files.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
         var records: [FileRecord?] = rows.files
         for change in check.changes {
+            // Settings files were read by `settings(after:)`; here only their records change.
             if change.role == .entry || change.role == .progress, change.stamp == nil || change.bytes != nil {
-                // (Settings files were read above.)
                 guard case let .success(kind) = LibraryFile.classify(change.path) else {
                     return try LibraryLaunch.rebuild(root: root, user: user, reason: "\(change.path) changed")
                 }
@@ -217,9 +217,8 @@ public struct LibraryLaunch: Sendable {
             }
         }
         if !removedEntries.isEmpty || !addedEntries.isEmpty || reordered {
-            rows.entries = rows.entries.enumerated().filter { !removedEntries.contains($0.offset) }.map(\.element) + addedEntries
-            let order = Dictionary(rows.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            rows.entries.sort { LibraryLoader.studyOrder(order, ($0.deck, $0.sortKey, $0.id), ($1.deck, $1.sortKey, $1.id)) }
+            let kept = rows.entries.enumerated().filter { !removedEntries.contains($0.offset) }.map(\.element) + addedEntries
+            rows.entries = LibraryLoader.sortedInStudyOrder(kept, deckOrder: rows.settings.decks) { ($0.deck, $0.sortKey, $0.id) }
         }
         // Records stay in path order; only added files need sorting in.
         rows.files = records.count == rows.files.count ? records.compactMap { $0 } : records.compactMap { $0 }.sorted { $0.path < $1.path }
@@ -227,7 +226,6 @@ public struct LibraryLaunch: Sendable {
         LibraryLaunch.save(index, root: root, user: user)
         return LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: .refreshed(files: check.changes.count))
     }
-
 
     /// What the index is built with after the settings files that changed — the learner's
     /// profile (ignored words), `rote.yaml` (deck order), a vocabulary or passages deck's
