@@ -71,6 +71,52 @@ public struct LibraryLaunch: Sendable {
         return launch.source == .cache ? try launch.verify() : launch
     }
 
+    /// `openVerified`, telling `progress` once it has taken `patience` seconds — a first
+    /// launch reads every file, seconds in a big library — and again when it is done, so a
+    /// learner is not left looking at nothing. A quick launch says nothing.
+    public static func openVerified(root: URL, user: String, patience: TimeInterval, progress: @escaping @Sendable (String) -> Void) throws -> LibraryLaunch {
+        let started = Date()
+        let announcement = Announcement()
+        let slow = DispatchWorkItem {
+            announcement.make { progress("Indexing the library for \(user): every file is read once; later launches take milliseconds…") }
+        }
+        if patience > 0 { DispatchQueue.global().asyncAfter(deadline: .now() + patience, execute: slow) } else { slow.perform() }
+        defer { slow.cancel() }
+        let launch: LibraryLaunch
+        do {
+            launch = try openVerified(root: root, user: user)
+        } catch {
+            _ = announcement.finish()
+            throw error
+        }
+        if announcement.finish() {
+            progress(String(format: "Indexed %d entries from %d files in %.1f s.", launch.index.entryCount, launch.index.fileCount, Date().timeIntervalSince(started)))
+        }
+        return launch
+    }
+
+    /// Whether a slow launch was announced; none is made once the launch is done.
+    private final class Announcement: @unchecked Sendable {
+        private let lock = NSLock()
+        private var made = false, done = false
+
+        func make(_ body: () -> Void) {
+            lock.lock()
+            defer { lock.unlock() }
+            guard !done else { return }
+            body()
+            made = true
+        }
+
+        /// Ends the wait; true when the announcement was made.
+        func finish() -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            done = true
+            return made
+        }
+    }
+
     /// Checks the index against the files and returns a launch whose index matches them:
     /// this one when nothing changed, else one refreshed (or rebuilt) and saved.
     public func verify() throws -> LibraryLaunch {

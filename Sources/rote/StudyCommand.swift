@@ -76,7 +76,7 @@ struct StudyCommand: ParsableCommand {
             if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
                 Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
             }
-            launch = try LibraryLaunch.openVerified(root: root, user: user)
+            launch = try LibraryLaunch.openVerified(root: root, user: user, patience: 1, progress: Terminal.note)
         } catch let error as LibraryError {
             throw CLIError(error.message)
         } catch let busy as LibraryLock.Busy {

@@ -88,6 +88,27 @@ import Study
         }
     }
 
+    /// A launch that takes a while says so, and says when it is done; a quick one is quiet.
+    @Test func aSlowLaunchIsAnnouncedAndAQuickOneIsQuiet() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        final class Lines: @unchecked Sendable {
+            let lock = NSLock()
+            var lines: [String] = []
+            func add(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+        }
+        let cold = Lines()
+        // No patience at all: even the starter library's first launch is announced.
+        let launch = try LibraryLaunch.openVerified(root: directory.url, user: "demo", patience: 0, progress: cold.add)
+        guard case .rebuilt = launch.source else { Issue.record("first launch: \(launch.source)"); return }
+        #expect(cold.lines.count == 2)
+        #expect(cold.lines.first?.hasPrefix("Indexing the library for demo") == true)
+        #expect(cold.lines.last?.hasPrefix("Indexed \(launch.index.entryCount) entries from \(launch.index.fileCount) files in ") == true)
+        let warm = Lines()
+        _ = try LibraryLaunch.openVerified(root: directory.url, user: "demo", patience: 60, progress: warm.add)
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(warm.lines.isEmpty)
+    }
+
     @Test func aWarmLaunchMapsTheCacheAndTheStatCheckConfirmsIt() throws {
         let directory = LaunchIndexTests.starterLibrary()
         LaunchIndexTests.settle()
