@@ -20,9 +20,13 @@ public enum Timestamp {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; a space may stand for `T`.
     /// Returns nil for anything else, including a timestamp without a zone.
     public static func parse(_ text: some StringProtocol) -> Date? {
-        var utf8 = Array(text.utf8)
+        var text = String(text)
+        return text.withUTF8 { parse(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `parse` of UTF-8 bytes where they lie: progress files hold millions of timestamps.
+    public static func parse(utf8: UnsafeRawBufferPointer) -> Date? {
         if utf8.count < 20 { return nil }
-        if utf8[10] == UInt8(ascii: " ") { utf8[10] = UInt8(ascii: "T") }
         func number(_ start: Int, _ length: Int) -> Int64? {
             var value: Int64 = 0
             for index in start..<(start + length) {
@@ -32,7 +36,7 @@ public enum Timestamp {
             }
             return value
         }
-        guard utf8[4] == 45, utf8[7] == 45, utf8[10] == UInt8(ascii: "T"), utf8[13] == 58, utf8[16] == 58,
+        guard utf8[4] == 45, utf8[7] == 45, utf8[10] == UInt8(ascii: "T") || utf8[10] == UInt8(ascii: " "), utf8[13] == 58, utf8[16] == 58,
             let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
             let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
             (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),

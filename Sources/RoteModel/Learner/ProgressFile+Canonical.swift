@@ -156,7 +156,7 @@ private struct CanonicalProgressReader {
 
     static func date(_ text: UnsafeRawBufferPointer) -> Date? {
         guard text.count >= 20, text.count <= 40, text.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
-        return Timestamp.parse(String(decoding: text, as: UTF8.self))
+        return Timestamp.parse(utf8: text)
     }
 
     /// `0` or `-?[1-9][0-9]*`: YAML 1.1 reads a leading zero as octal, so that is left to Yams.
