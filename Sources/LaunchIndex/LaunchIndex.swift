@@ -157,8 +157,8 @@ public final class LaunchIndex: @unchecked Sendable {
             let deckOrder = Dictionary(base.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             let added = overlay.added
             let addedDecks = added.map { deckOrder[$0.row.deck] ?? Int.max }
-            // `LibraryLoader.studyOrder` of an added row against a base entry, reading the
-            // base's fields in place (its id only on a tie).
+            // Study order (as `LibraryLoader.sortedInStudyOrder` sorts) of an added row against
+            // a base entry, reading the base's fields in place (its id only on a tie).
             func precedes(_ index: Int, _ number: Int) -> Bool {
                 let at = base.entryOffset(number)
                 let deck = Int(base.reader.u16(at + 6))
@@ -574,10 +574,15 @@ public final class LaunchIndex: @unchecked Sendable {
 
     /// References of the live entries with these ids, found by hashing id bytes in place
     /// rather than making a string per base entry.
-    func entryReferences(of ids: Set<String>) -> [String: Int] {
+    /// `baseNumbers`, when given, are `baseEntryNumbers(of:)` of at least these ids, already
+    /// looked up.
+    func entryReferences(of ids: Set<String>, baseNumbers: [String: Int]? = nil) -> [String: Int] {
         var found: [String: Int] = [:]
         for (offset, entry) in overlay.added.enumerated() where ids.contains(entry.row.id) { found[entry.row.id] = baseEntryCount + offset }
-        for (id, entry) in baseEntryNumbers(of: ids.subtracting(found.keys)) where !overlay.removes(entry: entry) { found[id] = entry }
+        let numbers = baseNumbers ?? baseEntryNumbers(of: ids.subtracting(found.keys))
+        for id in ids where found[id] == nil {
+            if let entry = numbers[id], !overlay.removes(entry: entry) { found[id] = entry }
+        }
         return found
     }
 

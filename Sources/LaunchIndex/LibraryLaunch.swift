@@ -351,7 +351,11 @@ public struct LibraryLaunch: Sendable {
                 continue
             }
         }
-        let references = index.entryReferences(of: Set(entryIDs.values).union(progressIDs.values))
+        // One pass over the base's entries serves both the live references and the rows an
+        // undone edit may come back to.
+        let ids = Set(entryIDs.values).union(progressIDs.values)
+        let baseNumbers = index.baseEntryNumbers(of: ids)
+        let references = index.entryReferences(of: ids, baseNumbers: baseNumbers)
         for (path, id) in entryIDs {
             if let reference = references[id], let row = rows[path], row == index.entryRow(reference: reference) { entryIDs[path] = nil }
         }
@@ -359,7 +363,6 @@ public struct LibraryLaunch: Sendable {
         // entry keeps its progress; a removed one's goes with its id to the orphans.
         let newIDs = Set(entryIDs.values.filter { id in references[id] == nil && overlay.addedEntries[id] == nil && overlay.orphanProgress[id] == nil })
         let baseProgress = index.baseProgress(of: newIDs)
-        let baseNumbers = index.baseEntryNumbers(of: Set(entryIDs.values))
         for change in check.changes {
             guard let id = entryIDs[change.path] else { continue }
             var progress: ProgressSummary??

@@ -82,10 +82,7 @@ struct Overlay: Sendable {
         }
         statuses = [:]
         for (entry, summary) in progress { statuses[entry] = status(headword: base.headword(reference: entry), summary) }
-        let order = Dictionary(base.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        added = addedEntries.values.sorted {
-            LibraryLoader.studyOrder(order, ($0.row.deck, $0.row.sortKey, $0.row.id), ($1.row.deck, $1.row.sortKey, $1.row.id))
-        }
+        added = LibraryLoader.sortedInStudyOrder(Array(addedEntries.values), deckOrder: base.settings.decks) { ($0.row.deck, $0.row.sortKey, $0.row.id) }
         addedStatuses = added.map { status(headword: $0.row.headword, $0.progress) }
         addedForms = [:]
         addedFormHashes = []
@@ -110,26 +107,26 @@ struct Overlay: Sendable {
         writer.append(UInt32(files.count + addedFiles.count))
         writer.append(UInt32(removedEntries.count))
         writer.append(UInt32(addedEntries.count))
-        func progressItem(entry: Int, id: String, summary: ProgressSummary?) {
-            writer.append(Int32(entry))
-            writer.append(UInt16(id.utf8.count))
-            writer.append(UInt8(summary == nil ? 0 : 1))
-            writer.append(UInt8(0))
-            writer.append(contentsOf: id.utf8)
-            if let summary { LaunchIndex.encode(summary, entry: (0, 0), into: &writer) }
-        }
-        for (entry, summary) in progress.sorted(by: { $0.key < $1.key }) { progressItem(entry: entry, id: "", summary: summary) }
-        for (id, summary) in orphanProgress.sorted(by: { $0.key < $1.key }) { progressItem(entry: -1, id: id, summary: summary) }
-        func fileItem(record number: Int, path: String, record: FileRecord?) {
+        // An item: its base number (-1 for none), the text naming it otherwise, whether it is
+        // present, then its row — the layout `decode`'s `item()` reads.
+        func item(_ number: Int, _ text: String, _ row: ((inout ByteWriter) -> Void)?) {
             writer.append(Int32(number))
-            writer.append(UInt16(path.utf8.count))
-            writer.append(UInt8(record == nil ? 0 : 1))
+            writer.append(UInt16(text.utf8.count))
+            writer.append(UInt8(row == nil ? 0 : 1))
             writer.append(UInt8(0))
-            writer.append(contentsOf: path.utf8)
-            if let record { LaunchIndex.encode(record, path: (0, 0), into: &writer) }
+            writer.append(contentsOf: text.utf8)
+            row?(&writer)
         }
-        for (number, record) in files.sorted(by: { $0.key < $1.key }) { fileItem(record: number, path: "", record: record) }
-        for record in addedFiles { fileItem(record: -1, path: record.path, record: record) }
+        func progressRow(_ summary: ProgressSummary?) -> ((inout ByteWriter) -> Void)? {
+            summary.map { summary in { LaunchIndex.encode(summary, entry: (0, 0), into: &$0) } }
+        }
+        func fileRow(_ record: FileRecord?) -> ((inout ByteWriter) -> Void)? {
+            record.map { record in { LaunchIndex.encode(record, path: (0, 0), into: &$0) } }
+        }
+        for (entry, summary) in progress.sorted(by: { $0.key < $1.key }) { item(entry, "", progressRow(summary)) }
+        for (id, summary) in orphanProgress.sorted(by: { $0.key < $1.key }) { item(-1, id, progressRow(summary)) }
+        for (number, record) in files.sorted(by: { $0.key < $1.key }) { item(number, "", fileRow(record)) }
+        for record in addedFiles { item(-1, record.path, fileRow(record)) }
         for entry in removedEntries.sorted() { writer.append(Int32(entry)) }
         for id in addedEntries.keys.sorted() { Overlay.encode(addedEntries[id]!, into: &writer) }
         writer.set(UInt64(writer.bytes.count), at: 16)

@@ -119,11 +119,6 @@ public struct LibraryLoader: Sendable {
         return lhs.id < rhs.id
     }
 
-    /// Study order: deck order (decks not listed last), then the deck's own order, then id.
-    public static func studyOrder(_ deckOrder: [String: Int], _ lhs: (deck: String, sortKey: Int, id: String), _ rhs: (deck: String, sortKey: Int, id: String)) -> Bool {
-        precedes((deckOrder[lhs.deck] ?? Int.max, lhs.sortKey, lhs.id), (deckOrder[rhs.deck] ?? Int.max, rhs.sortKey, rhs.id))
-    }
-
     private func wanted(_ kind: LibraryFile) -> Bool {
         let owner: String?
         switch kind {
