@@ -5,9 +5,21 @@ public enum Slug {
     /// A path segment: `^[a-z0-9][a-z0-9_.-]*$` and not `.`/`..`-like — it can never escape
     /// its folder.
     public static func isValidSegment(_ text: some StringProtocol) -> Bool {
-        guard let first = text.utf8.first, isLowerAlnum(first) else { return false }
+        if let text = text as? String { return isValidSegment(text) }
+        return isValidSegment(String(text))
+    }
+
+    /// `isValidSegment` of a string's bytes in place: a library of 150 000 files checks half
+    /// a million segments at every full load.
+    public static func isValidSegment(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8(isValidSegment)
+    }
+
+    public static func isValidSegment(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = text.first, isLowerAlnum(first) else { return false }
         var previous = first
-        for byte in text.utf8.dropFirst() {
+        for byte in text.dropFirst() {
             guard isLowerAlnum(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else { return false }
             if byte == UInt8(ascii: "."), previous == UInt8(ascii: ".") { return false }
             previous = byte

@@ -50,6 +50,44 @@ public struct ProgressSummary: Sendable, Equatable {
             state: file.state)
     }
 
+    /// The summary of a progress file in Rote's canonical form, read without building its
+    /// reviews, with the entry it names: the same as `ProgressSummary(file)` of the file
+    /// `ProgressFile.decode` gives. Nil where `ProgressFile.scanCanonical` gives up; then read
+    /// the file in full.
+    public static func canonical(_ data: Data) -> (entry: String, summary: ProgressSummary)? {
+        data.withUnsafeBytes { canonical(bytes: $0) }
+    }
+
+    /// `canonical` of a file's bytes.
+    public static func canonical(bytes: UnsafeRawBufferPointer) -> (entry: String, summary: ProgressSummary)? {
+        var count = 0
+        var first: Date?
+        // The last few reviews, in rings: slot `count % limit` holds the newest.
+        var times: [Date] = []
+        var milliseconds: [Int?] = []
+        times.reserveCapacity(recentLimit)
+        milliseconds.reserveCapacity(millisecondsLimit)
+        guard let file = ProgressFile.scanCanonical(bytes: bytes, review: { at, ms in
+            if first == nil { first = at }
+            if times.count < recentLimit { times.append(at) } else { times[count % recentLimit] = at }
+            if milliseconds.count < millisecondsLimit { milliseconds.append(ms) } else { milliseconds[count % millisecondsLimit] = ms }
+            count += 1
+        }) else { return nil }
+        // Which reviews come after a reset, and where the ladder stands, are not worked out
+        // here: the canonical form has neither.
+        guard file.resetAt == nil, file.ladder == nil else { return nil }
+        func oldestFirst<T>(_ ring: [T], limit: Int) -> [T] {
+            guard count > limit else { return ring }
+            let oldest = count % limit
+            return Array(ring[oldest...] + ring[..<oldest])
+        }
+        let summary = ProgressSummary(
+            status: file.status, reviewCount: count, firstReviewAt: first, recentReviewTimes: oldestFirst(times, limit: recentLimit),
+            recentMilliseconds: oldestFirst(milliseconds, limit: millisecondsLimit),
+            ladderStarted: false, hasScheduledReviews: count > 0, state: file.state)
+        return (file.entry, summary)
+    }
+
     /// Reviews at or after `time`; nil when the summary keeps too few to tell.
     public func reviews(since time: Date) -> Int? {
         let count = recentReviewTimes.reduce(0) { $0 + ($1 >= time ? 1 : 0) }

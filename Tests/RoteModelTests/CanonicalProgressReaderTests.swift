@@ -111,3 +111,24 @@ import Yams
         }
     }
 }
+
+/// The reader's constants are written out for speed; each must be what it stands for.
+@Suite struct CanonicalProgressConstantsTests {
+    @Test func writtenOutConstantsMatchWhatTheyStandFor() {
+        typealias Keys = CanonicalProgressReader.Keys
+        #expect(Keys.id == CanonicalProgressReader.packed("id"))
+        #expect(Keys.at == CanonicalProgressReader.packed("at"))
+        #expect(Keys.grade == CanonicalProgressReader.packed("grade"))
+        #expect(Keys.ms == CanonicalProgressReader.packed("ms"))
+        #expect(Keys.device == CanonicalProgressReader.packed("device"))
+        for (listed, written) in [(ByteSet(ByteSet.plainProgressTextMembers), ByteSet.plainProgressText()),
+                                  (ByteSet(ByteSet.plainScalarSuspectMembers), ByteSet.plainScalarSuspects())] {
+            for byte in UInt8.min...UInt8.max { #expect(listed.contains(byte) == written.contains(byte), "byte \(byte)") }
+        }
+        for word in ["null", "NULL", "True", "false", "yes", "No", "on", "OFF", "y", "N", "nul", "yess", "phone", "good"] {
+            var text = word
+            let plain = text.withUTF8 { CanonicalProgressReader.isPlain(UnsafeRawBufferPointer($0)) }
+            #expect(plain == !["null", "true", "false", "yes", "no", "on", "off", "y", "n"].contains(word.lowercased()), "\(word)")
+        }
+    }
+}

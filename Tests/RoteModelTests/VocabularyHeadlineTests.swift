@@ -35,7 +35,9 @@ import TestSupport
             ("forms: {", "forms: ~\nx: {"), ("forms: {", "forms: [a]\nx: {"), ("forms: {", "forms: {a: null, b: '', c: ~, "),
             ("rank: ", "rank: 0x1F\nx: "), ("rank: ", "rank: '12'\nx: "), ("rank: ", "rank: 1_000\nx: "), ("rank: ", "rank: 1:30\nx: "),
             ("rank: ", "rank: +7\nx: "), ("rank: ", "rank: 7.0\nx: "), ("rank: ", "rank: null\nx: "), ("rank: ", "rank: [1]\nx: "),
-            ("\nword:", "\nword: again\nword:"),
+            ("\nword:", "\nword: again\nword:"), ("rank: ", "rank: 0\nx: "), ("rank: ", "rank: 007\nx: "), ("rank: ", "rank: -3\nx: "),
+            ("rank: ", "rank: 123456789012345678901\nx: "), ("rank: ", "rank: 999999999999999999\nx: "), ("forms: {", "forms: {a: NULL, b: Null, c: Nul, "),
+            ("word: ", "word: \"null\"\nx: "), ("pos: ", "pos: NULL\nx: "), ("translation: ", "translation: ~\nx: "),
         ]
         for round in 0..<4_000 {
             var text = Self.words[Int(random.next() % UInt64(Self.words.count))]

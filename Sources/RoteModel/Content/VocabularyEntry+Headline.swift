@@ -28,15 +28,20 @@ extension VocabularyEntry {
     /// `pos`, `translation` text, `forms` a mapping); everything else only adds diagnostics.
     /// So the file is read with the block reader's own rules into a sketch that keeps
     /// scalars and mappings (not lists), and those fields are read as `MappingReader` reads
-    /// them, Yams deciding what is null or a number. A differential test holds this to
+    /// them, Yams's rules deciding what is null or a number. A differential test holds this to
     /// `decode` on every starter entry and thousands of mutations.
     public static func headline(_ data: Data) -> Headline? {
-        guard data.count <= YAMLSource.maximumFileSize, let text = String(validating: data, as: UTF8.self),
+        data.withUnsafeBytes { headline(bytes: $0) }
+    }
+
+    /// `headline` of a file's bytes.
+    public static func headline(bytes: UnsafeRawBufferPointer) -> Headline? {
+        guard bytes.count <= YAMLSource.maximumFileSize, let text = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self),
             case let .mapping(fields)? = BlockYAMLReader.read(text, SketchTree())
         else { return nil }
         func value(_ key: String) -> Sketch? {
             guard let found = fields.first(where: { $0.key == key })?.value else { return nil }
-            if case let .scalar(text, style) = found, BlockYAMLReader.yamsScalar(text, style: style).null != nil { return nil }
+            if case let .scalar(text, style) = found, BlockYAMLReader.isNull(text, style: style) { return nil }
             return found
         }
         func string(_ key: String) -> String? {
@@ -45,28 +50,37 @@ extension VocabularyEntry {
         }
         guard let word = string("word"), string("pos") != nil, string("translation") != nil, case let .mapping(forms)? = value("forms") else { return nil }
         var rank: Int?
-        if case let .scalar(text, style)? = value("rank") { rank = BlockYAMLReader.yamsScalar(text, style: style).int }
+        if case let .scalar(text, style)? = value("rank") { rank = BlockYAMLReader.int(text, style: style) }
         return Headline(
             word: word,
             forms: forms.compactMap { form in
-                guard case let .scalar(text, style) = form.value, BlockYAMLReader.yamsScalar(text, style: style).null == nil else { return nil }
+                guard case let .scalar(text, style) = form.value, !BlockYAMLReader.isNull(text, style: style) else { return nil }
                 return text
             },
             rank: rank)
     }
 }
 
-/// A YAML file as far as a headline needs it: scalars with their style, mappings with their
-/// keys; a list's items are read (and checked) but not kept.
+/// A YAML file as far as a headline needs it: the top-level mapping's keys, with their values
+/// when those are scalars or mappings, and those mappings' scalars. Everything else is read and
+/// checked but not kept.
 private indirect enum Sketch {
     case scalar(String, Node.Scalar.Style)
     case mapping([(key: String, value: Sketch)])
-    case list
+    case unbuilt
 }
 
 private struct SketchTree: TreeBuilder {
     static var needsMarks: Bool { false }
+    static func builds(_ kind: NodeKind, depth: Int) -> Bool {
+        switch kind {
+        case .scalar: depth <= 2
+        case .mapping: depth <= 1
+        case .sequence: false
+        }
+    }
+    var unbuilt: Sketch { .unbuilt }
     func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Sketch { .scalar(text, style) }
     func mapping(_ pairs: [(key: String, keyMark: Mark, value: Sketch)], mark: Mark) -> Sketch { .mapping(pairs.map { ($0.key, $0.value) }) }
-    func sequence(_ items: [Sketch], mark: Mark) -> Sketch { .list }
+    func sequence(_ items: [Sketch], mark: Mark) -> Sketch { .unbuilt }
 }

@@ -12,18 +12,118 @@ import Foundation
 /// holds the two to the same answers on mutated files.
 extension ProgressFile {
     public static func decodeCanonical(_ data: Data) -> ProgressFile? {
-        data.withUnsafeBytes { CanonicalProgressReader(bytes: $0)?.file }
+        var reviews = AllReviews()
+        guard var file = data.withUnsafeBytes({ CanonicalProgressReader.read($0, into: &reviews) }) else { return nil }
+        reviews.list.sort(by: ReviewEvent.replayOrder)
+        file.reviews = reviews.list
+        return file
+    }
+
+    /// A canonical progress file read without building its reviews, for what only needs a
+    /// summary of them: the file with an empty review list, each review's time and answer
+    /// time handed to `review` in replay order. It gives up (nil) wherever `decodeCanonical`
+    /// does, and also when the reviews are not already in replay order or two ids hash alike;
+    /// the caller then reads the file in full, so it must throw away what `review` was told.
+    public static func scanCanonical(_ data: Data, review: (Date, Int?) -> Void) -> ProgressFile? {
+        data.withUnsafeBytes { scanCanonical(bytes: $0, review: review) }
+    }
+
+    /// `scanCanonical` of a file's bytes.
+    public static func scanCanonical(bytes: UnsafeRawBufferPointer, review: (Date, Int?) -> Void) -> ProgressFile? {
+        withoutActuallyEscaping(review) { review in
+            var reviews = ReviewsInOrder(review: review)
+            return CanonicalProgressReader.read(bytes, into: &reviews)
+        }
     }
 }
 
-private struct CanonicalProgressReader {
-    var file: ProgressFile
+/// Hashes seen so far, in an open-addressed table kept at most half full: cheaper than a
+/// `Set`, which hashes its hashes again.
+private struct HashesSeen {
+    private var slots = [UInt64](repeating: 0, count: 128)
+    private var count = 0
+    /// Zero marks a free slot, so a hash of zero is kept apart.
+    private var sawZero = false
 
-    init?(bytes: UnsafeRawBufferPointer) {
+    /// False when `hash` was there already.
+    mutating func insert(_ hash: UInt64) -> Bool {
+        if hash == 0 {
+            defer { sawZero = true }
+            return !sawZero
+        }
+        if (count + 1) * 2 > slots.count {
+            let old = slots
+            slots = [UInt64](repeating: 0, count: old.count * 2)
+            count = 0
+            for hash in old where hash != 0 { _ = insert(hash) }
+        }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash >> 7) & mask
+        while slots[slot] != 0 {
+            if slots[slot] == hash { return false }
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = hash
+        count += 1
+        return true
+    }
+}
+
+/// Where the canonical reader puts each review it reads; false gives the file up.
+protocol CanonicalReviews {
+    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?) -> Bool
+}
+
+/// Every review as an event, an id seen twice refused.
+private struct AllReviews: CanonicalReviews {
+    var list: [ReviewEvent] = []
+    var ids = Set<String>()
+
+    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?) -> Bool {
+        let id = String(decoding: id, as: UTF8.self)
+        guard ids.insert(id).inserted else { return false }
+        list.append(ReviewEvent(id: id, at: at, grade: grade, ms: ms, device: device.map { String(decoding: $0, as: UTF8.self) }))
+        return true
+    }
+}
+
+/// Reviews passed on as they come, which must be in replay order already (time, then id:
+/// ids are ASCII, so byte order is `String` order). Ids are told apart by hash: two that
+/// hash alike give the file up rather than risk calling two different ids one.
+private struct ReviewsInOrder: CanonicalReviews {
+    let review: (Date, Int?) -> Void
+    var hashes = HashesSeen()
+    var previous: (at: Date, id: UnsafeRawBufferPointer)?
+
+    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?) -> Bool {
+        if let previous {
+            guard previous.at <= at else { return false }
+            if previous.at == at {
+                let common = min(previous.id.count, id.count)
+                let order = memcmp(previous.id.baseAddress!, id.baseAddress!, common)
+                guard order < 0 || (order == 0 && previous.id.count < id.count) else { return false }
+            }
+        }
+        guard hashes.insert(Self.hash(id)) else { return false }
+        previous = (at, id)
+        review(at, ms)
+        return true
+    }
+
+    /// FNV-1a: a collision only sends the file the slow way, so any fair spread will do.
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return hash
+    }
+}
+
+enum CanonicalProgressReader {
+    /// The file's fields (reviews left empty), its reviews put into `reviews`; nil when the
+    /// text is not canonical or `reviews` refused one.
+    static func read<Reviews: CanonicalReviews>(_ bytes: UnsafeRawBufferPointer, into reviews: inout Reviews) -> ProgressFile? {
         var entry: String?, status: ProgressFile.Status?, statusAt: Date?, state: MemoryState?
         var seen: Set<Substring> = []
-        var reviews: [ReviewEvent] = []
-        var ids = Set<String>()
         var inReviews = false
         var start = 0
         let count = bytes.count
@@ -35,41 +135,38 @@ private struct CanonicalProgressReader {
             if inReviews {
                 // `  - {id: …, at: …, grade: …, ms: …, device: …}`
                 guard line.count > 6, line[0] == 0x20, line[1] == 0x20, line[2] == 0x2D, line[3] == 0x20,
-                    let review = Self.review(UnsafeRawBufferPointer(rebasing: line[4...])),
-                    ids.insert(review.id).inserted
+                    review(UnsafeRawBufferPointer(rebasing: line[4...]), into: &reviews)
                 else { return nil }
-                reviews.append(review)
                 continue
             }
-            guard let (key, value) = Self.pair(line, separatorRequired: false) else { return nil }
-            let keyText = Substring(key)
+            guard let (key, value) = pair(line, separatorRequired: false) else { return nil }
+            let keyText = Substring(String(decoding: key, as: UTF8.self))
             guard seen.insert(keyText).inserted else { return nil }
             switch keyText {
-            case "entry": guard let text = Self.plain(value) else { return nil }; entry = text
-            case "status": guard let text = Self.plain(value), let known = ProgressFile.Status(rawValue: text) else { return nil }; status = known
-            case "status_at": guard let date = Self.date(value) else { return nil }; statusAt = date
-            case "state": guard let read = Self.state(value) else { return nil }; state = read
+            case "entry": guard let text = plain(value) else { return nil }; entry = text
+            case "status": guard let text = plain(value), let known = ProgressFile.Status(rawValue: text) else { return nil }; status = known
+            case "status_at": guard let date = date(value) else { return nil }; statusAt = date
+            case "state": guard let read = self.state(value) else { return nil }; state = read
             case "reviews": guard value.isEmpty else { return nil }; inReviews = true
             default: return nil
             }
         }
         guard let entry else { return nil }
-        reviews.sort(by: ReviewEvent.replayOrder)
-        file = ProgressFile(entry: entry, status: status ?? .active, statusAt: statusAt, state: state, reviews: reviews)
+        return ProgressFile(entry: entry, status: status ?? .active, statusAt: statusAt, state: state, reviews: [])
     }
 
     /// Splits `key: value` (or `key:` with nothing after) at the first colon.
-    static func pair(_ text: UnsafeRawBufferPointer, separatorRequired: Bool) -> (String, UnsafeRawBufferPointer)? {
+    static func pair(_ text: UnsafeRawBufferPointer, separatorRequired: Bool) -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer)? {
         guard let colon = text.firstIndex(of: 0x3A), colon > 0 else { return nil }
         let key = UnsafeRawBufferPointer(rebasing: text[..<colon])
         guard key.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }) else { return nil }
-        if colon + 1 == text.count { return separatorRequired ? nil : (String(decoding: key, as: UTF8.self), UnsafeRawBufferPointer(rebasing: text[text.count...])) }
+        if colon + 1 == text.count { return separatorRequired ? nil : (key, UnsafeRawBufferPointer(rebasing: text[text.count...])) }
         guard text[colon + 1] == 0x20, colon + 2 < text.count else { return nil }
-        return (String(decoding: key, as: UTF8.self), UnsafeRawBufferPointer(rebasing: text[(colon + 2)...]))
+        return (key, UnsafeRawBufferPointer(rebasing: text[(colon + 2)...]))
     }
 
     /// The pairs of `{a: 1, b: 2}`. Canonical plain scalars never hold `,`, `{` or `}`.
-    static func flowPairs(_ text: UnsafeRawBufferPointer, _ body: (String, UnsafeRawBufferPointer) -> Bool) -> Bool {
+    static func flowPairs(_ text: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) -> Bool {
         guard text.count >= 2, text[0] == 0x7B, text[text.count - 1] == 0x7D else { return false }
         var start = 1
         let end = text.count - 1
@@ -86,17 +183,17 @@ private struct CanonicalProgressReader {
         return true
     }
 
-    static func review(_ text: UnsafeRawBufferPointer) -> ReviewEvent? {
-        var id: String?, at: Date?, grade: Grade?, ms: Int?, device: String?
+    static func review<Reviews: CanonicalReviews>(_ text: UnsafeRawBufferPointer, into reviews: inout Reviews) -> Bool {
+        var id: UnsafeRawBufferPointer?, at: Date?, grade: Grade?, ms: Int?, device: UnsafeRawBufferPointer?
         var seen: UInt8 = 0
         let ok = flowPairs(text) { key, value in
             let bit: UInt8
-            switch key {
-            case "id": bit = 1; id = plain(value)
-            case "at": bit = 2; at = date(value)
-            case "grade": bit = 4; grade = plain(value).flatMap(Grade.init(name:))
-            case "ms": bit = 8; ms = integer(value)
-            case "device": bit = 16; device = plain(value)
+            switch packed(key) {
+            case Keys.id: bit = 1; id = isPlain(value) ? value : nil
+            case Keys.at: bit = 2; at = date(value)
+            case Keys.grade: bit = 4; grade = isPlain(value) ? self.grade(value) : nil
+            case Keys.ms: bit = 8; ms = integer(value)
+            case Keys.device: bit = 16; device = isPlain(value) ? value : nil
             default: return false
             }
             guard seen & bit == 0 else { return false }
@@ -109,8 +206,8 @@ private struct CanonicalProgressReader {
             default: return device != nil
             }
         }
-        guard ok, let id, let at, let grade else { return nil }
-        return ReviewEvent(id: id, at: at, grade: grade, ms: ms, device: device)
+        guard ok, let id, let at, let grade else { return false }
+        return reviews.add(id: id, at: at, grade: grade, ms: ms, device: device)
     }
 
     static func state(_ text: UnsafeRawBufferPointer) -> MemoryState? {
@@ -119,6 +216,7 @@ private struct CanonicalProgressReader {
         var stability: Double?, difficulty: Double?, ease: Double?, interval: Double?
         var seen = Set<String>()
         let ok = flowPairs(text) { key, value in
+            let key = String(decoding: key, as: UTF8.self)
             guard seen.insert(key).inserted else { return false }
             switch key {
             case "phase": phase = plain(value).flatMap(MemoryState.Phase.init(rawValue:)); return phase != nil
@@ -143,15 +241,51 @@ private struct CanonicalProgressReader {
     /// A plain scalar of letters, digits and `_ . / -`, not starting with `-` or `.` and not a
     /// word YAML reads as null or a boolean — text every YAML reader returns unchanged.
     static func plain(_ text: UnsafeRawBufferPointer) -> String? {
-        guard let first = text.first, first != 0x2D, first != 0x2E else { return nil }
-        for byte in text {
-            let safe = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
-                || byte == 0x5F || byte == 0x2E || byte == 0x2F || byte == 0x2D
-            guard safe else { return nil }
+        isPlain(text) ? String(decoding: text, as: UTF8.self) : nil
+    }
+
+    static func isPlain(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard let first = text.first, first != 0x2D, first != 0x2E else { return false }
+        let safe = ByteSet.plainProgressText()
+        var allSafe: UInt64 = 1
+        for byte in text { allSafe &= safe.bit(byte) }
+        guard allSafe == 1 else { return false }
+        guard text.count <= 5 else { return true }
+        switch packed(text, lowercased: true) {
+        // null, true, false, yes, no, on, off, y, n
+        case 0x6C6C_756E, 0x6575_7274, 0x65_736C_6166, 0x73_6579, 0x6F6E, 0x6E6F, 0x66_666F, 0x79, 0x6E: return false
+        default: return true
         }
-        let string = String(decoding: text, as: UTF8.self)
-        if text.count <= 5, ["null", "true", "false", "yes", "no", "on", "off", "y", "n"].contains(string.lowercased()) { return nil }
-        return string
+    }
+
+    /// Up to eight bytes as one number, to compare short words without making strings; all
+    /// longer texts give the same number, which is no word's.
+    static func packed(_ text: UnsafeRawBufferPointer, lowercased: Bool = false) -> UInt64 {
+        guard text.count <= 8 else { return UInt64.max }
+        var value: UInt64 = 0
+        for (offset, byte) in text.enumerated() {
+            let folded = lowercased && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            value |= UInt64(folded) << (8 * offset)
+        }
+        return value
+    }
+
+    static func packed(_ word: String) -> UInt64 {
+        var word = word
+        return word.withUTF8 { packed(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Words as `packed` gives them, written out: a `static let` would cost a call to
+    /// `swift_once` on every review. A test holds each to `packed` of its word.
+    enum Keys {
+        static let id: UInt64 = 0x6469, at: UInt64 = 0x7461, grade: UInt64 = 0x65_6461_7267, ms: UInt64 = 0x736D, device: UInt64 = 0x6563_6976_6564
+        /// `Grade(name:)`'s words, which it reads in any case.
+        static let grades: [UInt64: Grade] = Dictionary(uniqueKeysWithValues: Grade.allCases.flatMap { [(packed($0.name), $0), (packed("\($0.rawValue)"), $0)] })
+    }
+
+    /// What `Grade(name:)` reads from a plain scalar.
+    static func grade(_ text: UnsafeRawBufferPointer) -> Grade? {
+        Keys.grades[packed(text, lowercased: true)]
     }
 
     static func date(_ text: UnsafeRawBufferPointer) -> Date? {
@@ -183,4 +317,12 @@ private struct CanonicalProgressReader {
         }
         return Double(String(decoding: text, as: UTF8.self))
     }
+}
+
+extension ByteSet {
+    /// Letters, digits and `_ . / -`: what the canonical progress reader takes as plain text.
+    /// The masks are written out (a test holds them to the list) so that taking the set costs
+    /// nothing per call.
+    static func plainProgressText() -> ByteSet { ByteSet(masks: (0x03FF_E000_0000_0000, 0x07FF_FFFE_87FF_FFFE, 0, 0)) }
+    static let plainProgressTextMembers: [UInt8] = Array(0x61...0x7A) + Array(0x41...0x5A) + Array(0x30...0x39) + [0x5F, 0x2E, 0x2F, 0x2D]
 }

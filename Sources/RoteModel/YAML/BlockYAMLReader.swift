@@ -35,14 +35,25 @@ protocol TreeBuilder {
     associatedtype Value
     /// Whether `mark` is ever read: counting a node's column costs a pass over its line.
     static var needsMarks: Bool { get }
+    /// Whether a node of this kind at `depth` (the root is 0) is built. One that is not is
+    /// read and checked all the same, to its last byte, but no text or list is made of it:
+    /// it stands in the tree as `unbuilt`.
+    static func builds(_ kind: NodeKind, depth: Int) -> Bool
+    var unbuilt: Value { get }
     func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Value
     func mapping(_ pairs: [(key: String, keyMark: Mark, value: Value)], mark: Mark) -> Value
     func sequence(_ items: [Value], mark: Mark) -> Value
 }
 
+enum NodeKind {
+    case scalar, mapping, sequence
+}
+
 /// Yams's own node tree, as `Yams.compose` builds it.
 struct YamsTree: TreeBuilder {
     static var needsMarks: Bool { true }
+    static func builds(_ kind: NodeKind, depth: Int) -> Bool { true }
+    var unbuilt: Node { .scalar(Node.Scalar("")) }
 
     func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Node {
         .scalar(Node.Scalar(text, tag(style == .plain ? .implicit : quotedTagName), style, mark))
@@ -75,21 +86,52 @@ nonisolated(unsafe) private let sharedConstructor = Constructor.default
 
 private func tag(_ name: Tag.Name) -> Tag { Tag(name, .default, sharedConstructor) }
 
-/// A mapping's keys so far, to refuse a duplicate: a short list searched in place (most
-/// mappings have a handful of keys), a set past that.
+/// A mapping's keys so far, to refuse a duplicate, kept as their bytes in the text: a short
+/// list searched in place (most mappings have a handful of keys), a set of strings past that.
 private struct KeySet {
-    private var list: [String] = []
+    private var list: [UnsafeBufferPointer<UInt8>] = []
     private var set: Set<String>?
 
-    mutating func insert(_ key: String) -> (inserted: Bool, memberAfterInsert: String) {
+    /// False when the key was there already.
+    mutating func insert(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
         if set == nil {
-            if list.contains(key) { return (false, key) }
+            for known in list where known.count == key.count && memcmp(known.baseAddress!, key.baseAddress!, key.count) == 0 { return false }
             list.append(key)
-            if list.count > 16 { set = Set(list) }
-            return (true, key)
+            if list.count > 16 { set = Set(list.map { String(decoding: $0, as: UTF8.self) }) }
+            return true
         }
-        return set!.insert(key)
+        return set!.insert(String(decoding: key, as: UTF8.self)).inserted
     }
+}
+
+/// A set of byte values as four 64-bit masks: a test is a shift and a mask, with no branch
+/// to mispredict on text that mixes letters, digits and punctuation.
+struct ByteSet {
+    var masks: (UInt64, UInt64, UInt64, UInt64)
+
+    init(masks: (UInt64, UInt64, UInt64, UInt64)) {
+        self.masks = masks
+    }
+
+    init(_ members: [UInt8]) {
+        var masks: [UInt64] = [0, 0, 0, 0]
+        for byte in members { masks[Int(byte >> 6)] |= 1 << UInt64(byte & 63) }
+        self.masks = (masks[0], masks[1], masks[2], masks[3])
+    }
+
+    @inline(__always) func contains(_ byte: UInt8) -> Bool { bit(byte) != 0 }
+
+    /// 1 for a member, 0 otherwise, to fold over many bytes without a branch.
+    @inline(__always) func bit(_ byte: UInt8) -> UInt64 {
+        let mask = withUnsafeBytes(of: masks) { $0.load(fromByteOffset: Int(byte >> 6) &* 8, as: UInt64.self) }
+        return (mask >> UInt64(byte & 63)) & 1
+    }
+
+    /// Bytes a plain scalar's rules look at twice: controls, `#`, `,`, `:`, brackets and
+    /// braces, DEL, and the lead bytes of C1 controls and line separators. The masks are
+    /// written out (a test holds them to the list) so that taking the set costs nothing.
+    static func plainScalarSuspects() -> ByteSet { ByteSet(masks: (0x0400_1008_FFFF_FFFF, 0xA800_0000_2800_0000, 0, 0x0000_0004_0000_0004)) }
+    static let plainScalarSuspectMembers: [UInt8] = Array(0x00...0x1F) + [0x23, 0x2C, 0x3A, 0x5B, 0x5D, 0x7B, 0x7D, 0x7F, 0xC2, 0xE2]
 }
 
 func makeMark(line: Int, column: Int) -> Mark {
@@ -108,11 +150,16 @@ private struct Reader<Builder: TreeBuilder> {
     init(bytes: UnsafeBufferPointer<UInt8>, builder: Builder) {
         self.bytes = bytes
         self.builder = builder
+        lineStarts.reserveCapacity(bytes.count / 16 + 1)
+        lineEnds.reserveCapacity(bytes.count / 16 + 1)
         var start = 0
-        for index in 0..<bytes.count where bytes[index] == 0x0A {
-            lineStarts.append(start)
-            lineEnds.append(index)
-            start = index + 1
+        if let base = bytes.baseAddress {
+            while start < bytes.count, let newline = memchr(base + start, 0x0A, bytes.count - start) {
+                let index = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                lineStarts.append(start)
+                lineEnds.append(index)
+                start = index + 1
+            }
         }
         if start < bytes.count {
             lineStarts.append(start)
@@ -158,12 +205,14 @@ private struct Reader<Builder: TreeBuilder> {
 
     mutating func document() -> Value? {
         // A byte-order mark, a tab, a carriage return or a NUL anywhere: leave it to Yams.
-        for byte in bytes where byte == 0x09 || byte == 0x0D || byte == 0x00 || byte == 0xEF { return nil }
+        if let base = bytes.baseAddress {
+            for byte: Int32 in [0x09, 0x0D, 0x00, 0xEF] where memchr(base, byte, bytes.count) != nil { return nil }
+        }
         guard skipBlankLines(), indentation(of: line) == 0 else { return nil }
         do {
             // The root must be a mapping: a block sequence at the top is left to Yams.
             guard !isSequenceItem(lineStarts[line]) else { return nil }
-            let root = try blockNode(indent: 0)
+            let root = try blockNode(indent: 0, depth: 0)
             guard !skipBlankLines() else { return nil }
             return root
         } catch {
@@ -172,19 +221,20 @@ private struct Reader<Builder: TreeBuilder> {
     }
 
     /// A block mapping or sequence whose first line is `line`, indented by `indent`.
-    mutating func blockNode(indent: Int) throws -> Value {
+    mutating func blockNode(indent: Int, depth: Int) throws -> Value {
         let start = lineStarts[line] + indent
-        if isSequenceItem(start) { return try blockSequence(indent: indent) }
-        return try blockMapping(indent: indent, firstKeyAt: start)
+        if isSequenceItem(start) { return try blockSequence(indent: indent, depth: depth) }
+        return try blockMapping(indent: indent, firstKeyAt: start, depth: depth)
     }
 
     func isSequenceItem(_ offset: Int) -> Bool {
         bytes[offset] == 0x2D && offset + 1 < lineEnds[line] && bytes[offset + 1] == 0x20
     }
 
-    mutating func blockSequence(indent: Int) throws -> Value {
+    mutating func blockSequence(indent: Int, depth: Int) throws -> Value {
         let first = lineStarts[line] + indent
         let startLine = line
+        let builds = Builder.builds(.sequence, depth: depth)
         var items: [Value] = []
         while skipBlankLines(), indentation(of: line) == indent, isSequenceItem(lineStarts[line] + indent) {
             var content = lineStarts[line] + indent + 2
@@ -192,33 +242,37 @@ private struct Reader<Builder: TreeBuilder> {
             guard content < lineEnds[line] else { throw Failure() }
             let contentIndent = content - lineStarts[line]
             if isSequenceItem(content) { throw Failure() }
+            let item: Value
             if keyEnd(from: content) != nil {
-                items.append(try blockMapping(indent: contentIndent, firstKeyAt: content))
+                item = try blockMapping(indent: contentIndent, firstKeyAt: content, depth: depth + 1)
             } else {
-                items.append(try inlineValue(from: content))
+                item = try inlineValue(from: content, depth: depth + 1)
                 line += 1
                 try expectNoDeeperLine(than: indent)
             }
+            if builds { items.append(item) }
         }
-        return builder.sequence(items, mark: mark(first, line: startLine))
+        return builds ? builder.sequence(items, mark: mark(first, line: startLine)) : builder.unbuilt
     }
 
     /// A block mapping at `indent`; its first key starts at `firstKeyAt` on `line` (which may
     /// follow a `- ` when the mapping is a sequence item).
-    mutating func blockMapping(indent: Int, firstKeyAt: Int) throws -> Value {
+    mutating func blockMapping(indent: Int, firstKeyAt: Int, depth: Int) throws -> Value {
         let startLine = line
+        let builds = Builder.builds(.mapping, depth: depth)
         var pairs: [(key: String, keyMark: Mark, value: Value)] = []
         var keys = KeySet()
         var keyStart = firstKeyAt
         while true {
             guard let colon = keyEnd(from: keyStart) else { throw Failure() }
-            let keyText = try plainText(keyStart, colon, flow: false)
-            guard keys.insert(keyText).inserted else { throw Failure() }
-            let keyMark = mark(keyStart, line: line)
+            try checkPlain(keyStart, colon, flow: false)
+            guard keys.insert(UnsafeBufferPointer(rebasing: bytes[keyStart..<colon])) else { throw Failure() }
+            let keyLine = line
+            let value: Value
             var valueStart = colon + 1
             while valueStart < lineEnds[line], bytes[valueStart] == 0x20 { valueStart += 1 }
             if valueStart < lineEnds[line] {
-                pairs.append((keyText, keyMark, try inlineValue(from: valueStart)))
+                value = try inlineValue(from: valueStart, depth: depth + 1)
                 line += 1
                 try expectNoDeeperLine(than: indent)
             } else {
@@ -227,18 +281,19 @@ private struct Reader<Builder: TreeBuilder> {
                 guard skipBlankLines() else { throw Failure() }
                 let next = indentation(of: line)
                 if next > indent {
-                    pairs.append((keyText, keyMark, try blockNode(indent: next)))
+                    value = try blockNode(indent: next, depth: depth + 1)
                 } else if next == indent, isSequenceItem(lineStarts[line] + indent) {
-                    pairs.append((keyText, keyMark, try blockSequence(indent: indent)))
+                    value = try blockSequence(indent: indent, depth: depth + 1)
                 } else {
                     throw Failure()  // an empty value: its mark is libyaml's business
                 }
             }
+            if builds { pairs.append((text(keyStart, colon), mark(keyStart, line: keyLine), value)) }
             guard skipBlankLines(), indentation(of: line) == indent else { break }
             keyStart = lineStarts[line] + indent
             if isSequenceItem(keyStart) { break }
         }
-        return builder.mapping(pairs, mark: mark(firstKeyAt, line: startLine))
+        return builds ? builder.mapping(pairs, mark: mark(firstKeyAt, line: startLine)) : builder.unbuilt
     }
 
     /// After a value that ended its line, a deeper line would continue a plain scalar or be
@@ -269,63 +324,66 @@ private struct Reader<Builder: TreeBuilder> {
     // MARK: Values on one line
 
     /// A value that runs to the end of the line: a flow collection or a scalar.
-    func inlineValue(from start: Int) throws -> Value {
+    func inlineValue(from start: Int, depth: Int) throws -> Value {
         var index = start
-        let node = try flowNode(&index, flow: false)
+        let node = try flowNode(&index, flow: false, depth: depth)
         while index < lineEnds[line], bytes[index] == 0x20 { index += 1 }
         guard index == lineEnds[line] else { throw Failure() }
         return node
     }
 
-    func flowNode(_ index: inout Int, flow: Bool) throws -> Value {
+    func flowNode(_ index: inout Int, flow: Bool, depth: Int) throws -> Value {
         guard index < lineEnds[line] else { throw Failure() }
         switch bytes[index] {
-        case 0x7B: return try flowMapping(&index)
-        case 0x5B: return try flowSequence(&index)
-        case 0x22: return try doubleQuoted(&index)
-        case 0x27: return try singleQuoted(&index)
-        default: return try plain(&index, flow: flow)
+        case 0x7B: return try flowMapping(&index, depth: depth)
+        case 0x5B: return try flowSequence(&index, depth: depth)
+        case 0x22: return try doubleQuoted(&index, builds: Builder.builds(.scalar, depth: depth))
+        case 0x27: return try singleQuoted(&index, builds: Builder.builds(.scalar, depth: depth))
+        default: return try plain(&index, flow: flow, builds: Builder.builds(.scalar, depth: depth))
         }
     }
 
-    func flowMapping(_ index: inout Int) throws -> Value {
+    func flowMapping(_ index: inout Int, depth: Int) throws -> Value {
         let start = index
+        let builds = Builder.builds(.mapping, depth: depth)
         index += 1
         var pairs: [(key: String, keyMark: Mark, value: Value)] = []
         var keys = KeySet()
         if index < lineEnds[line], bytes[index] == 0x7D {
             index += 1
-            return builder.mapping([], mark: mark(start, line: line))
+            return builds ? builder.mapping([], mark: mark(start, line: line)) : builder.unbuilt
         }
         while true {
             let keyStart = index
             guard let colon = flowKeyEnd(from: index) else { throw Failure() }
-            let keyText = try plainText(keyStart, colon, flow: true)
-            guard keys.insert(keyText).inserted else { throw Failure() }
-            let keyMark = mark(keyStart, line: line)
+            try checkPlain(keyStart, colon, flow: true)
+            guard keys.insert(UnsafeBufferPointer(rebasing: bytes[keyStart..<colon])) else { throw Failure() }
             index = colon + 2
             while index < lineEnds[line], bytes[index] == 0x20 { index += 1 }
-            pairs.append((keyText, keyMark, try flowNode(&index, flow: true)))
+            let value = try flowNode(&index, flow: true, depth: depth + 1)
+            if builds { pairs.append((text(keyStart, colon), mark(keyStart, line: line), value)) }
             guard try flowSeparator(&index, closing: 0x7D) else { break }
         }
-        return builder.mapping(pairs, mark: mark(start, line: line))
+        return builds ? builder.mapping(pairs, mark: mark(start, line: line)) : builder.unbuilt
     }
 
-    func flowSequence(_ index: inout Int) throws -> Value {
+    func flowSequence(_ index: inout Int, depth: Int) throws -> Value {
         let start = index
+        let builds = Builder.builds(.sequence, depth: depth)
         index += 1
         var items: [Value] = []
         if index < lineEnds[line], bytes[index] == 0x5D {
             index += 1
-            return builder.sequence([], mark: mark(start, line: line))
+            return builds ? builder.sequence([], mark: mark(start, line: line)) : builder.unbuilt
         }
         while true {
             // `[a: b]` is a mapping inside a sequence in YAML: not here.
             if flowKeyEnd(from: index) != nil { throw Failure() }
-            items.append(try flowNode(&index, flow: true))
+            let item = try flowNode(&index, flow: true, depth: depth + 1)
+            if builds { items.append(item) }
             guard try flowSeparator(&index, closing: 0x5D) else { break }
         }
-        return builder.sequence(items, mark: mark(start, line: line))
+        return builds ? builder.sequence(items, mark: mark(start, line: line)) : builder.unbuilt
     }
 
     /// After an item: `, ` continues (true), the closing bracket ends (false).
@@ -350,7 +408,7 @@ private struct Reader<Builder: TreeBuilder> {
     }
 
     /// A plain scalar: to the end of the line, or in flow to the next `,`, `}` or `]`.
-    func plain(_ index: inout Int, flow: Bool) throws -> Value {
+    func plain(_ index: inout Int, flow: Bool, builds: Bool) throws -> Value {
         let start = index
         var end = index
         let lineEnd = lineEnds[line]
@@ -361,24 +419,33 @@ private struct Reader<Builder: TreeBuilder> {
         }
         var trimmed = end
         while trimmed > start, bytes[trimmed - 1] == 0x20 { trimmed -= 1 }
-        let text = try plainText(start, trimmed, flow: flow)
+        try checkPlain(start, trimmed, flow: flow)
         index = end
-        return builder.scalar(text, style: .plain, mark: mark(start, line: line))
+        return builds ? builder.scalar(text(start, trimmed), style: .plain, mark: mark(start, line: line)) : builder.unbuilt
     }
 
-    /// The text of a plain scalar between two offsets, refusing whatever would make YAML
-    /// read it differently (indicators, comments, `: `, flow characters).
-    func plainText(_ start: Int, _ end: Int, flow: Bool) throws -> String {
+    /// Checks that the bytes between two offsets are a plain scalar, refusing whatever would
+    /// make YAML read them differently (indicators, comments, `: `, flow characters).
+    func checkPlain(_ start: Int, _ end: Int, flow: Bool) throws {
         guard end > start else { throw Failure() }
         let first = bytes[start]
         // Indicators that may not start a plain scalar, and `-`, `?`, `:` followed by a space.
-        if [0x26, 0x2A, 0x21, 0x7C, 0x3E, 0x25, 0x40, 0x60, 0x23, 0x2C, 0x5B, 0x5D, 0x7B, 0x7D, 0x22, 0x27].contains(first) { throw Failure() }
-        if first == 0x3F || first == 0x3A { throw Failure() }  // `?` and `:` start keys and values
-        if first == 0x2D, start + 1 == end || bytes[start + 1] == 0x20 { throw Failure() }
-        var previous: UInt8 = 0x20
+        switch first {
+        case 0x26, 0x2A, 0x21, 0x7C, 0x3E, 0x25, 0x40, 0x60, 0x23, 0x2C, 0x5B, 0x5D, 0x7B, 0x7D, 0x22, 0x27: throw Failure()
+        case 0x3F, 0x3A: throw Failure()  // `?` and `:` start keys and values
+        case 0x2D where start + 1 == end || bytes[start + 1] == 0x20: throw Failure()
+        default: break
+        }
+        // Most scalars hold no byte that needs a second look: one pass without a branch
+        // tells, and only then are the rules checked byte by byte.
+        let suspects = ByteSet.plainScalarSuspects()
+        var anySuspect: UInt64 = 0
+        for index in start..<end { anySuspect |= suspects.bit(bytes[index]) }
+        guard anySuspect != 0 else { return }
         for index in start..<end {
             let byte = bytes[index]
-            if byte == 0x23, previous == 0x20 { throw Failure() }  // a comment
+            guard suspects.contains(byte) else { continue }
+            if byte == 0x23, index == start || bytes[index - 1] == 0x20 { throw Failure() }  // a comment
             if byte == 0x3A, index + 1 == end || bytes[index + 1] == 0x20 { throw Failure() }
             if flow, byte == 0x3A, index + 1 < lineEnds[line], bytes[index + 1] == 0x3F || bytes[index + 1] == 0x2C { throw Failure() }  // libyaml refuses `:?`
             if flow, byte == 0x5B || byte == 0x5D || byte == 0x7B || byte == 0x7D || byte == 0x2C { throw Failure() }
@@ -386,15 +453,17 @@ private struct Reader<Builder: TreeBuilder> {
             // C1 controls, NEL, line and paragraph separators, BOM: Yams's business.
             if byte == 0xC2, index + 1 < end, bytes[index + 1] < 0xA0 { throw Failure() }
             if byte == 0xE2, index + 2 < end, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { throw Failure() }
-            previous = byte
         }
-        if previous == 0x3A { throw Failure() }
-        // The text is a Swift string, so valid UTF-8, and a scalar starts and ends at ASCII
-        // bytes (or a line's ends): its bytes are whole characters.
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        if bytes[end - 1] == 0x3A { throw Failure() }
     }
 
-    func doubleQuoted(_ index: inout Int) throws -> Value {
+    /// A plain scalar's text. The text is a Swift string, so valid UTF-8, and a scalar starts
+    /// and ends at ASCII bytes (or a line's ends): its bytes are whole characters.
+    func text(_ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    func doubleQuoted(_ index: inout Int, builds: Bool) throws -> Value {
         let start = index
         index += 1
         var utf8: [UInt8] = []
@@ -408,32 +477,35 @@ private struct Reader<Builder: TreeBuilder> {
                 let escape = bytes[index + 1]
                 index += 2
                 switch escape {
-                case 0x22: utf8.append(0x22)
-                case 0x5C: utf8.append(0x5C)
-                case 0x2F: utf8.append(0x2F)
-                case 0x6E: utf8.append(0x0A)
-                case 0x74: utf8.append(0x09)
-                case 0x72: utf8.append(0x0D)
+                case 0x22: if builds { utf8.append(0x22) }
+                case 0x5C: if builds { utf8.append(0x5C) }
+                case 0x2F: if builds { utf8.append(0x2F) }
+                case 0x6E: if builds { utf8.append(0x0A) }
+                case 0x74: if builds { utf8.append(0x09) }
+                case 0x72: if builds { utf8.append(0x0D) }
                 case 0x75:
                     guard index + 4 <= lineEnd, let value = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<(index + 4)]), as: UTF8.self), radix: 16),
                         let scalar = Unicode.Scalar(value)
                     else { throw Failure() }
-                    utf8.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    if builds { utf8.append(contentsOf: Array(String(Character(scalar)).utf8)) }
                     index += 4
                 default: throw Failure()
                 }
                 continue
             }
             if byte < 0x20 || byte == 0x7F { throw Failure() }
-            utf8.append(byte)
+            if builds { utf8.append(byte) }
             index += 1
         }
         index += 1
+        // Bytes copied between escapes and escapes of whole scalars are valid UTF-8, so this
+        // check never fails, and skipping it for a node not built changes no verdict.
+        guard builds else { return builder.unbuilt }
         guard let text = String(validating: utf8, as: UTF8.self) else { throw Failure() }
         return builder.scalar(text, style: .doubleQuoted, mark: mark(start, line: line))
     }
 
-    func singleQuoted(_ index: inout Int) throws -> Value {
+    func singleQuoted(_ index: inout Int, builds: Bool) throws -> Value {
         let start = index
         index += 1
         var utf8: [UInt8] = []
@@ -443,17 +515,18 @@ private struct Reader<Builder: TreeBuilder> {
             let byte = bytes[index]
             if byte == 0x27 {
                 if index + 1 < lineEnd, bytes[index + 1] == 0x27 {
-                    utf8.append(0x27)
+                    if builds { utf8.append(0x27) }
                     index += 2
                     continue
                 }
                 break
             }
             if byte < 0x20 || byte == 0x7F { throw Failure() }
-            utf8.append(byte)
+            if builds { utf8.append(byte) }
             index += 1
         }
         index += 1
+        guard builds else { return builder.unbuilt }
         guard let text = String(validating: utf8, as: UTF8.self) else { throw Failure() }
         return builder.scalar(text, style: .singleQuoted, mark: mark(start, line: line))
     }
@@ -463,5 +536,23 @@ extension BlockYAMLReader {
     /// A scalar as `YamsTree` makes it, to ask Yams what it resolves to (null, an int).
     static func yamsScalar(_ text: String, style: Node.Scalar.Style) -> Node {
         YamsTree().scalar(text, style: style, mark: makeMark(line: 0, column: 0))
+    }
+
+    /// Whether Yams reads the scalar as null (`Node.null`): only plain scalars can be, and
+    /// Yams looks for these spellings alone. A test holds this to Yams's answer.
+    static func isNull(_ text: String, style: Node.Scalar.Style) -> Bool {
+        style == .plain && (text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL")
+    }
+
+    /// The integer Yams reads from the scalar (`Node.int`). Plain decimal digits without a
+    /// leading zero are read here, as Yams would; anything else (signs, `_`, radix prefixes,
+    /// sexagesimal `1:30`) is asked of Yams, whose rules are wider than they look.
+    static func int(_ text: String, style: Node.Scalar.Style) -> Int? {
+        if style == .plain, let first = text.utf8.first, first >= 0x31, first <= 0x39, text.utf8.count <= 18,
+            text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        {
+            return text.utf8.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        return yamsScalar(text, style: style).int
     }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import RoteModel
+import Testing
+@testable import Study
+
+/// A launch summarises 50 000 progress files straight from their bytes
+/// (`ProgressSummary.canonical`), so that must agree with summarising the file `decode`
+/// gives — or give up and leave the file to `decode`.
+@Suite struct ProgressSummaryTests {
+    static func randomFile(_ random: inout SeededGenerator, reviews count: Int) -> ProgressFile {
+        func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+        let base = 1_700_000_000.0 + Double(random.next() % 100_000_000)
+        var reviews: [ReviewEvent] = []
+        for number in 0..<count {
+            // Some reviews share a second, so ids decide their order.
+            let second = random.next() % 4 == 0 ? Double(number / 2) : Double(number)
+            reviews.append(ReviewEvent(
+                id: "r\(random.next() % 1_000_000)-\(number)", at: Date(timeIntervalSince1970: base + second * 86_400),
+                grade: pick(Grade.allCases), ms: random.next() % 4 == 0 ? nil : Int(random.next() % 20_000),
+                device: random.next() % 3 == 0 ? nil : pick(["laptop", "phone", "desk_top"])))
+        }
+        reviews.sort(by: ReviewEvent.replayOrder)
+        let state = count == 0 ? nil : MemoryState(
+            phase: .review, step: nil, stability: 3.5, difficulty: 5.25, ease: nil, interval: nil,
+            due: Date(timeIntervalSince1970: base + 400 * 86_400), reps: count, lapses: 1, lastReview: reviews.last?.at)
+        return ProgressFile(entry: "english-a1/run", status: pick(ProgressFile.Status.allCases), state: state, reviews: reviews)
+    }
+
+    /// The summary of the file as `decode` reads it, with the entry it names.
+    static func reference(_ data: Data) -> (String, ProgressSummary)? {
+        ProgressFile.decode(data, path: "profiles/u/progress/english-a1/run.yaml").0.map { ($0.entry, ProgressSummary($0)) }
+    }
+
+    @Test func summarisesEveryCanonicalFileAsDecodingDoes() throws {
+        var random = SeededGenerator(seed: 41)
+        for round in 0..<600 {
+            // Around both ring sizes (8 times, 5 answer times) and well past them.
+            let file = Self.randomFile(&random, reviews: round % 30)
+            let data = Data(file.render().utf8)
+            let read = try #require(ProgressSummary.canonical(data), "Rote writes these: the short way takes them\n\(file.render())")
+            let expected = try #require(Self.reference(data))
+            #expect(read.entry == expected.0)
+            #expect(read.summary == expected.1, "\(file.render())")
+        }
+    }
+
+    @Test func givesUpOnReviewsOutOfOrderOrRepeated() throws {
+        var random = SeededGenerator(seed: 42)
+        let file = Self.randomFile(&random, reviews: 12)
+        var lines = file.render().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = try #require(lines.firstIndex { $0.hasPrefix("  - ") })
+        var swapped = lines
+        swapped.swapAt(first + 3, first + 4)
+        var repeated = lines
+        repeated.insert(lines[first + 5], at: first + 9)
+        for text in [swapped, repeated].map({ $0.joined(separator: "\n") }) {
+            #expect(ProgressSummary.canonical(Data(text.utf8)) == nil, "\(text)")
+        }
+        // A file in order with an id that sorts first within its second still reads.
+        lines.removeAll { $0.isEmpty }
+        #expect(ProgressSummary.canonical(Data((lines.joined(separator: "\n") + "\n").utf8)) != nil)
+    }
+
+    @Test func mutatedFilesSummariseAsDecodingDoesOrNotAtAll() {
+        var random = SeededGenerator(seed: 43)
+        let alphabet = Array(" :#\"'{}[],-.\n0a!~Z").map(String.init)
+        var accepted = 0
+        for _ in 0..<3_000 {
+            var text = Array(Self.randomFile(&random, reviews: Int(random.next() % 14)).render())
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                let position = Int(random.next() % UInt64(text.count + 1))
+                switch random.next() % 4 {
+                case 0: text.insert(contentsOf: alphabet[Int(random.next() % UInt64(alphabet.count))], at: position)
+                case 1: if position < text.count { text.remove(at: position) }
+                case 2:
+                    // A whole line moved: reviews out of order, or fields in another place.
+                    var lines = String(text).split(separator: "\n").map(String.init)
+                    if lines.count > 2 { lines.swapAt(Int(random.next() % UInt64(lines.count)), Int(random.next() % UInt64(lines.count))) }
+                    text = Array(lines.joined(separator: "\n") + "\n")
+                default: if position < text.count { text[position] = Character(alphabet[Int(random.next() % UInt64(alphabet.count))]) }
+                }
+            }
+            let data = Data(String(text).utf8)
+            guard let read = ProgressSummary.canonical(data) else { continue }
+            accepted += 1
+            let expected = Self.reference(data)
+            #expect(expected?.0 == read.entry && expected?.1 == read.summary, "the short way disagrees on:\n\(String(text))")
+        }
+        // Some mutations keep the file canonical: a changed digit, a line swapped back.
+        #expect(accepted > 100, "accepted \(accepted)")
+    }
+}
