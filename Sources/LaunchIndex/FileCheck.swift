@@ -320,23 +320,16 @@ struct FileCheck: Sendable {
         return found
     }
 
-    /// Every file and folder in scope, stamped: what a full load is about to read. Names are
-    /// listed first, then stat'ed on every core.
-    static func snapshot(root: String, user: String) -> [String: FileStamp] {
+    /// Every file and folder in scope, by path in `String` order: what a full load is about
+    /// to read, listed before it reads.
+    static func scope(root: String, user: String) -> [String] {
         var paths = [LibraryLocation.manifestName]
         var info = stat()
         for top in ["corpus/", "profiles/"] where stat(root + "/" + top, &info) == 0 {
             paths.append(top)
             paths += listPaths(root: root, user: user, folder: top)
         }
-        let stamps = paths.concurrentMap { path -> FileStamp? in
-            var info = stat()
-            return stat(root + "/" + path, &info) == 0 ? FileStamp(info) : nil
-        }
-        var snapshot: [String: FileStamp] = [:]
-        snapshot.reserveCapacity(paths.count)
-        for (path, stamp) in zip(paths, stamps) { if let stamp { snapshot[path] = stamp } }
-        return snapshot
+        return paths.sorted()
     }
 
     // MARK: Racy stamps

@@ -24,19 +24,25 @@ extension LaunchIndex {
         // Entries, their forms and progress rows.
         var entries = ByteWriter(), entryForms = ByteWriter(), progress = ByteWriter()
         var formCount = 0, progressCount = 0
-        var formOffsets: [[(UInt32, Int)]] = []
-        formOffsets.reserveCapacity(rows.entries.count)
+        // Every entry's forms' places in the strings, one entry after another.
+        var formPlaces: [(UInt32, Int)] = []
+        formPlaces.reserveCapacity(rows.entries.count * 4)
+        // Each entry's status code, worked out once: every form of the entry's carries it.
+        var statuses: [UInt8] = []
+        statuses.reserveCapacity(rows.entries.count)
         for entry in rows.entries {
             let id = intern(entry.id), path = intern(entry.path)
             let headword = entry.headword.map(intern) ?? (0, 0)
             let forms = entry.forms.map(intern)
-            formOffsets.append(forms)
+            formPlaces += forms
             var progressRow = UInt32.max
-            if let summary = rows.progress[entry.id] {
+            let summary = rows.progress[entry.id]
+            if let summary {
                 progressRow = UInt32(progressCount)
                 progressCount += 1
                 encode(summary, entry: id, into: &progress)
             }
+            statuses.append(LaunchIndex.code(of: LaunchRows.status(headword: entry.headword, progress: summary, ignored: ignored)))
             entries.append(id.0)
             entries.append(UInt16(min(id.1, Int(UInt16.max))))
             entries.append(UInt16(deckNumbers[entry.deck] ?? 0))
@@ -44,7 +50,7 @@ extension LaunchIndex {
             entries.append(UInt16(min(path.1, Int(UInt16.max))))
             entries.append(entry.kind.rawValue)
             entries.append(UInt8((entry.published ? 1 : 0) | (entry.locked ? 2 : 0) | (entry.headword != nil ? 4 : 0)))
-            entries.append(LaunchIndex.code(of: rows.status(of: entry, ignored: ignored)))
+            entries.append(statuses[statuses.count - 1])
             entries.append(contentsOf: [0, 0, 0])
             entries.append(entry.rank.map { Int32(clamping: $0) } ?? Int32.min)
             entries.append(Int64(entry.sortKey))
@@ -60,34 +66,53 @@ extension LaunchIndex {
             formCount += forms.count
         }
         // Progress of entries not in the library stays, unreferenced: the entry may come back.
-        let present = Set(rows.entries.map(\.id))
-        for (id, summary) in rows.progress.sorted(by: { $0.key < $1.key }) where !present.contains(id) {
-            progressCount += 1
-            encode(summary, entry: intern(id), into: &progress)
+        if progressCount < rows.progress.count {
+            let present = Set(rows.entries.map(\.id))
+            for (id, summary) in rows.progress.sorted(by: { $0.key < $1.key }) where !present.contains(id) {
+                progressCount += 1
+                encode(summary, entry: intern(id), into: &progress)
+            }
         }
 
         // Forms → entries, most frequent first: rank order, then study order. Most forms
         // belong to one entry; only the others get a list.
-        var formNumbers: [String: Int] = [:]
-        formNumbers.reserveCapacity(formCount)
-        var formFirst: [Int] = [], formPlace: [(UInt32, Int)] = []
+        // Forms are told apart by their interned bytes, hashed once (the hash the slots
+        // keep) in a table of form numbers: no `String` is hashed.
+        var formFirst: [Int] = [], formPlace: [(UInt32, Int)] = [], formHashes: [UInt64] = []
         var shared: [Int: [Int]] = [:]
-        for (number, entry) in rows.entries.enumerated() {
-            for (position, form) in entry.forms.enumerated() {
-                if let known = formNumbers[form] {
-                    shared[known, default: [formFirst[known]]].append(number)
-                } else {
-                    formNumbers[form] = formFirst.count
-                    formFirst.append(number)
-                    formPlace.append(formOffsets[number][position])
+        let stringsBytes = strings.bytes
+        stringsBytes.withUnsafeBytes { stringBytes in
+            func bytes(_ place: (UInt32, Int)) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: stringBytes[Int(place.0)..<Int(place.0) + place.1]) }
+            // A power of two at least twice the forms: probes stay short.
+            var table = [Int32](repeating: -1, count: 1 << max(4, Int.bitWidth - (formCount * 2).leadingZeroBitCount))
+            let mask = table.count - 1
+            var placeNumber = 0
+            for (number, entry) in rows.entries.enumerated() {
+                for place in formPlaces[placeNumber..<(placeNumber + entry.forms.count)] {
+                    let form = bytes(place), hash = IndexHash.form(form)
+                    var slot = Int(truncatingIfNeeded: hash >> 40) & mask
+                    while table[slot] >= 0 {
+                        let known = Int(table[slot])
+                        if formHashes[known] == hash, bytes(formPlace[known]).elementsEqual(form) { break }
+                        slot = (slot + 1) & mask
+                    }
+                    if table[slot] >= 0 {
+                        let known = Int(table[slot])
+                        shared[known, default: [formFirst[known]]].append(number)
+                    } else {
+                        table[slot] = Int32(formFirst.count)
+                        formFirst.append(number)
+                        formPlace.append(place)
+                        formHashes.append(hash)
+                    }
                 }
+                placeNumber += entry.forms.count
             }
         }
         // About seven in ten slots used: probes stay short without a sparse table.
         let slotCount = max(16, formFirst.count * 10 / 7 + 1)
         var slots = [UInt8](repeating: 0, count: slotCount * Stride.slot)
         var lemmaLists = ByteWriter(), lemmaCount = 0
-        let stringsBytes = strings.bytes
         stringsBytes.withUnsafeBytes { stringBytes in
             slots.withUnsafeMutableBytes { table in
                 for form in 0..<formFirst.count {
@@ -98,7 +123,7 @@ extension LaunchIndex {
                     let first = numbers[0]
                     let (formOffset, formLength) = formPlace[form]
                     let bytes = UnsafeRawBufferPointer(rebasing: stringBytes[Int(formOffset)..<Int(formOffset) + formLength])
-                    let hash = IndexHash.form(bytes)
+                    let hash = formHashes[form]
                     var slot = LaunchIndex.home(of: hash, in: slotCount)
                     while table.load(fromByteOffset: slot * Stride.slot + 14, as: UInt16.self) != 0 { slot = slot + 1 == slotCount ? 0 : slot + 1 }
                     var reference = UInt32(first)
@@ -114,7 +139,7 @@ extension LaunchIndex {
                     table.storeBytes(of: reference.littleEndian, toByteOffset: at + 4, as: UInt32.self)
                     table.storeBytes(of: (rows.entries[first].rank.map { Int32(clamping: $0) } ?? Int32.min).littleEndian, toByteOffset: at + 8, as: Int32.self)
                     table.storeBytes(of: UInt8(min(formLength, 255)), toByteOffset: at + 12, as: UInt8.self)
-                    table.storeBytes(of: LaunchIndex.code(of: rows.status(of: rows.entries[first], ignored: ignored)), toByteOffset: at + 13, as: UInt8.self)
+                    table.storeBytes(of: statuses[first], toByteOffset: at + 13, as: UInt8.self)
                     table.storeBytes(of: UInt16(min(numbers.count, Int(UInt16.max))).littleEndian, toByteOffset: at + 14, as: UInt16.self)
                     (table.baseAddress! + at + 16).copyMemory(from: bytes.baseAddress!, byteCount: min(formLength, Stride.inlineForm))
                 }

@@ -8,63 +8,87 @@ extension LaunchRows {
     /// Rows for `user` read straight from the library's files — what a cold launch builds —
     /// with the parsed library of what else it read (deck manifests, the profile, and every
     /// entry that is not a word). The same rows as a full load gives, at less cost:
+    /// - files are read on every core into one reused buffer a core;
     /// - a vocabulary entry is read only as far as its headline (`VocabularyEntry.headline`),
     ///   unless it is in shapes only Yams reads, when it is decoded in full;
-    /// - a progress file becomes its summary as soon as it is read;
+    /// - a progress file in Rote's canonical form is summarised as it is read, without
+    ///   building its reviews (`ProgressSummary.canonical`); any other is decoded in full;
     /// - sessions, other learners' files and cross-file checks are left out.
-    /// The files are stamped before they are read, so one changed meanwhile is read again
-    /// next time, and their blob ids come from git's index where its stat data matches.
+    /// The files in scope are listed before any is read, and each is stamped (fstat on the
+    /// open file) before its bytes are read, so one that changes meanwhile is read again
+    /// next time; blob ids come from git's index where its stat data matches.
     static func read(root: URL, user: String) throws -> (rows: LaunchRows, library: LoadedLibrary) {
         let started = FileCheck.now()
-        var snapshot = FileCheck.snapshot(root: root.path, user: user)
-        for (path, stamp) in snapshot where FileCheck.isRacy(stamp, since: started) { snapshot[path] = .unknown }
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
-        var (library, files) = try loader.list(root)
-        let decks = library.decks, libraryRoot = library.root
+        // Three serial steps, side by side: listing the files in scope, git's index, and
+        // the loader's own listing (which reads the deck manifests).
+        let ((scope, gitStamps), (listedLibrary, files)) = try inParallel({
+            (FileCheck.scope(root: root.path, user: user), (try? Repository.open(at: root).index().stamps()) ?? [:])
+        }, { try loader.list(root) })
+        let decks = listedLibrary.decks, libraryRoot = listedLibrary.root, rootPath = listedLibrary.root.path
 
         enum Read: Sendable {
             case word(EntryRow)
             case progress(String, ProgressSummary)
             case other(LibraryLoader.ParseResult)
         }
-        let reads = files.concurrentMap { path, kind -> Read in
-            var problems: [Diagnostic] = []
-            guard let data = loader.read(libraryRoot, path, &problems) else { return .other(LibraryLoader.ParseResult(value: nil, problems: problems)) }
-            if case let .entry(deck, id) = kind, decks[deck]?.kind == .vocabulary, let headline = VocabularyEntry.headline(data) {
-                return .word(EntryRow(id: id, deck: deck, path: path, headline: headline))
+        let reads = files.concurrentMap(state: { ReadBuffer() }) { buffer, file -> (read: Read, stamp: FileStamp?) in
+            let (path, kind) = file
+            guard let (bytes, info) = loader.read(rootPath, path, into: buffer) else {
+                // Unreadable, too large or cut short: the general reader says which.
+                var problems: [Diagnostic] = []
+                let result = loader.read(libraryRoot, path, &problems).map { loader.parse($0, path: path, kind: kind, decks: decks) }
+                return (.other(result ?? LibraryLoader.ParseResult(value: nil, problems: problems)), nil)
             }
-            let result = loader.parse(data, path: path, kind: kind, decks: decks)
-            if case let .progress(_, file)? = result.value { return .progress(file.entry, ProgressSummary(file)) }
-            return .other(result)
-        }
-        var entries: [EntryRow] = []
-        var progress: [String: ProgressSummary] = [:]
-        for read in reads {
-            switch read {
-            case let .word(row): entries.append(row)
-            case let .progress(entry, summary): progress[entry] = summary
-            case let .other(result): LibraryLoader.collect(result, into: &library)
+            let stamp = FileStamp(info)
+            switch kind {
+            case let .entry(deck, id) where decks[deck]?.kind == .vocabulary:
+                if let headline = VocabularyEntry.headline(bytes: bytes) { return (.word(EntryRow(id: id, deck: deck, path: path, headline: headline)), stamp) }
+            case let .progress(_, entry):
+                if let (named, summary) = ProgressSummary.canonical(bytes: bytes), named == entry { return (.progress(entry, summary), stamp) }
+            default: break
             }
+            let result = loader.parse(Data(bytes), path: path, kind: kind, decks: decks)
+            if case let .progress(_, file)? = result.value { return (.progress(file.entry, ProgressSummary(file)), stamp) }
+            return (.other(result), stamp)
         }
-        let locked = SessionPlanner.lockedLetters(library: library, user: user)
-        entries += library.entries.map { EntryRow(entry: $0, published: SessionPlanner.isPublished($0, library: library), locked: locked.contains($0.id)) }
+        // What the reads give, and the records of the files read, side by side.
+        let ((entries, progress, library), records) = try inParallel({ () -> ([EntryRow], [String: ProgressSummary], LoadedLibrary) in
+            var library = listedLibrary
+            var entries: [EntryRow] = []
+            var progress: [String: ProgressSummary] = [:]
+            for (read, _) in reads {
+                switch read {
+                case let .word(row): entries.append(row)
+                case let .progress(entry, summary): progress[entry] = summary
+                case let .other(result): LibraryLoader.collect(result, into: &library)
+                }
+            }
+            let locked = SessionPlanner.lockedLetters(library: library, user: user)
+            entries += library.entries.map { EntryRow(entry: $0, published: SessionPlanner.isPublished($0, library: library), locked: locked.contains($0.id)) }
+            entries = LibraryLoader.sortedInStudyOrder(entries, deckOrder: library.deckOrder) { ($0.deck, $0.sortKey, $0.id) }
+            return (entries, progress, library)
+        }, {
+            // The paths listed and the files read, both in path order, met in one pass: a
+            // file read has its stamp and role; anything else in scope (folders, rote.yaml, a
+            // file that appeared meanwhile) is stat'ed.
+            var read = [(stamp: FileStamp?, role: FileRecord.Role)?](repeating: nil, count: scope.count)
+            var next = 0
+            for (index, path) in scope.enumerated() {
+                while next < files.count, files[next].0 < path { next += 1 }
+                guard next < files.count, files[next].0 == path else { continue }
+                switch files[next].1 {
+                case .entry: read[index] = (reads[next].stamp, .entry)
+                case .progress: read[index] = (reads[next].stamp, .progress)
+                default: read[index] = (reads[next].stamp, .configuration)
+                }
+            }
+            return LaunchRows.records(root: rootPath, paths: scope, read: read, since: started, gitStamps: gitStamps)
+        })
         let deckOrder = library.deckOrder
-        entries = LibraryLoader.sortedInStudyOrder(entries, deckOrder: deckOrder) { ($0.deck, $0.sortKey, $0.id) }
-
         let settings = Settings(
             user: user, root: library.root.path, decks: deckOrder, deckKinds: deckOrder.map { library.decks[$0]?.kind.rawValue ?? "" },
             ignoredWords: Set((library.profiles[user]?.ignoredWords ?? []).map(LibraryIndex.normalize)).sorted())
-        let gitStamps = (try? Repository.open(at: library.root).index().stamps()) ?? [:]
-        var roles: [String: FileRecord.Role] = [:]
-        roles.reserveCapacity(files.count)
-        for (path, kind) in files {
-            switch kind {
-            case .entry: roles[path] = .entry
-            case .progress: roles[path] = .progress
-            default: roles[path] = .configuration
-            }
-        }
-        let records = records(snapshot: snapshot, gitStamps: gitStamps, roles: roles)
         let rows = LaunchRows(settings: settings, entries: entries, progress: progress, files: records)
         return (rows, library)
     }

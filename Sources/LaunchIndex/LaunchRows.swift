@@ -44,11 +44,12 @@ public struct EntryRow: Sendable, Equatable {
     /// A vocabulary entry's row from its headline (vocabulary is always published, never
     /// locked).
     init(id: String, deck: String, path: String, headline: VocabularyEntry.Headline) {
-        var seen = Set<String>()
+        // A word has a handful of forms: a list searched in place beats a set.
         var forms: [String] = []
+        forms.reserveCapacity(headline.forms.count + 1)
         for form in [headline.word] + headline.forms {
             let key = LibraryIndex.normalize(form)
-            if !key.isEmpty, seen.insert(key).inserted { forms.append(key) }
+            if !key.isEmpty, !forms.contains(key) { forms.append(key) }
         }
         self.init(
             id: id, deck: deck, path: path, kind: .vocabulary, rank: headline.rank, sortKey: headline.rank ?? Int.max, published: true, locked: false,
@@ -155,9 +156,24 @@ public struct LaunchRows: Sendable {
 
     /// The records of a snapshot's files, with blob ids from git's index where its stat data
     /// still matches; `roles` has the roles already known (from classifying the paths).
-    static func records(snapshot: [String: FileStamp], gitStamps: [String: Index.Stamp], roles: [String: FileRecord.Role]) -> [FileRecord] {
-        snapshot.keys.sorted().concurrentMap { path in
-            let stamp = snapshot[path]!
+    /// A record for each path in scope (folders end in `/`), on every core: stamped as it
+    /// was read where `read` has it, else stat'ed now (and left out if gone); a stamp too
+    /// recent to trust (racy) recorded as unknown; with its blob id from git's index where
+    /// git's stat data matches the stamp.
+    static func records(
+        root: String, paths: [String], read: [(stamp: FileStamp?, role: FileRecord.Role)?], since started: Int64, gitStamps: [String: Index.Stamp]
+    ) -> [FileRecord] {
+        Array(paths.indices).concurrentMap { index -> FileRecord? in
+            let path = paths[index]
+            var stamp: FileStamp
+            if let known = read[index]?.stamp {
+                stamp = known
+            } else {
+                var info = stat()
+                guard stat(root + "/" + path, &info) == 0 else { return nil }
+                stamp = FileStamp(info)
+            }
+            stamp = FileCheck.settled(stamp, since: started)
             if path.hasSuffix("/") { return FileRecord(path: path, role: .folder, stamp: stamp, blob: nil) }
             var blob: ObjectID?
             if let known = gitStamps[path], UInt64(known.size) == stamp.size, Int64(known.modifiedSeconds) == stamp.modified / 1_000_000_000,
@@ -165,8 +181,8 @@ public struct LaunchRows: Sendable {
             {
                 blob = known.id
             }
-            return FileRecord(path: path, role: roles[path] ?? FileRecord.role(of: path), stamp: stamp, blob: blob)
-        }
+            return FileRecord(path: path, role: read[index]?.role ?? FileRecord.role(of: path), stamp: stamp, blob: blob)
+        }.compactMap { $0 }
     }
 
     init(settings: Settings, entries: [EntryRow], progress: [String: ProgressSummary], files: [FileRecord]) {
@@ -178,7 +194,12 @@ public struct LaunchRows: Sendable {
 
     /// The status the learner's files give an entry, as `LibraryIndex.status(of:)` does.
     func status(of entry: EntryRow, ignored: Set<String>) -> LibraryIndex.Status {
-        if let headword = entry.headword, ignored.contains(headword) { return .ignored }
-        return progress[entry.id]?.indexStatus ?? .new
+        LaunchRows.status(headword: entry.headword, progress: progress[entry.id], ignored: ignored)
+    }
+
+    /// The status of an entry with this headword and progress.
+    static func status(headword: String?, progress: ProgressSummary?, ignored: Set<String>) -> LibraryIndex.Status {
+        if let headword, ignored.contains(headword) { return .ignored }
+        return progress?.indexStatus ?? .new
     }
 }

@@ -215,6 +215,12 @@ public struct LibraryLoader: Sendable {
         return data
     }
 
+    /// What `read` gives, into `buffer`: the bytes (valid until the buffer reads again) and
+    /// the file's stat taken before they were read. Nil wherever `read` reports a problem.
+    public func read(_ root: String, _ path: String, into buffer: ReadBuffer) -> (bytes: UnsafeRawBufferPointer, info: stat)? {
+        buffer.read(root + "/" + path)
+    }
+
     public enum ParsedValue: Sendable {
         case entry(Entry)
         case domain(String, SkillDomain)
@@ -310,17 +316,42 @@ public struct LibraryLoader: Sendable {
 extension Array where Element: Sendable {
     /// `map` on every core, results in order: for long runs of independent work.
     public func concurrentMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
+        concurrentMap(state: {}) { _, element in transform(element) }
+    }
+
+    /// `concurrentMap` where the work on a run of items shares `state` (a buffer to read
+    /// into, say), made afresh for each run.
+    public func concurrentMap<State, Result: Sendable>(state makeState: @Sendable () -> State, _ transform: @Sendable (inout State, Element) -> Result) -> [Result] {
         let results = ParallelSlots<Result>(count: count)
         let workers = Swift.max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let chunk = Swift.max(1, (count + workers * 4 - 1) / (workers * 4))
+        // Small chunks taken in turn keep both cores busy to the end even when items cost
+        // unevenly (a library lists its words before its progress files).
+        let chunk = Swift.max(1, Swift.min(256, (count + workers * 4 - 1) / (workers * 4)))
         let chunks = (count + chunk - 1) / chunk
         withoutActuallyEscaping(transform) { transform in
-            DispatchQueue.concurrentPerform(iterations: chunks) { part in
-                for index in (part * chunk)..<Swift.min((part + 1) * chunk, count) { results.set(index, transform(self[index])) }
+            withoutActuallyEscaping(makeState) { makeState in
+                DispatchQueue.concurrentPerform(iterations: chunks) { part in
+                    var state = makeState()
+                    for index in (part * chunk)..<Swift.min((part + 1) * chunk, count) { results.set(index, transform(&state, self[index])) }
+                }
             }
         }
         return results.values
     }
+}
+
+/// Runs `first` and `second` at once, on two cores where there are two, and returns both
+/// results: for serial steps that do not need each other (two walks of the file tree, say).
+public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () throws -> A, _ second: @Sendable () throws -> B) throws -> (A, B) {
+    let firstResult = ParallelSlots<Result<A, any Error>>(count: 1), secondResult = ParallelSlots<Result<B, any Error>>(count: 1)
+    withoutActuallyEscaping(first) { first in
+        withoutActuallyEscaping(second) { second in
+            DispatchQueue.concurrentPerform(iterations: 2) { part in
+                if part == 0 { firstResult.set(0, Result { try first() }) } else { secondResult.set(0, Result { try second() }) }
+            }
+        }
+    }
+    return (try firstResult.values[0].get(), try secondResult.values[0].get())
 }
 
 /// Fixed slots that parallel workers fill by index; each slot is written by one worker only.
@@ -338,4 +369,43 @@ public final class ParallelSlots<Value: Sendable>: @unchecked Sendable {
 
     /// The values set, in slot order.
     public var values: [Value] { storage.compactMap { $0 } }
+}
+
+/// One growing buffer that file after file is read into, for passes over thousands of files
+/// whose bytes are not kept: no allocation, and no fresh pages to fault in, per file.
+public final class ReadBuffer {
+    private var storage: UnsafeMutableRawPointer
+    private var capacity: Int
+
+    public init(capacity: Int = 1 << 16) {
+        self.capacity = capacity
+        storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The whole file at `path` and its stat (taken before reading); nil when it cannot be
+    /// opened, is over the size limit, or comes up short.
+    public func read(_ path: String) -> (bytes: UnsafeRawBufferPointer, info: stat)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        let size = Int(info.st_size)
+        guard size <= YAMLSource.maximumFileSize else { return nil }
+        if size > capacity {
+            storage.deallocate()
+            capacity = Swift.max(size, capacity * 2)
+            storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        }
+        var filled = 0
+        while filled < size {
+            let count = Glibc.read(descriptor, storage + filled, size - filled)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return nil }
+            filled += count
+        }
+        return (UnsafeRawBufferPointer(start: storage, count: size), info)
+    }
 }
