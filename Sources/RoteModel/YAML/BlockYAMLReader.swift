@@ -104,34 +104,41 @@ private struct KeySet {
     }
 }
 
-/// A set of byte values as four 64-bit masks: a test is a shift and a mask, with no branch
-/// to mispredict on text that mixes letters, digits and punctuation.
-struct ByteSet {
-    var masks: (UInt64, UInt64, UInt64, UInt64)
-
-    init(masks: (UInt64, UInt64, UInt64, UInt64)) {
-        self.masks = masks
-    }
+/// A set of byte values as a 256-entry table: a test is one load, with no branch to
+/// mispredict on text that mixes letters, digits and punctuation, and a run of bytes folds
+/// into one answer.
+final class ByteSet: Sendable {
+    private let table: [UInt8]
 
     init(_ members: [UInt8]) {
-        var masks: [UInt64] = [0, 0, 0, 0]
-        for byte in members { masks[Int(byte >> 6)] |= 1 << UInt64(byte & 63) }
-        self.masks = (masks[0], masks[1], masks[2], masks[3])
+        var table = [UInt8](repeating: 0, count: 256)
+        for byte in members { table[Int(byte)] = 1 }
+        self.table = table
     }
 
-    @inline(__always) func contains(_ byte: UInt8) -> Bool { bit(byte) != 0 }
+    func contains(_ byte: UInt8) -> Bool { table[Int(byte)] != 0 }
 
-    /// 1 for a member, 0 otherwise, to fold over many bytes without a branch.
-    @inline(__always) func bit(_ byte: UInt8) -> UInt64 {
-        let mask = withUnsafeBytes(of: masks) { $0.load(fromByteOffset: Int(byte >> 6) &* 8, as: UInt64.self) }
-        return (mask >> UInt64(byte & 63)) & 1
+    /// Whether any of the bytes is in the set, in one pass without a branch.
+    func containsAny(of bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        table.withUnsafeBufferPointer { table in
+            var any: UInt8 = 0
+            for byte in bytes { any |= table[Int(byte)] }
+            return any != 0
+        }
+    }
+
+    /// Whether all of the bytes are in the set, in one pass without a branch.
+    func containsAll(of bytes: UnsafeRawBufferPointer) -> Bool {
+        table.withUnsafeBufferPointer { table in
+            var all: UInt8 = 1
+            for byte in bytes { all &= table[Int(byte)] }
+            return all != 0
+        }
     }
 
     /// Bytes a plain scalar's rules look at twice: controls, `#`, `,`, `:`, brackets and
-    /// braces, DEL, and the lead bytes of C1 controls and line separators. The masks are
-    /// written out (a test holds them to the list) so that taking the set costs nothing.
-    static func plainScalarSuspects() -> ByteSet { ByteSet(masks: (0x0400_1008_FFFF_FFFF, 0xA800_0000_2800_0000, 0, 0x0000_0004_0000_0004)) }
-    static let plainScalarSuspectMembers: [UInt8] = Array(0x00...0x1F) + [0x23, 0x2C, 0x3A, 0x5B, 0x5D, 0x7B, 0x7D, 0x7F, 0xC2, 0xE2]
+    /// braces, DEL, and the lead bytes of C1 controls and line separators.
+    static let plainScalarSuspects = ByteSet(Array(0x00...0x1F) + [0x23, 0x2C, 0x3A, 0x5B, 0x5D, 0x7B, 0x7D, 0x7F, 0xC2, 0xE2])
 }
 
 func makeMark(line: Int, column: Int) -> Mark {
@@ -438,10 +445,8 @@ private struct Reader<Builder: TreeBuilder> {
         }
         // Most scalars hold no byte that needs a second look: one pass without a branch
         // tells, and only then are the rules checked byte by byte.
-        let suspects = ByteSet.plainScalarSuspects()
-        var anySuspect: UInt64 = 0
-        for index in start..<end { anySuspect |= suspects.bit(bytes[index]) }
-        guard anySuspect != 0 else { return }
+        let suspects = ByteSet.plainScalarSuspects
+        guard suspects.containsAny(of: UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return }
         for index in start..<end {
             let byte = bytes[index]
             guard suspects.contains(byte) else { continue }
