@@ -12,6 +12,65 @@ extension LaunchIndex {
     }
 
     static func encode(_ rows: LaunchRows) -> [UInt8] {
+        // The file records are laid out on the other core, with strings of their own that
+        // go after the rest: the same bytes as interning their paths last.
+        let (sections, files) = inParallel({ entrySections(rows) }, { fileSections(rows.files) })
+        let strings = sections.strings + files.strings
+        var records = files.records
+        let base = UInt32(sections.strings.count)
+        records.withUnsafeMutableBytes { raw in
+            for at in stride(from: 0, to: raw.count, by: Stride.file) {
+                let path = UInt32(littleEndian: raw.load(fromByteOffset: at, as: UInt32.self))
+                raw.storeBytes(of: (path + base).littleEndian, toByteOffset: at, as: UInt32.self)
+            }
+        }
+
+        let settings = (try? JSONEncoder().encode(rows.settings)) ?? Data()
+        let bodies: [(Section, [UInt8], Int)] = [
+            (.settings, Array(settings), settings.count), (.strings, strings, strings.count), (.entries, sections.entries, rows.entries.count),
+            (.entryForms, sections.entryForms, sections.formCount), (.progress, sections.progress, sections.progressCount),
+            (.slots, sections.slots, sections.slotCount), (.lemmaLists, sections.lemmaLists, sections.lemmaCount), (.files, records, rows.files.count),
+        ]
+        var output = ByteWriter()
+        output.append(contentsOf: LaunchIndex.magic)
+        output.append(UInt64(0))  // checksum, filled in last
+        output.append(UInt64(0))  // length
+        let table = output.bytes.count
+        for _ in Section.allCases {
+            output.append(UInt64(0))
+            output.append(UInt64(0))
+        }
+        for (section, bytes, count) in bodies {
+            output.align(16)
+            output.set(UInt64(output.bytes.count), at: table + section.rawValue * 16)
+            output.set(UInt64(count), at: table + section.rawValue * 16 + 8)
+            output.append(contentsOf: bytes)
+        }
+        output.set(UInt64(output.bytes.count), at: 16)
+        let sum = output.bytes.withUnsafeBytes { IndexHash.checksum(UnsafeRawBufferPointer(rebasing: $0[16...])) }
+        output.set(sum, at: 8)
+        return output.bytes
+    }
+
+    /// Every section but the files' and settings: entries, their forms and progress rows,
+    /// the forms table and its lemma lists, and the strings they point into.
+    struct EntrySections: Sendable {
+        var strings: [UInt8], entries: [UInt8], entryForms: [UInt8], progress: [UInt8], slots: [UInt8], lemmaLists: [UInt8]
+        var formCount: Int, progressCount: Int, slotCount: Int, lemmaCount: Int
+    }
+
+    /// The file records, their paths' offsets counted from the start of their own strings.
+    static func fileSections(_ records: [FileRecord]) -> (records: [UInt8], strings: [UInt8]) {
+        var strings = ByteWriter(), files = ByteWriter()
+        for record in records {
+            let offset = UInt32(strings.bytes.count)
+            strings.append(contentsOf: record.path.utf8)
+            encode(record, path: (offset, record.path.utf8.count), into: &files)
+        }
+        return (files.bytes, strings.bytes)
+    }
+
+    static func entrySections(_ rows: LaunchRows) -> EntrySections {
         var strings = ByteWriter()
         func intern(_ text: String) -> (UInt32, Int) {
             let offset = UInt32(strings.bytes.count)
@@ -146,34 +205,9 @@ extension LaunchIndex {
             }
         }
 
-        var files = ByteWriter()
-        for record in rows.files { encode(record, path: intern(record.path), into: &files) }
-
-        let settings = (try? JSONEncoder().encode(rows.settings)) ?? Data()
-        let bodies: [(Section, [UInt8], Int)] = [
-            (.settings, Array(settings), settings.count), (.strings, strings.bytes, strings.bytes.count), (.entries, entries.bytes, rows.entries.count),
-            (.entryForms, entryForms.bytes, formCount), (.progress, progress.bytes, progressCount), (.slots, slots, slotCount),
-            (.lemmaLists, lemmaLists.bytes, lemmaCount), (.files, files.bytes, rows.files.count),
-        ]
-        var output = ByteWriter()
-        output.append(contentsOf: LaunchIndex.magic)
-        output.append(UInt64(0))  // checksum, filled in last
-        output.append(UInt64(0))  // length
-        let table = output.bytes.count
-        for _ in Section.allCases {
-            output.append(UInt64(0))
-            output.append(UInt64(0))
-        }
-        for (section, bytes, count) in bodies {
-            output.align(16)
-            output.set(UInt64(output.bytes.count), at: table + section.rawValue * 16)
-            output.set(UInt64(count), at: table + section.rawValue * 16 + 8)
-            output.append(contentsOf: bytes)
-        }
-        output.set(UInt64(output.bytes.count), at: 16)
-        let sum = output.bytes.withUnsafeBytes { IndexHash.checksum(UnsafeRawBufferPointer(rebasing: $0[16...])) }
-        output.set(sum, at: 8)
-        return output.bytes
+        return EntrySections(
+            strings: strings.bytes, entries: entries.bytes, entryForms: entryForms.bytes, progress: progress.bytes, slots: slots,
+            lemmaLists: lemmaLists.bytes, formCount: formCount, progressCount: progressCount, slotCount: slotCount, lemmaCount: lemmaCount)
     }
 
     /// A file record: the layout `fileRecord(_:)` reads.

@@ -342,16 +342,22 @@ extension Array where Element: Sendable {
 
 /// Runs `first` and `second` at once, on two cores where there are two, and returns both
 /// results: for serial steps that do not need each other (two walks of the file tree, say).
-public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () throws -> A, _ second: @Sendable () throws -> B) throws -> (A, B) {
-    let firstResult = ParallelSlots<Result<A, any Error>>(count: 1), secondResult = ParallelSlots<Result<B, any Error>>(count: 1)
+public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
+    let firstResult = ParallelSlots<A>(count: 1), secondResult = ParallelSlots<B>(count: 1)
     withoutActuallyEscaping(first) { first in
         withoutActuallyEscaping(second) { second in
             DispatchQueue.concurrentPerform(iterations: 2) { part in
-                if part == 0 { firstResult.set(0, Result { try first() }) } else { secondResult.set(0, Result { try second() }) }
+                if part == 0 { firstResult.set(0, first()) } else { secondResult.set(0, second()) }
             }
         }
     }
-    return (try firstResult.values[0].get(), try secondResult.values[0].get())
+    return (firstResult.values[0], secondResult.values[0])
+}
+
+/// `inParallel` of steps that may throw: both run to the end, then the first error is thrown.
+public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () throws -> A, _ second: @Sendable () throws -> B) throws -> (A, B) {
+    let (a, b) = inParallel({ Result { try first() } }, { Result { try second() } })
+    return (try a.get(), try b.get())
 }
 
 /// Fixed slots that parallel workers fill by index; each slot is written by one worker only.

@@ -125,6 +125,20 @@ import Study
         #expect(try LibraryLaunch.open(root: directory.url, user: "someone-else").source != .cache)
     }
 
+    /// The encoder lays the file records out beside the rest, with their own strings moved
+    /// after the others: every row must come back as it went in.
+    @Test func rowsComeBackOutOfTheIndexAsTheyWentIn() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        LaunchIndexTests.settle()
+        let (rows, _) = try LaunchRows.read(root: directory.url, user: "demo")
+        #expect(rows.files.count > 100 && rows.entries.count > 100)
+        let back = try LaunchIndex(rows: rows).rows()
+        #expect(back.files == rows.files)
+        #expect(back.entries == rows.entries)
+        #expect(back.progress == rows.progress)
+        #expect(back.settings == rows.settings)
+    }
+
     @Test func uncommittedEditsAddedAndRemovedFilesAreSeenAndGoIntoTheDelta() throws {
         let directory = LaunchIndexTests.starterLibrary()
         let root = directory.url
