@@ -196,8 +196,12 @@ public struct LibraryLaunch: Sendable {
     /// The index built from the files (`LaunchRows.read`) and saved.
     static func rebuild(root: URL, user: String, reason: String) throws -> LibraryLaunch {
         let (rows, library) = try LaunchRows.read(root: root, user: user)
-        let index = try LaunchIndex(rows: rows)
-        save(index, root: root, user: user)
+        // The bytes are written while they are checked: an index that failed its checks would
+        // fail them again when read, and be rebuilt.
+        let bytes = LaunchIndex.encode(rows)
+        let (index, _) = try inParallel({ try LaunchIndex(storage: MappedFile(bytes: bytes)) }, {
+            bytes.withUnsafeBytes { save($0, root: root, user: user) }
+        })
         return LibraryLaunch(
             root: root, user: user, index: index, decks: library.decks, profile: library.profiles[user], source: .rebuilt(reason: reason))
     }
@@ -416,8 +420,12 @@ public struct LibraryLaunch: Sendable {
     /// Writes a new base index beside git's files and drops the delta that applied to the
     /// old one.
     static func save(_ index: LaunchIndex, root: URL, user: String) {
+        save(index.bytes, root: root, user: user)
+    }
+
+    static func save(_ bytes: UnsafeRawBufferPointer, root: URL, user: String) {
         guard let url = cacheURL(root: root, user: user) else { return }
-        save(index.bytes, to: url)
+        save(bytes, to: url)
         unlink(deltaURL(url).path)
     }
 
