@@ -138,7 +138,7 @@ struct FileCheck: Sendable {
             }
             found.set(part, moved)
         }
-        return found.values.flatMap { $0 }.map { (index.fileRecord($0), $0) }
+        return found.takeValues().flatMap { $0 }.map { (index.fileRecord($0), $0) }
     }
 
     /// Whether the index has a record of a path, asked for every name in a folder listed

@@ -85,6 +85,7 @@ extension LaunchRows {
             }
             return LaunchRows.records(root: rootPath, paths: scope, read: read, since: started, gitStamps: gitStamps)
         })
+        releaseInBackground(consume reads)
         let deckOrder = library.deckOrder
         let settings = Settings(
             user: user, root: library.root.path, decks: deckOrder, deckKinds: deckOrder.map { library.decks[$0]?.kind.rawValue ?? "" },

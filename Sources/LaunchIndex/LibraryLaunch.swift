@@ -199,6 +199,7 @@ public struct LibraryLaunch: Sendable {
         // The bytes are written while they are checked: an index that failed its checks would
         // fail them again when read, and be rebuilt.
         let bytes = LaunchIndex.encode(rows)
+        releaseInBackground(consume rows)
         let (index, _) = try inParallel({ try LaunchIndex(storage: MappedFile(bytes: bytes)) }, {
             bytes.withUnsafeBytes { save($0, root: root, user: user) }
         })

@@ -336,7 +336,7 @@ extension Array where Element: Sendable {
                 }
             }
         }
-        return results.values
+        return results.takeValues()
     }
 }
 
@@ -351,7 +351,14 @@ public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ s
             }
         }
     }
-    return (firstResult.values[0], secondResult.values[0])
+    return (firstResult.takeValues()[0], secondResult.takeValues()[0])
+}
+
+/// Lets `value` go on another thread: freeing the hundreds of thousands of small objects a
+/// cold launch's rows hold takes a tenth of a second nobody needs to wait for. Pass the last
+/// reference (`consume`), or the caller's own release may still be the one that frees.
+public func releaseInBackground<T: Sendable>(_ value: T) {
+    DispatchQueue.global(qos: .utility).async { withExtendedLifetime(value) {} }
 }
 
 /// `inParallel` of steps that may throw: both run to the end, then the first error is thrown.
@@ -360,21 +367,40 @@ public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () throws ->
     return (try a.get(), try b.get())
 }
 
-/// Fixed slots that parallel workers fill by index; each slot is written by one worker only.
+/// Fixed slots that parallel workers fill by index, each slot written once by one worker;
+/// every slot must be set before the values are taken (once) or the slots go. The values are
+/// moved out, not copied: copying 150 000 parsed files' results cost a cold launch 0.2 s.
 public final class ParallelSlots<Value: Sendable>: @unchecked Sendable {
-    private var storage: [Value?]
-    private let lock = NSLock()
+    private let storage: UnsafeMutablePointer<Value>
+    private let count: Int
+    private var taken = false
 
-    public init(count: Int) { storage = Array(repeating: nil, count: count) }
-
-    public func set(_ index: Int, _ value: Value) {
-        lock.lock()
-        storage[index] = value
-        lock.unlock()
+    public init(count: Int) {
+        self.count = count
+        storage = UnsafeMutablePointer<Value>.allocate(capacity: Swift.max(count, 1))
     }
 
-    /// The values set, in slot order.
-    public var values: [Value] { storage.compactMap { $0 } }
+    /// Distinct slots are distinct memory, so workers need no lock; the caller waits for
+    /// them all (`concurrentPerform` returns when every iteration has) before taking.
+    public func set(_ index: Int, _ value: Value) {
+        precondition(index >= 0 && index < count, "slot \(index) of \(count)")
+        (storage + index).initialize(to: value)
+    }
+
+    /// The values, in slot order, moved out of the slots.
+    public func takeValues() -> [Value] {
+        precondition(!taken, "the values were taken already")
+        taken = true
+        return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 { buffer.baseAddress!.moveInitialize(from: storage, count: count) }
+            initialized = count
+        }
+    }
+
+    deinit {
+        if !taken { storage.deinitialize(count: count) }
+        storage.deallocate()
+    }
 }
 
 /// One growing buffer that file after file is read into, for passes over thousands of files
