@@ -61,10 +61,11 @@ extension VocabularyEntry {
     }
 }
 
-/// A YAML file as far as a headline needs it: the top-level mapping's keys, with their values
-/// when those are scalars or mappings, and those mappings' scalars. Everything else is read and
-/// checked but not kept.
-private indirect enum Sketch {
+/// A YAML file as far as a headline needs it: the top-level mapping's keys, with the values of
+/// the keys a headline reads when those are scalars or mappings, and those mappings' scalars.
+/// Everything else is read and checked but not kept. (A mapping's list holds its values, so
+/// the enum needs no box of its own.)
+private enum Sketch {
     case scalar(String, Node.Scalar.Style)
     case mapping([(key: String, value: Sketch)])
     case unbuilt
@@ -77,6 +78,13 @@ private struct SketchTree: TreeBuilder {
         case .scalar: depth <= 2
         case .mapping: depth <= 1
         case .sequence: false
+        }
+    }
+    static func buildsValue(of key: UnsafeBufferPointer<UInt8>, depth: Int) -> Bool {
+        guard depth == 0 else { return true }
+        switch String(decoding: key, as: UTF8.self) {
+        case "word", "pos", "translation", "forms", "rank": return true
+        default: return false
         }
     }
     var unbuilt: Sketch { .unbuilt }

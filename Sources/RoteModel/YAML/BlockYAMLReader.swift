@@ -39,6 +39,9 @@ protocol TreeBuilder {
     /// read and checked all the same, to its last byte, but no text or list is made of it:
     /// it stands in the tree as `unbuilt`.
     static func builds(_ kind: NodeKind, depth: Int) -> Bool
+    /// Whether the value of `key`, in a mapping at `depth`, is built at all: one not built
+    /// is read and checked, with everything below it, as any node not built is.
+    static func buildsValue(of key: UnsafeBufferPointer<UInt8>, depth: Int) -> Bool
     var unbuilt: Value { get }
     func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Value
     func mapping(_ pairs: [(key: String, keyMark: Mark, value: Value)], mark: Mark) -> Value
@@ -53,6 +56,7 @@ enum NodeKind {
 struct YamsTree: TreeBuilder {
     static var needsMarks: Bool { true }
     static func builds(_ kind: NodeKind, depth: Int) -> Bool { true }
+    static func buildsValue(of key: UnsafeBufferPointer<UInt8>, depth: Int) -> Bool { true }
     var unbuilt: Node { .scalar(Node.Scalar("")) }
 
     func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Node {
@@ -227,6 +231,19 @@ private struct Reader<Builder: TreeBuilder> {
         }
     }
 
+    /// The depth a node not built is read at: deeper than any text nests, so nothing below
+    /// it is built either.
+    static var notBuilt: Int { 1 << 40 }
+
+    func building(_ kind: NodeKind, _ depth: Int) -> Bool {
+        depth < Self.notBuilt && Builder.builds(kind, depth: depth)
+    }
+
+    /// The depth to read the value of `key` at, in a mapping at `depth`.
+    func depthOfValue(of key: UnsafeBufferPointer<UInt8>, builds: Bool, depth: Int) -> Int {
+        builds && Builder.buildsValue(of: key, depth: depth) ? depth + 1 : Self.notBuilt
+    }
+
     /// A block mapping or sequence whose first line is `line`, indented by `indent`.
     mutating func blockNode(indent: Int, depth: Int) throws -> Value {
         let start = lineStarts[line] + indent
@@ -241,7 +258,7 @@ private struct Reader<Builder: TreeBuilder> {
     mutating func blockSequence(indent: Int, depth: Int) throws -> Value {
         let first = lineStarts[line] + indent
         let startLine = line
-        let builds = Builder.builds(.sequence, depth: depth)
+        let builds = building(.sequence, depth)
         var items: [Value] = []
         while skipBlankLines(), indentation(of: line) == indent, isSequenceItem(lineStarts[line] + indent) {
             var content = lineStarts[line] + indent + 2
@@ -266,20 +283,22 @@ private struct Reader<Builder: TreeBuilder> {
     /// follow a `- ` when the mapping is a sequence item).
     mutating func blockMapping(indent: Int, firstKeyAt: Int, depth: Int) throws -> Value {
         let startLine = line
-        let builds = Builder.builds(.mapping, depth: depth)
+        let builds = building(.mapping, depth)
         var pairs: [(key: String, keyMark: Mark, value: Value)] = []
         var keys = KeySet()
         var keyStart = firstKeyAt
         while true {
             guard let colon = keyEnd(from: keyStart) else { throw Failure() }
             try checkPlain(keyStart, colon, flow: false)
-            guard keys.insert(UnsafeBufferPointer(rebasing: bytes[keyStart..<colon])) else { throw Failure() }
+            let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<colon])
+            guard keys.insert(key) else { throw Failure() }
             let keyLine = line
+            let valueDepth = depthOfValue(of: key, builds: builds, depth: depth)
             let value: Value
             var valueStart = colon + 1
             while valueStart < lineEnds[line], bytes[valueStart] == 0x20 { valueStart += 1 }
             if valueStart < lineEnds[line] {
-                value = try inlineValue(from: valueStart, depth: depth + 1)
+                value = try inlineValue(from: valueStart, depth: valueDepth)
                 line += 1
                 try expectNoDeeperLine(than: indent)
             } else {
@@ -288,9 +307,9 @@ private struct Reader<Builder: TreeBuilder> {
                 guard skipBlankLines() else { throw Failure() }
                 let next = indentation(of: line)
                 if next > indent {
-                    value = try blockNode(indent: next, depth: depth + 1)
+                    value = try blockNode(indent: next, depth: valueDepth)
                 } else if next == indent, isSequenceItem(lineStarts[line] + indent) {
-                    value = try blockSequence(indent: indent, depth: depth + 1)
+                    value = try blockSequence(indent: indent, depth: valueDepth)
                 } else {
                     throw Failure()  // an empty value: its mark is libyaml's business
                 }
@@ -344,15 +363,15 @@ private struct Reader<Builder: TreeBuilder> {
         switch bytes[index] {
         case 0x7B: return try flowMapping(&index, depth: depth)
         case 0x5B: return try flowSequence(&index, depth: depth)
-        case 0x22: return try doubleQuoted(&index, builds: Builder.builds(.scalar, depth: depth))
-        case 0x27: return try singleQuoted(&index, builds: Builder.builds(.scalar, depth: depth))
-        default: return try plain(&index, flow: flow, builds: Builder.builds(.scalar, depth: depth))
+        case 0x22: return try doubleQuoted(&index, builds: building(.scalar, depth))
+        case 0x27: return try singleQuoted(&index, builds: building(.scalar, depth))
+        default: return try plain(&index, flow: flow, builds: building(.scalar, depth))
         }
     }
 
     func flowMapping(_ index: inout Int, depth: Int) throws -> Value {
         let start = index
-        let builds = Builder.builds(.mapping, depth: depth)
+        let builds = building(.mapping, depth)
         index += 1
         var pairs: [(key: String, keyMark: Mark, value: Value)] = []
         var keys = KeySet()
@@ -364,10 +383,11 @@ private struct Reader<Builder: TreeBuilder> {
             let keyStart = index
             guard let colon = flowKeyEnd(from: index) else { throw Failure() }
             try checkPlain(keyStart, colon, flow: true)
-            guard keys.insert(UnsafeBufferPointer(rebasing: bytes[keyStart..<colon])) else { throw Failure() }
+            let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<colon])
+            guard keys.insert(key) else { throw Failure() }
             index = colon + 2
             while index < lineEnds[line], bytes[index] == 0x20 { index += 1 }
-            let value = try flowNode(&index, flow: true, depth: depth + 1)
+            let value = try flowNode(&index, flow: true, depth: depthOfValue(of: key, builds: builds, depth: depth))
             if builds { pairs.append((text(keyStart, colon), mark(keyStart, line: line), value)) }
             guard try flowSeparator(&index, closing: 0x7D) else { break }
         }
@@ -376,7 +396,7 @@ private struct Reader<Builder: TreeBuilder> {
 
     func flowSequence(_ index: inout Int, depth: Int) throws -> Value {
         let start = index
-        let builds = Builder.builds(.sequence, depth: depth)
+        let builds = building(.sequence, depth)
         index += 1
         var items: [Value] = []
         if index < lineEnds[line], bytes[index] == 0x5D {
