@@ -321,15 +321,26 @@ struct FileCheck: Sendable {
     }
 
     /// Every file and folder in scope, by path in `String` order: what a full load is about
-    /// to read, listed before it reads.
-    static func scope(root: String, user: String) -> [String] {
+    /// to read, listed before it reads. Stamped here, before anything is read, are what the
+    /// reading does not stamp as it reads: the folders, and the manifests the loader reads
+    /// while it lists (`rote.yaml`, each `corpus/<deck>/deck.yaml`).
+    static func scope(root: String, user: String) -> (paths: [String], stamps: [String: FileStamp]) {
         var paths = [LibraryLocation.manifestName]
         var info = stat()
         for top in ["corpus/", "profiles/"] where stat(root + "/" + top, &info) == 0 {
             paths.append(top)
             paths += listPaths(root: root, user: user, folder: top)
         }
-        return paths.sorted()
+        var stamps: [String: FileStamp] = [:]
+        for path in paths where path.hasSuffix("/") || path == LibraryLocation.manifestName || isDeckManifest(path) {
+            if stat(root + "/" + path, &info) == 0 { stamps[path] = FileStamp(info) }
+        }
+        return (paths.sorted(), stamps)
+    }
+
+    /// `corpus/<deck>/deck.yaml`.
+    static func isDeckManifest(_ path: String) -> Bool {
+        path.hasPrefix("corpus/") && path.hasSuffix("/deck.yaml") && path.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) } == 2
     }
 
     // MARK: Racy stamps

@@ -20,11 +20,12 @@ extension LaunchRows {
     static func read(root: URL, user: String) throws -> (rows: LaunchRows, library: LoadedLibrary) {
         let started = FileCheck.now()
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
-        // Three serial steps, side by side: listing the files in scope, git's index, and
-        // the loader's own listing (which reads the deck manifests).
-        let ((scope, gitStamps), (listedLibrary, files)) = try inParallel({
-            (FileCheck.scope(root: root.path, user: user), (try? Repository.open(at: root).index().stamps()) ?? [:])
-        }, { try loader.list(root) })
+        // The scope first, so that a file that appears later is not recorded unread; then the
+        // loader's own listing (which reads the manifests) beside git's index.
+        let scope = FileCheck.scope(root: root.path, user: user)
+        let ((listedLibrary, files), gitStamps) = try inParallel({ try loader.list(root) }, {
+            (try? Repository.open(at: root).index().stamps()) ?? [:]
+        })
         let decks = listedLibrary.decks, libraryRoot = listedLibrary.root, rootPath = listedLibrary.root.path
 
         enum Read: Sendable {
@@ -70,11 +71,10 @@ extension LaunchRows {
             return (entries, progress, library)
         }, {
             // The paths listed and the files read, both in path order, met in one pass: a
-            // file read has its stamp and role; anything else in scope (folders, rote.yaml, a
-            // file that appeared meanwhile) is stat'ed.
-            var read = [(stamp: FileStamp?, role: FileRecord.Role)?](repeating: nil, count: scope.count)
+            // file read has its stamp and role.
+            var read = [(stamp: FileStamp?, role: FileRecord.Role)?](repeating: nil, count: scope.paths.count)
             var next = 0
-            for (index, path) in scope.enumerated() {
+            for (index, path) in scope.paths.enumerated() {
                 while next < files.count, files[next].0 < path { next += 1 }
                 guard next < files.count, files[next].0 == path else { continue }
                 switch files[next].1 {
@@ -83,7 +83,7 @@ extension LaunchRows {
                 default: read[index] = (reads[next].stamp, .configuration)
                 }
             }
-            return LaunchRows.records(root: rootPath, paths: scope, read: read, since: started, gitStamps: gitStamps)
+            return LaunchRows.records(root: rootPath, scope: scope, read: read, since: started, gitStamps: gitStamps)
         })
         releaseInBackground(consume reads)
         let deckOrder = library.deckOrder

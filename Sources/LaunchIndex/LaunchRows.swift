@@ -156,18 +156,27 @@ public struct LaunchRows: Sendable {
 
     /// The records of a snapshot's files, with blob ids from git's index where its stat data
     /// still matches; `roles` has the roles already known (from classifying the paths).
-    /// A record for each path in scope (folders end in `/`), on every core: stamped as it
-    /// was read where `read` has it, else stat'ed now (and left out if gone); a stamp too
-    /// recent to trust (racy) recorded as unknown; with its blob id from git's index where
-    /// git's stat data matches the stamp.
+    /// A record for each path in scope (folders end in `/`), on every core. Its stamp is the
+    /// one `scope` took before anything was read, else the one the file got as it was read;
+    /// an entry or progress file in scope that was not read appeared after the loader listed
+    /// its folder, so it is recorded as unknown and read next time; anything else (a file
+    /// the loader does not read) is stat'ed now, and left out if gone. A stamp too recent to
+    /// trust (racy) is recorded as unknown. The blob id comes from git's index where git's
+    /// stat data matches the stamp.
     static func records(
-        root: String, paths: [String], read: [(stamp: FileStamp?, role: FileRecord.Role)?], since started: Int64, gitStamps: [String: Index.Stamp]
+        root: String, scope: (paths: [String], stamps: [String: FileStamp]), read: [(stamp: FileStamp?, role: FileRecord.Role)?], since started: Int64,
+        gitStamps: [String: Index.Stamp]
     ) -> [FileRecord] {
-        Array(paths.indices).concurrentMap { index -> FileRecord? in
+        let paths = scope.paths
+        return Array(paths.indices).concurrentMap { index -> FileRecord? in
             let path = paths[index]
             var stamp: FileStamp
-            if let known = read[index]?.stamp {
+            if let early = scope.stamps[path] {
+                stamp = early
+            } else if let known = read[index]?.stamp {
                 stamp = known
+            } else if read[index] == nil, FileRecord.role(of: path) != .configuration {
+                stamp = .unknown
             } else {
                 var info = stat()
                 guard stat(root + "/" + path, &info) == 0 else { return nil }

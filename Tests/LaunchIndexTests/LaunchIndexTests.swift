@@ -139,6 +139,34 @@ import Study
         #expect(back.settings == rows.settings)
     }
 
+    /// A cold launch lists the scope before the loader lists and reads; what only one of them
+    /// saw must not be recorded as read. An entry the loader never listed (it appeared in
+    /// between) is recorded as unknown, so the next launch reads it; a folder and the
+    /// manifests keep the stamps taken before anything was read; a file the loader does not
+    /// read is stat'ed.
+    @Test func aFileTheLoaderDidNotListIsReadAtTheNextLaunch() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        LaunchIndexTests.settle()
+        let root = directory.url.path
+        var scope = FileCheck.scope(root: root, user: "demo")
+        let word = try #require(scope.paths.first { $0.hasPrefix("corpus/english-a1/") && $0.hasSuffix(".yaml") && !$0.hasSuffix("/deck.yaml") })
+        let folder = "corpus/english-a1/", oddName = "corpus/english-a1/Odd Name.yaml"
+        try Data("word: odd\n".utf8).write(to: directory.url.appending(path: oddName))
+        scope.paths = (scope.paths + [oddName]).sorted()
+        let early = try #require(scope.stamps[folder])
+        // The folder, the odd file and the word, as if the loader had read nothing; stamps
+        // counted as settled (none racy).
+        let asked = [folder, oddName, word]
+        let records = LaunchRows.records(
+            root: root, scope: (asked, scope.stamps), read: Array(repeating: nil, count: asked.count), since: FileCheck.now() + 10_000_000_000, gitStamps: [:])
+        let byPath = Dictionary(uniqueKeysWithValues: records.map { ($0.path, $0) })
+        #expect(byPath[folder]?.stamp == early)
+        #expect(byPath[word]?.stamp == .unknown)
+        #expect(byPath[oddName]?.role == .configuration)
+        #expect(byPath[oddName]?.stamp != .unknown)
+        #expect(scope.stamps["rote.yaml"] != nil && scope.stamps["corpus/english-a1/deck.yaml"] != nil)
+    }
+
     @Test func uncommittedEditsAddedAndRemovedFilesAreSeenAndGoIntoTheDelta() throws {
         let directory = LaunchIndexTests.starterLibrary()
         let root = directory.url
