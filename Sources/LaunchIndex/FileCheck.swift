@@ -292,6 +292,9 @@ struct FileCheck: Sendable {
         // The folder's path with each name after it, to ask `known` without making a string.
         var path = Array(folder.utf8)
         let folderLength = path.count
+        // Everything below corpus/ is in scope (hidden names are skipped as they are met), so
+        // only the profiles' folders ask, name by name.
+        let allInScope = folder.hasPrefix("corpus/")
         while let entry = readdir(directory) {
             let nameLength = withUnsafeBytes(of: entry.pointee.d_name) { name in
                 let length = name.firstIndex(of: 0) ?? name.count
@@ -302,16 +305,17 @@ struct FileCheck: Sendable {
             var type = Int32(entry.pointee.d_type)
             let isYAML = path.count >= folderLength + 5 && path.suffix(5).elementsEqual(".yaml".utf8)
             if type == DT_REG, isYAML, path.withUnsafeBytes(known) { continue }
-            let name = String(decoding: path[folderLength...], as: UTF8.self)
             if type != DT_REG, type != DT_DIR {
+                let name = String(decoding: path[folderLength...], as: UTF8.self)
                 var info = stat()
                 guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
                 type = (info.st_mode & S_IFMT) == S_IFDIR ? Int32(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
             }
             let isFolder = type == DT_DIR
             guard isFolder || (type == DT_REG && isYAML) else { continue }
-            let relative = folder + name + (isFolder ? "/" : "")
-            guard inScope(relative, user: user) else { continue }
+            if isFolder { path.append(UInt8(ascii: "/")) }
+            let relative = String(decoding: path, as: UTF8.self)
+            guard allInScope || inScope(relative, user: user) else { continue }
             if !isFolder, relative.utf8.withContiguousStorageIfAvailable({ known(UnsafeRawBufferPointer($0)) }) == true { continue }
             found.append(relative)
             if isFolder { subfolders.append(relative) }
@@ -332,15 +336,15 @@ struct FileCheck: Sendable {
             paths += listPaths(root: root, user: user, folder: top)
         }
         var stamps: [String: FileStamp] = [:]
-        for path in paths where path.hasSuffix("/") || path == LibraryLocation.manifestName || isDeckManifest(path) {
+        for path in paths where path.utf8.last == UInt8(ascii: "/") || path == LibraryLocation.manifestName {
             if stat(root + "/" + path, &info) == 0 { stamps[path] = FileStamp(info) }
+            // A deck's manifest, `corpus/<deck>/deck.yaml`, found from its folder.
+            if path.hasPrefix("corpus/"), path.utf8.dropFirst(7).firstIndex(of: UInt8(ascii: "/")) == path.utf8.index(before: path.utf8.endIndex) {
+                let manifest = path + "deck.yaml"
+                if stat(root + "/" + manifest, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { stamps[manifest] = FileStamp(info) }
+            }
         }
         return (paths.sorted(), stamps)
-    }
-
-    /// `corpus/<deck>/deck.yaml`.
-    static func isDeckManifest(_ path: String) -> Bool {
-        path.hasPrefix("corpus/") && path.hasSuffix("/deck.yaml") && path.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) } == 2
     }
 
     // MARK: Racy stamps
