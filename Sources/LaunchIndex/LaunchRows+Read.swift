@@ -33,7 +33,9 @@ extension LaunchRows {
             case progress(String, ProgressSummary)
             case other(LibraryLoader.ParseResult)
         }
-        let reads = files.concurrentMap(state: { ReadBuffer() }) { buffer, file -> (read: Read, stamp: FileStamp?) in
+        // Eight threads a core: a core whose thread waits for the disk has others to run.
+        let threads = 8 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let reads = files.concurrentMap(threads: threads, state: { ReadBuffer() }) { buffer, file -> (read: Read, stamp: FileStamp?) in
             let (path, kind) = file
             guard let (bytes, info) = loader.read(rootPath, path, into: buffer) else {
                 // Unreadable, too large or cut short: the general reader says which.

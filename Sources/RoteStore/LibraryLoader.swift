@@ -340,6 +340,52 @@ extension Array where Element: Sendable {
     }
 }
 
+extension Array where Element: Sendable {
+    /// `concurrentMap(state:)` on `threads` threads, more than the cores if asked: for work
+    /// that waits on the disk (files not yet in memory), where a core would otherwise sit
+    /// idle while its one thread waits. Reading a 100k library from a cold disk took 17 s on
+    /// two threads and 7 s on sixteen; from memory the two take the same time.
+    public func concurrentMap<State, Result: Sendable>(
+        threads: Int, state makeState: @escaping @Sendable () -> State, _ transform: @escaping @Sendable (inout State, Element) -> Result
+    ) -> [Result] {
+        let results = ParallelSlots<Result>(count: count)
+        let chunk = 64, chunks = (count + chunk - 1) / chunk
+        let next = ChunkCounter()
+        let items = self
+        @Sendable func work() {
+            var state = makeState()
+            while let part = next.take(below: chunks) {
+                for index in (part * chunk)..<Swift.min((part + 1) * chunk, items.count) { results.set(index, transform(&state, items[index])) }
+            }
+        }
+        let done = DispatchSemaphore(value: 0)
+        let helpers = Swift.max(0, Swift.min(threads, chunks) - 1)
+        for _ in 0..<helpers {
+            Thread {
+                work()
+                done.signal()
+            }.start()
+        }
+        work()
+        for _ in 0..<helpers { done.wait() }
+        return results.takeValues()
+    }
+}
+
+/// The next chunk of work, handed out once each.
+private final class ChunkCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+
+    func take(below limit: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < limit else { return nil }
+        next += 1
+        return next - 1
+    }
+}
+
 /// Runs `first` and `second` at once, on two cores where there are two, and returns both
 /// results: for serial steps that do not need each other (two walks of the file tree, say).
 public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+@testable import RoteStore
+
+/// The parallel helpers hand every item to exactly one worker and give the results back in
+/// item order, whatever the threads and chunks.
+@Suite struct ConcurrentMapTests {
+    @Test(arguments: [0, 1, 63, 64, 65, 1_000, 10_007])
+    func everyItemOnceInOrder(count: Int) {
+        let items = Array(0..<count)
+        let expected = items.map { $0 * 3 + 1 }
+        #expect(items.concurrentMap { $0 * 3 + 1 } == expected)
+        for threads in [1, 2, 16] {
+            // Each thread's state counts what it did; the results carry it along.
+            let results = items.concurrentMap(threads: threads, state: { 0 }) { done, item -> (Int, Int) in
+                done += 1
+                return (item * 3 + 1, done)
+            }
+            #expect(results.map(\.0) == expected, "\(threads) threads")
+            #expect(results.allSatisfy { $0.1 >= 1 })
+        }
+    }
+
+    @Test func bothStepsRunAndAnErrorComesThrough() throws {
+        struct Failure: Error {}
+        let (a, b) = inParallel({ (1...1_000).reduce(0, +) }, { "done" })
+        #expect(a == 500_500 && b == "done")
+        #expect(throws: Failure.self) { try inParallel({ () throws -> Int in throw Failure() }, { 2 }) }
+    }
+}
