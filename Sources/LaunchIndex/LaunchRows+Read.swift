@@ -8,7 +8,7 @@ extension LaunchRows {
     /// Rows for `user` read straight from the library's files — what a cold launch builds —
     /// with the parsed library of what else it read (deck manifests, the profile, and every
     /// entry that is not a word). The same rows as a full load gives, at less cost:
-    /// - files are read on every core into one reused buffer a core;
+    /// - files are read on eight threads a core, each into one buffer it reuses;
     /// - a vocabulary entry is read only as far as its headline (`VocabularyEntry.headline`),
     ///   unless it is in shapes only Yams reads, when it is decoded in full;
     /// - a progress file in Rote's canonical form is summarised as it is read, without

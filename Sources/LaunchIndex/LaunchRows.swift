@@ -154,8 +154,6 @@ public struct LaunchRows: Sendable {
     /// Sorted by path.
     public var files: [FileRecord]
 
-    /// The records of a snapshot's files, with blob ids from git's index where its stat data
-    /// still matches; `roles` has the roles already known (from classifying the paths).
     /// A record for each path in scope (folders end in `/`), on every core. Its stamp is the
     /// one `scope` took before anything was read, else the one the file got as it was read;
     /// an entry or progress file in scope that was not read appeared after the loader listed

@@ -343,8 +343,8 @@ extension Array where Element: Sendable {
 extension Array where Element: Sendable {
     /// `concurrentMap(state:)` on `threads` threads, more than the cores if asked: for work
     /// that waits on the disk (files not yet in memory), where a core would otherwise sit
-    /// idle while its one thread waits. Reading a 100k library from a cold disk took 17 s on
-    /// two threads and 7 s on sixteen; from memory the two take the same time.
+    /// idle while its one thread waits. A cold launch of a 100k library from a cold disk took
+    /// 17.3 s on two threads and 6.8–9.3 s on sixteen; from memory the two took the same time.
     public func concurrentMap<State, Result: Sendable>(
         threads: Int, state makeState: @escaping @Sendable () -> State, _ transform: @escaping @Sendable (inout State, Element) -> Result
     ) -> [Result] {
