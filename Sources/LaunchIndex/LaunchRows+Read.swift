@@ -37,7 +37,7 @@ extension LaunchRows {
         let threads = 8 * max(1, ProcessInfo.processInfo.activeProcessorCount)
         let reads = files.concurrentMap(threads: threads, state: { ReadBuffer() }) { buffer, file -> (read: Read, stamp: FileStamp?) in
             let (path, kind) = file
-            guard let (bytes, info) = loader.read(rootPath, path, into: buffer) else {
+            guard let (bytes, info) = buffer.read(root: rootPath, path: path) else {
                 // Unreadable, too large or cut short: the general reader says which.
                 var problems: [Diagnostic] = []
                 let result = loader.read(libraryRoot, path, &problems).map { loader.parse($0, path: path, kind: kind, decks: decks) }

@@ -215,12 +215,6 @@ public struct LibraryLoader: Sendable {
         return data
     }
 
-    /// What `read` gives, into `buffer`: the bytes (valid until the buffer reads again) and
-    /// the file's stat taken before they were read. Nil wherever `read` reports a problem.
-    public func read(_ root: String, _ path: String, into buffer: ReadBuffer) -> (bytes: UnsafeRawBufferPointer, info: stat)? {
-        buffer.read(root: root, path: path)
-    }
-
     public enum ParsedValue: Sendable {
         case entry(Entry)
         case domain(String, SkillDomain)
@@ -469,8 +463,9 @@ public final class ReadBuffer {
         if folderDescriptor >= 0 { close(folderDescriptor) }
     }
 
-    /// The whole file at `path` (relative to `root`) and its stat, taken before reading; nil
-    /// when it cannot be opened, is over the size limit, or comes up short.
+    /// The whole file at `path` (relative to `root`), its bytes valid until the next read,
+    /// and its stat, taken before reading; nil when it cannot be opened, is over the size
+    /// limit, or comes up short (`LibraryLoader.read` then says which).
     public func read(root: String, path: String) -> (bytes: UnsafeRawBufferPointer, info: stat)? {
         var path = path
         let descriptor = path.withUTF8 { path -> Int32 in

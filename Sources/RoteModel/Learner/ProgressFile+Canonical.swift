@@ -24,11 +24,6 @@ extension ProgressFile {
     /// time handed to `review` in replay order. It gives up (nil) wherever `decodeCanonical`
     /// does, and also when the reviews are not already in replay order or two ids hash alike;
     /// the caller then reads the file in full, so it must throw away what `review` was told.
-    public static func scanCanonical(_ data: Data, review: (Date, Int?) -> Void) -> ProgressFile? {
-        data.withUnsafeBytes { scanCanonical(bytes: $0, review: review) }
-    }
-
-    /// `scanCanonical` of a file's bytes.
     public static func scanCanonical(bytes: UnsafeRawBufferPointer, review: (Date, Int?) -> Void) -> ProgressFile? {
         withoutActuallyEscaping(review) { review in
             var reviews = ReviewsInOrder(review: review)
@@ -153,7 +148,7 @@ enum CanonicalProgressReader {
                 else { return nil }
                 continue
             }
-            guard let (key, value) = pair(line, separatorRequired: false) else { return nil }
+            guard let (key, value) = pair(line) else { return nil }
             let keyText = Substring(String(decoding: key, as: UTF8.self))
             guard seen.insert(keyText).inserted else { return nil }
             switch keyText {
@@ -170,11 +165,11 @@ enum CanonicalProgressReader {
     }
 
     /// Splits `key: value` (or `key:` with nothing after) at the first colon.
-    static func pair(_ text: UnsafeRawBufferPointer, separatorRequired: Bool) -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer)? {
+    static func pair(_ text: UnsafeRawBufferPointer) -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer)? {
         guard let colon = text.firstIndex(of: 0x3A), colon > 0 else { return nil }
         let key = UnsafeRawBufferPointer(rebasing: text[..<colon])
         guard key.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }) else { return nil }
-        if colon + 1 == text.count { return separatorRequired ? nil : (key, UnsafeRawBufferPointer(rebasing: text[text.count...])) }
+        if colon + 1 == text.count { return (key, UnsafeRawBufferPointer(rebasing: text[text.count...])) }
         guard text[colon + 1] == 0x20, colon + 2 < text.count else { return nil }
         return (key, UnsafeRawBufferPointer(rebasing: text[(colon + 2)...]))
     }
@@ -296,7 +291,6 @@ enum CanonicalProgressReader {
     /// `swift_once` on every review. A test holds each to `packed` of its word.
     enum Keys {
         static let id: UInt64 = 0x6469, at: UInt64 = 0x7461, grade: UInt64 = 0x65_6461_7267, ms: UInt64 = 0x736D, device: UInt64 = 0x6563_6976_6564
-        /// `Grade(name:)`'s words, which it reads in any case.
     }
 
     /// What `Grade(name:)` reads from a plain scalar: its name in any case, or its number.
