@@ -283,7 +283,8 @@ struct FileCheck: Sendable {
     }
 
     /// The paths in scope below `folder`, folders (ending in `/`) included, by the types
-    /// readdir reports: only links and unknown types are stat'ed, followed as a read would.
+    /// readdir reports: only links and unknown types are stat'ed, and a link is followed by
+    /// the loader's rule (`LibraryLoader.link`), so this listing is the one the loader reads.
     static func listPaths(root: String, user: String, folder: String, skipping known: (UnsafeRawBufferPointer) -> Bool = { _ in false }) -> [String] {
         var found: [String] = []
         guard let directory = opendir(root + "/" + folder) else { return [] }
@@ -308,8 +309,13 @@ struct FileCheck: Sendable {
             if type != DT_REG, type != DT_DIR {
                 let name = String(decoding: path[folderLength...], as: UTF8.self)
                 var info = stat()
-                guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
-                type = (info.st_mode & S_IFMT) == S_IFDIR ? Int32(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
+                guard fstatat(dirfd(directory), name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: type = Int32(DT_DIR)
+                case S_IFREG: type = Int32(DT_REG)
+                case S_IFLNK where LibraryLoader.link(at: String(decoding: path, as: UTF8.self), root: root) == .file: type = Int32(DT_REG)
+                default: continue
+                }
             }
             let isFolder = type == DT_DIR
             guard isFolder || (type == DT_REG && isYAML) else { continue }

@@ -20,12 +20,14 @@ extension LaunchRows {
     static func read(root: URL, user: String) throws -> (rows: LaunchRows, library: LoadedLibrary) {
         let started = FileCheck.now()
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
-        // The scope first, so that a file that appears later is not recorded unread; then the
-        // loader's own listing (which reads the manifests) beside git's index.
-        let scope = FileCheck.scope(root: root.path, user: user)
-        let ((listedLibrary, files), gitStamps) = try inParallel({ try loader.list(root) }, {
+        // The scope is listed before anything is read, so that a file that appears later is
+        // not recorded unread, with git's index read beside it; the loader takes the scope's
+        // files as its listing, classifies them and reads the manifests.
+        let root = root.standardizedFileURL.resolvingSymlinksInPath()
+        let (scope, gitStamps) = inParallel({ FileCheck.scope(root: root.path, user: user) }, {
             (try? Repository.open(at: root).index().stamps()) ?? [:]
         })
+        let (listedLibrary, files) = try loader.list(root, listed: scope.paths.filter { $0.utf8.last != UInt8(ascii: "/") })
         let decks = listedLibrary.decks, libraryRoot = listedLibrary.root, rootPath = listedLibrary.root.path
 
         enum Read: Sendable {
@@ -96,3 +98,4 @@ extension LaunchRows {
         return (rows, library)
     }
 }
+

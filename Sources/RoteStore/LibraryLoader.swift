@@ -39,7 +39,9 @@ public struct LibraryLoader: Sendable {
 
     /// The first half of a load: the library with its manifest and deck manifests read, and
     /// every other file it wants, classified, in path order — what `load` parses next.
-    public func list(_ root: URL) throws -> (LoadedLibrary, [(String, LibraryFile)]) {
+    /// `listed` is a listing the caller already made by the same rules as `listFiles` (sorted,
+    /// links followed only to files inside the library), so one walk of the folders serves both.
+    public func list(_ root: URL, listed: [String]? = nil) throws -> (LoadedLibrary, [(String, LibraryFile)]) {
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
         var library = LoadedLibrary(root: root)
         let manifestURL = root.appending(path: LibraryLocation.manifestName)
@@ -53,7 +55,7 @@ public struct LibraryLoader: Sendable {
             library.diagnostics.append(.error(".git", nil, "\(root.path) is not a git repository, so it cannot sync or keep history; run `git init` there and commit, or create a library with `rote init`"))
         }
 
-        var (paths, listingProblems) = listFiles(root)
+        var (paths, listingProblems) = listed.map { ($0, []) } ?? listFiles(root)
         library.diagnostics += listingProblems
         var classified: [(String, LibraryFile)] = []
         for (path, kind) in zip(paths, paths.concurrentMap(LibraryFile.classify)) {
@@ -157,14 +159,11 @@ public struct LibraryLoader: Sendable {
                 case DT_DIR:
                     walk(path)
                 case DT_LNK:
-                    let target = URL(fileURLWithPath: rootPath + "/" + path).resolvingSymlinksInPath().standardizedFileURL.path
-                    if !target.hasPrefix(rootPath + "/") {
+                    switch Self.link(at: path, root: rootPath) {
+                    case let .outside(target):
                         problems.append(.error(path, nil, "symbolic link leads outside the library (to \(target)); copy the file in instead"))
-                        continue
-                    }
-                    var isDirectory: ObjCBool = false
-                    if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), !isDirectory.boolValue, path.hasSuffix(".yaml") {
-                        paths.append(path)
+                    case .file where path.hasSuffix(".yaml"): paths.append(path)
+                    case .file, .notAFile: continue
                     }
                 case DT_REG:
                     if path.hasSuffix(".yaml") { paths.append(path) }
@@ -176,6 +175,23 @@ public struct LibraryLoader: Sendable {
         for top in ["corpus", "profiles"] { walk(top) }
         paths.sort()
         return (paths, problems)
+    }
+
+    /// Where a symbolic link in the library leads, by the rule every listing keeps: a link is
+    /// followed to a file inside the library, never to a folder or out of the library.
+    public enum Link: Equatable, Sendable {
+        case file
+        case notAFile
+        case outside(target: String)
+    }
+
+    /// The link at `path`, relative to the library at `root`.
+    public static func link(at path: String, root: String) -> Link {
+        let target = URL(fileURLWithPath: root + "/" + path).resolvingSymlinksInPath().standardizedFileURL.path
+        let root = URL(fileURLWithPath: root).resolvingSymlinksInPath().standardizedFileURL.path
+        guard target.hasPrefix(root + "/") else { return .outside(target: target) }
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) && !isDirectory.boolValue ? .file : .notAFile
     }
 
     /// The file's bytes, refusing one over the size limit before reading it. One open, one

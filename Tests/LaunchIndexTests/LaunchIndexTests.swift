@@ -139,6 +139,29 @@ import Study
         #expect(back.settings == rows.settings)
     }
 
+    /// One listing serves the scope and the loader, so a link is followed by the loader's
+    /// rule in both: to a file inside the library, never out of it or into a folder.
+    @Test func theScopeFollowsLinksAsTheLoaderDoes() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        let outside = TemporaryDirectory()
+        outside.write("secret.yaml", "word: secret\npos: noun\ntranslation: سر\nforms: {singular: secret}\n")
+        let files = FileManager.default, words = directory.url.appending(path: "corpus/english-a1")
+        let word = try #require(try files.contentsOfDirectory(atPath: words.path).sorted().first { $0.hasSuffix(".yaml") && $0 != "deck.yaml" })
+        try files.createSymbolicLink(at: words.appending(path: "leak.yaml"), withDestinationURL: outside.url.appending(path: "secret.yaml"))
+        try files.createSymbolicLink(at: words.appending(path: "linked"), withDestinationURL: outside.url)
+        try files.createSymbolicLink(at: words.appending(path: "zz-alias.yaml"), withDestinationURL: words.appending(path: word))
+        LaunchIndexTests.settle()
+
+        let scope = FileCheck.scope(root: directory.url.path, user: "demo")
+        #expect(scope.paths.contains("corpus/english-a1/zz-alias.yaml"))
+        #expect(!scope.paths.contains { $0.hasPrefix("corpus/english-a1/leak") || $0.hasPrefix("corpus/english-a1/linked") })
+        let (rows, _) = try LaunchRows.read(root: directory.url, user: "demo")
+        let full = try LibraryLoader(users: .only("demo"), includeSessions: false).load(directory.url)
+        #expect(Set(rows.entries.map(\.id)) == Set(full.entries.map(\.id)))
+        #expect(rows.entries.contains { $0.id == "english-a1/zz-alias" })
+        #expect(full.errors.contains { $0.path == "corpus/english-a1/leak.yaml" && $0.message.contains("outside the library") })
+    }
+
     /// A cold launch lists the scope before the loader lists and reads; what only one of them
     /// saw must not be recorded as read. An entry the loader never listed (it appeared in
     /// between) is recorded as unknown, so the next launch reads it; a folder and the
