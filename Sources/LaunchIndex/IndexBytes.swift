@@ -12,11 +12,6 @@ struct ByteWriter {
 
     mutating func append(contentsOf raw: some Sequence<UInt8>) { bytes.append(contentsOf: raw) }
 
-    /// Zero bytes up to the next multiple of `alignment`.
-    mutating func align(_ alignment: Int) {
-        while bytes.count % alignment != 0 { bytes.append(0) }
-    }
-
     /// Overwrites a value written earlier (a header field filled in last).
     mutating func set<Value: FixedWidthInteger>(_ value: Value, at offset: Int) {
         withUnsafeBytes(of: value.littleEndian) { raw in
@@ -112,11 +107,11 @@ final class MappedFile: @unchecked Sendable {
         reader = ByteReader(base: UnsafeRawPointer(address), count: length)
     }
 
-    /// Bytes built in memory (a fresh build), owned the same way.
-    init(bytes: [UInt8]) {
-        length = bytes.count
-        let address = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        bytes.withUnsafeBytes { address.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+    /// `length` bytes that `build` writes in memory (a fresh build), owned the same way.
+    init(building length: Int, _ build: (UnsafeMutableRawBufferPointer) -> Void) {
+        self.length = length
+        let address = UnsafeMutableRawPointer.allocate(byteCount: max(length, 1), alignment: 16)
+        build(UnsafeMutableRawBufferPointer(start: address, count: length))
         reader = ByteReader(base: UnsafeRawPointer(address), count: length)
         owned = true
     }

@@ -8,48 +8,60 @@ extension LaunchIndex {
     /// Lays rows out as index bytes: the one way an index is made, whether from a full load
     /// or from an old index patched with the files that changed.
     public convenience init(rows: LaunchRows) throws {
-        try self.init(storage: MappedFile(bytes: LaunchIndex.encode(rows)))
+        try self.init(storage: LaunchIndex.encode(rows))
     }
 
-    static func encode(_ rows: LaunchRows) -> [UInt8] {
+    /// The index's bytes, in memory that the index can read as it reads a mapped file. The
+    /// entries are laid out in `runs` runs (eight a core unless said); the bytes are the same
+    /// however many.
+    static func encode(_ rows: LaunchRows, runs: Int? = nil) -> MappedFile {
         // The file records are laid out on the other core, with strings of their own that
         // go after the rest: the same bytes as interning their paths last.
-        let (sections, files) = inParallel({ entrySections(rows) }, { fileSections(rows.files) })
-        let strings = sections.strings + files.strings
-        var records = files.records
-        let base = UInt32(sections.strings.count)
-        records.withUnsafeMutableBytes { raw in
-            for at in stride(from: 0, to: raw.count, by: Stride.file) {
-                let path = UInt32(littleEndian: raw.load(fromByteOffset: at, as: UInt32.self))
-                raw.storeBytes(of: (path + base).littleEndian, toByteOffset: at, as: UInt32.self)
-            }
-        }
-
-        let settings = (try? JSONEncoder().encode(rows.settings)) ?? Data()
-        let bodies: [(Section, [UInt8], Int)] = [
-            (.settings, Array(settings), settings.count), (.strings, strings, strings.count), (.entries, sections.entries, rows.entries.count),
-            (.entryForms, sections.entryForms, sections.formCount), (.progress, sections.progress, sections.progressCount),
-            (.slots, sections.slots, sections.slotCount), (.lemmaLists, sections.lemmaLists, sections.lemmaCount), (.files, records, rows.files.count),
+        let runCount = runs ?? 8 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let (sections, files) = inParallel({ entrySections(rows, runs: runCount) }, { fileSections(rows.files) })
+        // Keys sorted: the same rows give the same bytes.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let settings = Array((try? encoder.encode(rows.settings)) ?? Data())
+        // Each section's parts, joined as they are copied into place, and its count.
+        let bodies: [(Section, [[UInt8]], Int)] = [
+            (.settings, [settings], settings.count), (.strings, [sections.strings, files.strings], sections.strings.count + files.strings.count),
+            (.entries, [sections.entries], rows.entries.count), (.entryForms, [sections.entryForms], sections.formCount),
+            (.progress, [sections.progress], sections.progressCount), (.slots, [sections.slots], sections.slotCount),
+            (.lemmaLists, [sections.lemmaLists], sections.lemmaCount), (.files, [files.records], rows.files.count),
         ]
-        var output = ByteWriter()
-        output.append(contentsOf: LaunchIndex.magic)
-        output.append(UInt64(0))  // checksum, filled in last
-        output.append(UInt64(0))  // length
-        let table = output.bytes.count
-        for _ in Section.allCases {
-            output.append(UInt64(0))
-            output.append(UInt64(0))
+        var starts: [Int] = [], length = LaunchIndex.headerSize
+        for (_, parts, _) in bodies {
+            length = (length + 15) & ~15
+            starts.append(length)
+            length += parts.reduce(0) { $0 + $1.count }
         }
-        for (section, bytes, count) in bodies {
-            output.align(16)
-            output.set(UInt64(output.bytes.count), at: table + section.rawValue * 16)
-            output.set(UInt64(count), at: table + section.rawValue * 16 + 8)
-            output.append(contentsOf: bytes)
+        return MappedFile(building: length) { output in
+            func store<Value: FixedWidthInteger>(_ value: Value, at offset: Int) {
+                output.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Value.self)
+            }
+            output.copyBytes(from: LaunchIndex.magic)
+            store(UInt64(length), at: 16)
+            var end = 24
+            for ((section, parts, count), start) in zip(bodies, starts) {
+                // Padding before a section is zero, as the checksum expects.
+                output[end..<start].initializeMemory(as: UInt8.self, repeating: 0)
+                store(UInt64(start), at: 24 + section.rawValue * 16)
+                store(UInt64(count), at: 32 + section.rawValue * 16)
+                end = start
+                for part in parts {
+                    UnsafeMutableRawBufferPointer(rebasing: output[end..<(end + part.count)]).copyBytes(from: part)
+                    end += part.count
+                }
+            }
+            // The files' paths were counted from the start of their own strings.
+            let base = UInt32(sections.strings.count), files = starts[bodies.firstIndex { $0.0 == .files }!]
+            for record in 0..<rows.files.count {
+                let at = files + record * Stride.file
+                store(UInt32(littleEndian: output.load(fromByteOffset: at, as: UInt32.self)) + base, at: at)
+            }
+            store(IndexHash.checksum(UnsafeRawBufferPointer(rebasing: output[16...])), at: 8)
         }
-        output.set(UInt64(output.bytes.count), at: 16)
-        let sum = output.bytes.withUnsafeBytes { IndexHash.checksum(UnsafeRawBufferPointer(rebasing: $0[16...])) }
-        output.set(sum, at: 8)
-        return output.bytes
     }
 
     /// Every section but the files' and settings: entries, their forms and progress rows,
@@ -70,59 +82,52 @@ extension LaunchIndex {
         return (files.bytes, strings.bytes)
     }
 
-    static func entrySections(_ rows: LaunchRows) -> EntrySections {
-        var strings = ByteWriter()
+    static func entrySections(_ rows: LaunchRows, runs runCount: Int) -> EntrySections {
+        // The entries are laid out in runs on every core; several a core, as entries with
+        // progress cost more and come early in study order. A first pass counts each run's
+        // string bytes, forms and progress rows, so every run knows where its bytes will go
+        // and writes final offsets: the runs' sections are then joined end to end.
+        let runs = (0..<runCount).map { run in (rows.entries.count * run / runCount)..<(rows.entries.count * (run + 1) / runCount) }
+        let counts = runs.concurrentMap { run -> RunCounts in
+            var counts = RunCounts()
+            counts.progress.reserveCapacity(run.count)
+            for entry in rows.entries[run] {
+                let progress = rows.progress.index(forKey: entry.id)
+                counts.progress.append(progress)
+                counts.progressRows += progress == nil ? 0 : 1
+                counts.forms += entry.forms.count
+                counts.stringBytes += entry.id.utf8.count + entry.path.utf8.count + (entry.headword?.utf8.count ?? 0)
+                for form in entry.forms { counts.stringBytes += form.utf8.count }
+            }
+            return counts
+        }
+        var starts: [RunStart] = [RunStart()]
+        for count in counts.dropLast() {
+            let last = starts[starts.count - 1]
+            starts.append(RunStart(string: last.string + count.stringBytes, form: last.form + count.forms, progress: last.progress + count.progressRows))
+        }
+        let deckNumbers = Dictionary(rows.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let ignored = Set(rows.settings.ignoredWords)
+        let laidOut = Array(runs.indices).concurrentMap { [starts] run in
+            layOut(rows: rows, run: runs[run], progress: counts[run].progress, start: starts[run], deckNumbers: deckNumbers, ignored: ignored)
+        }
+
+        func joined(_ part: (EntryRun) -> [UInt8]) -> [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(laidOut.reduce(0) { $0 + part($1).count })
+            for run in laidOut { bytes += part(run) }
+            return bytes
+        }
+        var strings = ByteWriter(bytes: joined(\.strings))
+        var progress = ByteWriter(bytes: joined(\.progress))
+        let entries = joined(\.entries), entryForms = joined(\.entryForms)
+        let formPlaces = laidOut.flatMap(\.formPlaces), formHashes = laidOut.flatMap(\.formHashes), statuses = laidOut.flatMap(\.statuses)
+        let formCount = formPlaces.count
+        var progressCount = counts.reduce(0) { $0 + $1.progressRows }
         func intern(_ text: String) -> (UInt32, Int) {
             let offset = UInt32(strings.bytes.count)
             strings.append(contentsOf: text.utf8)
             return (offset, text.utf8.count)
-        }
-        let deckNumbers = Dictionary(rows.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let ignored = Set(rows.settings.ignoredWords)
-
-        // Entries, their forms and progress rows.
-        var entries = ByteWriter(), entryForms = ByteWriter(), progress = ByteWriter()
-        var formCount = 0, progressCount = 0
-        // Every entry's forms' places in the strings, one entry after another.
-        var formPlaces: [(UInt32, Int)] = []
-        formPlaces.reserveCapacity(rows.entries.count * 4)
-        // Each entry's status code, worked out once: every form of the entry's carries it.
-        var statuses: [UInt8] = []
-        statuses.reserveCapacity(rows.entries.count)
-        for entry in rows.entries {
-            let id = intern(entry.id), path = intern(entry.path)
-            let headword = entry.headword.map(intern) ?? (0, 0)
-            let forms = entry.forms.map(intern)
-            formPlaces += forms
-            var progressRow = UInt32.max
-            let summary = rows.progress[entry.id]
-            if let summary {
-                progressRow = UInt32(progressCount)
-                progressCount += 1
-                encode(summary, entry: id, into: &progress)
-            }
-            statuses.append(LaunchIndex.code(of: LaunchRows.status(headword: entry.headword, progress: summary, ignored: ignored)))
-            entries.append(id.0)
-            entries.append(UInt16(min(id.1, Int(UInt16.max))))
-            entries.append(UInt16(deckNumbers[entry.deck] ?? 0))
-            entries.append(path.0)
-            entries.append(UInt16(min(path.1, Int(UInt16.max))))
-            entries.append(entry.kind.rawValue)
-            entries.append(UInt8((entry.published ? 1 : 0) | (entry.locked ? 2 : 0) | (entry.headword != nil ? 4 : 0)))
-            entries.append(statuses[statuses.count - 1])
-            entries.append(contentsOf: [0, 0, 0])
-            entries.append(entry.rank.map { Int32(clamping: $0) } ?? Int32.min)
-            entries.append(Int64(entry.sortKey))
-            entries.append(headword.0)
-            entries.append(UInt16(headword.1))
-            entries.append(UInt16(forms.count))
-            entries.append(UInt32(formCount))
-            entries.append(progressRow)
-            for form in forms {
-                entryForms.append(form.0)
-                entryForms.append(UInt32(form.1))
-            }
-            formCount += forms.count
         }
         // Progress of entries not in the library stays, unreferenced: the entry may come back.
         if progressCount < rows.progress.count {
@@ -137,7 +142,7 @@ extension LaunchIndex {
         // belong to one entry; only the others get a list.
         // Forms are told apart by their interned bytes, hashed once (the hash the slots
         // keep) in a table of form numbers: no `String` is hashed.
-        var formFirst: [Int] = [], formPlace: [(UInt32, Int)] = [], formHashes: [UInt64] = []
+        var formFirst: [Int] = [], formPlace: [(UInt32, Int)] = [], distinctHashes: [UInt64] = []
         var shared: [Int: [Int]] = [:]
         let stringsBytes = strings.bytes
         stringsBytes.withUnsafeBytes { stringBytes in
@@ -147,12 +152,12 @@ extension LaunchIndex {
             let mask = table.count - 1
             var placeNumber = 0
             for (number, entry) in rows.entries.enumerated() {
-                for place in formPlaces[placeNumber..<(placeNumber + entry.forms.count)] {
-                    let form = bytes(place), hash = IndexHash.form(form)
+                for formNumber in placeNumber..<(placeNumber + entry.forms.count) {
+                    let place = formPlaces[formNumber], hash = formHashes[formNumber]
                     var slot = Int(truncatingIfNeeded: hash >> 40) & mask
                     while table[slot] >= 0 {
                         let known = Int(table[slot])
-                        if formHashes[known] == hash, bytes(formPlace[known]).elementsEqual(form) { break }
+                        if distinctHashes[known] == hash, bytes(formPlace[known]).elementsEqual(bytes(place)) { break }
                         slot = (slot + 1) & mask
                     }
                     if table[slot] >= 0 {
@@ -162,7 +167,7 @@ extension LaunchIndex {
                         table[slot] = Int32(formFirst.count)
                         formFirst.append(number)
                         formPlace.append(place)
-                        formHashes.append(hash)
+                        distinctHashes.append(hash)
                     }
                 }
                 placeNumber += entry.forms.count
@@ -175,22 +180,22 @@ extension LaunchIndex {
         stringsBytes.withUnsafeBytes { stringBytes in
             slots.withUnsafeMutableBytes { table in
                 for form in 0..<formFirst.count {
-                    var numbers = shared[form] ?? [formFirst[form]]
-                    if numbers.count > 1 {
-                        numbers.sort { (rows.entries[$0].sortKey, $0) < (rows.entries[$1].sortKey, $1) }
-                    }
-                    let first = numbers[0]
-                    let (formOffset, formLength) = formPlace[form]
-                    let bytes = UnsafeRawBufferPointer(rebasing: stringBytes[Int(formOffset)..<Int(formOffset) + formLength])
-                    let hash = formHashes[form]
-                    var slot = LaunchIndex.home(of: hash, in: slotCount)
-                    while table.load(fromByteOffset: slot * Stride.slot + 14, as: UInt16.self) != 0 { slot = slot + 1 == slotCount ? 0 : slot + 1 }
+                    // Most forms have one lemma, which needs no list.
+                    var first = formFirst[form], lemmas = 1
                     var reference = UInt32(first)
-                    if numbers.count > 1 {
+                    if var numbers = shared[form] {
+                        numbers.sort { (rows.entries[$0].sortKey, $0) < (rows.entries[$1].sortKey, $1) }
+                        first = numbers[0]
+                        lemmas = numbers.count
                         reference = UInt32(lemmaCount)
                         for number in numbers { lemmaLists.append(UInt32(number)) }
                         lemmaCount += numbers.count
                     }
+                    let (formOffset, formLength) = formPlace[form]
+                    let bytes = UnsafeRawBufferPointer(rebasing: stringBytes[Int(formOffset)..<Int(formOffset) + formLength])
+                    let hash = distinctHashes[form]
+                    var slot = LaunchIndex.home(of: hash, in: slotCount)
+                    while table.load(fromByteOffset: slot * Stride.slot + 14, as: UInt16.self) != 0 { slot = slot + 1 == slotCount ? 0 : slot + 1 }
                     // The layout `findSlot` reads; a long form's full bytes are found
                     // through its first lemma's forms.
                     let at = slot * Stride.slot
@@ -199,15 +204,94 @@ extension LaunchIndex {
                     table.storeBytes(of: (rows.entries[first].rank.map { Int32(clamping: $0) } ?? Int32.min).littleEndian, toByteOffset: at + 8, as: Int32.self)
                     table.storeBytes(of: UInt8(min(formLength, 255)), toByteOffset: at + 12, as: UInt8.self)
                     table.storeBytes(of: statuses[first], toByteOffset: at + 13, as: UInt8.self)
-                    table.storeBytes(of: UInt16(min(numbers.count, Int(UInt16.max))).littleEndian, toByteOffset: at + 14, as: UInt16.self)
+                    table.storeBytes(of: UInt16(min(lemmas, Int(UInt16.max))).littleEndian, toByteOffset: at + 14, as: UInt16.self)
                     (table.baseAddress! + at + 16).copyMemory(from: bytes.baseAddress!, byteCount: min(formLength, Stride.inlineForm))
                 }
             }
         }
 
         return EntrySections(
-            strings: strings.bytes, entries: entries.bytes, entryForms: entryForms.bytes, progress: progress.bytes, slots: slots,
+            strings: strings.bytes, entries: entries, entryForms: entryForms, progress: progress.bytes, slots: slots,
             lemmaLists: lemmaLists.bytes, formCount: formCount, progressCount: progressCount, slotCount: slotCount, lemmaCount: lemmaCount)
+    }
+
+    /// What a run of entries adds up to, found before it is laid out, with where each
+    /// entry's progress summary is.
+    struct RunCounts: Sendable {
+        var stringBytes = 0, forms = 0, progressRows = 0
+        var progress: [Dictionary<String, ProgressSummary>.Index?] = []
+    }
+
+    /// Where a run's strings, forms and progress rows start in the whole index.
+    struct RunStart: Sendable {
+        var string = 0, form = 0, progress = 0
+    }
+
+    /// A run of entries laid out: its part of each section, and of the forms' places,
+    /// hashes and statuses the forms table is built from.
+    struct EntryRun: Sendable {
+        var strings: [UInt8], entries: [UInt8], entryForms: [UInt8], progress: [UInt8]
+        var formPlaces: [(UInt32, Int)], formHashes: [UInt64], statuses: [UInt8]
+    }
+
+    /// One run of entries with the offsets it was given: its strings, entry records, forms
+    /// and progress rows, as they will sit in the whole index.
+    static func layOut(
+        rows: LaunchRows, run: Range<Int>, progress progressIndices: [Dictionary<String, ProgressSummary>.Index?], start: RunStart,
+        deckNumbers: [String: Int], ignored: Set<String>
+    ) -> EntryRun {
+        var strings = ByteWriter(), entries = ByteWriter(), entryForms = ByteWriter(), progress = ByteWriter()
+        func intern(_ text: String) -> (UInt32, Int) {
+            let offset = UInt32(start.string + strings.bytes.count)
+            strings.append(contentsOf: text.utf8)
+            return (offset, text.utf8.count)
+        }
+        var formCount = start.form, progressCount = start.progress
+        var formPlaces: [(UInt32, Int)] = [], formHashes: [UInt64] = [], statuses: [UInt8] = []
+        statuses.reserveCapacity(run.count)
+        for (entry, progressIndex) in zip(rows.entries[run], progressIndices) {
+            let id = intern(entry.id), path = intern(entry.path)
+            let headword = entry.headword.map(intern) ?? (0, 0)
+            for form in entry.forms {
+                let place = intern(form)
+                formPlaces.append(place)
+                let local = Int(place.0) - start.string
+                formHashes.append(strings.bytes.withUnsafeBytes { IndexHash.form(UnsafeRawBufferPointer(rebasing: $0[local..<(local + place.1)])) })
+            }
+            var progressRow = UInt32.max
+            let summary = progressIndex.map { rows.progress[$0].value }
+            if let summary {
+                progressRow = UInt32(progressCount)
+                progressCount += 1
+                encode(summary, entry: id, into: &progress)
+            }
+            let status = LaunchIndex.code(of: LaunchRows.status(headword: entry.headword, progress: summary, ignored: ignored))
+            statuses.append(status)
+            entries.append(id.0)
+            entries.append(UInt16(min(id.1, Int(UInt16.max))))
+            entries.append(UInt16(deckNumbers[entry.deck] ?? 0))
+            entries.append(path.0)
+            entries.append(UInt16(min(path.1, Int(UInt16.max))))
+            entries.append(entry.kind.rawValue)
+            entries.append(UInt8((entry.published ? 1 : 0) | (entry.locked ? 2 : 0) | (entry.headword != nil ? 4 : 0)))
+            entries.append(status)
+            entries.append(contentsOf: [0, 0, 0])
+            entries.append(entry.rank.map { Int32(clamping: $0) } ?? Int32.min)
+            entries.append(Int64(entry.sortKey))
+            entries.append(headword.0)
+            entries.append(UInt16(headword.1))
+            entries.append(UInt16(entry.forms.count))
+            entries.append(UInt32(formCount))
+            entries.append(progressRow)
+            for place in formPlaces.suffix(entry.forms.count) {
+                entryForms.append(place.0)
+                entryForms.append(UInt32(place.1))
+            }
+            formCount += entry.forms.count
+        }
+        return EntryRun(
+            strings: strings.bytes, entries: entries.bytes, entryForms: entryForms.bytes, progress: progress.bytes,
+            formPlaces: formPlaces, formHashes: formHashes, statuses: statuses)
     }
 
     /// A file record: the layout `fileRecord(_:)` reads.

@@ -198,10 +198,10 @@ public struct LibraryLaunch: Sendable {
         let (rows, library) = try LaunchRows.read(root: root, user: user)
         // The bytes are written while they are checked: an index that failed its checks would
         // fail them again when read, and be rebuilt.
-        let bytes = LaunchIndex.encode(rows)
+        let file = LaunchIndex.encode(rows)
         releaseInBackground(consume rows)
-        let (index, _) = try inParallel({ try LaunchIndex(storage: MappedFile(bytes: bytes)) }, {
-            bytes.withUnsafeBytes { save($0, root: root, user: user) }
+        let (index, _) = try inParallel({ try LaunchIndex(storage: file) }, {
+            save(file.reader.bytes(0, file.reader.count), root: root, user: user)
         })
         return LibraryLaunch(
             root: root, user: user, index: index, decks: library.decks, profile: library.profiles[user], source: .rebuilt(reason: reason))

@@ -398,16 +398,35 @@ private final class ChunkCounter: @unchecked Sendable {
 
 /// Runs `first` and `second` at once, on two cores where there are two, and returns both
 /// results: for serial steps that do not need each other (two walks of the file tree, say).
+/// `second` runs on a thread of its own rather than in Dispatch's pool: a `concurrentMap`
+/// inside either step then spreads over every core, where nested in the pool's own
+/// parallel loop it would run on one.
 public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
-    let firstResult = ParallelSlots<A>(count: 1), secondResult = ParallelSlots<B>(count: 1)
-    withoutActuallyEscaping(first) { first in
-        withoutActuallyEscaping(second) { second in
-            DispatchQueue.concurrentPerform(iterations: 2) { part in
-                if part == 0 { firstResult.set(0, first()) } else { secondResult.set(0, second()) }
-            }
+    let secondResult = ParallelSlots<B>(count: 1)
+    let firstValue = withoutActuallyEscaping(second) { second in
+        // The thread is joined before this returns, so `second` never outlives the call.
+        let job = ThreadJob { secondResult.set(0, second()) }
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(job).toOpaque()
+        guard pthread_create(&thread, nil, { context in
+            Unmanaged<ThreadJob>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, context) == 0 else {
+            Unmanaged<ThreadJob>.fromOpaque(context).release()
+            job.body()
+            return first()
         }
+        let value = first()
+        pthread_join(thread, nil)
+        return value
     }
-    return (firstResult.takeValues()[0], secondResult.takeValues()[0])
+    return (firstValue, secondResult.takeValues()[0])
+}
+
+/// Work handed to a thread of `inParallel`'s.
+private final class ThreadJob {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
 }
 
 /// Lets `value` go on another thread: freeing the hundreds of thousands of small objects a

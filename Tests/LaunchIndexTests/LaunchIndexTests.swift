@@ -139,6 +139,26 @@ import Study
         #expect(back.settings == rows.settings)
     }
 
+    /// Entries are laid out in runs on every core, each writing final offsets: however they
+    /// are split, the index is the same to the byte.
+    @Test func theIndexIsTheSameHoweverTheEntriesAreSplitIntoRuns() throws {
+        let directory = LaunchIndexTests.starterLibrary()
+        LaunchIndexTests.settle()
+        let (rows, _) = try LaunchRows.read(root: directory.url, user: "demo")
+        #expect(rows.entries.count > 100 && !rows.progress.isEmpty)
+        func bytes(_ runs: Int) -> [UInt8] {
+            let file = LaunchIndex.encode(rows, runs: runs)
+            return Array(file.reader.bytes(0, file.reader.count))
+        }
+        let whole = bytes(1)
+        for runs in [2, 7, 16, rows.entries.count + 3] {
+            let split = bytes(runs)
+            let difference = zip(split, whole).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(split.count == whole.count && difference == nil, "\(runs) runs: \(split.count) bytes against \(whole.count), first difference at \(String(describing: difference))")
+        }
+        #expect(try LaunchIndex(storage: LaunchIndex.encode(rows, runs: 7)).rows().entries == rows.entries)
+    }
+
     /// One listing serves the scope and the loader, so a link is followed by the loader's
     /// rule in both: to a file inside the library, never out of it or into a folder.
     @Test func theScopeFollowsLinksAsTheLoaderDoes() throws {

@@ -21,6 +21,21 @@ import Testing
         }
     }
 
+    /// Work spread over the cores inside a step of `inParallel` still gets every core: in
+    /// Dispatch's parallel loop a nested one ran on a single thread.
+    @Test func aConcurrentMapInsideInParallelUsesMoreThanOneThread() throws {
+        try #require(ProcessInfo.processInfo.activeProcessorCount > 1, "needs two cores")
+        @Sendable func threadsUsed() -> Int {
+            let threads = Array(0..<64).concurrentMap { _ -> pthread_t in
+                usleep(2_000)
+                return pthread_self()
+            }
+            return Set(threads).count
+        }
+        let (first, second) = inParallel({ threadsUsed() }, { threadsUsed() })
+        #expect(first > 1 && second > 1)
+    }
+
     @Test func bothStepsRunAndAnErrorComesThrough() throws {
         struct Failure: Error {}
         let (a, b) = inParallel({ (1...1_000).reduce(0, +) }, { "done" })
