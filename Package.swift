@@ -118,7 +118,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "PublisherDecksTests", dependencies: ["PublisherDecks", "RoteStore", "RoteModel", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
-        .testTarget(name: "LaunchIndexTests", dependencies: ["LaunchIndex", "Study", "RoteStore", "RoteSync", "RoteModel", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "LaunchIndexTests", dependencies: ["LaunchIndex", "LibGit", "Study", "RoteStore", "RoteSync", "RoteModel", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "RoteStore", "Study", "rote"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

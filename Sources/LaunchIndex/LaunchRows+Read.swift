@@ -25,7 +25,7 @@ extension LaunchRows {
         // files as its listing, classifies them and reads the manifests.
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
         let (scope, gitStamps) = inParallel({ FileCheck.scope(root: root.path, user: user) }, {
-            (try? Repository.open(at: root).index().stamps()) ?? [:]
+            (try? Repository.open(at: root)).map { IndexStamps(gitDirectory: $0.gitDirectory) } ?? IndexStamps()
         })
         let (listedLibrary, files) = try loader.list(root, listed: scope.paths.filter { $0.utf8.last != UInt8(ascii: "/") })
         let decks = listedLibrary.decks, libraryRoot = listedLibrary.root, rootPath = listedLibrary.root.path
@@ -89,7 +89,10 @@ extension LaunchRows {
             }
             return LaunchRows.records(root: rootPath, scope: scope, read: read, since: started, gitStamps: gitStamps)
         })
+        // Hundreds of thousands of paths and stamps, freed on another thread.
         releaseInBackground(consume reads)
+        releaseInBackground(consume gitStamps)
+        releaseInBackground(consume files)
         let deckOrder = library.deckOrder
         let settings = Settings(
             user: user, root: library.root.path, decks: deckOrder, deckKinds: deckOrder.map { library.decks[$0]?.kind.rawValue ?? "" },

@@ -163,7 +163,7 @@ public struct LaunchRows: Sendable {
     /// stat data matches the stamp.
     static func records(
         root: String, scope: (paths: [String], stamps: [String: FileStamp]), read: [(stamp: FileStamp?, role: FileRecord.Role)?], since started: Int64,
-        gitStamps: [String: Index.Stamp]
+        gitStamps: IndexStamps
     ) -> [FileRecord] {
         let paths = scope.paths
         return Array(paths.indices).concurrentMap { index -> FileRecord? in
@@ -183,7 +183,7 @@ public struct LaunchRows: Sendable {
             stamp = FileCheck.settled(stamp, since: started)
             if path.hasSuffix("/") { return FileRecord(path: path, role: .folder, stamp: stamp, blob: nil) }
             var blob: ObjectID?
-            if let known = gitStamps[path], UInt64(known.size) == stamp.size, Int64(known.modifiedSeconds) == stamp.modified / 1_000_000_000,
+            if let known = gitStamps.stamp(forPath: path), UInt64(known.size) == stamp.size, Int64(known.modifiedSeconds) == stamp.modified / 1_000_000_000,
                 Int64(known.modifiedNanoseconds) == stamp.modified % 1_000_000_000, UInt64(known.inode) == stamp.inode & 0xFFFF_FFFF
             {
                 blob = known.id

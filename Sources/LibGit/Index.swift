@@ -103,30 +103,14 @@ public final class Index {
         }
     }
 
-    /// What the index knows of one file: its blob and the stat data it was staged with.
+    /// What the index knows of one file: its blob and the stat data it was staged with
+    /// (read for every file at once by `IndexStamps`).
     public struct Stamp: Sendable, Equatable {
         public let id: ObjectID
         public let size: UInt32
         public let modifiedSeconds: Int32
         public let modifiedNanoseconds: UInt32
         public let inode: UInt32
-    }
-
-    /// Every staged file (stage 0) by path. A file whose stat data still matches its stamp
-    /// holds the stamped blob: `git status` trusts exactly this.
-    public func stamps() -> [String: Stamp] {
-        var result: [String: Stamp] = [:]
-        let count = git_index_entrycount(pointer)
-        result.reserveCapacity(count)
-        for position in 0..<count {
-            guard let entry = git_index_get_byindex(pointer, position)?.pointee,
-                (entry.flags >> 12) & 0x3 == 0  // GIT_INDEX_ENTRY_STAGE: conflict sides have no single blob
-            else { continue }
-            result[String(cString: entry.path)] = Stamp(
-                id: ObjectID(entry.id), size: entry.file_size, modifiedSeconds: entry.mtime.seconds,
-                modifiedNanoseconds: entry.mtime.nanoseconds, inode: entry.ino)
-        }
-        return result
     }
 
     /// Removes every entry under the folder `path` (`git_index_remove_directory`).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import LaunchIndex
+import LibGit
 import RoteModel
 import RoteStore
 import RoteSync
@@ -201,7 +202,7 @@ import Study
         // counted as settled (none racy).
         let asked = [folder, oddName, word]
         let records = LaunchRows.records(
-            root: root, scope: (asked, scope.stamps), read: Array(repeating: nil, count: asked.count), since: FileCheck.now() + 10_000_000_000, gitStamps: [:])
+            root: root, scope: (asked, scope.stamps), read: Array(repeating: nil, count: asked.count), since: FileCheck.now() + 10_000_000_000, gitStamps: IndexStamps())
         let byPath = Dictionary(uniqueKeysWithValues: records.map { ($0.path, $0) })
         #expect(byPath[folder]?.stamp == early)
         #expect(byPath[word]?.stamp == .unknown)
