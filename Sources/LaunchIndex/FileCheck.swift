@@ -335,22 +335,28 @@ struct FileCheck: Sendable {
     /// reading does not stamp as it reads: the folders, and the manifests the loader reads
     /// while it lists (`rote.yaml`, each `corpus/<deck>/deck.yaml`).
     static func scope(root: String, user: String) -> (paths: [String], stamps: [String: FileStamp]) {
-        var paths = [LibraryLocation.manifestName]
         var info = stat()
-        for top in ["corpus/", "profiles/"] where stat(root + "/" + top, &info) == 0 {
-            paths.append(top)
-            paths += listPaths(root: root, user: user, folder: top)
-        }
-        var stamps: [String: FileStamp] = [:]
-        for path in paths where path.utf8.last == UInt8(ascii: "/") || path == LibraryLocation.manifestName {
-            if stat(root + "/" + path, &info) == 0 { stamps[path] = FileStamp(info) }
-            // A deck's manifest, `corpus/<deck>/deck.yaml`, found from its folder.
-            if path.hasPrefix("corpus/"), path.utf8.dropFirst(7).firstIndex(of: UInt8(ascii: "/")) == path.utf8.index(before: path.utf8.endIndex) {
-                let manifest = path + "deck.yaml"
-                if stat(root + "/" + manifest, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { stamps[manifest] = FileStamp(info) }
+        let tops = ["corpus/", "profiles/"].filter { stat(root + "/" + $0, &info) == 0 }
+        // Each top folder is listed, sorted and stamped on a core of its own. Joined in the
+        // order "corpus/" < "profiles/" < "rote.yaml", the paths stay sorted.
+        let listed = tops.concurrentMap { top -> (paths: [String], stamps: [String: FileStamp]) in
+            let paths = ([top] + listPaths(root: root, user: user, folder: top)).sorted()
+            var stamps: [String: FileStamp] = [:]
+            var info = stat()
+            for path in paths where path.utf8.last == UInt8(ascii: "/") {
+                if stat(root + "/" + path, &info) == 0 { stamps[path] = FileStamp(info) }
+                // A deck's manifest, `corpus/<deck>/deck.yaml`, found from its folder.
+                if path.hasPrefix("corpus/"), path.utf8.dropFirst(7).firstIndex(of: UInt8(ascii: "/")) == path.utf8.index(before: path.utf8.endIndex) {
+                    let manifest = path + "deck.yaml"
+                    if stat(root + "/" + manifest, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { stamps[manifest] = FileStamp(info) }
+                }
             }
+            return (paths, stamps)
         }
-        return (paths.sorted(), stamps)
+        let paths = listed.flatMap(\.paths) + [LibraryLocation.manifestName]
+        var stamps = listed.reduce(into: [:]) { $0.merge($1.stamps) { first, _ in first } }
+        if stat(root + "/" + LibraryLocation.manifestName, &info) == 0 { stamps[LibraryLocation.manifestName] = FileStamp(info) }
+        return (paths, stamps)
     }
 
     // MARK: Racy stamps

@@ -174,6 +174,8 @@ import Study
         LaunchIndexTests.settle()
 
         let scope = FileCheck.scope(root: directory.url.path, user: "demo")
+        #expect(scope.paths == scope.paths.sorted())
+        #expect(scope.paths.first == "corpus/" && scope.paths.last == "rote.yaml" && scope.paths.contains("profiles/demo/"))
         #expect(scope.paths.contains("corpus/english-a1/zz-alias.yaml"))
         #expect(!scope.paths.contains { $0.hasPrefix("corpus/english-a1/leak") || $0.hasPrefix("corpus/english-a1/linked") })
         let (rows, _) = try LaunchRows.read(root: directory.url, user: "demo")
