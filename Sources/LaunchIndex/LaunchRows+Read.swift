@@ -60,8 +60,12 @@ extension LaunchRows {
         // What the reads give, and the records of the files read, side by side.
         let ((entries, progress, library), records) = try inParallel({ () -> ([EntryRow], [String: ProgressSummary], LoadedLibrary) in
             var library = listedLibrary
-            var entries: [EntryRow] = []
-            var progress: [String: ProgressSummary] = [:]
+            var entries: [EntryRow] = [], progress: [String: ProgressSummary] = [:]
+            let progressFiles = files.withUnsafeBufferPointer { files in
+                files.reduce(0) { count, file in if case .progress = file.1 { count + 1 } else { count } }
+            }
+            entries.reserveCapacity(reads.count - progressFiles)
+            progress.reserveCapacity(progressFiles)
             for (read, _) in reads {
                 switch read {
                 case let .word(row): entries.append(row)
@@ -74,13 +78,14 @@ extension LaunchRows {
             entries = LibraryLoader.sortedInStudyOrder(entries, deckOrder: library.deckOrder) { ($0.deck, $0.sortKey, $0.id) }
             return (entries, progress, library)
         }, {
-            // The paths listed and the files read, both in path order, met in one pass: a
-            // file read has its stamp and role.
+            // The paths listed and the files read, met in one pass: the files are the
+            // loader's pick of the listed paths, in their order, so each is found by equality
+            // (the same strings: no comparison of their text). A file read has its stamp and role.
             var read = [(stamp: FileStamp?, role: FileRecord.Role)?](repeating: nil, count: scope.paths.count)
             var next = 0
             for (index, path) in scope.paths.enumerated() {
-                while next < files.count, files[next].0 < path { next += 1 }
                 guard next < files.count, files[next].0 == path else { continue }
+                defer { next += 1 }
                 switch files[next].1 {
                 case .entry: read[index] = (reads[next].stamp, .entry)
                 case .progress: read[index] = (reads[next].stamp, .progress)
