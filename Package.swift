@@ -110,7 +110,9 @@ let package = Package(
         .testTarget(name: "LibGitTests", dependencies: ["LibGit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StudyTests", dependencies: ["Study", "RoteStore", "Scheduling", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RoteSyncTests", dependencies: ["RoteSync", "RoteStore", "RoteModel", "Scheduling", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
-        .testTarget(name: "ExchangeTests", dependencies: ["Exchange", "RoteModel", "RoteStore", "RoteSync", "LibGit", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ExchangeTests", dependencies: ["Exchange", "RoteModel", "RoteStore", "RoteSync", "LibGit", "TestSupport"], exclude: ["Fixtures"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "AnkiImportTests",
             dependencies: ["AnkiImport", "RoteStore", "RoteModel", "Scheduling", "TestSupport", "CSQLite", "rote", "ZIPFoundation"],

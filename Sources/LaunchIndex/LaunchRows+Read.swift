@@ -58,7 +58,7 @@ extension LaunchRows {
             return (.other(result), stamp)
         }
         // What the reads give, and the records of the files read, side by side.
-        let ((entries, progress, library), records) = try inParallel({ () -> ([EntryRow], [String: ProgressSummary], LoadedLibrary) in
+        let ((entries, progress, library), records) = inParallel({ () -> ([EntryRow], [String: ProgressSummary], LoadedLibrary) in
             var library = listedLibrary
             var entries: [EntryRow] = [], progress: [String: ProgressSummary] = [:]
             let progressFiles = files.withUnsafeBufferPointer { files in

@@ -73,7 +73,7 @@ let entryByID = Dictionary(uniqueKeysWithValues: library.entries.map { ($0.id, $
         switch question.payload {
         case let .mcqSingle(_, choices, solution):
             return ("mcq_single", correct ? choices[solution] : choices[(solution + 1) % choices.count])
-        case let .reorderSteps(_, steps, solution):
+        case let .reorderSteps(_, _, solution):
             let order = correct ? solution : Array(solution.reversed())
             return ("reorder_steps", order.map { String($0) }.joined(separator: ","))
         }

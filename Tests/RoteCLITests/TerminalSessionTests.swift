@@ -32,7 +32,7 @@ final class PseudoTerminal {
         guard master >= 0, grant(master) == 0, unlock(master) == 0 else { throw POSIXError(.ENXIO) }
         var name = [CChar](repeating: 0, count: 128)
         guard slaveName(master, &name, name.count) == 0 else { throw POSIXError(.ENXIO) }
-        slave = open(String(cString: name), O_RDWR | O_NOCTTY)
+        slave = open(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw POSIXError(.ENXIO) }
     }
 

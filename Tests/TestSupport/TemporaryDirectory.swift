@@ -20,7 +20,8 @@ public final class TemporaryDirectory: @unchecked Sendable {
     public func write(_ path: String, _ data: Data) {
         let target = url.appending(path: path)
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: target.path, contents: data)
+        // A fixture that did not get written would fail its test for the wrong reason.
+        precondition(FileManager.default.createFile(atPath: target.path, contents: data), "could not write \(target.path)")
     }
 
     public func read(_ path: String) -> String? {
