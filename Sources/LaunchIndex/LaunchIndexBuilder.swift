@@ -343,4 +343,3 @@ extension LaunchIndex {
         writer.append(UInt32(0))
     }
 }
-

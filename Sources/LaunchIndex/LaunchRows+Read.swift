@@ -106,4 +106,3 @@ extension LaunchRows {
         return (rows, library)
     }
 }
-
