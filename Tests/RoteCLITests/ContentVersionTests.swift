@@ -12,8 +12,13 @@ import TestSupport
         Shell.run(Self.binary, arguments, in: directory, environment: ["ROTE_USER": "tester"])
     }
 
+    /// The system git, expected to succeed: a fixture step that failed would fail the test
+    /// for the wrong reason.
+    @discardableResult
     func git(_ arguments: [String], in directory: URL) -> Shell.Output {
-        Shell.run("git", ["-c", "user.name=Author", "-c", "user.email=a@example.invalid"] + arguments, in: directory)
+        let output = Shell.run("git", ["-c", "user.name=Author", "-c", "user.email=a@example.invalid"] + arguments, in: directory)
+        #expect(output.status == 0, "git \(arguments.joined(separator: " ")): \(output.stderr)")
+        return output
     }
 
     @Test func aNewAlphabetVersionGivesNewLettersDefaultMasteryAndReportsRemovedOnes() throws {

@@ -200,6 +200,7 @@ import RoteStore
     @Test func theTwoMachineWalkthroughWorksAsWritten() throws {
         let directory = TemporaryDirectory()
         let environment = ["ROTE_USER": "", "USER": "walker"]
+        @discardableResult
         func run(_ arguments: [String]) -> Shell.Output {
             let output = rote(arguments, in: directory.url, environment: environment)
             #expect(output.status == 0, "rote \(arguments.joined(separator: " ")): \(output.stderr)")
