@@ -186,45 +186,109 @@ public enum Shell {
     /// A child that exits without reading its input must not kill the test run with SIGPIPE.
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
+    /// Runs `program` (found on the PATH unless it is a path) in `directory`, feeding it
+    /// `input`, and waits for it.
+    ///
+    /// Spawned with descriptors this function owns and closes once each, not through
+    /// Foundation's `Process` and `Pipe`: under load they can close a descriptor another
+    /// thread has just opened (swiftlang/swift#57827), and a libgit2 fetch in a test running
+    /// alongside failed with "Bad file descriptor".
     @discardableResult
     public static func run(_ program: String, _ arguments: [String], in directory: URL? = nil, input: String? = nil,
                            environment: [String: String] = [:]) -> Output {
         _ = ignoreBrokenPipes
-        let process = Process()
-        process.executableURL = program.hasPrefix("/") ? URL(fileURLWithPath: program) : URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
-        if let directory { process.currentDirectoryURL = directory }
+        // Through env(1): it finds the program on the PATH and moves to the directory.
+        var argv = ["/usr/bin/env"]
+        if let directory { argv.append("--chdir=" + directory.path) }
+        argv += [program] + arguments
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        let out = Pipe(), err = Pipe(), inputPipe = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inputPipe
-        do { try process.run() } catch {
-            return Output(status: -1, stdout: "", stderr: "cannot run \(program): \(error)")
+        let envp = merged.map { "\($0.key)=\($0.value)" }
+
+        // Each pipe is made close-on-exec, so a child another thread spawns does not keep it
+        // open (`pipe2` is not in Swift's Glibc; a child spawned between `pipe` and `fcntl`
+        // holds it only until it exits). The child's ends are moved onto 0, 1 and 2.
+        var standardInput: [Int32] = [-1, -1], standardOutput: [Int32] = [-1, -1], standardError: [Int32] = [-1, -1]
+        func makePipe(_ ends: inout [Int32]) -> Bool {
+            guard pipe(&ends) == 0 else { return false }
+            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            return true
+        }
+        guard makePipe(&standardInput), makePipe(&standardOutput), makePipe(&standardError) else {
+            let reason = String(cString: strerror(errno))
+            for fd in standardInput + standardOutput + standardError where fd >= 0 { close(fd) }
+            return Output(status: -1, stdout: "", stderr: "cannot make pipes for \(program): \(reason)")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, standardInput[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, standardOutput[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, standardError[1], 2)
+        var pid: pid_t = 0
+        let spawned = withCStrings(argv) { argv in
+            withCStrings(envp) { envp in posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp) }
+        }
+        close(standardInput[0])
+        close(standardOutput[1])
+        close(standardError[1])
+        guard spawned == 0 else {
+            close(standardInput[1])
+            close(standardOutput[0])
+            close(standardError[0])
+            return Output(status: -1, stdout: "", stderr: "cannot run \(program): \(String(cString: strerror(spawned)))")
         }
         // Feed input, and read both outputs, concurrently: a child that answers while it reads
         // would otherwise fill a pipe and wait on us forever.
         let group = DispatchGroup()
-        let writer = inputPipe.fileHandleForWriting
-        let bytes = Data((input ?? "").utf8)
+        let bytes = Array((input ?? "").utf8)
+        let inputEnd = standardInput[1], outputEnd = standardOutput[0], errorEnd = standardError[0]
         group.enter()
         DispatchQueue.global().async {
-            if !bytes.isEmpty { try? writer.write(contentsOf: bytes) }
-            try? writer.close()
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes { write(inputEnd, $0.baseAddress! + written, bytes.count - written) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }  // the child closed its input (EPIPE): it wants no more
+                written += count
+            }
+            close(inputEnd)
             group.leave()
         }
-        nonisolated(unsafe) var errData = Data()
+        nonisolated(unsafe) var errorBytes: [UInt8] = []
         group.enter()
         DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
+            errorBytes = readAll(errorEnd)
             group.leave()
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outputBytes = readAll(outputEnd)
         group.wait()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // Exited: its code; killed by a signal: 128 + the signal, as a shell reports it.
+        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Output(status: code, stdout: String(decoding: outputBytes, as: UTF8.self), stderr: String(decoding: errorBytes, as: UTF8.self))
+    }
+
+    /// Everything until end of file, then the descriptor closed.
+    private static func readAll(_ fd: Int32) -> [UInt8] {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            result += buffer.prefix(count)
+        }
+        close(fd)
+        return result
+    }
+
+    /// `strings` as a NUL-terminated array of C strings, for the length of `body`.
+    private static func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
+        let copies: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
+        defer { for copy in copies { free(copy) } }
+        return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     /// Another process (python3) holding an `flock` on `file` — as a second rote process would
