@@ -175,6 +175,11 @@ public enum FixtureLibrary {
     }
 }
 
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+/// module does not import.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnActionsCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32) -> Int32
+
 /// Runs programs for tests and captures their output.
 public enum Shell {
     public struct Output: Sendable {
@@ -225,6 +230,10 @@ public enum Shell {
         posix_spawn_file_actions_adddup2(&actions, standardInput[0], 0)
         posix_spawn_file_actions_adddup2(&actions, standardOutput[1], 1)
         posix_spawn_file_actions_adddup2(&actions, standardError[1], 2)
+        // Nothing else goes to the child: a file another thread has open for writing (a
+        // binary being copied, say) would otherwise stay open in it and make exec of that
+        // file fail with "Text file busy". Foundation's Process does the same.
+        _ = spawnActionsCloseFrom(&actions, 3)
         var pid: pid_t = 0
         let spawned = withCStrings(argv) { argv in
             withCStrings(envp) { envp in posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp) }
