@@ -371,16 +371,9 @@ extension Array where Element: Sendable {
                 for index in (part * chunk)..<Swift.min((part + 1) * chunk, items.count) { results.set(index, transform(&state, items[index])) }
             }
         }
-        let done = DispatchSemaphore(value: 0)
-        let helpers = Swift.max(0, Swift.min(threads, chunks) - 1)
-        for _ in 0..<helpers {
-            Thread {
-                work()
-                done.signal()
-            }.start()
-        }
+        let helpers = (0..<Swift.max(0, Swift.min(threads, chunks) - 1)).map { _ in JoinableThread(work) }
         work()
-        for _ in 0..<helpers { done.wait() }
+        for helper in helpers { helper.join() }
         return results.takeValues()
     }
 }
@@ -408,28 +401,37 @@ public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ s
     let secondResult = ParallelSlots<B>(count: 1)
     let firstValue = withoutActuallyEscaping(second) { second in
         // The thread is joined before this returns, so `second` never outlives the call.
-        let job = ThreadJob { secondResult.set(0, second()) }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(job).toOpaque()
-        guard pthread_create(&thread, nil, { context in
-            Unmanaged<ThreadJob>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context) == 0 else {
-            Unmanaged<ThreadJob>.fromOpaque(context).release()
-            job.body()
-            return first()
-        }
+        let thread = JoinableThread { secondResult.set(0, second()) }
         let value = first()
-        pthread_join(thread, nil)
+        thread.join()
         return value
     }
     return (firstValue, secondResult.takeValues()[0])
 }
 
-/// Work handed to a thread of `inParallel`'s.
-private final class ThreadJob {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
+/// `body` started on a thread of its own, which `join` waits for. The thread holds `body`
+/// only while running it. When no thread can be made, `body` runs at once on the caller's.
+private final class JoinableThread {
+    private final class Job {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    private var thread = pthread_t()
+    private var started = false
+
+    init(_ body: @escaping () -> Void) {
+        let context = Unmanaged.passRetained(Job(body)).toOpaque()
+        started = pthread_create(&thread, nil, { context in
+            Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, context) == 0
+        if !started { Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body() }
+    }
+
+    func join() {
+        if started { pthread_join(thread, nil) }
+    }
 }
 
 /// Lets `value` go on another thread: freeing the hundreds of thousands of small objects a
