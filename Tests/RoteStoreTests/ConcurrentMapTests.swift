@@ -26,8 +26,10 @@ import Testing
     @Test func aConcurrentMapInsideInParallelUsesMoreThanOneThread() throws {
         try #require(ProcessInfo.processInfo.activeProcessorCount > 1, "needs two cores")
         @Sendable func threadsUsed() -> Int {
+            // Long enough items that, with other suites keeping Dispatch's workers busy, one
+            // of them still comes to help before the caller has done them all.
             let threads = Array(0..<64).concurrentMap { _ -> pthread_t in
-                usleep(2_000)
+                usleep(10_000)
                 return pthread_self()
             }
             return Set(threads).count
