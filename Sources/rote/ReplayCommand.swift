@@ -15,7 +15,7 @@ struct Replay: ParsableCommand {
             interval in place of stability and difficulty. A bad line is reported on stderr \
             as <stdin>:LINE: error: … and the next line is read; the exit status is then 1.
 
-            Example: rote replay < ../shared/testdata/fsrs/fsrs6-vectors.jsonl
+            Example: rote replay < Tests/SchedulingTests/Fixtures/fsrs/fsrs6-vectors.jsonl
             """
     )
 

@@ -128,7 +128,7 @@ import RoteStore
     }
 
     @Test func replayReproducesTheReferenceVectors() throws {
-        let vectors = Checkout.root.appending(path: "../shared/testdata/fsrs/fsrs6-vectors.jsonl").standardizedFileURL
+        let vectors = Checkout.root.appending(path: "Tests/SchedulingTests/Fixtures/fsrs/fsrs6-vectors.jsonl")
         let input = try String(contentsOf: vectors, encoding: .utf8)
         let output = rote(["replay"], input: input)
         #expect(output.status == 0, "\(output.stderr)")

@@ -3,7 +3,7 @@ import RoteModel
 import Scheduling
 import Testing
 
-/// The 300 py-fsrs 6.3.2 reference histories in `../shared/testdata/fsrs/`, checked review by
+/// The 300 py-fsrs 6.3.2 reference histories in `Tests/SchedulingTests/Fixtures/fsrs/`, checked review by
 /// review: state, step and due exactly, stability and difficulty within 1e-9 relative.
 @Suite struct FSRSVectorTests {
     @Test func allReferenceVectorsMatchPyFSRS() throws {

@@ -9,9 +9,8 @@ enum TestFiles {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `../shared/testdata/fsrs/fsrs6-vectors.jsonl` beside the package.
-    static let fsrsVectors = packageRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared/testdata/fsrs/fsrs6-vectors.jsonl")
+    /// The py-fsrs 6.3.2 reference vectors, copied into the repository (see the README beside them).
+    static let fsrsVectors = packageRoot.appendingPathComponent("Tests/SchedulingTests/Fixtures/fsrs/fsrs6-vectors.jsonl")
 }
 
 /// A seeded generator (SplitMix64) so shuffles and random histories repeat run after run.

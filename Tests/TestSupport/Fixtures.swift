@@ -1,7 +1,7 @@
 import Foundation
 
 /// The checkout's root, found from this file's path, for tests that read `corpus/`,
-/// `../shared/testdata` or run the built binary.
+/// `Tests/*/Fixtures` or run the built binary. Nothing outside the checkout is ever read.
 public enum Checkout {
     public static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
