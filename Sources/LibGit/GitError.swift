@@ -21,8 +21,10 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     ) {
         self.code = code
         self.errorClass = errorClass
-        self.message = message
-        self.operation = operation
+        // libgit2's messages and Rote's operations both quote remote URLs; a password in
+        // one must not reach whoever reads the error.
+        self.message = RemoteURL.redactingUserinfo(message)
+        self.operation = RemoteURL.redactingUserinfo(operation)
         self.rejectedReferences = rejectedReferences
     }
 

@@ -23,7 +23,8 @@ public final class Remote {
     /// The remote's name, e.g. "origin" (`git_remote_name`).
     public var name: String { git_remote_name(pointer).map { String(cString: $0) } ?? "" }
 
-    /// The fetch URL (`git_remote_url`).
+    /// The fetch URL (`git_remote_url`). It may hold a password: show it to people only
+    /// through `RemoteURL.redactingUserinfo`.
     public var url: String { git_remote_url(pointer).map { String(cString: $0) } ?? "" }
 
     /// Downloads what the remote has and updates `refs/remotes/<name>/*` through the remote's

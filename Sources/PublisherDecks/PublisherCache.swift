@@ -32,7 +32,7 @@ enum PublisherCache {
         let folder = folder(root: root, url: url)
         let lock = try LibraryLock(
             file: folder.deletingLastPathComponent().appending(path: "\(folder.lastPathComponent).lock"),
-            resource: "the mirror of the publisher \(url) (.git/rote/publishers/\(folder.lastPathComponent))", purpose: purpose)
+            resource: "the mirror of the publisher \(RemoteURL.redactingUserinfo(url)) (.git/rote/publishers/\(folder.lastPathComponent))", purpose: purpose)
         defer { withExtendedLifetime(lock) {} }
         do {
             if FileManager.default.fileExists(atPath: folder.appending(path: "HEAD").path) {

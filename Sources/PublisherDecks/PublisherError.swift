@@ -1,4 +1,5 @@
 import Foundation
+import LibGit
 
 /// Why a publisher deck could not be added, checked or updated, with what to do. When one of
 /// these is thrown the library is unchanged.
@@ -29,7 +30,8 @@ public struct PublisherError: Error, CustomStringConvertible, Sendable {
 
     public init(_ code: Code, _ message: String) {
         self.code = code
-        self.message = message
+        // Messages quote the publisher's URL; a password in it stays hidden.
+        self.message = RemoteURL.redactingUserinfo(message)
     }
 
     public var description: String { message }

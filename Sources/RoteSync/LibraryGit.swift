@@ -164,7 +164,8 @@ public struct SyncError: Error, CustomStringConvertible, Sendable {
 
     public init(_ code: Code, _ message: String) {
         self.code = code
-        self.message = message
+        // Messages quote remote URLs; a password in one stays hidden.
+        self.message = RemoteURL.redactingUserinfo(message)
     }
 
     public var description: String { message }

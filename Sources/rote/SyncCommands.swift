@@ -81,17 +81,18 @@ struct Clone: ParsableCommand {
         if FileManager.default.fileExists(atPath: destination.path), !((try? FileManager.default.contentsOfDirectory(atPath: destination.path)) ?? []).isEmpty {
             throw CLIError("\(destination.path) exists and is not empty; choose another folder")
         }
+        let shownURL = RemoteURL.redactingUserinfo(url)
         do {
             let repository = try Repository.clone(from: url, to: destination, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey))
             try repository.adoptRemoteBranchIfHeadIsUnborn()
             try MergeDrivers.configure(repository, rotePath: SetupGit.rotePath)
         } catch let error as GitError {
-            throw CLIError("cannot clone \(url): \(error.message)")
+            throw CLIError("cannot clone \(shownURL): \(error.message)")
         }
         guard LibraryLocation.isLibrary(destination) else {
-            throw CLIError("cloned \(url) into \(destination.path), but it has no rote.yaml, so it is not a Rote library")
+            throw CLIError("cloned \(shownURL) into \(destination.path), but it has no rote.yaml, so it is not a Rote library")
         }
-        print("Cloned \(url) into \(destination.path); git is set up to merge Rote's files (rote setup-git).")
+        print("Cloned \(shownURL) into \(destination.path); git is set up to merge Rote's files (rote setup-git).")
         print("Next: rote -C \(name) study, then rote -C \(name) sync")
     }
 }

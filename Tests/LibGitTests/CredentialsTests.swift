@@ -61,6 +61,21 @@ import TestSupport
         #expect(!Remote.meansSomeoneElsePushed("deny updating a hidden ref"))
     }
 
+    @Test(arguments: [
+        ("Fetching from origin (http://alice:hunter2@127.0.0.1:9/x.git)…", "Fetching from origin (http://alice:***@127.0.0.1:9/x.git)…"),
+        ("cannot clone https://ghp_abc123@github.com/ana/rote.git: 404", "cannot clone https://***@github.com/ana/rote.git: 404"),
+        ("https://alice:p@ss@host/x and ftp://u:pw@h/y", "https://alice:***@host/x and ftp://u:***@h/y"),
+        ("ssh://git@example.org:2222/ana/deck.git", "ssh://git@example.org:2222/ana/deck.git"),
+        ("ssh://git:secret@example.org/deck.git", "ssh://git:***@example.org/deck.git"),
+        ("git@example.org:ana/deck.git and ana@example.org", "git@example.org:ana/deck.git and ana@example.org"),
+        ("https://example.org/a@b/x.git", "https://example.org/a@b/x.git"),
+        ("/mnt/usb/rote.git", "/mnt/usb/rote.git"),
+    ])
+    func userinfoIsRedactedInEveryURLOfAMessage(text: String, shown: String) {
+        #expect(RemoteURL.redactingUserinfo(text) == shown)
+        #expect(GitError(code: -1, message: text, operation: text).description == "\(shown): \(shown)")
+    }
+
     @Test func anEmptyTokenIsNoToken() {
         #expect(Credentials(token: "").token == nil)
         #expect(Credentials(token: "t").token == "t")
