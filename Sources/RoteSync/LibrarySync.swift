@@ -76,6 +76,9 @@ public final class LibrarySync {
             throw SyncError(.noRemote, "no remote named '\(remoteName)'; \(hint)")
         }
         let branch = git.branch
+        // The token goes only to the host of this library's origin (or ROTE_GIT_TOKEN_HOST),
+        // whichever remote this sync talks to.
+        let credentials = credentials.scopedToLibrary(repository)
         let shownURL = RemoteURL.redactingUserinfo(remote.url)
         for round in 1...maximumRounds {
             report.rounds = round

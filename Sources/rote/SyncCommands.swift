@@ -14,7 +14,8 @@ struct Sync: ParsableCommand {
             (see docs/sync.md); content both sides changed on the same lines is left with \
             git's conflict markers for you to fix, while everything else syncs. Credentials \
             come from ssh-agent, ~/.ssh keys, git credential helpers or ROTE_GIT_TOKEN, and \
-            are never stored in the library.
+            are never stored in the library. The token is sent only over https, and only to \
+            ROTE_GIT_TOKEN_HOST or, when that is unset, the host of the library's origin.
             """
     )
 
@@ -83,7 +84,9 @@ struct Clone: ParsableCommand {
         }
         let shownURL = RemoteURL.redactingUserinfo(url)
         do {
-            let repository = try Repository.clone(from: url, to: destination, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey))
+            // The URL becomes the clone's origin, so it is the host the token is for.
+            let credentials = Credentials(acceptUnknownHosts: acceptNewHostKey).scopingToken(to: url)
+            let repository = try Repository.clone(from: url, to: destination, credentials: credentials)
             try repository.adoptRemoteBranchIfHeadIsUnborn()
             try MergeDrivers.configure(repository, rotePath: SetupGit.rotePath)
         } catch let error as GitError {
