@@ -44,6 +44,12 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     /// code is `GIT_ENONFASTFORWARD` someone else pushed first: fetch, merge and push again.
     public var isRejectedPush: Bool { code == GIT_ENONFASTFORWARD.rawValue || !rejectedReferences.isEmpty }
 
+    /// The remote has commits this side lacks (`GIT_ENONFASTFORWARD`, or a server status such
+    /// as "fetch first"): fetching, merging and pushing again can succeed. A push refused for
+    /// any other reason — a hook, a protected branch — is `isRejectedPush` but not this, and
+    /// retrying it only repeats the refusal.
+    public var isNonFastForward: Bool { code == GIT_ENONFASTFORWARD.rawValue }
+
     /// No credential was accepted (`GIT_EAUTH`).
     public var isAuthenticationFailure: Bool { code == GIT_EAUTH.rawValue }
 

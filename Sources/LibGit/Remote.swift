@@ -91,10 +91,13 @@ public final class Remote {
         }
     }
 
-    /// True for the statuses `git receive-pack` gives when the branch moved under us.
+    /// True for the statuses `git receive-pack` gives when the branch moved under us, and for
+    /// libgit2's own when it writes into a folder remote whose branch another push holds
+    /// locked ("failed to create locked file '…/main.lock': File exists").
     static func meansSomeoneElsePushed(_ status: String) -> Bool {
         let lowered = status.lowercased()
-        return ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock", "failed to update ref"]
+        return ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock", "failed to update ref",
+                "failed to create locked file"]
             .contains { lowered.contains($0) }
     }
 }

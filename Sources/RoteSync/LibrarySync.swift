@@ -110,9 +110,14 @@ public final class LibrarySync {
                 }
                 progress("Another device pushed at the same moment; merging again…")
                 continue
-            } catch let error as GitError where error.isRejectedPush {
+            } catch let error as GitError where error.isNonFastForward {
                 progress("The push was rejected: \(remoteName) has new commits. Fetching and merging again…")
                 continue
+            } catch let error as GitError where error.isRejectedPush {
+                // A hook or a rule on the server said no; another round would only hear it again.
+                throw SyncError(.pushRefused,
+                    "\(remoteName) (\(shownURL)) refused the push of \(branch): \(error.message). Your commits are safe in this "
+                        + "library. Fix what the remote's message asks for (or ask whoever runs the remote), then run `rote sync` again.")
             } catch let error as GitError {
                 throw SyncError(.network, "cannot push to \(remoteName) (\(shownURL)): \(error.message)")
             }

@@ -57,6 +57,7 @@ import TestSupport
     @Test func pushStatusesThatMeanSomeoneElsePushedAreRetryable() {
         #expect(Remote.meansSomeoneElsePushed("non-fast-forward"))
         #expect(Remote.meansSomeoneElsePushed("failed to update ref"))
+        #expect(Remote.meansSomeoneElsePushed("failed to create locked file '/srv/rote.git/refs/heads/main.lock': File exists"))
         #expect(!Remote.meansSomeoneElsePushed("pre-receive hook declined"))
         #expect(!Remote.meansSomeoneElsePushed("deny updating a hidden ref"))
     }
