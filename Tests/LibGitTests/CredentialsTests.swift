@@ -111,6 +111,17 @@ import TestSupport
         #expect(GitError(code: -1, message: text, operation: text).description == "\(shown): \(shown)")
     }
 
+    @Test func folderRemotesAreToldFromNetworkOnes() {
+        #expect(RemoteURL.localPath(of: "/mnt/usb/rote.git") == "/mnt/usb/rote.git")
+        #expect(RemoteURL.localPath(of: "file:///mnt/usb/my%20rote.git") == "/mnt/usb/my rote.git")
+        #expect(RemoteURL.localPath(of: "file://localhost/srv/rote.git") == "/srv/rote.git")
+        #expect(RemoteURL.localPath(of: "../rote.git") == URL(fileURLWithPath: "../rote.git").standardizedFileURL.path)
+        #expect(RemoteURL.localPath(of: "./a:b") != nil, "a colon after a slash is part of a path")
+        for url in ["git@example.org:ana/rote.git", "example.org:rote.git", "https://example.org/x.git", "git://127.0.0.1/x.git"] {
+            #expect(RemoteURL.localPath(of: url) == nil, "\(url)")
+        }
+    }
+
     @Test func anEmptyTokenIsNoToken() {
         #expect(Credentials(token: "").token == nil)
         #expect(Credentials(token: "t").token == "t")

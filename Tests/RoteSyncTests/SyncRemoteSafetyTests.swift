@@ -99,6 +99,31 @@ import TestSupport
         #expect(Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout == before)
     }
 
+    /// libgit2 writes into a folder remote without running its hooks; the push goes through
+    /// git instead, so the hook refuses it as it would refuse `git push`.
+    @Test func aPushAFolderRemotesHookRefusesIsReportedOnceInTheHooksWords() throws {
+        let network = Network()
+        let devices = try network.devices(1)
+        try Self.refuseEveryPush(network.remote)
+        let before = Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout
+        try devices[0].study(["english-a1/run"], seed: 4)
+
+        let (error, lines) = try Self.failingSync(devices[0])
+        Self.expectRefusedOnce(error, lines)
+        #expect(Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout == before, "the push did not land")
+    }
+
+    @Test func aFolderRemoteThatIsNotThereIsNamedAsMissing() throws {
+        let network = Network()
+        let devices = try network.devices(1)
+        let missing = network.directory.url.appending(path: "unplugged/rote.git").path
+        Shell.run("git", ["remote", "set-url", "origin", missing], in: devices[0].root)
+        let (error, _) = try Self.failingSync(devices[0])
+        #expect(error.code == .network)
+        #expect(error.message.contains("the remote's path \(missing) does not exist"), "\(error)")
+        #expect(!error.message.contains("unsupported URL protocol"), "\(error)")
+    }
+
     @Test func syncShowsNoPasswordFromTheRemotesURL() throws {
         let network = Network()
         let devices = try network.devices(1)
