@@ -175,6 +175,21 @@ import TestSupport
         #expect(server.authenticatedRequests == 0, "the server saw the token")
     }
 
+    /// The scope is checked against the server that asks: after a redirect to another host
+    /// (`localhost` is another name, so another host), that host's request for credentials
+    /// does not get the token.
+    @Test func aRedirectToAnotherHostDoesNotGetTheToken() throws {
+        let directory = TemporaryDirectory()
+        let (_, server) = try Self.httpServer(directory)
+        let error = try #require(throws: GitError.self) {
+            try Repository.clone(from: server.url("moved/shared.git"), to: directory.url.appending(path: "device"), credentials: Self.token("s3cret-token"))
+        }
+        #expect(error.isAuthenticationFailure, "\(error)")
+        #expect(error.message.contains("authentication to localhost failed"), "\(error)")
+        #expect(error.message.contains("it is for 127.0.0.1"), "\(error)")
+        #expect(server.authenticatedRequests == 0, "the other host saw the token")
+    }
+
     @Test func aRefusedTokenFallsBackToTheUsersCredentialHelper() throws {
         let directory = TemporaryDirectory()
         let (bare, server) = try Self.httpServer(directory)

@@ -7,10 +7,10 @@ import LibGit
     import Darwin
 #endif
 
-/// A self-signed certificate for 127.0.0.1 (valid until 2126), made for these tests with
-/// `openssl req -x509 -newkey rsa:2048 -nodes -days 36500 -subj /CN=127.0.0.1
-/// -addext subjectAltName=DNS:127.0.0.1,IP:127.0.0.1`. Its key is public on purpose: it guards
-/// nothing but a test server on the loopback address.
+/// A self-signed certificate for 127.0.0.1 and localhost (valid until 2126), made for these
+/// tests with `openssl req -x509 -newkey rsa:2048 -nodes -days 36500 -subj /CN=127.0.0.1
+/// -addext subjectAltName=DNS:127.0.0.1,DNS:localhost,IP:127.0.0.1`. Its key is public on
+/// purpose: it guards nothing but a test server on the loopback address.
 public enum TestCertificate {
     /// Makes libgit2 trust this certificate, and only it, for https in this process (the test
     /// process reaches no other https server). Idempotent.
@@ -33,55 +33,56 @@ public enum TestCertificate {
 
     public static let certificatePEM = """
         -----BEGIN CERTIFICATE-----
-        MIIDJzCCAg+gAwIBAgIULXoSNaIYhaGjW8hQ/aRcpyx9EN0wDQYJKoZIhvcNAQEL
-        BQAwFDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTEyNDE3MDc0OFoYDzIxMjYx
-        MDMxMTcwNzQ4WjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwggEiMA0GCSqGSIb3DQEB
-        AQUAA4IBDwAwggEKAoIBAQDcg3mkaKp2U6XzqOu0m3BD2LP4VpMSY5tjzcdauwnH
-        fP4Fic/B1gcxEyFCPRNnn4d0od3KIRGig7DyHU9lhOty3UxE/8Kgpa4KrdAG5zXU
-        LzrtTTcPoGwXuEJQd5vjGlgX2Y6fGD7rXQNVsjPh139bMiLkWCGsyVlVl2C1JE5w
-        920LiCBuvDdmNq8ee4pi+RyYkdw0eJnXDpXQxOe6EgA9+rrfyNEgOJYtyvs0nf+x
-        wUw40AFZEb6XyltwwG8Uc1QmM1DGhRnfGHJU3qprfrMtuWDqO1fClasfHTrP+Inr
-        2onvy7zI/WPRdhPdERqolZsJV/KVTmpYQut0SrfH8fhtAgMBAAGjbzBtMB0GA1Ud
-        DgQWBBSQN2Pm+afKD48Cs76gUwvdpoOoFzAfBgNVHSMEGDAWgBSQN2Pm+afKD48C
-        s76gUwvdpoOoFzAaBgNVHREEEzARggkxMjcuMC4wLjGHBH8AAAEwDwYDVR0TAQH/
-        BAUwAwEB/zANBgkqhkiG9w0BAQsFAAOCAQEAhg6NN5W1/2eMbvEodurErdoc39N6
-        MfojBGICKOKSskxIv+qFqG9coRePLXJcYUVY+ryZw4HxYn4z2/DZi3fLtdFmhxtu
-        gEMkBeotQc5Bq6SL6+T4mkLtiaou8LmuSCpgCqnHXO/xujQcwG8taTZ4YN+Xf3pC
-        Xr8XxxnJCCIhGr4nbTF/OLdSCguSdN8JP20dKG3wLGl8dIakK5twLL6N9ncNdde/
-        zeZr75zjp7pS7XrzvHE2uqr9vcBjgX0c8DX+wjR2eRkZhFhZF9Fx8eMbeIG0vSyI
-        84eUw8AWLGfKauzkm4OOS+BcbcNjUa2yZmKBwIEZ92cJbVIjNxLjVUNRFg==
+        MIIDMjCCAhqgAwIBAgIUJuQMwIDtDQV34ZXalD97VRHN3ZcwDQYJKoZIhvcNAQEL
+        BQAwFDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTEyNDE3MjQwNVoYDzIxMjYx
+        MDMxMTcyNDA1WjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwggEiMA0GCSqGSIb3DQEB
+        AQUAA4IBDwAwggEKAoIBAQCSLsDBgwG90mzHl2DMIq04YAeEBP/+8iwNtm79t1YJ
+        eCQ9tDnOcpZD54UdhNx6O5CRvGNJf4H8z/3bKwCirrJs9kMz5J2xTqbCEPKTTv8e
+        ADwjRUhvA6d92Ih8IGJtYYqOs/G7xcMM1DgQMVZP9AZsGdx45yoTa7uFE+2/FJZg
+        ysk3z6ThXhSndgcX/Hk1YvniK8u05cVCeeiXNnru1dnTG7KuvepkCr3vjxfNs/cX
+        1DfhzqdidNaRo9t7Dvv3YKPGGEhuDacGAfqHLpAje5K42043nCrbzkikgVzWggOJ
+        CHn0BGrfk00azvFUebozd/OEh1zRBN9JpfWjdrXXkatxAgMBAAGjejB4MB0GA1Ud
+        DgQWBBSbta3mcUPuoI+1z40CI0n7rNhlFzAfBgNVHSMEGDAWgBSbta3mcUPuoI+1
+        z40CI0n7rNhlFzAlBgNVHREEHjAcggkxMjcuMC4wLjGCCWxvY2FsaG9zdIcEfwAA
+        ATAPBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3DQEBCwUAA4IBAQCLOjPbWx0gf7OT
+        1NRb2cIMNfKLcmx6PYM0angmJFkrZkjDuiWH/itSK6WZP1uVE1pCf164CyKycynt
+        0vyCClalSPwk/JzkGRPjvDNxJ46nUaigfDNpk7CRvGQ++hAtm6ZoidPDT2mA297s
+        Eiv1MrX0+xedA0OZRlHQmFXqgMwJZ+Q2HBJd1n73cJNQFRQWi/5RQVsJsvqkZtrj
+        x2pyW/h2nzucUuQDJX1EOU6FXOsv6rnDCnKqFzz/pEDS87uM7en9GPYNykzggcj2
+        7jplBXTjxX0vE27RtjwnUqq5U1FSkJ+oPpcWep7dXZWDQaPRoG8w9cTmuZPqoPl/
+        TNCqIudR
         -----END CERTIFICATE-----
 
         """
 
     public static let keyPEM = """
         -----BEGIN PRIVATE KEY-----
-        MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDcg3mkaKp2U6Xz
-        qOu0m3BD2LP4VpMSY5tjzcdauwnHfP4Fic/B1gcxEyFCPRNnn4d0od3KIRGig7Dy
-        HU9lhOty3UxE/8Kgpa4KrdAG5zXULzrtTTcPoGwXuEJQd5vjGlgX2Y6fGD7rXQNV
-        sjPh139bMiLkWCGsyVlVl2C1JE5w920LiCBuvDdmNq8ee4pi+RyYkdw0eJnXDpXQ
-        xOe6EgA9+rrfyNEgOJYtyvs0nf+xwUw40AFZEb6XyltwwG8Uc1QmM1DGhRnfGHJU
-        3qprfrMtuWDqO1fClasfHTrP+Inr2onvy7zI/WPRdhPdERqolZsJV/KVTmpYQut0
-        SrfH8fhtAgMBAAECggEACC3FMXyjU+uy1Eh/440/Wvja5ftaDZzNquQ7QGl/CZvg
-        dRahMsyMLD0MJv+KbHW9ia0mQ4S5+XfedIBzTS3iqLo+BbIhxyEWBTXgqRziwXm1
-        +w6529XEpJWUOhVRnhkASvQqBssYrFShFsjbBUWfpuODaUo+h4DZVCQe9WEBGs30
-        6ITZG+YkZtsLnqIl+bANIbK85SwDUYDliy8Zq/D8pjJnBzqmlXIjjqpGvYCGqJqS
-        x7pdFRHJuHoeDg3ojrH4OVGcvl3k46qKLdv6pgPZyYh/7L91Tm7EGEzcnMjkKWp7
-        LKa2QhTCDTUF5DQhIbnR4gpQz/oOMeQ2R5PrNANFiQKBgQDvvGMF9mmyHG5oo5FE
-        b6aB0yZxCDQD2x0MCDXFEkITVCMSbVWkAluAIvtIRKG92biDgFLWZsXRBodK7ZWP
-        XC1ZElpqVGtQzjaMRpw4rpyWdtZ3AX9lCzWm/aUxAlIjdTJuBX5Mict5c/ekUTT1
-        GKOmKa3Or7uqTxucTs1r+IyXuQKBgQDreT6umV2S2RkwG5MjWD17LRDIhRYdmtF9
-        juH7jVWkfQtRmV9Dv+xo0ODFNP4pjfjJvfoD2r7Z7JbQkRK+liyOH2xPvSavptyY
-        rzhpeJXHKAUDvQoxcbn0RgTAWvxEC4iwSxnebjeq6kuVW5Hc2x7WKX9YITJd4rj4
-        poIwq/xYVQKBgDZI+kNHYPer6HRZVXOhtJqBLZs6uEyHOTSYR1SwpbWqv6ZUi6fv
-        wLhrM2tR3y4WNunQDPHvo6uJRul4kv07ailZNpANPZ+2kjOBaa6MG3kWv8mC1U4U
-        E7oUhWtrkx3kU98F72t1aFXAJLtYiB1Xzva5SVocAOq3rxDd5zYjufJBAoGBAMWg
-        BX6OEt27PQuGKRBB75+ga/SO1cfU9rs1Hu57aQRbOhOq8CwxOJ2jqPF6D1Ia6FGR
-        EvMHNKQ7jzvOdffkm9JQBxxJON204nF2pZbHcJUsPkEr+BEVTKb52OUDt7L4Jykm
-        briisi/M4dChgKLmeFPvkgQKIHZxYSK2xI9K2MfdAoGAYRhJNcsCETX/aqPHX5lY
-        emZfEQ5f0HqKh7KXTTEE8gmgF6cfy30h4WMTnJw9yvJEKK0iiqUkCuYa/nv1seao
-        rrBzcXhBq66F+7RJT0+O0XV2m+e+iy1n3PkWX3RCrXxjWJLJSai1TPrlJN9c35Uy
-        vr2BmJalKPSiQedvMnbek1c=
+        MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCSLsDBgwG90mzH
+        l2DMIq04YAeEBP/+8iwNtm79t1YJeCQ9tDnOcpZD54UdhNx6O5CRvGNJf4H8z/3b
+        KwCirrJs9kMz5J2xTqbCEPKTTv8eADwjRUhvA6d92Ih8IGJtYYqOs/G7xcMM1DgQ
+        MVZP9AZsGdx45yoTa7uFE+2/FJZgysk3z6ThXhSndgcX/Hk1YvniK8u05cVCeeiX
+        Nnru1dnTG7KuvepkCr3vjxfNs/cX1DfhzqdidNaRo9t7Dvv3YKPGGEhuDacGAfqH
+        LpAje5K42043nCrbzkikgVzWggOJCHn0BGrfk00azvFUebozd/OEh1zRBN9JpfWj
+        drXXkatxAgMBAAECggEACDh724YIA4pBVsoTBffPQPPZiFmVodsxkgXX4Qm922N3
+        ukaX153HCIOND1do5LDT1PZAqSH0B+kUcA5Ph1aGryz8I39wRMfVBeXZFmKjYycF
+        OsCLLb8JXMDgEAbsMhWBqrvA1Nvut5p5mqODpJRnBg5AQUZSrevpjDbOMGgyerfm
+        7REG9FRUA+tyOuENa49FkOWbXKDGIck8DO+4bf6CLHbDikPyssbba6QhlK76dD3V
+        Vxw0V644U6GGsP2UoE9lnpMSYwSc5CNT5XQMFS8O2nS4XcowbQRWK2fcBQL1SgU5
+        Ry/u5LTgqhj/YsaPk0QI2RpGopACo5i3xYjjNldrAQKBgQDE6JVOWEoTozCmJS73
+        h1aJ0inR9ggm96wOVbQ0/4IWG6DBNrXUousI/NjTCxcKM24s5hAQ4FFOmXdtZ9hY
+        j91PCFkM4MiLVCuzrPgQuExq4S22Q0nRgxTEDGmq0txCtIlhkOM3LgeuZQ8IJhgh
+        u3E2XFk+k7bXoPubDte0buP80QKBgQC+DSxf9RsQqbsSFlAJ2eZvAkbuygE75V1w
+        zTYwAUCmpidqZi5KkG10hdPg4ziULLkCRRe1zwc5oJfLf93tj95UkcykMG9P8mvB
+        XN+rIOuRLgN10DuM+hC2unlUHIQl1BQsZfaDJc4RmdCeEw1HoLkbnWwhciejdA7x
+        buR8Bu/soQKBgQCvFih8y2DC6V5+vZ1vmDXIwslQ2rYRADVLYcWlQnTHd7WPWDiC
+        ZIMdMMcTkU7hUS3sWn16pBtoCmn5LFdhGDsu5TtZih6IVUWutGS3aUj52FQvNtHS
+        q/2w/WCP9oLIBYQK7yw6ioFl/pJJKqZWiDd4oNDyJaJ1Rb2z+JSw6dFroQKBgFGa
+        fm9FYzWoa3a8telE8ri/lY16l0UMmy6QLrA2GXh053+8GCxUD2t0+yEY73ZQLbBX
+        0nJyTnvkBMmQQc57c8+EOwZU9bayNKp2ImPsYrmXtEyl+Kvzw7FyKB6BkAxeH7tg
+        nJR7axwLm5QEQjN7Q4Aj/AXwaiy47KGmJ91JbUOBAoGAZYsae6FlEqHX5HOAIWhK
+        PE5puSNNt8/0PF2tgbpXFtTq7Hn49f+HomPowEN2MwzsQ31hHZJblkytOastj5u0
+        5pW8jPjXR/47KrKnKgpbhIaB7TEO6Txa7wVzmCULVFEOs76gAxH30FXIhlOkEtQ4
+        gieURVYXKU9wh1WLU/uHf2I=
         -----END PRIVATE KEY-----
 
         """
@@ -90,7 +91,9 @@ public enum TestCertificate {
 /// A smart-HTTP git server (`git http-backend` behind a small Python server) on 127.0.0.1 that
 /// demands HTTP Basic authentication as `user`:`password`, over plain http or, with `tls`, over
 /// https with `TestCertificate` (call `TestCertificate.trust()` first so libgit2 accepts it).
-/// It counts the requests that carried the right password, in `authenticatedRequests`.
+/// It counts the requests that carried the right password, in `authenticatedRequests`, and
+/// answers any path under `/moved/` with a redirect to the same path on `localhost` — the
+/// same server under another host name.
 /// Stopped when the value is released.
 public final class AuthenticatingGitServer {
     public let port: UInt16
@@ -191,6 +194,11 @@ public final class AuthenticatingGitServer {
 
             def serve(self):
                 request = self.body()
+                if self.path.startswith("/moved/"):
+                    scheme = "https" if len(sys.argv) > 6 else "http"
+                    location = f"{scheme}://localhost:{self.server.server_address[1]}{self.path[len('/moved'):]}"
+                    self.reply(302, [("Location", location)], b"")
+                    return
                 if self.headers.get("Authorization") != expected:
                     # An empty body: libgit2 1.5.1 fails with "http parser error: invalid
                     # constant string" on the retried request when a 401 carries a body.
