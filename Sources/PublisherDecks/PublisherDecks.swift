@@ -34,6 +34,10 @@ public struct PublisherDecks {
     /// default branch) into `corpus/<name>/`, as one commit, and records where it came from in
     /// its deck.yaml.
     public func add(url: String, path: String? = nil, name: String? = nil, ref: String? = nil) throws -> Added {
+        // upstream.url is committed in deck.yaml and travels with every clone of the library.
+        guard RemoteURL.redactingUserinfo(url) == url else {
+            throw PublisherError(.credentialInURL, "the address \(url) holds a user name or password, which `deck add` would write into the deck's deck.yaml for everyone who shares this library; nothing was added — add the deck by its address without them and let a git credential helper supply the password (`git config --global credential.helper ...`)")
+        }
         let path = path.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "/")) }.flatMap { $0.isEmpty ? nil : $0 }
         let name = name ?? Slug.make(from: path.map { String($0.split(separator: "/").last!) } ?? PublisherDecks.repositoryName(url))
         guard Slug.isValidSegment(name) else {

@@ -23,6 +23,8 @@ public struct PublisherError: Error, CustomStringConvertible, Sendable {
         case invalidName
         /// A path in the publisher's tree would land outside the deck folder.
         case unsafePath
+        /// The publisher's address holds a password or token, which deck.yaml would share.
+        case credentialInURL
     }
 
     public let code: Code

@@ -316,6 +316,19 @@ final class Publisher {
         #expect(server.authenticatedRequests == 0, "deck status sent the token")
     }
 
+    /// deck.yaml is committed and shared, so a password in the address never gets there.
+    @Test func addRefusesAnAddressWithAPassword() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let before = head(library)
+        let decks = PublisherDecks(root: library.url, user: "ana", credentials: Credentials(token: nil, useCredentialHelpers: false))
+        let error = try #require(throws: PublisherError.self) { try decks.add(url: "https://alice:hunter2@127.0.0.1:9/decks.git") }
+        #expect(error.code == .credentialInURL, "\(error)")
+        #expect(error.message.contains("https://alice:***@127.0.0.1:9/decks.git holds a user name or password"), "\(error)")
+        #expect(!error.message.contains("hunter2"))
+        #expect(head(library) == before && isClean(library))
+    }
+
     @Test func theUpstreamBlockRoundTripsThroughDeckYAML() {
         let upstream = DeckManifest.Upstream(url: "https://example.org/d.git", path: "a/b", ref: "v1", commit: String(repeating: "a", count: 40), version: "1.2.3")
         let manifest = DeckManifest(kind: .passages, title: "T", version: "1.2.3", upstream: upstream)
