@@ -7,7 +7,8 @@ import Foundation
 /// - ssh remotes: the ssh-agent (when `SSH_AUTH_SOCK` is set), then the key files
 ///   `id_ed25519` and `id_rsa` in `sshDirectory` that have no passphrase.
 /// - https remotes: `token` (by default `ROTE_GIT_TOKEN`) as the password of the URL's user, else
-///   `x-access-token`; then the user's git credential helpers via `git credential fill`.
+///   `x-access-token` — but only to `tokenHost` and only over https (see `tokenRefusal(for:)`);
+///   then the user's git credential helpers via `git credential fill`.
 ///
 /// libgit2 asks again after every refused credential and would ask forever, so each operation
 /// gives up after `maxAttempts` requests, or sooner when every source has been tried, with an
@@ -19,6 +20,12 @@ import Foundation
 public struct Credentials: Sendable {
     /// An access token for https remotes, sent as the password. Default: `ROTE_GIT_TOKEN`.
     public var token: String?
+    /// The one host `token` is for. Default: `ROTE_GIT_TOKEN_HOST`; when that is unset, Rote
+    /// scopes the token to the host of the library's `origin` remote (`scopedToLibrary(_:)`),
+    /// or of the URL being cloned (`scopingToken(to:)`). While it is nil the token is sent
+    /// nowhere: a token is a password for one account on one server, and any other server —
+    /// a collaborator's publisher deck, a redirect — must never see it.
+    public var tokenHost: String?
     /// Ask the user's configured git credential helpers (`git credential fill`) for https.
     public var useCredentialHelpers: Bool
     /// Let `git credential fill` prompt on the terminal. Off by default so that a sync run
@@ -37,6 +44,7 @@ public struct Credentials: Sendable {
 
     public init(
         token: String? = ProcessInfo.processInfo.environment["ROTE_GIT_TOKEN"],
+        tokenHost: String? = ProcessInfo.processInfo.environment["ROTE_GIT_TOKEN_HOST"],
         useCredentialHelpers: Bool = true,
         allowTerminalPrompt: Bool = false,
         useSSHAgent: Bool = true,
@@ -45,6 +53,7 @@ public struct Credentials: Sendable {
         maxAttempts: Int = 5
     ) {
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+        self.tokenHost = tokenHost.flatMap { Self.normalizedHost($0) }
         self.useCredentialHelpers = useCredentialHelpers
         self.allowTerminalPrompt = allowTerminalPrompt
         self.useSSHAgent = useSSHAgent
@@ -58,6 +67,59 @@ public struct Credentials: Sendable {
         let home = ProcessInfo.processInfo.environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appending(path: ".ssh", directoryHint: .isDirectory)
+    }
+
+    /// These credentials with the token scoped to the host of `url`, unless it already has a
+    /// host (`ROTE_GIT_TOKEN_HOST` wins). For `rote clone URL`, whose URL becomes `origin`.
+    public func scopingToken(to url: String) -> Credentials {
+        var scoped = self
+        if scoped.tokenHost == nil { scoped.tokenHost = RemoteURL.host(of: url) }
+        return scoped
+    }
+
+    /// These credentials with the token scoped to the host of `repository`'s `origin` remote,
+    /// unless it already has a host. A library's own remote decides where its token may go;
+    /// a remote added under another name (or a publisher's) never widens that.
+    public func scopedToLibrary(_ repository: Repository) -> Credentials {
+        guard tokenHost == nil, let origin = try? repository.remote(named: "origin") else { return self }
+        return scopingToken(to: origin.url)
+    }
+
+    /// These credentials without the token, for servers that someone else chose, such as a
+    /// publisher deck's `upstream.url`, which any collaborator can edit. `reason` ends up in
+    /// the error when the server then refuses every other credential.
+    public func withoutToken(because reason: String) -> Credentials {
+        var stripped = self
+        if stripped.token != nil { stripped.tokenWithheld = reason }
+        stripped.token = nil
+        return stripped
+    }
+
+    /// Why a token that was set is not offered in this operation at all.
+    var tokenWithheld: String?
+
+    /// Why the token must not be sent to `url`, or nil when it may: the URL must be https
+    /// (plain http shows the token to everyone on the way) and its host must be `tokenHost`.
+    func tokenRefusal(for url: String) -> String? {
+        guard token != nil else { return "no token is set" }
+        guard RemoteURL.scheme(of: url) == "https" else {
+            return "\(RemoteURL.scheme(of: url) ?? "this") is not https, and a token is only sent over https"
+        }
+        let host = RemoteURL.host(of: url) ?? url
+        guard let tokenHost else {
+            return "it is scoped to no host; set ROTE_GIT_TOKEN_HOST=\(host) if the token is for \(host)"
+        }
+        guard host == tokenHost else {
+            return "it is for \(tokenHost) (ROTE_GIT_TOKEN_HOST, else the library's origin), not \(host)"
+        }
+        return nil
+    }
+
+    /// `GitHub.com.` → `github.com`; nil for an empty value.
+    static func normalizedHost(_ host: String) -> String? {
+        var trimmed = host.trimmingCharacters(in: .whitespaces).lowercased()
+        if trimmed.hasSuffix(".") { trimmed.removeLast() }
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// One way to authenticate over ssh, in the order they are tried.

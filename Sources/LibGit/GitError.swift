@@ -21,8 +21,10 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     ) {
         self.code = code
         self.errorClass = errorClass
-        self.message = message
-        self.operation = operation
+        // libgit2's messages and Rote's operations both quote remote URLs; a password in
+        // one must not reach whoever reads the error.
+        self.message = RemoteURL.redactingUserinfo(message)
+        self.operation = RemoteURL.redactingUserinfo(operation)
         self.rejectedReferences = rejectedReferences
     }
 
@@ -41,6 +43,12 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     /// (`GIT_ENONFASTFORWARD`), or the remote reported a status for a reference. When the
     /// code is `GIT_ENONFASTFORWARD` someone else pushed first: fetch, merge and push again.
     public var isRejectedPush: Bool { code == GIT_ENONFASTFORWARD.rawValue || !rejectedReferences.isEmpty }
+
+    /// The remote has commits this side lacks (`GIT_ENONFASTFORWARD`, or a server status such
+    /// as "fetch first"): fetching, merging and pushing again can succeed. A push refused for
+    /// any other reason — a hook, a protected branch — is `isRejectedPush` but not this, and
+    /// retrying it only repeats the refusal.
+    public var isNonFastForward: Bool { code == GIT_ENONFASTFORWARD.rawValue }
 
     /// No credential was accepted (`GIT_EAUTH`).
     public var isAuthenticationFailure: Bool { code == GIT_EAUTH.rawValue }

@@ -18,6 +18,15 @@ public enum LibGit {
         _ = initialized
     }
 
+    /// Trusts the certificate authorities in `file` (PEM) for https instead of the system's,
+    /// for the whole process (`GIT_OPT_SET_SSL_CERT_LOCATIONS`): for a server with a private
+    /// certificate authority, such as the tests' own on 127.0.0.1. Call it before any https
+    /// operation starts; libgit2 swaps its store without a lock.
+    public static func trustCertificates(inFile file: URL) throws {
+        ensureInitialized()
+        try check("trusting the certificates in \(file.path)") { rote_git_set_ssl_cert_file(file.path) }
+    }
+
     /// The libgit2 version linked in, e.g. "1.5.1".
     public static var version: String {
         ensureInitialized()

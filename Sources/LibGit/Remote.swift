@@ -23,8 +23,12 @@ public final class Remote {
     /// The remote's name, e.g. "origin" (`git_remote_name`).
     public var name: String { git_remote_name(pointer).map { String(cString: $0) } ?? "" }
 
-    /// The fetch URL (`git_remote_url`).
+    /// The fetch URL (`git_remote_url`). It may hold a password: show it to people only
+    /// through `RemoteURL.redactingUserinfo`.
     public var url: String { git_remote_url(pointer).map { String(cString: $0) } ?? "" }
+
+    /// Where pushes go: the push URL when one is set, else `url` (`git_remote_pushurl`).
+    public var pushURL: String { git_remote_pushurl(pointer).map { String(cString: $0) } ?? url }
 
     /// Downloads what the remote has and updates `refs/remotes/<name>/*` through the remote's
     /// configured refspecs (`git_remote_fetch`). Local branches and the work tree are untouched.
@@ -45,7 +49,9 @@ public final class Remote {
             }
             return git_remote_fetch(pointer, nil, &options, nil)
         }
-        if result < 0 { throw session.error(result) }
+        if result < 0 {
+            throw session.failure ?? LocalRemote.missingFolderError(url: url, operation: session.operation) ?? session.error(result)
+        }
     }
 
     /// Pushes `refspecs` (e.g. `"refs/heads/main:refs/heads/main"`) and updates the matching
@@ -58,8 +64,24 @@ public final class Remote {
     /// listing each reference and the remote's reason in `rejectedReferences`. The code is
     /// `GIT_ENONFASTFORWARD` when the reason shows someone else updated the branch, else
     /// `GIT_ERROR` (e.g. a hook declined).
+    ///
+    /// libgit2 pushes to a folder remote by writing into it, without running its hooks; when
+    /// the folder's repository has receive hooks (`pre-receive`, `update`, …) the push runs
+    /// the system `git push` instead, so the hooks run and can refuse it as they would for
+    /// plain git. Without `git` such a push fails rather than bypass them.
     public func push(refspecs: [String], credentials: Credentials = Credentials()) throws {
-        let operation = "pushing \(refspecs.joined(separator: ", ")) to \(name) (\(url))"
+        let operation = "pushing \(refspecs.joined(separator: ", ")) to \(name) (\(pushURL))"
+        if let path = RemoteURL.localPath(of: pushURL) {
+            if let missing = LocalRemote.missingFolderError(url: pushURL, operation: operation) { throw missing }
+            let hooks = LocalRemote.receiveHooks(at: path)
+            if !hooks.isEmpty {
+                let result = try LocalRemote.pushWithGit(
+                    gitDirectory: repository.gitDirectory, remoteName: name, refspecs: refspecs, hooks: hooks, operation: operation)
+                let said = result.remoteLines.isEmpty ? "" : " (remote said: \(result.remoteLines.joined(separator: " / ")))"
+                try Self.throwIfRejected(result.rejected, remoteSaid: said, operation: operation)
+                return
+            }
+        }
         let session = RemoteSession(
             credentials: credentials, operation: operation,
             helperDirectory: repository.workTree ?? repository.gitDirectory)
@@ -77,23 +99,30 @@ public final class Remote {
                 operation: operation)
         }
         if result < 0 { throw session.error(result) }
-        let rejected = session.rejectedReferences
-        guard rejected.isEmpty else {
-            let reasons = rejected.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
-            let someoneElsePushed = rejected.values.contains { Self.meansSomeoneElsePushed($0) }
-            throw GitError(
-                code: someoneElsePushed ? GIT_ENONFASTFORWARD.rawValue : GIT_ERROR.rawValue,
-                errorClass: Int32(GIT_ERROR_REFERENCE.rawValue),
-                message: "the remote rejected \(reasons)\(session.remoteSaid)"
-                    + (someoneElsePushed ? "; someone else pushed first: fetch, merge and push again" : ""),
-                operation: operation, rejectedReferences: rejected)
-        }
+        try Self.throwIfRejected(session.rejectedReferences, remoteSaid: session.remoteSaid, operation: operation)
     }
 
-    /// True for the statuses `git receive-pack` gives when the branch moved under us.
+    /// The error for references the remote refused, each with its reason, plus what the
+    /// remote said (a hook's own explanation); nothing when `rejected` is empty.
+    static func throwIfRejected(_ rejected: [String: String], remoteSaid: String, operation: String) throws {
+        guard !rejected.isEmpty else { return }
+        let reasons = rejected.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+        let someoneElsePushed = rejected.values.contains { Self.meansSomeoneElsePushed($0) }
+        throw GitError(
+            code: someoneElsePushed ? GIT_ENONFASTFORWARD.rawValue : GIT_ERROR.rawValue,
+            errorClass: Int32(GIT_ERROR_REFERENCE.rawValue),
+            message: "the remote rejected \(reasons)\(remoteSaid)"
+                + (someoneElsePushed ? "; someone else pushed first: fetch, merge and push again" : ""),
+            operation: operation, rejectedReferences: rejected)
+    }
+
+    /// True for the statuses `git receive-pack` gives when the branch moved under us, and for
+    /// libgit2's own when it writes into a folder remote whose branch another push holds
+    /// locked ("failed to create locked file '…/main.lock': File exists").
     static func meansSomeoneElsePushed(_ status: String) -> Bool {
         let lowered = status.lowercased()
-        return ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock", "failed to update ref"]
+        return ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock", "failed to update ref",
+                "failed to create locked file"]
             .contains { lowered.contains($0) }
     }
 }

@@ -141,10 +141,20 @@ final class RemoteSession {
             return fail(GIT_EAUTH, GIT_ERROR_SSH, message)
         }
         if allowedTypes & userPass != 0 {
+            if credentials.token == nil, let reason = credentials.tokenWithheld, !triedToken {
+                triedToken = true
+                tried.append("ROTE_GIT_TOKEN (not sent: \(reason))")
+            }
             if let token = credentials.token, !triedToken {
                 triedToken = true
-                tried.append("ROTE_GIT_TOKEN")
-                return git_credential_userpass_plaintext_new(out, username ?? "x-access-token", token)
+                // libgit2 hands over the URL it is talking to now, after any redirect, so the
+                // scope is checked against the server that would actually receive the token.
+                if let refusal = credentials.tokenRefusal(for: url) {
+                    tried.append("ROTE_GIT_TOKEN (not sent: \(refusal))")
+                } else {
+                    tried.append("ROTE_GIT_TOKEN")
+                    return git_credential_userpass_plaintext_new(out, username ?? "x-access-token", token)
+                }
             }
             if credentials.useCredentialHelpers, !triedHelpers {
                 triedHelpers = true
@@ -153,9 +163,12 @@ final class RemoteSession {
                     return git_credential_userpass_plaintext_new(out, found.username, found.password)
                 }
             }
+            let helper = "a git credential helper that knows \(host) (`git config --global credential.helper ...`)"
             return fail(GIT_EAUTH, GIT_ERROR_NET,
-                "authentication to \(host) failed (tried \(triedList)); set ROTE_GIT_TOKEN to an access token, "
-                    + "or configure a git credential helper that knows \(host) (`git config --global credential.helper ...`)")
+                "authentication to \(host) failed (tried \(triedList)); "
+                    + (credentials.tokenWithheld != nil ? "configure \(helper)"
+                        : "set ROTE_GIT_TOKEN to an access token for \(host) (sent only over https, to ROTE_GIT_TOKEN_HOST "
+                            + "or else the host of the library's origin), or configure \(helper)"))
         }
         return fail(GIT_EAUTH, GIT_ERROR_NET,
             "\(host) asks for a kind of credential Rote cannot supply (libgit2 credential types \(allowedTypes))")
@@ -165,11 +178,7 @@ final class RemoteSession {
 
     /// The host of `https://host/...`, `ssh://user@host/...` or scp-like `user@host:path`.
     static func host(of url: String) -> String {
-        if let parsed = URL(string: url), let host = parsed.host, !host.isEmpty { return host }
-        var rest = Substring(url)
-        if let at = rest.firstIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        if let colon = rest.firstIndex(of: ":") { rest = rest[..<colon] }
-        return rest.isEmpty ? url : String(rest)
+        RemoteURL.host(of: url) ?? RemoteURL.redactingUserinfo(url)
     }
 }
 

@@ -19,7 +19,9 @@ extension Repository {
         session.install(into: &options.fetch_opts.callbacks)
         var handle: OpaquePointer?
         let result = withExtendedLifetime(session) { git_clone(&handle, url, destination.path, &options) }
-        if result < 0 { throw session.error(result) }
+        if result < 0 {
+            throw session.failure ?? LocalRemote.missingFolderError(url: url, operation: session.operation) ?? session.error(result)
+        }
         return Repository(pointer: handle!)
     }
 

@@ -34,12 +34,16 @@ public struct PublisherDecks {
     /// default branch) into `corpus/<name>/`, as one commit, and records where it came from in
     /// its deck.yaml.
     public func add(url: String, path: String? = nil, name: String? = nil, ref: String? = nil) throws -> Added {
+        // upstream.url is committed in deck.yaml and travels with every clone of the library.
+        guard RemoteURL.redactingUserinfo(url) == url else {
+            throw PublisherError(.credentialInURL, "the address \(url) holds a user name or password, which `deck add` would write into the deck's deck.yaml for everyone who shares this library; nothing was added — add the deck by its address without them and let a git credential helper supply the password (`git config --global credential.helper ...`)")
+        }
         let path = path.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "/")) }.flatMap { $0.isEmpty ? nil : $0 }
         let name = name ?? Slug.make(from: path.map { String($0.split(separator: "/").last!) } ?? PublisherDecks.repositoryName(url))
         guard Slug.isValidSegment(name) else {
             throw PublisherError(.invalidName, "'\(name)' is not a valid deck name; use lowercase letters, digits, _ . - (e.g. --as \(Slug.make(from: name)))")
         }
-        let lock = try LibraryLock(root: root, purpose: "deck add \(url)")
+        let lock = try LibraryLock(root: root, purpose: "deck add \(RemoteURL.redactingUserinfo(url))")
         defer { withExtendedLifetime(lock) {} }
         let library = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
         if let existing = library.decks[name] {
@@ -48,7 +52,7 @@ public struct PublisherDecks {
         if FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)").path) {
             throw PublisherError(.deckExists, "corpus/\(name)/ already exists; nothing was added — choose another name with --as NAME")
         }
-        let repository = try PublisherCache.refreshed(root: root, url: url, credentials: credentials, purpose: "deck add \(url)")
+        let repository = try PublisherCache.refreshed(root: root, url: url, credentials: credentials, purpose: "deck add \(RemoteURL.redactingUserinfo(url))")
         let commit = try resolve(ref, in: repository, url: url)
         let snapshot = try PublisherSnapshot.read(repository, commit: commit, path: path, url: url, label: ref ?? "default branch")
         let upstream = DeckManifest.Upstream(url: url, path: path, ref: ref, commit: commit.hex, version: snapshot.manifest.version)
@@ -60,7 +64,7 @@ public struct PublisherDecks {
         }
         let git = try LibraryGit(root: root, user: user, now: now)
         try git.apply(changes: changes, message: """
-            Add deck \(name) \(snapshot.manifest.version) from \(url)
+            Add deck \(name) \(snapshot.manifest.version) from \(RemoteURL.redactingUserinfo(url))
 
             \(snapshot.files.count) file\(snapshot.files.count == 1 ? "" : "s") of '\(snapshot.manifest.title)'\(path.map { " (\($0))" } ?? "") at \(ref.map { "\($0), " } ?? "")commit \(commit.hex).
 
@@ -225,7 +229,7 @@ public struct PublisherDecks {
             if current != result[path] { changes.updateValue(result[path], forKey: "corpus/\(deck)/\(path)") }
         }
         let commit = try git.apply(changes: changes, message: """
-            Update deck \(deck) \(upstream.version) → \(theirs.manifest.version) from \(upstream.url)
+            Update deck \(deck) \(upstream.version) → \(theirs.manifest.version) from \(RemoteURL.redactingUserinfo(upstream.url))
 
             Three-way merge of the publisher's \(newRef.map { "\($0), " } ?? "")commit \(theirs.commit.hex)
             with this library's copy (base: \(upstream.commit)).

@@ -1,4 +1,5 @@
 import Foundation
+import LibGit
 
 /// Why a publisher deck could not be added, checked or updated, with what to do. When one of
 /// these is thrown the library is unchanged.
@@ -22,6 +23,8 @@ public struct PublisherError: Error, CustomStringConvertible, Sendable {
         case invalidName
         /// A path in the publisher's tree would land outside the deck folder.
         case unsafePath
+        /// The publisher's address holds a password or token, which deck.yaml would share.
+        case credentialInURL
     }
 
     public let code: Code
@@ -29,7 +32,8 @@ public struct PublisherError: Error, CustomStringConvertible, Sendable {
 
     public init(_ code: Code, _ message: String) {
         self.code = code
-        self.message = message
+        // Messages quote the publisher's URL; a password in it stays hidden.
+        self.message = RemoteURL.redactingUserinfo(message)
     }
 
     public var description: String { message }

@@ -44,7 +44,8 @@ public final class LibrarySync {
         self.remoteName = remoteName
         self.credentials = credentials
         self.maximumRounds = maximumRounds
-        self.progress = progress
+        // Progress lines quote the remote's URL; a password in it stays hidden.
+        self.progress = { progress(RemoteURL.redactingUserinfo($0)) }
     }
 
     var repository: Repository { git.repository }
@@ -75,15 +76,19 @@ public final class LibrarySync {
             throw SyncError(.noRemote, "no remote named '\(remoteName)'; \(hint)")
         }
         let branch = git.branch
+        // The token goes only to the host of this library's origin (or ROTE_GIT_TOKEN_HOST),
+        // whichever remote this sync talks to.
+        let credentials = credentials.scopedToLibrary(repository)
+        let shownURL = RemoteURL.redactingUserinfo(remote.url)
         for round in 1...maximumRounds {
             report.rounds = round
-            progress("Fetching from \(remoteName) (\(remote.url))…")
+            progress("Fetching from \(remoteName) (\(shownURL))…")
             let trackingName = "refs/remotes/\(remoteName)/\(branch)"
             let before = try repository.reference(named: trackingName)
             do {
                 try remote.fetch(credentials: credentials)
             } catch let error as GitError {
-                throw SyncError(.network, "cannot fetch from \(remoteName) (\(remote.url)): \(error.message)")
+                throw SyncError(.network, "cannot fetch from \(remoteName) (\(shownURL)): \(error.message)")
             }
             try refuseRewrittenHistory(trackingName: trackingName, before: before, branch: branch)
             if let theirs = try repository.reference(named: "refs/remotes/\(remoteName)/\(branch)") {
@@ -105,11 +110,16 @@ public final class LibrarySync {
                 }
                 progress("Another device pushed at the same moment; merging again…")
                 continue
-            } catch let error as GitError where error.isRejectedPush {
+            } catch let error as GitError where error.isNonFastForward {
                 progress("The push was rejected: \(remoteName) has new commits. Fetching and merging again…")
                 continue
+            } catch let error as GitError where error.isRejectedPush {
+                // A hook or a rule on the server said no; another round would only hear it again.
+                throw SyncError(.pushRefused,
+                    "\(remoteName) (\(shownURL)) refused the push of \(branch): \(error.message). Your commits are safe in this "
+                        + "library. Fix what the remote's message asks for (or ask whoever runs the remote), then run `rote sync` again.")
             } catch let error as GitError {
-                throw SyncError(.network, "cannot push to \(remoteName) (\(remote.url)): \(error.message)")
+                throw SyncError(.network, "cannot push to \(remoteName) (\(shownURL)): \(error.message)")
             }
         }
         throw SyncError(.pushRejected, "\(remoteName) kept changing while syncing (\(maximumRounds) rounds); run `rote sync` again")

@@ -63,7 +63,8 @@ struct CommandContext {
 /// A failure the user can act on: printed as `rote: error: message`, exit status 1.
 struct CLIError: Error, CustomStringConvertible {
     let message: String
-    init(_ message: String) { self.message = message }
+    // Whatever error it wraps, a password in a quoted URL stays hidden.
+    init(_ message: String) { self.message = RemoteURL.redactingUserinfo(message) }
     var description: String { message }
 }
 

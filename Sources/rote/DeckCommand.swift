@@ -49,7 +49,7 @@ struct DeckCommand: ParsableCommand {
             let root = try CommandContext.locate(global)
             let decks = PublisherDecks(root: root, user: CommandContext.user(at: root, global))
             let added = try DeckCommand.reporting { try decks.add(url: url, path: path, name: name, ref: ref) }
-            print("Added deck \(added.name) \(added.version) (\(added.files) file\(added.files == 1 ? "" : "s")) from \(url) at \(added.commit.prefix(10)).")
+            print("Added deck \(added.name) \(added.version) (\(added.files) file\(added.files == 1 ? "" : "s")) from \(RemoteURL.redactingUserinfo(url)) at \(added.commit.prefix(10)).")
         }
     }
 

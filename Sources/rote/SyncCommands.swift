@@ -14,7 +14,8 @@ struct Sync: ParsableCommand {
             (see docs/sync.md); content both sides changed on the same lines is left with \
             git's conflict markers for you to fix, while everything else syncs. Credentials \
             come from ssh-agent, ~/.ssh keys, git credential helpers or ROTE_GIT_TOKEN, and \
-            are never stored in the library.
+            are never stored in the library. The token is sent only over https, and only to \
+            ROTE_GIT_TOKEN_HOST or, when that is unset, the host of the library's origin.
             """
     )
 
@@ -81,17 +82,20 @@ struct Clone: ParsableCommand {
         if FileManager.default.fileExists(atPath: destination.path), !((try? FileManager.default.contentsOfDirectory(atPath: destination.path)) ?? []).isEmpty {
             throw CLIError("\(destination.path) exists and is not empty; choose another folder")
         }
+        let shownURL = RemoteURL.redactingUserinfo(url)
         do {
-            let repository = try Repository.clone(from: url, to: destination, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey))
+            // The URL becomes the clone's origin, so it is the host the token is for.
+            let credentials = Credentials(acceptUnknownHosts: acceptNewHostKey).scopingToken(to: url)
+            let repository = try Repository.clone(from: url, to: destination, credentials: credentials)
             try repository.adoptRemoteBranchIfHeadIsUnborn()
             try MergeDrivers.configure(repository, rotePath: SetupGit.rotePath)
         } catch let error as GitError {
-            throw CLIError("cannot clone \(url): \(error.message)")
+            throw CLIError("cannot clone \(shownURL): \(error.message)")
         }
         guard LibraryLocation.isLibrary(destination) else {
-            throw CLIError("cloned \(url) into \(destination.path), but it has no rote.yaml, so it is not a Rote library")
+            throw CLIError("cloned \(shownURL) into \(destination.path), but it has no rote.yaml, so it is not a Rote library")
         }
-        print("Cloned \(url) into \(destination.path); git is set up to merge Rote's files (rote setup-git).")
+        print("Cloned \(shownURL) into \(destination.path); git is set up to merge Rote's files (rote setup-git).")
         print("Next: rote -C \(name) study, then rote -C \(name) sync")
     }
 }

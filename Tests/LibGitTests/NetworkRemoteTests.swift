@@ -111,27 +111,32 @@ import TestSupport
         GitTest.expectSound(directory.url.appending(path: "second"))
     }
 
-    // MARK: - Credentials over smart HTTP
+    // MARK: - Credentials over smart HTTP(S)
 
-    static func httpServer(_ directory: TemporaryDirectory) throws -> (bare: URL, server: AuthenticatingGitServer) {
+    static func httpServer(_ directory: TemporaryDirectory, tls: Bool = true) throws -> (bare: URL, server: AuthenticatingGitServer) {
+        if tls { try TestCertificate.trust() }
         let projects = directory.url.appending(path: "projects")
         try FileManager.default.createDirectory(at: projects, withIntermediateDirectories: true)
         let bare = GitTest.makeBareRemote(in: directory, name: "projects/shared.git", files: seedFiles)
-        let server = try AuthenticatingGitServer(projectRoot: projects, user: "x-access-token", password: "s3cret-token", scratch: directory)
+        let server = try AuthenticatingGitServer(projectRoot: projects, user: "x-access-token", password: "s3cret-token", scratch: directory, tls: tls)
         return (bare, server)
+    }
+
+    /// The token scoped to the test server's host.
+    static func token(_ token: String, helpers: Bool = false) -> Credentials {
+        Credentials(token: token, tokenHost: "127.0.0.1", useCredentialHelpers: helpers)
     }
 
     @Test func aTokenAuthenticatesHTTPSAndIsNeverStored() throws {
         let directory = TemporaryDirectory()
         let (bare, server) = try Self.httpServer(directory)
         let destination = directory.url.appending(path: "device")
-        let clone = try Repository.clone(
-            from: server.url("shared.git"), to: destination, credentials: Credentials(token: "s3cret-token", useCredentialHelpers: false))
+        let clone = try Repository.clone(from: server.url("shared.git"), to: destination, credentials: Self.token("s3cret-token"))
         #expect(directory.read("device/rote.yaml") == "format: 1\n")
         let pushed = try GitTest.commit(["b.txt": "b\n"], message: "B", in: clone)
-        try #require(try clone.remote(named: "origin")).push(
-            refspecs: ["refs/heads/main:refs/heads/main"], credentials: Credentials(token: "s3cret-token", useCredentialHelpers: false))
+        try #require(try clone.remote(named: "origin")).push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.token("s3cret-token"))
         #expect(GitTest.git(["rev-parse", "main"], in: bare) == pushed.hex + "\n")
+        #expect(server.authenticatedRequests > 0)
         // The token is in no file of the clone.
         let grep = Shell.run("grep", ["-rl", "s3cret-token", destination.path])
         #expect(grep.stdout.isEmpty, "token written to \(grep.stdout)")
@@ -139,11 +144,57 @@ import TestSupport
         GitTest.expectSound(destination)
     }
 
+    /// Plain http shows the token to anyone on the way, so it is not sent there even to its
+    /// own host; the error says why.
+    @Test func aTokenIsNeverSentOverPlainHTTP() throws {
+        let directory = TemporaryDirectory()
+        let (_, server) = try Self.httpServer(directory, tls: false)
+        let error = try #require(throws: GitError.self) {
+            try Repository.clone(from: server.url("shared.git"), to: directory.url.appending(path: "device"), credentials: Self.token("s3cret-token"))
+        }
+        #expect(error.isAuthenticationFailure, "\(error)")
+        #expect(error.message.contains("ROTE_GIT_TOKEN (not sent: http is not https"), "\(error)")
+        #expect(server.authenticatedRequests == 0, "the server saw the token")
+    }
+
+    /// A server other than the token's host gets nothing, even over https; without a host the
+    /// token goes nowhere.
+    @Test func aTokenIsNeverSentToAnotherHost() throws {
+        let directory = TemporaryDirectory()
+        let (_, server) = try Self.httpServer(directory)
+        for credentials in [
+            Credentials(token: "s3cret-token", tokenHost: "git.example.org", useCredentialHelpers: false),
+            Credentials(token: "s3cret-token", tokenHost: nil, useCredentialHelpers: false),
+        ] {
+            let error = try #require(throws: GitError.self) {
+                try Repository.clone(from: server.url("shared.git"), to: directory.url.appending(path: "device"), credentials: credentials)
+            }
+            #expect(error.isAuthenticationFailure, "\(error)")
+            #expect(error.message.contains("not sent"), "\(error)")
+        }
+        #expect(server.authenticatedRequests == 0, "the server saw the token")
+    }
+
+    /// The scope is checked against the server that asks: after a redirect to another host
+    /// (`localhost` is another name, so another host), that host's request for credentials
+    /// does not get the token.
+    @Test func aRedirectToAnotherHostDoesNotGetTheToken() throws {
+        let directory = TemporaryDirectory()
+        let (_, server) = try Self.httpServer(directory)
+        let error = try #require(throws: GitError.self) {
+            try Repository.clone(from: server.url("moved/shared.git"), to: directory.url.appending(path: "device"), credentials: Self.token("s3cret-token"))
+        }
+        #expect(error.isAuthenticationFailure, "\(error)")
+        #expect(error.message.contains("authentication to localhost failed"), "\(error)")
+        #expect(error.message.contains("it is for 127.0.0.1"), "\(error)")
+        #expect(server.authenticatedRequests == 0, "the other host saw the token")
+    }
+
     @Test func aRefusedTokenFallsBackToTheUsersCredentialHelper() throws {
         let directory = TemporaryDirectory()
         let (bare, server) = try Self.httpServer(directory)
         let destination = directory.url.appending(path: "device")
-        let clone = try Repository.clone(from: server.url("shared.git"), to: destination, credentials: Credentials(token: "s3cret-token"))
+        let clone = try Repository.clone(from: server.url("shared.git"), to: destination, credentials: Self.token("s3cret-token", helpers: true))
         // A repository-local helper (an empty value first resets any inherited helpers).
         GitTest.git(["config", "credential.helper", ""], in: destination)
         GitTest.git(["config", "--add", "credential.helper",
@@ -151,7 +202,7 @@ import TestSupport
 
         let pushed = try GitTest.commit(["c.txt": "c\n"], message: "C", in: clone)
         try #require(try clone.remote(named: "origin")).push(
-            refspecs: ["refs/heads/main:refs/heads/main"], credentials: Credentials(token: "stale-token"))
+            refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.token("stale-token", helpers: true))
         #expect(GitTest.git(["rev-parse", "main"], in: bare) == pushed.hex + "\n")
         let grep = Shell.run("grep", ["-rl", "s3cret-token", destination.appending(path: ".git").path])
         #expect(grep.stdout == destination.appending(path: ".git/config").path + "\n", "only the test's own helper line mentions it")
@@ -162,13 +213,11 @@ import TestSupport
         let (_, server) = try Self.httpServer(directory)
         let started = Date()
         let error = try #require(throws: GitError.self) {
-            try Repository.clone(
-                from: server.url("shared.git"), to: directory.url.appending(path: "device"),
-                credentials: Credentials(token: "wrong", useCredentialHelpers: false))
+            try Repository.clone(from: server.url("shared.git"), to: directory.url.appending(path: "device"), credentials: Self.token("wrong"))
         }
         #expect(error.isAuthenticationFailure, "\(error)")
         #expect(error.message.contains("127.0.0.1"), "\(error)")
-        #expect(error.message.contains("ROTE_GIT_TOKEN"), "\(error)")
+        #expect(error.message.contains("tried ROTE_GIT_TOKEN)"), "\(error)")
         #expect(error.message.contains("credential helper"), "\(error)")
         #expect(Date().timeIntervalSince(started) < 10)
 

@@ -284,6 +284,51 @@ final class Publisher {
         #expect(library.read("corpus/beatitudes/mat-5-4.yaml")?.hasSuffix("mnemonic: unsaved\n") == true)
     }
 
+    /// A deck's `upstream.url` is whatever a collaborator wrote into deck.yaml, so the token
+    /// never goes there — not even when it is scoped to that very host.
+    @Test func publisherDecksNeverSendTheToken() throws {
+        try TestCertificate.trust()
+        let publisher = Publisher()
+        publisher.publishVersion1()
+        let server = try AuthenticatingGitServer(
+            projectRoot: publisher.folder.url, user: "x-access-token", password: "s3cret-token", scratch: publisher.folder, tls: true)
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let token = Credentials(token: "s3cret-token", tokenHost: "127.0.0.1", useCredentialHelpers: false)
+        let decks = PublisherDecks(root: library.url, user: "ana", credentials: token)
+
+        let refused = try #require(throws: PublisherError.self) { try decks.add(url: server.url("decks.git"), path: "decks/beatitudes") }
+        #expect(refused.code == .unreachable, "\(refused)")
+        #expect(server.authenticatedRequests == 0, "deck add sent the token")
+
+        // A deck added from the publisher, whose upstream.url someone then points elsewhere.
+        #expect(rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
+        let deckFile = library.url.appending(path: "corpus/beatitudes/deck.yaml")
+        let deckText = try String(contentsOf: deckFile, encoding: .utf8)
+        try Data(deckText.replacingOccurrences(of: publisher.url, with: server.url("decks.git")).utf8).write(to: deckFile)
+        commitAll(library, "Point the deck at another server")
+        let states = try decks.status()
+        guard case .unreachable(let message)? = states.first?.state else {
+            Issue.record("status reached the server: \(states)")
+            return
+        }
+        #expect(message.contains("ROTE_GIT_TOKEN (not sent: a publisher's address comes from a deck.yaml"), "\(message)")
+        #expect(server.authenticatedRequests == 0, "deck status sent the token")
+    }
+
+    /// deck.yaml is committed and shared, so a password in the address never gets there.
+    @Test func addRefusesAnAddressWithAPassword() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let before = head(library)
+        let decks = PublisherDecks(root: library.url, user: "ana", credentials: Credentials(token: nil, useCredentialHelpers: false))
+        let error = try #require(throws: PublisherError.self) { try decks.add(url: "https://alice:hunter2@127.0.0.1:9/decks.git") }
+        #expect(error.code == .credentialInURL, "\(error)")
+        #expect(error.message.contains("https://alice:***@127.0.0.1:9/decks.git holds a user name or password"), "\(error)")
+        #expect(!error.message.contains("hunter2"))
+        #expect(head(library) == before && isClean(library))
+    }
+
     @Test func theUpstreamBlockRoundTripsThroughDeckYAML() {
         let upstream = DeckManifest.Upstream(url: "https://example.org/d.git", path: "a/b", ref: "v1", commit: String(repeating: "a", count: 40), version: "1.2.3")
         let manifest = DeckManifest(kind: .passages, title: "T", version: "1.2.3", upstream: upstream)

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A password written into a remote's URL never appears in what `rote` prints.
+@Suite struct RemoteURLCLITests {
+    static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
+
+    // Nothing listens on the discard port of the loopback address: each command fails at once.
+    static let url = "http://alice:hunter2@127.0.0.1:9/decks.git"
+
+    @Test func syncCloneAndDeckCommandsHideAPasswordInAURL() throws {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        Shell.run("git", ["remote", "add", "origin", Self.url], in: directory.url)
+        let runs = [
+            ["sync"],
+            ["clone", Self.url, directory.url.appending(path: "copy").path],
+            ["deck", "add", Self.url],
+        ].map { Shell.run(Self.binary, $0, in: directory.url) }
+        for output in runs {
+            #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
+            #expect(!(output.stdout + output.stderr).contains("hunter2"), "\(output.stdout)\(output.stderr)")
+            #expect(output.stderr.contains("alice:***@127.0.0.1:9"), "\(output.stderr)")
+        }
+    }
+}
