@@ -29,11 +29,14 @@ public struct AnkiImporter {
         public var mapping: AnkiFieldMapping
         /// The learner the review history belongs to.
         public var user: String
+        /// The most bytes the package may unpack to (see `AnkiPackage.read`).
+        public var unpackedLimit: UInt64
 
-        public init(deck: String? = nil, mapping: AnkiFieldMapping = AnkiFieldMapping(), user: String) {
+        public init(deck: String? = nil, mapping: AnkiFieldMapping = AnkiFieldMapping(), user: String, unpackedLimit: UInt64 = AnkiPackage.maximumUnpackedSize) {
             self.deck = deck
             self.mapping = mapping
             self.user = user
+            self.unpackedLimit = unpackedLimit
         }
     }
 
@@ -87,7 +90,7 @@ public struct AnkiImporter {
     /// Reads the package, plans the import against the library, and applies it as one commit
     /// while holding the library lock.
     public func importPackage(at url: URL, options: Options) throws -> Report {
-        let package = try AnkiPackage.read(url)
+        let package = try AnkiPackage.read(url, limit: options.unpackedLimit)
         let lock = try LibraryLock(root: root, purpose: "import \(url.lastPathComponent)")
         defer { withExtendedLifetime(lock) {} }
         let library = try LibraryLoader(users: .only(options.user), includeSessions: false).load(root)

@@ -5,6 +5,7 @@ import RoteStore
 import Scheduling
 import Testing
 import TestSupport
+import ZIPFoundation
 
 /// `rote import FILE.apkg|.colpkg`: decks made by genanki and by Anki itself, then the rules
 /// and the bad input, on packages made by hand.
@@ -351,6 +352,43 @@ import TestSupport
         #expect(head(library) == before)
         #expect(isClean(library))
         #expect(!FileManager.default.fileExists(atPath: work.url.deletingLastPathComponent().appending(path: "escaped.txt").path))
+    }
+
+    @Test func aZipThatUnderstatesWhatItUnpacksToIsStoppedByTheBytesInflated() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let before = head(library)
+        let work = TemporaryDirectory()
+        let package = work.url.appending(path: "bomb.apkg")
+        // 4 MiB of zeros deflate to a few KiB; the headers will say 100 bytes.
+        try HandMadePackage.zip([
+            ("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")])),
+            ("media", Data(#"{"0": "big.mp3"}"#.utf8)),
+            ("0", Data(count: 4 << 20)),
+        ], deflated: ["0"], to: package)
+        try HandMadePackage.understate("0", claiming: 100, in: package)
+        let archive = try Archive(url: package, accessMode: .read)
+        let declared = archive.reduce(UInt64(0)) { $0 + $1.uncompressedSize }
+        let limit: UInt64 = 1 << 20
+        #expect(archive["0"]?.uncompressedSize == 100, "the lie is in place")
+        #expect(declared < limit, "by the sizes it declares, the package fits the limit")
+        #expect(try Data(contentsOf: package).count < 64 << 10, "the package itself is small")
+
+        do {
+            _ = try AnkiImporter(root: library.url).importPackage(at: package, options: .init(user: "ana", unpackedLimit: limit))
+            Issue.record("a package inflating past the limit is refused")
+        } catch let error as AnkiImportError {
+            #expect(error.code == .notAnArchive)
+            #expect(error.message == "bomb.apkg unpacks to more than 1 MiB; refusing it (a damaged or hostile package, or not one deck)", "\(error.message)")
+        }
+        #expect(head(library) == before)
+        #expect(isClean(library))
+        #expect(library.read("corpus/tiny/big.mp3") == nil)
+
+        // The same package within a limit it really fits imports: the limit, not the lie, stopped it.
+        let report = try AnkiImporter(root: library.url).importPackage(at: package, options: .init(user: "ana", unpackedLimit: 8 << 20))
+        #expect(report.mediaAdded == 1)
+        #expect(FileManager.default.contents(atPath: library.url.appending(path: "corpus/tiny/big.mp3").path)?.count == 4 << 20)
     }
 
     @Test func aDeckNameTakenByAnotherDeckIsRefused() throws {
