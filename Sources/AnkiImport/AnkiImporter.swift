@@ -56,6 +56,8 @@ public struct AnkiImporter {
         public var decks: [Deck] = []
         /// Notes left out, with why.
         public var skipped: [String] = []
+        /// Parts of the package left out (a media file that is a link), with why.
+        public var warnings: [String] = []
         /// Review events added (not counting ones already imported).
         public var reviewsAdded = 0
         /// Notes with more than one card (a reversed card, several cloze deletions), each
@@ -119,6 +121,7 @@ public struct AnkiImporter {
         }
         let baseName = options.deck ?? AnkiImporter.slug(ankiDeckName.replacingOccurrences(of: "::", with: " "), fallback: "anki")
         var report = Report(ankiDeck: ankiDeckName)
+        report.warnings = package.warnings
 
         // Notes → drafts of entries, by kind.
         var drafts: [DeckKind: [Draft]] = [:]

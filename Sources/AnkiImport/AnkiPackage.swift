@@ -14,6 +14,8 @@ public struct AnkiPackage: Sendable {
     public var media: [String: Data]
     /// The package's file name, for messages and commit messages.
     public var fileName: String
+    /// What was left out of the package and why, for the import report.
+    public var warnings: [String] = []
 
     /// Anything bigger is refused rather than unpacked (a zip bomb, or not a deck).
     public static let maximumUnpackedSize: UInt64 = 2 << 30
@@ -34,13 +36,17 @@ public struct AnkiPackage: Sendable {
         }
         let tooBig = AnkiImportError(.notAnArchive, "\(name) unpacks to more than \(describeSize(limit)); refusing it (a damaged or hostile package, or not one deck)")
         var entries: [String: Entry] = [:]
+        var links: Set<String> = []
         var declared: UInt64 = 0
         for entry in archive {
             let path = entry.path
             guard isSafeName(path) else {
                 throw AnkiImportError(.unsafePath, "\(name) holds '\(path)', a path that would land outside the folder it is unpacked into; refusing the package (Anki never writes such paths)")
             }
-            guard entry.type == .file else { continue }
+            guard entry.type == .file else {
+                if entry.type == .symlink { links.insert(path) }
+                continue
+            }
             // The sizes a zip declares cost nothing to add up and refuse most oversized
             // packages before any work, but they are only claims: `contents` counts for real.
             declared += entry.uncompressedSize
@@ -93,9 +99,16 @@ public struct AnkiPackage: Sendable {
         let collection = try AnkiCollection.read(SQLiteDatabase(path: databaseURL.path, label: label))
 
         var media: [String: Data] = [:]
+        var warnings: [String] = []
         for file in try layout.mediaFiles(try contents("media"), packageName: name) {
             guard isSafeName(file.name), !file.name.contains("/"), !file.name.hasPrefix(".") else {
                 throw AnkiImportError(.unsafePath, "\(name) names a media file '\(file.name)', which would land outside the deck folder; refusing the package")
+            }
+            // A link is never followed (it could name any file on this machine), but a media
+            // file that silently goes missing leaves entries pointing at nothing: say so.
+            if links.contains(file.zipEntry) {
+                warnings.append("media file '\(file.name)' (zip entry '\(file.zipEntry)') is a symbolic link, not a file; it was left out — Anki never writes links, so export the deck again or copy the file into the deck's folder yourself")
+                continue
             }
             guard entries[file.zipEntry] != nil else { continue }
             let data = try unpacked(file.zipEntry, label: "media file '\(file.name)' in \(name)")
@@ -104,7 +117,7 @@ public struct AnkiPackage: Sendable {
             }
             media[file.name] = data
         }
-        return AnkiPackage(collection: collection, media: media, fileName: name)
+        return AnkiPackage(collection: collection, media: media, fileName: name, warnings: warnings)
     }
 
     /// `2 GiB`, `64 MiB`, or a number of bytes: the limit as a person would write it.

@@ -117,12 +117,14 @@ enum HandMadePackage {
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
-    /// A zip with the given entries, in order; `deflated` ones are compressed.
-    static func zip(_ entries: [(String, Data)], deflated: Set<String> = [], to url: URL) throws {
+    /// A zip with the given entries, in order; `deflated` ones are compressed, and each of
+    /// `links` is a symbolic link whose data is the path it points to.
+    static func zip(_ entries: [(String, Data)], deflated: Set<String> = [], links: Set<String> = [], to url: URL) throws {
         let archive = try Archive(url: url, accessMode: .create)
         for (path, data) in entries {
             try archive.addEntry(
-                with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: deflated.contains(path) ? .deflate : .none,
+                with: path, type: links.contains(path) ? .symlink : .file, uncompressedSize: Int64(data.count),
+                compressionMethod: deflated.contains(path) ? .deflate : .none,
                 provider: { position, size in data.subdata(in: Int(position)..<Int(position) + size) })
         }
     }

@@ -391,6 +391,28 @@ import ZIPFoundation
         #expect(FileManager.default.contents(atPath: library.url.appending(path: "corpus/tiny/big.mp3").path)?.count == 4 << 20)
     }
 
+    @Test func aMediaFileThatIsASymbolicLinkIsLeftOutAndTheReportSaysSo() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let work = TemporaryDirectory()
+        let package = work.url.appending(path: "linked.apkg")
+        try HandMadePackage.zip([
+            ("collection.anki2", try HandMadePackage.collection(notes: [(100, "hola", "hello")])),
+            ("media", Data(#"{"0": "hola.mp3", "1": "secret.mp3"}"#.utf8)),
+            ("0", Data("ID3 bytes".utf8)),
+            ("1", Data("/etc/passwd".utf8)),
+        ], links: ["1"], to: package)
+        #expect(try Archive(url: package, accessMode: .read)["1"]?.type == .symlink)
+
+        let output = rote(["import", package.path, "--deck", "linked"], in: library.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("linked.apkg: warning: media file 'secret.mp3' (zip entry '1') is a symbolic link, not a file; it was left out"), "\(output.stderr)")
+        #expect(output.stdout.contains("1 media file copied."), "\(output.stdout)")
+        #expect(library.read("corpus/linked/hola.mp3") == "ID3 bytes")
+        #expect(!FileManager.default.fileExists(atPath: library.url.appending(path: "corpus/linked/secret.mp3").path))
+        #expect(isClean(library))
+    }
+
     @Test func aDeckNameTakenByAnotherDeckIsRefused() throws {
         let library = TemporaryDirectory()
         FixtureLibrary.write(into: library)
