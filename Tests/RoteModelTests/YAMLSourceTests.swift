@@ -38,5 +38,6 @@ struct YAMLText: Sendable, CustomTestStringConvertible {
         #expect(ControlCharacters.describe("\u{81}") == "U+0081")
         #expect(!ControlCharacters.contains("café ñ é"), "C2 lead bytes of letters are not controls")
         #expect(ControlCharacters.contains("x\u{85}"))
+        #expect(Diagnostic.warning("corpus/a\u{1B}.yaml", 2, "'word' is x\u{7}").description == "corpus/a\\u{1B}.yaml:2: warning: 'word' is x\\u{7}")
     }
 }

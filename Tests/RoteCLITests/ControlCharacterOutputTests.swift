@@ -1,0 +1,68 @@
+import Foundation
+import RoteModel
+import Testing
+import TestSupport
+
+/// Content with terminal escapes in it (an entry's `word: "x\e]0;…\a"`) never reaches the
+/// terminal raw: `list`, `show`, `check` and error messages show each control character as
+/// `\u{1B}`.
+@Suite struct ControlCharacterOutputTests {
+    static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
+
+    func rote(_ arguments: [String], in directory: URL) -> Shell.Output {
+        Shell.run(Self.binary, arguments, in: directory, environment: ["ROTE_USER": "tester"])
+    }
+
+    /// Nothing a terminal would obey: no control character but the line feed.
+    func isInert(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { ControlCharacters.isControl($0) }
+    }
+
+    static let entry = #"""
+        word: "zz\e]0;pwned\a"
+        pos: verb
+        translation: "x\u001B[31mred"
+        forms: {base: zz}
+
+        """#
+
+    @Test func listShowAndCheckShowControlCharactersEscaped() throws {
+        let directory = TemporaryDirectory()
+        #expect(rote(["init", "lib"], in: directory.url).status == 0)
+        let library = directory.url.appending(path: "lib")
+        directory.write("lib/corpus/english-a1/zz.yaml", Self.entry)
+
+        let listed = rote(["list", "english-a1"], in: library)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains(#"zz\u{1B}]0;pwned\u{7} — x\u{1B}[31mred (verb)"#), "\(listed.stdout.debugDescription)")
+        #expect(isInert(listed.stdout + listed.stderr), "\(listed.stdout.debugDescription)")
+
+        let shown = rote(["show", "english-a1/zz"], in: library)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains(#"zz\u{1B}]0;pwned\u{7}    verb"#), "\(shown.stdout.debugDescription)")
+        #expect(shown.stdout.contains(#"  x\u{1B}[31mred"#), "\(shown.stdout.debugDescription)")
+        #expect(isInert(shown.stdout + shown.stderr))
+
+        let checked = rote(["check"], in: library)
+        #expect(checked.status == 0, "\(checked.stdout)")
+        #expect(isInert(checked.stdout + checked.stderr))
+
+        // An error message quoting what was typed or read goes out the same way.
+        let missing = rote(["show", "nope\u{1B}[2J"], in: library)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains(#"no entry 'nope\u{1B}[2J'"#), "\(missing.stderr.debugDescription)")
+        #expect(isInert(missing.stdout + missing.stderr))
+    }
+
+    @Test func aDeckExportedToAPipeKeepsItsBytes() throws {
+        let directory = TemporaryDirectory()
+        #expect(rote(["init", "lib"], in: directory.url).status == 0)
+        let library = directory.url.appending(path: "lib")
+        directory.write("lib/corpus/english-a1/zz.yaml", Self.entry)
+        // A table written to a file or a program is data, read back by `rote import`: only a
+        // person at a terminal gets the escaped form.
+        let exported = rote(["export", "--deck", "english-a1", "--format", "csv"], in: library)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(exported.stdout.contains("zz\u{1B}]0;pwned\u{7}"))
+    }
+}
