@@ -40,4 +40,27 @@ struct YAMLText: Sendable, CustomTestStringConvertible {
         #expect(ControlCharacters.contains("x\u{85}"))
         #expect(Diagnostic.warning("corpus/a\u{1B}.yaml", 2, "'word' is x\u{7}").description == "corpus/a\\u{1B}.yaml:2: warning: 'word' is x\\u{7}")
     }
+
+    @Test func controlCharactersInContentAreWarnedOfOnTheirLine() {
+        let text = #"""
+            word: run
+            pos: verb
+            translation: "x\e]0;title\a"
+            forms: {base: run}
+            examples:
+              - {en: "I {run}.", ar: "أنا {أجري}\u001B.", form: base}
+            usage_notes: "a\tb, \\ is fine"
+
+            """#
+        let (entry, problems) = VocabularyEntry.decode(Data(text.utf8), path: "corpus/w/run.yaml")
+        #expect(entry != nil)
+        let warnings = problems.filter { $0.message.contains("control character") }.map(\.description)
+        #expect(warnings == [
+            #"corpus/w/run.yaml:3: warning: 'translation' holds U+001B (ESC) and U+0007 (BEL), control characters: a terminal would obey them rather than show them (Rote prints them as \u{1B} and \u{7}); remove them unless they are meant"#,
+            #"corpus/w/run.yaml:6: warning: 'examples[1].ar' holds U+001B (ESC), a control character: a terminal would obey it rather than show it (Rote prints it as \u{1B}); remove it unless it is meant"#,
+        ], "\(problems)")
+        // Learner files hold what Rote wrote (typed answers too): nothing to act on there.
+        let (_, learner) = Profile.decode(Data("user: ana\nname: \"A\\e\"\n".utf8), path: "profiles/ana/profile.yaml")
+        #expect(learner.isEmpty, "\(learner)")
+    }
 }

@@ -100,6 +100,43 @@ public enum YAMLSource {
         return (line, column, text[lineStart..<lineEnd])
     }
 
+    /// A warning for each scalar (key or value) holding a control character, on its line and
+    /// named by its place in the file (`examples[1].en`): a terminal would obey the character
+    /// rather than show it, so it is almost always a paste or an import gone wrong.
+    public static func controlCharacterWarnings(in node: Node, path: String) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        func visit(_ node: Node, _ place: String) {
+            switch node {
+            case let .scalar(scalar):
+                let controls = Array(scalar.string.unicodeScalars.filter(ControlCharacters.isControl))
+                guard !controls.isEmpty else { return }
+                var seen: Set<UInt32> = []
+                let distinct = controls.filter { seen.insert($0.value).inserted }
+                func list(_ items: [String]) -> String {
+                    items.count == 1 ? items[0] : items.dropLast().joined(separator: ", ") + " and " + items.last!
+                }
+                let named = list(distinct.map(ControlCharacters.describe)), shown = list(distinct.map(ControlCharacters.escape))
+                let subject = place.isEmpty ? "the file" : "'\(place)'"
+                let message = distinct.count == 1
+                    ? "\(subject) holds \(named), a control character: a terminal would obey it rather than show it (Rote prints it as \(shown)); remove it unless it is meant"
+                    : "\(subject) holds \(named), control characters: a terminal would obey them rather than show them (Rote prints them as \(shown)); remove them unless they are meant"
+                found.append(.warning(path, scalar.mark?.line, message))
+            case let .mapping(mapping):
+                for (key, value) in mapping {
+                    let name = key.string ?? "?"
+                    visit(key, place.isEmpty ? name : "\(place).\(name)")
+                    visit(value, place.isEmpty ? name : "\(place).\(name)")
+                }
+            case let .sequence(sequence):
+                for (index, item) in sequence.enumerated() { visit(item, "\(place)[\(index + 1)]") }
+            case .alias:
+                break
+            }
+        }
+        visit(node, "")
+        return found
+    }
+
     static func conflictMarkerLines(_ text: String) -> [Int] {
         guard text.contains("<<<<<<<") || text.contains(">>>>>>>") else { return [] }
         var lines: [Int] = []
