@@ -1,4 +1,5 @@
 import Foundation
+import RoteModel
 import ZIPFoundation
 
 /// An Anki `.apkg` (a deck) or `.colpkg` (a whole collection): a zip archive holding the
@@ -35,7 +36,7 @@ public struct AnkiPackage: Sendable {
             throw AnkiImportError(.notAnArchive, "\(name) is not a zip archive (an .apkg or .colpkg is one); the file is truncated or not an Anki export — export it from Anki again")
         }
         let tooBig = AnkiImportError(.notAnArchive, "\(name) unpacks to more than \(describeSize(limit)); refusing it (a damaged or hostile package, or not one deck)")
-        var entries: [String: Entry] = [:]
+        var entries: [String: ZIPFoundation.Entry] = [:]
         var links: Set<String> = []
         var declared: UInt64 = 0
         for entry in archive {
@@ -103,6 +104,10 @@ public struct AnkiPackage: Sendable {
         for file in try layout.mediaFiles(try contents("media"), packageName: name) {
             guard isSafeName(file.name), !file.name.contains("/"), !file.name.hasPrefix(".") else {
                 throw AnkiImportError(.unsafePath, "\(name) names a media file '\(file.name)', which would land outside the deck folder; refusing the package")
+            }
+            // Entries refer to media by name, so a name cannot be cleaned the way a field is.
+            guard !ControlCharacters.contains(file.name) else {
+                throw AnkiImportError(.unsafePath, "\(name) names a media file '\(ControlCharacters.visible(file.name))', which holds control characters no file of a library should; rename it in Anki's media folder and export again")
             }
             // A link is never followed (it could name any file on this machine), but a media
             // file that silently goes missing leaves entries pointing at nothing: say so.

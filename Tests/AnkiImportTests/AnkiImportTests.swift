@@ -326,6 +326,10 @@ import ZIPFoundation
             ("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")])),
             ("media", Data(#"{"0": "../../outside.mp3"}"#.utf8)), ("0", Data("x".utf8)),
         ], to: work.url.appending(path: "media-escape.apkg"))
+        try HandMadePackage.zip([
+            ("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")])),
+            ("media", Data(#"{"0": "bell\u0007.mp3"}"#.utf8)), ("0", Data("x".utf8)),
+        ], to: work.url.appending(path: "media-control.apkg"))
         try HandMadePackage.zip([("media", Data("{}".utf8))], to: work.url.appending(path: "empty.apkg"))
         try HandMadePackage.zip([("meta", Data([0x08, 0x03])), ("collection.anki21b", Data("not zstd at all".utf8))], to: work.url.appending(path: "modern-garbage.apkg"))
         try HandMadePackage.zip([("meta", Data([0x08, 0x09])), ("collection.anki21b", Data())], to: work.url.appending(path: "future.apkg"))
@@ -337,6 +341,7 @@ import ZIPFoundation
             ("cut.apkg", "collection.anki2 in cut.apkg"),
             ("escape.apkg", "holds '../../escaped.txt', a path that would land outside"),
             ("media-escape.apkg", "names a media file '../../outside.mp3'"),
+            ("media-control.apkg", #"names a media file 'bell\u{7}.mp3', which holds control characters no file of a library should"#),
             ("empty.apkg", "holds no Anki collection"),
             ("modern-garbage.apkg", "collection.anki21b in modern-garbage.apkg is not valid zstd-compressed data"),
             ("future.apkg", "future.apkg is in a package format newer than Rote knows (version 9)"),
@@ -411,6 +416,28 @@ import ZIPFoundation
         #expect(library.read("corpus/linked/hola.mp3") == "ID3 bytes")
         #expect(!FileManager.default.fileExists(atPath: library.url.appending(path: "corpus/linked/secret.mp3").path))
         #expect(isClean(library))
+    }
+
+    @Test func controlCharactersInFieldsAndTheDeckNameAreRemovedAndReported() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let work = TemporaryDirectory()
+        let package = work.url.appending(path: "escapes.apkg")
+        // The deck name is JSON in the collection: \u001b is an ESC once read.
+        try HandMadePackage.zip([("collection.anki2", try HandMadePackage.collection(
+            notes: [(100, "hola\u{7}", "hello&#27;"), (101, "adiós", "good\u{1B}]0;pwned\u{7}bye"), (102, "gato", "cat")],
+            deckName: "Tiny\\u001b"))], to: package)
+
+        let output = rote(["import", package.path, "--deck", "escapes"], in: library.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("escapes.apkg: warning: removed control characters (ESC, BEL and the like, which a terminal obeys rather than shows) from the Anki deck's name and the fields or tags of 2 notes (note 100, note 101); the rest of the text is imported as it was"), "\(output.stderr.debugDescription)")
+        let written = ["corpus/escapes/hola.yaml", "corpus/escapes/adios.yaml", "corpus/escapes/deck.yaml"].map { library.read($0) ?? "" }
+        #expect(written.allSatisfy { !$0.isEmpty && !ControlCharacters.contains($0) && !$0.contains("\\u001") && !$0.contains("\\e") }, "\(written)")
+        #expect(written[0].contains("translation: hello\n"), "\(written[0])")
+        #expect(written[1].contains("translation: \"good]0;pwnedbye\"\n"), "only the control characters go: \(written[1])")
+        #expect(written[2].contains("title: Tiny\n"), "\(written[2])")
+        let checked = rote(["check"], in: library.url)
+        #expect(!checked.stdout.contains("control character"), "\(checked.stdout)")
     }
 
     @Test func aDeckNameTakenByAnotherDeckIsRefused() throws {
