@@ -56,6 +56,33 @@ import TestSupport
         #expect(isInert(missing.stdout + missing.stderr))
     }
 
+    @Test func aStudyCardAndAnExportAtATerminalShowThemEscaped() throws {
+        let directory = TemporaryDirectory()
+        let go = FixtureLibrary.files["corpus/words/go.yaml"]!.replacingOccurrences(of: "translation: يذهب\n", with: "translation: \"يذهب\\e]0;pwned\\a\"\n")
+        FixtureLibrary.write(into: directory, overrides: ["corpus/words/go.yaml": go])
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment["TERM"] = "xterm-256color"
+
+        let terminal = try PseudoTerminal()
+        let study = try terminal.spawn(Self.binary, ["-C", directory.url.path, "--user", "ana", "study", "words"], environment: environment)
+        defer { _ = terminal.finish(study, seconds: 0) }
+        #expect(terminal.waitFor("answer (number or text)"), "\(terminal.screen)")
+        #expect(terminal.waitUntil(raw: true))
+        terminal.send("1")
+        #expect(terminal.waitFor("grade:"))
+        #expect(terminal.waitUntil(raw: true))
+        terminal.send("\r")
+        #expect(terminal.waitFor("\u{2068}يذهب\u{2069}" + #"\u{1B}]0;pwned\u{7}"#), "go's word card, the Arabic isolated: \(terminal.screen.debugDescription)")
+        #expect(!terminal.screen.contains("\u{1B}]"), "no OSC sequence reaches the terminal")
+
+        let export = try PseudoTerminal()
+        let exported = try export.spawn(Self.binary, ["-C", directory.url.path, "export", "--deck", "words", "--format", "csv"], environment: environment)
+        #expect(export.finish(exported))
+        #expect(export.screen.contains(#"يذهب\u{1B}]0;pwned\u{7}"#), "\(export.screen.debugDescription)")
+        #expect(isInert(export.screen.replacingOccurrences(of: "\r\n", with: "\n")), "\(export.screen.debugDescription)")
+    }
+
     @Test func aDeckExportedToAPipeKeepsItsBytes() throws {
         let directory = TemporaryDirectory()
         #expect(rote(["init", "lib"], in: directory.url).status == 0)
