@@ -29,11 +29,14 @@ public struct AnkiImporter {
         public var mapping: AnkiFieldMapping
         /// The learner the review history belongs to.
         public var user: String
+        /// The most bytes the package may unpack to (see `AnkiPackage.read`).
+        public var unpackedLimit: UInt64
 
-        public init(deck: String? = nil, mapping: AnkiFieldMapping = AnkiFieldMapping(), user: String) {
+        public init(deck: String? = nil, mapping: AnkiFieldMapping = AnkiFieldMapping(), user: String, unpackedLimit: UInt64 = AnkiPackage.maximumUnpackedSize) {
             self.deck = deck
             self.mapping = mapping
             self.user = user
+            self.unpackedLimit = unpackedLimit
         }
     }
 
@@ -53,6 +56,8 @@ public struct AnkiImporter {
         public var decks: [Deck] = []
         /// Notes left out, with why.
         public var skipped: [String] = []
+        /// Parts of the package left out (a media file that is a link), with why.
+        public var warnings: [String] = []
         /// Review events added (not counting ones already imported).
         public var reviewsAdded = 0
         /// Notes with more than one card (a reversed card, several cloze deletions), each
@@ -87,7 +92,7 @@ public struct AnkiImporter {
     /// Reads the package, plans the import against the library, and applies it as one commit
     /// while holding the library lock.
     public func importPackage(at url: URL, options: Options) throws -> Report {
-        let package = try AnkiPackage.read(url)
+        let package = try AnkiPackage.read(url, limit: options.unpackedLimit)
         let lock = try LibraryLock(root: root, purpose: "import \(url.lastPathComponent)")
         defer { withExtendedLifetime(lock) {} }
         let library = try LibraryLoader(users: .only(options.user), includeSessions: false).load(root)
@@ -110,12 +115,13 @@ public struct AnkiImporter {
         }
         let cardsPerDeck = Dictionary(grouping: collection.cards, by: \.deckID).mapValues(\.count)
         let mainDeck = cardsPerDeck.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? 1
-        let ankiDeckName = collection.decks[mainDeck] ?? "Anki"
+        let (ankiDeckName, deckNameHadControls) = AnkiText.withoutControlCharacters(collection.decks[mainDeck] ?? "Anki")
         if let name = options.deck, !Slug.isValidSegment(name) {
             throw AnkiImportError(.invalidName, "--deck '\(name)' is not a valid deck name; use lowercase letters, digits, _ . - (e.g. \(Slug.make(from: name)))")
         }
         let baseName = options.deck ?? AnkiImporter.slug(ankiDeckName.replacingOccurrences(of: "::", with: " "), fallback: "anki")
         var report = Report(ankiDeck: ankiDeckName)
+        report.warnings = package.warnings
 
         // Notes → drafts of entries, by kind.
         var drafts: [DeckKind: [Draft]] = [:]
@@ -129,6 +135,12 @@ public struct AnkiImporter {
             case let .success(draft): drafts[draft.kind, default: []].append(draft)
             case let .failure(problem): report.skipped.append("note \(note.id) (\(noteType.name)): \(problem.reason)")
             }
+        }
+        let cleaned = drafts.values.flatMap { $0 }.filter(\.hadControlCharacters).map(\.note.id).sorted()
+        if !cleaned.isEmpty || deckNameHadControls {
+            let notes = cleaned.prefix(5).map { "note \($0)" }.joined(separator: ", ") + (cleaned.count > 5 ? " and \(cleaned.count - 5) more" : "")
+            let places = [deckNameHadControls ? "the Anki deck's name" : nil, cleaned.isEmpty ? nil : "the fields or tags of \(cleaned.count) note\(cleaned.count == 1 ? "" : "s") (\(notes))"]
+            report.warnings.append("removed control characters (ESC, BEL and the like, which a terminal obeys rather than shows) from " + places.compactMap { $0 }.joined(separator: " and ") + "; the rest of the text is imported as it was")
         }
         guard !drafts.isEmpty else {
             throw AnkiImportError(.empty, "\(package.fileName): none of its \(collection.notes.count) notes could be imported:\n  " + report.skipped.prefix(10).joined(separator: "\n  "))
@@ -275,6 +287,8 @@ public struct AnkiImporter {
         var content: EntryContent
         var slug: String
         var media: [String]
+        /// Whether control characters were removed from the note's fields or tags.
+        var hadControlCharacters = false
     }
 
     /// The entry a note becomes, or why it cannot become one.
@@ -282,8 +296,10 @@ public struct AnkiImporter {
         var values: [String: AnkiText.Field] = [:]
         var sounds: [String] = []
         var images: [String] = []
+        var hadControlCharacters = false
         for (position, html) in note.fields.enumerated() {
             let field = AnkiText.field(html)
+            hadControlCharacters = hadControlCharacters || field.hadControlCharacters
             sounds += field.sounds
             images += field.images
             guard position < targets.count, let target = targets[position], values[target] == nil else { continue }
@@ -299,7 +315,9 @@ public struct AnkiImporter {
             let passageText = AnkiText.clozeAnswers(raw)
             let words = passageText.split(separator: " ")
             let reference = text("reference") ?? (words.prefix(6).joined(separator: " ") + (words.count > 6 ? " …" : ""))
-            var passage = PassageEntry(reference: reference, text: passageText, translation: text("translation"), tags: note.tags)
+            let tags = note.tags.map(AnkiText.withoutControlCharacters)
+            hadControlCharacters = hadControlCharacters || tags.contains(where: \.removed)
+            var passage = PassageEntry(reference: reference, text: passageText, translation: text("translation"), tags: tags.map(\.text).filter { !$0.isEmpty })
             passage.ankiNote = Int(note.id)
             passage.mnemonic = text("mnemonic")
             passage.mnemonicImage = image
@@ -331,7 +349,7 @@ public struct AnkiImporter {
         }
         return .success(Draft(
             note: note, kind: kind, content: content, slug: slug(slugSource, fallback: "note-\(note.id)"),
-            media: [audio, image].compactMap { $0 } + sounds + images))
+            media: [audio, image].compactMap { $0 } + sounds + images, hadControlCharacters: hadControlCharacters))
     }
 
     /// `base`, or `base-2`, `base-3`, … — the first not in `taken`, which then takes it.

@@ -1,4 +1,5 @@
 import Foundation
+import RoteModel
 import ZIPFoundation
 
 /// An Anki `.apkg` (a deck) or `.colpkg` (a whole collection): a zip archive holding the
@@ -14,13 +15,16 @@ public struct AnkiPackage: Sendable {
     public var media: [String: Data]
     /// The package's file name, for messages and commit messages.
     public var fileName: String
+    /// What was left out of the package and why, for the import report.
+    public var warnings: [String] = []
 
     /// Anything bigger is refused rather than unpacked (a zip bomb, or not a deck).
     public static let maximumUnpackedSize: UInt64 = 2 << 30
 
     /// Reads the package at `url`. Throws `AnkiImportError` for a file that is not a zip,
-    /// a zip with a path that escapes its folder, a missing or damaged collection.
-    public static func read(_ url: URL) throws -> AnkiPackage {
+    /// a zip with a path that escapes its folder, a missing or damaged collection, or one
+    /// that unpacks to more than `limit` bytes.
+    public static func read(_ url: URL, limit: UInt64 = maximumUnpackedSize) throws -> AnkiPackage {
         let name = url.lastPathComponent
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw AnkiImportError(.notAnArchive, "\(url.path): no such file")
@@ -31,26 +35,42 @@ public struct AnkiPackage: Sendable {
         } catch {
             throw AnkiImportError(.notAnArchive, "\(name) is not a zip archive (an .apkg or .colpkg is one); the file is truncated or not an Anki export — export it from Anki again")
         }
-        var entries: [String: Entry] = [:]
-        var total: UInt64 = 0
+        let tooBig = AnkiImportError(.notAnArchive, "\(name) unpacks to more than \(describeSize(limit)); refusing it (a damaged or hostile package, or not one deck)")
+        var entries: [String: ZIPFoundation.Entry] = [:]
+        var links: Set<String> = []
+        var declared: UInt64 = 0
         for entry in archive {
             let path = entry.path
             guard isSafeName(path) else {
                 throw AnkiImportError(.unsafePath, "\(name) holds '\(path)', a path that would land outside the folder it is unpacked into; refusing the package (Anki never writes such paths)")
             }
-            guard entry.type == .file else { continue }
-            total += entry.uncompressedSize
-            guard total <= maximumUnpackedSize else {
-                throw AnkiImportError(.notAnArchive, "\(name) unpacks to more than \(maximumUnpackedSize >> 30) GiB; refusing it")
+            guard entry.type == .file else {
+                if entry.type == .symlink { links.insert(path) }
+                continue
             }
+            // The sizes a zip declares cost nothing to add up and refuse most oversized
+            // packages before any work, but they are only claims: `contents` counts for real.
+            declared += entry.uncompressedSize
+            guard declared <= limit else { throw tooBig }
             entries[path] = entry
         }
 
+        // Bytes actually inflated so far, across the whole package. A zip's header may claim
+        // 100 bytes for a member that inflates to gigabytes, and ZIPFoundation inflates until
+        // the deflate stream ends whatever the header says, so every chunk is counted as it
+        // arrives and the extraction stops at the limit.
+        var inflated: UInt64 = 0
         func contents(_ path: String) throws -> Data {
             guard let entry = entries[path] else { return Data() }
             var data = Data()
             do {
-                _ = try archive.extract(entry, skipCRC32: false) { data.append($0) }
+                _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                    inflated += UInt64(chunk.count)
+                    guard inflated <= limit else { throw tooBig }
+                    data.append(chunk)
+                }
+            } catch let error as AnkiImportError {
+                throw error
             } catch {
                 throw AnkiImportError(.notAnArchive, "\(name): '\(path)' cannot be unpacked (\(error)); the file is truncated or damaged — export it from Anki again")
             }
@@ -62,7 +82,7 @@ public struct AnkiPackage: Sendable {
             throw AnkiImportError(.missingCollection, "\(name) holds no Anki collection (collection.anki21b, collection.anki21 or collection.anki2); is it an Anki export?")
         }
         // Compressed data may unpack to more than the zip says; the whole package stays under the limit.
-        var budget = maximumUnpackedSize
+        var budget = limit
         func unpacked(_ path: String, label: String) throws -> Data {
             let data = try contents(path)
             guard layout.isCompressed else { return data }
@@ -80,9 +100,20 @@ public struct AnkiPackage: Sendable {
         let collection = try AnkiCollection.read(SQLiteDatabase(path: databaseURL.path, label: label))
 
         var media: [String: Data] = [:]
+        var warnings: [String] = []
         for file in try layout.mediaFiles(try contents("media"), packageName: name) {
             guard isSafeName(file.name), !file.name.contains("/"), !file.name.hasPrefix(".") else {
                 throw AnkiImportError(.unsafePath, "\(name) names a media file '\(file.name)', which would land outside the deck folder; refusing the package")
+            }
+            // Entries refer to media by name, so a name cannot be cleaned the way a field is.
+            guard !ControlCharacters.contains(file.name) else {
+                throw AnkiImportError(.unsafePath, "\(name) names a media file '\(ControlCharacters.visible(file.name))', which holds control characters no file of a library should; rename it in Anki's media folder and export again")
+            }
+            // A link is never followed (it could name any file on this machine), but a media
+            // file that silently goes missing leaves entries pointing at nothing: say so.
+            if links.contains(file.zipEntry) {
+                warnings.append("media file '\(file.name)' (zip entry '\(file.zipEntry)') is a symbolic link, not a file; it was left out — Anki never writes links, so export the deck again or copy the file into the deck's folder yourself")
+                continue
             }
             guard entries[file.zipEntry] != nil else { continue }
             let data = try unpacked(file.zipEntry, label: "media file '\(file.name)' in \(name)")
@@ -91,7 +122,14 @@ public struct AnkiPackage: Sendable {
             }
             media[file.name] = data
         }
-        return AnkiPackage(collection: collection, media: media, fileName: name)
+        return AnkiPackage(collection: collection, media: media, fileName: name, warnings: warnings)
+    }
+
+    /// `2 GiB`, `64 MiB`, or a number of bytes: the limit as a person would write it.
+    static func describeSize(_ bytes: UInt64) -> String {
+        if bytes >= 1 << 30, bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        return "\(bytes) bytes"
     }
 
     /// A relative path that stays inside the folder it is unpacked into: not absolute, no

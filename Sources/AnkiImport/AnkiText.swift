@@ -1,4 +1,5 @@
 import Foundation
+import RoteModel
 
 /// Turns Anki's field HTML into the plain text Rote's files hold, and finds the media a field
 /// refers to.
@@ -8,6 +9,19 @@ enum AnkiText {
         var text: String
         var sounds: [String]
         var images: [String]
+        /// Whether control characters were removed from the text.
+        var hadControlCharacters = false
+    }
+
+    /// `text` without control characters (`ControlCharacters`), and whether it had any. They
+    /// are removed rather than kept escaped: a field is words to study, where an ESC or BEL
+    /// (a paste from a terminal, an add-on's leftovers, `&#27;`) means nothing, and kept it
+    /// would put a warning on every such entry.
+    static func withoutControlCharacters(_ text: String) -> (text: String, removed: Bool) {
+        guard ControlCharacters.contains(text) else { return (text, false) }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: text.unicodeScalars.filter { !ControlCharacters.isControl($0) })
+        return (String(kept), true)
     }
 
     /// Strips tags (a `<br>` or `<div>` becomes a line break … then a space), decodes the
@@ -37,10 +51,12 @@ enum AnkiText {
             plain.append(character)
             index = text.index(after: index)
         }
-        let decoded = decodeEntities(plain)
-        let collapsed = decoded.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\u{a0}" })
+        // Line breaks and tabs are spacing, the rest of the control characters go (entities
+        // decoded first, since `&#27;` is an ESC too).
+        let spaced = decodeEntities(plain).split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\r\n" || $0 == "\u{a0}" })
             .joined(separator: " ")
-        return Field(text: collapsed, sounds: sounds, images: images)
+        let (collapsed, removed) = withoutControlCharacters(spaced)
+        return Field(text: collapsed, sounds: sounds, images: images, hadControlCharacters: removed)
     }
 
     /// `{{c1::Paris}} is in {{c2::France::country}}` → `Paris is in France`.

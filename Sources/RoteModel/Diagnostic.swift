@@ -29,8 +29,10 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         Diagnostic(path: path, line: line, severity: .warning, message: message)
     }
 
+    /// The line a person reads. Messages quote content and paths, which may hold control
+    /// characters; they are shown escaped (`\u{1B}`), never sent to the terminal raw.
     public var description: String {
-        "\(path):\(line.map(String.init) ?? "1"): \(severity.rawValue): \(message)"
+        ControlCharacters.visible("\(path):\(line.map(String.init) ?? "1"): \(severity.rawValue): \(message)")
     }
 
     /// Orders by path, then line, so reports read top to bottom.

@@ -2,6 +2,9 @@ import Foundation
 
 /// `rote.yaml` at the library root: what makes a folder a Rote library.
 public struct LibraryManifest: YAMLCodable {
+    /// Content people write and Rote shows: control characters in it are warned of.
+    public static var warnsOfControlCharacters: Bool { true }
+
     /// The file-format version this library is written in.
     public static let currentFormat = 1
 
@@ -63,6 +66,9 @@ public enum SchedulerKind: String, Sendable, Hashable, CaseIterable {
 
 /// `corpus/<deck>/deck.yaml`: what a deck is, where it came from, how it is studied.
 public struct DeckManifest: YAMLCodable {
+    /// Content people write and Rote shows: control characters in it are warned of.
+    public static var warnsOfControlCharacters: Bool { true }
+
     public enum Order: String, Sendable, Hashable, CaseIterable {
         /// Vocabulary by `rank`, batch by batch.
         case rank

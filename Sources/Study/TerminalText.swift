@@ -1,4 +1,5 @@
 import Foundation
+import RoteModel
 
 /// Which key means what at a single-key prompt.
 public enum TerminalKeys {
@@ -30,7 +31,11 @@ public enum TerminalStyle {
         isTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
     }
 
+    /// `text` ready for the study screen: control characters in it shown escaped
+    /// (`ControlCharacters.visible`, as all of `rote`'s output), then wrapped in the style's
+    /// colour. Every piece of a card reaches the terminal through here.
     public static func apply(_ style: TextStyle, _ text: String, colours: Bool) -> String {
+        let text = ControlCharacters.visible(text)
         guard colours else { return text }
         let code: String
         switch style {

@@ -88,14 +88,3 @@ extension CLIError {
         }
     }
 }
-
-/// Output helpers: results to stdout, notes and problems to stderr.
-enum Terminal {
-    static func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-}

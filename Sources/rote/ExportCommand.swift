@@ -44,7 +44,7 @@ struct Export: ParsableCommand {
                 try AtomicFile.write(text, to: URL(fileURLWithPath: out))
                 Terminal.note("Wrote \(deck) to \(out).")
             } else {
-                print(text, terminator: "")
+                Terminal.data(text)
             }
             return
         }

@@ -40,6 +40,7 @@ struct AnkiPackageImport {
                 for reason in report.skipped.prefix(20) { Terminal.note("  \(reason)") }
                 if report.skipped.count > 20 { Terminal.note("  … and \(report.skipped.count - 20) more") }
             }
+            for warning in report.warnings { Terminal.note("\(url.lastPathComponent): warning: \(warning)") }
             if let commit = report.commit {
                 print("Committed \(commit.prefix(10)).")
             } else {

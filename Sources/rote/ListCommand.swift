@@ -31,6 +31,6 @@ struct List: ParsableCommand {
             let padded = id.padding(toLength: max(width, id.count), withPad: " ", startingAt: 0)
             out += status ? "\(padded)  \(context.index.status(of: id).rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(entry.gloss)\n" : "\(padded)  \(entry.gloss)\n"
         }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        Terminal.output(out)
     }
 }

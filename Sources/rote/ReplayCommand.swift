@@ -74,7 +74,7 @@ struct Replay: ParsableCommand {
 
     private func flush(_ output: inout String) {
         guard !output.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        Terminal.data(output)
         output = ""
     }
 }

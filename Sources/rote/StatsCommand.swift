@@ -37,7 +37,7 @@ struct Stats: ParsableCommand {
             print("retention: no reviews of learned entries in the last 30 days · desired \(desired)%")
         }
         print("\nreviews per day, last 90 days:")
-        print(stats.heatmap(colour: colour))
+        Terminal.styled(stats.heatmap(colour: colour))
         print("\nmastery:")
         for deck in library.deckOrder {
             guard let levels = stats.mastery[deck], !levels.isEmpty else { continue }

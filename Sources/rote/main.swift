@@ -18,4 +18,16 @@ while let first = arguments.first, first.hasPrefix("-") {
         break
     }
 }
-Rote.main(arguments)
+// ArgumentParser's own `main` would print errors itself; they carry text from files, remotes
+// and packages, so they go out through `Terminal` like everything else.
+do {
+    var command = try Rote.parseAsRoot(arguments)
+    try command.run()
+} catch {
+    let message = Rote.fullMessage(for: error)
+    let code = Rote.exitCode(for: error)
+    if !message.isEmpty {
+        if code == .success { print(message) } else { Terminal.error(message) }
+    }
+    Rote.exit(withError: code)
+}

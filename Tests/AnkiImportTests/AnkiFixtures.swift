@@ -117,13 +117,42 @@ enum HandMadePackage {
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
-    /// A zip with the given entries, in order.
-    static func zip(_ entries: [(String, Data)], to url: URL) throws {
+    /// A zip with the given entries, in order; `deflated` ones are compressed, and each of
+    /// `links` is a symbolic link whose data is the path it points to.
+    static func zip(_ entries: [(String, Data)], deflated: Set<String> = [], links: Set<String> = [], to url: URL) throws {
         let archive = try Archive(url: url, accessMode: .create)
         for (path, data) in entries {
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), provider: { position, size in
-                data.subdata(in: Int(position)..<Int(position) + size)
-            })
+            try archive.addEntry(
+                with: path, type: links.contains(path) ? .symlink : .file, uncompressedSize: Int64(data.count),
+                compressionMethod: deflated.contains(path) ? .deflate : .none,
+                provider: { position, size in data.subdata(in: Int(position)..<Int(position) + size) })
         }
+    }
+
+    /// The zip at `url` rewritten so that `member`'s local header and central directory
+    /// record both claim `claimed` bytes unpacked, whatever its data inflates to — the lie
+    /// of a zip bomb. Only the two 4-byte size fields change; the deflate stream is intact.
+    static func understate(_ member: String, claiming claimed: UInt32, in url: URL) throws {
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let name = Array(member.utf8)
+        func uint32(_ offset: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) } }
+        func uint16(_ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
+        var patched = 0
+        // Local header: signature 0x04034b50, uncompressed size at +22, name length at +26,
+        // name at +30. Central record: 0x02014b50, size at +24, name length at +28, name at +46.
+        for (signature, sizeAt, nameLengthAt, nameAt) in [(UInt32(0x0403_4b50), 22, 26, 30), (UInt32(0x0201_4b50), 24, 28, 46)] {
+            var offset = 0
+            while offset + nameAt <= bytes.count {
+                if uint32(offset) == signature, uint16(offset + nameLengthAt) == name.count,
+                    offset + nameAt + name.count <= bytes.count, Array(bytes[(offset + nameAt)..<(offset + nameAt + name.count)]) == name
+                {
+                    for byte in 0..<4 { bytes[offset + sizeAt + byte] = UInt8(truncatingIfNeeded: claimed >> (8 * byte)) }
+                    patched += 1
+                }
+                offset += 1
+            }
+        }
+        guard patched == 2 else { throw CocoaError(.fileReadCorruptFile) }
+        try Data(bytes).write(to: url)
     }
 }

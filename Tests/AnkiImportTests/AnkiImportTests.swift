@@ -5,6 +5,7 @@ import RoteStore
 import Scheduling
 import Testing
 import TestSupport
+import ZIPFoundation
 
 /// `rote import FILE.apkg|.colpkg`: decks made by genanki and by Anki itself, then the rules
 /// and the bad input, on packages made by hand.
@@ -325,6 +326,10 @@ import TestSupport
             ("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")])),
             ("media", Data(#"{"0": "../../outside.mp3"}"#.utf8)), ("0", Data("x".utf8)),
         ], to: work.url.appending(path: "media-escape.apkg"))
+        try HandMadePackage.zip([
+            ("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")])),
+            ("media", Data(#"{"0": "bell\u0007.mp3"}"#.utf8)), ("0", Data("x".utf8)),
+        ], to: work.url.appending(path: "media-control.apkg"))
         try HandMadePackage.zip([("media", Data("{}".utf8))], to: work.url.appending(path: "empty.apkg"))
         try HandMadePackage.zip([("meta", Data([0x08, 0x03])), ("collection.anki21b", Data("not zstd at all".utf8))], to: work.url.appending(path: "modern-garbage.apkg"))
         try HandMadePackage.zip([("meta", Data([0x08, 0x09])), ("collection.anki21b", Data())], to: work.url.appending(path: "future.apkg"))
@@ -336,6 +341,7 @@ import TestSupport
             ("cut.apkg", "collection.anki2 in cut.apkg"),
             ("escape.apkg", "holds '../../escaped.txt', a path that would land outside"),
             ("media-escape.apkg", "names a media file '../../outside.mp3'"),
+            ("media-control.apkg", #"names a media file 'bell\u{7}.mp3', which holds control characters no file of a library should"#),
             ("empty.apkg", "holds no Anki collection"),
             ("modern-garbage.apkg", "collection.anki21b in modern-garbage.apkg is not valid zstd-compressed data"),
             ("future.apkg", "future.apkg is in a package format newer than Rote knows (version 9)"),
@@ -351,6 +357,87 @@ import TestSupport
         #expect(head(library) == before)
         #expect(isClean(library))
         #expect(!FileManager.default.fileExists(atPath: work.url.deletingLastPathComponent().appending(path: "escaped.txt").path))
+    }
+
+    @Test func aZipThatUnderstatesWhatItUnpacksToIsStoppedByTheBytesInflated() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let before = head(library)
+        let work = TemporaryDirectory()
+        let package = work.url.appending(path: "bomb.apkg")
+        // 4 MiB of zeros deflate to a few KiB; the headers will say 100 bytes.
+        try HandMadePackage.zip([
+            ("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")])),
+            ("media", Data(#"{"0": "big.mp3"}"#.utf8)),
+            ("0", Data(count: 4 << 20)),
+        ], deflated: ["0"], to: package)
+        try HandMadePackage.understate("0", claiming: 100, in: package)
+        let archive = try Archive(url: package, accessMode: .read)
+        let declared = archive.reduce(UInt64(0)) { $0 + $1.uncompressedSize }
+        let limit: UInt64 = 1 << 20
+        #expect(archive["0"]?.uncompressedSize == 100, "the lie is in place")
+        #expect(declared < limit, "by the sizes it declares, the package fits the limit")
+        #expect(try Data(contentsOf: package).count < 64 << 10, "the package itself is small")
+
+        do {
+            _ = try AnkiImporter(root: library.url).importPackage(at: package, options: .init(user: "ana", unpackedLimit: limit))
+            Issue.record("a package inflating past the limit is refused")
+        } catch let error as AnkiImportError {
+            #expect(error.code == .notAnArchive)
+            #expect(error.message == "bomb.apkg unpacks to more than 1 MiB; refusing it (a damaged or hostile package, or not one deck)", "\(error.message)")
+        }
+        #expect(head(library) == before)
+        #expect(isClean(library))
+        #expect(library.read("corpus/tiny/big.mp3") == nil)
+
+        // The same package within a limit it really fits imports: the limit, not the lie, stopped it.
+        let report = try AnkiImporter(root: library.url).importPackage(at: package, options: .init(user: "ana", unpackedLimit: 8 << 20))
+        #expect(report.mediaAdded == 1)
+        #expect(FileManager.default.contents(atPath: library.url.appending(path: "corpus/tiny/big.mp3").path)?.count == 4 << 20)
+    }
+
+    @Test func aMediaFileThatIsASymbolicLinkIsLeftOutAndTheReportSaysSo() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let work = TemporaryDirectory()
+        let package = work.url.appending(path: "linked.apkg")
+        try HandMadePackage.zip([
+            ("collection.anki2", try HandMadePackage.collection(notes: [(100, "hola", "hello")])),
+            ("media", Data(#"{"0": "hola.mp3", "1": "secret.mp3"}"#.utf8)),
+            ("0", Data("ID3 bytes".utf8)),
+            ("1", Data("/etc/passwd".utf8)),
+        ], links: ["1"], to: package)
+        #expect(try Archive(url: package, accessMode: .read)["1"]?.type == .symlink)
+
+        let output = rote(["import", package.path, "--deck", "linked"], in: library.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("linked.apkg: warning: media file 'secret.mp3' (zip entry '1') is a symbolic link, not a file; it was left out"), "\(output.stderr)")
+        #expect(output.stdout.contains("1 media file copied."), "\(output.stdout)")
+        #expect(library.read("corpus/linked/hola.mp3") == "ID3 bytes")
+        #expect(!FileManager.default.fileExists(atPath: library.url.appending(path: "corpus/linked/secret.mp3").path))
+        #expect(isClean(library))
+    }
+
+    @Test func controlCharactersInFieldsAndTheDeckNameAreRemovedAndReported() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let work = TemporaryDirectory()
+        let package = work.url.appending(path: "escapes.apkg")
+        // The deck name is JSON in the collection: \u001b is an ESC once read.
+        try HandMadePackage.zip([("collection.anki2", try HandMadePackage.collection(
+            notes: [(100, "hola\u{7}", "hello&#27;"), (101, "adiós", "good\u{1B}]0;pwned\u{7}bye"), (102, "gato", "cat")],
+            deckName: "Tiny\\u001b"))], to: package)
+
+        let output = rote(["import", package.path, "--deck", "escapes"], in: library.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("escapes.apkg: warning: removed control characters (ESC, BEL and the like, which a terminal obeys rather than shows) from the Anki deck's name and the fields or tags of 2 notes (note 100, note 101); the rest of the text is imported as it was"), "\(output.stderr.debugDescription)")
+        let written = ["corpus/escapes/hola.yaml", "corpus/escapes/adios.yaml", "corpus/escapes/deck.yaml"].map { library.read($0) ?? "" }
+        #expect(written.allSatisfy { !$0.isEmpty && !ControlCharacters.contains($0) && !$0.contains("\\u001") && !$0.contains("\\e") }, "\(written)")
+        #expect(written[0].contains("translation: hello\n"), "\(written[0])")
+        #expect(written[1].contains("translation: \"good]0;pwnedbye\"\n"), "only the control characters go: \(written[1])")
+        #expect(written[2].contains("title: Tiny\n"), "\(written[2])")
+        let checked = rote(["check"], in: library.url)
+        #expect(!checked.stdout.contains("control character"), "\(checked.stdout)")
     }
 
     @Test func aDeckNameTakenByAnotherDeckIsRefused() throws {

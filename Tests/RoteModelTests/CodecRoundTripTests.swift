@@ -183,3 +183,24 @@ import Yams
         #expect(Timestamp.format(Date(timeIntervalSince1970: 1_795_255_200)) == "2026-11-21T10:00:00Z")
     }
 }
+
+/// Study limits and the maximum interval below 1 are errors on their line, and the bad
+/// value is dropped so the default applies.
+@Suite struct ProfileSettingsBoundsTests {
+    @Test func limitsBelowOneAreErrorsAndFallBackToTheDefault() throws {
+        let text = "user: ana\nsettings:\n  new_per_day: 0\n  reviews_per_day: -3\n  working_set: 0\n  maximum_interval: 0\n  daily_goal: 0\n"
+        let (profile, problems) = Profile.decode(text, path: "profiles/ana/profile.yaml")
+        let decoded = try #require(profile)
+        #expect(decoded.settings.newPerDay == nil && decoded.settings.reviewsPerDay == nil)
+        #expect(decoded.settings.workingSet == nil && decoded.settings.maximumInterval == nil)
+        #expect(problems.map(\.description) == [
+            "profiles/ana/profile.yaml:3: error: settings.new_per_day is 0, but it must be at least 1; write a positive whole number, or remove the line for the default (10)",
+            "profiles/ana/profile.yaml:4: error: settings.reviews_per_day is -3, but it must be at least 1; write a positive whole number, or remove the line for the default (200)",
+            "profiles/ana/profile.yaml:5: error: settings.working_set is 0, but it must be at least 1; write a positive whole number, or remove the line for the default (no cap)",
+            "profiles/ana/profile.yaml:6: error: settings.maximum_interval is 0, but it must be at least 1; write a positive whole number, or remove the line for the default (36500 days)",
+        ])
+        let (fine, none) = Profile.decode("user: ana\nsettings: {new_per_day: 1, reviews_per_day: 1, working_set: 1, maximum_interval: 1}\n", path: "p.yaml")
+        #expect(none.isEmpty, "\(none)")
+        #expect(fine?.settings.maximumInterval == 1)
+    }
+}

@@ -51,6 +51,10 @@ import TestSupport
         Case(name: "unknown grade", overrides: ["profiles/ana/progress/words/go.yaml": "entry: words/go\nreviews:\n  - {id: x, at: 2026-11-01T09:00:00Z, grade: great}\n"], path: "profiles/ana/progress/words/go.yaml", line: 3, severity: .error, words: "unknown grade 'great'"),
         Case(name: "timestamp without zone", overrides: ["profiles/ana/progress/words/go.yaml": "entry: words/go\nreviews:\n  - {id: x, at: 2026-11-01T09:00:00, grade: good}\n"], path: "profiles/ana/progress/words/go.yaml", line: 3, severity: .error, words: "UTC timestamp"),
         Case(name: "duplicate review id", overrides: ["profiles/ana/progress/words/go.yaml": "entry: words/go\nreviews:\n  - {id: x, at: 2026-11-01T09:00:00Z, grade: good}\n  - {id: x, at: 2026-11-02T09:00:00Z, grade: good}\n"], path: "profiles/ana/progress/words/go.yaml", line: 4, severity: .warning, words: "appears twice"),
+        Case(name: "new_per_day zero", overrides: ["profiles/ana/profile.yaml": ValidationRuleTests.profile(with: "  new_per_day: 0\n")], path: "profiles/ana/profile.yaml", line: 3, severity: .error, words: "settings.new_per_day is 0, but it must be at least 1"),
+        Case(name: "reviews_per_day negative", overrides: ["profiles/ana/profile.yaml": ValidationRuleTests.profile(with: "  daily_goal: 20\n  reviews_per_day: -5\n")], path: "profiles/ana/profile.yaml", line: 4, severity: .error, words: "settings.reviews_per_day is -5, but it must be at least 1"),
+        Case(name: "working_set zero", overrides: ["profiles/ana/profile.yaml": ValidationRuleTests.profile(with: "  working_set: 0\n")], path: "profiles/ana/profile.yaml", line: 3, severity: .error, words: "settings.working_set is 0, but it must be at least 1"),
+        Case(name: "maximum_interval negative", overrides: ["profiles/ana/profile.yaml": ValidationRuleTests.profile(with: "  fuzz: true\n  maximum_interval: -1\n")], path: "profiles/ana/profile.yaml", line: 4, severity: .error, words: "settings.maximum_interval is -1, but it must be at least 1"),
         Case(name: "profile of another user", overrides: ["profiles/ana/profile.yaml": "user: bo\n"], path: "profiles/ana/profile.yaml", line: 1, severity: .error, words: "make them match"),
         Case(name: "deck without deck.yaml", overrides: ["corpus/extra/word.yaml": run], path: "corpus/extra/word.yaml", line: 1, severity: .error, words: "has no readable corpus/extra/deck.yaml"),
         Case(name: "unknown deck kind", overrides: ["corpus/verses/deck.yaml": "kind: poems\ntitle: V\nversion: 1.0.0\n"], path: "corpus/verses/deck.yaml", line: 1, severity: .error, words: "unknown deck kind 'poems'"),
@@ -60,6 +64,10 @@ import TestSupport
         Case(name: "missing optional field is a warning", overrides: [question: mcq.replacingOccurrences(of: "explanation: Two and two make four.\n", with: "")], path: question, line: 2, severity: .warning, words: "missing optional field 'explanation'"),
         Case(name: "sentence without blank", overrides: [runPath: run.replacingOccurrences(of: "sentence: They ___ home.", with: "sentence: They ran home.")], path: runPath, line: 19, severity: .error, words: "no ___ blank"),
     ]
+
+    static func profile(with settings: String) -> String {
+        "user: ana\nsettings:\n" + settings + "created_at: 2026-11-01T09:00:00Z\n"
+    }
 
     static var aliasBomb: String {
         var lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]

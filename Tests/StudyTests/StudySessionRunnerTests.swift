@@ -228,3 +228,14 @@ final class ScriptedConsole: StudyConsole {
         #expect(TerminalStyle.apply(.wrong, "✗", colours: false) == "✗")
     }
 }
+
+/// The study screen's one way to the terminal shows content's control characters escaped,
+/// and keeps its own colours.
+@Suite struct TerminalStyleTests {
+    @Test func contentIsShownEscapedInsideTheStyle() {
+        #expect(TerminalStyle.apply(.title, "zz\u{1B}]0;pwned\u{7}", colours: true) == "\u{1B}[1mzz\\u{1B}]0;pwned\\u{7}\u{1B}[0m")
+        #expect(TerminalStyle.apply(.plain, "a\u{1B}[2Jb", colours: true) == "a\\u{1B}[2Jb")
+        #expect(TerminalStyle.apply(.wrong, "a\u{1B}[2Jb", colours: false) == "a\\u{1B}[2Jb")
+        #expect(TerminalStyle.apply(.correct, "يجري\tok", colours: false) == "يجري\tok")
+    }
+}

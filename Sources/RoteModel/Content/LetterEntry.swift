@@ -4,6 +4,9 @@ import Yams
 /// A letter to trace (the letter-tracing seed): its glyph id, the stroke template an app draws
 /// and scores against, and its place in the unlock order.
 public struct LetterEntry: YAMLCodable {
+    /// Content people write and Rote shows: control characters in it are warned of.
+    public static var warnsOfControlCharacters: Bool { true }
+
     /// A point of a stroke template in the deck's 100×100 box.
     public struct Point: Sendable, Equatable {
         public var x: Double

@@ -3,6 +3,9 @@ import Foundation
 /// A passage to memorise word for word (the scripture seed): text, reference, translation and
 /// the rights it is used under.
 public struct PassageEntry: YAMLCodable {
+    /// Content people write and Rote shows: control characters in it are warned of.
+    public static var warnsOfControlCharacters: Bool { true }
+
     public var reference: String
     public var book: String?
     public var chapter: Int?

@@ -3,6 +3,9 @@ import Yams
 
 /// `corpus/<deck>/<domain>/domain.yaml`: a subject area of a skills deck (the skills seed).
 public struct SkillDomain: YAMLCodable {
+    /// Content people write and Rote shows: control characters in it are warned of.
+    public static var warnsOfControlCharacters: Bool { true }
+
     /// UUID from the seed data, kept stable across imports.
     public var uuid: String?
     public var title: String
@@ -46,6 +49,9 @@ public typealias Skill = SkillDomain
 
 /// A question of a skill: `mcq_single` or `reorder_steps` with the seed's payloads.
 public struct SkillQuestion: YAMLCodable {
+    /// Content people write and Rote shows: control characters in it are warned of.
+    public static var warnsOfControlCharacters: Bool { true }
+
     public enum Payload: Sendable, Equatable {
         /// One correct choice among several.
         case mcqSingle(prompt: String, choices: [String], solutionIndex: Int)

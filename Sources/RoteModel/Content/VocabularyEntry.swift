@@ -4,6 +4,9 @@ import Yams
 /// One word of a vocabulary deck (the English-for-Arabic-speakers seed and the lexical reader
 /// seed): its meaning, forms, pronunciation, examples and questions.
 public struct VocabularyEntry: YAMLCodable {
+    /// Content people write and Rote shows: control characters in it are warned of.
+    public static var warnsOfControlCharacters: Bool { true }
+
     public var word: String
     public var pos: String
     /// Primary translation into the learner's language.

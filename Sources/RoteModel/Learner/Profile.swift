@@ -111,6 +111,16 @@ public struct Profile: YAMLCodable {
                 values.error("desired_retention", "desired_retention \(retention) is outside 0.70…0.99")
                 settings.desiredRetention = nil
             }
+            // Zero or less would plan no study at all (or, for maximum_interval, make the
+            // scheduler fall back silently): a typo, never a choice, so check says so.
+            for (key, path, fallback) in [
+                ("new_per_day", \Settings.newPerDay, "10"), ("reviews_per_day", \Settings.reviewsPerDay, "200"),
+                ("working_set", \Settings.workingSet, "no cap"), ("maximum_interval", \Settings.maximumInterval, "36500 days"),
+            ] as [(String, WritableKeyPath<Settings, Int?>, String)] {
+                guard let value = settings[keyPath: path], value < 1 else { continue }
+                values.error(key, "settings.\(key) is \(value), but it must be at least 1; write a positive whole number, or remove the line for the default (\(fallback))")
+                settings[keyPath: path] = nil
+            }
             reader.absorb(values)
         }
         lexicalRank = reader.int("lexical_rank")

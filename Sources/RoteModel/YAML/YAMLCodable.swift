@@ -12,17 +12,27 @@ public protocol YAMLCodable: Sendable, Equatable {
     /// A fast reader for the canonical form only, returning nil for any other text so the
     /// general reader (the reference, with diagnostics) takes over. Most types have none.
     static func decodeCanonical(_ data: Data) -> Self?
+    /// Whether control characters in the file's text are warned of: true for content people
+    /// write and Rote shows (entries, deck and library manifests); learner files hold what
+    /// Rote wrote, typed answers included, and a warning there could never be acted on.
+    static var warnsOfControlCharacters: Bool { get }
 }
 
 extension YAMLCodable {
     /// Parses a whole file. Diagnostics include YAML errors, wrong types and unknown keys.
     public static func decodeCanonical(_ data: Data) -> Self? { nil }
 
+    public static var warnsOfControlCharacters: Bool { false }
+
     public static func decode(_ data: Data, path: String) -> (Self?, [Diagnostic]) {
         if data.count <= YAMLSource.maximumFileSize, let value = decodeCanonical(data) { return (value, []) }
         let (node, problems) = YAMLSource.parse(data, path: path)
         guard let node else { return (nil, problems) }
-        return decode(node, path: path)
+        let (value, found) = decode(node, path: path)
+        // YAML refuses raw control characters, so one can only come from an escape in a
+        // double-quoted scalar (`"\e"`, `"\u001B"`): no backslash, nothing to look for.
+        guard warnsOfControlCharacters, data.withUnsafeBytes({ bytes in bytes.baseAddress.map { memchr($0, 0x5C, bytes.count) != nil } ?? false }) else { return (value, problems + found) }
+        return (value, problems + found + YAMLSource.controlCharacterWarnings(in: node, path: path))
     }
 
     public static func decode(_ text: String, path: String) -> (Self?, [Diagnostic]) {

@@ -65,6 +65,15 @@ public enum YAMLSource {
 
     static func describe(_ error: YamlError, path: String) -> Diagnostic {
         switch error {
+        case let .reader(problem, offset?, value, yaml):
+            // Yams gives the offset in Characters; its own message quotes the line raw, so a
+            // NUL or ESC in it would reach the terminal, and the diagnostic had no line.
+            let (line, column, text) = position(ofCharacter: offset, in: yaml)
+            let shown = ControlCharacters.visible(String(text.prefix(120))) + (text.count > 120 ? "…" : "")
+            if let scalar = Unicode.Scalar(UInt32(bitPattern: value)), ControlCharacters.isControl(scalar) {
+                return .error(path, line, "control character \(ControlCharacters.describe(scalar)) at column \(column) is not allowed in YAML (the line reads: \(shown)); delete it — most editors do not show it, `cat -A` does")
+            }
+            return .error(path, line, "YAML error: \(problem) at column \(column) (the line reads: \(shown))")
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _):
             let where_ = context.map { "\($0.text) " } ?? ""
             return .error(path, mark.line, "YAML syntax error: \(problem) \(where_)at column \(mark.column)".replacingOccurrences(of: "  ", with: " "))
@@ -74,8 +83,58 @@ public enum YAMLSource {
         case let .duplicatedKeysInMapping(duplicates, context):
             return .error(path, context.mark.line, "duplicate key \(duplicates.joined(separator: ", ")) in a mapping; keep one")
         default:
-            return .error(path, nil, "cannot read YAML: \(error)")
+            return .error(path, nil, "cannot read YAML: " + ControlCharacters.visible("\(error)"))
         }
+    }
+
+    /// The line (from 1), the column (from 1, in Unicode scalars, as libyaml counts) and the
+    /// text of the line holding the Character at `offset` of `text`. A control character is
+    /// always a Character of its own, so the offset lands on it.
+    static func position(ofCharacter offset: Int, in text: String) -> (line: Int, column: Int, text: Substring) {
+        let target = text.index(text.startIndex, offsetBy: offset, limitedBy: text.endIndex) ?? text.endIndex
+        let before = text[..<target]
+        let lineStart = before.lastIndex(where: { $0 == "\n" || $0 == "\r\n" }).map(text.index(after:)) ?? text.startIndex
+        let line = 1 + before.reduce(0) { $0 + ($1 == "\n" || $1 == "\r\n" ? 1 : 0) }
+        let lineEnd = text[target...].firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) ?? text.endIndex
+        let column = 1 + text.unicodeScalars[lineStart..<target].count
+        return (line, column, text[lineStart..<lineEnd])
+    }
+
+    /// A warning for each scalar (key or value) holding a control character, on its line and
+    /// named by its place in the file (`examples[1].en`): a terminal would obey the character
+    /// rather than show it, so it is almost always a paste or an import gone wrong.
+    public static func controlCharacterWarnings(in node: Node, path: String) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        func visit(_ node: Node, _ place: String) {
+            switch node {
+            case let .scalar(scalar):
+                let controls = Array(scalar.string.unicodeScalars.filter(ControlCharacters.isControl))
+                guard !controls.isEmpty else { return }
+                var seen: Set<UInt32> = []
+                let distinct = controls.filter { seen.insert($0.value).inserted }
+                func list(_ items: [String]) -> String {
+                    items.count == 1 ? items[0] : items.dropLast().joined(separator: ", ") + " and " + items.last!
+                }
+                let named = list(distinct.map(ControlCharacters.describe)), shown = list(distinct.map(ControlCharacters.escape))
+                let subject = place.isEmpty ? "the file" : "'\(place)'"
+                let message = distinct.count == 1
+                    ? "\(subject) holds \(named), a control character: a terminal would obey it rather than show it (Rote prints it as \(shown)); remove it unless it is meant"
+                    : "\(subject) holds \(named), control characters: a terminal would obey them rather than show them (Rote prints them as \(shown)); remove them unless they are meant"
+                found.append(.warning(path, scalar.mark?.line, message))
+            case let .mapping(mapping):
+                for (key, value) in mapping {
+                    let name = key.string ?? "?"
+                    visit(key, place.isEmpty ? name : "\(place).\(name)")
+                    visit(value, place.isEmpty ? name : "\(place).\(name)")
+                }
+            case let .sequence(sequence):
+                for (index, item) in sequence.enumerated() { visit(item, "\(place)[\(index + 1)]") }
+            case .alias:
+                break
+            }
+        }
+        visit(node, "")
+        return found
     }
 
     static func conflictMarkerLines(_ text: String) -> [Int] {
