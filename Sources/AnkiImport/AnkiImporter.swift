@@ -235,7 +235,12 @@ public struct AnkiImporter {
 
                 // The history: every answer of every card of the note.
                 let cards = cardsByNote[draft.note.id] ?? []
-                let events = cards.flatMap { reviewsByCard[$0.id] ?? [] }.compactMap(AnkiImporter.event)
+                let answered = cards.flatMap { reviewsByCard[$0.id] ?? [] }.compactMap(AnkiImporter.event)
+                // A review dated ahead of this clock would replay to a due date no reader accepts.
+                let events = answered.filter { !Timestamp.isTooFarAhead($0.at) }
+                if events.count < answered.count {
+                    report.warnings.append("left out \(answered.count - events.count) review\(answered.count - events.count == 1 ? "" : "s") of note \(draft.note.id) dated more than a day ahead of this device's clock")
+                }
                 if cards.count > 1 {
                     report.multiCardNotes += 1
                     report.multiCardReviews += events.count
@@ -243,10 +248,11 @@ public struct AnkiImporter {
                 let progressPath = "profiles/\(options.user)/progress/\(id).yaml"
                 var progress = ProgressFile(entry: id)
                 if let data = FileManager.default.contents(atPath: root.appending(path: progressPath).path) {
-                    guard let existing = ProgressFile.decode(data, path: progressPath).0 else {
-                        throw AnkiImportError(.unreadableLibraryFile, "\(progressPath) cannot be read, so the imported history cannot be merged into it; fix it (`rote check`) and import again")
+                    do {
+                        progress = try ReadBeforeRewrite.decode(ProgressFile.self, data, at: progressPath)
+                    } catch let refusal as LibraryError {
+                        throw AnkiImportError(.unreadableLibraryFile, "the imported history cannot be merged into \(progressPath): \(refusal.message)")
                     }
-                    progress = existing
                 } else if !cards.isEmpty, cards.allSatisfy({ $0.queue == -1 }) {
                     progress.status = .suspended
                     progress.statusAt = Date(timeIntervalSince1970: TimeInterval(cards.map(\.modified).max() ?? 0))

@@ -3,6 +3,13 @@ import Foundation
 /// One answered review of one entry: the append-only truth from which scheduling state is
 /// replayed. Two devices' events for the same entry merge as a set keyed by `id`.
 public struct ReviewEvent: Sendable, Hashable {
+    /// Whether text can be a review id given from outside (`rote review --id`): 1–100 of
+    /// letters, digits, `-`, `_`, `.`, which the canonical file writes without quoting.
+    public static func isValidID(_ text: String) -> Bool {
+        (1...100).contains(text.utf8.count)
+            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || [0x2D, 0x5F, 0x2E].contains($0) }
+    }
+
     /// Unique id (a UUID, lowercase); the merge key.
     public var id: String
     /// When the answer was given, in whole seconds.

@@ -74,6 +74,29 @@ public enum Timestamp {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// How far past this device's clock a recorded time may lie: a day covers clocks that
+    /// disagree between devices and time zones set wrong, and refuses a year-9999 typo whose
+    /// replay would schedule past what any reader accepts.
+    public static let futureTolerance: TimeInterval = 86_400
+
+    /// A time too far in the future to record, with what to do.
+    public struct FutureTime: Error, CustomStringConvertible, Sendable {
+        public let what: String
+        public let date: Date
+        public var description: String {
+            "\(what) \(Timestamp.format(date)) is more than a day ahead of this device's clock; check the date (and the clock), then try again"
+        }
+    }
+
+    /// Throws `FutureTime` for a date more than `futureTolerance` after `now`.
+    public static func checkNotInFuture(_ date: Date, what: String, now: Date = Date()) throws {
+        if isTooFarAhead(date, now: now) { throw FutureTime(what: what, date: date) }
+    }
+
+    public static func isTooFarAhead(_ date: Date, now: Date = Date()) -> Bool {
+        date.timeIntervalSince(now) > futureTolerance
+    }
+
     /// A date cut to whole seconds, the precision of every timestamp Rote writes.
     public static func wholeSeconds(_ date: Date) -> Date {
         Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))

@@ -53,6 +53,31 @@ public enum AtomicFile {
         }
     }
 
+    /// Whether a path names a temporary file of an unfinished write (`.<name>.<pid>.<n>.tmp`):
+    /// such files are never library content, never committed, and reported by `rote check`.
+    public static func isTemporary(path: some StringProtocol) -> Bool {
+        let name = path.split(separator: "/").last ?? ""
+        return name.hasPrefix(".") && name.hasSuffix(".tmp")
+    }
+
+    /// Temporary files of unfinished writes under the library's `corpus/` and `profiles/`,
+    /// as library-relative paths, with whether the process that made each one has gone (its
+    /// pid is in the name), so the file can never be finished.
+    public static func leftovers(in root: URL) -> [(path: String, abandoned: Bool)] {
+        var found: [(String, Bool)] = []
+        for top in ["corpus", "profiles"] {
+            guard let walker = FileManager.default.enumerator(atPath: root.appending(path: top).path) else { continue }
+            while let relative = walker.nextObject() as? String {
+                guard isTemporary(path: relative) else { continue }
+                let parts = (relative.split(separator: "/").last ?? "").split(separator: ".")
+                let pid = parts.count >= 4 ? Int32(parts[parts.count - 3]) : nil
+                let alive = pid.map { kill($0, 0) == 0 || errno == EPERM } ?? false
+                found.append(("\(top)/\(relative)", !alive))
+            }
+        }
+        return found.sorted { $0.0 < $1.0 }
+    }
+
     public static func write(_ text: String, to url: URL) throws {
         try write(Data(text.utf8), to: url)
     }

@@ -48,11 +48,20 @@ public enum LibraryLocation {
 
     /// The learner commands act for: `--user`, else `ROTE_USER`, else the library's
     /// `default_user`, else the login name made into a slug.
-    public static func user(explicit: String?, manifest: LibraryManifest?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let explicit, !explicit.isEmpty { return explicit }
-        if let fromEnvironment = environment["ROTE_USER"], !fromEnvironment.isEmpty { return fromEnvironment }
-        if let user = manifest?.defaultUser { return user }
-        return loginUser(environment: environment)
+    ///
+    /// This is the one place a learner name enters Rote, and it becomes part of file paths
+    /// (`profiles/<user>/…`, `.git/rote/launch-<user>.index`), so a name that is not a slug —
+    /// `../../victim`, a slash, an empty segment — is refused here, for every command.
+    public static func user(explicit: String?, manifest: LibraryManifest?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        let (user, source): (String, String) =
+            if let explicit, !explicit.isEmpty { (explicit, "--user") }
+            else if let fromEnvironment = environment["ROTE_USER"], !fromEnvironment.isEmpty { (fromEnvironment, "ROTE_USER") }
+            else if let user = manifest?.defaultUser { (user, "rote.yaml's default_user") }
+            else { (loginUser(environment: environment), "your login name") }
+        guard Slug.isValidUser(user) else {
+            throw LibraryError(.invalidUser, "'\(user)' (from \(source)) is not a valid learner name; use lowercase letters, digits, _ . - (e.g. --user jane)")
+        }
+        return user
     }
 
     public static func loginUser(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {

@@ -23,6 +23,8 @@ extension LibraryGit {
                 throw SyncError(.uncommittedChanges, "\(touched.prefix(3).joined(separator: ", "))\(touched.count > 3 ? " and \(touched.count - 3) more" : "") \(touched.count == 1 ? "has" : "have") uncommitted changes that this would overwrite; commit them (`rote sync` or `git commit`) or discard them, then run it again")
             }
         }
+        // A git lock in the way fails the whole operation before any file is written.
+        try explainStaleLocks()
         var previous: [(path: String, data: Data?)] = []
         do {
             for path in changes.keys.sorted() {

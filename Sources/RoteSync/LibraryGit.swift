@@ -33,8 +33,10 @@ public final class LibraryGit {
     static let libraryPathspecs = ["rote.yaml", ".gitattributes", "corpus", "profiles"]
 
     /// Library paths changed in the work tree since the last commit.
+    /// A write's temporary file (`AtomicFile`), left by a process killed mid-write, is never
+    /// pending work: it is half a file, and `rote check` reports it.
     public func pendingPaths() throws -> [String] {
-        try repository.statusPaths(pathspecs: LibraryGit.libraryPathspecs)
+        try repository.statusPaths(pathspecs: LibraryGit.libraryPathspecs).filter { !AtomicFile.isTemporary(path: $0) }
     }
 
     /// Commits `changes` (path → new bytes, nil to delete) on top of HEAD with `message`, then
@@ -47,7 +49,12 @@ public final class LibraryGit {
         let tree = try repository.buildTree(from: base, changes: changes)
         if let base, base.id == tree.id { return nil }
         let signature = try repository.signature(at: now(), fallbackName: user, fallbackEmail: "\(user)@rote.invalid")
-        let id = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: message, author: signature, committer: signature)
+        // The commit is made without moving the branch: git's index is written first and the
+        // branch moved last. A process killed between the two then leaves the index ahead of
+        // HEAD (the new files staged, as a plain `git commit` would take them), never behind it
+        // — an index behind HEAD stages the reverse of the commit, and the next `git commit`
+        // would quietly undo it.
+        let id = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: message, author: signature, committer: signature, updateReference: nil)
         // Only the changed entries: the rest keep the stat data that lets status skip them.
         let index = try repository.index()
         try index.reloadIfChanged()
@@ -61,11 +68,27 @@ public final class LibraryGit {
             }
         }
         try index.write()
+        try interruption?("index written")
+        let summary = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+        try repository.setReference(named: "HEAD", to: id, message: "commit: \(summary)", expected: head?.id)
         return id
     }
 
+    /// A test's stand-in for a kill: called between the steps of a commit, it throws to stop
+    /// the commit there.
+    var interruption: ((String) throws -> Void)?
+
     /// Commits one finished study session: its session file and the progress files it wrote,
     /// with a message summarising it (`Study: 24 reviews (…) — english-a1 · 14 min`).
+    /// Writes and commits a session recorded outside `rote study` (`rote review`) all or
+    /// nothing: should the commit fail, no file of it is left behind, so a retry records once.
+    @discardableResult
+    public func applySession(_ session: SessionFile, progress: [String: Data]) throws -> ObjectID? {
+        var changes: [String: Data?] = progress.mapValues { $0 }
+        changes[SessionFile.path(for: session)] = Data(session.render().utf8)
+        return try apply(changes: changes, message: SessionCommitMessage.make(for: session, recovered: false))
+    }
+
     @discardableResult
     public func commitSession(_ session: SessionFile, progress: [String: Data], recovered: Bool = false) throws -> ObjectID? {
         var changes: [String: Data?] = progress.mapValues { $0 }
@@ -87,11 +110,14 @@ public final class LibraryGit {
     }
 
     /// Explains git lock files left by a crashed git or rote, and removes those no live process
-    /// has open; one that a live process holds is reported, never removed.
+    /// could own; one that a live process may own is reported, never removed. A git waiting
+    /// for its editor (`git commit --edit`) has closed its `index.lock` but still owns it, so a
+    /// lock counts as live while any git process works in this repository, not only while one
+    /// has the file open.
     func explainStaleLocks() throws {
         for lock in repository.staleLockFiles() {
-            if let holder = ProcessScan.processHolding(lock) {
-                throw SyncError(.locked, "\(lock.path) is held by process \(holder); wait for it to finish")
+            if let holder = ProcessScan.processHolding(lock) ?? ProcessScan.gitProcess(workingIn: root) {
+                throw SyncError(.locked, "\(lock.path) is in use by process \(holder); wait for it to finish (or stop it), then try again")
             }
             try? FileManager.default.removeItem(at: lock)
             FileHandle.standardError.write(Data("rote: removed \(lock.path), left by a git or rote process that stopped before finishing; no running process held it\n".utf8))
@@ -148,6 +174,24 @@ enum ProcessScan {
                     return "\(pid) (\(command))"
                 }
             }
+        }
+        return nil
+    }
+
+    /// A live git process (other than this one) whose working folder is inside `root`: git
+    /// moves to the top of the work tree before it locks anything, so this finds a git that
+    /// may own a lock file it no longer has open.
+    static func gitProcess(workingIn root: URL) -> String? {
+        let top = root.resolvingSymlinksInPath().standardizedFileURL.path
+        guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+        let me = String(getpid())
+        for pid in pids where Int(pid) != nil && pid != me {
+            guard let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines),
+                command == "git" || command.hasPrefix("git-"),
+                let folder = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
+                folder == top || folder.hasPrefix(top + "/")
+            else { continue }
+            return "\(pid) (\(command))"
         }
         return nil
     }

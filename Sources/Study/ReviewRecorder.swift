@@ -27,45 +27,50 @@ public struct ReviewRecorder {
     /// `profiles/<user>/progress/<entry>.yaml`.
     public func progressPath(_ entry: String) -> String { "profiles/\(user)/progress/\(entry).yaml" }
 
-    /// The entry's progress as it is on disk now (a new file when there is none).
-    public func current(_ entry: String) -> ProgressFile {
-        let path = progressPath(entry)
-        if let data = FileManager.default.contents(atPath: root.appending(path: path).path),
-            let file = ProgressFile.decode(data, path: path).0
-        {
-            return file
-        }
-        return ProgressFile(entry: entry)
+    /// The entry's progress as it is on disk now (a new file when there is none). A file that
+    /// does not read cleanly is refused (`ReadBeforeRewrite`): every caller goes on to rewrite it.
+    public func current(_ entry: String) throws -> ProgressFile {
+        try ReadBeforeRewrite.read(ProgressFile.self, at: progressPath(entry), in: root) ?? ProgressFile(entry: entry)
     }
 
     /// Appends one review, replays the state, and writes the file. Returns the new file's
     /// path and bytes (for the session's commit).
     @discardableResult
     public func record(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased()) throws -> (path: String, data: Data, file: ProgressFile) {
-        var file = current(entry)
+        let result = try recorded(entry: entry, grade: grade, at: at, ms: ms, id: id)
+        try AtomicFile.write(result.data, to: root.appending(path: result.path))
+        return result
+    }
+
+    /// The file `record` would write, without writing it — for callers that write it together
+    /// with other files, all or nothing (`LibraryGit.apply`).
+    public func recorded(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased()) throws -> (path: String, data: Data, file: ProgressFile) {
+        try Timestamp.checkNotInFuture(at, what: "the review's time")
+        var file = try current(entry)
         file.reviews.append(ReviewEvent(id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device))
         file.reviews.sort(by: ReviewEvent.replayOrder)
         let deck = String(entry.split(separator: "/")[0])
         file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile))
-        let data = Data(file.render().utf8)
-        let path = progressPath(entry)
-        try AtomicFile.write(data, to: root.appending(path: path))
-        return (path, data, file)
+        return (progressPath(entry), Data(file.render().utf8), file)
     }
 
     /// Changes the entry's file without adding a review — status, reset, ladder position or
     /// reflection — replays the state (a reset changes which reviews count) and writes it.
     @discardableResult
     public func update(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (path: String, data: Data, file: ProgressFile) {
-        var file = current(entry)
+        let result = try updated(entry: entry, change)
+        try AtomicFile.write(result.data, to: root.appending(path: result.path))
+        return result
+    }
+
+    /// The file `update` would write, without writing it.
+    public func updated(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (path: String, data: Data, file: ProgressFile) {
+        var file = try current(entry)
         change(&file)
         let deck = String(entry.split(separator: "/")[0])
         file.state = file.scheduledReviews.isEmpty
             ? nil : Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile))
-        let data = Data(file.render().utf8)
-        let path = progressPath(entry)
-        try AtomicFile.write(data, to: root.appending(path: path))
-        return (path, data, file)
+        return (progressPath(entry), Data(file.render().utf8), file)
     }
 
     /// Puts the entry's file back as it was (`nil`: there was none) — the learner's undo of a
@@ -86,7 +91,7 @@ public struct ReviewRecorder {
 
     /// Removes the review with `id` again (the learner's undo), rewriting the file.
     public func undo(entry: String, reviewID: String) throws -> (path: String, data: Data) {
-        var file = current(entry)
+        var file = try current(entry)
         file.reviews.removeAll { $0.id == reviewID }
         let deck = String(entry.split(separator: "/")[0])
         file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile))

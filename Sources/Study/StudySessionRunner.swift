@@ -123,6 +123,15 @@ public final class StudySessionRunner {
                 queue.removeFirst()
                 continue
             }
+            // A progress file that does not read is never written over: the entry is left out
+            // of this session, with the reason, and the rest of the session goes on.
+            do {
+                _ = try recorder.current(visit.id)
+            } catch let refusal as LibraryError {
+                queue.removeAll { $0.id == visit.id }
+                console.show("Skipped \(visit.id): \(refusal.message)", style: .wrong)
+                continue
+            }
             let before = UndoPoint(
                 entry: visit.id, progress: recorder.bytes(visit.id), written: written[recorder.progressPath(visit.id)], session: session,
                 queue: queue, seenNew: seenNew)
@@ -319,7 +328,7 @@ public final class StudySessionRunner {
     /// three cloze rounds, recite with hints), typed recall once it has graduated. Every rung
     /// is saved in the progress file as it is climbed, so a stopped session resumes there.
     func studyPassage(_ entry: Entry, _ passage: PassageEntry) throws -> [Answer] {
-        var file = recorder.current(entry.id)
+        var file = try recorder.current(entry.id)
         var ladder = PassageLadder(position: file.ladder) ?? PassageLadder(level: file.scheduledReviews.isEmpty ? .read1 : .review)
         let clauseCount = passage.clauses.count
         let medianForPassage = max(medianMilliseconds, 1000 * passage.text.split(separator: " ").count / 2)

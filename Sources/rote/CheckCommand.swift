@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
+import RoteModel
 import RoteStore
+import RoteSync
+import Scheduling
+import Study
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,17 +21,74 @@ struct Check: ParsableCommand {
     @Flag(name: .customLong("quiet"), help: "Print errors only, not warnings.")
     var quiet = false
 
+    @Flag(name: .customLong("repair"), help: ArgumentHelp(
+        "Rebuild each progress file that does not read from the lines that still do (reviews, status), in one commit, and remove temporary files left by writes that were killed. Prints what was kept and what was dropped."))
+    var repair = false
+
     func run() throws {
         let context = try CommandContext.open(global, sessions: true)
-        let library = context.library
+        if repair { try Repair.run(context) }
+        let library = repair ? try CommandContext.open(global, sessions: true).library : context.library
         var printed = 0
-        for problem in library.diagnostics where !(quiet && problem.severity == .warning) {
+        var diagnostics = library.diagnostics
+        for leftover in AtomicFile.leftovers(in: context.root) {
+            diagnostics.append(.warning(leftover.path, nil, leftover.abandoned
+                ? "temporary file of a write that was killed before it finished; it is never committed — delete it, or run `rote check --repair`"
+                : "temporary file of a write still in progress"))
+        }
+        for problem in diagnostics where !(quiet && problem.severity == .warning) {
             print(problem.description)
             printed += 1
         }
-        let errors = library.errors.count, warnings = library.warnings.count
+        let errors = library.errors.count, warnings = diagnostics.count - errors
         let summary = "\(library.fileCount) files, \(library.entries.count) entries in \(library.decks.count) decks: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         Terminal.note(summary)
         if errors > 0 { throw ExitCode(1) }
+    }
+}
+
+/// `rote check --repair`: explicit salvage of progress files that do not read.
+enum Repair {
+    static func run(_ context: CommandContext) throws {
+        do {
+            let lock = try LibraryLock(root: context.root, purpose: "check --repair")
+            defer { withExtendedLifetime(lock) {} }
+            for leftover in AtomicFile.leftovers(in: context.root) where leftover.abandoned {
+                try FileManager.default.removeItem(at: context.root.appending(path: leftover.path))
+                Terminal.note("removed \(leftover.path), a temporary file of a write that was killed")
+            }
+            let broken = Set(context.library.errors.map(\.path)).sorted()
+            var changes: [String: Data?] = [:]
+            var kept = 0
+            let git = try LibraryGit(root: context.root, user: context.user)
+            let pending = Set(try git.pendingPaths())
+            for path in broken {
+                guard case let .success(.progress(user, entry)) = LibraryFile.classify(path),
+                    let data = FileManager.default.contents(atPath: context.root.appending(path: path).path)
+                else { continue }
+                let deck = String(entry.split(separator: "/")[0])
+                let settings = SchedulerSettings.forDeck(context.library.decks[deck], profile: context.library.profiles[user])
+                let outcome = ProgressRepair.salvage(data, path: path, entry: entry, settings: settings)
+                if pending.contains(path) {
+                    // Never committed: its text would be gone from everywhere once rewritten.
+                    let copy = context.root.appending(path: ".git/rote/repaired/\(path).\(Int(Date().timeIntervalSince1970))")
+                    try AtomicFile.write(data, to: copy)
+                    Terminal.note("kept the old text of \(path) in \(copy.path)")
+                }
+                changes[path] = Data(outcome.file.render().utf8)
+                kept += outcome.reviews
+                print("repaired \(path): kept \(outcome.reviews) review\(outcome.reviews == 1 ? "" : "s")\(outcome.dropped.isEmpty ? "" : ", dropped \(outcome.dropped.count) line\(outcome.dropped.count == 1 ? "" : "s"):")")
+                for (line, text) in outcome.dropped { print("  \(path):\(line): \(text)") }
+            }
+            guard !changes.isEmpty else {
+                Terminal.note("no progress file needed repair")
+                return
+            }
+            let message = "Repair: \(changes.count) progress file\(changes.count == 1 ? "" : "s") rebuilt from their readable lines (\(kept) review\(kept == 1 ? "" : "s") kept)\n\n"
+                + "\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(context.user)\n"
+            try git.apply(changes: changes, message: message)
+        } catch {
+            throw CLIError.explaining(error)
+        }
     }
 }

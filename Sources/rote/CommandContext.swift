@@ -4,6 +4,7 @@ import Exchange
 import Foundation
 import LibGit
 import PublisherDecks
+import RoteModel
 import RoteStore
 import RoteSync
 
@@ -19,7 +20,7 @@ struct CommandContext {
         let root = try locate(options)
         do {
             let library = try (loader ?? LibraryLoader(users: .all, includeSessions: sessions)).load(root)
-            let user = LibraryLocation.user(explicit: options.effectiveUser, manifest: library.manifest)
+            let user = try LibraryLocation.user(explicit: options.effectiveUser, manifest: library.manifest)
             return CommandContext(root: root, user: user, library: library, index: LibraryIndex(library: library, user: user))
         } catch let error as LibraryError {
             throw CLIError(error.message)
@@ -45,9 +46,37 @@ struct CommandContext {
 
     /// The learner commands act for, without loading the library: `--user`, `ROTE_USER`,
     /// rote.yaml's `default_user`, the login name.
-    static func user(at root: URL, _ options: GlobalOptions) -> String {
+    static func user(at root: URL, _ options: GlobalOptions) throws -> String {
         let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: LibraryLocation.manifestName).path) ?? Data(), path: LibraryLocation.manifestName).0
-        return LibraryLocation.user(explicit: options.effectiveUser, manifest: manifest)
+        do {
+            return try LibraryLocation.user(explicit: options.effectiveUser, manifest: manifest)
+        } catch let error as LibraryError {
+            throw CLIError(error.message)
+        }
+    }
+
+    /// The entry an argument names (an id, or a word through its forms). When there is none,
+    /// the message says why: a file for that id that does not read is named with its first
+    /// problem, rather than reported as missing.
+    func entry(named name: String) throws -> Entry {
+        if let entry = index.entries[name] ?? index.lemmas(of: name).first { return entry }
+        let wanted = "corpus/\(name.lowercased()).yaml"
+        if let problem = library.errors.sorted(by: Diagnostic.fileOrder).first(where: { $0.path == wanted }) {
+            throw CLIError("\(name) cannot be used: its file does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
+        }
+        let near = index.orderedIDs.filter { $0.contains(name.lowercased()) }.prefix(5)
+        throw CLIError("no entry '\(name)'" + (near.isEmpty ? "; list them with `rote list` (ids look like english-a1/run, or give a word)" : "; did you mean \(near.joined(separator: ", "))?"))
+    }
+
+    /// Fails unless the learner has a profile that reads; a profile file with errors is named
+    /// with its first problem rather than reported as a missing learner.
+    func requireProfile() throws {
+        guard library.profiles[user] == nil else { return }
+        let path = "profiles/\(user)/profile.yaml"
+        if let problem = library.errors.sorted(by: Diagnostic.fileOrder).first(where: { $0.path == path }) {
+            throw CLIError("the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
+        }
+        throw CLIError("no learner '\(user)' in this library (\(path)); use --user NAME")
     }
 
     /// Errors in files are reported as warnings-to-stderr by commands that are not `check`,
@@ -84,6 +113,7 @@ extension CLIError {
         case let error as PublisherError: CLIError(error.message)
         case let error as AnkiImportError: CLIError(error.message)
         case let failure as Erasure.Failure: CLIError(failure.message)
+        case let future as Timestamp.FutureTime: CLIError(future.description)
         default: error
         }
     }

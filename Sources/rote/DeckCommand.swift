@@ -47,7 +47,7 @@ struct DeckCommand: ParsableCommand {
 
         func run() throws {
             let root = try CommandContext.locate(global)
-            let decks = PublisherDecks(root: root, user: CommandContext.user(at: root, global))
+            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, global))
             let added = try DeckCommand.reporting { try decks.add(url: url, path: path, name: name, ref: ref) }
             print("Added deck \(added.name) \(added.version) (\(added.files) file\(added.files == 1 ? "" : "s")) from \(RemoteURL.redactingUserinfo(url)) at \(added.commit.prefix(10)).")
         }
@@ -60,7 +60,7 @@ struct DeckCommand: ParsableCommand {
 
         func run() throws {
             let root = try CommandContext.locate(global)
-            let decks = PublisherDecks(root: root, user: CommandContext.user(at: root, global))
+            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, global))
             let states = try DeckCommand.reporting { try decks.status() }
             if states.isEmpty {
                 print("No publisher decks here; add one with `rote deck add GIT-URL`.")
@@ -113,7 +113,7 @@ struct DeckCommand: ParsableCommand {
             default: throw ValidationError("--prefer takes mine or theirs, not '\(prefer!)'")
             }
             let root = try CommandContext.locate(global)
-            let decks = PublisherDecks(root: root, user: CommandContext.user(at: root, global))
+            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, global))
             let updated = try DeckCommand.reporting { try decks.update(deck: name, ref: ref, prefer: preference) }
             guard let commit = updated.commit else {
                 print("\(name) \(updated.from) is up to date with its publisher.")

@@ -51,7 +51,7 @@ struct Export: ParsableCommand {
         guard let format = LearnerExport.Format(rawValue: format) else {
             throw ValidationError("a learner exports as json or csv, not '\(self.format)'")
         }
-        let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(CommandContext.user(at: try CommandContext.locate(global), global)), includeSessions: true))
+        let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(try CommandContext.user(at: try CommandContext.locate(global), global)), includeSessions: true))
         context.reportLoadProblems()
         let folder = URL(fileURLWithPath: out ?? "rote-export-\(context.user)")
         do {

@@ -20,7 +20,7 @@ struct Log: ParsableCommand {
 
     func run() throws {
         let root = try CommandContext.locate(global)
-        let user = CommandContext.user(at: root, global)
+        let user = try CommandContext.user(at: root, global)
         do {
             let repository = try Repository.open(at: root)
             guard let head = try repository.headCommit() else {
@@ -61,9 +61,7 @@ struct History: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(try userFor()), includeSessions: false))
-        guard let entry = context.index.entries[id] ?? context.index.lemmas(of: id).first else {
-            throw CLIError("no entry '\(id)'; list them with `rote list`")
-        }
+        let entry = try context.entry(named: id)
         let progressPath = "profiles/\(context.user)/progress/\(entry.id).yaml"
         let reviews = context.index.progress[entry.id]?.reviews ?? []
         print("\(entry.id) — \(entry.gloss)")
@@ -94,6 +92,6 @@ struct History: ParsableCommand {
     }
 
     private func userFor() throws -> String {
-        CommandContext.user(at: try CommandContext.locate(global), global)
+        try CommandContext.user(at: try CommandContext.locate(global), global)
     }
 }

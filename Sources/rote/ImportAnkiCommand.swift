@@ -16,7 +16,7 @@ struct AnkiPackageImport {
 
     func run() throws {
         let root = try CommandContext.locate(global)
-        let user = CommandContext.user(at: root, global)
+        let user = try CommandContext.user(at: root, global)
         let url = URL(fileURLWithPath: file)
         do {
             var fieldMapping = AnkiFieldMapping()

@@ -43,7 +43,7 @@ struct Letters: ParsableCommand {
         @Option(help: ArgumentHelp("The letters deck (default: the only one).", valueName: "deck")) var deck: String?
 
         func run() throws {
-            let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(CommandContext.user(at: try CommandContext.locate(global), global)), includeSessions: false))
+            let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(try CommandContext.user(at: try CommandContext.locate(global), global)), includeSessions: false))
             context.reportLoadProblems()
             let deck = try Letters.deck(deck, in: context.library)
             let rule = context.library.decks[deck]?.unlock ?? .init()
@@ -131,13 +131,17 @@ struct Letters: ParsableCommand {
             let unlockedBefore = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule)
             if attempt.id == nil { attempt.id = UUID().uuidString.lowercased() }
             do {
+                try Timestamp.checkNotInFuture(attempt.completedAt, what: "\(source): the attempt's completed_at")
+            } catch let future as Timestamp.FutureTime {
+                throw CLIError(future.description)
+            }
+            do {
                 let lock = try LibraryLock(root: context.root, purpose: "letters record")
                 defer { withExtendedLifetime(lock) {} }
                 let git = try LibraryGit(root: context.root, user: context.user)
                 let path = Letters.path(user: context.user, letter: entry.id)
                 // Read under the lock: another process may have added an attempt since loading.
-                let existing = FileManager.default.contents(atPath: context.root.appending(path: path).path)
-                    .flatMap { LetterAttemptsFile.decode($0, path: path).0 } ?? LetterAttemptsFile(letter: entry.id)
+                let existing = try ReadBeforeRewrite.read(LetterAttemptsFile.self, at: path, in: context.root) ?? LetterAttemptsFile(letter: entry.id)
                 let updated = existing.adding(attempt)
                 let fileData = Data(updated.render().utf8)
                 try AtomicFile.write(fileData, to: context.root.appending(path: path))
@@ -156,7 +160,7 @@ struct Letters: ParsableCommand {
                 var reviewed: (grade: Grade, due: Date?)?
                 let recorder = ReviewRecorder(root: context.root, user: context.user, device: git.device, library: context.library)
                 if let grade = LetterReview.grade(for: attempt, rule: rule), let id = attempt.id,
-                    !recorder.current(entry.id).reviews.contains(where: { $0.id == id })
+                    !(try recorder.current(entry.id)).reviews.contains(where: { $0.id == id })
                 {
                     let review = try recorder.record(entry: entry.id, grade: grade, at: attempt.completedAt, ms: attempt.durationMs, id: id)
                     changes[review.path] = review.data

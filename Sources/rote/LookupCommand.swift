@@ -18,7 +18,7 @@ struct Lookup: ParsableCommand {
         let root = try CommandContext.locate(global)
         let launch: LibraryLaunch
         do {
-            launch = try LibraryLaunch.openVerified(root: root, user: CommandContext.user(at: root, global), patience: 1, progress: Terminal.note)
+            launch = try LibraryLaunch.openVerified(root: root, user: try CommandContext.user(at: root, global), patience: 1, progress: Terminal.note)
         } catch let error as LibraryError {
             throw CLIError(error.message)
         }

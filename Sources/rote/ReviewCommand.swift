@@ -26,17 +26,24 @@ struct Review: ParsableCommand {
     @Option(help: ArgumentHelp("How long the answer took, in milliseconds.", valueName: "ms"))
     var ms: Int?
 
+    @Option(name: .customLong("id"), help: ArgumentHelp(
+        "A unique id for this review (e.g. a UUID your app made). Recording the same id again changes nothing, so a failed call can be retried safely.",
+        valueName: "review-id"))
+    var reviewID: String?
+
+    func validate() throws {
+        if let reviewID, !ReviewEvent.isValidID(reviewID) {
+            throw ValidationError("'\(reviewID)' is not a usable review id; use 1–100 letters, digits, '-', '_' or '.'")
+        }
+    }
+
     func run() throws {
         guard let grade = Grade(name: grade) else {
             throw ValidationError("unknown grade '\(self.grade)'; use again, hard, good or easy (or 1-4)")
         }
         let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
-        guard let entry = context.index.entries[id] ?? context.index.lemmas(of: id).first else {
-            throw CLIError("no entry '\(id)'; list them with `rote list`")
-        }
-        guard context.library.profiles[context.user] != nil else {
-            throw CLIError("no learner '\(context.user)' in this library (profiles/\(context.user)/profile.yaml); use --user NAME")
-        }
+        let entry = try context.entry(named: id)
+        try context.requireProfile()
         do {
             let lock = try LibraryLock(root: context.root, purpose: "review")
             defer { withExtendedLifetime(lock) {} }
@@ -46,8 +53,13 @@ struct Review: ParsableCommand {
             }
             let now = Date()
             let recorder = ReviewRecorder(root: context.root, user: context.user, device: git.device, library: context.library)
-            let wasNew = recorder.current(entry.id).reviews.isEmpty
-            let written = try recorder.record(entry: entry.id, grade: grade, at: now, ms: ms)
+            let before = try recorder.current(entry.id)
+            if let reviewID, let earlier = before.reviews.first(where: { $0.id == reviewID }) {
+                print("Already recorded: review \(reviewID) (\(earlier.grade.name) at \(Timestamp.format(earlier.at))) for \(entry.id); nothing changed.")
+                return
+            }
+            let wasNew = before.reviews.isEmpty
+            let written = try recorder.recorded(entry: entry.id, grade: grade, at: now, ms: ms, id: reviewID ?? UUID().uuidString.lowercased())
             var session = SessionFile(id: UUID().uuidString.lowercased(), user: context.user, device: git.device, kind: wasNew ? .learning : .review,
                                       startedAt: Timestamp.wholeSeconds(now), endedAt: Timestamp.wholeSeconds(now), decks: [entry.deck],
                                       new: wasNew ? 1 : 0,
@@ -58,8 +70,8 @@ struct Review: ParsableCommand {
             case .good: session.good = 1
             case .easy: session.easy = 1
             }
-            try AtomicFile.write(session.render(), to: context.root.appending(path: SessionFile.path(for: session)))
-            try git.commitSession(session, progress: [written.path: written.data])
+            // All or nothing: a failed commit leaves no file behind, so exit 1 means "not recorded".
+            try git.applySession(session, progress: [written.path: written.data])
             let state = written.file.state
             print("Recorded \(grade.name) for \(entry.id); next due \(state.map { Timestamp.format($0.due) } ?? "—").")
         } catch {

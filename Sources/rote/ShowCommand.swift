@@ -16,10 +16,7 @@ struct Show: ParsableCommand {
     func run() throws {
         let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
         let index = context.index
-        guard let entry = index.entries[id] ?? index.lemmas(of: id).first ?? uniqueSuffixMatch(index) else {
-            let near = index.orderedIDs.filter { $0.contains(id.lowercased()) }.prefix(5)
-            throw CLIError("no entry '\(id)'" + (near.isEmpty ? "; list them with `rote list`" : "; did you mean \(near.joined(separator: ", "))?"))
-        }
+        let entry = try index.entries[id] ?? index.lemmas(of: id).first ?? uniqueSuffixMatch(index) ?? context.entry(named: id)
         print(EntryPresenter.describe(entry, deck: context.library.decks[entry.deck]))
         print(EntryPresenter.describeProgress(index.progress[entry.id], status: index.status(of: entry.id), user: context.user))
     }

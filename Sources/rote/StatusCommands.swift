@@ -15,14 +15,10 @@ enum StatusChange {
 
     func run(_ global: GlobalOptions, ids: [String], verb: String) throws {
         let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
-        guard context.library.profiles[context.user] != nil else {
-            throw CLIError("no learner '\(context.user)' in this library (profiles/\(context.user)/profile.yaml); use --user NAME")
-        }
+        try context.requireProfile()
         var entries: [Entry] = []
         for id in ids {
-            guard let entry = context.index.entries[id] ?? context.index.lemmas(of: id).first else {
-                throw CLIError("no entry '\(id)'; list them with `rote list` (ids look like english-a1/run, or give a word)")
-            }
+            let entry = try context.entry(named: id)
             if !entries.contains(where: { $0.id == entry.id }) { entries.append(entry) }
         }
         do {
@@ -33,7 +29,7 @@ enum StatusChange {
             let now = Timestamp.wholeSeconds(Date())
             var changes: [String: Data?] = [:]
             for entry in entries {
-                let result = try recorder.update(entry: entry.id) { file in
+                let result = try recorder.updated(entry: entry.id) { file in
                     switch self {
                     case let .status(status):
                         file.status = status
@@ -56,7 +52,8 @@ enum StatusChange {
             }
             let names = entries.map(\.id)
             let subject = "\(verb.prefix(1).uppercased() + verb.dropFirst()): " + (names.count <= 3 ? names.joined(separator: ", ") : "\(names.count) entries")
-            try git.commit(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(context.user)\n")
+            // All or nothing: every file is written and committed together, or none is.
+            try git.apply(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(context.user)\n")
         } catch {
             throw CLIError.explaining(error)
         }

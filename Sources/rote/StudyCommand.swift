@@ -66,7 +66,7 @@ struct StudyCommand: ParsableCommand {
 
     func run() throws {
         let root = try CommandContext.locate(global)
-        let user = CommandContext.user(at: root, global)
+        let user = try CommandContext.user(at: root, global)
         let lock: LibraryLock
         let git: LibraryGit
         let launch: LibraryLaunch

@@ -29,7 +29,7 @@ struct Sync: ParsableCommand {
 
     func run() throws {
         let root = try CommandContext.locate(global)
-        let user = CommandContext.user(at: root, global)
+        let user = try CommandContext.user(at: root, global)
         do {
             let git = try LibraryGit(root: root, user: user)
             // What `rote setup-git` does, so a clone set up by an older Rote (without a driver
