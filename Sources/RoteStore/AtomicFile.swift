@@ -78,6 +78,44 @@ public enum AtomicFile {
         return found.sorted { $0.0 < $1.0 }
     }
 
+    /// Writes a file of the library at `root`, by its library-relative `path`, refusing a path
+    /// that would leave the library: a `..` segment, or any folder on the way (or the file
+    /// itself) that is a symbolic link. Content from others (a pulled commit, a publisher's
+    /// deck) can hold links, and a write through `profiles/<u>/progress -> /anywhere` would land
+    /// outside the library; reading follows links only to files inside it, writing never.
+    public static func write(_ data: Data, at path: String, in root: URL) throws {
+        try requireInside(path, in: root)
+        try write(data, to: root.appending(path: path))
+    }
+
+    public static func write(_ text: String, at path: String, in root: URL) throws {
+        try write(Data(text.utf8), at: path, in: root)
+    }
+
+    /// Removes a library file by the same rule as `write(_:at:in:)`.
+    public static func remove(at path: String, in root: URL) throws {
+        try requireInside(path, in: root)
+        try FileManager.default.removeItem(at: root.appending(path: path))
+    }
+
+    /// Throws unless every segment of `path` below `root` is a real folder or file (or does not
+    /// exist yet): no `..`, no symbolic link.
+    public static func requireInside(_ path: String, in root: URL) throws {
+        var current = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
+        for segment in path.split(separator: "/") {
+            guard segment != "..", segment != "." else {
+                throw WriteError(path: path, reason: "the path leaves the library; Rote writes only inside it")
+            }
+            current += "/" + segment
+            var info = stat()
+            guard lstat(current, &info) == 0 else { return }
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                let inside = String(current.dropFirst(root.path.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+                throw WriteError(path: path, reason: "\(inside) is a symbolic link, and Rote never writes through one; replace it with a real \(inside == path ? "file" : "folder") (`rote check` lists links)")
+            }
+        }
+    }
+
     public static func write(_ text: String, to url: URL) throws {
         try write(Data(text.utf8), to: url)
     }

@@ -25,6 +25,9 @@ extension LibraryGit {
         }
         // A git lock in the way fails the whole operation before any file is written.
         try explainStaleLocks()
+        // Every path is checked before any file is written: a symbolic link on the way out of
+        // the library fails the whole operation, not its second half.
+        for path in changes.keys { try AtomicFile.requireInside(path, in: root) }
         var previous: [(path: String, data: Data?)] = []
         do {
             for path in changes.keys.sorted() {

@@ -38,7 +38,7 @@ public struct ReviewRecorder {
     @discardableResult
     public func record(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased()) throws -> (path: String, data: Data, file: ProgressFile) {
         let result = try recorded(entry: entry, grade: grade, at: at, ms: ms, id: id)
-        try AtomicFile.write(result.data, to: root.appending(path: result.path))
+        try AtomicFile.write(result.data, at: result.path, in: root)
         return result
     }
 
@@ -59,7 +59,7 @@ public struct ReviewRecorder {
     @discardableResult
     public func update(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (path: String, data: Data, file: ProgressFile) {
         let result = try updated(entry: entry, change)
-        try AtomicFile.write(result.data, to: root.appending(path: result.path))
+        try AtomicFile.write(result.data, at: result.path, in: root)
         return result
     }
 
@@ -76,11 +76,10 @@ public struct ReviewRecorder {
     /// Puts the entry's file back as it was (`nil`: there was none) — the learner's undo of a
     /// whole visit, review and ladder moves together.
     public func restore(entry: String, to data: Data?) throws {
-        let url = root.appending(path: progressPath(entry))
         if let data {
-            try AtomicFile.write(data, to: url)
-        } else if FileManager.default.fileExists(atPath: url.path) {
-            try FileManager.default.removeItem(at: url)
+            try AtomicFile.write(data, at: progressPath(entry), in: root)
+        } else if FileManager.default.fileExists(atPath: root.appending(path: progressPath(entry)).path) {
+            try AtomicFile.remove(at: progressPath(entry), in: root)
         }
     }
 
@@ -96,7 +95,7 @@ public struct ReviewRecorder {
         let deck = String(entry.split(separator: "/")[0])
         file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile))
         let data = Data(file.render().utf8)
-        try AtomicFile.write(data, to: root.appending(path: progressPath(entry)))
+        try AtomicFile.write(data, at: progressPath(entry), in: root)
         return (progressPath(entry), data)
     }
 }

@@ -101,7 +101,7 @@ public final class StudySessionRunner {
         }
         let hasWork = !session.attempts.isEmpty || !progress.isEmpty
         if hasWork {
-            try AtomicFile.write(session.render(), to: root.appending(path: SessionFile.path(for: session)))
+            try AtomicFile.write(session.render(), at: SessionFile.path(for: session), in: root)
             try git.commitSession(session, progress: progress, recovered: true)
         }
         try FileManager.default.removeItem(at: url)
@@ -449,7 +449,7 @@ public final class StudySessionRunner {
         profile.updatedAt = at
         let path = "profiles/\(user)/profile.yaml"
         let data = Data(profile.render().utf8)
-        try AtomicFile.write(data, to: root.appending(path: path))
+        try AtomicFile.write(data, at: path, in: root)
         written[path] = data
         self.profile = profile
         return answer
@@ -506,7 +506,7 @@ public final class StudySessionRunner {
         session.kind = session.new == 0 ? .review : (session.new == reviews ? .learning : .mixed)
         let order = source.deckOrder
         session.decks.sort { (order.firstIndex(of: $0) ?? Int.max) < (order.firstIndex(of: $1) ?? Int.max) }
-        try AtomicFile.write(session.render(), to: root.appending(path: SessionFile.path(for: session)))
+        try AtomicFile.write(session.render(), at: SessionFile.path(for: session), in: root)
         try git.commitSession(session, progress: written)
         return session
     }

@@ -114,6 +114,7 @@ extension CLIError {
         case let error as AnkiImportError: CLIError(error.message)
         case let failure as Erasure.Failure: CLIError(failure.message)
         case let future as Timestamp.FutureTime: CLIError(future.description)
+        case let refused as AtomicFile.WriteError: CLIError(refused.description)
         default: error
         }
     }

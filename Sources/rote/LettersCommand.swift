@@ -144,14 +144,14 @@ struct Letters: ParsableCommand {
                 let existing = try ReadBeforeRewrite.read(LetterAttemptsFile.self, at: path, in: context.root) ?? LetterAttemptsFile(letter: entry.id)
                 let updated = existing.adding(attempt)
                 let fileData = Data(updated.render().utf8)
-                try AtomicFile.write(fileData, to: context.root.appending(path: path))
+                try AtomicFile.write(fileData, at: path, in: context.root)
                 var changes: [String: Data?] = [path: fileData]
                 if profile.settings.lastLetter != entry.id {
                     profile.settings.lastLetter = entry.id
                     profile.updatedAt = Timestamp.wholeSeconds(Date())
                     let profilePath = "profiles/\(context.user)/profile.yaml"
                     let profileData = Data(profile.render().utf8)
-                    try AtomicFile.write(profileData, to: context.root.appending(path: profilePath))
+                    try AtomicFile.write(profileData, at: profilePath, in: context.root)
                     changes[profilePath] = profileData
                 }
                 // A memory-mode attempt is also a review of the letter (LetterReview), once:

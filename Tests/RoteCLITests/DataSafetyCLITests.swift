@@ -193,4 +193,20 @@ import TestSupport
         #expect(repair.status == 0, "\(repair.stderr)")
         #expect(!FileManager.default.fileExists(atPath: lib.appending(path: leftover).path))
     }
+
+    @Test func aCommittedSymbolicLinkNeverRedirectsAWrite() throws {
+        let outside = TemporaryDirectory()
+        // A remote commits profiles/ana/progress as a link to a folder outside the library.
+        try FileManager.default.removeItem(at: lib.appending(path: "profiles/ana/progress"))
+        try FileManager.default.createSymbolicLink(atPath: lib.appending(path: "profiles/ana/progress").path, withDestinationPath: outside.url.path)
+        #expect(git(["add", "-A"]).status == 0)
+        #expect(git(["commit", "-qm", "link"]).status == 0)
+        for command in [["review", "words/go", "good"], ["suspend", "words/go"], ["study", "words", "--new", "1"]] {
+            let output = rote(command, input: "1\n1\n1\n1\n")
+            #expect(output.status != 0 || !output.stdout.contains("Recorded"), "\(command)")
+            #expect(try FileManager.default.subpathsOfDirectory(atPath: outside.url.path).isEmpty, "\(command) wrote outside the library")
+        }
+        let review = rote(["review", "words/go", "good"])
+        #expect(review.stderr.contains("symbolic link"), "\(review.stderr)")
+    }
 }
