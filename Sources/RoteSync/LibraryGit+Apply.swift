@@ -28,23 +28,31 @@ extension LibraryGit {
         // Every path is checked before any file is written: a symbolic link on the way out of
         // the library fails the whole operation, not its second half.
         for path in changes.keys { try AtomicFile.requireInside(path, in: root) }
+        try recoverInterruptedApply()
         var previous: [(path: String, data: Data?)] = []
+        for path in changes.keys.sorted() {
+            let old = FileManager.default.contents(atPath: root.appending(path: path).path)
+            if old != (changes[path] ?? nil) { previous.append((path, old)) }
+        }
+        try writeJournal(previous, message: message)
         do {
-            for path in changes.keys.sorted() {
+            for (path, old) in previous {
                 let url = root.appending(path: path)
-                let old = FileManager.default.contents(atPath: url.path)
                 let new = changes[path] ?? nil
-                if old == new { continue }
-                previous.append((path, old))
+                try interruption?("file written")
                 if let new {
-                    try AtomicFile.write(new, to: url)
+                    try AtomicFile.write(new, at: path, in: root)
                 } else if old != nil {
                     try FileManager.default.removeItem(at: url)
                     removeEmptyFolders(above: url)
                 }
             }
-            return try commit(changes: changes, message: message)
+            let id = try commit(changes: changes, message: message)
+            try? FileManager.default.removeItem(at: journalURL)
+            return id
         } catch {
+            if error is SimulatedKill { throw error }
+            defer { try? FileManager.default.removeItem(at: journalURL) }
             for (path, data) in previous.reversed() {
                 let url = root.appending(path: path)
                 if let data {
@@ -56,6 +64,65 @@ extension LibraryGit {
             }
             throw error
         }
+    }
+
+    /// `.git/rote/apply-journal`: what an `apply` in progress is changing, so that one killed
+    /// half-way — an import that wrote 215 of 3 000 files — is undone by the next command that
+    /// writes, instead of being committed as it stands by `rote sync`. Its first line is the
+    /// commit the change builds on (`none` before the first), its second the change's subject,
+    /// then one line per file: the blob id of the file's old bytes (kept in git's object store),
+    /// or `-` when it did not exist, a tab, and the path.
+    var journalURL: URL { root.appending(path: ".git/rote/apply-journal") }
+
+    func writeJournal(_ previous: [(path: String, data: Data?)], message: String) throws {
+        var text = "\(try repository.headCommit()?.id.hex ?? "none")\n"
+        text += (message.split(separator: "\n").first.map(String.init) ?? "") + "\n"
+        for (path, old) in previous {
+            text += "\(try old.map { try repository.writeBlob($0).hex } ?? "-")\t\(path)\n"
+        }
+        try AtomicFile.write(text, to: journalURL)
+    }
+
+    /// Finishes what a killed `apply` left: when its commit landed there is nothing to do;
+    /// when it did not, every file it named is put back as it was, and a note says so. Called
+    /// under the library's lock before any change is written or pending work is committed.
+    public func recoverInterruptedApply() throws {
+        guard let text = try? String(contentsOf: journalURL, encoding: .utf8) else { return }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 2 else {
+            try? FileManager.default.removeItem(at: journalURL)
+            return
+        }
+        if String(lines[0]) == (try repository.headCommit()?.id.hex ?? "none") {
+            var restored = 0
+            // The index may already hold the new files (a kill after it was written): it is
+            // put back with the work tree, so nothing of the change stays staged.
+            let index = try repository.index()
+            try index.reloadIfChanged()
+            defer { try? index.write() }
+            for line in lines.dropFirst(2) where !line.isEmpty {
+                let parts = line.split(separator: "\t", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                let path = String(parts[1])
+                let committed = try repository.headCommit()?.tree().entryID(atPath: path)
+                if parts[0] == "-" {
+                    if FileManager.default.fileExists(atPath: root.appending(path: path).path) {
+                        try AtomicFile.remove(at: path, in: root)
+                        removeEmptyFolders(above: root.appending(path: path))
+                    }
+                } else if let id = ObjectID(hex: String(parts[0])) {
+                    try AtomicFile.write(try repository.blob(id), at: path, in: root)
+                }
+                if let committed {
+                    try index.stage(try repository.blob(committed), id: committed, at: path, workTree: root)
+                } else {
+                    try index.remove(path: path)
+                }
+                restored += 1
+            }
+            FileHandle.standardError.write(Data("rote: undid an interrupted change (\(lines[1])): \(restored) file\(restored == 1 ? "" : "s") put back as before; run it again\n".utf8))
+        }
+        try FileManager.default.removeItem(at: journalURL)
     }
 
     /// Removes folders left empty by a deletion, up to (not including) the library root.

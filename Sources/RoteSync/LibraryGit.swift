@@ -74,8 +74,8 @@ public final class LibraryGit {
         return id
     }
 
-    /// A test's stand-in for a kill: called between the steps of a commit, it throws to stop
-    /// the commit there.
+    /// A test's stand-in for a kill: called between the steps of a write, it throws (a
+    /// `SimulatedKill` to skip every clean-up, as a real kill would) to stop it there.
     var interruption: ((String) throws -> Void)?
 
     /// Commits one finished study session: its session file and the progress files it wrote,
@@ -100,6 +100,7 @@ public final class LibraryGit {
     /// session interrupted before its own commit. Returns the commit, or nil when clean.
     @discardableResult
     public func commitPending() throws -> ObjectID? {
+        try recoverInterruptedApply()
         let paths = try pendingPaths()
         guard !paths.isEmpty else { return nil }
         var changes: [String: Data?] = [:]
@@ -196,6 +197,9 @@ enum ProcessScan {
         return nil
     }
 }
+
+/// Thrown by a test's `interruption` to stop a write as a kill would: with no clean-up.
+struct SimulatedKill: Error {}
 
 /// Why sync could not go on, with what to do.
 public struct SyncError: Error, CustomStringConvertible, Sendable {

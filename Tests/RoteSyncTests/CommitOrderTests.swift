@@ -42,4 +42,48 @@ import TestSupport
         let tree = Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD"], in: directory.url).stdout
         #expect(!tree.contains(".tmp"))
     }
+
+    @Test func anApplyKilledHalfWayIsUndoneBeforeAnythingIsCommitted() throws {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        let head = Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout
+        let edited = "corpus/words/go.yaml"
+        let original = try #require(directory.read(edited))
+        var changes: [String: Data?] = [edited: Data("word: go\nrank: 2\n".utf8)]
+        for index in 0..<6 { changes["corpus/big/w\(index).yaml"] = Data("word: w\(index)\n".utf8) }
+        let git = try LibraryGit(root: directory.url, user: "ana")
+        var written = 0
+        git.interruption = { step in
+            if step == "file written" { written += 1; if written == 4 { throw SimulatedKill() } }
+        }
+        #expect(throws: SimulatedKill.self) { try git.apply(changes: changes, message: "Import big") }
+        let halfWay = try FileManager.default.contentsOfDirectory(atPath: directory.url.appending(path: "corpus/big").path)
+        #expect(!halfWay.isEmpty, "the kill left part of the import on disk")
+
+        // The next command that commits pending work (rote sync) first undoes the half change.
+        try LibraryGit(root: directory.url, user: "ana").commitPending()
+        #expect(Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout == head)
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appending(path: "corpus/big").path))
+        #expect(directory.read(edited) == original)
+        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appending(path: ".git/rote/apply-journal").path))
+    }
+
+    @Test func anApplyKilledAfterItsCommitKeepsTheCommit() throws {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        let git = try LibraryGit(root: directory.url, user: "ana")
+        git.interruption = { step in if step == "index written" { throw SimulatedKill() } }
+        // Killed before the branch moved: the change is undone, as it never landed.
+        #expect(throws: SimulatedKill.self) { try git.apply(changes: ["corpus/words/walk.yaml": Data("word: walk\n".utf8)], message: "Add walk") }
+        try LibraryGit(root: directory.url, user: "ana").commitPending()
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appending(path: "corpus/words/walk.yaml").path))
+        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
+        // Landed: nothing to undo.
+        git.interruption = nil
+        try git.apply(changes: ["corpus/words/walk.yaml": Data("word: walk\n".utf8)], message: "Add walk")
+        try LibraryGit(root: directory.url, user: "ana").commitPending()
+        #expect(directory.read("corpus/words/walk.yaml") == "word: walk\n")
+        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
+    }
 }
