@@ -95,10 +95,10 @@ public struct AnkiImporter {
         let package = try AnkiPackage.read(url, limit: options.unpackedLimit)
         let lock = try LibraryLock(root: root, purpose: "import \(url.lastPathComponent)")
         defer { withExtendedLifetime(lock) {} }
+        let git = try LibraryGit.forWriting(root: root, user: options.user, now: now)
         let library = try LibraryLoader(users: .only(options.user), includeSessions: false).load(root)
         var report = try plan(package, library: library, options: options)
         guard !report.changes.isEmpty else { return report }
-        let git = try LibraryGit(root: root, user: options.user, now: now)
         report.commit = try git.apply(changes: report.changes, message: commitMessage(report, package: package, user: options.user, device: git.device))?.hex
         return report
     }

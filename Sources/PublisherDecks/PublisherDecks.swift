@@ -62,7 +62,7 @@ public struct PublisherDecks {
         if let stamped = ContentVersions.profileSeeing([name: snapshot.manifest.version], user: user, root: root, now: now()) {
             changes[stamped.path] = stamped.data
         }
-        let git = try LibraryGit(root: root, user: user, now: now)
+        let git = try LibraryGit.forWriting(root: root, user: user, now: now)
         try git.apply(changes: changes, message: """
             Add deck \(name) \(snapshot.manifest.version) from \(RemoteURL.redactingUserinfo(url))
 
@@ -172,6 +172,7 @@ public struct PublisherDecks {
     public func update(deck: String, ref: String? = nil, prefer: Preference = .none) throws -> Updated {
         let lock = try LibraryLock(root: root, purpose: "deck update \(deck)")
         defer { withExtendedLifetime(lock) {} }
+        let git = try LibraryGit.forWriting(root: root, user: user, now: now)
         let library = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
         guard let manifest = library.decks[deck] else {
             let known = library.decks.keys.sorted().joined(separator: ", ")
@@ -180,7 +181,6 @@ public struct PublisherDecks {
         guard let upstream = manifest.upstream else {
             throw PublisherError(.notAPublisherDeck, "deck '\(deck)' was not added from a publisher (its deck.yaml has no upstream:), so there is nothing to update it from; add publisher decks with `rote deck add URL`")
         }
-        let git = try LibraryGit(root: root, user: user, now: now)
         let pending = try git.pendingPaths().filter { $0.hasPrefix("corpus/\(deck)/") }
         guard pending.isEmpty else {
             throw PublisherError(.pendingEdits, "corpus/\(deck)/ has uncommitted edits (\(pending.prefix(3).joined(separator: ", "))\(pending.count > 3 ? ", …" : "")); commit them (`git commit` or `rote sync`) or undo them, then update")

@@ -3,6 +3,15 @@ import LibGit
 import RoteStore
 
 extension LibraryGit {
+    /// The library's git for a writer that holds the `LibraryLock`, after finishing what a
+    /// killed write left (`recoverInterruptedApply`) — before the writer reads anything it
+    /// will base its change on.
+    public static func forWriting(root: URL, user: String, now: @escaping @Sendable () -> Date = { Date() }) throws -> LibraryGit {
+        let git = try LibraryGit(root: root, user: user, now: now)
+        try git.recoverInterruptedApply()
+        return git
+    }
+
     /// Writes `changes` (library path → new bytes, nil to delete) into the work tree and
     /// commits them as one commit: all or nothing. Each file is written atomically; should a
     /// write or the commit fail, every file already written is put back as it was, so the
@@ -94,6 +103,10 @@ extension LibraryGit {
             return
         }
         if String(lines[0]) == (try repository.headCommit()?.id.hex ?? "none") {
+            // The write that was killed may have left its temporary file; rare, so a walk is fine.
+            for leftover in AtomicFile.leftovers(in: root) where leftover.abandoned {
+                try? FileManager.default.removeItem(at: root.appending(path: leftover.path))
+            }
             var restored = 0
             // The index may already hold the new files (a kill after it was written): it is
             // put back with the work tree, so nothing of the change stays staged.

@@ -60,7 +60,7 @@ enum Repair {
             let broken = Set(context.library.errors.map(\.path)).sorted()
             var changes: [String: Data?] = [:]
             var kept = 0
-            let git = try LibraryGit(root: context.root, user: context.user)
+            let git = try LibraryGit.forWriting(root: context.root, user: context.user)
             let pending = Set(try git.pendingPaths())
             for path in broken {
                 guard case let .success(.progress(user, entry)) = LibraryFile.classify(path),

@@ -37,7 +37,7 @@ struct Forget: ParsableCommand {
         do {
             let lock = try LibraryLock(root: root, purpose: "forget")
             defer { withExtendedLifetime(lock) {} }
-            let git = try LibraryGit(root: root, user: learner)
+            let git = try LibraryGit.forWriting(root: root, user: learner)
             let files = try Erasure.files(of: learner, git: git)
             if files.isEmpty, !purgeHistory {
                 throw CLIError("no learner '\(learner)' in this library (nothing under profiles/\(learner)/)")

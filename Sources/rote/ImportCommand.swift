@@ -95,6 +95,7 @@ struct Import: ParsableCommand {
         do {
             let lock = try LibraryLock(root: root, purpose: "import")
             defer { withExtendedLifetime(lock) {} }
+            let git = try LibraryGit.forWriting(root: root, user: CommandContext.user(at: root, global))
             // Read under the lock, so what is checked is what the commit lands on.
             let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
             let plan = isJSON
@@ -103,7 +104,6 @@ struct Import: ParsableCommand {
             print(plan.report(dryRun: dryRun))
             if plan.isBlocked { throw ExitCode.failure }
             guard !dryRun, !plan.changes.isEmpty else { return }
-            let git = try LibraryGit(root: root, user: context.user)
             let message = "Import: \(url.lastPathComponent) into \(deck) — \(plan.contents) (\(mode.rawValue))\n\n"
                 + "\(plan.created) new, \(plan.replaced) replaced, \(plan.unchanged) unchanged, \(plan.kept) kept.\n\n" + LibraryWrite.trailers(git: git)
             if let commit = try git.apply(changes: plan.changes.mapValues { $0 }, message: message, protectingUncommittedEdits: true) {

@@ -138,7 +138,7 @@ struct Letters: ParsableCommand {
             do {
                 let lock = try LibraryLock(root: context.root, purpose: "letters record")
                 defer { withExtendedLifetime(lock) {} }
-                let git = try LibraryGit(root: context.root, user: context.user)
+                let git = try LibraryGit.forWriting(root: context.root, user: context.user)
                 let path = Letters.path(user: context.user, letter: entry.id)
                 // Read under the lock: another process may have added an attempt since loading.
                 let existing = try ReadBeforeRewrite.read(LetterAttemptsFile.self, at: path, in: context.root) ?? LetterAttemptsFile(letter: entry.id)

@@ -47,7 +47,7 @@ struct Review: ParsableCommand {
         do {
             let lock = try LibraryLock(root: context.root, purpose: "review")
             defer { withExtendedLifetime(lock) {} }
-            let git = try LibraryGit(root: context.root, user: context.user)
+            let git = try LibraryGit.forWriting(root: context.root, user: context.user)
             for upgrade in try ContentUpgrade.run(library: context.library, user: context.user, git: git) {
                 for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
             }

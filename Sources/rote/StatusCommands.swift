@@ -24,7 +24,7 @@ enum StatusChange {
         do {
             let lock = try LibraryLock(root: context.root, purpose: verb)
             defer { withExtendedLifetime(lock) {} }
-            let git = try LibraryGit(root: context.root, user: context.user)
+            let git = try LibraryGit.forWriting(root: context.root, user: context.user)
             let recorder = ReviewRecorder(root: context.root, user: context.user, device: git.device, library: context.library)
             let now = Timestamp.wholeSeconds(Date())
             var changes: [String: Data?] = [:]

@@ -72,7 +72,7 @@ struct StudyCommand: ParsableCommand {
         let launch: LibraryLaunch
         do {
             lock = try LibraryLock(root: root, purpose: "study")
-            git = try LibraryGit(root: root, user: user)
+            git = try LibraryGit.forWriting(root: root, user: user)
             if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
                 Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
             }

@@ -59,6 +59,7 @@ import TestSupport
         #expect(throws: SimulatedKill.self) { try git.apply(changes: changes, message: "Import big") }
         let halfWay = try FileManager.default.contentsOfDirectory(atPath: directory.url.appending(path: "corpus/big").path)
         #expect(!halfWay.isEmpty, "the kill left part of the import on disk")
+        directory.write("corpus/big/.w5.yaml.999999.1.tmp", "word: w")
 
         // The next command that commits pending work (rote sync) first undoes the half change.
         try LibraryGit(root: directory.url, user: "ana").commitPending()
