@@ -6,8 +6,12 @@ import Foundation
 /// millions of them, and because a timestamp without a zone must be rejected, not guessed.
 public enum Timestamp {
     /// Formats a date in UTC to whole seconds: `2026-11-21T10:00:00Z`.
+    ///
+    /// A date past `latest` is written as `latest`: a timestamp has four year digits, and Rote
+    /// never writes what its own reader refuses — a review dated 9999 replays to a due date in
+    /// the year 10000, which is "never" either way.
     public static func format(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let seconds = min(Int64(date.timeIntervalSince1970.rounded(.down)), latestSeconds)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(fromDays: days)
@@ -73,6 +77,9 @@ public enum Timestamp {
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
+
+    /// 9999-12-31T23:59:59Z, the last time four year digits can hold.
+    static let latestSeconds: Int64 = 253_402_300_799
 
     /// How far past this device's clock a recorded time may lie: a day covers clocks that
     /// disagree between devices and time zones set wrong, and refuses a year-9999 typo whose

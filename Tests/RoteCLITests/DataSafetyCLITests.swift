@@ -209,4 +209,25 @@ import TestSupport
         let review = rote(["review", "words/go", "good"])
         #expect(review.stderr.contains("symbolic link"), "\(review.stderr)")
     }
+
+    @Test func aReviewDatedFarAheadThatArrivedByMergeNeverMakesRoteWriteWhatItRejects() throws {
+        directory.write(runPath, """
+            entry: words/run
+            status: active
+            reviews:
+              - {id: far, at: 9999-06-01T00:00:00Z, grade: easy}
+
+            """)
+        #expect(git(["commit", "-qam", "a review from a clock set wrong"]).status == 0)
+        let review = rote(["review", "words/run", "good"])
+        #expect(review.status == 0, "\(review.stderr)")
+        let text = try #require(directory.read(runPath))
+        let (file, problems) = ProgressFile.decode(text, path: runPath)
+        #expect(file?.reviews.count == 2)
+        #expect(problems.isEmpty, "\(problems)")
+        let check = rote(["check"])
+        #expect(check.status == 0)
+        let line = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("id: far") }) + 1
+        #expect(check.stdout.contains("\(runPath):\(line): warning: review far is dated 9999-06-01"), "\(check.stdout)")
+    }
 }
