@@ -102,8 +102,9 @@ extension ContentVersions {
     /// profile or nothing changes.
     public static func profileSeeing(_ versions: [String: String], user: String, root: URL, now: Date) -> (path: String, data: Data)? {
         let path = "profiles/\(user)/profile.yaml"
+        // Bookkeeping only: a profile that does not read in full is never rewritten for it.
         guard let data = FileManager.default.contents(atPath: root.appending(path: path).path),
-            var profile = Profile.decode(data, path: path).0
+            var profile = try? ReadBeforeRewrite.decode(Profile.self, data, at: path)
         else { return nil }
         let before = profile
         for (deck, version) in versions.sorted(by: { $0.key < $1.key }) { profile.setSeenVersion(version, of: deck) }

@@ -26,8 +26,9 @@ public enum ContentUpgrade {
         let upgrades = pending.filter(\.isUpgrade)
         guard !upgrades.isEmpty else { return [] }
         let path = "profiles/\(user)/profile.yaml"
+        // Bookkeeping only: a profile that does not read in full is never rewritten for it.
         guard let data = FileManager.default.contents(atPath: library.root.appending(path: path).path),
-            var profile = Profile.decode(data, path: path).0
+            var profile = try? ReadBeforeRewrite.decode(Profile.self, data, at: path)
         else { return [] }
         for upgrade in pending { profile.setSeenVersion(upgrade.to, of: upgrade.deck) }
         profile.updatedAt = Timestamp.wholeSeconds(now)

@@ -442,12 +442,14 @@ public final class StudySessionRunner {
 
     func recordConsent(_ granted: Bool) throws -> Profile.Consent? {
         guard var profile else { return nil }
+        let path = "profiles/\(user)/profile.yaml"
+        // The copy in hand may have left out what it did not understand: read it again, in full.
+        profile = try ReadBeforeRewrite.read(Profile.self, at: path, in: root) ?? profile
         let at = Timestamp.wholeSeconds(now())
         let answer = Profile.Consent(topic: Self.reflectionConsentTopic, granted: granted, at: at, version: Self.reflectionConsentVersion)
         profile.consent.removeAll { $0.topic == Self.reflectionConsentTopic }
         profile.consent.append(answer)
         profile.updatedAt = at
-        let path = "profiles/\(user)/profile.yaml"
         let data = Data(profile.render().utf8)
         try AtomicFile.write(data, at: path, in: root)
         written[path] = data

@@ -147,6 +147,8 @@ struct Letters: ParsableCommand {
                 try AtomicFile.write(fileData, at: path, in: context.root)
                 var changes: [String: Data?] = [path: fileData]
                 if profile.settings.lastLetter != entry.id {
+                    // Read again under the lock, in full: the loaded copy may have left out what it did not understand.
+                    profile = try ReadBeforeRewrite.read(Profile.self, at: "profiles/\(context.user)/profile.yaml", in: context.root) ?? profile
                     profile.settings.lastLetter = entry.id
                     profile.updatedAt = Timestamp.wholeSeconds(Date())
                     let profilePath = "profiles/\(context.user)/profile.yaml"
