@@ -1,4 +1,5 @@
 import Foundation
+import RoteModel
 
 #if canImport(Glibc)
 import Glibc
@@ -69,13 +70,24 @@ public enum AtomicFile {
             guard let walker = FileManager.default.enumerator(atPath: root.appending(path: top).path) else { continue }
             while let relative = walker.nextObject() as? String {
                 guard isTemporary(path: relative) else { continue }
-                let parts = (relative.split(separator: "/").last ?? "").split(separator: ".")
-                let pid = parts.count >= 4 ? Int32(parts[parts.count - 3]) : nil
-                let alive = pid.map { kill($0, 0) == 0 || errno == EPERM } ?? false
-                found.append(("\(top)/\(relative)", !alive))
+                found.append(("\(top)/\(relative)", isAbandoned(path: relative)))
             }
         }
         return found.sorted { $0.0 < $1.0 }
+    }
+
+    /// Whether the process that made a temporary file (its pid is in the name) has gone.
+    public static func isAbandoned(path: some StringProtocol) -> Bool {
+        let parts = (path.split(separator: "/").last ?? "").split(separator: ".")
+        guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]) else { return true }
+        return !(kill(pid, 0) == 0 || errno == EPERM)
+    }
+
+    /// `rote check`'s warning for a temporary file found while listing the library.
+    public static func leftoverWarning(_ path: String) -> Diagnostic {
+        .warning(path, nil, isAbandoned(path: path)
+            ? "temporary file of a write that was killed before it finished; it is never committed — delete it, or run `rote check --repair`"
+            : "temporary file of a write still in progress")
     }
 
     /// Writes a file of the library at `root`, by its library-relative `path`, refusing a path

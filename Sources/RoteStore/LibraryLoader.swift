@@ -150,8 +150,12 @@ public struct LibraryLoader: Sendable {
             defer { closedir(directory) }
             while let entry = readdir(directory) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name.hasPrefix(".") { continue }
                 let path = relative + "/" + name
+                if name.hasPrefix(".") {
+                    // Noticed here, where every name passes anyway, rather than by a walk of its own.
+                    if AtomicFile.isTemporary(path: name) { problems.append(AtomicFile.leftoverWarning(path)) }
+                    continue
+                }
                 var type = Int(entry.pointee.d_type)
                 if type == DT_UNKNOWN {
                     var info = stat()

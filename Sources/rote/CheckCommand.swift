@@ -30,12 +30,7 @@ struct Check: ParsableCommand {
         if repair { try Repair.run(context) }
         let library = repair ? try CommandContext.open(global, sessions: true).library : context.library
         var printed = 0
-        var diagnostics = library.diagnostics
-        for leftover in AtomicFile.leftovers(in: context.root) {
-            diagnostics.append(.warning(leftover.path, nil, leftover.abandoned
-                ? "temporary file of a write that was killed before it finished; it is never committed — delete it, or run `rote check --repair`"
-                : "temporary file of a write still in progress"))
-        }
+        let diagnostics = library.diagnostics
         for problem in diagnostics where !(quiet && problem.severity == .warning) {
             print(problem.description)
             printed += 1
