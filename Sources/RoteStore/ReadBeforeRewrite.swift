@@ -25,7 +25,8 @@ public enum ReadBeforeRewrite {
 
     /// The error a refused rewrite throws: the file's first problem and what to do.
     public static func refusal(path: String, problems: [Diagnostic]) -> LibraryError {
-        let first = problems.sorted(by: Diagnostic.fileOrder).first { $0.severity == .error } ?? problems.sorted(by: Diagnostic.fileOrder).first
+        let ordered = problems.sorted(by: Diagnostic.fileOrder)
+        let first = ordered.first { $0.severity == .error } ?? ordered.first
         let more = problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
         let problem = first?.description ?? "\(path):1: error: cannot be read"
         return LibraryError(

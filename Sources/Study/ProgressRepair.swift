@@ -25,7 +25,7 @@ public enum ProgressRepair {
     /// Keys whose one-line values are carried over when they read.
     static let singleLineKeys = ["status", "status_at", "reset_at", "ladder"]
 
-    /// The file rebuilt from `data`, for `entry`; nil when the entry id cannot be told.
+    /// The file rebuilt from `data`, for `entry` (which the path names).
     public static func salvage(_ data: Data, path: String, entry: String, settings: SchedulerSettings) -> Outcome {
         let text = String(decoding: data, as: UTF8.self)
         var file = ProgressFile(entry: entry)

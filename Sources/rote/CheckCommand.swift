@@ -27,15 +27,14 @@ struct Check: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global, sessions: true)
-        if repair { try Repair.run(context) }
-        let library = repair ? try CommandContext.open(global, sessions: true).library : context.library
+        // The library is read again only when the repair changed files.
+        let library = try repair && Repair.run(context) ? CommandContext.open(global, sessions: true).library : context.library
         var printed = 0
-        let diagnostics = library.diagnostics
-        for problem in diagnostics where !(quiet && problem.severity == .warning) {
+        for problem in library.diagnostics where !(quiet && problem.severity == .warning) {
             print(problem.description)
             printed += 1
         }
-        let errors = library.errors.count, warnings = diagnostics.count - errors
+        let errors = library.errors.count, warnings = library.warnings.count
         let summary = "\(library.fileCount) files, \(library.entries.count) entries in \(library.decks.count) decks: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         Terminal.note(summary)
         if errors > 0 { throw ExitCode(1) }
@@ -44,13 +43,16 @@ struct Check: ParsableCommand {
 
 /// `rote check --repair`: explicit salvage of progress files that do not read.
 enum Repair {
-    static func run(_ context: CommandContext) throws {
+    /// Returns whether any file was removed or rewritten.
+    static func run(_ context: CommandContext) throws -> Bool {
         do {
             let lock = try LibraryLock(root: context.root, purpose: "check --repair")
             defer { withExtendedLifetime(lock) {} }
+            var removed = 0
             for leftover in AtomicFile.leftovers(in: context.root) where leftover.abandoned {
                 try FileManager.default.removeItem(at: context.root.appending(path: leftover.path))
                 Terminal.note("removed \(leftover.path), a temporary file of a write that was killed")
+                removed += 1
             }
             let broken = Set(context.library.errors.map(\.path)).sorted()
             var changes: [String: Data?] = [:]
@@ -77,11 +79,12 @@ enum Repair {
             }
             guard !changes.isEmpty else {
                 Terminal.note("no progress file needed repair")
-                return
+                return removed > 0
             }
             let message = "Repair: \(changes.count) progress file\(changes.count == 1 ? "" : "s") rebuilt from their readable lines (\(kept) review\(kept == 1 ? "" : "s") kept)\n\n"
                 + "\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(context.user)\n"
             try git.apply(changes: changes, message: message)
+            return true
         } catch {
             throw CLIError.explaining(error)
         }
