@@ -58,7 +58,8 @@ enum Repair {
             var changes: [String: Data?] = [:]
             var kept = 0
             let git = try LibraryGit.forWriting(root: context.root, user: context.user)
-            let pending = Set(try git.pendingPaths())
+            // git's status of the whole library is asked only when there is a file to repair.
+            var pending: Set<String>?
             for path in broken {
                 guard case let .success(.progress(user, entry)) = LibraryFile.classify(path),
                     let data = FileManager.default.contents(atPath: context.root.appending(path: path).path)
@@ -66,7 +67,8 @@ enum Repair {
                 let deck = String(entry.split(separator: "/")[0])
                 let settings = SchedulerSettings.forDeck(context.library.decks[deck], profile: context.library.profiles[user])
                 let outcome = ProgressRepair.salvage(data, path: path, entry: entry, settings: settings)
-                if pending.contains(path) {
+                if pending == nil { pending = Set(try git.pendingPaths()) }
+                if pending?.contains(path) == true {
                     // Never committed: its text would be gone from everywhere once rewritten.
                     let copy = context.root.appending(path: ".git/rote/repaired/\(path).\(Int(Date().timeIntervalSince1970))")
                     try AtomicFile.write(data, to: copy)
