@@ -13,7 +13,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "rote", targets: ["rote"]),
-        .library(name: "RoteKit", targets: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Study", "LibGit", "Exchange", "AnkiImport", "PublisherDecks"]),
+        .library(
+            name: "RoteKit",
+            targets: ["RoteLibrary", "RoteModel", "Scheduling", "RoteStore", "RoteSync", "Study", "LaunchIndex", "LibGit", "Exchange", "AnkiImport", "PublisherDecks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -56,6 +58,14 @@ let package = Package(
         .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Yams"], swiftSettings: strictSettings),
         // The launch index cache in .git/rote/: what a launch needs, memory-mapped.
         .target(name: "LaunchIndex", dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "Study"], swiftSettings: strictSettings),
+        // The one way to open a library: the checked launch index, and each operation (show,
+        // record a review, change a status, stats…) reading only the files it needs. The CLI,
+        // RoteKit users and `rote serve` all go through it.
+        .target(
+            name: "RoteLibrary",
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Study", "LaunchIndex", "LibGit"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AnkiImport",
             dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "CSQLite", "CZstd", "ZIPFoundation"],
@@ -82,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "rote",
             dependencies: [
-                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "Study", "Exchange", "AnkiImport", "PublisherDecks", "LaunchIndex",
+                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "Study", "Exchange", "AnkiImport", "PublisherDecks", "LaunchIndex", "RoteLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -121,6 +131,9 @@ let package = Package(
         ),
         .testTarget(name: "PublisherDecksTests", dependencies: ["PublisherDecks", "RoteStore", "RoteModel", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
         .testTarget(name: "LaunchIndexTests", dependencies: ["LaunchIndex", "LibGit", "Study", "RoteStore", "RoteSync", "RoteModel", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RoteLibraryTests", dependencies: ["RoteLibrary", "LaunchIndex", "Study", "RoteStore", "RoteModel", "Scheduling", "TestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "RoteStore", "Study", "rote"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

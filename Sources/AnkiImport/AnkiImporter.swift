@@ -183,7 +183,7 @@ public struct AnkiImporter {
         if profile == nil {
             var created = Profile(user: options.user, createdAt: Timestamp.wholeSeconds(now()), updatedAt: Timestamp.wholeSeconds(now()))
             for (deck, version) in newDecks { created.setSeenVersion(version, of: deck) }
-            propose("profiles/\(options.user)/profile.yaml", Data(created.render().utf8))
+            propose(LibraryPaths(user: options.user).profile, Data(created.render().utf8))
             report.profileCreated = true
         } else if let stamped = ContentVersions.profileSeeing(newDecks, user: options.user, root: root, now: now()) {
             changes[stamped.path] = stamped.data
@@ -245,7 +245,7 @@ public struct AnkiImporter {
                     report.multiCardNotes += 1
                     report.multiCardReviews += events.count
                 }
-                let progressPath = "profiles/\(options.user)/progress/\(id).yaml"
+                let progressPath = LibraryPaths(user: options.user).progress(id)
                 var progress = ProgressFile(entry: id)
                 if let data = FileManager.default.contents(atPath: root.appending(path: progressPath).path) {
                     do {

@@ -158,7 +158,7 @@ public struct LibraryLaunch: Sendable {
     /// The learner's progress file for an entry, read now; nil when there is none (or it does
     /// not read).
     static func progressFile(root: URL, user: String, entry: String) -> ProgressFile? {
-        let path = "profiles/\(user)/progress/\(entry).yaml"
+        let path = LibraryPaths(user: user).progress(entry)
         return FileManager.default.contents(atPath: root.appending(path: path).path).flatMap { ProgressFile.decode($0, path: path).0 }
     }
 
@@ -188,7 +188,7 @@ public struct LibraryLaunch: Sendable {
                 decks[name] = manifest
             }
         }
-        let path = "profiles/\(user)/profile.yaml"
+        let path = LibraryPaths(user: user).profile
         let profile = FileManager.default.contents(atPath: root.appending(path: path).path).flatMap { Profile.decode($0, path: path).0 }
         return (decks, profile)
     }
@@ -288,7 +288,7 @@ public struct LibraryLaunch: Sendable {
         for change in check.changes where change.role == .configuration && (change.bytes != nil || change.stamp == nil) {
             let reason = RebuildReason(description: "\(change.path) changed")
             guard let bytes = change.bytes else { return .failure(reason) }
-            if change.path == "profiles/\(user)/profile.yaml" {
+            if change.path == LibraryPaths(user: user).profile {
                 guard let profile = Profile.decode(bytes, path: change.path).0, profile.user == user else { return .failure(reason) }
                 settings.ignoredWords = Set(profile.ignoredWords.map(LibraryIndex.normalize)).sorted()
             } else if change.path == LibraryLocation.manifestName {

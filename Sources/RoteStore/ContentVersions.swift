@@ -101,7 +101,7 @@ extension ContentVersions {
     /// that add a deck to stamp it in the same commit; nil when the learner has no readable
     /// profile or nothing changes.
     public static func profileSeeing(_ versions: [String: String], user: String, root: URL, now: Date) -> (path: String, data: Data)? {
-        let path = "profiles/\(user)/profile.yaml"
+        let path = LibraryPaths(user: user).profile
         // Bookkeeping only: a profile that does not read in full is never rewritten for it.
         guard let data = FileManager.default.contents(atPath: root.appending(path: path).path),
             var profile = try? ReadBeforeRewrite.decode(Profile.self, data, at: path)

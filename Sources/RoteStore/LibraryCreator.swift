@@ -63,7 +63,7 @@ public struct LibraryCreator {
                 profile.setSeenVersion(deck.version, of: String(file.path.dropLast("/deck.yaml".count)))
             }
         }
-        try write("profiles/\(user)/profile.yaml", profile.render())
+        try write(LibraryPaths(user: user).profile, profile.render())
 
         do {
             let index = try repository.index()

@@ -59,7 +59,7 @@ public struct LibraryIndex: Sendable {
         self.progress = library.progress[user] ?? [:]
         self.progressStatus = progress.mapValues(LibraryIndex.status(of:))
         self.profile = library.profiles[user]
-        self.ignoredWords = Set((library.profiles[user]?.ignoredWords ?? []).map(LibraryIndex.normalize))
+        self.ignoredWords = LibraryIndex.ignoredWords(of: library.profiles[user])
     }
 
     /// Lower-cases and trims punctuation, so a token from running text finds its form:
@@ -90,12 +90,26 @@ public struct LibraryIndex: Sendable {
     }
 
     public func status(of id: String) -> Status {
-        if !ignoredWords.isEmpty, let entry = entries[id], case let .vocabulary(word) = entry.content,
-            ignoredWords.contains(LibraryIndex.normalize(word.word))
-        {
-            return .ignored
-        }
+        if let entry = entries[id], LibraryIndex.isIgnored(entry, ignoredWords: ignoredWords) { return .ignored }
         return progressStatus[id] ?? .new
+    }
+
+    /// Where a learner stands with an entry, from its progress file (nil: none) and the
+    /// learner's ignored words (normalised).
+    public static func status(of entry: Entry, progress: ProgressFile?, ignoredWords: Set<String>) -> Status {
+        if isIgnored(entry, ignoredWords: ignoredWords) { return .ignored }
+        return progress.map(status(of:)) ?? .new
+    }
+
+    /// Whether the entry is a word the learner ignores (seed 002's triage).
+    static func isIgnored(_ entry: Entry, ignoredWords: Set<String>) -> Bool {
+        guard !ignoredWords.isEmpty, case let .vocabulary(word) = entry.content else { return false }
+        return ignoredWords.contains(LibraryIndex.normalize(word.word))
+    }
+
+    /// The learner's ignored words, normalised as lookups normalise a form.
+    public static func ignoredWords(of profile: Profile?) -> Set<String> {
+        Set((profile?.ignoredWords ?? []).map(LibraryIndex.normalize))
     }
 
     private static func status(of file: ProgressFile) -> Status {

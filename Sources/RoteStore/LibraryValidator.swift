@@ -66,18 +66,18 @@ public enum LibraryValidator {
 
         for (user, files) in library.progress.sorted(by: { $0.key < $1.key }) {
             if library.profiles[user] == nil {
-                problems.append(.warning("profiles/\(user)/profile.yaml", nil, "learner '\(user)' has progress but no profile.yaml; run `rote -C . check` after creating one, or remove the folder"))
+                problems.append(.warning(LibraryPaths(user: user).profile, nil, "learner '\(user)' has progress but no profile.yaml; run `rote -C . check` after creating one, or remove the folder"))
             }
             // A review from a clock set years ahead (or a typo) arrives by merge too, and a
             // merge keeps every review; it is named here for a person to judge.
             for (entry, file) in files.sorted(by: { $0.key < $1.key }) {
                 for review in file.reviews where Timestamp.isTooFarAhead(review.at) {
-                    let path = "profiles/\(user)/progress/\(entry).yaml"
+                    let path = LibraryPaths(user: user).progress(entry)
                     problems.append(.warning(path, finder.line(containing: review.id, in: path), "review \(review.id) is dated \(Timestamp.format(review.at)), more than a day ahead of this device's clock; it schedules the entry for then. if the date is wrong, remove the line by hand"))
                 }
             }
             for entry in files.keys.sorted() where !entryIDs.contains(entry) {
-                let path = "profiles/\(user)/progress/\(entry).yaml"
+                let path = LibraryPaths(user: user).progress(entry)
                 problems.append(.warning(path, 1, "progress for '\(entry)', which is not in the corpus (renamed or removed?); the history is kept but not studied"))
             }
         }

@@ -25,7 +25,10 @@ public struct LoadedLibrary: Sendable {
     public init(root: URL) { self.root = root }
 
     /// Deck names in study order: as `rote.yaml` lists them, then the rest alphabetically.
-    public var deckOrder: [String] {
+    public var deckOrder: [String] { LoadedLibrary.deckOrder(manifest: manifest, decks: decks) }
+
+    /// Deck names in study order: as `rote.yaml` lists them, then the rest alphabetically.
+    public static func deckOrder(manifest: LibraryManifest?, decks: [String: DeckManifest]) -> [String] {
         let listed = (manifest?.decks ?? []).filter { decks[$0] != nil }
         return listed + decks.keys.filter { !listed.contains($0) }.sorted()
     }

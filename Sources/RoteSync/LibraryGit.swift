@@ -129,8 +129,7 @@ public final class LibraryGit {
 extension SessionFile {
     /// `profiles/<user>/sessions/<yyyy>/<mm>/<id>.yaml`.
     public static func path(for session: SessionFile) -> String {
-        let date = Timestamp.format(session.startedAt)
-        return "profiles/\(session.user)/sessions/\(date.prefix(4))/\(date.dropFirst(5).prefix(2))/\(session.id).yaml"
+        LibraryPaths.session(session)
     }
 }
 

@@ -64,7 +64,7 @@ final class SettingsCache: @unchecked Sendable {
         defer { lock.unlock() }
         let deck = decks[parts[3]] ?? read(DeckManifest.self, "corpus/\(parts[3])/deck.yaml")
         decks[parts[3]] = deck
-        let profile = profiles[parts[1]] ?? read(Profile.self, "profiles/\(parts[1])/profile.yaml")
+        let profile = profiles[parts[1]] ?? read(Profile.self, LibraryPaths(user: parts[1]).profile)
         profiles[parts[1]] = profile
         return .forDeck(deck, profile: profile)
     }

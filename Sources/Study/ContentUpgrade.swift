@@ -25,7 +25,7 @@ public enum ContentUpgrade {
         let pending = ContentVersions.pending(library, user: user)
         let upgrades = pending.filter(\.isUpgrade)
         guard !upgrades.isEmpty else { return [] }
-        let path = "profiles/\(user)/profile.yaml"
+        let path = LibraryPaths(user: user).profile
         // Bookkeeping only: a profile that does not read in full is never rewritten for it.
         guard let data = FileManager.default.contents(atPath: library.root.appending(path: path).path),
             var profile = try? ReadBeforeRewrite.decode(Profile.self, data, at: path)

@@ -25,7 +25,7 @@ public struct ReviewRecorder {
     }
 
     /// `profiles/<user>/progress/<entry>.yaml`.
-    public func progressPath(_ entry: String) -> String { "profiles/\(user)/progress/\(entry).yaml" }
+    public func progressPath(_ entry: String) -> String { LibraryPaths(user: user).progress(entry) }
 
     /// The entry's progress as it is on disk now (a new file when there is none). A file that
     /// does not read cleanly is refused (`ReadBeforeRewrite`): every caller goes on to rewrite it.

@@ -442,7 +442,7 @@ public final class StudySessionRunner {
 
     func recordConsent(_ granted: Bool) throws -> Profile.Consent? {
         guard var profile else { return nil }
-        let path = "profiles/\(user)/profile.yaml"
+        let path = LibraryPaths(user: user).profile
         // The copy in hand may have left out what it did not understand: read it again, in full.
         profile = try ReadBeforeRewrite.read(Profile.self, at: path, in: root) ?? profile
         let at = Timestamp.wholeSeconds(now())
@@ -474,14 +474,7 @@ public final class StudySessionRunner {
         if !session.decks.contains(entry.deck) { session.decks.append(entry.deck) }
     }
 
-    func count(_ grade: Grade) {
-        switch grade {
-        case .again: session.again += 1
-        case .hard: session.hard += 1
-        case .good: session.good += 1
-        case .easy: session.easy += 1
-        }
-    }
+    func count(_ grade: Grade) { session.count(grade) }
 
     func milliseconds(since start: Date) -> Int { max(0, Int((now().timeIntervalSince(start) * 1000).rounded())) }
 
@@ -504,7 +497,7 @@ public final class StudySessionRunner {
         defer { try? FileManager.default.removeItem(at: root.appending(path: StudySessionRunner.snapshotPath)) }
         guard !written.isEmpty || !session.attempts.isEmpty else { return nil }
         session.endedAt = Timestamp.wholeSeconds(now())
-        let reviews = session.again + session.hard + session.good + session.easy
+        let reviews = session.reviews
         session.kind = session.new == 0 ? .review : (session.new == reviews ? .learning : .mixed)
         let order = source.deckOrder
         session.decks.sort { (order.firstIndex(of: $0) ?? Int.max) < (order.firstIndex(of: $1) ?? Int.max) }
@@ -530,7 +523,7 @@ extension PassageLadder {
 /// The end-of-session summary: reviews per grade, accuracy, time, and when the next card is due.
 public enum StudySummary {
     public static func render(_ session: SessionFile, nextDue: Date?, now: Date, statusChanges: Int = 0) -> String {
-        let reviews = session.again + session.hard + session.good + session.easy
+        let reviews = session.reviews
         let correct = session.attempts.filter(\.correct).count
         let accuracy = session.attempts.isEmpty ? "—" : "\(Int((Double(correct) / Double(session.attempts.count) * 100).rounded()))%"
         let seconds = Int((session.endedAt ?? now).timeIntervalSince(session.startedAt).rounded())

@@ -115,12 +115,7 @@ for day in 0..<days {
         states[id] = scheduler.next(after: state, review: event, entryID: id)
         let (question, answer) = attempt(for: entry, correct: correct)
         session.attempts.append(.init(entry: id, question: question, answer: answer, correct: correct, at: event.at, ms: ms))
-        switch grade {
-        case .again: session.again += 1
-        case .hard: session.hard += 1
-        case .good: session.good += 1
-        case .easy: session.easy += 1
-        }
+        session.count(grade)
         decksSeen.insert(entry.deck)
         if !correct, tries < 2 { queue.append((id, tries + 1)) }
     }

@@ -4,6 +4,7 @@ import Exchange
 import Foundation
 import LibGit
 import PublisherDecks
+import RoteLibrary
 import RoteModel
 import RoteStore
 import RoteSync
@@ -25,6 +26,14 @@ struct CommandContext {
         } catch let error as LibraryError {
             throw CLIError(error.message)
         }
+    }
+
+    /// The library through its checked launch index (`Library`), for commands that read or
+    /// change a few files; a first launch says so when indexing takes more than a second.
+    static func library(_ options: GlobalOptions) throws -> Library {
+        let root = try locate(options)
+        let user = try user(at: root, options)
+        return try CLIError.explain { try Library(root: root, user: user, announce: Terminal.note) }
     }
 
     static func locate(_ options: GlobalOptions) throws -> URL {
@@ -72,7 +81,7 @@ struct CommandContext {
     /// with its first problem rather than reported as a missing learner.
     func requireProfile() throws {
         guard library.profiles[user] == nil else { return }
-        let path = "profiles/\(user)/profile.yaml"
+        let path = LibraryPaths(user: user).profile
         if let problem = library.errors.sorted(by: Diagnostic.fileOrder).first(where: { $0.path == path }) {
             throw CLIError("the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
         }
@@ -102,6 +111,15 @@ extension CLIError: LocalizedError {
 }
 
 extension CLIError {
+    /// Runs `body`, its errors explained as `explaining` explains them.
+    static func explain<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch {
+            throw explaining(error)
+        }
+    }
+
     /// The one line a person reads for an error the libraries throw (which already says what
     /// went wrong, where and what to do); any other error is passed on unchanged.
     static func explaining(_ error: any Error) -> any Error {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LibGit
+import RoteLibrary
 import RoteStore
 import RoteSync
 
@@ -60,17 +61,17 @@ struct History: ParsableCommand {
     var id: String
 
     func run() throws {
-        let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(try userFor()), includeSessions: false))
-        let entry = try context.entry(named: id)
-        let progressPath = "profiles/\(context.user)/progress/\(entry.id).yaml"
-        let reviews = context.index.progress[entry.id]?.reviews ?? []
+        let library = try CommandContext.library(global)
+        let entry = try CLIError.explain { try library.entry(named: id) }
+        let progressPath = library.paths.progress(entry.id)
+        let reviews = library.progress(of: entry.id)?.reviews ?? []
         print("\(entry.id) — \(entry.gloss)")
-        print("\(reviews.count) review\(reviews.count == 1 ? "" : "s") by \(context.user)")
+        print("\(reviews.count) review\(reviews.count == 1 ? "" : "s") by \(library.user)")
         for review in reviews {
             print("  \(Timestamp.format(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \($0)" } ?? ""))
         }
         do {
-            let repository = try Repository.open(at: context.root)
+            let repository = try Repository.open(at: library.root)
             guard let head = try repository.headCommit() else { return }
             print("commits:")
             var shown = 0
@@ -89,9 +90,5 @@ struct History: ParsableCommand {
         } catch let error as GitError {
             throw CLIError(error.description)
         }
-    }
-
-    private func userFor() throws -> String {
-        try CommandContext.user(at: try CommandContext.locate(global), global)
     }
 }

@@ -35,7 +35,7 @@ struct Letters: ParsableCommand {
         return letterDecks[0]
     }
 
-    static func path(user: String, letter: String) -> String { "profiles/\(user)/letters/\(letter).yaml" }
+    static func path(user: String, letter: String) -> String { LibraryPaths(user: user).letterAttempts(letter) }
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Mastery per letter and what is unlocked.")
@@ -148,10 +148,10 @@ struct Letters: ParsableCommand {
                 var changes: [String: Data?] = [path: fileData]
                 if profile.settings.lastLetter != entry.id {
                     // Read again under the lock, in full: the loaded copy may have left out what it did not understand.
-                    profile = try ReadBeforeRewrite.read(Profile.self, at: "profiles/\(context.user)/profile.yaml", in: context.root) ?? profile
+                    profile = try ReadBeforeRewrite.read(Profile.self, at: LibraryPaths(user: context.user).profile, in: context.root) ?? profile
                     profile.settings.lastLetter = entry.id
                     profile.updatedAt = Timestamp.wholeSeconds(Date())
-                    let profilePath = "profiles/\(context.user)/profile.yaml"
+                    let profilePath = LibraryPaths(user: context.user).profile
                     let profileData = Data(profile.render().utf8)
                     try AtomicFile.write(profileData, at: profilePath, in: context.root)
                     changes[profilePath] = profileData

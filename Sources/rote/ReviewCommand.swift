@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
-import LibGit
-import RoteStore
-import RoteSync
+import RoteLibrary
+import RoteModel
 import Study
 
 struct Review: ParsableCommand {
@@ -41,41 +40,18 @@ struct Review: ParsableCommand {
         guard let grade = Grade(name: grade) else {
             throw ValidationError("unknown grade '\(self.grade)'; use again, hard, good or easy (or 1-4)")
         }
-        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
-        let entry = try context.entry(named: id)
-        try context.requireProfile()
-        do {
-            let lock = try LibraryLock(root: context.root, purpose: "review")
-            defer { withExtendedLifetime(lock) {} }
-            let git = try LibraryGit.forWriting(root: context.root, user: context.user)
-            for upgrade in try ContentUpgrade.run(library: context.library, user: context.user, git: git) {
-                for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
-            }
-            let now = Date()
-            let recorder = ReviewRecorder(root: context.root, user: context.user, device: git.device, library: context.library)
-            let before = try recorder.current(entry.id)
-            if let reviewID, let earlier = before.reviews.first(where: { $0.id == reviewID }) {
-                print("Already recorded: review \(reviewID) (\(earlier.grade.name) at \(Timestamp.format(earlier.at))) for \(entry.id); nothing changed.")
-                return
-            }
-            let wasNew = before.reviews.isEmpty
-            let written = try recorder.recorded(entry: entry.id, grade: grade, at: now, ms: ms, id: reviewID ?? UUID().uuidString.lowercased())
-            var session = SessionFile(id: UUID().uuidString.lowercased(), user: context.user, device: git.device, kind: wasNew ? .learning : .review,
-                                      startedAt: Timestamp.wholeSeconds(now), endedAt: Timestamp.wholeSeconds(now), decks: [entry.deck],
-                                      new: wasNew ? 1 : 0,
-                                      attempts: [.init(entry: entry.id, question: "review", answer: grade.name, correct: grade != .again, at: Timestamp.wholeSeconds(now), ms: ms ?? 0)])
-            switch grade {
-            case .again: session.again = 1
-            case .hard: session.hard = 1
-            case .good: session.good = 1
-            case .easy: session.easy = 1
-            }
-            // All or nothing: a failed commit leaves no file behind, so exit 1 means "not recorded".
-            try git.applySession(session, progress: [written.path: written.data])
-            let state = written.file.state
-            print("Recorded \(grade.name) for \(entry.id); next due \(state.map { Timestamp.format($0.due) } ?? "—").")
-        } catch {
-            throw CLIError.explaining(error)
+        let library = try CommandContext.library(global)
+        let recorded = try CLIError.explain {
+            try library.recordReview(of: try library.entry(named: id), grade: grade, ms: ms, reviewID: reviewID)
+        }
+        for upgrade in recorded.upgrades {
+            for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
+        }
+        switch recorded.outcome {
+        case let .alreadyRecorded(earlier):
+            print("Already recorded: review \(earlier.id) (\(earlier.grade.name) at \(Timestamp.format(earlier.at))) for \(recorded.entry.id); nothing changed.")
+        case let .recorded(file):
+            print("Recorded \(grade.name) for \(recorded.entry.id); next due \(file.state.map { Timestamp.format($0.due) } ?? "—").")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoteLibrary
 import RoteStore
 
 struct Show: ParsableCommand {
@@ -14,17 +15,10 @@ struct Show: ParsableCommand {
     var id: String
 
     func run() throws {
-        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
-        let index = context.index
-        let entry = try index.entries[id] ?? index.lemmas(of: id).first ?? uniqueSuffixMatch(index) ?? context.entry(named: id)
-        print(EntryPresenter.describe(entry, deck: context.library.decks[entry.deck]))
-        print(EntryPresenter.describeProgress(index.progress[entry.id], status: index.status(of: entry.id), user: context.user))
-    }
-
-    /// `run` finds `english-a1/run` when exactly one id ends with it.
-    private func uniqueSuffixMatch(_ index: LibraryIndex) -> Entry? {
-        let matches = index.orderedIDs.filter { $0.hasSuffix("/" + id) }
-        return matches.count == 1 ? index.entries[matches[0]] : nil
+        let library = try CommandContext.library(global)
+        let entry = try CLIError.explain { try library.entry(named: id, suffixes: true) }
+        print(EntryPresenter.describe(entry, deck: library.decks[entry.deck]))
+        print(EntryPresenter.describeProgress(library.progress(of: entry.id), status: library.status(of: entry), user: library.user))
     }
 }
 

@@ -120,7 +120,7 @@ enum LaunchBenchmark {
 
             // A settings file whose change the index does not see: the learner's profile, as
             // new daily limits or a content upgrade's seen versions rewrite it.
-            let profile = root.appending(path: "profiles/\(user)/profile.yaml")
+            let profile = root.appending(path: LibraryPaths(user: user).profile)
             let originalProfile = try Data(contentsOf: profile)
             try (originalProfile + Data("# edited by rote-bench\n".utf8)).write(to: profile, options: .atomic)
             profileEdits.append(try refreshedLaunch(after: "a profile edit"))

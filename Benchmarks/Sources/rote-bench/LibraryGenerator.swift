@@ -114,7 +114,7 @@ enum LibraryGenerator {
         try add(LibraryLocation.manifestName, LibraryManifest(title: "Benchmark library", defaultUser: spec.user, decks: [spec.deck]).render())
         try add(".gitattributes", MergeRules.gitAttributes)
         try add("corpus/\(spec.deck)/deck.yaml", deck.render())
-        try add("profiles/\(spec.user)/profile.yaml", profile.render())
+        try add(LibraryPaths(user: spec.user).profile, profile.render())
 
         // Each item is made from its own seeded stream, so a batch is made on every core and
         // then added in order.
@@ -140,7 +140,7 @@ enum LibraryGenerator {
         let reviewsWritten = counts.reduce(0, +)
         try batches(spec.progress, "progress files") { index in
             let file = progressFile(index, reviews: counts[index], spec: fixed, fsrs: fsrs, scheduler: scheduler)
-            return ("profiles/\(fixed.user)/progress/\(file.entry).yaml", file.render())
+            return (LibraryPaths(user: fixed.user).progress(file.entry), file.render())
         }
         try batches(spec.sessions, "sessions") { index in
             let session = sessionFile(index, spec: fixed)

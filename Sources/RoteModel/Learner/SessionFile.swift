@@ -39,6 +39,19 @@ public struct SessionFile: YAMLCodable {
     public var again: Int, hard: Int, good: Int, easy: Int, new: Int
     public var attempts: [Attempt]
 
+    /// Counts one review under its grade.
+    public mutating func count(_ grade: Grade) {
+        switch grade {
+        case .again: again += 1
+        case .hard: hard += 1
+        case .good: good += 1
+        case .easy: easy += 1
+        }
+    }
+
+    /// Reviews of every grade.
+    public var reviews: Int { again + hard + good + easy }
+
     public init(id: String, user: String, device: String? = nil, kind: Kind = .mixed, startedAt: Date, endedAt: Date? = nil,
                 decks: [String] = [], again: Int = 0, hard: Int = 0, good: Int = 0, easy: Int = 0, new: Int = 0,
                 attempts: [Attempt] = []) {

@@ -1,0 +1,107 @@
+import Foundation
+import RoteModel
+import RoteStore
+import RoteSync
+import Scheduling
+import Study
+
+/// A change of where entries stand for the learner, through the progress file's
+/// `status`/`status_at` (the later one wins when devices disagree) or its `reset_at`.
+public enum EntryStatusChange: Sendable, Equatable {
+    case status(ProgressFile.Status)
+    /// Back to new: the reviews stay as history (a merge would bring deleted ones back
+    /// anyway); only those after `reset_at` schedule it, and a passage's ladder starts again.
+    case reset
+}
+
+/// What recording a review did.
+public struct RecordedReview: Sendable {
+    public enum Outcome: Sendable {
+        /// Written and committed; the progress file as it now is.
+        case recorded(ProgressFile)
+        /// A review with this id was already in the file: nothing changed.
+        case alreadyRecorded(ReviewEvent)
+    }
+
+    public let entry: Entry
+    public let outcome: Outcome
+    /// Content upgrades that ran first (a deck's version changed since the learner saw it).
+    public let upgrades: [DeckUpgrade]
+}
+
+extension Library {
+    /// Runs `body` as the library's one writer: it holds the library's lock throughout, and
+    /// `git` has finished whatever a killed write left before `body` reads anything.
+    public func write<Result>(purpose: String, _ body: (LibraryGit) throws -> Result) throws -> Result {
+        let lock = try LibraryLock(root: root, purpose: purpose)
+        defer { withExtendedLifetime(lock) {} }
+        return try body(try LibraryGit.forWriting(root: root, user: user))
+    }
+
+    /// Runs the upgrade rules of decks whose version changed since the learner last saw them
+    /// (seed 003). They list what each deck added and removed, which takes every file, so the
+    /// library is read in full — only when a version did change, which the profile says.
+    func upgradeContentReadingEveryFile(git: LibraryGit) throws -> [DeckUpgrade] {
+        guard ContentVersions.hasUpgrade(decks: decks, profile: profile) else { return [] }
+        let everything = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
+        return try ContentUpgrade.run(library: everything, user: user, git: git)
+    }
+
+    /// Records one review of `entry` from outside a study session (an app, a script, a paper
+    /// quiz): appended to the progress file, the schedule replayed, and committed with a
+    /// one-review session file, so it shows in `rote log` and syncs like any study. All or
+    /// nothing: when this throws, nothing was recorded. With `reviewID`, a review already
+    /// recorded under that id changes nothing, so a failed call can be retried.
+    public func recordReview(of entry: Entry, grade: Grade, ms: Int?, reviewID: String?, now: Date = Date()) throws -> RecordedReview {
+        try requireProfile()
+        return try write(purpose: "review") { git in
+            let upgrades = try upgradeContentReadingEveryFile(git: git)
+            let recorder = ReviewRecorder(root: root, user: user, device: git.device, decks: decks, profile: profile)
+            let before = try recorder.current(entry.id)
+            if let reviewID, let earlier = before.reviews.first(where: { $0.id == reviewID }) {
+                return RecordedReview(entry: entry, outcome: .alreadyRecorded(earlier), upgrades: upgrades)
+            }
+            let wasNew = before.reviews.isEmpty
+            let written = try recorder.recorded(entry: entry.id, grade: grade, at: now, ms: ms, id: reviewID ?? UUID().uuidString.lowercased())
+            let at = Timestamp.wholeSeconds(now)
+            var session = SessionFile(
+                id: UUID().uuidString.lowercased(), user: user, device: git.device, kind: wasNew ? .learning : .review,
+                startedAt: at, endedAt: at, decks: [entry.deck], new: wasNew ? 1 : 0,
+                attempts: [.init(entry: entry.id, question: "review", answer: grade.name, correct: grade != .again, at: at, ms: ms ?? 0)])
+            session.count(grade)
+            try git.applySession(session, progress: [written.path: written.data])
+            return RecordedReview(entry: entry, outcome: .recorded(written.file), upgrades: upgrades)
+        }
+    }
+
+    /// Applies `change` to each entry's progress file and commits them together (subject
+    /// "`Verb`: ids"); returns each entry with its file as written. All or nothing.
+    public func change(_ change: EntryStatusChange, of entries: [Entry], verb: String, now: Date = Date()) throws -> [(entry: Entry, file: ProgressFile)] {
+        try requireProfile()
+        return try write(purpose: verb) { git in
+            let recorder = ReviewRecorder(root: root, user: user, device: git.device, decks: decks, profile: profile)
+            let now = Timestamp.wholeSeconds(now)
+            var changes: [String: Data?] = [:]
+            var results: [(entry: Entry, file: ProgressFile)] = []
+            for entry in entries where !results.contains(where: { $0.entry.id == entry.id }) {
+                let result = try recorder.updated(entry: entry.id) { file in
+                    switch change {
+                    case let .status(status):
+                        file.status = status
+                    case .reset:
+                        file.status = .active
+                        file.resetAt = file.reviews.map(\.at).max().map { max($0, now) } ?? now
+                        file.ladder = nil
+                    }
+                    file.statusAt = now
+                }
+                changes[result.path] = result.data
+                results.append((entry, result.file))
+            }
+            let names = results.map(\.entry.id)
+            let subject = "\(verb.prefix(1).uppercased() + verb.dropFirst()): " + (names.count <= 3 ? names.joined(separator: ", ") : "\(names.count) entries")
+            try git.apply(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n")
+            return results
+        }
+    }
+}

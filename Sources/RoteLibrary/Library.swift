@@ -1,0 +1,138 @@
+import Foundation
+import LaunchIndex
+import RoteModel
+import RoteStore
+import Study
+
+/// One learner's library, the way every command, an embedding app and `rote serve` open it.
+///
+/// An operation reads only what it needs. One that names its entry by id (`show`, `review`,
+/// `suspend`, `history`) reads that entry's file and the learner's progress file for it, and
+/// nothing else. One that needs to know about every entry (a word form's lemma, a list, a
+/// plan, stats) opens the launch index (`.git/rote/launch-<user>.index`), checked against the
+/// files by their stamps the way git checks its own index, on first use. Reading every file
+/// is left to the few operations that must (the full validator, content upgrades), whose
+/// names say so.
+public final class Library: @unchecked Sendable {
+    public let root: URL
+    public let user: String
+    public let manifest: LibraryManifest?
+    /// Every deck's manifest (`corpus/<deck>/deck.yaml`) that reads, by deck name.
+    public let decks: [String: DeckManifest]
+    /// The learner's profile; nil when there is none or it does not read.
+    public let profile: Profile?
+    /// Deck names in study order, as `rote.yaml` lists them and then the rest by name.
+    public let deckOrder: [String]
+    private let announce: @Sendable (String) -> Void
+    private let indexLock = NSLock()
+    private var opened: LibraryLaunch?
+
+    /// Opens the library at `root` for `user`: its manifest, deck manifests and the learner's
+    /// profile, a handful of files. The index is opened when an operation first needs it; a
+    /// first open (or one after the index was lost) reads every file once, and `announce`
+    /// hears about it when that takes more than a second.
+    public init(root: URL, user: String, announce: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        let root = root.standardizedFileURL.resolvingSymlinksInPath()
+        let manifestURL = root.appending(path: LibraryLocation.manifestName)
+        guard let manifestData = FileManager.default.contents(atPath: manifestURL.path) else {
+            throw LibraryError(.notALibrary, "\(manifestURL.path): missing, so this is not a Rote library; create one with `rote init \(root.path)`")
+        }
+        self.root = root
+        self.user = user
+        self.announce = announce
+        manifest = LibraryManifest.decode(manifestData, path: LibraryLocation.manifestName).0
+        var decks: [String: DeckManifest] = [:]
+        let corpus = root.appending(path: "corpus")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [] {
+            let path = "corpus/\(name)/deck.yaml"
+            guard case .success(.deckManifest) = LibraryFile.classify(path),
+                let data = FileManager.default.contents(atPath: root.appending(path: path).path),
+                let manifest = DeckManifest.decode(data, path: path).0
+            else { continue }
+            decks[name] = manifest
+        }
+        self.decks = decks
+        deckOrder = LoadedLibrary.deckOrder(manifest: manifest, decks: decks)
+        let profilePath = LibraryPaths(user: user).profile
+        profile = FileManager.default.contents(atPath: root.appending(path: profilePath).path).flatMap { Profile.decode($0, path: profilePath).0 }
+    }
+
+    /// The launch index, checked against the files, opened on first use.
+    public func launch() throws -> LibraryLaunch {
+        indexLock.lock()
+        defer { indexLock.unlock() }
+        if let opened { return opened }
+        let launch = try LibraryLaunch.openVerified(root: root, user: user, patience: 1, progress: announce)
+        opened = launch
+        return launch
+    }
+
+    public var paths: LibraryPaths { LibraryPaths(user: user) }
+
+    // MARK: Entries
+
+    /// The entry a name gives: an id (`english-a1/run`), a word form (`ran`), or — with
+    /// `suffixes` — the one id that ends with it (`run`). The error says why there is none: a
+    /// file that does not read is named with its first problem, rather than reported missing.
+    public func entry(named name: String, suffixes: Bool = false) throws -> Entry {
+        let path = "corpus/\(name).yaml"
+        // An id names its file: nothing else is read.
+        if case let .success(kind) = LibraryFile.classify(path), case .entry = kind {
+            let parsed = LibraryLoader().parse(root: root, path: path, kind: kind, decks: decks)
+            if case let .entry(entry)? = parsed.value { return entry }
+            if let problem = parsed.problems.filter({ $0.severity == .error }).sorted(by: Diagnostic.fileOrder).first,
+                FileManager.default.fileExists(atPath: root.appending(path: path).path)
+            {
+                throw LibraryError(.unreadable, "\(name) cannot be used: its file does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
+            }
+        }
+        let launch = try launch()
+        if let number = launch.index.lemmas(of: name).first, let entry = launch.entry(number) { return entry }
+        if suffixes {
+            let matches = try ids().filter { $0.hasSuffix("/" + name) }
+            if matches.count == 1, let entry = launch.entry(id: matches[0]) { return entry }
+        }
+        let near = try ids().filter { $0.contains(name.lowercased()) }.prefix(5)
+        throw LibraryError(
+            .notFound,
+            "no entry '\(name)'" + (near.isEmpty ? "; list them with `rote list` (ids look like english-a1/run, or give a word)" : "; did you mean \(near.joined(separator: ", "))?"))
+    }
+
+    /// Every entry id in study order.
+    public func ids() throws -> [String] {
+        let index = try launch().index
+        return (0..<index.entryCount).map(index.id(ofEntry:))
+    }
+
+    /// The ids of a deck, or of an id prefix such as `math/algebra`, in study order; all with nil.
+    public func ids(inDeck deck: String?) throws -> [String] {
+        guard let deck else { return try ids() }
+        return try ids().filter { $0 == deck || $0.hasPrefix(deck + "/") }
+    }
+
+    /// Where the learner stands with an entry, from its progress file and the profile.
+    public func status(of entry: Entry) -> LibraryIndex.Status {
+        LibraryIndex.status(of: entry, progress: progress(of: entry.id), ignoredWords: LibraryIndex.ignoredWords(of: profile))
+    }
+
+    /// The learner's progress file for an entry as it is on disk now; nil when there is none.
+    /// Problems that leave it readable are tolerated here, as a full load tolerates them;
+    /// writers read it again through `ReadBeforeRewrite`, which tolerates none.
+    public func progress(of entry: String) -> ProgressFile? {
+        let path = paths.progress(entry)
+        return FileManager.default.contents(atPath: root.appending(path: path).path).flatMap { ProgressFile.decode($0, path: path).0 }
+    }
+
+    /// Fails unless the learner has a profile that reads; a profile with errors is named with
+    /// its first problem rather than reported as a missing learner.
+    public func requireProfile() throws {
+        guard profile == nil else { return }
+        let path = paths.profile
+        if let data = FileManager.default.contents(atPath: root.appending(path: path).path),
+            let problem = Profile.decode(data, path: path).1.filter({ $0.severity == .error }).sorted(by: Diagnostic.fileOrder).first
+        {
+            throw LibraryError(.unreadable, "the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
+        }
+        throw LibraryError(.notFound, "no learner '\(user)' in this library (\(path)); use --user NAME")
+    }
+}

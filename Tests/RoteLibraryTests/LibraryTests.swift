@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import TestSupport
+import LaunchIndex
+import RoteLibrary
+import RoteModel
+import RoteStore
+import Scheduling
+import Study
+
+/// `Library` answers from the launch index and the few files an operation needs; every answer
+/// must be the one the full load (every file parsed) gives.
+@Suite struct LibraryTests {
+    /// The checkout's own library (every starter deck, the demo learner) in a git repository.
+    static func starterLibrary() -> TemporaryDirectory {
+        let directory = TemporaryDirectory()
+        for name in ["rote.yaml", "corpus", "profiles"] {
+            try? FileManager.default.copyItem(at: Checkout.root.appending(path: name), to: directory.url.appending(path: name))
+        }
+        Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
+        Shell.run("git", ["add", "-A"], in: directory.url)
+        Shell.run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "starter"], in: directory.url)
+        return directory
+    }
+
+    /// Every id, every word form and every deck prefix resolves to the entry the full load
+    /// has, with its status and progress file.
+    static func expectSameAnswers(root: URL, user: String) throws {
+        let library = try Library(root: root, user: user)
+        let loaded = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
+        let full = LibraryIndex(library: loaded, user: user)
+        #expect(try library.ids() == full.orderedIDs, "study order")
+        #expect(library.deckOrder == loaded.deckOrder)
+        for deck in loaded.deckOrder { #expect(try library.ids(inDeck: deck) == full.ids(inDeck: deck), "deck \(deck)") }
+        for id in full.orderedIDs {
+            let entry = try library.entry(named: id)
+            #expect(entry == full.entries[id], "entry \(id)")
+            #expect(library.status(of: entry) == full.status(of: id), "status of \(id)")
+            #expect(library.progress(of: id) == full.progress[id], "progress of \(id)")
+        }
+        for (form, lemmas) in full.lemmasByForm {
+            #expect(try library.entry(named: form).id == lemmas.first?.id, "form \(form)")
+        }
+        #expect(library.profile == loaded.profiles[user])
+    }
+
+    @Test func answersAsTheFullLoadOnTheStarterLibrary() throws {
+        let directory = LibraryTests.starterLibrary()
+        try LibraryTests.expectSameAnswers(root: directory.url, user: "demo")
+    }
+
+    @Test func answersAsTheFullLoadOnTheFixtureLibrary() throws {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        try LibraryTests.expectSameAnswers(root: directory.url, user: "ana")
+    }
+
+    @Test func namesAFileThatDoesNotReadAndSuggestsNearIDs() throws {
+        let directory = LibraryTests.starterLibrary()
+        let library = try Library(root: directory.url, user: "demo")
+        do {
+            _ = try library.entry(named: "english-a1/ru")
+            Issue.record("a missing id resolved")
+        } catch let error as LibraryError {
+            #expect(error.code == .notFound)
+            #expect(error.message.contains("did you mean english-a1/run"), "\(error.message)")
+        }
+        let broken = "corpus/english-a1/run.yaml"
+        directory.write(broken, "word: run\npos: [verb\n")
+        let reopened = try Library(root: directory.url, user: "demo")
+        #expect(throws: LibraryError.self) { try reopened.entry(named: "english-a1/run") }
+        do {
+            _ = try reopened.entry(named: "english-a1/run")
+        } catch let error as LibraryError {
+            #expect(error.code == .unreadable)
+            #expect(error.message.contains(broken), "\(error.message)")
+        }
+        // A name never reaches a path outside the library.
+        #expect(throws: LibraryError.self) { try library.entry(named: "../../rote") }
+    }
+
+    @Test func suffixFindsTheOneIDEndingWithIt() throws {
+        let directory = LibraryTests.starterLibrary()
+        let library = try Library(root: directory.url, user: "demo")
+        // A passage id's last part is no word form, so only the suffix rule finds it.
+        let ids = try library.ids()
+        let id = try #require(ids.first { id in id.hasPrefix("kjv/") && ids.filter { $0.hasSuffix("/" + id.split(separator: "/").last!) }.count == 1 })
+        let short = String(id.split(separator: "/").last!)
+        #expect(throws: LibraryError.self) { try library.entry(named: short) }
+        #expect(try library.entry(named: short, suffixes: true).id == id)
+    }
+
+    @Test func recordsAReviewOnceAndCommitsIt() throws {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        let library = try Library(root: directory.url, user: "ana")
+        let entry = try library.entry(named: "words/run")
+        let before = library.progress(of: entry.id)?.reviews.count ?? 0
+        let now = Date()
+        let first = try library.recordReview(of: entry, grade: .good, ms: 1200, reviewID: "app-1", now: now)
+        guard case let .recorded(file) = first.outcome else { Issue.record("not recorded"); return }
+        #expect(file.reviews.count == before + 1)
+        #expect(file.reviews.last?.id == "app-1")
+        #expect(library.progress(of: entry.id) == file, "what was returned is what is on disk")
+        let again = try library.recordReview(of: entry, grade: .again, ms: nil, reviewID: "app-1", now: now)
+        guard case let .alreadyRecorded(earlier) = again.outcome else { Issue.record("recorded twice"); return }
+        #expect(earlier.grade == .good)
+        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty, "committed, nothing left over")
+        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix("Study: 1 review"))
+        // The next open sees the review through the index, as the full load does.
+        try LibraryTests.expectSameAnswers(root: directory.url, user: "ana")
+    }
+
+    @Test func changesStatusesInOneCommit() throws {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        let library = try Library(root: directory.url, user: "ana")
+        let entries = try ["words/run", "words/go"].map { try library.entry(named: $0) }
+        let changed = try library.change(.status(.suspended), of: entries + entries, verb: "suspend")
+        #expect(changed.map(\.entry.id) == ["words/run", "words/go"], "each entry once")
+        let reopened = try Library(root: directory.url, user: "ana")
+        for entry in entries { #expect(reopened.status(of: entry) == .suspended) }
+        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout == "Suspend: words/run, words/go\n")
+        let reset = try reopened.change(.reset, of: [entries[0]], verb: "reset")
+        #expect(reset[0].file.resetAt != nil)
+        try LibraryTests.expectSameAnswers(root: directory.url, user: "ana")
+    }
+
+    @Test func refusesToRewriteAProgressFileThatDoesNotRead() throws {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        let library = try Library(root: directory.url, user: "ana")
+        let entry = try library.entry(named: "words/run")
+        let path = library.paths.progress(entry.id)
+        directory.write(path, "entry: words/run\nreviews:\n  - {id: a, at: not-a-time, grade: good}\n")
+        #expect(throws: (any Error).self) { try library.recordReview(of: entry, grade: .good, ms: nil, reviewID: nil) }
+        #expect(directory.read(path) == "entry: words/run\nreviews:\n  - {id: a, at: not-a-time, grade: good}\n", "left as it was")
+    }
+}
