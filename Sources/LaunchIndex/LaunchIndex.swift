@@ -14,14 +14,14 @@ import Study
 /// length, then offset and count of each section) and the sections — settings (JSON),
 /// strings, entries, entry forms, progress, form slots, lemma lists, files.
 public final class LaunchIndex: @unchecked Sendable {
-    static let magic: [UInt8] = Array("ROTEIDX7".utf8)
+    static let magic: [UInt8] = Array("ROTEIDX8".utf8)
 
     enum Section: Int, CaseIterable {
         case settings, strings, entries, entryForms, progress, slots, lemmaLists, files
     }
 
     enum Stride {
-        static let entry = 48, entryForm = 8, progress = 176, slot = 32, lemma = 4, file = 64
+        static let entry = 56, entryForm = 8, progress = 176, slot = 32, lemma = 4, file = 64
         /// Bytes of a form kept in its slot: a form this short is matched without reading the strings.
         static let inlineForm = 16
     }
@@ -103,6 +103,7 @@ public final class LaunchIndex: @unchecked Sendable {
             let at = entriesBase + entry * Stride.entry
             guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd, Int(reader.u32(at + 8)) + Int(reader.u16(at + 12)) <= stringsEnd,
                 Int(reader.u32(at + 32)) + Int(reader.u16(at + 36)) <= stringsEnd, Int(reader.u16(at + 6)) < settings.decks.count,
+                Int(reader.u32(at + 48)) + Int(reader.u16(at + 52)) <= stringsEnd,
                 Int(reader.u32(at + 40)) + Int(reader.u16(at + 38)) <= formsCount,
                 reader.u32(at + 44) == UInt32.max || Int(reader.u32(at + 44)) < progressCount, reader.u8(at + 16) <= 5
             else { throw Invalid(description: "entry \(entry) points outside the file") }
@@ -233,6 +234,15 @@ public final class LaunchIndex: @unchecked Sendable {
         if let added = added(reference) { return added.row.headword }
         let at = entryOffset(reference)
         return reader.u8(at + 15) & 4 != 0 ? string(Int(reader.u32(at + 32)), Int(reader.u16(at + 36))) : nil
+    }
+
+    /// The entry's line in a list (`Entry.gloss`), without reading its file.
+    public func gloss(ofEntry entry: Int) -> String { gloss(reference: reference(entry)) }
+
+    func gloss(reference: Int) -> String {
+        if let added = added(reference) { return added.row.gloss }
+        let at = entryOffset(reference)
+        return string(Int(reader.u32(at + 48)), Int(reader.u16(at + 52)))
     }
 
     /// The same base with another overlay.
@@ -550,6 +560,18 @@ public final class LaunchIndex: @unchecked Sendable {
         return records + overlay.addedFiles
     }
 
+    /// Entry files the index records that gave no entry: files that do not read, which a
+    /// full load would report. Usually there are none, which a count of roles shows at once.
+    public func entryFilesWithoutEntries() -> [String] {
+        if overlay.files.isEmpty, overlay.addedFiles.isEmpty {
+            var entryFiles = 0
+            for record in 0..<fileCount where reader.u8(fileOffset(record) + 6) == FileRecord.Role.entry.rawValue { entryFiles += 1 }
+            if entryFiles == entryCount { return [] }
+        }
+        let entryPaths = Set((0..<entryCount).map(path(ofEntry:)))
+        return files.filter { $0.role == .entry && !entryPaths.contains($0.path) }.map(\.path)
+    }
+
     @inline(__always) private func fileOffset(_ record: Int) -> Int { sections[Section.files.rawValue].0 + record * Stride.file }
 
     /// A record's path bytes and stamp, read in place.
@@ -679,6 +701,7 @@ public final class LaunchIndex: @unchecked Sendable {
             forms: (0..<Int(reader.u16(at + 38))).map { form in
                 let formAt = formsBase + (formsStart + form) * Stride.entryForm
                 return string(Int(reader.u32(formAt)), Int(reader.u32(formAt + 4)))
-            })
+            },
+            gloss: gloss(reference: entry))
     }
 }

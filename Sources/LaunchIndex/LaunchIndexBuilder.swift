@@ -96,7 +96,7 @@ extension LaunchIndex {
                 counts.progress.append(progress)
                 counts.progressRows += progress == nil ? 0 : 1
                 counts.forms += entry.forms.count
-                counts.stringBytes += entry.id.utf8.count + entry.path.utf8.count + (entry.headword?.utf8.count ?? 0)
+                counts.stringBytes += entry.id.utf8.count + entry.path.utf8.count + (entry.headword?.utf8.count ?? 0) + entry.gloss.utf8.count
                 for form in entry.forms { counts.stringBytes += form.utf8.count }
             }
             return counts
@@ -252,6 +252,7 @@ extension LaunchIndex {
         for (entry, progressIndex) in zip(rows.entries[run], progressIndices) {
             let id = intern(entry.id), path = intern(entry.path)
             let headword = entry.headword.map(intern) ?? (0, 0)
+            let gloss = intern(entry.gloss)
             for form in entry.forms {
                 let place = intern(form)
                 formPlaces.append(place)
@@ -283,6 +284,9 @@ extension LaunchIndex {
             entries.append(UInt16(entry.forms.count))
             entries.append(UInt32(formCount))
             entries.append(progressRow)
+            entries.append(gloss.0)
+            entries.append(UInt16(min(gloss.1, Int(UInt16.max))))
+            entries.append(UInt16(0))
             for place in formPlaces.suffix(entry.forms.count) {
                 entryForms.append(place.0)
                 entryForms.append(UInt32(place.1))

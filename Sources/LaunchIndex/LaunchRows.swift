@@ -23,6 +23,8 @@ public struct EntryRow: Sendable, Equatable {
     public var headword: String?
     /// Every normalised form a reader may meet, the lemma first, each once.
     public var forms: [String]
+    /// The entry's line in a list (`Entry.gloss`).
+    public var gloss: String
 
     public init(entry: Entry, published: Bool, locked: Bool) {
         let kind: Kind
@@ -38,7 +40,7 @@ public struct EntryRow: Sendable, Equatable {
         }
         self.init(
             id: entry.id, deck: entry.deck, path: entry.path, kind: kind, rank: nil, sortKey: entry.sortKey, published: published, locked: locked,
-            headword: nil, forms: [])
+            headword: nil, forms: [], gloss: entry.gloss)
     }
 
     /// A vocabulary entry's row from its headline (vocabulary is always published, never
@@ -53,10 +55,13 @@ public struct EntryRow: Sendable, Equatable {
         }
         self.init(
             id: id, deck: deck, path: path, kind: .vocabulary, rank: headline.rank, sortKey: headline.rank ?? Int.max, published: true, locked: false,
-            headword: LibraryIndex.normalize(headline.word), forms: forms)
+            headword: LibraryIndex.normalize(headline.word), forms: forms, gloss: headline.gloss)
     }
 
-    init(id: String, deck: String, path: String, kind: Kind, rank: Int?, sortKey: Int, published: Bool, locked: Bool, headword: String?, forms: [String]) {
+    init(
+        id: String, deck: String, path: String, kind: Kind, rank: Int?, sortKey: Int, published: Bool, locked: Bool, headword: String?, forms: [String],
+        gloss: String
+    ) {
         self.id = id
         self.deck = deck
         self.path = path
@@ -67,6 +72,7 @@ public struct EntryRow: Sendable, Equatable {
         self.locked = locked
         self.headword = headword
         self.forms = forms
+        self.gloss = gloss
     }
 }
 

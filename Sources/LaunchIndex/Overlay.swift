@@ -65,7 +65,7 @@ struct Overlay: Sendable {
     /// Changes past this many rows fold into a new base.
     static func limit(entries: Int) -> Int { max(2_000, entries / 20) }
 
-    static let magic: [UInt8] = Array("ROTEDLT2".utf8)
+    static let magic: [UInt8] = Array("ROTEDLT3".utf8)
 
     /// Works out what the index reads per entry: statuses as the base builder works them
     /// out, the masks, and the added entries in study order with their forms.
@@ -144,6 +144,7 @@ struct Overlay: Sendable {
         text(row.id)
         text(row.deck)
         text(row.path)
+        text(row.gloss)
         writer.append(row.kind.rawValue)
         writer.append(UInt8((row.published ? 1 : 0) | (row.locked ? 2 : 0) | (row.headword != nil ? 4 : 0) | (entry.progress != nil ? 8 : 0)))
         writer.append(row.rank.map { Int32(clamping: $0) } ?? Int32.min)
@@ -214,7 +215,7 @@ struct Overlay: Sendable {
             defer { at += 2 + length }
             return reader.string(at + 2, length)
         }
-        guard let id = text(), let deck = text(), decks.contains(deck), let path = text(), at + 14 <= reader.count,
+        guard let id = text(), let deck = text(), decks.contains(deck), let path = text(), let gloss = text(), at + 14 <= reader.count,
             let kind = EntryRow.Kind(rawValue: reader.u8(at))
         else { return nil }
         let flags = reader.u8(at + 1), rank = reader.i32(at + 2), sortKey = Int(reader.i64(at + 6))
@@ -240,7 +241,7 @@ struct Overlay: Sendable {
         }
         let row = EntryRow(
             id: id, deck: deck, path: path, kind: kind, rank: rank == Int32.min ? nil : Int(rank), sortKey: sortKey,
-            published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword, forms: forms)
+            published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword, forms: forms, gloss: gloss)
         return AddedEntry(row: row, progress: progress)
     }
 }

@@ -136,3 +136,40 @@ public final class Library: @unchecked Sendable {
         throw LibraryError(.notFound, "no learner '\(user)' in this library (\(path)); use --user NAME")
     }
 }
+
+/// An entry's line in `rote list`: read from the index, no file opened.
+public struct ListedEntry: Sendable, Equatable {
+    public let id: String
+    public let gloss: String
+    public let status: LibraryIndex.Status
+
+    public init(id: String, gloss: String, status: LibraryIndex.Status) {
+        self.id = id
+        self.gloss = gloss
+        self.status = status
+    }
+}
+
+extension Library {
+    /// The problems of entry files that do not read (each file's first error), which leave
+    /// their entries out of every answer until they are fixed; none in a healthy library.
+    public func unreadableEntries() throws -> [Diagnostic] {
+        let launch = try launch()
+        return launch.index.entryFilesWithoutEntries().compactMap { path in
+            guard case let .success(kind) = LibraryFile.classify(path) else { return nil }
+            let problems = LibraryLoader().parse(root: root, path: path, kind: kind, decks: decks).problems.filter { $0.severity == .error }
+            return problems.sorted(by: Diagnostic.fileOrder).first
+        }
+    }
+
+    /// The entries of a deck or id prefix (all with nil), in study order, with their gloss and
+    /// the learner's status.
+    public func list(deck: String?) throws -> [ListedEntry] {
+        let index = try launch().index
+        return (0..<index.entryCount).compactMap { number in
+            let id = index.id(ofEntry: number)
+            if let deck, id != deck, !id.hasPrefix(deck + "/") { return nil }
+            return ListedEntry(id: id, gloss: index.gloss(ofEntry: number), status: index.status(ofEntry: number))
+        }
+    }
+}

@@ -90,8 +90,10 @@ struct CommandContext {
 
     /// Errors in files are reported as warnings-to-stderr by commands that are not `check`,
     /// so a broken file never hides the rest.
-    func reportLoadProblems() {
-        let errors = library.errors
+    func reportLoadProblems() { CommandContext.report(library.errors) }
+
+    /// Problems with files, to stderr: the first five and how many more.
+    static func report(_ errors: [Diagnostic]) {
         guard !errors.isEmpty else { return }
         for problem in errors.prefix(5) { Terminal.error(problem.description) }
         if errors.count > 5 { Terminal.error("… and \(errors.count - 5) more; run `rote check` for all") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoteLibrary
 import RoteStore
 
 struct List: ParsableCommand {
@@ -17,19 +18,18 @@ struct List: ParsableCommand {
     var status = false
 
     func run() throws {
-        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
-        context.reportLoadProblems()
-        let ids = context.index.ids(inDeck: deck)
-        if ids.isEmpty {
-            let decks = context.library.deckOrder.joined(separator: ", ")
+        let library = try CommandContext.library(global)
+        let entries = try CLIError.explain { try library.list(deck: deck) }
+        CommandContext.report(try CLIError.explain { try library.unreadableEntries() })
+        if entries.isEmpty {
+            let decks = library.deckOrder.joined(separator: ", ")
             throw CLIError(deck.map { "no entries in '\($0)'; decks are: \(decks)" } ?? "the library has no entries yet")
         }
-        let width = min(40, ids.map(\.count).max() ?? 0)
+        let width = min(40, entries.map(\.id.count).max() ?? 0)
         var out = ""
-        for id in ids {
-            guard let entry = context.index.entries[id] else { continue }
-            let padded = id.padding(toLength: max(width, id.count), withPad: " ", startingAt: 0)
-            out += status ? "\(padded)  \(context.index.status(of: id).rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(entry.gloss)\n" : "\(padded)  \(entry.gloss)\n"
+        for entry in entries {
+            let padded = entry.id.padding(toLength: max(width, entry.id.count), withPad: " ", startingAt: 0)
+            out += status ? "\(padded)  \(entry.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0))  \(entry.gloss)\n" : "\(padded)  \(entry.gloss)\n"
         }
         Terminal.output(out)
     }

@@ -32,6 +32,9 @@ import Study
         #expect(try library.ids() == full.orderedIDs, "study order")
         #expect(library.deckOrder == loaded.deckOrder)
         for deck in loaded.deckOrder { #expect(try library.ids(inDeck: deck) == full.ids(inDeck: deck), "deck \(deck)") }
+        let listed = full.orderedIDs.map { ListedEntry(id: $0, gloss: full.entries[$0]!.gloss, status: full.status(of: $0)) }
+        #expect(try library.list(deck: nil) == listed, "rote list")
+        for deck in loaded.deckOrder { #expect(try library.list(deck: deck) == listed.filter { $0.id.hasPrefix(deck + "/") }, "rote list \(deck)") }
         for id in full.orderedIDs {
             let entry = try library.entry(named: id)
             #expect(entry == full.entries[id], "entry \(id)")
@@ -75,8 +78,25 @@ import Study
             #expect(error.code == .unreadable)
             #expect(error.message.contains(broken), "\(error.message)")
         }
+        #expect(try reopened.unreadableEntries().map(\.path) == [broken], "a list names what it leaves out")
+        #expect(try library.unreadableEntries().isEmpty)
         // A name never reaches a path outside the library.
         #expect(throws: LibraryError.self) { try library.entry(named: "../../rote") }
+    }
+
+    /// A list shows each word's translation from the index, so an edited translation must
+    /// reach it through the index's delta, as the full load sees it.
+    @Test func anEditedTranslationReachesTheList() throws {
+        let directory = LibraryTests.starterLibrary()
+        try LibraryTests.expectSameAnswers(root: directory.url, user: "demo")
+        Thread.sleep(forTimeInterval: 2.1)
+        let path = "corpus/english-a1/run.yaml"
+        let text = try #require(directory.read(path))
+        let translation = try #require(text.split(separator: "\n").first { $0.hasPrefix("translation:") })
+        directory.write(path, text.replacingOccurrences(of: String(translation), with: "translation: يركض"))
+        let listed = try Library(root: directory.url, user: "demo").list(deck: "english-a1")
+        #expect(listed.first { $0.id == "english-a1/run" }?.gloss.contains("يركض") == true)
+        try LibraryTests.expectSameAnswers(root: directory.url, user: "demo")
     }
 
     @Test func suffixFindsTheOneIDEndingWithIt() throws {

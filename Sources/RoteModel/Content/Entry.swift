@@ -21,7 +21,7 @@ public struct Entry: Sendable, Equatable {
     public var gloss: String {
         switch content {
         case let .vocabulary(word):
-            return "\(word.word) — \(word.translation) (\(word.pos))"
+            return VocabularyEntry.gloss(word: word.word, translation: word.translation, pos: word.pos)
         case let .passage(passage):
             let words = passage.text.split(separator: " ")
             return "\(passage.reference) — " + words.prefix(8).joined(separator: " ") + (words.count > 8 ? " …" : "")
@@ -79,4 +79,9 @@ public enum EntryContent: Sendable, Equatable {
         case let .question(value): value.render()
         }
     }
+}
+
+extension VocabularyEntry {
+    /// `run — يجري (verb)`: a word's line in a list.
+    public static func gloss(word: String, translation: String, pos: String) -> String { "\(word) — \(translation) (\(pos))" }
 }

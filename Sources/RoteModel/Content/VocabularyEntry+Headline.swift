@@ -6,18 +6,25 @@ extension VocabularyEntry {
     /// its rank.
     public struct Headline: Sendable, Equatable {
         public var word: String
+        public var pos: String
+        public var translation: String
         public var forms: [String]
         public var rank: Int?
 
-        public init(word: String, forms: [String], rank: Int?) {
+        public init(word: String, pos: String, translation: String, forms: [String], rank: Int?) {
             self.word = word
+            self.pos = pos
+            self.translation = translation
             self.forms = forms
             self.rank = rank
         }
 
         public init(_ entry: VocabularyEntry) {
-            self.init(word: entry.word, forms: entry.forms.map(\.1), rank: entry.rank)
+            self.init(word: entry.word, pos: entry.pos, translation: entry.translation, forms: entry.forms.map(\.1), rank: entry.rank)
         }
+
+        /// What a list shows of the entry: `Entry.gloss`.
+        public var gloss: String { VocabularyEntry.gloss(word: word, translation: translation, pos: pos) }
     }
 
     /// The headline of an entry file, read without building the entry: exactly what
@@ -48,11 +55,11 @@ extension VocabularyEntry {
             guard case let .scalar(text, _)? = value(key) else { return nil }
             return text
         }
-        guard let word = string("word"), string("pos") != nil, string("translation") != nil, case let .mapping(forms)? = value("forms") else { return nil }
+        guard let word = string("word"), let pos = string("pos"), let translation = string("translation"), case let .mapping(forms)? = value("forms") else { return nil }
         var rank: Int?
         if case let .scalar(text, style)? = value("rank") { rank = BlockYAMLReader.int(text, style: style) }
         return Headline(
-            word: word,
+            word: word, pos: pos, translation: translation,
             forms: forms.compactMap { form in
                 guard case let .scalar(text, style) = form.value, !BlockYAMLReader.isNull(text, style: style) else { return nil }
                 return text
