@@ -6,12 +6,17 @@ extension Repository {
     /// (including untracked files, but not ignored ones), deleted, renamed or changed in type;
     /// sorted (`git_status_list_new`). `pathspecs` limits the answer, e.g. `["profiles/ana"]`
     /// for a folder or `["*.yaml"]`; empty means everything.
-    public func statusPaths(pathspecs: [String] = []) throws -> [String] {
+    ///
+    /// With `refreshingIndex` (for a caller that holds the library's lock) the stat data of
+    /// files found unchanged is written back to the staging index, as `git status` does: after
+    /// a copy of the library (`cp -a`, a restore) every file's times and inode differ from the
+    /// index's, and without this each scan would read and hash every file again.
+    public func statusPaths(pathspecs: [String] = [], refreshingIndex: Bool = false) throws -> [String] {
         var options = git_status_options()
         try check("preparing status options") { git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)) }
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
-            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
+            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue | (refreshingIndex ? GIT_STATUS_OPT_UPDATE_INDEX.rawValue : 0)
         var list: OpaquePointer?
         try withStringArray(pathspecs) { array in
             options.pathspec = array

@@ -35,8 +35,18 @@ public final class LibraryGit {
     /// Library paths changed in the work tree since the last commit.
     /// A write's temporary file (`AtomicFile`), left by a process killed mid-write, is never
     /// pending work: it is half a file, and `rote check` reports it.
+    ///
+    /// The scan writes refreshed stat data back to git's index, as `git status` does, so the
+    /// cost of a copied library's new file times is paid once; when the index cannot be written
+    /// (another git holds its lock) the answer is the same, only not remembered.
     public func pendingPaths() throws -> [String] {
-        try repository.statusPaths(pathspecs: LibraryGit.libraryPathspecs).filter { !AtomicFile.isTemporary(path: $0) }
+        let paths: [String]
+        do {
+            paths = try repository.statusPaths(pathspecs: LibraryGit.libraryPathspecs, refreshingIndex: true)
+        } catch {
+            paths = try repository.statusPaths(pathspecs: LibraryGit.libraryPathspecs)
+        }
+        return paths.filter { !AtomicFile.isTemporary(path: $0) }
     }
 
     /// Commits `changes` (path → new bytes, nil to delete) on top of HEAD with `message`, then

@@ -13,6 +13,25 @@ import TestSupport
         return repository
     }
 
+    /// After a copy of the library every file's times and inode differ from git's index;
+    /// a refreshing scan writes the new stat data back, as `git status` does, so the next scan
+    /// need not hash every file again. A plain scan leaves the index alone.
+    @Test func aRefreshingStatusWritesNewStatDataBack() throws {
+        let directory = TemporaryDirectory()
+        let repository = try Self.repository(directory)
+        func indexedTimes() -> String {
+            GitTest.git(["ls-files", "--debug", "a.txt"], in: directory.url).split(separator: "\n").filter { $0.contains("mtime:") }.joined()
+        }
+        Thread.sleep(forTimeInterval: 1.1)
+        directory.write("a.txt", "a\n")  // same bytes, new times and (written anew) maybe a new inode
+        let before = indexedTimes()
+        #expect(try repository.statusPaths().isEmpty)
+        #expect(indexedTimes() == before, "a plain scan writes nothing")
+        #expect(try repository.statusPaths(refreshingIndex: true).isEmpty)
+        #expect(indexedTimes() != before, "the refreshed stat data is in the index")
+        #expect(GitTest.git(["status", "--porcelain"], in: directory.url).isEmpty)
+    }
+
     @Test func statusListsModifiedAddedAndDeletedPaths() throws {
         let directory = TemporaryDirectory()
         let repository = try Self.repository(directory)
