@@ -2,6 +2,7 @@ import Foundation
 import LaunchIndex
 import RoteModel
 import RoteStore
+import Scheduling
 import Study
 
 /// One learner's library, the way every command, an embedding app and `rote serve` open it.
@@ -171,5 +172,45 @@ extension Library {
             if let deck, id != deck, !id.hasPrefix(deck + "/") { return nil }
             return ListedEntry(id: id, gloss: index.gloss(ofEntry: number), status: index.status(ofEntry: number))
         }
+    }
+}
+
+extension Library {
+    /// The learner's study statistics (`StudyStats`), from their progress files and this
+    /// month's session files (stats count the sessions of today): no entry file is read.
+    public func stats(now: Date = Date(), timeZone: TimeZone = .current) -> StudyStats {
+        let loader = LibraryLoader(users: .only(user), includeSessions: true)
+        // Session files are filed by their start's UTC month; today, wherever the learner is,
+        // lies within two days of now.
+        let months = Set([-2.0, 2.0].map { days in
+            let date = Timestamp.format(now.addingTimeInterval(days * 86_400))
+            return "\(paths.folder)/sessions/\(date.prefix(4))/\(date.dropFirst(5).prefix(2))"
+        })
+        let (files, _) = loader.listFiles(root, under: ["\(paths.folder)/progress"] + months.sorted())
+        let settings = decks.mapValues { SchedulerSettings.forDeck($0, profile: profile) }
+        // Progress files are folded a share at a time on every core and dropped, so memory
+        // stays that of a share, not of every review the learner ever made.
+        let decks = decks, root = root
+        let shares = stride(from: 0, to: files.count, by: 256).map { files[$0..<min($0 + 256, files.count)] }
+        let folded = shares.concurrentMap { share -> (StudyStats.Totals, [SessionFile]) in
+            var progress: [ProgressFile] = [], sessions: [SessionFile] = []
+            for path in share {
+                guard case let .success(kind) = LibraryFile.classify(path) else { continue }
+                switch loader.parse(root: root, path: path, kind: kind, decks: decks).value {
+                case let .progress(_, file)?: progress.append(file)
+                case let .session(_, session)?: sessions.append(session)
+                default: continue
+                }
+            }
+            return (StudyStats.totals(of: progress, settings: settings, now: now, timeZone: timeZone), sessions)
+        }
+        var totals = StudyStats.Totals()
+        var sessions: [SessionFile] = []
+        for (share, found) in folded {
+            totals.add(share)
+            sessions += found
+        }
+        sessions.sort { $0.startedAt < $1.startedAt }
+        return StudyStats(totals: totals, sessions: sessions, profile: profile, now: now, timeZone: timeZone)
     }
 }

@@ -141,7 +141,8 @@ public struct LibraryLoader: Sendable {
     /// skipping hidden names. A symbolic link that leads outside the library is refused.
     /// (`readdir` with the entry types it reports: Foundation's enumerator asked for resource
     /// values per file, which cost more than reading the files.)
-    public func listFiles(_ root: URL) -> ([String], [Diagnostic]) {
+    /// `folders` narrows the walk to those library-relative folders (a learner's progress, say).
+    public func listFiles(_ root: URL, under folders: [String] = ["corpus", "profiles"]) -> ([String], [Diagnostic]) {
         var paths: [String] = []
         var problems: [Diagnostic] = []
         let rootPath = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
@@ -179,7 +180,7 @@ public struct LibraryLoader: Sendable {
                 }
             }
         }
-        for top in ["corpus", "profiles"] { walk(top) }
+        for top in folders { walk(top) }
         paths.sort()
         return (paths, problems)
     }

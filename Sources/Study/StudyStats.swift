@@ -1,5 +1,6 @@
 import Foundation
 import RoteModel
+import RoteStore
 import Scheduling
 
 /// A learner's study statistics, derived from their progress and session files — nothing is
@@ -57,12 +58,75 @@ public struct StudyStats: Sendable, Equatable {
     /// Today's reviews ÷ the goal (may pass 1).
     public var goalProgress: Double { dailyGoal > 0 ? Double(reviewsToday) / Double(dailyGoal) : 1 }
 
+    /// What the progress files add up to, for any share of them: shares fold on separate
+    /// cores and are then summed, in any order, to the same answer.
+    public struct Totals: Sendable {
+        var due = [Int](repeating: 0, count: StudyStats.upcomingDays + 1)
+        var perDay = [Int](repeating: 0, count: StudyStats.historyDays)
+        var reviewDays = Set<Int>()
+        var retentionReviews = 0, retained = 0
+        var mastery: [String: [MasteryLevel: Int]] = [:]
+
+        public init() {}
+
+        public mutating func add(_ other: Totals) {
+            for day in due.indices { due[day] += other.due[day] }
+            for day in perDay.indices { perDay[day] += other.perDay[day] }
+            reviewDays.formUnion(other.reviewDays)
+            retentionReviews += other.retentionReviews
+            retained += other.retained
+            for (deck, levels) in other.mastery {
+                for (level, count) in levels { mastery[deck, default: [:]][level, default: 0] += count }
+            }
+        }
+    }
+
     /// Computes the statistics. `settings` gives each deck's scheduler settings (by deck id);
     /// decks not in it use `defaultSettings`.
     public init(
         progress: [ProgressFile], sessions: [SessionFile], profile: Profile?, settings: [String: SchedulerSettings] = [:],
         defaultSettings: SchedulerSettings = .default, now: Date, timeZone: TimeZone
     ) {
+        // A share of a few hundred files per task: enough to spread, few enough to sum.
+        let shares = stride(from: 0, to: progress.count, by: 512).map { $0..<min($0 + 512, progress.count) }
+        var totals = Totals()
+        for share in shares.concurrentMap({ share in
+            StudyStats.totals(of: progress[share], settings: settings, defaultSettings: defaultSettings, now: now, timeZone: timeZone)
+        }) {
+            totals.add(share)
+        }
+        self.init(totals: totals, sessions: sessions, profile: profile, now: now, timeZone: timeZone)
+    }
+
+    /// The statistics from progress files already folded into `totals` (`totals(of:)`, summed
+    /// with `Totals.add`), for a caller that reads files in shares and keeps none of them.
+    public init(totals: Totals, sessions: [SessionFile], profile: Profile?, now: Date, timeZone: TimeZone) {
+        let days = LocalDays(timeZone: timeZone)
+        let today = days.day(of: now)
+        var sessionsToday = 0, secondsToday = 0
+        for session in sessions where days.day(of: session.startedAt) == today {
+            sessionsToday += 1
+            if let ended = session.endedAt { secondsToday += max(0, Int(ended.timeIntervalSince(session.startedAt).rounded())) }
+        }
+
+        self.due = totals.due
+        self.reviewsPerDay = totals.perDay
+        (self.currentStreak, self.longestStreak) = Self.streaks(totals.reviewDays, today: today)
+        self.dailyGoal = profile?.settings.dailyGoal ?? Self.defaultDailyGoal
+        self.retention = Retention(
+            reviews: totals.retentionReviews, retained: totals.retained,
+            desired: profile?.settings.desiredRetention ?? SchedulerSettings.defaultDesiredRetention)
+        self.mastery = totals.mastery
+        self.sessionsToday = sessionsToday
+        self.secondsStudiedToday = secondsToday
+        self.today = today
+    }
+
+    /// The totals of some progress files.
+    public static func totals(
+        of progress: some Sequence<ProgressFile>, settings: [String: SchedulerSettings], defaultSettings: SchedulerSettings = .default, now: Date,
+        timeZone: TimeZone
+    ) -> Totals {
         let days = LocalDays(timeZone: timeZone)
         let today = days.day(of: now)
         var schedulers: [String: Scheduler] = [:]
@@ -72,13 +136,7 @@ public struct StudyStats: Sendable, Equatable {
             schedulers[deck] = made
             return made
         }
-
-        var due = [Int](repeating: 0, count: Self.upcomingDays + 1)
-        var perDay = [Int](repeating: 0, count: Self.historyDays)
-        var reviewDays = Set<Int>()
-        var retention = Retention(reviews: 0, retained: 0, desired: profile?.settings.desiredRetention ?? SchedulerSettings.defaultDesiredRetention)
-        var mastery: [String: [MasteryLevel: Int]] = [:]
-
+        var totals = Totals()
         for file in progress {
             let deck = file.entry.split(separator: "/").first.map(String.init) ?? file.entry
             let reviews = file.reviews.filter { $0.at <= now }.sorted(by: ReviewEvent.replayOrder)
@@ -86,9 +144,9 @@ public struct StudyStats: Sendable, Equatable {
             var reviewedInWindow = false
             for review in reviews {
                 let day = days.day(of: review.at)
-                reviewDays.insert(day)
+                totals.reviewDays.insert(day)
                 let age = today - day
-                if age >= 0, age < Self.historyDays { perDay[Self.historyDays - 1 - age] += 1 }
+                if age >= 0, age < Self.historyDays { totals.perDay[Self.historyDays - 1 - age] += 1 }
                 if age >= 0, age < Self.retentionDays { reviewedInWindow = true }
             }
             if reviewedInWindow {
@@ -97,35 +155,20 @@ public struct StudyStats: Sendable, Equatable {
                     for (index, review) in reviews.enumerated() where index > 0 && states[index - 1].phase == .review {
                         let age = today - days.day(of: review.at)
                         guard age >= 0, age < Self.retentionDays else { continue }
-                        retention.reviews += 1
-                        if review.grade != .again { retention.retained += 1 }
+                        totals.retentionReviews += 1
+                        if review.grade != .again { totals.retained += 1 }
                     }
                 }
             }
             guard file.status == .active, !reviews.isEmpty else { continue }
             if let state = file.state ?? engine.replay(reviews, entryID: file.entry) {
                 let offset = max(0, days.day(of: state.due) - today)
-                if offset <= Self.upcomingDays { due[offset] += 1 }
+                if offset <= Self.upcomingDays { totals.due[offset] += 1 }
             }
             let level = Mastery(events: reviews, entryID: file.entry, at: now, scheduler: engine).level
-            mastery[deck, default: [:]][level, default: 0] += 1
+            totals.mastery[deck, default: [:]][level, default: 0] += 1
         }
-
-        var sessionsToday = 0, secondsToday = 0
-        for session in sessions where days.day(of: session.startedAt) == today {
-            sessionsToday += 1
-            if let ended = session.endedAt { secondsToday += max(0, Int(ended.timeIntervalSince(session.startedAt).rounded())) }
-        }
-
-        self.due = due
-        self.reviewsPerDay = perDay
-        (self.currentStreak, self.longestStreak) = Self.streaks(reviewDays, today: today)
-        self.dailyGoal = profile?.settings.dailyGoal ?? Self.defaultDailyGoal
-        self.retention = retention
-        self.mastery = mastery
-        self.sessionsToday = sessionsToday
-        self.secondsStudiedToday = secondsToday
-        self.today = today
+        return totals
     }
 
     /// Current and longest runs of consecutive days in `days`.

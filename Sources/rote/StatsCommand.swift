@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoteLibrary
 import RoteStore
 import Scheduling
 import Study
@@ -17,16 +18,10 @@ struct Stats: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: true))
-        let library = context.library
-        let profile = library.profiles[context.user]
-        var settings: [String: SchedulerSettings] = [:]
-        for (deck, manifest) in library.decks { settings[deck] = .forDeck(manifest, profile: profile) }
-        let stats = StudyStats(
-            progress: Array(context.index.progress.values), sessions: library.sessions[context.user] ?? [], profile: profile,
-            settings: settings, now: Date(), timeZone: .current)
+        let library = try CommandContext.library(global)
+        let stats = library.stats()
         let colour = isatty(1) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        print("\(context.user): \(stats.dueToday) due today · \(stats.reviewsToday)/\(stats.dailyGoal) reviews toward today's goal (\(Int((stats.goalProgress * 100).rounded()))%)")
+        print("\(library.user): \(stats.dueToday) due today · \(stats.reviewsToday)/\(stats.dailyGoal) reviews toward today's goal (\(Int((stats.goalProgress * 100).rounded()))%)")
         let week = stats.due.dropFirst().prefix(7).reduce(0, +), month = stats.due.dropFirst().reduce(0, +)
         print("due in the next 7 days: \(week) · next 30 days: \(month)")
         print("streak: \(stats.currentStreak) day\(stats.currentStreak == 1 ? "" : "s") · longest: \(stats.longestStreak)")

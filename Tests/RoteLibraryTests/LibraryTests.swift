@@ -157,3 +157,26 @@ import Study
         #expect(directory.read(path) == "entry: words/run\nreviews:\n  - {id: a, at: not-a-time, grade: good}\n", "left as it was")
     }
 }
+
+extension LibraryTests {
+    /// Stats read only the learner's files, and must equal what the full load gives.
+    @Test func statsFromTheLearnersFilesEqualTheFullLoads() throws {
+        let directory = LibraryTests.starterLibrary()
+        let loaded = try LibraryLoader(users: .only("demo"), includeSessions: true).load(directory.url)
+        let profile = loaded.profiles["demo"]
+        var settings: [String: SchedulerSettings] = [:]
+        for (deck, manifest) in loaded.decks { settings[deck] = .forDeck(manifest, profile: profile) }
+        let utc = TimeZone(identifier: "UTC")!
+        let library = try Library(root: directory.url, user: "demo")
+        // Across the demo learner's history, so every part (due, streaks, retention) has something.
+        let reviews = (loaded.progress["demo"] ?? [:]).values.flatMap(\.reviews).map(\.at)
+        let first = try #require(reviews.min()), last = try #require(reviews.max())
+        for now in stride(from: first.timeIntervalSince1970, through: last.timeIntervalSince1970 + 40 * 86_400, by: 9 * 86_400).map(Date.init(timeIntervalSince1970:)) {
+            let full = StudyStats(
+                progress: Array((loaded.progress["demo"] ?? [:]).values), sessions: loaded.sessions["demo"] ?? [], profile: profile,
+                settings: settings, now: now, timeZone: utc)
+            #expect(library.stats(now: now, timeZone: utc) == full, "at \(now)")
+        }
+        #expect(library.stats(now: last, timeZone: utc).reviewsPerDay.reduce(0, +) > 0, "the history is used")
+    }
+}
