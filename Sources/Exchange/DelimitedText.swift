@@ -148,14 +148,17 @@ public struct DelimitedText: Sendable, Equatable {
     /// Writes rows (the first being the header) with `separator`, quoting fields that hold
     /// the separator, a quote or a line break; lines end in LF.
     public static func render(_ rows: [[String]], separator: Character) -> String {
-        rows.map { row in
-            row.map { field in
-                if field.contains(separator) || field.contains("\"") || field.contains("\n") || field.contains("\r") || field.hasPrefix(" ") || field.hasSuffix(" ") {
-                    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                }
-                return field
-            }.joined(separator: String(separator))
-        }.joined(separator: "\n") + "\n"
+        rows.isEmpty ? "\n" : rows.map { render(row: $0, separator: separator) }.joined()
+    }
+
+    /// One row and its line break, as `render` writes it.
+    public static func render(row: [String], separator: Character) -> String {
+        row.map { field in
+            if field.contains(separator) || field.contains("\"") || field.contains("\n") || field.contains("\r") || field.hasPrefix(" ") || field.hasSuffix(" ") {
+                return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            }
+            return field
+        }.joined(separator: String(separator)) + "\n"
     }
 
     /// Plain text of an HTML field: tags dropped (`<br>` and `<div>` as line breaks), the

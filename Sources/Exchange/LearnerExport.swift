@@ -17,80 +17,159 @@ public enum LearnerExport {
     public static let formatName = "rote-learner-export"
     public static let formatVersion = 1
 
+    /// One learner's files, as an export reads them: the profile, then each progress file in
+    /// entry order and each session in order of its start, handed over one at a time.
+    public struct LearnerFiles {
+        public var profile: Profile?
+        public var progressCount: Int
+        public var sessionCount: Int
+        public var progress: (_ each: (ProgressFile) throws -> Void) throws -> Void
+        public var sessions: (_ each: (SessionFile) throws -> Void) throws -> Void
+        /// Files that did not read, left out of the export: complete once the export is written.
+        public var problems: [Diagnostic] { skipped.problems }
+        private let skipped = Skipped()
+
+        private final class Skipped {
+            var problems: [Diagnostic] = []
+        }
+
+        /// From a library already loaded (with sessions).
+        public init(user: String, library: LoadedLibrary) {
+            profile = library.profiles[user]
+            let progress = (library.progress[user] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+            let sessions = library.sessions[user] ?? []
+            progressCount = progress.count
+            sessionCount = sessions.count
+            self.progress = { each in for file in progress { try each(file) } }
+            self.sessions = { each in for session in sessions { try each(session) } }
+        }
+
+        /// Read from the learner's folder as they are exported: a progress or session file is
+        /// parsed when its turn comes and then dropped, so memory stays that of one file
+        /// whatever the history's size. Sessions are ordered by a first pass that keeps only
+        /// each one's start.
+        public init(user: String, root: URL) {
+            let paths = LibraryPaths(user: user)
+            let loader = LibraryLoader(users: .only(user), includeSessions: true)
+            profile = FileManager.default.contents(atPath: root.appending(path: paths.profile).path).flatMap { Profile.decode($0, path: paths.profile).0 }
+            func parse(_ path: String) -> LibraryLoader.ParseResult? {
+                guard case let .success(kind) = LibraryFile.classify(path) else { return nil }
+                return loader.parse(root: root, path: path, kind: kind, decks: [:])
+            }
+            // Entry order, which is not path order: `a/b-c.yaml` sorts before `a/b.yaml`.
+            let progressPaths = loader.listFiles(root, under: ["\(paths.folder)/progress"]).0.compactMap { path -> (entry: String, path: String)? in
+                guard case let .success(.progress(_, entry)) = LibraryFile.classify(path) else { return nil }
+                return (entry, path)
+            }.sorted { $0.entry < $1.entry }
+            let sessionPaths = loader.listFiles(root, under: ["\(paths.folder)/sessions"]).0
+            let skipped = skipped
+            var starts: [(start: Date, order: Int, path: String)] = []
+            for (order, path) in sessionPaths.enumerated() {
+                let parsed = parse(path)
+                skipped.problems += parsed?.problems.filter { $0.severity == .error } ?? []
+                if case let .session(_, session)? = parsed?.value { starts.append((session.startedAt, order, path)) }
+            }
+            starts.sort { ($0.start, $0.order) < ($1.start, $1.order) }
+            progressCount = progressPaths.count
+            sessionCount = starts.count
+            progress = { each in
+                for (_, path) in progressPaths {
+                    let parsed = parse(path)
+                    skipped.problems += parsed?.problems.filter { $0.severity == .error } ?? []
+                    if case let .progress(_, file)? = parsed?.value { try each(file) }
+                }
+            }
+            sessions = { each in
+                for (_, _, path) in starts {
+                    if case let .session(_, session)? = parse(path)?.value { try each(session) }
+                }
+            }
+        }
+    }
+
     /// Writes the export into `folder` (created if needed) and returns the files written.
     /// `library` must be loaded with sessions.
     @discardableResult
     public static func write(user: String, library: LoadedLibrary, format: Format, to folder: URL, now: Date = Date()) throws -> [URL] {
-        let profile = library.profiles[user]
-        let progress = (library.progress[user] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
-        let sessions = library.sessions[user] ?? []
-        let saved = savedFiles(user: user, root: library.root)
-        guard profile != nil || !progress.isEmpty || !sessions.isEmpty || !saved.isEmpty else {
+        try write(user: user, files: LearnerFiles(user: user, library: library), root: library.root, format: format, to: folder, now: now)
+    }
+
+    /// Writes the export of `files` into `folder`, each file written as it is read and put in
+    /// place whole (`AtomicFile.Stream`); returns the files written.
+    @discardableResult
+    public static func write(user: String, files: LearnerFiles, root: URL, format: Format, to folder: URL, now: Date = Date()) throws -> [URL] {
+        let profile = files.profile
+        let saved = savedFiles(user: user, root: root)
+        guard profile != nil || files.progressCount > 0 || files.sessionCount > 0 || !saved.isEmpty else {
             throw Failure(message: "no learner '\(user)' in this library (nothing under profiles/\(user)/); use --user NAME")
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         switch format {
         case .json:
-            let document = JSONValue.object([
-                "format": .string(formatName),
-                "version": .number(Double(formatVersion)),
-                "user": .string(user),
-                "exported_at": .string(Timestamp.format(now)),
-                "profile": profile.map { json($0.yamlValue) } ?? .null,
-                "progress": .array(progress.map { json($0.yamlValue) }),
-                "sessions": .array(sessions.map { json($0.yamlValue) }),
-                "saved": .array(saved.map { .object(["path": .string($0.path), "content": .string($0.text)]) }),
-            ])
             let url = folder.appending(path: "\(user).json")
-            try AtomicFile.write(document.serialized() + "\n", to: url)
+            let stream = try AtomicFile.Stream(to: url)
+            var document = try JSONObjectWriter(stream.write)
+            try document.member("exported_at", .string(Timestamp.format(now)))
+            try document.member("format", .string(formatName))
+            try document.member("profile", profile.map { json($0.yamlValue) } ?? .null)
+            try document.arrayMember("progress") { item in try files.progress { try item(json($0.yamlValue)) } }
+            try document.member("saved", .array(saved.map { .object(["path": .string($0.path), "content": .string($0.text)]) }))
+            try document.arrayMember("sessions") { item in try files.sessions { try item(json($0.yamlValue)) } }
+            try document.member("user", .string(user))
+            try document.member("version", .number(Double(formatVersion)))
+            try document.finish()
+            try stream.write("\n")
+            try stream.commit()
             return [url]
         case .csv:
-            var files: [(String, [[String]])] = []
-            var profileRows = [["key", "value"]]
+            func table(_ name: String, _ header: [String]) throws -> (url: URL, stream: AtomicFile.Stream) {
+                let url = folder.appending(path: name)
+                let stream = try AtomicFile.Stream(to: url)
+                try stream.write(DelimitedText.render(row: header, separator: ","))
+                return (url, stream)
+            }
+            func add(_ row: [String], to table: (url: URL, stream: AtomicFile.Stream)) throws {
+                try table.stream.write(DelimitedText.render(row: row, separator: ","))
+            }
+            let profileTable = try table("profile.csv", ["key", "value"])
+            var profileRows: [[String]] = []
             if let profile { flatten(profile.yamlValue, prefix: "", into: &profileRows) }
-            files.append(("profile.csv", profileRows))
-            var progressRows = [["entry", "status", "status_at", "phase", "step", "stability", "difficulty", "ease", "interval", "due", "reps", "lapses", "last_review", "reviews"]]
-            var reviewRows = [["entry", "id", "at", "grade", "ms", "device"]]
-            for file in progress {
+            for row in profileRows { try add(row, to: profileTable) }
+            let progressTable = try table("progress.csv", ["entry", "status", "status_at", "phase", "step", "stability", "difficulty", "ease", "interval", "due", "reps", "lapses", "last_review", "reviews"])
+            let reviewTable = try table("reviews.csv", ["entry", "id", "at", "grade", "ms", "device"])
+            try files.progress { file in
                 let state = file.state
-                progressRows.append([
+                try add([
                     file.entry, file.status.rawValue, file.statusAt.map(Timestamp.format) ?? "", state?.phase.rawValue ?? "", state?.step.map(String.init) ?? "",
                     state?.stability.map(YAMLValue.format) ?? "", state?.difficulty.map(YAMLValue.format) ?? "", state?.ease.map(YAMLValue.format) ?? "",
                     state?.interval.map(YAMLValue.format) ?? "", state.map { Timestamp.format($0.due) } ?? "", state.map { String($0.reps) } ?? "",
                     state.map { String($0.lapses) } ?? "", state?.lastReview.map(Timestamp.format) ?? "", String(file.reviews.count),
-                ])
+                ], to: progressTable)
                 for review in file.reviews {
-                    reviewRows.append([file.entry, review.id, Timestamp.format(review.at), review.grade.name, review.ms.map(String.init) ?? "", review.device ?? ""])
+                    try add([file.entry, review.id, Timestamp.format(review.at), review.grade.name, review.ms.map(String.init) ?? "", review.device ?? ""], to: reviewTable)
                 }
             }
-            files.append(("progress.csv", progressRows))
-            files.append(("reviews.csv", reviewRows))
-            var sessionRows = [["id", "device", "type", "started_at", "ended_at", "decks", "again", "hard", "good", "easy", "new", "attempts"]]
-            var attemptRows = [["session", "entry", "question", "answer", "correct", "at", "ms"]]
-            for session in sessions {
-                sessionRows.append([session.id, session.device ?? "", session.kind.rawValue, Timestamp.format(session.startedAt), session.endedAt.map(Timestamp.format) ?? "",
-                                    CellList.join(session.decks), String(session.again), String(session.hard), String(session.good), String(session.easy),
-                                    String(session.new), String(session.attempts.count)])
+            let sessionTable = try table("sessions.csv", ["id", "device", "type", "started_at", "ended_at", "decks", "again", "hard", "good", "easy", "new", "attempts"])
+            let attemptTable = try table("attempts.csv", ["session", "entry", "question", "answer", "correct", "at", "ms"])
+            try files.sessions { session in
+                try add([session.id, session.device ?? "", session.kind.rawValue, Timestamp.format(session.startedAt), session.endedAt.map(Timestamp.format) ?? "",
+                         CellList.join(session.decks), String(session.again), String(session.hard), String(session.good), String(session.easy),
+                         String(session.new), String(session.attempts.count)], to: sessionTable)
                 for attempt in session.attempts {
-                    attemptRows.append([session.id, attempt.entry, attempt.question, attempt.answer, attempt.correct ? "true" : "false", Timestamp.format(attempt.at), String(attempt.ms)])
+                    try add([session.id, attempt.entry, attempt.question, attempt.answer, attempt.correct ? "true" : "false", Timestamp.format(attempt.at), String(attempt.ms)], to: attemptTable)
                 }
             }
-            files.append(("sessions.csv", sessionRows))
-            files.append(("attempts.csv", attemptRows))
-            files.append(("saved.csv", [["path", "content"]] + saved.map { [$0.path, $0.text] }))
-            var written: [URL] = []
-            for (name, rows) in files {
-                let url = folder.appending(path: name)
-                try AtomicFile.write(DelimitedText.render(rows, separator: ","), to: url)
-                written.append(url)
-            }
-            return written
+            let savedTable = try table("saved.csv", ["path", "content"])
+            for item in saved { try add([item.path, item.text], to: savedTable) }
+            let tables = [profileTable, progressTable, reviewTable, sessionTable, attemptTable, savedTable]
+            for table in tables { try table.stream.commit() }
+            return tables.map(\.url)
         }
     }
 
     /// Saved content (`profiles/<user>/saved/**`), path relative to the library and text.
     static func savedFiles(user: String, root: URL) -> [(path: String, text: String)] {
-        let folder = root.appending(path: "profiles/\(user)/saved")
+        let folder = root.appending(path: LibraryPaths(user: user).saved)
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }
         let rootPath = root.standardizedFileURL.path + "/"
         var out: [(path: String, text: String)] = []

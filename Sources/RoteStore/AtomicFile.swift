@@ -24,33 +24,88 @@ public enum AtomicFile {
     /// `durable: false` skips both fsyncs, for a cache: a crash may then lose the new file
     /// or leave it torn (the cache's checksum must catch that), never a mix of two files.
     public static func write(_ bytes: UnsafeRawBufferPointer, to url: URL, durable: Bool = true) throws {
-        let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appending(path: ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw WriteError(path: url.path, reason: String(cString: strerror(errno))) }
-        var failure: String?
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = String(cString: strerror(errno))
-                break
+        let stream = try Stream(to: url)
+        try stream.write(bytes)
+        try stream.commit(durable: durable)
+    }
+
+    /// A file written a piece at a time — an export of any size in bounded memory — that
+    /// appears at its path whole, or not at all: the pieces go to a temporary file beside it,
+    /// renamed over the path by `commit`. A stream dropped before `commit` removes its
+    /// temporary file.
+    public final class Stream {
+        public let url: URL
+        private let temporary: URL
+        private var descriptor: Int32
+        private var buffer: [UInt8] = []
+        private static let bufferSize = 1 << 16
+
+        public init(to url: URL) throws {
+            self.url = url
+            let folder = url.deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            temporary = folder.appending(path: ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw WriteError(path: url.path, reason: String(cString: strerror(errno))) }
+            buffer.reserveCapacity(Stream.bufferSize)
+        }
+
+        deinit {
+            if descriptor >= 0 {
+                close(descriptor)
+                unlink(temporary.path)
             }
-            offset += written
         }
-        if failure == nil, durable, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        close(descriptor)
-        if failure == nil, rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary.path)
-            throw WriteError(path: url.path, reason: failure)
+
+        public func write(_ text: String) throws {
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= Stream.bufferSize { try flush() }
         }
-        let folderDescriptor = durable ? open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
-        if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
-            close(folderDescriptor)
+
+        public func write(_ bytes: UnsafeRawBufferPointer) throws {
+            try flush()
+            try writeAll(bytes)
+        }
+
+        private func flush() throws {
+            guard !buffer.isEmpty else { return }
+            try buffer.withUnsafeBytes { try writeAll($0) }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+            guard descriptor >= 0 else { throw WriteError(path: url.path, reason: "the file was already finished") }
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw WriteError(path: url.path, reason: String(cString: strerror(errno)))
+                }
+                offset += written
+            }
+        }
+
+        /// Puts the file at its path: flushed, fsynced (unless not `durable`, for a cache:
+        /// a crash may then lose the new file or leave it torn, never a mix of two files),
+        /// renamed over the path, and the folder fsynced.
+        public func commit(durable: Bool = true) throws {
+            var failure: String?
+            do { try flush() } catch let error as WriteError { failure = error.reason }
+            if failure == nil, durable, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+            close(descriptor)
+            descriptor = -1
+            if failure == nil, rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
+            if let failure {
+                unlink(temporary.path)
+                throw WriteError(path: url.path, reason: failure)
+            }
+            let folder = url.deletingLastPathComponent()
+            let folderDescriptor = durable ? open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+            if folderDescriptor >= 0 {
+                fsync(folderDescriptor)
+                close(folderDescriptor)
+            }
         }
     }
 

@@ -51,14 +51,19 @@ struct Export: ParsableCommand {
         guard let format = LearnerExport.Format(rawValue: format) else {
             throw ValidationError("a learner exports as json or csv, not '\(self.format)'")
         }
-        let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(try CommandContext.user(at: try CommandContext.locate(global), global)), includeSessions: true))
-        context.reportLoadProblems()
-        let folder = URL(fileURLWithPath: out ?? "rote-export-\(context.user)")
+        let root = try CommandContext.locate(global)
+        let user = try CommandContext.user(at: root, global)
+        let folder = URL(fileURLWithPath: out ?? "rote-export-\(user)")
+        // Written as it is read: memory stays that of one file, whatever the history's size.
+        let learner = LearnerExport.LearnerFiles(user: user, root: root)
         do {
-            let files = try LearnerExport.write(user: context.user, library: context.library, format: format, to: folder)
-            print("Exported \(context.user)'s data to \(folder.path): \(files.map(\.lastPathComponent).joined(separator: ", ")).")
+            let files = try LearnerExport.write(user: user, files: learner, root: root, format: format, to: folder)
+            CommandContext.report(learner.problems)
+            print("Exported \(user)'s data to \(folder.path): \(files.map(\.lastPathComponent).joined(separator: ", ")).")
         } catch let failure as LearnerExport.Failure {
             throw CLIError(failure.message)
+        } catch {
+            throw CLIError.explaining(error)
         }
     }
 }

@@ -141,3 +141,37 @@ import RoteSync
         #expect(throws: LearnerExport.Failure.self) { try LearnerExport.write(user: "nobody", library: library, format: .csv, to: out) }
     }
 }
+
+/// `rote export` reads the learner's files as it writes them; its bytes must be those of the
+/// export of the whole loaded library, in both formats, including entry order that differs
+/// from path order and sessions that started in the same second.
+@Suite struct StreamingExportTests {
+    @Test func theStreamedExportIsByteForByteTheLoadedOne() throws {
+        let directory = TemporaryDirectory()
+        for name in ["rote.yaml", "corpus", "profiles"] {
+            try FileManager.default.copyItem(at: Checkout.root.appending(path: name), to: directory.url.appending(path: name))
+        }
+        // A twin `<id>-b`: its path `<id>-b.yaml` sorts before `<id>.yaml` ('-' < '.') while
+        // the entry `<id>` sorts before `<id>-b`, so path order and entry order differ.
+        let progress = "profiles/demo/progress"
+        let ids = try FileManager.default.subpathsOfDirectory(atPath: directory.url.appending(path: progress).path).filter { $0.hasSuffix(".yaml") }.sorted()
+        let first = try #require(ids.first)
+        let text = try #require(directory.read("\(progress)/\(first)"))
+        let twin = String(first.dropLast(5)) + "-b"
+        directory.write("\(progress)/\(twin).yaml", text.replacingOccurrences(of: "entry: \(first.dropLast(5))", with: "entry: \(twin)"))
+        let library = try LibraryLoader(users: .only("demo"), includeSessions: true).load(directory.url)
+        #expect((library.sessions["demo"] ?? []).count > 1, "the demo learner has sessions to order")
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        for format in LearnerExport.Format.allCases {
+            let loaded = directory.url.appending(path: "loaded-\(format)"), streamed = directory.url.appending(path: "streamed-\(format)")
+            let expected = try LearnerExport.write(user: "demo", library: library, format: format, to: loaded, now: now)
+            let files = LearnerExport.LearnerFiles(user: "demo", root: directory.url)
+            let written = try LearnerExport.write(user: "demo", files: files, root: directory.url, format: format, to: streamed, now: now)
+            #expect(written.map(\.lastPathComponent) == expected.map(\.lastPathComponent))
+            for (mine, theirs) in zip(written, expected) {
+                #expect(try Data(contentsOf: mine) == Data(contentsOf: theirs), "\(format): \(mine.lastPathComponent)")
+            }
+            #expect(files.problems.isEmpty)
+        }
+    }
+}

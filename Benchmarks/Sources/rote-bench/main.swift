@@ -10,6 +10,7 @@
 //                       [--work DIR] [--seed S]
 //     rote-bench commit --library DIR [--reviews N] [--runs K] [--work DIR] [--seed S]
 //     rote-bench launch --library DIR [--runs K] [--lookups N] [--user NAME]
+//     rote-bench commands --library DIR --rote PATH [--runs K] [--work DIR] [--user NAME]
 //
 // Benchmarks/bench.sh runs them against their references (py-fsrs for replay, the system git
 // for merge and commit, on a library made by `generate`).
@@ -27,6 +28,7 @@ let measurements: [(name: String, run: Measurement)] = [
     ("commit", CommitBenchmark.run),
     ("launch", LaunchBenchmark.run),
     ("launch-probe", LaunchBenchmark.probe),
+    ("commands", CommandsBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

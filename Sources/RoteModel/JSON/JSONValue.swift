@@ -146,6 +146,13 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
         return out
     }
 
+    /// The pretty form of this value as it appears nested `indent` levels deep.
+    public func serialized(indent: Int) -> String {
+        var out = ""
+        write(into: &out, indent: indent)
+        return out
+    }
+
     private func write(into out: inout String, indent: Int?) {
         let newline = indent == nil ? "" : "\n"
         let pad = { (level: Int) in String(repeating: "  ", count: level) }
@@ -182,4 +189,46 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
 
     /// A JSON string literal: YAML's double-quoted form escapes only what JSON allows.
     static func quote(_ text: String) -> String { YAMLValue.doubleQuoted(text) }
+}
+
+/// A pretty-printed JSON object written a member at a time, byte for byte what
+/// `JSONValue.object(…).serialized()` gives for the same members: members come in sorted key
+/// order, and an array member may be written item by item, so a document of any size is
+/// written in bounded memory.
+public struct JSONObjectWriter {
+    private let sink: (String) throws -> Void
+    private var members = 0
+
+    /// Starts the object; `sink` receives the text in order.
+    public init(_ sink: @escaping (String) throws -> Void) throws {
+        self.sink = sink
+        try sink("{")
+    }
+
+    private mutating func key(_ key: String) throws {
+        try sink((members == 0 ? "\n" : ",\n") + "  " + JSONValue.quote(key) + ": ")
+        members += 1
+    }
+
+    public mutating func member(_ key: String, _ value: JSONValue) throws {
+        try self.key(key)
+        try sink(value.serialized(indent: 1))
+    }
+
+    /// An array member whose items `produce` hands to the function it is given, one at a time.
+    public mutating func arrayMember(_ key: String, _ produce: (_ item: (JSONValue) throws -> Void) throws -> Void) throws {
+        try self.key(key)
+        var items = 0
+        let sink = self.sink
+        try produce { item in
+            try sink((items == 0 ? "[\n" : ",\n") + "    " + item.serialized(indent: 2))
+            items += 1
+        }
+        try sink(items == 0 ? "[]" : "\n  ]")
+    }
+
+    /// Ends the object.
+    public func finish() throws {
+        try sink(members == 0 ? "}" : "\n}")
+    }
 }

@@ -1,0 +1,125 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every command a user runs, each as its own process from start to exit, on a clone of a
+/// generated library — the way a user (or an app calling `rote review`) meets them — beside
+/// `git status --porcelain` on the same library in the same run. Each command's runs alternate
+/// with git's, so both see the same machine; the table gives the medians and each one's
+/// largest peak memory (the child's max RSS, from `wait4`).
+///
+///     rote-bench commands --library DIR --rote PATH [--runs K] [--work DIR] [--user NAME]
+enum CommandsBenchmark {
+    static func run(_ arguments: [String]) throws {
+        let options = try Options(arguments, allowed: ["library", "rote", "runs", "work", "user"])
+        guard let library = options.string("library"), let rote = options.string("rote") else {
+            throw OptionError(message: "usage: rote-bench commands --library DIR --rote PATH [--runs K] [--work DIR] [--user NAME]")
+        }
+        let runs = max(1, try options.int("runs", default: 5))
+        let user = options.string("user") ?? "bench"
+        let work = URL(fileURLWithPath: options.string("work") ?? NSTemporaryDirectory()).appending(path: "rote-bench-commands")
+        let clone = work.appending(path: "library"), remote = work.appending(path: "remote.git")
+        Bench.log("commands: cloning \(library)")
+        try Bench.clone(URL(fileURLWithPath: library), to: clone)
+        Bench.remove(remote)
+        try Bench.run("git", ["clone", "-q", "--bare", "--local", clone.path, remote.path], environment: Bench.gitEnvironment)
+        try Bench.git(["remote", "set-url", "origin", remote.path], in: clone)
+        try Bench.git(["fetch", "-q", "origin"], in: clone)
+        try Bench.git(["branch", "-q", "--set-upstream-to=origin/main", "main"], in: clone)
+
+        // An entry the learner has reviewed, by id and by its word.
+        let progress = clone.appending(path: "profiles/\(user)/progress")
+        guard let deck = try FileManager.default.contentsOfDirectory(atPath: progress.path).sorted().first,
+            let file = try FileManager.default.contentsOfDirectory(atPath: progress.appending(path: deck).path).sorted().first(where: { $0.hasSuffix(".yaml") })
+        else { throw OptionError(message: "\(library) has no progress files for \(user)") }
+        let word = String(file.dropLast(5)), id = "\(deck)/\(word)"
+        let export = work.appending(path: "export.json").path
+
+        let commands: [(name: String, arguments: [String])] = [
+            ("show ID", ["show", id]),
+            ("show WORD", ["show", word]),
+            ("history ID", ["history", id]),
+            ("lookup WORD", ["lookup", word]),
+            ("list DECK", ["list", deck]),
+            ("stats", ["stats"]),
+            ("review ID good", ["review", id, "good"]),
+            ("suspend ID", ["suspend", id]),
+            ("ignore ID", ["ignore", id]),
+            ("activate ID", ["activate", id]),
+            ("reset ID", ["reset", id]),
+            ("study --plan", ["study", "--plan"]),
+            ("check (nothing changed)", ["check"]),
+            ("export --format json", ["export", "--format", "json", "--out", export]),
+            ("sync (nothing to do)", ["sync"]),
+        ]
+        let git = try Bench.which("git")
+        let environment = ["ROTE_USER": user, "NO_COLOR": "1"]
+        // A first launch builds the launch index and settles git's index: a one-off, not measured.
+        Bench.log("commands: first launch (builds the index)")
+        _ = try measure([rote, "-C", clone.path, "study", "--plan"], environment: environment)
+        _ = try measure([git, "-C", clone.path, "status", "--porcelain"], environment: [:])
+
+        var table = Table(header: ["command (100k: \(id))", "rote, median of \(runs)", "peak memory", "git status, same runs", "rote ÷ git"])
+        for (name, arguments) in commands {
+            Bench.log("commands: \(name)")
+            var roteTimes: [Double] = [], gitTimes: [Double] = []
+            var peak = 0, failed: Int32 = 0
+            for _ in 0..<runs {
+                let measured = try measure([rote, "-C", clone.path] + arguments, environment: environment)
+                if measured.status != 0 { failed = measured.status }
+                roteTimes.append(measured.seconds)
+                peak = max(peak, measured.maxRSS)
+                gitTimes.append(try measure([git, "-C", clone.path, "status", "--porcelain"], environment: [:]).seconds)
+            }
+            let ours = Timing.median(roteTimes), theirs = Timing.median(gitTimes)
+            table.add([
+                name + (failed != 0 ? " (exit \(failed))" : ""), Bench.duration(ours), String(format: "%.0f MiB", Double(peak) / 1024), Bench.duration(theirs),
+                String(format: "%.2f×", ours / theirs),
+            ])
+        }
+        print("every command at \(try entryCount(clone)) entries (a fresh process each, start to exit)")
+        print(table.render())
+        Bench.remove(work)
+    }
+
+    /// The entries a library holds: its corpus files less the deck manifests.
+    static func entryCount(_ library: URL) throws -> String {
+        let corpus = library.appending(path: "corpus")
+        var count = 0
+        for deck in try FileManager.default.contentsOfDirectory(atPath: corpus.path) {
+            count += (try FileManager.default.contentsOfDirectory(atPath: corpus.appending(path: deck).path)).filter { $0.hasSuffix(".yaml") && $0 != "deck.yaml" }.count
+        }
+        return count >= 1_000 ? "\(count / 1_000)k" : "\(count)"
+    }
+
+    /// Runs a program to its end with its output discarded: wall time from spawn to exit, the
+    /// child's peak memory (KiB) and its exit status.
+    static func measure(_ argv: [String], environment: [String: String]) throws -> (seconds: Double, maxRSS: Int, status: Int32) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var variables = ProcessInfo.processInfo.environment
+        for (key, value) in environment { variables[key] = value }
+        let cArguments = argv.map { strdup($0) } + [nil]
+        let cEnvironment = variables.map { strdup("\($0)=\($1)") } + [nil]
+        defer {
+            for pointer in cArguments { free(pointer) }
+            for pointer in cEnvironment { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let started = ContinuousClock.now
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, cEnvironment)
+        guard spawned == 0 else { throw OptionError(message: "could not start \(argv[0]): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+        let elapsed = started.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (seconds, usage.ru_maxrss, exited)
+    }
+}
