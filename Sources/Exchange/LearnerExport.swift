@@ -23,8 +23,11 @@ public enum LearnerExport {
         public var profile: Profile?
         public var progressCount: Int
         public var sessionCount: Int
-        public var progress: (_ each: (ProgressFile) throws -> Void) throws -> Void
-        public var sessions: (_ each: (SessionFile) throws -> Void) throws -> Void
+        /// Renders each progress file (`render` runs on every core, a share of files at a time)
+        /// and hands over the parts in entry order.
+        public var progress: (_ render: @escaping @Sendable (ProgressFile) -> [String], _ each: ([String]) throws -> Void) throws -> Void
+        /// The same for each session, in order of its start.
+        public var sessions: (_ render: @escaping @Sendable (SessionFile) -> [String], _ each: ([String]) throws -> Void) throws -> Void
         /// Files that did not read, left out of the export: complete once the export is written.
         public var problems: [Diagnostic] { skipped.problems }
         private let skipped = Skipped()
@@ -40,8 +43,8 @@ public enum LearnerExport {
             let sessions = library.sessions[user] ?? []
             progressCount = progress.count
             sessionCount = sessions.count
-            self.progress = { each in for file in progress { try each(file) } }
-            self.sessions = { each in for session in sessions { try each(session) } }
+            self.progress = { render, each in for file in progress { try each(render(file)) } }
+            self.sessions = { render, each in for session in sessions { try each(render(session)) } }
         }
 
         /// Read from the learner's folder as they are exported: a progress or session file is
@@ -52,7 +55,7 @@ public enum LearnerExport {
             let paths = LibraryPaths(user: user)
             let loader = LibraryLoader(users: .only(user), includeSessions: true)
             profile = FileManager.default.contents(atPath: root.appending(path: paths.profile).path).flatMap { Profile.decode($0, path: paths.profile).0 }
-            func parse(_ path: String) -> LibraryLoader.ParseResult? {
+            @Sendable func parse(_ path: String) -> LibraryLoader.ParseResult? {
                 guard case let .success(kind) = LibraryFile.classify(path) else { return nil }
                 return loader.parse(root: root, path: path, kind: kind, decks: [:])
             }
@@ -72,17 +75,31 @@ public enum LearnerExport {
             starts.sort { ($0.start, $0.order) < ($1.start, $1.order) }
             progressCount = progressPaths.count
             sessionCount = starts.count
-            progress = { each in
-                for (_, path) in progressPaths {
-                    let parsed = parse(path)
-                    skipped.problems += parsed?.problems.filter { $0.severity == .error } ?? []
-                    if case let .progress(_, file)? = parsed?.value { try each(file) }
+            // A share at a time: parsed and rendered on every core, written in order, dropped.
+            func inShares(_ paths: [String], _ render: @escaping @Sendable (LibraryLoader.ParseResult) -> [String]?, _ each: ([String]) throws -> Void) throws {
+                for start in stride(from: 0, to: paths.count, by: 1_024) {
+                    let share = Array(paths[start..<min(start + 1_024, paths.count)])
+                    for (problems, parts) in share.concurrentMap({ path -> ([Diagnostic], [String]?) in
+                        guard let parsed = parse(path) else { return ([], nil) }
+                        return (parsed.problems.filter { $0.severity == .error }, render(parsed))
+                    }) {
+                        skipped.problems += problems
+                        if let parts { try each(parts) }
+                    }
                 }
             }
-            sessions = { each in
-                for (_, _, path) in starts {
-                    if case let .session(_, session)? = parse(path)?.value { try each(session) }
-                }
+            let orderedProgress = progressPaths.map(\.path), orderedSessions = starts.map(\.path)
+            progress = { render, each in
+                try inShares(orderedProgress, { parsed in
+                    if case let .progress(_, file)? = parsed.value { return render(file) }
+                    return nil
+                }, each)
+            }
+            sessions = { render, each in
+                try inShares(orderedSessions, { parsed in
+                    if case let .session(_, session)? = parsed.value { return render(session) }
+                    return nil
+                }, each)
             }
         }
     }
@@ -112,9 +129,13 @@ public enum LearnerExport {
             try document.member("exported_at", .string(Timestamp.format(now)))
             try document.member("format", .string(formatName))
             try document.member("profile", profile.map { json($0.yamlValue) } ?? .null)
-            try document.arrayMember("progress") { item in try files.progress { try item(json($0.yamlValue)) } }
+            try document.arrayMember("progress", rendered: { item in
+                try files.progress({ [json($0.yamlValue).serialized(indent: 2)] }, { try item($0[0]) })
+            })
             try document.member("saved", .array(saved.map { .object(["path": .string($0.path), "content": .string($0.text)]) }))
-            try document.arrayMember("sessions") { item in try files.sessions { try item(json($0.yamlValue)) } }
+            try document.arrayMember("sessions", rendered: { item in
+                try files.sessions({ [json($0.yamlValue).serialized(indent: 2)] }, { try item($0[0]) })
+            })
             try document.member("user", .string(user))
             try document.member("version", .number(Double(formatVersion)))
             try document.finish()
@@ -128,8 +149,9 @@ public enum LearnerExport {
                 try stream.write(DelimitedText.render(row: header, separator: ","))
                 return (url, stream)
             }
+            @Sendable func csvRow(_ row: [String]) -> String { DelimitedText.render(row: row, separator: ",") }
             func add(_ row: [String], to table: (url: URL, stream: AtomicFile.Stream)) throws {
-                try table.stream.write(DelimitedText.render(row: row, separator: ","))
+                try table.stream.write(csvRow(row))
             }
             let profileTable = try table("profile.csv", ["key", "value"])
             var profileRows: [[String]] = []
@@ -137,28 +159,38 @@ public enum LearnerExport {
             for row in profileRows { try add(row, to: profileTable) }
             let progressTable = try table("progress.csv", ["entry", "status", "status_at", "phase", "step", "stability", "difficulty", "ease", "interval", "due", "reps", "lapses", "last_review", "reviews"])
             let reviewTable = try table("reviews.csv", ["entry", "id", "at", "grade", "ms", "device"])
-            try files.progress { file in
+            try files.progress({ file in
                 let state = file.state
-                try add([
+                let row = csvRow([
                     file.entry, file.status.rawValue, file.statusAt.map(Timestamp.format) ?? "", state?.phase.rawValue ?? "", state?.step.map(String.init) ?? "",
                     state?.stability.map(YAMLValue.format) ?? "", state?.difficulty.map(YAMLValue.format) ?? "", state?.ease.map(YAMLValue.format) ?? "",
                     state?.interval.map(YAMLValue.format) ?? "", state.map { Timestamp.format($0.due) } ?? "", state.map { String($0.reps) } ?? "",
                     state.map { String($0.lapses) } ?? "", state?.lastReview.map(Timestamp.format) ?? "", String(file.reviews.count),
-                ], to: progressTable)
-                for review in file.reviews {
-                    try add([file.entry, review.id, Timestamp.format(review.at), review.grade.name, review.ms.map(String.init) ?? "", review.device ?? ""], to: reviewTable)
-                }
-            }
+                ])
+                let reviews = file.reviews.map { review in
+                    csvRow([file.entry, review.id, Timestamp.format(review.at), review.grade.name, review.ms.map(String.init) ?? "", review.device ?? ""])
+                }.joined()
+                return [row, reviews]
+            }, { parts in
+                try progressTable.stream.write(parts[0])
+                try reviewTable.stream.write(parts[1])
+            })
             let sessionTable = try table("sessions.csv", ["id", "device", "type", "started_at", "ended_at", "decks", "again", "hard", "good", "easy", "new", "attempts"])
             let attemptTable = try table("attempts.csv", ["session", "entry", "question", "answer", "correct", "at", "ms"])
-            try files.sessions { session in
-                try add([session.id, session.device ?? "", session.kind.rawValue, Timestamp.format(session.startedAt), session.endedAt.map(Timestamp.format) ?? "",
-                         CellList.join(session.decks), String(session.again), String(session.hard), String(session.good), String(session.easy),
-                         String(session.new), String(session.attempts.count)], to: sessionTable)
-                for attempt in session.attempts {
-                    try add([session.id, attempt.entry, attempt.question, attempt.answer, attempt.correct ? "true" : "false", Timestamp.format(attempt.at), String(attempt.ms)], to: attemptTable)
-                }
-            }
+            try files.sessions({ session in
+                let row = csvRow([
+                    session.id, session.device ?? "", session.kind.rawValue, Timestamp.format(session.startedAt), session.endedAt.map(Timestamp.format) ?? "",
+                    CellList.join(session.decks), String(session.again), String(session.hard), String(session.good), String(session.easy),
+                    String(session.new), String(session.attempts.count),
+                ])
+                let attempts = session.attempts.map { attempt in
+                    csvRow([session.id, attempt.entry, attempt.question, attempt.answer, attempt.correct ? "true" : "false", Timestamp.format(attempt.at), String(attempt.ms)])
+                }.joined()
+                return [row, attempts]
+            }, { parts in
+                try sessionTable.stream.write(parts[0])
+                try attemptTable.stream.write(parts[1])
+            })
             let savedTable = try table("saved.csv", ["path", "content"])
             for item in saved { try add([item.path, item.text], to: savedTable) }
             let tables = [profileTable, progressTable, reviewTable, sessionTable, attemptTable, savedTable]

@@ -217,11 +217,19 @@ public struct JSONObjectWriter {
 
     /// An array member whose items `produce` hands to the function it is given, one at a time.
     public mutating func arrayMember(_ key: String, _ produce: (_ item: (JSONValue) throws -> Void) throws -> Void) throws {
+        try arrayMember(key, rendered: { item in
+            try withoutActuallyEscaping(item) { item in try produce { try item($0.serialized(indent: 2)) } }
+        })
+    }
+
+    /// An array member whose items come already rendered as an array item is (`serialized(indent: 2)`),
+    /// for a caller that renders them on several cores.
+    public mutating func arrayMember(_ key: String, rendered produce: (_ item: (String) throws -> Void) throws -> Void) throws {
         try self.key(key)
         var items = 0
         let sink = self.sink
         try produce { item in
-            try sink((items == 0 ? "[\n" : ",\n") + "    " + item.serialized(indent: 2))
+            try sink((items == 0 ? "[\n" : ",\n") + "    " + item)
             items += 1
         }
         try sink(items == 0 ? "[]" : "\n  ]")
