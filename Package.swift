@@ -54,8 +54,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Content in and out: seed JSON and CSV/TSV imports, deck and learner exports, erasure.
-        .target(name: "Exchange", dependencies: ["RoteModel", "RoteStore", "RoteSync", "LibGit"], swiftSettings: strictSettings),
-        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Yams"], swiftSettings: strictSettings),
+        .target(name: "Exchange", dependencies: ["RoteModel", "RoteStore", "LibGit"], swiftSettings: strictSettings),
+        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "Yams"], swiftSettings: strictSettings),
         // The launch index cache in .git/rote/: what a launch needs, memory-mapped.
         .target(name: "LaunchIndex", dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "Study"], swiftSettings: strictSettings),
         // The one way to open a library: the checked launch index, and each operation (show,
@@ -63,17 +63,17 @@ let package = Package(
         // RoteKit users and `rote serve` all go through it.
         .target(
             name: "RoteLibrary",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Study", "LaunchIndex", "LibGit"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "Study", "LaunchIndex", "LibGit"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "AnkiImport",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "CSQLite", "CZstd", "ZIPFoundation"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "CSQLite", "CZstd", "ZIPFoundation"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "PublisherDecks",
-            dependencies: ["RoteModel", "RoteStore", "RoteSync", "LibGit"],
+            dependencies: ["RoteModel", "RoteStore", "LibGit"],
             swiftSettings: strictSettings
         ),
         // The starter decks in corpus/ are compiled into the binary, so an installed `rote`
@@ -104,7 +104,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rote-bench",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "Study", "LaunchIndex"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "LibGit", "Study", "LaunchIndex"],
             path: "Benchmarks/Sources/rote-bench",
             swiftSettings: strictSettings
         ),

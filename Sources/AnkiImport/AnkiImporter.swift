@@ -2,7 +2,6 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import RoteSync
 import Scheduling
 
 /// Imports an Anki package into a library as one commit: notes become entries, media files

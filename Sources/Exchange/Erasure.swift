@@ -2,7 +2,6 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import RoteSync
 
 /// `rote forget USER`: the right to erasure (seed 004). Deletes every file of the learner in
 /// one commit marked `Rote-Erasure: USER`, which sync honours — a clone that changed those

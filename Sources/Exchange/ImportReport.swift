@@ -1,5 +1,6 @@
 import Foundation
 import RoteModel
+import RoteStore
 
 /// One finding of an import: where (a JSON path such as `skills[0].slug`, or a row of a
 /// table), how bad, and what to do.

@@ -2,7 +2,6 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import RoteSync
 
 /// Helpers for the commits imports and erasures make (the writing itself is
 /// `LibraryGit.apply`, all or nothing).

@@ -2,7 +2,6 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import RoteSync
 
 /// Decks that come from a publisher's git repository (seed 000's content updates and batches):
 /// `add` imports one, `status` says which have a newer version upstream, `update` three-way

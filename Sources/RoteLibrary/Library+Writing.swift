@@ -1,7 +1,6 @@
 import Foundation
 import RoteModel
 import RoteStore
-import RoteSync
 import Scheduling
 import Study
 

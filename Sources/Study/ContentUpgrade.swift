@@ -2,7 +2,6 @@ import Foundation
 import RoteModel
 import LibGit
 import RoteStore
-import RoteSync
 
 /// Runs the upgrade rules of decks whose content version changed since a learner last saw
 /// them (seed 003), and records the versions seen in the learner's profile (`deck_versions`).

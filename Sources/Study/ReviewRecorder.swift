@@ -1,6 +1,5 @@
 import Foundation
 import RoteStore
-import RoteSync
 import Scheduling
 
 /// Writes answered reviews into progress files the moment they happen — each one atomically,

@@ -1,7 +1,6 @@
 import Foundation
 import RoteModel
 import RoteStore
-import RoteSync
 import Scheduling
 
 /// Runs one study session over a plan: shows each exercise, grades each entry from all its

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import RoteModel
 import RoteStore
-import RoteSync
 import Scheduling
 import Study
 

@@ -3,7 +3,6 @@ import Foundation
 import LibGit
 import PublisherDecks
 import RoteStore
-import RoteSync
 
 /// `rote deck add|status|update`: decks from a publisher's git repository.
 struct DeckCommand: ParsableCommand {

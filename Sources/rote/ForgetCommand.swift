@@ -3,7 +3,6 @@ import Exchange
 import Foundation
 import LibGit
 import RoteStore
-import RoteSync
 
 #if canImport(Glibc)
 import Glibc

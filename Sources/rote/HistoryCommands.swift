@@ -3,7 +3,6 @@ import Foundation
 import LibGit
 import RoteLibrary
 import RoteStore
-import RoteSync
 
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(

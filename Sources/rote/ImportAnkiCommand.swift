@@ -3,7 +3,6 @@ import ArgumentParser
 import Foundation
 import LibGit
 import RoteStore
-import RoteSync
 
 /// `rote import FILE.apkg|.colpkg`: an Anki package with its review history (`Import` hands
 /// Anki files here).

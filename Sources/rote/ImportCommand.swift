@@ -3,7 +3,6 @@ import Exchange
 import Foundation
 import LibGit
 import RoteStore
-import RoteSync
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(

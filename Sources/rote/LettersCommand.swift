@@ -3,7 +3,6 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import RoteSync
 import Study
 
 /// `rote letters`: mastery per letter and what is unlocked; `rote letters record`: store a

@@ -3,7 +3,6 @@ import Foundation
 import LaunchIndex
 import RoteStore
 import LibGit
-import RoteSync
 import Study
 
 struct StudyCommand: ParsableCommand {

@@ -5,7 +5,6 @@ import TestSupport
 @testable import Exchange
 import RoteModel
 import RoteStore
-import RoteSync
 
 @Suite(.serialized) struct ErasureTests {
     static func library() -> TemporaryDirectory {

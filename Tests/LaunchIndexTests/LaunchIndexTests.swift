@@ -5,7 +5,6 @@ import TestSupport
 import LibGit
 import RoteModel
 import RoteStore
-import RoteSync
 import Study
 
 /// The launch index must answer exactly what the full load answers, notice every change to

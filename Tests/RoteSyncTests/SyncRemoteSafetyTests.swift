@@ -1,5 +1,6 @@
 import Foundation
 import LibGit
+import RoteStore
 import Testing
 import TestSupport
 @testable import RoteSync

@@ -3,7 +3,6 @@ import Testing
 import TestSupport
 import RoteModel
 import RoteStore
-import RoteSync
 @testable import Study
 
 /// A console that answers from a script, as a learner would, and keeps what was shown.

@@ -2,7 +2,6 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import RoteSync
 import Scheduling
 
 /// Generates a realistic library for the git benchmarks, deterministically from a seed:

@@ -1,6 +1,5 @@
 import Foundation
 import LibGit
-import RoteStore
 
 extension LibraryGit {
     /// The library's git for a writer that holds the `LibraryLock`, after finishing what a

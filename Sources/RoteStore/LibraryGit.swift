@@ -1,6 +1,5 @@
 import Foundation
 import LibGit
-import RoteStore
 import Scheduling
 
 /// Rote's use of the git repository behind a library: committing what changed, one commit per
@@ -12,7 +11,8 @@ public final class LibraryGit {
     public let repository: Repository
     public let user: String
     public let device: String
-    let now: @Sendable () -> Date
+    /// The clock commits are dated by (a test sets it).
+    public let now: @Sendable () -> Date
 
     public init(root: URL, user: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.root = root

@@ -1,5 +1,4 @@
 import Foundation
-import RoteStore
 
 /// This device's name in review events and commit trailers: the host name made into a slug,
 /// plus a short random suffix so two machines with the same host name stay apart. Kept in
