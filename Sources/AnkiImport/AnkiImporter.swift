@@ -92,9 +92,9 @@ public struct AnkiImporter {
     /// while holding the library lock.
     public func importPackage(at url: URL, options: Options) throws -> Report {
         let package = try AnkiPackage.read(url, limit: options.unpackedLimit)
-        let lock = try LibraryLock(root: root, purpose: "import \(url.lastPathComponent)")
-        defer { withExtendedLifetime(lock) {} }
-        let git = try LibraryGit.forWriting(root: root, user: options.user, now: now)
+        let writer = try LibraryWriter(root: root, user: options.user, purpose: "import \(url.lastPathComponent)", now: now)
+        defer { withExtendedLifetime(writer) {} }
+        let git = writer.git
         let library = try LibraryLoader(users: .only(options.user), includeSessions: false).load(root)
         var report = try plan(package, library: library, options: options)
         guard !report.changes.isEmpty else { return report }

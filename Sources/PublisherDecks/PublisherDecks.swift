@@ -42,8 +42,8 @@ public struct PublisherDecks {
         guard Slug.isValidSegment(name) else {
             throw PublisherError(.invalidName, "'\(name)' is not a valid deck name; use lowercase letters, digits, _ . - (e.g. --as \(Slug.make(from: name)))")
         }
-        let lock = try LibraryLock(root: root, purpose: "deck add \(RemoteURL.redactingUserinfo(url))")
-        defer { withExtendedLifetime(lock) {} }
+        let writer = try LibraryWriter(root: root, user: user, purpose: "deck add \(RemoteURL.redactingUserinfo(url))", now: now)
+        defer { withExtendedLifetime(writer) {} }
         let library = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
         if let existing = library.decks[name] {
             throw PublisherError(.deckExists, "deck '\(name)' already exists (corpus/\(name)/deck.yaml, '\(existing.title)'); nothing was added — choose another name with --as NAME")
@@ -61,8 +61,7 @@ public struct PublisherDecks {
         if let stamped = ContentVersions.profileSeeing([name: snapshot.manifest.version], user: user, root: root, now: now()) {
             changes[stamped.path] = stamped.data
         }
-        let git = try LibraryGit.forWriting(root: root, user: user, now: now)
-        try git.apply(changes: changes, message: """
+        try writer.git.apply(changes: changes, message: """
             Add deck \(name) \(snapshot.manifest.version) from \(RemoteURL.redactingUserinfo(url))
 
             \(snapshot.files.count) file\(snapshot.files.count == 1 ? "" : "s") of '\(snapshot.manifest.title)'\(path.map { " (\($0))" } ?? "") at \(ref.map { "\($0), " } ?? "")commit \(commit.hex).
@@ -169,9 +168,9 @@ public struct PublisherDecks {
     /// update with every conflict's file and line, leaving the library as it was, unless
     /// `prefer` says which side wins.
     public func update(deck: String, ref: String? = nil, prefer: Preference = .none) throws -> Updated {
-        let lock = try LibraryLock(root: root, purpose: "deck update \(deck)")
-        defer { withExtendedLifetime(lock) {} }
-        let git = try LibraryGit.forWriting(root: root, user: user, now: now)
+        let writer = try LibraryWriter(root: root, user: user, purpose: "deck update \(deck)", now: now)
+        defer { withExtendedLifetime(writer) {} }
+        let git = writer.git
         let library = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
         guard let manifest = library.decks[deck] else {
             let known = library.decks.keys.sorted().joined(separator: ", ")

@@ -32,9 +32,7 @@ extension Library {
     /// Runs `body` as the library's one writer: it holds the library's lock throughout, and
     /// `git` has finished whatever a killed write left before `body` reads anything.
     public func write<Result>(purpose: String, _ body: (LibraryGit) throws -> Result) throws -> Result {
-        let lock = try LibraryLock(root: root, purpose: purpose)
-        defer { withExtendedLifetime(lock) {} }
-        return try body(try LibraryGit.forWriting(root: root, user: user))
+        try LibraryWriter.write(root: root, user: user, purpose: purpose, body)
     }
 
     /// Runs the upgrade rules of decks whose version changed since the learner last saw them

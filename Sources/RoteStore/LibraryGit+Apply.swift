@@ -1,15 +1,33 @@
 import Foundation
 import LibGit
 
-extension LibraryGit {
-    /// The library's git for a writer that holds the `LibraryLock`, after finishing what a
-    /// killed write left (`recoverInterruptedApply`) — before the writer reads anything it
-    /// will base its change on.
-    public static func forWriting(root: URL, user: String, now: @escaping @Sendable () -> Date = { Date() }) throws -> LibraryGit {
+/// The library's one writer: it holds the library's lock (`LibraryLock`) for as long as it
+/// lives, and its `git` has finished whatever a killed write left (`recoverInterruptedApply`)
+/// before the writer reads anything it will base its change on. Every command that changes a
+/// library takes one, so "callers hold the lock" is the type's promise, not a comment's.
+public final class LibraryWriter {
+    public let git: LibraryGit
+    private let lock: LibraryLock
+
+    /// Waits for nothing: a library another process is writing throws `LibraryLock.Busy`,
+    /// naming it and its purpose.
+    public init(root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
+        lock = try LibraryLock(root: root, purpose: purpose)
         let git = try LibraryGit(root: root, user: user, now: now)
         try git.recoverInterruptedApply()
-        return git
+        self.git = git
     }
+
+    /// Runs `body` as the library's writer, the lock released when it returns.
+    public static func write<Result>(
+        root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() }, _ body: (LibraryGit) throws -> Result
+    ) throws -> Result {
+        let writer = try LibraryWriter(root: root, user: user, purpose: purpose, now: now)
+        return try withExtendedLifetime(writer) { try body(writer.git) }
+    }
+}
+
+extension LibraryGit {
 
     /// Writes `changes` (library path → new bytes, nil to delete) into the work tree and
     /// commits them as one commit: all or nothing. Each file is written atomically; should a

@@ -45,8 +45,8 @@ enum Repair {
     /// Returns whether any file was removed or rewritten.
     static func run(_ context: CommandContext) throws -> Bool {
         do {
-            let lock = try LibraryLock(root: context.root, purpose: "check --repair")
-            defer { withExtendedLifetime(lock) {} }
+            let writer = try LibraryWriter(root: context.root, user: context.user, purpose: "check --repair")
+            defer { withExtendedLifetime(writer) {} }
             var removed = 0
             for leftover in AtomicFile.leftovers(in: context.root) where leftover.abandoned {
                 try FileManager.default.removeItem(at: context.root.appending(path: leftover.path))
@@ -56,7 +56,7 @@ enum Repair {
             let broken = Set(context.library.errors.map(\.path)).sorted()
             var changes: [String: Data?] = [:]
             var kept = 0
-            let git = try LibraryGit.forWriting(root: context.root, user: context.user)
+            let git = writer.git
             // git's status of the whole library is asked only when there is a file to repair.
             var pending: Set<String>?
             for path in broken {

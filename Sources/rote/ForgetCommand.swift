@@ -34,9 +34,9 @@ struct Forget: ParsableCommand {
     func run() throws {
         let root = try CommandContext.locate(global)
         do {
-            let lock = try LibraryLock(root: root, purpose: "forget")
-            defer { withExtendedLifetime(lock) {} }
-            let git = try LibraryGit.forWriting(root: root, user: learner)
+            let writer = try LibraryWriter(root: root, user: learner, purpose: "forget")
+            defer { withExtendedLifetime(writer) {} }
+            let git = writer.git
             let files = try Erasure.files(of: learner, git: git)
             if files.isEmpty, !purgeHistory {
                 throw CLIError("no learner '\(learner)' in this library (nothing under profiles/\(learner)/)")

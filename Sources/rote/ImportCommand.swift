@@ -92,9 +92,9 @@ struct Import: ParsableCommand {
 
         let root = try CommandContext.locate(global)
         do {
-            let lock = try LibraryLock(root: root, purpose: "import")
-            defer { withExtendedLifetime(lock) {} }
-            let git = try LibraryGit.forWriting(root: root, user: CommandContext.user(at: root, global))
+            let writer = try LibraryWriter(root: root, user: CommandContext.user(at: root, global), purpose: "import")
+            defer { withExtendedLifetime(writer) {} }
+            let git = writer.git
             // Read under the lock, so what is checked is what the commit lands on.
             let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
             let plan = isJSON

@@ -135,9 +135,9 @@ struct Letters: ParsableCommand {
                 throw CLIError(future.description)
             }
             do {
-                let lock = try LibraryLock(root: context.root, purpose: "letters record")
-                defer { withExtendedLifetime(lock) {} }
-                let git = try LibraryGit.forWriting(root: context.root, user: context.user)
+                let writer = try LibraryWriter(root: context.root, user: context.user, purpose: "letters record")
+                defer { withExtendedLifetime(writer) {} }
+                let git = writer.git
                 let path = Letters.path(user: context.user, letter: entry.id)
                 // Read under the lock: another process may have added an attempt since loading.
                 let existing = try ReadBeforeRewrite.read(LetterAttemptsFile.self, at: path, in: context.root) ?? LetterAttemptsFile(letter: entry.id)

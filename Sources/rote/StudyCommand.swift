@@ -66,12 +66,12 @@ struct StudyCommand: ParsableCommand {
     func run() throws {
         let root = try CommandContext.locate(global)
         let user = try CommandContext.user(at: root, global)
-        let lock: LibraryLock
+        let writer: LibraryWriter
         let git: LibraryGit
         let launch: LibraryLaunch
         do {
-            lock = try LibraryLock(root: root, purpose: "study")
-            git = try LibraryGit.forWriting(root: root, user: user)
+            writer = try LibraryWriter(root: root, user: user, purpose: "study")
+            git = writer.git
             if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
                 Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
             }
@@ -83,7 +83,7 @@ struct StudyCommand: ParsableCommand {
         } catch let error as SyncError {
             throw CLIError(error.message)
         }
-        defer { withExtendedLifetime(lock) {} }
+        defer { withExtendedLifetime(writer) {} }
         // A deck whose version changed since the learner last saw it runs its upgrade rule,
         // which lists the entries added and removed: that takes the parsed library.
         if !plan, ContentVersions.hasUpgrade(decks: launch.decks, profile: launch.profile) {
