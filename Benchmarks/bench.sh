@@ -23,6 +23,10 @@
 #         the floor beside the cold launch, and Anki (the `anki` package, in .build/anki-venv;
 #         ANKI=none skips it) opening a collection of the same cards and counting what is due
 #         is the reference beside the warm one (Benchmarks/anki_due.py); lookups per second.
+# commands  Every command a user runs (show, history, lookup, list, stats, review, suspend,
+#         ignore, activate, reset, study --plan, check, export, sync), each a fresh process from
+#         start to exit on a clone of the library, beside `git status --porcelain` in the same
+#         runs: "every command at 100k", median wall time and peak memory (COMMAND_RUNS, 5).
 #
 # The git benchmarks use a library made by `rote-bench generate` from SEED in
 # .build/bench-libraries/ (reused when present; about 3 minutes to make at the default size):
@@ -41,7 +45,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 package=${PACKAGE_PATH:-$(cd "$here/.." && pwd)}
-benches=${BENCHES:-replay merge commit launch}
+benches=${BENCHES:-replay merge commit launch commands}
 seed=${SEED:-20261121}
 
 want() { [[ " $benches " == *" $1 "* ]]; }
@@ -74,7 +78,7 @@ if want replay; then
     "$bench" replay "${sizes[@]}" --runs "$rote_runs" --reference "$work/reference.json"
 fi
 
-if want merge || want commit || want launch; then
+if want merge || want commit || want launch || want commands; then
     # `rote merge-driver` is what git runs in the merge reference.
     swift build -c release --product rote --package-path "$package" >&2
     lib_entries=${LIB_ENTRIES:-100000}
@@ -119,4 +123,9 @@ if want launch; then
         if "$anki_venv/bin/python" -c "import anki" 2>/dev/null; then anki_args=(--anki-python "$anki_venv/bin/python"); fi
     fi
     "$bench" launch --library "$library" --runs "${LAUNCH_RUNS:-3}" --lookups "${LOOKUPS:-2000000}" "${anki_args[@]}"
+fi
+
+if want commands; then
+    echo
+    "$bench" commands --library "$library" --rote "$bin/rote" --runs "${COMMAND_RUNS:-5}" --work "$clones"
 fi
