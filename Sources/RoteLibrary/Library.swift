@@ -214,3 +214,32 @@ extension Library {
         return StudyStats(totals: totals, sessions: sessions, profile: profile, now: now, timeZone: timeZone)
     }
 }
+
+extension Library {
+    /// A deck's entries in study order, read from its own folder: for the small decks whose
+    /// rules look at every entry (letters unlock in order).
+    public func entries(inDeck deck: String) -> [Entry] {
+        let loader = LibraryLoader(users: .only(user), includeSessions: false)
+        let decks = decks, root = root
+        let entries = loader.listFiles(root, under: ["corpus/\(deck)"]).0.concurrentMap { path -> Entry? in
+            guard case let .success(kind) = LibraryFile.classify(path), case .entry = kind,
+                case let .entry(entry)? = loader.parse(root: root, path: path, kind: kind, decks: decks).value
+            else { return nil }
+            return entry
+        }.compactMap { $0 }
+        return LibraryLoader.sortedInStudyOrder(entries, deckOrder: deckOrder)
+    }
+
+    /// The learner's tracing attempts, by letter id, from `profiles/<user>/letters/`.
+    public func letterAttempts() -> [String: LetterAttemptsFile] {
+        let loader = LibraryLoader(users: .only(user), includeSessions: false)
+        var attempts: [String: LetterAttemptsFile] = [:]
+        for path in loader.listFiles(root, under: ["\(paths.folder)/letters"]).0 {
+            guard case let .success(kind) = LibraryFile.classify(path),
+                case let .letters(_, file)? = loader.parse(root: root, path: path, kind: kind, decks: decks).value
+            else { continue }
+            attempts[file.letter] = file
+        }
+        return attempts
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LibGit
+import RoteLibrary
 import RoteModel
 import RoteStore
 import Study
@@ -20,7 +21,7 @@ struct Letters: ParsableCommand {
     )
 
     /// The letters deck a command means: `--deck`, else the library's only letters deck.
-    static func deck(_ name: String?, in library: LoadedLibrary) throws -> String {
+    static func deck(_ name: String?, in library: Library) throws -> String {
         let letterDecks = library.deckOrder.filter { library.decks[$0]?.kind == .letters }
         if let name {
             guard letterDecks.contains(name) else {
@@ -42,14 +43,13 @@ struct Letters: ParsableCommand {
         @Option(help: ArgumentHelp("The letters deck (default: the only one).", valueName: "deck")) var deck: String?
 
         func run() throws {
-            let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(try CommandContext.user(at: try CommandContext.locate(global), global)), includeSessions: false))
-            context.reportLoadProblems()
-            let deck = try Letters.deck(deck, in: context.library)
-            let rule = context.library.decks[deck]?.unlock ?? .init()
-            let entries = context.library.entries.filter { $0.deck == deck }
-            let attempts = (context.library.letterAttempts[context.user] ?? [:]).mapValues(\.attempts)
+            let library = try CommandContext.library(global)
+            let deck = try Letters.deck(deck, in: library)
+            let rule = library.decks[deck]?.unlock ?? .init()
+            let entries = library.entries(inDeck: deck)
+            let attempts = library.letterAttempts().mapValues(\.attempts)
             let unlocked = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule)
-            print("\(deck) for \(context.user): \(unlocked.count) of \(entries.count) unlocked (next unlocks after \(rule.passes) \(rule.mode) scores of \(rule.minScore)+)")
+            print("\(deck) for \(library.user): \(unlocked.count) of \(entries.count) unlocked (next unlocks after \(rule.passes) \(rule.mode) scores of \(rule.minScore)+)")
             var previous: String?
             for entry in entries {
                 guard case let .letter(letter) = entry.content else { continue }
@@ -110,23 +110,22 @@ struct Letters: ParsableCommand {
             } catch {
                 throw CLIError("\(source): \(error.description)")
             }
-            let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
-            guard var profile = context.library.profiles[context.user] else {
-                throw CLIError("no learner '\(context.user)' in this library (profiles/\(context.user)/profile.yaml); use --user NAME")
-            }
-            let deck = try Letters.deck(deck, in: context.library)
+            let library = try CommandContext.library(global)
+            try CLIError.explain { try library.requireProfile() }
+            guard var profile = library.profile else { return }
+            let deck = try Letters.deck(deck, in: library)
             guard let wanted = letter ?? LetterAttempt.letter(inJSON: data) else {
                 throw CLIError("\(source): which letter? give --letter a, or a \"letter\" field in the JSON")
             }
-            let entries = context.library.entries.filter { $0.deck == deck }
+            let entries = library.entries(inDeck: deck)
             guard let entry = entries.first(where: { entry in
                 guard case let .letter(letter) = entry.content else { return false }
                 return [entry.id, String(entry.id.dropFirst(deck.count + 1)), letter.glyph, letter.character].contains(wanted)
             }) else {
                 throw CLIError("\(source): letter: no letter '\(wanted)' in \(deck); use its id (\(entries.first?.id ?? "\(deck)/a")), glyph id or character")
             }
-            let rule = context.library.decks[deck]?.unlock ?? .init()
-            var attempts = (context.library.letterAttempts[context.user] ?? [:]).mapValues(\.attempts)
+            let rule = library.decks[deck]?.unlock ?? .init()
+            var attempts = library.letterAttempts().mapValues(\.attempts)
             let unlockedBefore = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule)
             if attempt.id == nil { attempt.id = UUID().uuidString.lowercased() }
             do {
@@ -135,31 +134,31 @@ struct Letters: ParsableCommand {
                 throw CLIError(future.description)
             }
             do {
-                let writer = try LibraryWriter(root: context.root, user: context.user, purpose: "letters record")
+                let writer = try LibraryWriter(root: library.root, user: library.user, purpose: "letters record")
                 defer { withExtendedLifetime(writer) {} }
                 let git = writer.git
-                let path = Letters.path(user: context.user, letter: entry.id)
+                let path = Letters.path(user: library.user, letter: entry.id)
                 // Read under the lock: another process may have added an attempt since loading.
-                let existing = try ReadBeforeRewrite.read(LetterAttemptsFile.self, at: path, in: context.root) ?? LetterAttemptsFile(letter: entry.id)
+                let existing = try ReadBeforeRewrite.read(LetterAttemptsFile.self, at: path, in: library.root) ?? LetterAttemptsFile(letter: entry.id)
                 let updated = existing.adding(attempt)
                 let fileData = Data(updated.render().utf8)
-                try AtomicFile.write(fileData, at: path, in: context.root)
+                try AtomicFile.write(fileData, at: path, in: library.root)
                 var changes: [String: Data?] = [path: fileData]
                 if profile.settings.lastLetter != entry.id {
                     // Read again under the lock, in full: the loaded copy may have left out what it did not understand.
-                    profile = try ReadBeforeRewrite.read(Profile.self, at: LibraryPaths(user: context.user).profile, in: context.root) ?? profile
+                    profile = try ReadBeforeRewrite.read(Profile.self, at: LibraryPaths(user: library.user).profile, in: library.root) ?? profile
                     profile.settings.lastLetter = entry.id
                     profile.updatedAt = Timestamp.wholeSeconds(Date())
-                    let profilePath = LibraryPaths(user: context.user).profile
+                    let profilePath = LibraryPaths(user: library.user).profile
                     let profileData = Data(profile.render().utf8)
-                    try AtomicFile.write(profileData, at: profilePath, in: context.root)
+                    try AtomicFile.write(profileData, at: profilePath, in: library.root)
                     changes[profilePath] = profileData
                 }
                 // A memory-mode attempt is also a review of the letter (LetterReview), once:
                 // the review takes the attempt's id, so recording the same attempt again adds
                 // nothing.
                 var reviewed: (grade: Grade, due: Date?)?
-                let recorder = ReviewRecorder(root: context.root, user: context.user, device: git.device, library: context.library)
+                let recorder = ReviewRecorder(root: library.root, user: library.user, device: git.device, decks: library.decks, profile: library.profile)
                 if let grade = LetterReview.grade(for: attempt, rule: rule), let id = attempt.id,
                     !(try recorder.current(entry.id)).reviews.contains(where: { $0.id == id })
                 {
@@ -174,7 +173,7 @@ struct Letters: ParsableCommand {
                 var subject = "Letters: \(entry.id) \(attempt.mode.rawValue) \(attempt.score)"
                 if !news.isEmpty { subject += " — " + news.joined(separator: ", ") }
                 if let reviewed { subject += " · review \(reviewed.grade.name)" }
-                try git.commit(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(context.user)\n")
+                try git.commit(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(library.user)\n")
                 print("Recorded \(attempt.mode.rawValue) \(attempt.score) for \(entry.id): best \(mastery.bestScore ?? attempt.score), \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s"), \(min(mastery.passes, rule.passes))/\(rule.passes) passes.")
                 for id in newlyUnlocked.sorted() { print("Unlocked \(id).") }
                 if let reviewed {

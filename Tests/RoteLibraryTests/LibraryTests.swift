@@ -180,3 +180,20 @@ extension LibraryTests {
         #expect(library.stats(now: last, timeZone: utc).reviewsPerDay.reduce(0, +) > 0, "the history is used")
     }
 }
+
+extension LibraryTests {
+    /// `rote letters` reads the letters deck's folder and the learner's attempts alone; what it
+    /// reads must be the full load's.
+    @Test func aDecksEntriesAndTheLearnersLetterAttemptsAreTheFullLoads() throws {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        directory.write("profiles/ana/letters/letters/l.yaml", "letter: letters/l\nattempts: []\n")
+        let loaded = try LibraryLoader(users: .only("ana"), includeSessions: false).load(directory.url)
+        let library = try Library(root: directory.url, user: "ana")
+        for deck in loaded.deckOrder {
+            #expect(library.entries(inDeck: deck) == loaded.entries.filter { $0.deck == deck }, "deck \(deck)")
+        }
+        #expect(library.letterAttempts() == loaded.letterAttempts["ana"] ?? [:])
+        #expect(!library.letterAttempts().isEmpty)
+    }
+}
