@@ -64,30 +64,6 @@ struct CommandContext {
         }
     }
 
-    /// The entry an argument names (an id, or a word through its forms). When there is none,
-    /// the message says why: a file for that id that does not read is named with its first
-    /// problem, rather than reported as missing.
-    func entry(named name: String) throws -> Entry {
-        if let entry = index.entries[name] ?? index.lemmas(of: name).first { return entry }
-        let wanted = "corpus/\(name.lowercased()).yaml"
-        if let problem = library.errors.sorted(by: Diagnostic.fileOrder).first(where: { $0.path == wanted }) {
-            throw CLIError("\(name) cannot be used: its file does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
-        }
-        let near = index.orderedIDs.filter { $0.contains(name.lowercased()) }.prefix(5)
-        throw CLIError("no entry '\(name)'" + (near.isEmpty ? "; list them with `rote list` (ids look like english-a1/run, or give a word)" : "; did you mean \(near.joined(separator: ", "))?"))
-    }
-
-    /// Fails unless the learner has a profile that reads; a profile file with errors is named
-    /// with its first problem rather than reported as a missing learner.
-    func requireProfile() throws {
-        guard library.profiles[user] == nil else { return }
-        let path = LibraryPaths(user: user).profile
-        if let problem = library.errors.sorted(by: Diagnostic.fileOrder).first(where: { $0.path == path }) {
-            throw CLIError("the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
-        }
-        throw CLIError("no learner '\(user)' in this library (\(path)); use --user NAME")
-    }
-
     /// Errors in files are reported as warnings-to-stderr by commands that are not `check`,
     /// so a broken file never hides the rest.
     func reportLoadProblems() { CommandContext.report(library.errors) }
