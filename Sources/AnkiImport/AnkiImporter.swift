@@ -95,8 +95,9 @@ public struct AnkiImporter {
         let writer = try LibraryWriter(root: root, user: options.user, purpose: "import \(url.lastPathComponent)", now: now)
         defer { withExtendedLifetime(writer) {} }
         let git = writer.git
-        let library = try LibraryLoader(users: .only(options.user), includeSessions: false).load(root)
-        var report = try plan(package, library: library, options: options)
+        // The deck manifests, the learner's profile, and the entries of the decks the package
+        // lands in: never the whole library.
+        var report = try plan(package, library: try LibrarySettings(root: root, user: options.user), options: options)
         guard !report.changes.isEmpty else { return report }
         report.commit = try git.apply(changes: report.changes, message: commitMessage(report, package: package, user: options.user, device: git.device))?.hex
         return report
@@ -104,7 +105,7 @@ public struct AnkiImporter {
 
     /// Works out every file the import writes, without writing anything. Throws when the
     /// package cannot be imported as a whole.
-    public func plan(_ package: AnkiPackage, library: LoadedLibrary, options: Options) throws -> Report {
+    public func plan(_ package: AnkiPackage, library: LibrarySettings, options: Options) throws -> Report {
         let collection = package.collection
         guard Slug.isValidUser(options.user) else {
             throw AnkiImportError(.invalidName, "'\(options.user)' is not a valid learner name (lowercase letters, digits, _ . -); use --user NAME")
@@ -178,7 +179,7 @@ public struct AnkiImporter {
         let newDecks = Dictionary(uniqueKeysWithValues: kinds.compactMap { kind in
             manifests[kind]!.created ? (deckNames[kind]!, manifests[kind]!.0.version) : nil
         })
-        let profile = library.profiles[options.user]
+        let profile = library.user == options.user ? library.profile : nil
         if profile == nil {
             var created = Profile(user: options.user, createdAt: Timestamp.wholeSeconds(now()), updatedAt: Timestamp.wholeSeconds(now()))
             for (deck, version) in newDecks { created.setSeenVersion(version, of: deck) }
@@ -199,7 +200,7 @@ public struct AnkiImporter {
             let settings = SchedulerSettings.forDeck(manifest, profile: profile)
             // Entries already in the deck: found again by their Anki note id, never by a name
             // (a note added in Anki later may have the same word and come first).
-            let present = library.entries.filter { $0.deck == name }
+            let present = library.entries(inDeck: name)
             let byNote = Dictionary(present.compactMap { entry in entry.content.ankiNote.map { (Int64($0), entry) } }) { first, _ in first }
             let presentByID = Dictionary(present.map { ($0.id, $0) }) { first, _ in first }
             var taken: Set<String> = Set(present.map { String($0.id.dropFirst(name.count + 1)) }).union(["deck"])

@@ -15,15 +15,17 @@ import Study
 /// is left to the few operations that must (the full validator, content upgrades), whose
 /// names say so.
 public final class Library: @unchecked Sendable {
-    public let root: URL
-    public let user: String
-    public let manifest: LibraryManifest?
+    /// `rote.yaml`, the deck manifests and the learner's profile, read when the library opens.
+    public let settings: LibrarySettings
+    public var root: URL { settings.root }
+    public var user: String { settings.user }
+    public var manifest: LibraryManifest? { settings.manifest }
     /// Every deck's manifest (`corpus/<deck>/deck.yaml`) that reads, by deck name.
-    public let decks: [String: DeckManifest]
+    public var decks: [String: DeckManifest] { settings.decks }
     /// The learner's profile; nil when there is none or it does not read.
-    public let profile: Profile?
+    public var profile: Profile? { settings.profile }
     /// Deck names in study order, as `rote.yaml` lists them and then the rest by name.
-    public let deckOrder: [String]
+    public var deckOrder: [String] { settings.deckOrder }
     private let announce: @Sendable (String) -> Void
     private let indexLock = NSLock()
     private var opened: LibraryLaunch?
@@ -33,29 +35,8 @@ public final class Library: @unchecked Sendable {
     /// first open (or one after the index was lost) reads every file once, and `announce`
     /// hears about it when that takes more than a second.
     public init(root: URL, user: String, announce: @escaping @Sendable (String) -> Void = { _ in }) throws {
-        let root = root.standardizedFileURL.resolvingSymlinksInPath()
-        let manifestURL = root.appending(path: LibraryLocation.manifestName)
-        guard let manifestData = FileManager.default.contents(atPath: manifestURL.path) else {
-            throw LibraryError(.notALibrary, "\(manifestURL.path): missing, so this is not a Rote library; create one with `rote init \(root.path)`")
-        }
-        self.root = root
-        self.user = user
+        settings = try LibrarySettings(root: root, user: user)
         self.announce = announce
-        manifest = LibraryManifest.decode(manifestData, path: LibraryLocation.manifestName).0
-        var decks: [String: DeckManifest] = [:]
-        let corpus = root.appending(path: "corpus")
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [] {
-            let path = "corpus/\(name)/deck.yaml"
-            guard case .success(.deckManifest) = LibraryFile.classify(path),
-                let data = FileManager.default.contents(atPath: root.appending(path: path).path),
-                let manifest = DeckManifest.decode(data, path: path).0
-            else { continue }
-            decks[name] = manifest
-        }
-        self.decks = decks
-        deckOrder = LoadedLibrary.deckOrder(manifest: manifest, decks: decks)
-        let profilePath = LibraryPaths(user: user).profile
-        profile = FileManager.default.contents(atPath: root.appending(path: profilePath).path).flatMap { Profile.decode($0, path: profilePath).0 }
     }
 
     /// The launch index, checked against the files, opened on first use.
@@ -218,17 +199,7 @@ extension Library {
 extension Library {
     /// A deck's entries in study order, read from its own folder: for the small decks whose
     /// rules look at every entry (letters unlock in order).
-    public func entries(inDeck deck: String) -> [Entry] {
-        let loader = LibraryLoader(users: .only(user), includeSessions: false)
-        let decks = decks, root = root
-        let entries = loader.listFiles(root, under: ["corpus/\(deck)"]).0.concurrentMap { path -> Entry? in
-            guard case let .success(kind) = LibraryFile.classify(path), case .entry = kind,
-                case let .entry(entry)? = loader.parse(root: root, path: path, kind: kind, decks: decks).value
-            else { return nil }
-            return entry
-        }.compactMap { $0 }
-        return LibraryLoader.sortedInStudyOrder(entries, deckOrder: deckOrder)
-    }
+    public func entries(inDeck deck: String) -> [Entry] { settings.entries(inDeck: deck) }
 
     /// The learner's tracing attempts, by letter id, from `profiles/<user>/letters/`.
     public func letterAttempts() -> [String: LetterAttemptsFile] {

@@ -550,3 +550,56 @@ public final class ReadBuffer {
         return (UnsafeRawBufferPointer(start: storage, count: size), info)
     }
 }
+
+/// The few files every operation on a library starts from — `rote.yaml`, every deck's
+/// `deck.yaml`, one learner's profile — and a deck's entries, read on their own: what an
+/// operation that touches one deck needs, without the full load's walk of every file.
+public struct LibrarySettings: Sendable {
+    public let root: URL
+    public let user: String
+    public let manifest: LibraryManifest?
+    /// Every deck's manifest that reads, by deck name.
+    public let decks: [String: DeckManifest]
+    /// The learner's profile; nil when there is none or it does not read.
+    public let profile: Profile?
+
+    /// Reads the settings of the library at `root`; throws only when there is no library.
+    public init(root: URL, user: String) throws {
+        let root = root.standardizedFileURL.resolvingSymlinksInPath()
+        let manifestURL = root.appending(path: LibraryLocation.manifestName)
+        guard let manifestData = FileManager.default.contents(atPath: manifestURL.path) else {
+            throw LibraryError(.notALibrary, "\(manifestURL.path): missing, so this is not a Rote library; create one with `rote init \(root.path)`")
+        }
+        self.root = root
+        self.user = user
+        manifest = LibraryManifest.decode(manifestData, path: LibraryLocation.manifestName).0
+        var decks: [String: DeckManifest] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.appending(path: "corpus").path)) ?? [] {
+            let path = "corpus/\(name)/deck.yaml"
+            guard case .success(.deckManifest) = LibraryFile.classify(path),
+                let data = FileManager.default.contents(atPath: root.appending(path: path).path),
+                let manifest = DeckManifest.decode(data, path: path).0
+            else { continue }
+            decks[name] = manifest
+        }
+        self.decks = decks
+        let profilePath = LibraryPaths(user: user).profile
+        profile = FileManager.default.contents(atPath: root.appending(path: profilePath).path).flatMap { Profile.decode($0, path: profilePath).0 }
+    }
+
+    /// Deck names in study order, as `rote.yaml` lists them and then the rest by name.
+    public var deckOrder: [String] { LoadedLibrary.deckOrder(manifest: manifest, decks: decks) }
+
+    /// A deck's entries in study order, read from its own folder.
+    public func entries(inDeck deck: String) -> [Entry] {
+        let loader = LibraryLoader(users: .only(user), includeSessions: false)
+        let decks = decks, root = root
+        let entries = loader.listFiles(root, under: ["corpus/\(deck)"]).0.concurrentMap { path -> Entry? in
+            guard case let .success(kind) = LibraryFile.classify(path), case .entry = kind,
+                case let .entry(entry)? = loader.parse(root: root, path: path, kind: kind, decks: decks).value
+            else { return nil }
+            return entry
+        }.compactMap { $0 }
+        return LibraryLoader.sortedInStudyOrder(entries, deckOrder: deckOrder)
+    }
+}
