@@ -44,7 +44,7 @@ public struct PublisherDecks {
         }
         let writer = try LibraryWriter(root: root, user: user, purpose: "deck add \(RemoteURL.redactingUserinfo(url))", now: now)
         defer { withExtendedLifetime(writer) {} }
-        let library = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
+        let library = try LibrarySettings(root: root, user: user)
         if let existing = library.decks[name] {
             throw PublisherError(.deckExists, "deck '\(name)' already exists (corpus/\(name)/deck.yaml, '\(existing.title)'); nothing was added — choose another name with --as NAME")
         }
@@ -91,7 +91,7 @@ public struct PublisherDecks {
 
     /// Every publisher deck's state against its publisher, fetching each once.
     public func status() throws -> [Status] {
-        let library = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
+        let library = try LibrarySettings(root: root, user: user)
         var result: [Status] = []
         for name in library.decks.keys.sorted() {
             guard let upstream = library.decks[name]?.upstream else { continue }
@@ -171,7 +171,7 @@ public struct PublisherDecks {
         let writer = try LibraryWriter(root: root, user: user, purpose: "deck update \(deck)", now: now)
         defer { withExtendedLifetime(writer) {} }
         let git = writer.git
-        let library = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
+        let library = try LibrarySettings(root: root, user: user)
         guard let manifest = library.decks[deck] else {
             let known = library.decks.keys.sorted().joined(separator: ", ")
             throw PublisherError(.unknownDeck, "no deck '\(deck)' in this library (decks: \(known))")
