@@ -90,7 +90,7 @@ enum MergeBenchmark {
         var mergedTree: ObjectID?, sampleTree: ObjectID?
         var conflicts = 0
         for _ in 0..<runs {
-            let (time, result) = try Timing.measure { try mergeInProcess(repository, big) }
+            let (time, result) = try Timing.measure { try mergeInProcess(repository, root: clone, big) }
             mergeTimes.append(time)
             mergedTree = result.tree
             conflicts = result.conflicts
@@ -98,13 +98,10 @@ enum MergeBenchmark {
         }
         for _ in 0..<syncRuns {
             let (time, result) = try Timing.measure { () throws -> (ObjectID, String) in
-                let merged = try mergeInProcess(repository, big)
-                let tree = try repository.tree(merged.tree)
-                let changedPaths = try repository.changedPaths(from: oursTree, to: tree)
-                let summary = try summarise(repository, ours: oursTree, merged: tree, changed: changedPaths)
-                try repository.checkoutTree(tree, baseline: oursTree)
+                let merged = try mergeInProcess(repository, root: clone, big)
+                try repository.checkoutTree(try repository.tree(merged.tree), baseline: oursTree)
                 try repository.setReference(named: "refs/heads/bench-ours", to: merged.commit, message: "rote-bench: merge")
-                return (merged.tree, summary)
+                return (merged.tree, merged.summary)
             }
             syncTimes.append(time)
             Bench.log("merge: as rote sync: \(Bench.duration(time)); merged \(result.1)")
@@ -113,7 +110,7 @@ enum MergeBenchmark {
         }
         if let small {
             for _ in 0..<runs {
-                let (time, result) = try Timing.measure { try mergeInProcess(repository, small) }
+                let (time, result) = try Timing.measure { try mergeInProcess(repository, root: clone, small) }
                 sampleTimes.append(time)
                 sampleTree = result.tree
             }
@@ -157,11 +154,11 @@ enum MergeBenchmark {
         let rote1 = Timing.median(mergeTimes)
         let referenceCell = mode == "sample"
             ? "≈ \(Bench.duration(reference)) (no-op merge + \(big.both) × one driver call)" : Bench.duration(reference)
-        table.add(["\(big.changed)+\(big.changed) files, \(big.both) on both: merge, drivers, tree, commit", Bench.duration(rote1), referenceCell,
+        table.add(["\(big.changed)+\(big.changed) files, \(big.both) on both: merge, drivers, tree, summary, commit (LibrarySync.mergeCommit)", Bench.duration(rote1), referenceCell,
                    Bench.ratio(rote1, reference)])
         if syncRuns > 0 {
             let rote2 = Timing.median(syncTimes)
-            table.add(["same + summary, checkout, branch move (all rote sync does; \(syncRuns) run\(syncRuns == 1 ? "" : "s"))",
+            table.add(["same + checkout, branch move (all rote sync does; \(syncRuns) run\(syncRuns == 1 ? "" : "s"))",
                        Bench.duration(rote2), referenceCell, Bench.ratio(rote2, reference)])
         }
         if mode != "none" {
@@ -230,46 +227,13 @@ enum MergeBenchmark {
             both: Set(ours).intersection(theirs).count, changed: changed)
     }
 
-    /// The merge as `LibrarySync.integrate` makes it, up to the merge commit (not moving any
-    /// branch): `mergeCommits` with the registered drivers, conflicts resolved as sync
-    /// resolves them, the tree written and the commit created.
-    static func mergeInProcess(_ repository: Repository, _ branches: Branches) throws -> (tree: ObjectID, commit: ObjectID, conflicts: Int) {
-        let index = try repository.mergeCommits(ours: branches.ours, theirs: branches.theirs)
-        var conflicts = 0
-        if index.hasConflicts {
-            for conflict in try index.conflicts() {
-                conflicts += 1
-                let ours = try conflict.ours.map(repository.blob), theirs = try conflict.theirs.map(repository.blob)
-                if let ours, let theirs {
-                    let text = try Repository.mergeText(ancestor: try conflict.ancestor.map(repository.blob), ours: ours, theirs: theirs, path: conflict.path)
-                    try index.resolveConflict(at: conflict.path, with: text.contents)
-                } else {
-                    try index.resolveConflict(at: conflict.path, with: ours ?? theirs)
-                }
-            }
-        }
-        let tree = try index.writeTree()
-        let signature = try repository.signature(at: Date(timeIntervalSince1970: LibraryGenerator.end + 4 * 86_400), fallbackName: "bench", fallbackEmail: "bench@rote.invalid")
-        let commit = try repository.createCommit(
-            tree: tree, parents: [repository.commit(branches.ours), repository.commit(branches.theirs)],
-            message: "Sync: merge from bench-theirs\n", author: signature, committer: signature, updateReference: nil)
-        return (tree.id, commit, conflicts)
-    }
-
-    /// What `LibrarySync.summary` counts for the merge commit's message: sessions added,
-    /// reviews added (decoding each changed progress file on both sides), files changed.
-    static func summarise(_ repository: Repository, ours: Tree, merged: Tree, changed: [String]) throws -> String {
-        var sessions = 0, reviews = 0
-        for path in changed {
-            guard let kind = MergeKind.forPath(path) else { continue }
-            if kind == .immutable, path.contains("/sessions/"), ours.entryID(atPath: path) == nil { sessions += 1 }
-            if kind == .progress, let newID = merged.entryID(atPath: path) {
-                let after = Set(ProgressFile.decode(try repository.blob(newID), path: path).0?.reviews.map(\.id) ?? [])
-                let before = try ours.entryID(atPath: path).map { Set(ProgressFile.decode(try repository.blob($0), path: path).0?.reviews.map(\.id) ?? []) } ?? []
-                reviews += after.subtracting(before).count
-            }
-        }
-        return "\(sessions) sessions, \(reviews) reviews, \(changed.count) files"
+    /// The merge as `rote sync` makes it, up to the merge commit (not moving any branch): the
+    /// product's own `LibrarySync.mergeCommit` — `mergeCommits` with the registered drivers,
+    /// conflicts resolved as sync resolves them, what it brought in counted, the commit made.
+    static func mergeInProcess(_ repository: Repository, root: URL, _ branches: Branches) throws -> (tree: ObjectID, commit: ObjectID, conflicts: Int, summary: String) {
+        let git = try LibraryGit(root: root, user: "bench", now: { Date(timeIntervalSince1970: LibraryGenerator.end + 4 * 86_400) })
+        let merge = try LibrarySync(git: git, remoteName: "bench-theirs").mergeCommit(ours: repository.commit(branches.ours), theirs: repository.commit(branches.theirs))
+        return (merge.tree.id, merge.commit, merge.conflicts.count, merge.summary.text)
     }
 
     /// Times `git merge` of `theirs` into the checked-out branch `runs` times, resetting to
