@@ -12,10 +12,15 @@ public enum DeckExport {
     }
 
     public static func table(deck: String, library: LoadedLibrary, separator: Character) throws -> String {
-        guard let manifest = library.decks[deck] else {
-            throw Failure(message: "no deck '\(deck)'; decks are: \(library.deckOrder.joined(separator: ", "))")
+        try table(deck: deck, decks: library.decks, deckOrder: library.deckOrder, entries: library.entries.filter { $0.deck == deck }, separator: separator)
+    }
+
+    /// The table of `entries`, the deck's entries in study order (`LibrarySettings.read(deck:)`
+    /// reads them from the deck's folder alone).
+    public static func table(deck: String, decks: [String: DeckManifest], deckOrder: [String], entries: [Entry], separator: Character) throws -> String {
+        guard let manifest = decks[deck] else {
+            throw Failure(message: "no deck '\(deck)'; decks are: \(deckOrder.joined(separator: ", "))")
         }
-        let entries = library.entries.filter { $0.deck == deck }
         let prefix = deck.count + 1
         switch manifest.kind {
         case .vocabulary:

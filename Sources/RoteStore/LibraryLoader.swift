@@ -591,15 +591,19 @@ public struct LibrarySettings: Sendable {
     public var deckOrder: [String] { LoadedLibrary.deckOrder(manifest: manifest, decks: decks) }
 
     /// A deck's entries in study order, read from its own folder.
-    public func entries(inDeck deck: String) -> [Entry] {
+    public func entries(inDeck deck: String) -> [Entry] { read(deck: deck).entries }
+
+    /// A deck's entries in study order, and the errors of its entry files that gave none.
+    public func read(deck: String) -> (entries: [Entry], problems: [Diagnostic]) {
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
         let decks = decks, root = root
-        let entries = loader.listFiles(root, under: ["corpus/\(deck)"]).0.concurrentMap { path -> Entry? in
-            guard case let .success(kind) = LibraryFile.classify(path), case .entry = kind,
-                case let .entry(entry)? = loader.parse(root: root, path: path, kind: kind, decks: decks).value
-            else { return nil }
-            return entry
-        }.compactMap { $0 }
-        return LibraryLoader.sortedInStudyOrder(entries, deckOrder: deckOrder)
+        let results = loader.listFiles(root, under: ["corpus/\(deck)"]).0.concurrentMap { path -> (Entry?, [Diagnostic]) in
+            guard case let .success(kind) = LibraryFile.classify(path), case .entry = kind else { return (nil, []) }
+            let parsed = loader.parse(root: root, path: path, kind: kind, decks: decks)
+            guard case let .entry(entry)? = parsed.value else { return (nil, parsed.problems.filter { $0.severity == .error }) }
+            return (entry, [])
+        }
+        let entries = LibraryLoader.sortedInStudyOrder(results.compactMap(\.0), deckOrder: deckOrder)
+        return (entries, results.flatMap(\.1).sorted(by: Diagnostic.fileOrder))
     }
 }

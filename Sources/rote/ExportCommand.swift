@@ -32,11 +32,14 @@ struct Export: ParsableCommand {
     func run() throws {
         if let deck {
             guard format == "csv" || format == "tsv" else { throw ValidationError("a deck exports as csv or tsv, not '\(format)'") }
-            let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
-            context.reportLoadProblems()
+            let root = try CommandContext.locate(global)
+            let settings = try CLIError.explain { try LibrarySettings(root: root, user: try CommandContext.user(at: root, global)) }
+            // The deck's own folder, not the library.
+            let (entries, problems) = settings.read(deck: deck)
+            CommandContext.report(problems)
             let text: String
             do {
-                text = try DeckExport.table(deck: deck, library: context.library, separator: format == "csv" ? "," : "\t")
+                text = try DeckExport.table(deck: deck, decks: settings.decks, deckOrder: settings.deckOrder, entries: entries, separator: format == "csv" ? "," : "\t")
             } catch let failure as DeckExport.Failure {
                 throw CLIError(failure.message)
             }

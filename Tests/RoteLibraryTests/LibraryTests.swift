@@ -79,6 +79,7 @@ import Study
             #expect(error.message.contains(broken), "\(error.message)")
         }
         #expect(try reopened.unreadableEntries().map(\.path) == [broken], "a list names what it leaves out")
+        #expect(reopened.settings.read(deck: "english-a1").problems.map(\.path) == [broken], "so does a deck's export")
         #expect(try library.unreadableEntries().isEmpty)
         // A name never reaches a path outside the library.
         #expect(throws: LibraryError.self) { try library.entry(named: "../../rote") }
