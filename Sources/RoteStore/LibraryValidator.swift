@@ -1,22 +1,128 @@
 import Foundation
 
+/// What one file contributes to the rules that look across files — a few fields, kept for
+/// every file by the incremental check (`LibraryCheck`) so that an unchanged file need not be
+/// parsed again for them.
+public enum FileFacts: Sendable, Equatable {
+    /// An entry: its place in study order and what the rules compare.
+    case entry(EntryFacts)
+    case domain(key: String, uuid: String?, published: Bool)
+    case skill(key: String, uuid: String?, published: Bool)
+    case profile(user: String)
+    /// A progress file, with its reviews dated more than a day ahead when the facts were
+    /// taken: later, only some of those can still be (time only moves on).
+    case progress(user: String, entry: String, ahead: [AheadReview])
+
+    public struct EntryFacts: Sendable, Equatable {
+        public enum Content: Sendable, Equatable {
+            case vocabulary(word: String, pos: String, hasRank: Bool)
+            case letter(glyph: String, order: Int)
+            case question(uuid: String?, published: Bool)
+            case passage
+        }
+
+        public var id: String
+        public var deck: String
+        public var path: String
+        public var sortKey: Int
+        public var content: Content
+
+        public init(id: String, deck: String, path: String, sortKey: Int, content: Content) {
+            self.id = id
+            self.deck = deck
+            self.path = path
+            self.sortKey = sortKey
+            self.content = content
+        }
+
+        public init(_ entry: Entry) {
+            let content: Content
+            switch entry.content {
+            case let .vocabulary(word): content = .vocabulary(word: word.word, pos: word.pos, hasRank: word.rank != nil)
+            case let .letter(letter): content = .letter(glyph: letter.glyph, order: letter.order)
+            case let .question(question): content = .question(uuid: question.uuid, published: question.published)
+            case .passage: content = .passage
+            }
+            self.init(id: entry.id, deck: entry.deck, path: entry.path, sortKey: entry.sortKey, content: content)
+        }
+    }
+
+    public struct AheadReview: Sendable, Equatable {
+        public var id: String
+        public var at: Date
+
+        public init(id: String, at: Date) {
+            self.id = id
+            self.at = at
+        }
+    }
+
+    /// The facts of a parsed file's value; nil for files the rules do not look at.
+    public init?(_ value: LibraryLoader.ParsedValue) {
+        switch value {
+        case let .entry(entry): self = .entry(EntryFacts(entry))
+        case let .domain(key, domain): self = .domain(key: key, uuid: domain.uuid, published: domain.published)
+        case let .skill(key, skill): self = .skill(key: key, uuid: skill.uuid, published: skill.published)
+        case let .profile(user, _): self = .profile(user: user)
+        case let .progress(user, file): self = .progress(user: user, entry: file.entry, ahead: FileFacts.ahead(file))
+        case .session, .letters: return nil
+        }
+    }
+
+    static func ahead(_ file: ProgressFile) -> [AheadReview] {
+        file.reviews.filter { Timestamp.isTooFarAhead($0.at) }.map { AheadReview(id: $0.id, at: $0.at) }
+    }
+
+    /// Every file's facts in a loaded library.
+    public static func of(_ library: LoadedLibrary) -> [FileFacts] {
+        var facts = library.entries.map { FileFacts.entry(EntryFacts($0)) }
+        for (key, domain) in library.domains { facts.append(.domain(key: key, uuid: domain.uuid, published: domain.published)) }
+        for (key, skill) in library.skills { facts.append(.skill(key: key, uuid: skill.uuid, published: skill.published)) }
+        for user in library.profiles.keys { facts.append(.profile(user: user)) }
+        for (user, files) in library.progress {
+            for (entry, file) in files { facts.append(.progress(user: user, entry: entry, ahead: ahead(file))) }
+        }
+        return facts
+    }
+}
+
 /// The rules that look across files: references between files, duplicate ids, publish rules.
 /// Rules inside one file live with that file's codec.
 public enum LibraryValidator {
     public static func crossFileProblems(_ library: LoadedLibrary) -> [Diagnostic] {
-        var problems: [Diagnostic] = []
-        let finder = LineFinder(root: library.root)
+        crossFileProblems(root: library.root, manifest: library.manifest, decks: library.decks, facts: FileFacts.of(library))
+    }
 
-        if let manifest = library.manifest {
-            for deck in manifest.decks where library.decks[deck] == nil {
+    /// The same rules over the files' facts, for a check that reads only what changed.
+    public static func crossFileProblems(root: URL, manifest: LibraryManifest?, decks: [String: DeckManifest], facts: [FileFacts]) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        let finder = LineFinder(root: root)
+        var entries: [FileFacts.EntryFacts] = []
+        var domains: [String: (uuid: String?, published: Bool)] = [:], skills: [String: (uuid: String?, published: Bool)] = [:]
+        var profiles = Set<String>()
+        var progress: [String: [String: [FileFacts.AheadReview]]] = [:]
+        for fact in facts {
+            switch fact {
+            case let .entry(entry): entries.append(entry)
+            case let .domain(key, uuid, published): domains[key] = (uuid, published)
+            case let .skill(key, uuid, published): skills[key] = (uuid, published)
+            case let .profile(user): profiles.insert(user)
+            case let .progress(user, entry, ahead): progress[user, default: [:]][entry] = ahead
+            }
+        }
+        let deckOrder = LoadedLibrary.deckOrder(manifest: manifest, decks: decks)
+        entries = LibraryLoader.sortedInStudyOrder(entries, deckOrder: deckOrder) { ($0.deck, $0.sortKey, $0.id) }
+
+        if let manifest {
+            for deck in manifest.decks where decks[deck] == nil {
                 problems.append(.error(LibraryLocation.manifestName, finder.line(containing: deck, in: LibraryLocation.manifestName), "rote.yaml lists deck '\(deck)' but corpus/\(deck)/deck.yaml does not exist or cannot be read"))
             }
-            if let user = manifest.defaultUser, library.profiles[user] == nil, library.progress[user] != nil || library.profiles.isEmpty == false {
+            if let user = manifest.defaultUser, !profiles.contains(user), progress[user] != nil || profiles.isEmpty == false {
                 problems.append(.warning(LibraryLocation.manifestName, finder.line(containing: "default_user", in: LibraryLocation.manifestName), "default_user '\(user)' has no profiles/\(user)/profile.yaml"))
             }
         }
 
-        problems += skillsProblems(library, finder)
+        problems += skillsProblems(entries: entries, domains: domains, skills: skills, finder)
 
         var uuids: [String: String] = [:]
         func claim(_ uuid: String?, _ path: String) {
@@ -27,36 +133,36 @@ public enum LibraryValidator {
                 uuids[uuid.lowercased()] = path
             }
         }
-        for (key, domain) in library.domains.sorted(by: { $0.key < $1.key }) { claim(domain.uuid, "corpus/\(key)/domain.yaml") }
-        for (key, skill) in library.skills.sorted(by: { $0.key < $1.key }) { claim(skill.uuid, "corpus/\(key)/skill.yaml") }
+        for (key, domain) in domains.sorted(by: { $0.key < $1.key }) { claim(domain.uuid, "corpus/\(key)/domain.yaml") }
+        for (key, skill) in skills.sorted(by: { $0.key < $1.key }) { claim(skill.uuid, "corpus/\(key)/skill.yaml") }
 
         var glyphs: [String: String] = [:]
         var letterOrders: [String: String] = [:]
         var words: [String: String] = [:]
-        let entryIDs = Set(library.entries.map(\.id))
-        for entry in library.entries {
+        let entryIDs = Set(entries.map(\.id))
+        for entry in entries {
             switch entry.content {
-            case let .question(question):
-                claim(question.uuid, entry.path)
-            case let .letter(letter):
-                if let other = glyphs["\(entry.deck)/\(letter.glyph)"] {
-                    problems.append(.error(entry.path, finder.line(containing: "glyph", in: entry.path), "glyph '\(letter.glyph)' is also used by \(other)"))
+            case let .question(uuid, _):
+                claim(uuid, entry.path)
+            case let .letter(glyph, order):
+                if let other = glyphs["\(entry.deck)/\(glyph)"] {
+                    problems.append(.error(entry.path, finder.line(containing: "glyph", in: entry.path), "glyph '\(glyph)' is also used by \(other)"))
                 } else {
-                    glyphs["\(entry.deck)/\(letter.glyph)"] = entry.path
+                    glyphs["\(entry.deck)/\(glyph)"] = entry.path
                 }
-                if let other = letterOrders["\(entry.deck)/\(letter.order)"] {
-                    problems.append(.error(entry.path, finder.line(containing: "order", in: entry.path), "order \(letter.order) is also used by \(other); the unlock order must be unambiguous"))
+                if let other = letterOrders["\(entry.deck)/\(order)"] {
+                    problems.append(.error(entry.path, finder.line(containing: "order", in: entry.path), "order \(order) is also used by \(other); the unlock order must be unambiguous"))
                 } else {
-                    letterOrders["\(entry.deck)/\(letter.order)"] = entry.path
+                    letterOrders["\(entry.deck)/\(order)"] = entry.path
                 }
-            case let .vocabulary(word):
-                let key = "\(entry.deck)/\(word.word.lowercased())/\(word.pos)"
+            case let .vocabulary(word, pos, hasRank):
+                let key = "\(entry.deck)/\(word.lowercased())/\(pos)"
                 if let other = words[key] {
-                    problems.append(.warning(entry.path, finder.line(containing: "word", in: entry.path), "'\(word.word)' (\(word.pos)) is also in \(other)"))
+                    problems.append(.warning(entry.path, finder.line(containing: "word", in: entry.path), "'\(word)' (\(pos)) is also in \(other)"))
                 } else {
                     words[key] = entry.path
                 }
-                if library.decks[entry.deck]?.order == .rank, word.rank == nil {
+                if decks[entry.deck]?.order == .rank, !hasRank {
                     problems.append(.warning(entry.path, finder.line(containing: "word", in: entry.path), "missing optional field 'rank'; this deck studies in rank order, so the word comes last"))
                 }
             case .passage:
@@ -64,14 +170,14 @@ public enum LibraryValidator {
             }
         }
 
-        for (user, files) in library.progress.sorted(by: { $0.key < $1.key }) {
-            if library.profiles[user] == nil {
+        for (user, files) in progress.sorted(by: { $0.key < $1.key }) {
+            if !profiles.contains(user) {
                 problems.append(.warning(LibraryPaths(user: user).profile, nil, "learner '\(user)' has progress but no profile.yaml; run `rote -C . check` after creating one, or remove the folder"))
             }
             // A review from a clock set years ahead (or a typo) arrives by merge too, and a
             // merge keeps every review; it is named here for a person to judge.
-            for (entry, file) in files.sorted(by: { $0.key < $1.key }) {
-                for review in file.reviews where Timestamp.isTooFarAhead(review.at) {
+            for (entry, ahead) in files.sorted(by: { $0.key < $1.key }) {
+                for review in ahead where Timestamp.isTooFarAhead(review.at) {
                     let path = LibraryPaths(user: user).progress(entry)
                     problems.append(.warning(path, finder.line(containing: review.id, in: path), "review \(review.id) is dated \(Timestamp.format(review.at)), more than a day ahead of this device's clock; it schedules the entry for then. if the date is wrong, remove the line by hand"))
                 }
@@ -84,27 +190,30 @@ public enum LibraryValidator {
         return problems
     }
 
-    static func skillsProblems(_ library: LoadedLibrary, _ finder: LineFinder) -> [Diagnostic] {
+    static func skillsProblems(
+        entries: [FileFacts.EntryFacts], domains: [String: (uuid: String?, published: Bool)], skills: [String: (uuid: String?, published: Bool)],
+        _ finder: LineFinder
+    ) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var publishedQuestions: [String: Int] = [:]
         var questionCounts: [String: Int] = [:]
-        for entry in library.entries {
-            guard case let .question(question) = entry.content else { continue }
+        for entry in entries {
+            guard case let .question(_, published) = entry.content else { continue }
             let parts = entry.id.split(separator: "/")
             let skillKey = parts.prefix(3).joined(separator: "/")
             let domainKey = parts.prefix(2).joined(separator: "/")
             questionCounts[skillKey, default: 0] += 1
-            if question.published { publishedQuestions[skillKey, default: 0] += 1 }
-            if library.skills[skillKey] == nil {
+            if published { publishedQuestions[skillKey, default: 0] += 1 }
+            if skills[skillKey] == nil {
                 problems.append(.error(entry.path, nil, "question's skill has no corpus/\(skillKey)/skill.yaml; add one (title, sort_order, published)"))
-            } else if let skill = library.skills[skillKey], question.published, !skill.published {
+            } else if let skill = skills[skillKey], published, !skill.published {
                 problems.append(.warning(entry.path, finder.line(containing: "published", in: entry.path), "question is published but its skill '\(skillKey)' is not, so learners will not see it"))
             }
-            if library.domains[domainKey] == nil, library.skills[skillKey] != nil {
+            if domains[domainKey] == nil, skills[skillKey] != nil {
                 problems.append(.error(entry.path, nil, "question's domain has no corpus/\(domainKey)/domain.yaml; add one (title, sort_order, published)"))
             }
         }
-        for (key, skill) in library.skills.sorted(by: { $0.key < $1.key }) {
+        for (key, skill) in skills.sorted(by: { $0.key < $1.key }) {
             let path = "corpus/\(key)/skill.yaml"
             if skill.published, publishedQuestions[key, default: 0] == 0 {
                 problems.append(.error(path, finder.line(containing: "published", in: path), "skill is published but has no published question; publish a question or set published: false"))
@@ -113,12 +222,12 @@ public enum LibraryValidator {
                 problems.append(.warning(path, nil, "skill has no questions yet"))
             }
             let domainKey = key.split(separator: "/").prefix(2).joined(separator: "/")
-            if library.domains[domainKey] == nil {
+            if domains[domainKey] == nil {
                 problems.append(.error(path, nil, "skill's domain has no corpus/\(domainKey)/domain.yaml"))
             }
         }
-        for (key, domain) in library.domains.sorted(by: { $0.key < $1.key }) where domain.published {
-            let hasPublishedSkill = library.skills.contains { $0.key.hasPrefix(key + "/") && $0.value.published }
+        for (key, domain) in domains.sorted(by: { $0.key < $1.key }) where domain.published {
+            let hasPublishedSkill = skills.contains { $0.key.hasPrefix(key + "/") && $0.value.published }
             if !hasPublishedSkill {
                 let path = "corpus/\(key)/domain.yaml"
                 problems.append(.error(path, finder.line(containing: "published", in: path), "domain is published but has no published skill; publish a skill or set published: false"))
