@@ -11,7 +11,9 @@ struct Check: ParsableCommand {
         discussion: """
             Prints one line per problem as `path:line: error|warning: message`. Exits 1 when \
             there is any error, 0 when there are only warnings. Warnings never stop a library \
-            from loading; an error leaves the file it is in out of the library until fixed.
+            from loading; an error leaves the file it is in out of the library until fixed. \
+            Files unchanged since the last check (same size, times and inode) are not read \
+            again: their problems are kept in .git/rote/check.cache. --all reads every file.
             """
     )
 
@@ -24,17 +26,22 @@ struct Check: ParsableCommand {
         "Rebuild each progress file that does not read from the lines that still do (reviews, status), in one commit, and remove temporary files left by writes that were killed. Prints what was kept and what was dropped."))
     var repair = false
 
+    @Flag(name: .customLong("all"), help: ArgumentHelp(
+        "Read every file again, on every core, rather than only those changed since the last check."))
+    var all = false
+
     func run() throws {
-        let context = try CommandContext.open(global, sessions: true)
-        // The library is read again only when the repair changed files.
-        let library = try repair && Repair.run(context) ? CommandContext.open(global, sessions: true).library : context.library
-        var printed = 0
-        for problem in library.diagnostics where !(quiet && problem.severity == .warning) {
-            print(problem.description)
-            printed += 1
+        let root = try CommandContext.locate(global)
+        if repair {
+            let context = try CommandContext.open(global, sessions: true)
+            _ = try Repair.run(context)
         }
-        let errors = library.errors.count, warnings = library.warnings.count
-        let summary = "\(library.fileCount) files, \(library.entries.count) entries in \(library.decks.count) decks: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        let result = try CLIError.explain { try LibraryCheck.run(root: root, everything: all) }
+        for problem in result.diagnostics where !(quiet && problem.severity == .warning) {
+            print(problem.description)
+        }
+        let errors = result.errors.count, warnings = result.warnings.count
+        let summary = "\(result.fileCount) files, \(result.entryCount) entries in \(result.deckCount) decks: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         Terminal.note(summary)
         if errors > 0 { throw ExitCode(1) }
     }

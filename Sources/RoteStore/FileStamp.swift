@@ -1,0 +1,30 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a file looked when the index last read it: git's own test for "unchanged" (size,
+/// modification and change times, inode), and the blob it held when that is known.
+public struct FileStamp: Sendable, Equatable {
+    public var size: UInt64
+    public var modified: Int64
+    public var changed: Int64
+    public var inode: UInt64
+
+    public init(size: UInt64, modified: Int64, changed: Int64, inode: UInt64) {
+        self.size = size
+        self.modified = modified
+        self.changed = changed
+        self.inode = inode
+    }
+
+    public init(_ info: stat) {
+        size = UInt64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        inode = UInt64(info.st_ino)
+    }
+
+    /// A stamp no file has, for a file that must be read again next time.
+    public static let unknown = FileStamp(size: UInt64.max, modified: 0, changed: 0, inode: 0)
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import TestSupport
+import RoteModel
+@testable import RoteStore
+
+/// `rote check` reads again only what changed since the last check; its answer must be the
+/// full load's, whatever changed, and it must read only the changed files.
+@Suite struct LibraryCheckTests {
+    /// The full load's verdict: what `rote check` printed when it read every file.
+    static func fullCheck(_ root: URL) throws -> [Diagnostic] {
+        try LibraryLoader(users: .all, includeSessions: true).load(root).diagnostics
+    }
+
+    /// File times younger than two seconds are read again by design; tests that want the
+    /// cache used wait that long once.
+    static func settle() { Thread.sleep(forTimeInterval: 2.1) }
+
+    static func starterLibrary() -> TemporaryDirectory {
+        let directory = TemporaryDirectory()
+        for name in ["rote.yaml", "corpus", "profiles"] {
+            try? FileManager.default.copyItem(at: Checkout.root.appending(path: name), to: directory.url.appending(path: name))
+        }
+        Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
+        return directory
+    }
+
+    @Test func aCheckAfterChangesReadsOnlyThemAndAnswersAsTheFullLoad() throws {
+        let directory = Self.starterLibrary()
+        // Files copied just now are "racy" when the cache is written; settled, they are not.
+        Self.settle()
+        let first = try LibraryCheck.run(root: directory.url)
+        #expect(first.diagnostics == (try Self.fullCheck(directory.url)))
+        #expect(first.filesRead == first.fileCount - 1, "a first check reads every file (rote.yaml is counted, not cached)")
+        Self.settle()
+        let again = try LibraryCheck.run(root: directory.url)
+        #expect(again.filesRead == 0, "nothing changed, nothing read")
+        #expect(again.diagnostics == first.diagnostics)
+        #expect(again.entryCount == first.entryCount && again.fileCount == first.fileCount)
+
+        // Each change, one at a time, settled first so the rest of the cache is used.
+        let run = try #require(directory.read("corpus/english-a1/run.yaml"))
+        let changes: [(String, () -> Void)] = [
+            ("a file that no longer reads", { directory.write("corpus/english-a1/run.yaml", "word: run\npos: [verb\n") }),
+            ("it reads again", { directory.write("corpus/english-a1/run.yaml", run) }),
+            ("a word twice in a deck", { directory.write("corpus/english-a1/run-again.yaml", run) }),
+            ("a progress file for no entry", { directory.write("profiles/demo/progress/english-a1/nothing.yaml", "entry: english-a1/nothing\nstatus: active\nreviews: []\n") }),
+            ("a review dated years ahead", {
+                directory.write("profiles/demo/progress/english-a1/nothing.yaml", "entry: english-a1/nothing\nstatus: active\nreviews:\n  - {id: far, at: 2099-01-01T00:00:00Z, grade: good}\n")
+            }),
+            ("a deck's manifest gone", { directory.remove("corpus/kjv/deck.yaml") }),
+            ("a learner's profile gone", { directory.remove("profiles/demo/profile.yaml") }),
+            ("a file that is not a library file", { directory.write("corpus/english-a1/Bad Name.yaml", "word: x\n") }),
+        ]
+        for (name, change) in changes {
+            change()
+            let checked = try LibraryCheck.run(root: directory.url)
+            #expect(checked.diagnostics == (try Self.fullCheck(directory.url)), "after: \(name)")
+            Self.settle()
+        }
+        let quiet = try LibraryCheck.run(root: directory.url)
+        #expect(quiet.filesRead == 0)
+        #expect(quiet.diagnostics == (try Self.fullCheck(directory.url)))
+        // A deck's manifest coming back makes its entries read again: they read by its kind.
+        try FileManager.default.copyItem(at: Checkout.root.appending(path: "corpus/kjv/deck.yaml"), to: directory.url.appending(path: "corpus/kjv/deck.yaml"))
+        let restored = try LibraryCheck.run(root: directory.url)
+        #expect(restored.diagnostics == (try Self.fullCheck(directory.url)))
+        #expect(restored.filesRead > 1)
+    }
+
+    @Test func everythingReadsEveryFileAndAgrees() throws {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        Self.settle()
+        _ = try LibraryCheck.run(root: directory.url)
+        #expect(try LibraryCheck.run(root: directory.url).filesRead == 0)
+        let all = try LibraryCheck.run(root: directory.url, everything: true)
+        #expect(all.filesRead == all.fileCount - 1)
+        #expect(all.diagnostics == (try Self.fullCheck(directory.url)))
+    }
+
+    @Test func aDamagedCacheIsReadAsNoCache() throws {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        let first = try LibraryCheck.run(root: directory.url)
+        let cache = LibraryCheck.cacheURL(directory.url)
+        let text = try String(contentsOf: cache, encoding: .utf8)
+        for damaged in [String(text.prefix(text.count / 2)), text.replacingOccurrences(of: "\t", with: " "), "not a cache"] {
+            try Data(damaged.utf8).write(to: cache)
+            #expect(try LibraryCheck.run(root: directory.url).diagnostics == first.diagnostics)
+        }
+    }
+
+    @Test func textWithSeparatorsSurvivesTheCache() {
+        let problems = [Diagnostic(path: "corpus/a\tb.yaml", line: 3, severity: .warning, message: "two\nlines \\ and a \u{1F} tab\t")]
+        let record = LibraryCheck.Record(
+            path: "corpus/a\tb.yaml", stamp: FileStamp(size: 1, modified: 2, changed: 3, inode: 4), deckKind: "vocabulary", problems: problems,
+            facts: .entry(.init(id: "d/x", deck: "d", path: "corpus/d/x.yaml", sortKey: -1, content: .question(uuid: nil, published: true))))
+        let progress = LibraryCheck.Record(
+            path: "p", stamp: FileStamp(size: 0, modified: 0, changed: 0, inode: 0), deckKind: "", problems: [],
+            facts: .progress(user: "ana", entry: "d/x", ahead: [.init(id: "r1", at: Date(timeIntervalSince1970: 4_102_444_800.5))]))
+        let decoded = LibraryCheck.decode(LibraryCheck.encode([record, progress], writtenAt: 42))
+        #expect(decoded?.writtenAt == 42)
+        #expect(decoded?.records["corpus/a\tb.yaml"]?.problems == problems)
+        #expect(decoded?.records["corpus/a\tb.yaml"]?.facts == record.facts)
+        #expect(decoded?.records["p"]?.facts == progress.facts)
+    }
+}
