@@ -109,9 +109,11 @@ public final class LibrarySync {
                     return report
                 }
                 progress("Another device pushed at the same moment; merging again…")
+                backOff(round)
                 continue
             } catch let error as GitError where error.isNonFastForward {
                 progress("The push was rejected: \(remoteName) has new commits. Fetching and merging again…")
+                backOff(round)
                 continue
             } catch let error as GitError where error.isRejectedPush {
                 // A hook or a rule on the server said no; another round would only hear it again.
@@ -123,6 +125,12 @@ public final class LibrarySync {
             }
         }
         throw SyncError(.pushRejected, "\(remoteName) kept changing while syncing (\(maximumRounds) rounds); run `rote sync` again")
+    }
+
+    /// Waits a random while, longer each round, before trying again after losing a race to
+    /// push: devices that sync at the same moment would otherwise keep colliding in step.
+    func backOff(_ round: Int) {
+        Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.15) * Double(round))
     }
 
     /// Refuses to merge when the remote branch replaced commits this clone last saw there
