@@ -1,4 +1,5 @@
 import Foundation
+import Scheduling
 
 /// The rules that look across files: references between files, duplicate ids, publish rules.
 /// Rules inside one file live with that file's codec.
@@ -17,6 +18,7 @@ public enum LibraryValidator {
         }
 
         problems += skillsProblems(library, finder)
+        problems += fsrsParameterProblems(library, finder)
 
         var uuids: [String: String] = [:]
         func claim(_ uuid: String?, _ path: String) {
@@ -79,6 +81,28 @@ public enum LibraryValidator {
             for entry in files.keys.sorted() where !entryIDs.contains(entry) {
                 let path = "profiles/\(user)/progress/\(entry).yaml"
                 problems.append(.warning(path, 1, "progress for '\(entry)', which is not in the corpus (renamed or removed?); the history is kept but not studied"))
+            }
+        }
+        return problems
+    }
+
+    /// Fitted FSRS parameters in profiles: inside py-fsrs's bounds (else the scheduler uses the
+    /// defaults), and per-deck ones for a deck that exists.
+    static func fsrsParameterProblems(_ library: LoadedLibrary, _ finder: LineFinder) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for (user, profile) in library.profiles.sorted(by: { $0.key < $1.key }) {
+            let path = "profiles/\(user)/profile.yaml"
+            var sets: [(key: String, values: [Double])] = profile.settings.fsrsParameters.map { [("fsrs_parameters", $0)] } ?? []
+            sets += profile.deckFSRSParameters.map { ("\($0.0):", $0.1) }
+            for (key, values) in sets {
+                do {
+                    _ = try FSRSParameters(values)
+                } catch {
+                    problems.append(.error(path, finder.line(containing: key, in: path), "\(key.hasSuffix(":") ? "deck_fsrs_parameters." + key.dropLast() : "settings.fsrs_parameters"): \(error.message); the default parameters are used instead. Run `rote optimize` again, or remove the line"))
+                }
+            }
+            for (deck, _) in profile.deckFSRSParameters where library.decks[deck] == nil {
+                problems.append(.warning(path, finder.line(containing: "\(deck):", in: path), "deck_fsrs_parameters names deck '\(deck)', which is not in the library; they are kept but schedule nothing"))
             }
         }
         return problems

@@ -21,7 +21,7 @@ struct Stats: ParsableCommand {
         let library = context.library
         let profile = library.profiles[context.user]
         var settings: [String: SchedulerSettings] = [:]
-        for (deck, manifest) in library.decks { settings[deck] = .forDeck(manifest, profile: profile) }
+        for (deck, manifest) in library.decks { settings[deck] = .forDeck(manifest, profile: profile, deckName: deck) }
         let stats = StudyStats(
             progress: Array(context.index.progress.values), sessions: library.sessions[context.user] ?? [], profile: profile,
             settings: settings, now: Date(), timeZone: .current)
