@@ -10,9 +10,11 @@
 //                       [--work DIR] [--seed S]
 //     rote-bench commit --library DIR [--reviews N] [--runs K] [--work DIR] [--seed S]
 //     rote-bench launch --library DIR [--runs K] [--lookups N] [--user NAME]
+//     rote-bench optimize --export DIR [--sizes CARDS:REVIEWS,…] [--runs K] [--seed S] [--threads T]
+//     rote-bench optimize --results DIR/rote.json [--reference FILE]
 //
 // Benchmarks/bench.sh runs them against their references (py-fsrs for replay, the system git
-// for merge and commit, on a library made by `generate`).
+// for merge and commit, on a library made by `generate`, fsrs-rs for optimize).
 
 import Foundation
 
@@ -27,6 +29,7 @@ let measurements: [(name: String, run: Measurement)] = [
     ("commit", CommitBenchmark.run),
     ("launch", LaunchBenchmark.run),
     ("launch-probe", LaunchBenchmark.probe),
+    ("optimize", OptimizeBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
