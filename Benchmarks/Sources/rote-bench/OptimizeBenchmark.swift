@@ -52,7 +52,7 @@ enum OptimizeBenchmark {
     }
 
     static func run(_ arguments: [String]) throws {
-        let options = try Options(arguments, allowed: ["export", "sizes", "runs", "seed", "results", "reference", "threads"])
+        let options = try Options(arguments, allowed: ["export", "sizes", "runs", "seed", "results", "reference", "threads", "start"])
         if let results = options.string("results") {
             try table(results: results, reference: options.string("reference"))
             return
@@ -68,6 +68,12 @@ enum OptimizeBenchmark {
         let runs = max(try options.int("runs", default: 3), 1)
         let seed = UInt64(try options.int("seed", default: 20_261_121))
         let threads = try options.string("threads").map { _ in try options.int("threads", default: 0) }
+        // The first day simulated (default 2026-01-01); an earlier one keeps every review in
+        // the past, for histories written into a library.
+        let start = try options.string("start").map { text -> Date in
+            guard let date = Timestamp.parse(text + "T00:00:00Z") else { throw OptionError(message: "--start takes a date like 2010-01-01") }
+            return date
+        }
         let folder = URL(fileURLWithPath: directory)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var results: [RoteResult] = []
@@ -76,6 +82,7 @@ enum OptimizeBenchmark {
             simulation.cards = size.cards
             simulation.reviews = size.reviews
             simulation.seed = seed
+            if let start { simulation.start = start }
             let histories = try FSRSSimulator.histories(simulation)
             let lines = histories.enumerated().map { index, events in line(id: "c\(index)", events: events) }
             try (lines.joined(separator: "\n") + "\n").write(to: folder.appendingPathComponent("\(size.name).jsonl"), atomically: true, encoding: .utf8)

@@ -66,7 +66,7 @@ public enum FSRSOptimizer {
     }
 
     public struct Fit: Sendable, Hashable {
-        /// The 21 parameters, rounded to 4 decimals (see `round`).
+        /// The 21 parameters, rounded to 4 decimals by `fit` (see `round`).
         public var parameters: [Double]
         /// Items the training used (after fsrs-rs's outlier rule and length limit).
         public var trainedReviews: Int
@@ -87,18 +87,35 @@ public enum FSRSOptimizer {
 
     // MARK: - Fitting
 
+    /// Fits `data`'s reviews; parameters rounded to 4 decimals (`round`).
     public static func fit(_ data: FSRSDataset, configuration: Configuration = Configuration()) -> Outcome {
-        guard data.itemCount >= configuration.minimumReviews else {
-            return .notEnoughData(
-                "\(data.itemCount) review\(data.itemCount == 1 ? "" : "s") to learn from, fewer than the \(configuration.minimumReviews) needed (a review counts when it comes a day or more after the one before); the defaults stay")
+        switch fitUnrounded(data, configuration: configuration) {
+        case .fitted(var fit):
+            fit.parameters = round(fit.parameters)
+            return .fitted(fit)
+        case let other:
+            return other
         }
+    }
+
+    /// fsrs-rs's preparation of the items: the outlier rule, the training items it keeps (in
+    /// time order), their average recall, and the pre-trained initial stabilities.
+    struct Preparation {
+        /// Review indices of the training items, by rank among them.
+        var trainIndices: [Int32]
+        /// The first intervals of the cards kept, for pre-training.
+        var kept: [FSRSPretraining.FirstInterval]
+        var averageRecall: Float
+        /// Pre-trained w0…w3 and the cards per first grade; nil when no grade has any.
+        var initial: (stability: [Float], counts: [Int: Int])?
+    }
+
+    static func prepare(_ data: FSRSDataset) -> Preparation {
         let intervals = FSRSPretraining.firstIntervals(data)
         let removed = FSRSPretraining.removedFirstIntervals(intervals)
         let keptCards = intervals.map { interval in
             interval.map { !removed[$0.firstRating].contains($0.deltaT) } ?? false
         }
-
-        // The training items in time order: those of cards the outlier rule kept.
         var byRank = [Int32](repeating: -1, count: data.itemCount)
         for card in 0..<data.cardCount where keptCards[card] {
             for index in data.reviews(ofCard: card) where data.itemRank[index] >= 0 {
@@ -106,18 +123,30 @@ public enum FSRSOptimizer {
             }
         }
         let trainIndices = byRank.filter { $0 >= 0 }
-        let trainCount = trainIndices.count
         let recalled = trainIndices.reduce(0) { $0 + (data.rating[Int($1)] > 1 ? 1 : 0) }
-        let averageRecall = trainCount == 0 ? 0 : Float(recalled) / Float(trainCount)
-        let notEnough = "too few reviews are usable after fsrs-rs's outlier rule (\(trainCount) of \(data.itemCount)); the defaults stay"
-        guard trainCount >= 8 else { return .notEnoughData(notEnough) }
+        // fsrs-rs's `calculate_average_recall`, in single precision.
+        let averageRecall = trainIndices.isEmpty ? 0 : Float(recalled) / Float(trainIndices.count)
         let kept = zip(intervals, keptCards).compactMap { $1 ? $0 : nil }
-        guard let (initialStability, counts) = FSRSPretraining.initialStability(kept, averageRecall: averageRecall) else {
-            return .notEnoughData(notEnough)
+        return Preparation(
+            trainIndices: trainIndices, kept: kept, averageRecall: averageRecall,
+            initial: FSRSPretraining.initialStability(kept, averageRecall: averageRecall))
+    }
+
+    /// `fit` before rounding: what the determinism tests compare bit for bit.
+    static func fitUnrounded(_ data: FSRSDataset, configuration: Configuration) -> Outcome {
+        guard data.itemCount >= configuration.minimumReviews else {
+            return .notEnoughData(
+                "\(data.itemCount) review\(data.itemCount == 1 ? "" : "s") to learn from, fewer than the \(configuration.minimumReviews) needed (a review counts when it comes a day or more after the one before); the defaults stay")
         }
+        let preparation = prepare(data)
+        let trainCount = preparation.trainIndices.count
+        let notEnough = "too few reviews are usable after fsrs-rs's outlier rule (\(trainCount) of \(data.itemCount)); the defaults stay"
+        // fsrs-rs's floors: below 8 training items, the defaults.
+        guard trainCount >= 8, let (initialStability, counts) = preparation.initial else { return .notEnoughData(notEnough) }
         let start = initialStability.map(Double.init) + FSRSParameters.defaultValues[4...].map { Double(Float($0)) }
-        if trainCount == kept.count || trainCount < 64 {
-            return .fitted(Fit(parameters: round(start), trainedReviews: trainCount, initialStabilityOnly: true))
+        // Below 64, or with nothing beyond each card's first interval, only w0…w3.
+        if trainCount == preparation.kept.count || trainCount < 64 {
+            return .fitted(Fit(parameters: start, trainedReviews: trainCount, initialStabilityOnly: true))
         }
 
         // Weights: fsrs-rs's recency weight by place among the training items; zero for
@@ -125,7 +154,7 @@ public enum FSRSOptimizer {
         let position = data.cardPositions()
         var weights = [Double](repeating: 0, count: data.reviewCount)
         var trained = 0
-        for (rank, index) in trainIndices.enumerated() where position[Int(index)] + 1 <= configuration.maximumSequenceLength {
+        for (rank, index) in preparation.trainIndices.enumerated() where position[Int(index)] + 1 <= configuration.maximumSequenceLength {
             weights[Int(index)] = FSRSDataset.recencyWeight(rank: rank, count: trainCount)
             trained += 1
         }
@@ -137,7 +166,7 @@ public enum FSRSOptimizer {
         if let smoothed = FSRSPretraining.smoothAndFill(trainedStability, counts: counts) {
             for index in 0..<4 { parameters[index] = Double(smoothed[index]) }
         }
-        return .fitted(Fit(parameters: round(parameters), trainedReviews: trained, initialStabilityOnly: false))
+        return .fitted(Fit(parameters: parameters, trainedReviews: trained, initialStabilityOnly: false))
     }
 
     /// Parameters rounded to 4 decimals, as Anki shows them: enough for the model (a change of
