@@ -31,11 +31,12 @@ import RoteModel
 public enum FSRSOptimizer {
     /// The reviews below which `fit` keeps the defaults: items, i.e. reviews at least a day
     /// after the one before (first and same-day reviews are not counted, since nothing is
-    /// predicted for them). Chosen by experiment (docs/scheduling.md): on simulated learners
-    /// trained on their first 40 days and scored on the next 80, fitted parameters predicted
-    /// worse than the defaults at 400–1 150 reviews when the learner was the default learner,
-    /// and only clearly better from about 1 000 when the learner was not. fsrs-rs's own floors
-    /// (8 and 64 items after its outlier rule) still apply below this.
+    /// predicted for them). Chosen by experiment (docs/scheduling.md,
+    /// `OptimizerMinimumExperiment`): simulated learners fitted on their first 40 days and
+    /// scored on the next 80 predicted worse than the defaults from 360 to 2 240 reviews when
+    /// the learner was the default learner (by 0.007 falling to 0.001), and clearly better
+    /// only from about 1 000 when it was not. fsrs-rs's own floors (8 and 64 items after its
+    /// outlier rule) still apply below this.
     public static let minimumReviews = 1_000
 
     public struct Configuration: Sendable, Hashable {
@@ -50,7 +51,8 @@ public enum FSRSOptimizer {
         /// Relearning steps of the scheduler the parameters serve; with more than one, fsrs-rs
         /// caps `w17·w18` so a lapse's relearning steps cannot raise stability.
         public var relearningSteps = 1
-        /// Threads to compute with; nil: every core. Never changes the result.
+        /// 1 computes on the calling thread alone; nil or more, on every core Dispatch gives.
+        /// Never changes the result.
         public var threads: Int? = nil
         /// Items below which `fit` keeps the defaults.
         public var minimumReviews = FSRSOptimizer.minimumReviews
@@ -266,7 +268,8 @@ public enum FSRSOptimizer {
         var schedule = CosineAnnealing(steps: Double(steps), initial: configuration.learningRate)
         let maximumPieces = epochs.joined().map { $0.pieces.count - 1 }.max() ?? 1
         var pieceGradients = [Double](repeating: 0, count: maximumPieces * 21)
-        let scratch = (0..<threads).map { _ in Scratch() }
+        // Scratch space per piece, not per thread: whichever thread takes a piece uses its own.
+        let scratch = (0..<maximumPieces).map { _ in Scratch() }
         weights.withUnsafeBufferPointer { weights in
             nonisolated(unsafe) let weights = weights
             for batch in epochs.joined() {
@@ -276,8 +279,8 @@ public enum FSRSOptimizer {
                 pieceGradients.withUnsafeMutableBufferPointer { buffer in
                     // Each piece writes only its own 21 slots.
                     nonisolated(unsafe) let out = buffer
-                    let work: @Sendable (Int, Int) -> Void = { worker, piece in
-                        let scratch = scratch[worker]
+                    let work: @Sendable (Int) -> Void = { piece in
+                        let scratch = scratch[piece]
                         for slot in 0..<21 { scratch.gradient[slot] = 0 }
                         var loss = 0.0
                         for card in batch.pieces[piece]..<batch.pieces[piece + 1] {
@@ -287,17 +290,12 @@ public enum FSRSOptimizer {
                         }
                         for slot in 0..<21 { out[piece * 21 + slot] = scratch.gradient[slot] }
                     }
-                    let workers = min(threads, pieceCount)
-                    if workers <= 1 {
-                        for piece in 0..<pieceCount { work(0, piece) }
+                    // Pieces go to whichever core is free (Dispatch hands them out), so a core
+                    // busy elsewhere never holds the batch up: the caller does the rest.
+                    if threads <= 1 || pieceCount <= 1 {
+                        for piece in 0..<pieceCount { work(piece) }
                     } else {
-                        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                            var piece = worker
-                            while piece < pieceCount {
-                                work(worker, piece)
-                                piece += workers
-                            }
-                        }
+                        DispatchQueue.concurrentPerform(iterations: pieceCount, execute: work)
                     }
                 }
                 // The pieces' gradients, added in piece order, then the L2 pull.

@@ -17,8 +17,10 @@ public enum FSRSSimulator {
     public struct Configuration: Sendable {
         /// Entries the learner will meet.
         public var cards = 1_000
-        /// The simulation stops once this many reviews have been made.
+        /// The simulation stops once this many reviews have been made…
         public var reviews = 30_000
+        /// …or after this many days, whichever comes first (nil: no limit).
+        public var days: Int? = nil
         public var newPerDay = 20
         /// The parameters the learner's memory follows.
         public var truth: [Double] = FSRSSimulator.farFromDefaults
@@ -65,7 +67,7 @@ public enum FSRSSimulator {
         var queue = DueQueue()
         var total = 0
         var day = 0
-        while total < configuration.reviews && (histories.count < configuration.cards || !queue.isEmpty) {
+        while total < configuration.reviews && day < (configuration.days ?? .max) {
             let dayStart = configuration.start.timeIntervalSince1970 + Double(day) * 86_400
             day += 1
             if uniform() < configuration.skipDay { continue }
