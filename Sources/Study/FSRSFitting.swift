@@ -7,6 +7,27 @@ import Scheduling
 /// and the files a new fit rewrites — the profile, and every progress file whose state the new
 /// parameters change — so the command only locks, commits and prints.
 public enum FSRSFitting {
+    /// What a fit reads of a library: the deck manifests, and the learner's profile and
+    /// progress files, parsed on every core — not the corpus, which a fit never needs (at 100 000
+    /// entries, reading it would take most of the time and memory). Problems in those files are
+    /// in `diagnostics`, for `checkReadable`.
+    public static func loadLearner(root: URL, user: String) throws -> LoadedLibrary {
+        let loader = LibraryLoader(users: .only(user), includeSessions: false)
+        var (library, files) = try loader.list(root)
+        let wanted = files.filter { _, kind in
+            switch kind {
+            case .profile, .progress: true
+            default: false
+            }
+        }
+        let root = library.root
+        let decks = library.decks
+        for result in wanted.concurrentMap({ loader.parse(root: root, path: $0.0, kind: $0.1, decks: decks) }) {
+            LibraryLoader.collect(result, into: &library)
+        }
+        return library
+    }
+
     /// The learner's review histories for a fit, one per progress file, in entry-id order (so
     /// every device builds the same dataset): entries of decks scheduled by FSRS — `deck`'s
     /// alone when given — with the reviews that schedule them (after any reset).
@@ -60,23 +81,28 @@ public enum FSRSFitting {
         }
         updated.updatedAt = Timestamp.wholeSeconds(now)
         var changes: [String: Data?] = ["profiles/\(user)/profile.yaml": Data(updated.render().utf8)]
-        var schedulers: [String: (old: Scheduler, new: Scheduler)] = [:]
-        var replayed = 0
-        for (entry, file) in (library.progress[user] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            let name = deckName(of: entry)
-            let pair = schedulers[name] ?? {
-                let made = (Scheduler(settings: .forDeck(library.decks[name], profile: profile, deckName: name)),
-                            Scheduler(settings: .forDeck(library.decks[name], profile: updated, deckName: name)))
-                schedulers[name] = made
-                return made
-            }()
-            guard pair.old.settings != pair.new.settings else { continue }
+        // One scheduler pair per deck; files whose settings do not change are left alone.
+        let files = (library.progress[user] ?? [:]).sorted { $0.key < $1.key }
+        var schedulers: [String: Scheduler] = [:]
+        for name in Set(files.map { deckName(of: $0.key) }) {
+            let old = SchedulerSettings.forDeck(library.decks[name], profile: profile, deckName: name)
+            let new = SchedulerSettings.forDeck(library.decks[name], profile: updated, deckName: name)
+            if old != new { schedulers[name] = Scheduler(settings: new) }
+        }
+        // Replayed and rendered on every core: at 50 000 files, rendering is most of the work.
+        let changed = schedulers
+        let rewritten = files.concurrentMap { entry, file -> (String, Data)? in
+            guard let scheduler = changed[deckName(of: entry)] else { return nil }
             let reviews = file.scheduledReviews
-            let state = reviews.isEmpty ? nil : pair.new.replay(reviews, entryID: entry)
-            guard state != file.state else { continue }
-            var rewritten = file
-            rewritten.state = state
-            changes["profiles/\(user)/progress/\(entry).yaml"] = Data(rewritten.render().utf8)
+            let state = reviews.isEmpty ? nil : scheduler.replay(reviews, entryID: entry)
+            guard state != file.state else { return nil }
+            var replayed = file
+            replayed.state = state
+            return ("profiles/\(user)/progress/\(entry).yaml", Data(replayed.render().utf8))
+        }
+        var replayed = 0
+        for case let (path, data)? in rewritten {
+            changes[path] = data
             replayed += 1
         }
         return (changes, replayed)

@@ -48,7 +48,7 @@ struct Optimize: ParsableCommand {
         valueName: "n"))
     var minimumReviews: Int = FSRSOptimizer.minimumReviews
 
-    @Option(help: ArgumentHelp("Threads to fit with (default: every core). The result is the same with any number.", valueName: "n"))
+    @Option(help: ArgumentHelp("1 to fit on one thread (default: every core). The result is the same either way.", valueName: "n"))
     var threads: Int?
 
     func validate() throws {
@@ -76,14 +76,10 @@ struct Optimize: ParsableCommand {
             defer { withExtendedLifetime(lock) {} }
             let user = try CommandContext.user(at: root, global)
             let git = try LibraryGit.forWriting(root: root, user: user)
-            let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(user), includeSessions: false))
-            try context.requireProfile()
-            if let deck, context.library.decks[deck] == nil {
-                throw CLIError("no deck '\(deck)' in this library; the decks are \(context.library.deckOrder.joined(separator: ", "))")
-            }
-            try FSRSFitting.checkReadable(library: context.library, user: user, deck: deck)
-            let profile = context.library.profiles[user]!
-            let data = FSRSDataset(histories: FSRSFitting.histories(library: context.library, user: user, deck: deck))
+            let library = try FittingOutput.learner(root: root, user: user, deck: deck)
+            try FSRSFitting.checkReadable(library: library, user: user, deck: deck)
+            let profile = library.profiles[user]!
+            let data = FSRSDataset(histories: FSRSFitting.histories(library: library, user: user, deck: deck))
             let current = FSRSFitting.currentParameters(profile: profile, deck: deck)
             let outcome = FSRSOptimizer.fit(data, configuration: configuration)
             let who = deck.map { "\(user)'s \($0) reviews" } ?? "\(user)'s reviews"
@@ -100,7 +96,7 @@ struct Optimize: ParsableCommand {
                 return
             }
             let (changes, replayed) = FSRSFitting.changes(
-                library: context.library, user: user, profile: profile, deck: deck, parameters: fit.parameters, now: Date())
+                library: library, user: user, profile: profile, deck: deck, parameters: fit.parameters, now: Date())
             var message = "Optimize: FSRS parameters for \(deck.map { "\(user)'s \($0) deck" } ?? user) from \(data.itemCount) reviews\n\n"
             message += "log loss \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))\n"
             message += "RMSE(bins) \(FittingOutput.fixed(before?.rmseBins, 4)) → \(FittingOutput.fixed(after?.rmseBins, 4))\n"
@@ -187,7 +183,7 @@ struct Evaluate: ParsableCommand {
     @Option(help: ArgumentHelp("text (default) or json: {\"parameters\", \"log_loss\", \"rmse_bins\", \"reviews\"} for --parameters' set, else the current one.", valueName: "format"))
     var format: String = "text"
 
-    @Option(help: ArgumentHelp("Threads to use (default: every core). The result is the same with any number.", valueName: "n"))
+    @Option(help: ArgumentHelp("1 to score on one thread (default: every core). The result is the same either way.", valueName: "n"))
     var threads: Int?
 
     func validate() throws {
@@ -208,15 +204,19 @@ struct Evaluate: ParsableCommand {
             current = FSRSParameters.defaultValues
             currentName = "default parameters"
         } else {
-            let user = try CommandContext.user(at: try CommandContext.locate(global), global)
-            let context = try CommandContext.open(global, loader: LibraryLoader(users: .only(user), includeSessions: false))
-            context.reportLoadProblems()
-            try context.requireProfile()
-            if let deck, context.library.decks[deck] == nil {
-                throw CLIError("no deck '\(deck)' in this library; the decks are \(context.library.deckOrder.joined(separator: ", "))")
+            let root = try CommandContext.locate(global)
+            let user = try CommandContext.user(at: root, global)
+            let library: LoadedLibrary
+            do {
+                library = try FittingOutput.learner(root: root, user: user, deck: deck)
+            } catch {
+                throw CLIError.explaining(error)
             }
-            let profile = context.library.profiles[context.user]
-            data = FSRSDataset(histories: FSRSFitting.histories(library: context.library, user: context.user, deck: deck))
+            // Reviews in a file that does not read are not scored; say which.
+            for problem in library.errors.prefix(5) { Terminal.error(problem.description) }
+            if library.errors.count > 5 { Terminal.error("… and \(library.errors.count - 5) more; run `rote check` for all") }
+            let profile = library.profiles[user]
+            data = FSRSDataset(histories: FSRSFitting.histories(library: library, user: user, deck: deck))
             current = FSRSFitting.currentParameters(profile: profile, deck: deck)
             let fitted = profile?.fsrsParameters(for: deck) != nil && current != FSRSParameters.defaultValues
             currentName = fitted ? "your fitted parameters" : "default parameters"
@@ -243,6 +243,23 @@ struct Evaluate: ParsableCommand {
 /// What `rote optimize` and `rote evaluate` share: reading histories, parsing parameters,
 /// and printing numbers.
 enum FittingOutput {
+    /// The learner's files (`FSRSFitting.loadLearner`), with a readable profile and `deck`,
+    /// if given, a deck of the library.
+    static func learner(root: URL, user: String, deck: String?) throws -> LoadedLibrary {
+        let library = try FSRSFitting.loadLearner(root: root, user: user)
+        if library.profiles[user] == nil {
+            let path = "profiles/\(user)/profile.yaml"
+            if let problem = library.errors.sorted(by: Diagnostic.fileOrder).first(where: { $0.path == path }) {
+                throw CLIError("the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
+            }
+            throw CLIError("no learner '\(user)' in this library (\(path)); use --user NAME")
+        }
+        if let deck, library.decks[deck] == nil {
+            throw CLIError("no deck '\(deck)' in this library; the decks are \(library.deckOrder.joined(separator: ", "))")
+        }
+        return library
+    }
+
     static func validate(format: String, threads: Int?) throws {
         guard format == "text" || format == "json" else {
             throw ValidationError("unknown format '\(format)'; use text or json")
