@@ -257,6 +257,9 @@ enum FittingOutput {
         if let deck, library.decks[deck] == nil {
             throw CLIError("no deck '\(deck)' in this library; the decks are \(library.deckOrder.joined(separator: ", "))")
         }
+        if let deck, library.decks[deck]?.scheduler == .sm2 {
+            throw CLIError("deck '\(deck)' is scheduled by SM-2 (scheduler: sm2 in corpus/\(deck)/deck.yaml), which has no FSRS parameters; remove that line to schedule it with FSRS")
+        }
         return library
     }
 

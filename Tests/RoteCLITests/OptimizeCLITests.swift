@@ -231,6 +231,11 @@ import TestSupport
         let unknown = rote(["optimize", "--deck", "nope"], in: directory.url)
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no deck 'nope' in this library"))
+
+        directory.write("corpus/maths/deck.yaml", "kind: skills\ntitle: Maths\nversion: 1.0.0\nscheduler: sm2\n")
+        let sm2 = rote(["optimize", "--deck", "maths"], in: directory.url)
+        #expect(sm2.status == 1)
+        #expect(sm2.stderr.contains("deck 'maths' is scheduled by SM-2"), "\(sm2.stderr)")
     }
 
     /// A progress file that does not read in full stops the fit: its reviews would be missing
