@@ -66,7 +66,7 @@ struct Optimize: ParsableCommand {
         if let histories {
             let data = FSRSDataset(histories: try FittingOutput.readHistories(histories, action: "fitted"))
             let outcome = FSRSOptimizer.fit(data, configuration: configuration)
-            try report(outcome, data: data, current: FSRSParameters.defaultValues, who: "these histories", written: nil)
+            try report(outcome, data: data, current: FSRSParameters.defaultValues, who: "these histories", result: .notWritten)
             return
         }
         let root = try CommandContext.locate(global)
@@ -83,49 +83,69 @@ struct Optimize: ParsableCommand {
             let current = FSRSFitting.currentParameters(profile: profile, deck: deck)
             let outcome = FSRSOptimizer.fit(data, configuration: configuration)
             let who = deck.map { "\(user)'s \($0) reviews" } ?? "\(user)'s reviews"
-            guard case .fitted(let fit) = outcome, !dryRun else {
-                try report(outcome, data: data, current: current, who: who, written: nil)
+            guard case .fitted(let fit) = outcome else {
+                try report(outcome, data: data, current: current, who: who, result: .notWritten)
                 return
             }
             let before = FSRSOptimizer.evaluate(data, parameters: current, threads: threads)
             let after = FSRSOptimizer.evaluate(data, parameters: fit.parameters, threads: threads)
             let recorded = deck.map { name in profile.deckFSRSParameters.first { $0.0 == name }?.1 } ?? profile.settings.fsrsParameters
+            let result: Result
             if recorded == fit.parameters {
                 // The same reviews fit the same parameters: nothing to record or replay.
-                try report(outcome, data: data, current: current, who: who, written: (nil, 0, before, after))
-                return
+                result = .unchanged
+            } else if let before, let after, after.logLoss >= before.logLoss {
+                // As Anki does: parameters that predict these very reviews no better than the
+                // ones in use are not worth a reschedule (a deck's own fit on few reviews,
+                // say, against the learner's fit on many).
+                result = .notBetter
+            } else if dryRun {
+                result = .notWritten
+            } else {
+                let (changes, replayed) = FSRSFitting.changes(
+                    library: library, user: user, profile: profile, deck: deck, parameters: fit.parameters, now: Date())
+                var message = "Optimize: FSRS parameters for \(deck.map { "\(user)'s \($0) deck" } ?? user) from \(data.itemCount) reviews\n\n"
+                message += "log loss \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))\n"
+                message += "RMSE(bins) \(FittingOutput.fixed(before?.rmseBins, 4)) → \(FittingOutput.fixed(after?.rmseBins, 4))\n"
+                message += "(fsrs-rs's definitions, over \(data.itemCount) reviews a day or more after the one before)\n"
+                message += "parameters: \(FittingOutput.list(fit.parameters))\n"
+                message += "replayed \(replayed) progress file\(replayed == 1 ? "" : "s") with them\n"
+                message += "\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+                let commit = try git.apply(changes: changes, message: message)
+                result = .committed(commit.map { String($0.hex.prefix(7)) } ?? "none", replayed: replayed)
             }
-            let (changes, replayed) = FSRSFitting.changes(
-                library: library, user: user, profile: profile, deck: deck, parameters: fit.parameters, now: Date())
-            var message = "Optimize: FSRS parameters for \(deck.map { "\(user)'s \($0) deck" } ?? user) from \(data.itemCount) reviews\n\n"
-            message += "log loss \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))\n"
-            message += "RMSE(bins) \(FittingOutput.fixed(before?.rmseBins, 4)) → \(FittingOutput.fixed(after?.rmseBins, 4))\n"
-            message += "(fsrs-rs's definitions, over \(data.itemCount) reviews a day or more after the one before)\n"
-            message += "parameters: \(FittingOutput.list(fit.parameters))\n"
-            message += "replayed \(replayed) progress file\(replayed == 1 ? "" : "s") with them\n"
-            message += "\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-            let commit = try git.apply(changes: changes, message: message)
-            try report(outcome, data: data, current: current, who: who,
-                       written: (commit.map { String($0.hex.prefix(7)) }, replayed, before, after))
+            try report(outcome, data: data, current: current, who: who, result: result, scores: (before, after))
         } catch {
             throw CLIError.explaining(error)
         }
     }
 
-    /// Prints the outcome in the chosen format. `written` is what was committed (nil: nothing
-    /// was, for --histories, --dry-run or too little data).
+    /// What became of a fit.
+    enum Result {
+        /// Nothing was to be written: --histories, --dry-run, or too little data.
+        case notWritten
+        case committed(String, replayed: Int)
+        /// The fit is what the profile already holds.
+        case unchanged
+        /// The fit predicts the reviews no better than the parameters in use.
+        case notBetter
+    }
+
+    /// Prints the outcome in the chosen format; `scores` are the current and fitted
+    /// parameters' evaluations when already computed.
     private func report(
-        _ outcome: FSRSOptimizer.Outcome, data: FSRSDataset, current: [Double], who: String,
-        written: (commit: String?, replayed: Int, before: FSRSOptimizer.Evaluation?, after: FSRSOptimizer.Evaluation?)?
+        _ outcome: FSRSOptimizer.Outcome, data: FSRSDataset, current: [Double], who: String, result: Result,
+        scores: (before: FSRSOptimizer.Evaluation?, after: FSRSOptimizer.Evaluation?)? = nil
     ) throws {
         let fitted: FSRSOptimizer.Fit?
         if case .fitted(let fit) = outcome { fitted = fit } else { fitted = nil }
         let parameters = fitted?.parameters ?? current
-        let before = written?.before ?? FSRSOptimizer.evaluate(data, parameters: current, threads: threads)
-        let after = fitted == nil ? before : (written?.after ?? FSRSOptimizer.evaluate(data, parameters: parameters, threads: threads))
+        let before = scores?.before ?? FSRSOptimizer.evaluate(data, parameters: current, threads: threads)
+        let after = fitted == nil ? before : (scores?.after ?? FSRSOptimizer.evaluate(data, parameters: parameters, threads: threads))
         if format == "json" {
             Terminal.data(FittingOutput.json(parameters: parameters, evaluation: after, reviews: data.itemCount, extra: [("fitted", fitted != nil ? "true" : "false")]) + "\n")
             if case .notEnoughData(let reason) = outcome { Terminal.note("rote optimize: \(reason)") }
+            if case .notBetter = result { Terminal.note("rote optimize: the fit predicts these reviews no better than the parameters in use (log loss \(FittingOutput.fixed(before?.logLoss, 4))); nothing was written") }
             return
         }
         guard let fitted else {
@@ -141,14 +161,15 @@ struct Optimize: ParsableCommand {
         print("  log loss    \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))")
         print("  RMSE(bins)  \(FittingOutput.fixed(before?.rmseBins, 4)) → \(FittingOutput.fixed(after?.rmseBins, 4))")
         print("  parameters  \(FittingOutput.list(parameters))")
-        if let written {
-            if let commit = written.commit {
-                print("Recorded in your profile and replayed \(written.replayed) progress file\(written.replayed == 1 ? "" : "s") with them: commit \(commit).")
-            } else {
-                print("These are the parameters already recorded; nothing changed.")
-            }
-        } else if dryRun {
-            print("Dry run: nothing was written.")
+        switch result {
+        case .committed(let commit, let replayed):
+            print("Recorded in your profile and replayed \(replayed) progress file\(replayed == 1 ? "" : "s") with them: commit \(commit).")
+        case .unchanged:
+            print("These are the parameters already recorded; nothing changed.")
+        case .notBetter:
+            print("They predict these reviews no better than the parameters in use, so nothing was written.")
+        case .notWritten:
+            if dryRun { print("Dry run: nothing was written.") }
         }
     }
 }

@@ -201,6 +201,31 @@ import TestSupport
         #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix("Optimize: FSRS parameters for ana's verses deck from"))
     }
 
+    /// A fit that predicts the reviews no better than the parameters in use is not written —
+    /// here, on a copy of the checkout's demo learner, the english-a1 deck's own fit on its 289
+    /// reviews against the learner's fit on all 394 (both below the minimum, so asked for).
+    @Test func aFitNoBetterThanTheOneInUseIsNotWritten() throws {
+        let directory = TemporaryDirectory()
+        let manager = FileManager.default
+        for path in ["rote.yaml", "corpus", "profiles/demo"] {
+            try manager.createDirectory(at: directory.url.appending(path: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try manager.copyItem(at: Checkout.root.appending(path: path), to: directory.url.appending(path: path))
+        }
+        Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
+        Shell.run("git", ["add", "-A"], in: directory.url)
+        Shell.run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "demo"], in: directory.url)
+        let learner = Shell.run(Self.binary, ["--user", "demo", "optimize", "--minimum-reviews", "394"], in: directory.url)
+        #expect(learner.stdout.contains("Recorded in your profile"), "\(learner.stdout)\(learner.stderr)")
+        let before = commits(directory)
+        let profile = directory.read("profiles/demo/profile.yaml")
+        let deck = Shell.run(Self.binary, ["--user", "demo", "optimize", "--deck", "english-a1", "--minimum-reviews", "100"], in: directory.url)
+        #expect(deck.status == 0, "\(deck.stderr)")
+        #expect(deck.stdout.contains("Fitted FSRS-6 to demo's english-a1 reviews: 289 reviews"), "\(deck.stdout)")
+        #expect(deck.stdout.contains("They predict these reviews no better than the parameters in use, so nothing was written."), "\(deck.stdout)")
+        #expect(commits(directory) == before)
+        #expect(directory.read("profiles/demo/profile.yaml") == profile)
+    }
+
     /// --dry-run and --format json on a library change nothing.
     @Test func dryRunChangesNothing() throws {
         let directory = try Self.library()
