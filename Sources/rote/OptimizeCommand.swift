@@ -18,7 +18,8 @@ struct Optimize: ParsableCommand {
             log loss and RMSE(bins) before and after. The same reviews give the same parameters \
             on every device. A review counts when it comes a day or more after the one before; \
             with fewer than \(FSRSOptimizer.minimumReviews) of them Rote says so, keeps the \
-            defaults and writes nothing.
+            defaults and writes nothing. Parameters that predict your reviews no better (in \
+            log loss) than the ones in use are not written either.
 
             With --histories FILE (JSON lines in `rote replay`'s format; - for stdin) it fits \
             those histories instead, prints the result and writes nothing; bad lines are \
