@@ -24,10 +24,10 @@ import RoteModel
 /// random, so one pass over a card serves all of its items; it makes 10 passes where fsrs-rs
 /// makes 5, since such batches are noisier; and it shuffles with Rote's own seeded generator.
 ///
-/// Deterministic: the same data gives bit-identical parameters however many threads run.
-/// Each mini-batch is cut into fixed pieces that depend only on the data; each piece's
-/// gradient is summed on its own, and the pieces are added in order. Threads only decide who
-/// computes which piece.
+/// Deterministic: the same histories, in the same order, give bit-identical parameters however
+/// many threads run. Each mini-batch is cut into pieces fixed by the data and the seed; each
+/// piece's gradient is summed on its own, and the pieces are added in order. Threads only
+/// decide who computes which piece.
 public enum FSRSOptimizer {
     /// The reviews below which `fit` keeps the defaults: items, i.e. reviews at least a day
     /// after the one before (first and same-day reviews are not counted, since nothing is
