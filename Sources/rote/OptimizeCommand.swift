@@ -49,7 +49,7 @@ struct Optimize: ParsableCommand {
         valueName: "n"))
     var minimumReviews: Int = FSRSOptimizer.minimumReviews
 
-    @Option(help: ArgumentHelp("1 to fit on one thread (default: every core). The result is the same either way.", valueName: "n"))
+    @Option(help: ArgumentHelp("Threads to fit with, at most one per core (default: every core). The result is the same with any number.", valueName: "n"))
     var threads: Int?
 
     func validate() throws {
@@ -205,7 +205,7 @@ struct Evaluate: ParsableCommand {
     @Option(help: ArgumentHelp("text (default) or json: {\"parameters\", \"log_loss\", \"rmse_bins\", \"reviews\"} for --parameters' set, else the current one.", valueName: "format"))
     var format: String = "text"
 
-    @Option(help: ArgumentHelp("1 to score on one thread (default: every core). The result is the same either way.", valueName: "n"))
+    @Option(help: ArgumentHelp("1 to score on one thread (default: every core). The result is the same with any number.", valueName: "n"))
     var threads: Int?
 
     func validate() throws {

@@ -55,8 +55,8 @@ public enum FSRSOptimizer {
         /// Relearning steps of the scheduler the parameters serve; with more than one, fsrs-rs
         /// caps `w17·w18` so a lapse's relearning steps cannot raise stability.
         public var relearningSteps = 1
-        /// 1 computes on the calling thread alone; nil or more, on every core Dispatch gives.
-        /// Never changes the result.
+        /// Threads to compute with (at most one per core); nil: every core. Never changes the
+        /// result.
         public var threads: Int? = nil
         /// Items below which `fit` keeps the defaults.
         public var minimumReviews = FSRSOptimizer.minimumReviews
@@ -274,6 +274,10 @@ public enum FSRSOptimizer {
         var pieceGradients = [Double](repeating: 0, count: maximumPieces * 21)
         // Scratch space per piece, not per thread: whichever thread takes a piece uses its own.
         let scratch = (0..<maximumPieces).map { _ in Scratch() }
+        // Helpers spin between batches, so never more of them than there are other cores.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let helpers = min(threads, cores) > 1 ? PieceRunners.make(helpers: min(threads, cores) - 1) : nil
+        defer { helpers?.stop() }
         weights.withUnsafeBufferPointer { weights in
             nonisolated(unsafe) let weights = weights
             for batch in epochs.joined() {
@@ -294,12 +298,12 @@ public enum FSRSOptimizer {
                         }
                         for slot in 0..<21 { out[piece * 21 + slot] = scratch.gradient[slot] }
                     }
-                    // Pieces go to whichever core is free (Dispatch hands them out), so a core
-                    // busy elsewhere never holds the batch up: the caller does the rest.
-                    if threads <= 1 || pieceCount <= 1 {
-                        for piece in 0..<pieceCount { work(piece) }
+                    // Pieces go to whichever thread claims them first, so a helper descheduled
+                    // by other work holds the batch up by one piece at most.
+                    if let helpers, pieceCount > 1 {
+                        helpers.run(pieceCount, work)
                     } else {
-                        DispatchQueue.concurrentPerform(iterations: pieceCount, execute: work)
+                        for piece in 0..<pieceCount { work(piece) }
                     }
                 }
                 // The pieces' gradients, added in piece order, then the L2 pull.

@@ -167,6 +167,33 @@ import Testing
         #expect(Set(scores.map { $0?.rmseBins.bitPattern }).count == 1)
     }
 
+    /// The spinning helpers run every piece of every batch exactly once, with that batch's
+    /// work — never a late piece of one batch with the next one's.
+    @Test func pieceWorkersRunEachPieceOnce() throws {
+        guard let workers = PieceRunners.make(helpers: 1) else { return }
+        defer { workers.stop() }
+        final class Slots: @unchecked Sendable { var runs = [[Int]](repeating: [], count: 8) }
+        let slots = Slots()
+        let lock = NSLock()
+        var random = SplitMix64(seed: 3)
+        for batch in 0..<20_000 {
+            let count = Int(random.next() % 8) + 1
+            workers.run(count) { piece in
+                lock.lock()
+                slots.runs[piece].append(batch)
+                lock.unlock()
+            }
+            for piece in 0..<8 {
+                let expected = piece < count ? [batch] : []
+                if slots.runs[piece] != expected {
+                    Issue.record("batch \(batch) piece \(piece): \(slots.runs[piece])")
+                    return
+                }
+                slots.runs[piece] = []
+            }
+        }
+    }
+
     // MARK: - Too little data
 
     @Test func tooLittleDataKeepsTheDefaults() throws {
