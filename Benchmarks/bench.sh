@@ -2,7 +2,7 @@
 # Rote's benchmarks, each printed as one table: measurement | rote | reference | ratio. Times
 # are printed, never asserted.
 #
-#   Benchmarks/bench.sh                        # replay, merge and commit at the default sizes
+#   Benchmarks/bench.sh                        # every benchmark at the default sizes
 #   BENCHES="merge commit" Benchmarks/bench.sh # only some of them
 #
 # replay  FSRS replay against py-fsrs 6.3.2, and a check that both compute the same results.
@@ -27,6 +27,12 @@
 #         ignore, activate, reset, study --plan, check, export, sync), each a fresh process from
 #         start to exit on a clone of the library, beside `git status --porcelain` in the same
 #         runs: "every command at 100k", median wall time and peak memory (COMMAND_RUNS, 5).
+# optimize  Fitting FSRS-6's parameters (`rote optimize`) against fsrs-rs 6.6 (fsrs-rs-python
+#         0.9.3, the optimizer inside Anki, in a throwaway virtualenv, .build/fsrs-venv), on the
+#         histories of a simulated learner whose memory follows FSRS-6 with parameters far from
+#         the defaults: OPTIMIZE_SIZES cards:reviews (1000:30000, 5000:150000, 20000:500000).
+#         Both fits are timed from items in memory (medians of OPTIMIZE_RUNS, 3), and both
+#         parameter sets are scored by fsrs-rs's own evaluate (Benchmarks/fsrs_optimize.py).
 #
 # The git benchmarks use a library made by `rote-bench generate` from SEED in
 # .build/bench-libraries/ (reused when present; about 3 minutes to make at the default size):
@@ -40,12 +46,13 @@
 # estimates the full-size reference from a one-file merge, for a slow driver; none skips git),
 # MERGE_REFERENCE_RUNS (1), MERGE_SAMPLE (1), MERGE_SYNC_RUNS (0; 1 adds the row "all rote sync
 # does", about 6 minutes a run at the default size); COMMIT_REVIEWS (200), COMMIT_RUNS (5);
-# LAUNCH_RUNS (3), LOOKUPS (2000000); PACKAGE_PATH builds another checkout (default: this script's package).
+# LAUNCH_RUNS (3), LOOKUPS (2000000); OPTIMIZE_SIZES, OPTIMIZE_RUNS (3); PACKAGE_PATH builds
+# another checkout (default: this script's package).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 package=${PACKAGE_PATH:-$(cd "$here/.." && pwd)}
-benches=${BENCHES:-replay merge commit launch commands}
+benches=${BENCHES:-replay merge commit launch commands optimize}
 seed=${SEED:-20261121}
 
 want() { [[ " $benches " == *" $1 "* ]]; }
@@ -128,4 +135,18 @@ fi
 if want commands; then
     echo
     "$bench" commands --library "$library" --rote "$bin/rote" --runs "${COMMAND_RUNS:-5}" --work "$clones"
+fi
+
+if want optimize; then
+    echo
+    venv="$package/.build/fsrs-venv"
+    if [ ! -x "$venv/bin/python" ]; then
+        python3 -m venv "$venv"
+    fi
+    "$venv/bin/pip" install --quiet --disable-pip-version-check fsrs-rs-python==0.9.3
+    runs=${OPTIMIZE_RUNS:-3}
+    "$bench" optimize --export "$work/optimize" --sizes "${OPTIMIZE_SIZES:-1000:30000,5000:150000,20000:500000}" \
+        --runs "$runs" --seed "$seed" >&2
+    "$venv/bin/python" "$here/fsrs_optimize.py" --dir "$work/optimize" --runs "$runs" --out "$work/optimize/reference.json" >&2
+    "$bench" optimize --results "$work/optimize/rote.json" --reference "$work/optimize/reference.json"
 fi

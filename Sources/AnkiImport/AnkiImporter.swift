@@ -197,7 +197,7 @@ public struct AnkiImporter {
             let (manifest, created) = manifests[kind]!
             if created { propose("corpus/\(name)/deck.yaml", Data(manifest.render().utf8)) }
             var deckReport = Report.Deck(name: name, kind: kind, created: created, entriesAdded: 0, entriesKept: 0)
-            let settings = SchedulerSettings.forDeck(manifest, profile: profile)
+            let settings = SchedulerSettings.forDeck(manifest, profile: profile, deckName: name)
             // Entries already in the deck: found again by their Anki note id, never by a name
             // (a note added in Anki later may have the same word and come first).
             let present = library.entries(inDeck: name)

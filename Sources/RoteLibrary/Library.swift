@@ -168,7 +168,10 @@ extension Library {
             return "\(paths.folder)/sessions/\(date.prefix(4))/\(date.dropFirst(5).prefix(2))"
         })
         let (files, _) = loader.listFiles(root, under: ["\(paths.folder)/progress"] + months.sorted())
-        let settings = decks.mapValues { SchedulerSettings.forDeck($0, profile: profile) }
+        let profile = profile
+        let schedulers = Dictionary(uniqueKeysWithValues: decks.map { deck, manifest in
+            (deck, SchedulerSettings.forDeck(manifest, profile: profile, deckName: deck))
+        })
         // Progress files are folded a share at a time on every core and dropped, so memory
         // stays that of a share, not of every review the learner ever made.
         let decks = decks, root = root
@@ -183,7 +186,7 @@ extension Library {
                 default: continue
                 }
             }
-            return (StudyStats.totals(of: progress, settings: settings, now: now, timeZone: timeZone), sessions)
+            return (StudyStats.totals(of: progress, settings: schedulers, now: now, timeZone: timeZone), sessions)
         }
         var totals = StudyStats.Totals()
         var sessions: [SessionFile] = []

@@ -224,7 +224,8 @@ public enum LibraryCheck {
             }
         case let .domain(key, uuid, published): return "D" + join([key, uuid ?? "\u{0}", flag(published)])
         case let .skill(key, uuid, published): return "S" + join([key, uuid ?? "\u{0}", flag(published)])
-        case let .profile(user): return "U" + join([user])
+        case let .profile(user, fitted):
+            return "U" + join([user] + fitted.flatMap { [$0.key, $0.values.map { String($0) }.joined(separator: ",")] })
         case let .progress(user, entry, ahead):
             return "G" + join([user, entry] + ahead.flatMap { [$0.id, String($0.at.timeIntervalSince1970)] })
         }
@@ -260,8 +261,13 @@ public enum LibraryCheck {
             return (kind == "D" ? .domain(key: parts[0], uuid: optional(parts[1]), published: parts[2] == "1")
                 : .skill(key: parts[0], uuid: optional(parts[1]), published: parts[2] == "1"), ())
         case "U":
-            guard parts.count == 1 else { return nil }
-            return (.profile(user: parts[0]), ())
+            guard parts.count % 2 == 1 else { return nil }
+            var fitted: [FileFacts.FittedParameters] = []
+            for index in stride(from: 1, to: parts.count, by: 2) {
+                let values = parts[index + 1].isEmpty ? [] : parts[index + 1].split(separator: ",").compactMap { Double($0) }
+                fitted.append(.init(key: parts[index], values: values))
+            }
+            return (.profile(user: parts[0], fitted: fitted), ())
         case "G":
             guard parts.count >= 2, parts.count % 2 == 0 else { return nil }
             var ahead: [FileFacts.AheadReview] = []

@@ -1,4 +1,5 @@
 import Foundation
+import Scheduling
 
 /// What one file contributes to the rules that look across files — a few fields, kept for
 /// every file by the incremental check (`LibraryCheck`) so that an unchanged file need not be
@@ -8,7 +9,9 @@ public enum FileFacts: Sendable, Equatable {
     case entry(EntryFacts)
     case domain(key: String, uuid: String?, published: Bool)
     case skill(key: String, uuid: String?, published: Bool)
-    case profile(user: String)
+    /// A profile, with its fitted FSRS parameters (checked against their bounds, and their
+    /// decks against the library's).
+    case profile(user: String, fitted: [FittedParameters])
     /// A progress file, with its reviews dated more than a day ahead when the facts were
     /// taken: later, only some of those can still be (time only moves on).
     case progress(user: String, entry: String, ahead: [AheadReview])
@@ -47,6 +50,23 @@ public enum FileFacts: Sendable, Equatable {
         }
     }
 
+    /// One set of fitted parameters: `fsrs_parameters`, or `<deck>:` under `deck_fsrs_parameters`.
+    public struct FittedParameters: Sendable, Equatable {
+        public var key: String
+        public var values: [Double]
+
+        public init(key: String, values: [Double]) {
+            self.key = key
+            self.values = values
+        }
+
+        static func of(_ profile: Profile) -> [FittedParameters] {
+            var sets = profile.settings.fsrsParameters.map { [FittedParameters(key: "fsrs_parameters", values: $0)] } ?? []
+            sets += profile.deckFSRSParameters.map { FittedParameters(key: "\($0.0):", values: $0.1) }
+            return sets
+        }
+    }
+
     public struct AheadReview: Sendable, Equatable {
         public var id: String
         public var at: Date
@@ -63,7 +83,7 @@ public enum FileFacts: Sendable, Equatable {
         case let .entry(entry): self = .entry(EntryFacts(entry))
         case let .domain(key, domain): self = .domain(key: key, uuid: domain.uuid, published: domain.published)
         case let .skill(key, skill): self = .skill(key: key, uuid: skill.uuid, published: skill.published)
-        case let .profile(user, _): self = .profile(user: user)
+        case let .profile(user, profile): self = .profile(user: user, fitted: FittedParameters.of(profile))
         case let .progress(user, file): self = .progress(user: user, entry: file.entry, ahead: FileFacts.ahead(file))
         case .session, .letters: return nil
         }
@@ -78,7 +98,7 @@ public enum FileFacts: Sendable, Equatable {
         var facts = library.entries.map { FileFacts.entry(EntryFacts($0)) }
         for (key, domain) in library.domains { facts.append(.domain(key: key, uuid: domain.uuid, published: domain.published)) }
         for (key, skill) in library.skills { facts.append(.skill(key: key, uuid: skill.uuid, published: skill.published)) }
-        for user in library.profiles.keys { facts.append(.profile(user: user)) }
+        for (user, profile) in library.profiles { facts.append(.profile(user: user, fitted: FittedParameters.of(profile))) }
         for (user, files) in library.progress {
             for (entry, file) in files { facts.append(.progress(user: user, entry: entry, ahead: ahead(file))) }
         }
@@ -100,13 +120,16 @@ public enum LibraryValidator {
         var entries: [FileFacts.EntryFacts] = []
         var domains: [String: (uuid: String?, published: Bool)] = [:], skills: [String: (uuid: String?, published: Bool)] = [:]
         var profiles = Set<String>()
+        var fitted: [String: [FileFacts.FittedParameters]] = [:]
         var progress: [String: [String: [FileFacts.AheadReview]]] = [:]
         for fact in facts {
             switch fact {
             case let .entry(entry): entries.append(entry)
             case let .domain(key, uuid, published): domains[key] = (uuid, published)
             case let .skill(key, uuid, published): skills[key] = (uuid, published)
-            case let .profile(user): profiles.insert(user)
+            case let .profile(user, sets):
+                profiles.insert(user)
+                if !sets.isEmpty { fitted[user] = sets }
             case let .progress(user, entry, ahead): progress[user, default: [:]][entry] = ahead
             }
         }
@@ -123,6 +146,7 @@ public enum LibraryValidator {
         }
 
         problems += skillsProblems(entries: entries, domains: domains, skills: skills, finder)
+        problems += fsrsParameterProblems(profiles: fitted, decks: decks, finder)
 
         var uuids: [String: String] = [:]
         func claim(_ uuid: String?, _ path: String) {
@@ -185,6 +209,27 @@ public enum LibraryValidator {
             for entry in files.keys.sorted() where !entryIDs.contains(entry) {
                 let path = LibraryPaths(user: user).progress(entry)
                 problems.append(.warning(path, 1, "progress for '\(entry)', which is not in the corpus (renamed or removed?); the history is kept but not studied"))
+            }
+        }
+        return problems
+    }
+
+    /// Fitted FSRS parameters in profiles: inside py-fsrs's bounds (else the scheduler uses the
+    /// defaults), and per-deck ones for a deck that exists.
+    static func fsrsParameterProblems(profiles: [String: [FileFacts.FittedParameters]], decks: [String: DeckManifest], _ finder: LineFinder) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for (user, sets) in profiles.sorted(by: { $0.key < $1.key }) {
+            let path = LibraryPaths(user: user).profile
+            for set in sets {
+                do {
+                    _ = try FSRSParameters(set.values)
+                } catch {
+                    problems.append(.error(path, finder.line(containing: set.key, in: path), "\(set.key.hasSuffix(":") ? "deck_fsrs_parameters." + set.key.dropLast() : "settings.fsrs_parameters"): \(error.message); the default parameters are used instead. Run `rote optimize` again, or remove the line"))
+                }
+            }
+            for set in sets where set.key.hasSuffix(":") && decks[String(set.key.dropLast())] == nil {
+                let deck = set.key.dropLast()
+                problems.append(.warning(path, finder.line(containing: "\(deck):", in: path), "deck_fsrs_parameters names deck '\(deck)', which is not in the library; they are kept but schedule nothing"))
             }
         }
         return problems

@@ -3,16 +3,21 @@ import Scheduling
 
 extension SchedulerSettings {
     /// The settings an entry of `deck` is replayed with for a learner: the deck's scheduler,
-    /// the learner's desired retention, maximum interval and fuzz choice. Values the profile
-    /// loader already rejected never reach here, so this cannot fail; should a combination
-    /// still be refused, the defaults for the deck's scheduler apply.
-    public static func forDeck(_ deck: DeckManifest?, profile: Profile?) -> SchedulerSettings {
+    /// the learner's desired retention, maximum interval and fuzz choice, and the FSRS
+    /// parameters `rote optimize` fitted — for this deck (`deckName`) if it has its own, else
+    /// the learner's. Values the profile loader already rejected never reach here, so this
+    /// cannot fail; parameters outside py-fsrs's bounds (a hand edit `rote check` reports) give
+    /// way to the defaults, and should a combination still be refused, the defaults for the
+    /// deck's scheduler apply.
+    public static func forDeck(_ deck: DeckManifest?, profile: Profile?, deckName: String? = nil) -> SchedulerSettings {
         let settings = profile?.settings
-        if let chosen = try? SchedulerSettings(
-            scheduler: deck?.scheduler ?? .fsrs, desiredRetention: settings?.desiredRetention,
-            maximumInterval: settings?.maximumInterval, enableFuzzing: settings?.fuzz)
-        {
-            return chosen
+        for parameters in [profile?.fsrsParameters(for: deckName), nil] {
+            if let chosen = try? SchedulerSettings(
+                scheduler: deck?.scheduler ?? .fsrs, parameters: parameters, desiredRetention: settings?.desiredRetention,
+                maximumInterval: settings?.maximumInterval, enableFuzzing: settings?.fuzz)
+            {
+                return chosen
+            }
         }
         return (try? SchedulerSettings(scheduler: deck?.scheduler ?? .fsrs)) ?? .default
     }

@@ -66,7 +66,7 @@ final class SettingsCache: @unchecked Sendable {
         decks[parts[3]] = deck
         let profile = profiles[parts[1]] ?? read(Profile.self, LibraryPaths(user: parts[1]).profile)
         profiles[parts[1]] = profile
-        return .forDeck(deck, profile: profile)
+        return .forDeck(deck, profile: profile, deckName: parts[3])
     }
 
     private func read<T: YAMLCodable>(_ type: T.Type, _ path: String) -> T? {

@@ -49,7 +49,7 @@ public struct ReviewRecorder {
         file.reviews.append(ReviewEvent(id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device))
         file.reviews.sort(by: ReviewEvent.replayOrder)
         let deck = String(entry.split(separator: "/")[0])
-        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile))
+        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck))
         return (progressPath(entry), Data(file.render().utf8), file)
     }
 
@@ -68,7 +68,7 @@ public struct ReviewRecorder {
         change(&file)
         let deck = String(entry.split(separator: "/")[0])
         file.state = file.scheduledReviews.isEmpty
-            ? nil : Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile))
+            ? nil : Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck))
         return (progressPath(entry), Data(file.render().utf8), file)
     }
 
@@ -92,7 +92,7 @@ public struct ReviewRecorder {
         var file = try current(entry)
         file.reviews.removeAll { $0.id == reviewID }
         let deck = String(entry.split(separator: "/")[0])
-        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile))
+        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck))
         let data = Data(file.render().utf8)
         try AtomicFile.write(data, at: progressPath(entry), in: root)
         return (progressPath(entry), data)

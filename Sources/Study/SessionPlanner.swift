@@ -142,7 +142,7 @@ public struct SessionPlanner: Sendable {
         // One closure per deck: calling it does not copy the scheduler as reading it out of
         // an array would, once per due entry.
         let retrievability = deckNames.map { name -> @Sendable (MemoryState, Date) -> Double in
-            let scheduler = Scheduler(settings: .forDeck(decks[name], profile: profile))
+            let scheduler = Scheduler(settings: .forDeck(decks[name], profile: profile, deckName: name))
             return { scheduler.retrievability(of: $0, at: $1) }
         }
 

@@ -57,7 +57,7 @@ var newQueues: [(deck: String, perDay: Int, every: Int, queue: [Entry])] = [
 var reviews: [String: [ReviewEvent]] = [:]
 var states: [String: MemoryState] = [:]
 var sessions: [SessionFile] = []
-let schedulers = Dictionary(uniqueKeysWithValues: library.decks.map { ($0.key, Scheduler(settings: .forDeck($0.value, profile: profile))) })
+let schedulers = Dictionary(uniqueKeysWithValues: library.decks.map { ($0.key, Scheduler(settings: .forDeck($0.value, profile: profile, deckName: $0.key))) })
 let entryByID = Dictionary(uniqueKeysWithValues: library.entries.map { ($0.id, $0) })
 
 /// The question a simulated attempt answers, and the text given.

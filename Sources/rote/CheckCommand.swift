@@ -71,7 +71,7 @@ enum Repair {
                     let data = FileManager.default.contents(atPath: context.root.appending(path: path).path)
                 else { continue }
                 let deck = String(entry.split(separator: "/")[0])
-                let settings = SchedulerSettings.forDeck(context.library.decks[deck], profile: context.library.profiles[user])
+                let settings = SchedulerSettings.forDeck(context.library.decks[deck], profile: context.library.profiles[user], deckName: deck)
                 let outcome = ProgressRepair.salvage(data, path: path, entry: entry, settings: settings)
                 if pending == nil { pending = Set(try git.pendingPaths()) }
                 if pending?.contains(path) == true {

@@ -166,7 +166,7 @@ extension LibraryTests {
         let loaded = try LibraryLoader(users: .only("demo"), includeSessions: true).load(directory.url)
         let profile = loaded.profiles["demo"]
         var settings: [String: SchedulerSettings] = [:]
-        for (deck, manifest) in loaded.decks { settings[deck] = .forDeck(manifest, profile: profile) }
+        for (deck, manifest) in loaded.decks { settings[deck] = .forDeck(manifest, profile: profile, deckName: deck) }
         let utc = TimeZone(identifier: "UTC")!
         let library = try Library(root: directory.url, user: "demo")
         // Across the demo learner's history, so every part (due, streaks, retention) has something.

@@ -48,6 +48,13 @@ import RoteModel
             ("a review dated years ahead", {
                 directory.write("profiles/demo/progress/english-a1/nothing.yaml", "entry: english-a1/nothing\nstatus: active\nreviews:\n  - {id: far, at: 2099-01-01T00:00:00Z, grade: good}\n")
             }),
+            ("fitted parameters out of bounds, and for a deck that does not exist", {
+                let profile = directory.read("profiles/demo/profile.yaml") ?? ""
+                directory.write("profiles/demo/profile.yaml", profile.replacingOccurrences(
+                    of: "  desired_retention: 0.9\n",
+                    with: "  desired_retention: 0.9\n  fsrs_parameters: [-5, 1.2, 3.1, 9.5, 6.2, 0.8, 2.9, 0.01, 1.7, 0.15, 0.8, 1.5, 0.06, 0.27, 1.6, 0.55, 1.9, 0.5, 0.1, 0.06, 0.2]\n")
+                    + "deck_fsrs_parameters:\n  nowhere: [0.4012, 1.2, 3.1, 9.5, 6.2, 0.8, 2.9, 0.01, 1.7, 0.15, 0.8, 1.5, 0.06, 0.27, 1.6, 0.55, 1.9, 0.5, 0.1, 0.06, 0.2]\n")
+            }),
             ("a deck's manifest gone", { directory.remove("corpus/kjv/deck.yaml") }),
             ("a learner's profile gone", { directory.remove("profiles/demo/profile.yaml") }),
             ("a file that is not a library file", { directory.write("corpus/english-a1/Bad Name.yaml", "word: x\n") }),
@@ -56,6 +63,10 @@ import RoteModel
             change()
             let checked = try LibraryCheck.run(root: directory.url)
             #expect(checked.diagnostics == (try Self.fullCheck(directory.url)), "after: \(name)")
+            if name.hasPrefix("fitted") {
+                #expect(checked.diagnostics.contains { $0.message.contains("settings.fsrs_parameters") }, "\(checked.diagnostics)")
+                #expect(checked.diagnostics.contains { $0.message.contains("deck_fsrs_parameters names deck 'nowhere'") })
+            }
             Self.settle()
         }
         let quiet = try LibraryCheck.run(root: directory.url)

@@ -235,7 +235,17 @@ enum ProfileGenerator {
             setting("left_handed", \.leftHanded, [true, false, nil], text: { "\($0)" }),
             setting("haptics", \.haptics, [true, false, nil], text: { "\($0)" }),
             setting("last_letter", \.lastLetter, ["alphabet/a", "alphabet/c", nil], text: { $0 }),
+            setting("fsrs_parameters", \.fsrsParameters, [fitA, fitB, nil], text: { $0.map(YAMLValue.format).joined(separator: ", ") }),
         ]
+    }
+
+    /// Two fits `rote optimize` might write on two devices.
+    static let fitA = [0.4, 1.2, 3.1, 9.5, 6.2, 0.8, 2.9, 0.01, 1.7, 0.15, 0.8, 1.5, 0.06, 0.27, 1.6, 0.55, 1.9, 0.5, 0.1, 0.06, 0.2]
+    static var fitB: [Double] {
+        var fit = fitA
+        fit[20] = 0.3
+        fit[0] = 0.25
+        return fit
     }
 }
 

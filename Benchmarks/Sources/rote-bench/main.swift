@@ -11,9 +11,11 @@
 //     rote-bench commit --library DIR [--reviews N] [--runs K] [--work DIR] [--seed S]
 //     rote-bench launch --library DIR [--runs K] [--lookups N] [--user NAME]
 //     rote-bench commands --library DIR --rote PATH [--runs K] [--work DIR] [--user NAME]
+//     rote-bench optimize --export DIR [--sizes CARDS:REVIEWS,…] [--runs K] [--seed S] [--threads T]
+//     rote-bench optimize --results DIR/rote.json [--reference FILE]
 //
 // Benchmarks/bench.sh runs them against their references (py-fsrs for replay, the system git
-// for merge and commit, on a library made by `generate`).
+// for merge and commit, on a library made by `generate`, fsrs-rs for optimize).
 
 import Foundation
 
@@ -29,6 +31,7 @@ let measurements: [(name: String, run: Measurement)] = [
     ("launch", LaunchBenchmark.run),
     ("launch-probe", LaunchBenchmark.probe),
     ("commands", CommandsBenchmark.run),
+    ("optimize", OptimizeBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -24,6 +24,9 @@ public struct Profile: YAMLCodable {
     /// version): when a deck's `version` differs, its upgrade rule runs for this learner and
     /// the new version is stamped here. Sorted by deck name.
     public var deckVersions: [(String, String)]
+    /// FSRS-6 parameters fitted to this learner's reviews of one deck (`rote optimize --deck`),
+    /// by deck name, sorted; they take precedence over `settings.fsrsParameters` for that deck.
+    public var deckFSRSParameters: [(String, [Double])]
 
     /// One recorded answer to a consent question (seed 004: reflections are religious data).
     public struct Consent: Sendable, Equatable {
@@ -56,12 +59,16 @@ public struct Profile: YAMLCodable {
         public var leftHanded: Bool?
         public var haptics: Bool?
         public var lastLetter: String?
+        /// FSRS-6's 21 weights fitted to this learner's reviews (`rote optimize`); nil for the
+        /// defaults. Bounds are checked where the scheduler is built (`rote check` reports them).
+        public var fsrsParameters: [Double]?
 
         public init() {}
 
         static let keys = [
             "daily_goal", "new_per_day", "reviews_per_day", "working_set", "desired_retention", "maximum_interval",
             "fuzz", "typed_answers", "native_language", "target_language", "left_handed", "haptics", "last_letter",
+            "fsrs_parameters",
         ]
     }
 
@@ -75,6 +82,31 @@ public struct Profile: YAMLCodable {
         self.ignoredWords = []
         self.consent = []
         self.deckVersions = []
+        self.deckFSRSParameters = []
+    }
+
+    /// The fitted FSRS parameters that schedule `deck` for this learner: the deck's own, else
+    /// the learner's, else nil (the defaults).
+    public func fsrsParameters(for deck: String?) -> [Double]? {
+        deck.flatMap { name in deckFSRSParameters.first { $0.0 == name }?.1 } ?? settings.fsrsParameters
+    }
+
+    /// Records `parameters` for `deck` (nil removes them), keeping the list sorted by deck.
+    public mutating func setFSRSParameters(_ parameters: [Double]?, for deck: String) {
+        deckFSRSParameters.removeAll { $0.0 == deck }
+        if let parameters { deckFSRSParameters.append((deck, parameters)) }
+        deckFSRSParameters.sort { $0.0 < $1.0 }
+    }
+
+    /// A list of exactly 21 numbers (FSRS-6's w0…w20), or nil with an error at its line.
+    static func fsrsParameters(_ reader: inout MappingReader, _ key: String, label: String) -> [Double]? {
+        guard let items = reader.list(key) else { return nil }
+        let numbers = items.compactMap { $0.float ?? $0.int.map(Double.init) }
+        guard numbers.count == items.count, numbers.count == 21, numbers.allSatisfy(\.isFinite) else {
+            reader.error(key, "\(label) must be a list of the 21 FSRS-6 parameters w0…w20 (as `rote optimize` writes them), found \(items.count) item\(items.count == 1 ? "" : "s")\(numbers.count == items.count ? "" : " not all numbers"); remove the line for the defaults")
+            return nil
+        }
+        return numbers
     }
 
     /// The version of `deck` this learner last saw, if recorded.
@@ -107,6 +139,7 @@ public struct Profile: YAMLCodable {
             settings.leftHanded = values.bool("left_handed")
             settings.haptics = values.bool("haptics")
             settings.lastLetter = values.string("last_letter")
+            settings.fsrsParameters = Profile.fsrsParameters(&values, "fsrs_parameters", label: "settings.fsrs_parameters")
             if let retention = settings.desiredRetention, !(0.7...0.99).contains(retention) {
                 values.error("desired_retention", "desired_retention \(retention) is outside 0.70…0.99")
                 settings.desiredRetention = nil
@@ -149,6 +182,16 @@ public struct Profile: YAMLCodable {
         easyRatingVelocity = reader.double("easy_rating_velocity")
         cycleCount = reader.int("cycle_count")
         deckVersions = (reader.stringMap("deck_versions") ?? []).sorted { $0.0 < $1.0 }
+        deckFSRSParameters = []
+        if var decks = reader.mapping("deck_fsrs_parameters") {
+            for deck in decks.keys {
+                if let parameters = Profile.fsrsParameters(&decks, deck, label: "deck_fsrs_parameters.\(deck)") {
+                    deckFSRSParameters.append((deck, parameters))
+                }
+            }
+            reader.absorb(decks)
+            deckFSRSParameters.sort { $0.0 < $1.0 }
+        }
         guard let user else { return nil }
         self.user = user
     }
@@ -173,6 +216,7 @@ public struct Profile: YAMLCodable {
         values.add("left_handed", settings.leftHanded)
         values.add("haptics", settings.haptics)
         values.add("last_letter", settings.lastLetter)
+        values.add("fsrs_parameters", settings.fsrsParameters.map(Profile.parameterList))
         map.add("settings", values.build())
         map.add("lexical_rank", lexicalRank)
         map.add("interests", .map(interests.map { ($0.0, .double($0.1)) }, flow: false))
@@ -183,6 +227,7 @@ public struct Profile: YAMLCodable {
         map.add("easy_rating_velocity", easyRatingVelocity)
         map.add("cycle_count", cycleCount)
         map.add("deck_versions", .map(deckVersions.map { ($0.0, .string($0.1)) }, flow: false))
+        map.add("deck_fsrs_parameters", .map(deckFSRSParameters.map { ($0.0, Profile.parameterList($0.1)) }, flow: false))
         return map.build()
     }
 
@@ -192,5 +237,13 @@ public struct Profile: YAMLCodable {
             && lhs.interests.elementsEqual(rhs.interests, by: ==) && lhs.ignoredWords.sorted() == rhs.ignoredWords.sorted()
             && lhs.consent == rhs.consent && lhs.easyRatingVelocity == rhs.easyRatingVelocity && lhs.cycleCount == rhs.cycleCount
             && lhs.deckVersions.elementsEqual(rhs.deckVersions, by: ==)
+            && lhs.deckFSRSParameters.elementsEqual(rhs.deckFSRSParameters, by: ==)
+    }
+}
+
+extension Profile {
+    /// Parameters as one flow list, so a new fit changes one line of the file.
+    static func parameterList(_ values: [Double]) -> YAMLValue {
+        .list(values.map(YAMLValue.double), flow: true)
     }
 }

@@ -56,6 +56,7 @@ public enum ProfileMerge {
             base?.easyRatingVelocity, ours.easyRatingVelocity, theirs.easyRatingVelocity, text: YAMLValue.format)
         merged.cycleCount = pick.value(base?.cycleCount, ours.cycleCount, theirs.cycleCount, text: String.init)
         merged.deckVersions = mergeDeckVersions(base?.deckVersions ?? [], ours.deckVersions, theirs.deckVersions, pick)
+        merged.deckFSRSParameters = mergeDeckParameters(base?.deckFSRSParameters ?? [], ours.deckFSRSParameters, theirs.deckFSRSParameters, pick)
         return merged
     }
 
@@ -88,6 +89,8 @@ public enum ProfileMerge {
         merged.leftHanded = bool(\.leftHanded)
         merged.haptics = bool(\.haptics)
         merged.lastLetter = string(\.lastLetter)
+        // One fit is one value: two devices' fits are never mixed weight by weight.
+        merged.fsrsParameters = pick.value(base.fsrsParameters, ours.fsrsParameters, theirs.fsrsParameters, text: parameterText)
         return merged
     }
 
@@ -120,6 +123,24 @@ public enum ProfileMerge {
         return decks.sorted().compactMap { deck in
             pick.value(baseVersions[deck], oursVersions[deck], theirsVersions[deck], text: { $0 }).map { (deck, $0) }
         }
+    }
+
+    /// Each deck's fitted parameters key-wise, decks as a set; sorted by deck name.
+    static func mergeDeckParameters(
+        _ base: [(String, [Double])], _ ours: [(String, [Double])], _ theirs: [(String, [Double])], _ pick: KeyMerger
+    ) -> [(String, [Double])] {
+        let baseFits = Dictionary(base, uniquingKeysWith: { first, _ in first })
+        let oursFits = Dictionary(ours, uniquingKeysWith: { first, _ in first })
+        let theirsFits = Dictionary(theirs, uniquingKeysWith: { first, _ in first })
+        let decks = mergeSet(base.map(\.0), ours.map(\.0), theirs.map(\.0))
+        return decks.sorted().compactMap { deck in
+            pick.value(baseFits[deck], oursFits[deck], theirsFits[deck], text: parameterText).map { (deck, $0) }
+        }
+    }
+
+    /// Parameters as written, for breaking an `updated_at` tie.
+    static func parameterText(_ values: [Double]) -> String {
+        values.map(YAMLValue.format).joined(separator: ", ")
     }
 
     /// Each topic's answer key-wise; a removed answer is a change like any other.
