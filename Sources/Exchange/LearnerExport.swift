@@ -55,10 +55,7 @@ public enum LearnerExport {
             let paths = LibraryPaths(user: user)
             let loader = LibraryLoader(users: .only(user), includeSessions: true)
             profile = FileManager.default.contents(atPath: root.appending(path: paths.profile).path).flatMap { Profile.decode($0, path: paths.profile).0 }
-            @Sendable func parse(_ path: String) -> LibraryLoader.ParseResult? {
-                guard case let .success(kind) = LibraryFile.classify(path) else { return nil }
-                return loader.parse(root: root, path: path, kind: kind, decks: [:])
-            }
+            @Sendable func parse(_ path: String) -> LibraryLoader.ParseResult? { loader.parse(root: root, path: path, decks: [:]) }
             // Entry order, which is not path order: `a/b-c.yaml` sorts before `a/b.yaml`.
             let progressPaths = loader.listFiles(root, under: ["\(paths.folder)/progress"]).0.compactMap { path -> (entry: String, path: String)? in
                 guard case let .success(.progress(_, entry)) = LibraryFile.classify(path) else { return nil }

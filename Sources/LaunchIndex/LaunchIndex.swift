@@ -608,11 +608,6 @@ public final class LaunchIndex: @unchecked Sendable {
         return found
     }
 
-    /// The study position of the live entry with this id; nil when the index has none.
-    public func entryNumber(id: String) -> Int? {
-        entryReferences(of: [id])[id].map(position)
-    }
-
     /// Numbers of the base's entries with these ids, removed by the overlay or not.
     func baseEntryNumbers(of ids: Set<String>) -> [String: Int] {
         LaunchIndex.firstMatches(of: ids, in: 0..<baseEntryCount, id: { entryOffset($0) }, reader: reader, strings: stringsBase)

@@ -169,8 +169,7 @@ public struct LibraryLaunch: Sendable {
     public func entry(id: String) -> Entry? { entry(at: "corpus/\(id).yaml") }
 
     private func entry(at path: String) -> Entry? {
-        guard case let .success(kind) = LibraryFile.classify(path) else { return nil }
-        if case let .entry(entry) = LibraryLoader().parse(root: root, path: path, kind: kind, decks: decks).value { return entry }
+        if case let .entry(entry)? = LibraryLoader().parse(root: root, path: path, decks: decks)?.value { return entry }
         return nil
     }
 
@@ -181,16 +180,7 @@ public struct LibraryLaunch: Sendable {
     // MARK: Building
 
     static func readSettings(root: URL, user: String, decks names: [String]) -> ([String: DeckManifest], Profile?) {
-        var decks: [String: DeckManifest] = [:]
-        for name in names {
-            let path = "corpus/\(name)/deck.yaml"
-            if let data = FileManager.default.contents(atPath: root.appending(path: path).path), let manifest = DeckManifest.decode(data, path: path).0 {
-                decks[name] = manifest
-            }
-        }
-        let path = LibraryPaths(user: user).profile
-        let profile = FileManager.default.contents(atPath: root.appending(path: path).path).flatMap { Profile.decode($0, path: path).0 }
-        return (decks, profile)
+        (LibrarySettings.readDecks(names, root: root), LibrarySettings.readProfile(of: user, root: root))
     }
 
     /// The index built from the files (`LaunchRows.read`) and saved.

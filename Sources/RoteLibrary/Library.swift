@@ -59,8 +59,7 @@ public final class Library: @unchecked Sendable {
     public func entry(named name: String, suffixes: Bool = false) throws -> Entry {
         let path = "corpus/\(name).yaml"
         // An id names its file: nothing else is read.
-        if case let .success(kind) = LibraryFile.classify(path), case .entry = kind {
-            let parsed = LibraryLoader().parse(root: root, path: path, kind: kind, decks: decks)
+        if let parsed = LibraryLoader().parse(root: root, path: path, decks: decks) {
             if case let .entry(entry)? = parsed.value { return entry }
             if let problem = parsed.problems.filter({ $0.severity == .error }).sorted(by: Diagnostic.fileOrder).first,
                 FileManager.default.fileExists(atPath: root.appending(path: path).path)
@@ -138,9 +137,7 @@ extension Library {
     public func unreadableEntries() throws -> [Diagnostic] {
         let launch = try launch()
         return launch.index.entryFilesWithoutEntries().compactMap { path in
-            guard case let .success(kind) = LibraryFile.classify(path) else { return nil }
-            let problems = LibraryLoader().parse(root: root, path: path, kind: kind, decks: decks).problems.filter { $0.severity == .error }
-            return problems.sorted(by: Diagnostic.fileOrder).first
+            LibraryLoader().parse(root: root, path: path, decks: decks)?.problems.filter { $0.severity == .error }.sorted(by: Diagnostic.fileOrder).first
         }
     }
 
@@ -179,8 +176,7 @@ extension Library {
         let folded = shares.concurrentMap { share -> (StudyStats.Totals, [SessionFile]) in
             var progress: [ProgressFile] = [], sessions: [SessionFile] = []
             for path in share {
-                guard case let .success(kind) = LibraryFile.classify(path) else { continue }
-                switch loader.parse(root: root, path: path, kind: kind, decks: decks).value {
+                switch loader.parse(root: root, path: path, decks: decks)?.value {
                 case let .progress(_, file)?: progress.append(file)
                 case let .session(_, session)?: sessions.append(session)
                 default: continue
@@ -209,9 +205,7 @@ extension Library {
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
         var attempts: [String: LetterAttemptsFile] = [:]
         for path in loader.listFiles(root, under: ["\(paths.folder)/letters"]).0 {
-            guard case let .success(kind) = LibraryFile.classify(path),
-                case let .letters(_, file)? = loader.parse(root: root, path: path, kind: kind, decks: decks).value
-            else { continue }
+            guard case let .letters(_, file)? = loader.parse(root: root, path: path, decks: decks)?.value else { continue }
             attempts[file.letter] = file
         }
         return attempts

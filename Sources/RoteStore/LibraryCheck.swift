@@ -151,7 +151,7 @@ public enum LibraryCheck {
         }
         let runs = starts.indices.map { starts[$0]..<(starts.indices.contains($0 + 1) ? starts[$0 + 1] : bytes.count) }
         let decoded = runs.concurrentMap { run -> [Record]? in
-            bytes.withUnsafeBufferPointer { buffer in decodeRecords(UnsafeBufferPointer(rebasing: buffer[run])) }
+            bytes.withUnsafeBufferPointer { buffer in try? decodeRecords(UnsafeBufferPointer(rebasing: buffer[run])) }
         }
         var cache = Cache(writtenAt: writtenAt)
         cache.records.reserveCapacity(decoded.reduce(0) { $0 + ($1?.count ?? 0) })
@@ -162,10 +162,8 @@ public enum LibraryCheck {
         return cache
     }
 
-    static func decode(_ text: String) -> Cache? { decode(Array(text.utf8)) }
-
     /// The records in one run of lines.
-    static func decodeRecords(_ bytes: UnsafeBufferPointer<UInt8>) -> [Record]? {
+    static func decodeRecords(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [Record] {
         var records: [Record] = []
         var at = 0
         func fields(of line: Range<Int>) -> [UnsafeBufferPointer<UInt8>] {
@@ -191,19 +189,19 @@ public enum LibraryCheck {
             if line.isEmpty { continue }
             let parts = fields(of: line)
             guard parts.count == 8, let size: UInt64 = number(parts[1]), let modified: Int64 = number(parts[2]), let changed: Int64 = number(parts[3]),
-                let inode: UInt64 = number(parts[4]), let count: Int = number(parts[7]),
-                let facts = decodeFacts(Substring(String(decoding: parts[6], as: UTF8.self)))
-            else { return nil }
+                let inode: UInt64 = number(parts[4]), let count: Int = number(parts[7])
+            else { throw Unreadable() }
+            let facts = try decodeFacts(String(decoding: parts[6], as: UTF8.self))
             var problems: [Diagnostic] = []
             for _ in 0..<count {
-                guard let problemLine = nextLine(), !problemLine.isEmpty, bytes[problemLine.lowerBound] == 0x20 else { return nil }
+                guard let problemLine = nextLine(), !problemLine.isEmpty, bytes[problemLine.lowerBound] == 0x20 else { throw Unreadable() }
                 let problem = fields(of: (problemLine.lowerBound + 1)..<problemLine.upperBound)
-                guard problem.count == 4, let severity = Diagnostic.Severity(rawValue: String(decoding: problem[2], as: UTF8.self)) else { return nil }
+                guard problem.count == 4, let severity = Diagnostic.Severity(rawValue: String(decoding: problem[2], as: UTF8.self)) else { throw Unreadable() }
                 problems.append(Diagnostic(path: text(problem[0]), line: number(problem[1]), severity: severity, message: text(problem[3])))
             }
             records.append(Record(
                 path: text(parts[0]), stamp: FileStamp(size: size, modified: modified, changed: changed, inode: inode), deckKind: text(parts[5]),
-                problems: problems, facts: facts.fact))
+                problems: problems, facts: facts))
         }
         return records
     }
@@ -231,53 +229,56 @@ public enum LibraryCheck {
         }
     }
 
-    /// The facts of a field; `.some(nil)` for a file without facts, nil when it does not read.
-    static func decodeFacts(_ field: Substring) -> (fact: FileFacts?, Void)? {
-        guard let kind = field.first else { return nil }
-        if kind == "-" { return (nil, ()) }
+    /// A cache line that does not read: the whole cache is then read as empty.
+    struct Unreadable: Error {}
+
+    /// The facts of a field; nil for a file without facts.
+    static func decodeFacts(_ field: String) throws -> FileFacts? {
+        guard let kind = field.first else { throw Unreadable() }
+        if kind == "-" { return nil }
         let parts = field.dropFirst().split(separator: "\u{1F}", omittingEmptySubsequences: false).map(unescape)
         func optional(_ text: String) -> String? { text == "\u{0}" ? nil : text }
         switch kind {
         case "V", "L", "Q", "P":
-            guard parts.count >= 4, let sortKey = Int(parts[3]) else { return nil }
+            guard parts.count >= 4, let sortKey = Int(parts[3]) else { throw Unreadable() }
             let content: FileFacts.EntryFacts.Content
             switch kind {
             case "V":
-                guard parts.count == 7 else { return nil }
+                guard parts.count == 7 else { throw Unreadable() }
                 content = .vocabulary(word: parts[4], pos: parts[5], hasRank: parts[6] == "1")
             case "L":
-                guard parts.count == 6, let order = Int(parts[5]) else { return nil }
+                guard parts.count == 6, let order = Int(parts[5]) else { throw Unreadable() }
                 content = .letter(glyph: parts[4], order: order)
             case "Q":
-                guard parts.count == 6 else { return nil }
+                guard parts.count == 6 else { throw Unreadable() }
                 content = .question(uuid: optional(parts[4]), published: parts[5] == "1")
             default:
-                guard parts.count == 4 else { return nil }
+                guard parts.count == 4 else { throw Unreadable() }
                 content = .passage
             }
-            return (.entry(.init(id: parts[0], deck: parts[1], path: parts[2], sortKey: sortKey, content: content)), ())
+            return .entry(.init(id: parts[0], deck: parts[1], path: parts[2], sortKey: sortKey, content: content))
         case "D", "S":
-            guard parts.count == 3 else { return nil }
-            return (kind == "D" ? .domain(key: parts[0], uuid: optional(parts[1]), published: parts[2] == "1")
-                : .skill(key: parts[0], uuid: optional(parts[1]), published: parts[2] == "1"), ())
+            guard parts.count == 3 else { throw Unreadable() }
+            return kind == "D" ? .domain(key: parts[0], uuid: optional(parts[1]), published: parts[2] == "1")
+                : .skill(key: parts[0], uuid: optional(parts[1]), published: parts[2] == "1")
         case "U":
-            guard parts.count % 2 == 1 else { return nil }
+            guard parts.count % 2 == 1 else { throw Unreadable() }
             var fitted: [FileFacts.FittedParameters] = []
             for index in stride(from: 1, to: parts.count, by: 2) {
                 let values = parts[index + 1].isEmpty ? [] : parts[index + 1].split(separator: ",").compactMap { Double($0) }
                 fitted.append(.init(key: parts[index], values: values))
             }
-            return (.profile(user: parts[0], fitted: fitted), ())
+            return .profile(user: parts[0], fitted: fitted)
         case "G":
-            guard parts.count >= 2, parts.count % 2 == 0 else { return nil }
+            guard parts.count >= 2, parts.count % 2 == 0 else { throw Unreadable() }
             var ahead: [FileFacts.AheadReview] = []
             for index in stride(from: 2, to: parts.count, by: 2) {
-                guard let seconds = Double(parts[index + 1]) else { return nil }
+                guard let seconds = Double(parts[index + 1]) else { throw Unreadable() }
                 ahead.append(.init(id: parts[index], at: Date(timeIntervalSince1970: seconds)))
             }
-            return (.progress(user: parts[0], entry: parts[1], ahead: ahead), ())
+            return .progress(user: parts[0], entry: parts[1], ahead: ahead)
         default:
-            return nil
+            throw Unreadable()
         }
     }
 

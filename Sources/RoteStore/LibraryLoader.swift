@@ -263,6 +263,13 @@ public struct LibraryLoader: Sendable {
         files.concurrentMap { parse(root: root, path: $0.0, kind: $0.1, decks: decks) }
     }
 
+    /// Reads and parses the library file at `path`, classified by its path; nil for a path
+    /// that is no library file.
+    public func parse(root: URL, path: String, decks: [String: DeckManifest]) -> ParseResult? {
+        guard case let .success(kind) = LibraryFile.classify(path) else { return nil }
+        return parse(root: root, path: path, kind: kind, decks: decks)
+    }
+
     /// Reads and parses one library file, as a full load does; `decks` gives entries their format.
     public func parse(root: URL, path: String, kind: LibraryFile, decks: [String: DeckManifest]) -> ParseResult {
         var problems: [Diagnostic] = []
@@ -573,8 +580,15 @@ public struct LibrarySettings: Sendable {
         self.root = root
         self.user = user
         manifest = LibraryManifest.decode(manifestData, path: LibraryLocation.manifestName).0
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appending(path: "corpus").path)) ?? []
+        decks = LibrarySettings.readDecks(names, root: root)
+        profile = LibrarySettings.readProfile(of: user, root: root)
+    }
+
+    /// The manifests of the decks with these names that read (`corpus/<name>/deck.yaml`).
+    public static func readDecks(_ names: [String], root: URL) -> [String: DeckManifest] {
         var decks: [String: DeckManifest] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.appending(path: "corpus").path)) ?? [] {
+        for name in names {
             let path = "corpus/\(name)/deck.yaml"
             guard case .success(.deckManifest) = LibraryFile.classify(path),
                 let data = FileManager.default.contents(atPath: root.appending(path: path).path),
@@ -582,9 +596,13 @@ public struct LibrarySettings: Sendable {
             else { continue }
             decks[name] = manifest
         }
-        self.decks = decks
-        let profilePath = LibraryPaths(user: user).profile
-        profile = FileManager.default.contents(atPath: root.appending(path: profilePath).path).flatMap { Profile.decode($0, path: profilePath).0 }
+        return decks
+    }
+
+    /// A learner's profile, when it reads.
+    public static func readProfile(of user: String, root: URL) -> Profile? {
+        let path = LibraryPaths(user: user).profile
+        return FileManager.default.contents(atPath: root.appending(path: path).path).flatMap { Profile.decode($0, path: path).0 }
     }
 
     /// Deck names in study order, as `rote.yaml` lists them and then the rest by name.
@@ -598,8 +616,7 @@ public struct LibrarySettings: Sendable {
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
         let decks = decks, root = root
         let results = loader.listFiles(root, under: ["corpus/\(deck)"]).0.concurrentMap { path -> (Entry?, [Diagnostic]) in
-            guard case let .success(kind) = LibraryFile.classify(path), case .entry = kind else { return (nil, []) }
-            let parsed = loader.parse(root: root, path: path, kind: kind, decks: decks)
+            guard let parsed = loader.parse(root: root, path: path, decks: decks) else { return (nil, []) }
             guard case let .entry(entry)? = parsed.value else { return (nil, parsed.problems.filter { $0.severity == .error }) }
             return (entry, [])
         }

@@ -95,14 +95,11 @@ public enum FileFacts: Sendable, Equatable {
 
     /// Every file's facts in a loaded library.
     public static func of(_ library: LoadedLibrary) -> [FileFacts] {
-        var facts = library.entries.map { FileFacts.entry(EntryFacts($0)) }
-        for (key, domain) in library.domains { facts.append(.domain(key: key, uuid: domain.uuid, published: domain.published)) }
-        for (key, skill) in library.skills { facts.append(.skill(key: key, uuid: skill.uuid, published: skill.published)) }
-        for (user, profile) in library.profiles { facts.append(.profile(user: user, fitted: FittedParameters.of(profile))) }
-        for (user, files) in library.progress {
-            for (entry, file) in files { facts.append(.progress(user: user, entry: entry, ahead: ahead(file))) }
-        }
-        return facts
+        var values: [LibraryLoader.ParsedValue] = library.entries.map { .entry($0) }
+        values += library.domains.map { .domain($0, $1) } + library.skills.map { .skill($0, $1) }
+        values += library.profiles.map { .profile($0, $1) }
+        for (user, files) in library.progress { values += files.values.map { .progress(user, $0) } }
+        return values.compactMap(FileFacts.init)
     }
 }
 

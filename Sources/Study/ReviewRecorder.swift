@@ -11,10 +11,6 @@ public struct ReviewRecorder {
     let decks: [String: DeckManifest]
     let profile: Profile?
 
-    public init(root: URL, user: String, device: String, library: LoadedLibrary) {
-        self.init(root: root, user: user, device: device, decks: library.decks, profile: library.profiles[user])
-    }
-
     public init(root: URL, user: String, device: String, decks: [String: DeckManifest], profile: Profile?) {
         self.root = root
         self.user = user

@@ -110,7 +110,7 @@ import RoteModel
         let progress = LibraryCheck.Record(
             path: "p", stamp: FileStamp(size: 0, modified: 0, changed: 0, inode: 0), deckKind: "", problems: [],
             facts: .progress(user: "ana", entry: "d/x", ahead: [.init(id: "r1", at: Date(timeIntervalSince1970: 4_102_444_800.5))]))
-        let decoded = LibraryCheck.decode(LibraryCheck.encode([record, progress], writtenAt: 42))
+        let decoded = LibraryCheck.decode(Array(LibraryCheck.encode([record, progress], writtenAt: 42).utf8))
         #expect(decoded?.writtenAt == 42)
         #expect(decoded?.records["corpus/a\tb.yaml"]?.problems == problems)
         #expect(decoded?.records["corpus/a\tb.yaml"]?.facts == record.facts)
