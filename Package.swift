@@ -115,7 +115,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "RoteModelTests", dependencies: ["RoteModel", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RoteModel"], exclude: ["Fixtures"], swiftSettings: strictSettings),
+        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RoteModel", "TestSupport"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "Scheduling", "TestSupport", "LibGit"], swiftSettings: strictSettings),
         .testTarget(name: "LibGitTests", dependencies: ["LibGit", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StudyTests", dependencies: ["Study", "RoteStore", "Scheduling", "TestSupport"], swiftSettings: strictSettings),

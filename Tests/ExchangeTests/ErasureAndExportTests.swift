@@ -146,10 +146,7 @@ import RoteStore
 /// from path order and sessions that started in the same second.
 @Suite struct StreamingExportTests {
     @Test func theStreamedExportIsByteForByteTheLoadedOne() throws {
-        let directory = TemporaryDirectory()
-        for name in ["rote.yaml", "corpus", "profiles"] {
-            try FileManager.default.copyItem(at: Checkout.root.appending(path: name), to: directory.url.appending(path: name))
-        }
+        let directory = StarterLibrary.copy(git: .none)
         // A twin `<id>-b`: its path `<id>-b.yaml` sorts before `<id>.yaml` ('-' < '.') while
         // the entry `<id>` sorts before `<id>-b`, so path order and entry order differ.
         let progress = "profiles/demo/progress"

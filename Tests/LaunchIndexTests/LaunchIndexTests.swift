@@ -12,18 +12,6 @@ import Study
 @Suite struct LaunchIndexTests {
     static let utc = TimeZone(identifier: "UTC")!
 
-    /// The checkout's own library (every starter deck, the demo learner) in a git repository.
-    static func starterLibrary() -> TemporaryDirectory {
-        let directory = TemporaryDirectory()
-        for name in ["rote.yaml", "corpus", "profiles"] {
-            try? FileManager.default.copyItem(at: Checkout.root.appending(path: name), to: directory.url.appending(path: name))
-        }
-        Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
-        Shell.run("git", ["add", "-A"], in: directory.url)
-        Shell.run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "starter"], in: directory.url)
-        return directory
-    }
-
     /// File stamps younger than two seconds are racy and re-read on every check; tests that
     /// want a settled cache wait that long once.
     static func settle() { Thread.sleep(forTimeInterval: 2.1) }
@@ -31,7 +19,7 @@ import Study
     /// The starter library with its launch index built and settled, the cache file and its
     /// bytes as built.
     static func settledLibrary() throws -> (directory: TemporaryDirectory, cache: URL, base: Data) {
-        let directory = starterLibrary()
+        let directory = StarterLibrary.copy()
         settle()
         _ = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
         let cache = try #require(LibraryLaunch.cacheURL(root: directory.url, user: "demo"))
@@ -44,7 +32,7 @@ import Study
     }
 
     @Test func plansLooksUpAndReportsStatusesExactlyAsTheFullLoad() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         let launch = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
         try LaunchIndexTests.expectSameAnswers(launch, asTheFullLoadOf: directory.url)
     }
@@ -90,7 +78,7 @@ import Study
 
     /// A launch that takes a while says so, and says when it is done; a quick one is quiet.
     @Test func aSlowLaunchIsAnnouncedAndAQuickOneIsQuiet() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         final class Lines: @unchecked Sendable {
             let lock = NSLock()
             var lines: [String] = []
@@ -110,7 +98,7 @@ import Study
     }
 
     @Test func aWarmLaunchMapsTheCacheAndTheStatCheckConfirmsIt() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         LaunchIndexTests.settle()
         let first = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
         guard case .rebuilt = first.source else { Issue.record("first launch: \(first.source)"); return }
@@ -128,7 +116,7 @@ import Study
     /// The encoder lays the file records out beside the rest, with their own strings moved
     /// after the others: every row must come back as it went in.
     @Test func rowsComeBackOutOfTheIndexAsTheyWentIn() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         LaunchIndexTests.settle()
         let (rows, _) = try LaunchRows.read(root: directory.url, user: "demo")
         #expect(rows.files.count > 100 && rows.entries.count > 100)
@@ -142,7 +130,7 @@ import Study
     /// Entries are laid out in runs on every core, each writing final offsets: however they
     /// are split, the index is the same to the byte.
     @Test func theIndexIsTheSameHoweverTheEntriesAreSplitIntoRuns() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         LaunchIndexTests.settle()
         let (rows, _) = try LaunchRows.read(root: directory.url, user: "demo")
         #expect(rows.entries.count > 100 && !rows.progress.isEmpty)
@@ -162,7 +150,7 @@ import Study
     /// One listing serves the scope and the loader, so a link is followed by the loader's
     /// rule in both: to a file inside the library, never out of it or into a folder.
     @Test func theScopeFollowsLinksAsTheLoaderDoes() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         let outside = TemporaryDirectory()
         outside.write("secret.yaml", "word: secret\npos: noun\ntranslation: سر\nforms: {singular: secret}\n")
         let files = FileManager.default, words = directory.url.appending(path: "corpus/english-a1")
@@ -190,7 +178,7 @@ import Study
     /// manifests keep the stamps taken before anything was read; a file the loader does not
     /// read is stat'ed.
     @Test func aFileTheLoaderDidNotListIsReadAtTheNextLaunch() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         LaunchIndexTests.settle()
         let root = directory.url.path
         var scope = FileCheck.scope(root: root, user: "demo")
@@ -213,7 +201,7 @@ import Study
     }
 
     @Test func uncommittedEditsAddedAndRemovedFilesAreSeenAndGoIntoTheDelta() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         let root = directory.url
         let progressPath = "profiles/demo/progress/english-a1/" + (try #require(FileManager.default.subpathsOfDirectory(atPath: root.appending(path: "profiles/demo/progress/english-a1").path)
             .sorted().first { $0.hasSuffix(".yaml") }))
@@ -259,7 +247,7 @@ import Study
     }
 
     @Test func anEditedEntryIsReadAgainAndItsFormsFollow() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         let root = directory.url
         LaunchIndexTests.settle()
         _ = try LibraryLaunch.openVerified(root: root, user: "demo")
@@ -418,7 +406,7 @@ import Study
 
     @Test(arguments: ["flip", "truncate", "garbage", "empty"])
     func aDamagedCacheIsRebuiltNeverTrusted(_ damage: String) throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         let root = directory.url
         let good = try LibraryLaunch.openVerified(root: root, user: "demo")
         let cache = try #require(LibraryLaunch.cacheURL(root: root, user: "demo"))
@@ -438,7 +426,7 @@ import Study
     }
 
     @Test func aDeltaForAnotherBaseIsIgnored() throws {
-        let directory = LaunchIndexTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         let root = directory.url
         let base = try LibraryLaunch.openVerified(root: root, user: "demo")
         var overlay = Overlay()
@@ -497,7 +485,7 @@ final class TranscriptConsole: StudyConsole {
         for useIndex in [false, true] {
             let now = start
             let clock = TickingClock(start)
-            let directory = LaunchIndexTests.starterLibrary()
+            let directory = StarterLibrary.copy()
             let root = directory.url
             let git = try LibraryGit(root: root, user: "demo")
             let console = TranscriptConsole(replies: 60)

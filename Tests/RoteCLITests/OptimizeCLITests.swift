@@ -7,23 +7,10 @@ import TestSupport
 /// figures for them).
 @Suite struct OptimizeCLITests {
     static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
-    static let fixture = Checkout.root.appending(path: "Tests/SchedulingTests/Fixtures/fsrs-rs")
-    static var histories: String { fixture.appending(path: "histories.jsonl").path }
+    static var histories: String { FSRSRsFixture.historiesFile.path }
 
     func rote(_ arguments: [String], in directory: URL? = nil, input: String? = nil) -> Shell.Output {
         Shell.run(Self.binary, arguments, in: directory, input: input, environment: ["ROTE_USER": "ana"])
-    }
-
-    struct Scored: Decodable {
-        var parameters: [Double]
-        var log_loss: Double
-        var rmse_bins: Double
-    }
-
-    struct Expected: Decodable {
-        var items: Int
-        var defaults: Scored
-        var fsrs_rs_fit: Scored
     }
 
     struct Printed: Decodable {
@@ -34,9 +21,7 @@ import TestSupport
         var fitted: Bool?
     }
 
-    static func expected() throws -> Expected {
-        try JSONDecoder().decode(Expected.self, from: Data(contentsOf: fixture.appending(path: "expected.json")))
-    }
+    static func expected() throws -> FSRSRsFixture.Expected { try FSRSRsFixture.expected() }
 
     func printed(_ output: Shell.Output, sourceLocation: SourceLocation = #_sourceLocation) throws -> Printed {
         #expect(output.status == 0, "\(output.stderr)", sourceLocation: sourceLocation)

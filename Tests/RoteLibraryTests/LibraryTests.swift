@@ -11,18 +11,6 @@ import Study
 /// `Library` answers from the launch index and the few files an operation needs; every answer
 /// must be the one the full load (every file parsed) gives.
 @Suite struct LibraryTests {
-    /// The checkout's own library (every starter deck, the demo learner) in a git repository.
-    static func starterLibrary() -> TemporaryDirectory {
-        let directory = TemporaryDirectory()
-        for name in ["rote.yaml", "corpus", "profiles"] {
-            try? FileManager.default.copyItem(at: Checkout.root.appending(path: name), to: directory.url.appending(path: name))
-        }
-        Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
-        Shell.run("git", ["add", "-A"], in: directory.url)
-        Shell.run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "starter"], in: directory.url)
-        return directory
-    }
-
     /// Every id, every word form and every deck prefix resolves to the entry the full load
     /// has, with its status and progress file.
     static func expectSameAnswers(root: URL, user: String) throws {
@@ -48,7 +36,7 @@ import Study
     }
 
     @Test func answersAsTheFullLoadOnTheStarterLibrary() throws {
-        let directory = LibraryTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         try LibraryTests.expectSameAnswers(root: directory.url, user: "demo")
     }
 
@@ -59,7 +47,7 @@ import Study
     }
 
     @Test func namesAFileThatDoesNotReadAndSuggestsNearIDs() throws {
-        let directory = LibraryTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         let library = try Library(root: directory.url, user: "demo")
         do {
             _ = try library.entry(named: "english-a1/ru")
@@ -88,7 +76,7 @@ import Study
     /// A list shows each word's translation from the index, so an edited translation must
     /// reach it through the index's delta, as the full load sees it.
     @Test func anEditedTranslationReachesTheList() throws {
-        let directory = LibraryTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         try LibraryTests.expectSameAnswers(root: directory.url, user: "demo")
         Thread.sleep(forTimeInterval: 2.1)
         let path = "corpus/english-a1/run.yaml"
@@ -101,7 +89,7 @@ import Study
     }
 
     @Test func suffixFindsTheOneIDEndingWithIt() throws {
-        let directory = LibraryTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         let library = try Library(root: directory.url, user: "demo")
         // A passage id's last part is no word form, so only the suffix rule finds it.
         let ids = try library.ids()
@@ -162,7 +150,7 @@ import Study
 extension LibraryTests {
     /// Stats read only the learner's files, and must equal what the full load gives.
     @Test func statsFromTheLearnersFilesEqualTheFullLoads() throws {
-        let directory = LibraryTests.starterLibrary()
+        let directory = StarterLibrary.copy()
         let loaded = try LibraryLoader(users: .only("demo"), includeSessions: true).load(directory.url)
         let profile = loaded.profiles["demo"]
         var settings: [String: SchedulerSettings] = [:]

@@ -16,17 +16,8 @@ import RoteModel
     /// cache used wait that long once.
     static func settle() { Thread.sleep(forTimeInterval: 2.1) }
 
-    static func starterLibrary() -> TemporaryDirectory {
-        let directory = TemporaryDirectory()
-        for name in ["rote.yaml", "corpus", "profiles"] {
-            try? FileManager.default.copyItem(at: Checkout.root.appending(path: name), to: directory.url.appending(path: name))
-        }
-        Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
-        return directory
-    }
-
     @Test func aCheckAfterChangesReadsOnlyThemAndAnswersAsTheFullLoad() throws {
-        let directory = Self.starterLibrary()
+        let directory = StarterLibrary.copy(git: .initialised)
         // Files copied just now are "racy" when the cache is written; settled, they are not.
         Self.settle()
         let first = try LibraryCheck.run(root: directory.url)

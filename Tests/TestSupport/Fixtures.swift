@@ -317,3 +317,29 @@ public enum Shell {
         return holder
     }
 }
+
+/// The checkout's own library — every starter deck and the demo learner — copied into a new
+/// folder, for tests that need real content at its real size.
+public enum StarterLibrary {
+    public enum Git: Sendable {
+        /// A plain folder.
+        case none
+        /// `git init`, nothing committed.
+        case initialised
+        /// `git init` and everything committed (by the system git).
+        case committed
+    }
+
+    public static func copy(git: Git = .committed) -> TemporaryDirectory {
+        let directory = TemporaryDirectory()
+        for name in ["rote.yaml", "corpus", "profiles"] {
+            try? FileManager.default.copyItem(at: Checkout.root.appending(path: name), to: directory.url.appending(path: name))
+        }
+        guard git != .none else { return directory }
+        Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
+        guard git == .committed else { return directory }
+        Shell.run("git", ["add", "-A"], in: directory.url)
+        Shell.run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "starter"], in: directory.url)
+        return directory
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import RoteModel
 import Testing
 @testable import Scheduling

@@ -1,36 +1,14 @@
 import Foundation
 import RoteModel
+import TestSupport
 @testable import Scheduling
 
-/// The fsrs-rs fixture (see `Fixtures/fsrs-rs/README.md`): simulated histories and what fsrs-rs
-/// computed on them.
-enum FSRSRsFixture {
-    static let folder = TestFiles.packageRoot.appendingPathComponent("Tests/SchedulingTests/Fixtures/fsrs-rs")
-
-    struct Scored: Decodable {
-        var parameters: [Double]
-        var log_loss: Double
-        var rmse_bins: Double
-    }
-
-    struct Expected: Decodable {
-        var items: Int
-        var first_interval_items: Int
-        var defaults: Scored
-        var truth: Scored
-        var fsrs_rs_fit: Scored
-        var pretrained_initial_stability: [Double]
-    }
-
+extension FSRSRsFixture {
     static func histories() throws -> [[ReviewEvent]] {
-        let text = try String(contentsOf: folder.appendingPathComponent("histories.jsonl"), encoding: .utf8)
+        let text = try String(contentsOf: historiesFile, encoding: .utf8)
         let read = ReplayJSONLines.histories(text.split(separator: "\n", omittingEmptySubsequences: false))
         precondition(read.diagnostics.isEmpty, "\(read.diagnostics)")
         return read.histories
-    }
-
-    static func expected() throws -> Expected {
-        try JSONDecoder().decode(Expected.self, from: Data(contentsOf: folder.appendingPathComponent("expected.json")))
     }
 }
 
