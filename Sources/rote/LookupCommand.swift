@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LaunchIndex
+import RoteLibrary
 import RoteStore
 
 struct Lookup: ParsableCommand {
@@ -15,13 +16,8 @@ struct Lookup: ParsableCommand {
     var words: [String]
 
     func run() throws {
-        let root = try CommandContext.locate(global)
-        let launch: LibraryLaunch
-        do {
-            launch = try LibraryLaunch.openVerified(root: root, user: try CommandContext.user(at: root, global), patience: 1, progress: Terminal.note)
-        } catch let error as LibraryError {
-            throw CLIError(error.message)
-        }
+        let library = try CommandContext.library(global)
+        let launch = try CLIError.explain { try library.launch() }
         var missing: [String] = []
         for word in words {
             // The index finds the lemmas; their files give what to show.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LaunchIndex
+import RoteLibrary
 import RoteStore
 import LibGit
 import Study
@@ -75,7 +76,7 @@ struct StudyCommand: ParsableCommand {
             if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
                 Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
             }
-            launch = try LibraryLaunch.openVerified(root: root, user: user, patience: 1, progress: Terminal.note)
+            launch = try Library(root: root, user: user, announce: Terminal.note).launch()
         } catch let error as LibraryError {
             throw CLIError(error.message)
         } catch let busy as LibraryLock.Busy {
