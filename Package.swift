@@ -15,7 +15,7 @@ let package = Package(
         .executable(name: "rote", targets: ["rote"]),
         .library(
             name: "RoteKit",
-            targets: ["RoteLibrary", "RoteModel", "Scheduling", "RoteStore", "RoteSync", "Study", "LaunchIndex", "LibGit", "Exchange", "AnkiImport", "PublisherDecks"]),
+            targets: ["RoteLibrary", "RoteModel", "Scheduling", "RoteStore", "RoteSync", "StudyData", "Study", "LaunchIndex", "LibGit", "Exchange", "AnkiImport", "PublisherDecks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -55,15 +55,19 @@ let package = Package(
         ),
         // Content in and out: seed JSON and CSV/TSV imports, deck and learner exports, erasure.
         .target(name: "Exchange", dependencies: ["RoteModel", "RoteStore", "LibGit"], swiftSettings: strictSettings),
-        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "Yams"], swiftSettings: strictSettings),
+        // What planning, a session and stats read from a library, whoever holds it (the parsed
+        // files or the launch index), and the content rules both apply: below Study and
+        // LaunchIndex, so neither depends on the other.
+        .target(name: "StudyData", dependencies: ["RoteModel", "Scheduling", "RoteStore"], swiftSettings: strictSettings),
+        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Yams"], swiftSettings: strictSettings),
         // The launch index cache in .git/rote/: what a launch needs, memory-mapped.
-        .target(name: "LaunchIndex", dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "Study"], swiftSettings: strictSettings),
+        .target(name: "LaunchIndex", dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "StudyData"], swiftSettings: strictSettings),
         // The one way to open a library: the checked launch index, and each operation (show,
         // record a review, change a status, stats…) reading only the files it needs. The CLI,
         // RoteKit users and `rote serve` all go through it.
         .target(
             name: "RoteLibrary",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "Study", "LaunchIndex", "LibGit"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Study", "LaunchIndex", "LibGit"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -92,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "rote",
             dependencies: [
-                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "Study", "Exchange", "AnkiImport", "PublisherDecks", "LaunchIndex", "RoteLibrary",
+                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "StudyData", "Study", "Exchange", "AnkiImport", "PublisherDecks", "LaunchIndex", "RoteLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -104,7 +108,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rote-bench",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "LibGit", "Study", "LaunchIndex"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "LibGit", "StudyData", "Study", "LaunchIndex", "RoteLibrary"],
             path: "Benchmarks/Sources/rote-bench",
             swiftSettings: strictSettings
         ),
@@ -118,7 +122,7 @@ let package = Package(
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RoteModel", "TestSupport"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "Scheduling", "TestSupport", "LibGit"], swiftSettings: strictSettings),
         .testTarget(name: "LibGitTests", dependencies: ["LibGit", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "StudyTests", dependencies: ["Study", "RoteStore", "Scheduling", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "StudyTests", dependencies: ["Study", "StudyData", "RoteStore", "Scheduling", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RoteSyncTests", dependencies: ["RoteSync", "RoteStore", "RoteModel", "Scheduling", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
         .testTarget(
             name: "ExchangeTests", dependencies: ["Exchange", "RoteModel", "RoteStore", "RoteSync", "LibGit", "TestSupport"], exclude: ["Fixtures"],
@@ -130,11 +134,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "PublisherDecksTests", dependencies: ["PublisherDecks", "RoteStore", "RoteModel", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
-        .testTarget(name: "LaunchIndexTests", dependencies: ["LaunchIndex", "LibGit", "Study", "RoteStore", "RoteSync", "RoteModel", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "LaunchIndexTests", dependencies: ["LaunchIndex", "RoteLibrary", "LibGit", "StudyData", "Study", "RoteStore", "RoteSync", "RoteModel", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "RoteLibraryTests", dependencies: ["RoteLibrary", "LaunchIndex", "Study", "RoteStore", "RoteModel", "Scheduling", "TestSupport"],
+            name: "RoteLibraryTests", dependencies: ["RoteLibrary", "LaunchIndex", "StudyData", "Study", "RoteStore", "RoteModel", "Scheduling", "TestSupport"],
             swiftSettings: strictSettings),
-        .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "RoteStore", "Study", "rote"], swiftSettings: strictSettings),
+        .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "RoteStore", "StudyData", "Study", "rote"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

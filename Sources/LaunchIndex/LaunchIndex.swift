@@ -2,7 +2,7 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import Study
+import StudyData
 
 /// The launch index: a compact binary summary of one learner's library — entries in study
 /// order, every word form → lemma in an open-addressing table, each entry's rank and status,
@@ -12,16 +12,17 @@ import Study
 ///
 /// Layout (all integers little-endian): a header (magic, checksum of everything after it,
 /// length, then offset and count of each section) and the sections — settings (JSON),
-/// strings, entries, entry forms, progress, form slots, lemma lists, files.
+/// strings, entries, entry forms, progress, form slots, lemma lists, files, and the review
+/// marks of the progress rows' digests (what `rote stats` adds up).
 public final class LaunchIndex: @unchecked Sendable {
-    static let magic: [UInt8] = Array("ROTEIDX8".utf8)
+    static let magic: [UInt8] = Array("ROTEIDX9".utf8)
 
     enum Section: Int, CaseIterable {
-        case settings, strings, entries, entryForms, progress, slots, lemmaLists, files
+        case settings, strings, entries, entryForms, progress, slots, lemmaLists, files, marks
     }
 
     enum Stride {
-        static let entry = 56, entryForm = 8, progress = 176, slot = 32, lemma = 4, file = 64
+        static let entry = 56, entryForm = 8, progress = 248, slot = 32, lemma = 4, file = 64, mark = 8
         /// Bytes of a form kept in its slot: a form this short is matched without reading the strings.
         static let inlineForm = 16
     }
@@ -69,7 +70,7 @@ public final class LaunchIndex: @unchecked Sendable {
         var sections: [(Int, Int)] = []
         for section in Section.allCases {
             let offset = Int(reader.u64(24 + section.rawValue * 16)), count = Int(reader.u64(32 + section.rawValue * 16))
-            let stride = [1, 1, Stride.entry, Stride.entryForm, Stride.progress, Stride.slot, Stride.lemma, Stride.file][section.rawValue]
+            let stride = [1, 1, Stride.entry, Stride.entryForm, Stride.progress, Stride.slot, Stride.lemma, Stride.file, Stride.mark][section.rawValue]
             guard offset >= LaunchIndex.headerSize, count >= 0, offset + count * stride <= reader.count else {
                 throw Invalid(description: "section \(section) lies outside the file")
             }
@@ -125,7 +126,8 @@ public final class LaunchIndex: @unchecked Sendable {
         for row in 0..<progressCount {
             let at = sections[Section.progress.rawValue].0 + row * Stride.progress
             guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd, reader.u8(at + 13) <= ProgressSummary.recentLimit,
-                reader.u8(at + 14) <= ProgressSummary.millisecondsLimit
+                reader.u8(at + 14) <= ProgressSummary.millisecondsLimit,
+                Int(reader.u32(at + 184)) + Int(reader.u32(at + 180)) <= sections[Section.marks.rawValue].1
             else { throw Invalid(description: "progress row \(row) points outside the file") }
         }
     }
@@ -447,11 +449,15 @@ public final class LaunchIndex: @unchecked Sendable {
     }
 
     func summary(row: Int) -> ProgressSummary {
-        LaunchIndex.summary(reader, at: sections[Section.progress.rawValue].0 + row * Stride.progress)
+        LaunchIndex.summary(reader, at: sections[Section.progress.rawValue].0 + row * Stride.progress, marksSection: sections[Section.marks.rawValue].0)
     }
 
-    /// A progress row at `at` (the layout `encode(_:entry:into:)` writes).
-    static func summary(_ reader: ByteReader, at: Int) -> ProgressSummary {
+    /// The bytes of a progress row in a delta, where its marks follow it.
+    static func inlineRowLength(_ reader: ByteReader, at: Int) -> Int { Stride.progress + Int(reader.u32(at + 180)) * Stride.mark }
+
+    /// A progress row at `at` (the layout `encode(_:entry:firstMark:into:)` writes), its
+    /// marks in the section at `marksSection`, or right after it (a delta's rows) when nil.
+    static func summary(_ reader: ByteReader, at: Int, marksSection: Int?) -> ProgressSummary {
         func date(_ offset: Int) -> Date? {
             let value = reader.f64(at + offset)
             return value.isNaN ? nil : Date(timeIntervalSinceReferenceDate: value)
@@ -476,7 +482,33 @@ public final class LaunchIndex: @unchecked Sendable {
                 let value = reader.i32(at + 152 + slot * 4)
                 return value == Int32.min ? nil : Int(value)
             },
-            ladderStarted: flags & 2 != 0, hasScheduledReviews: flags & 4 != 0, state: state)
+            ladderStarted: flags & 2 != 0, hasScheduledReviews: flags & 4 != 0, state: state,
+            digest: digest(reader, at: at, marksSection: marksSection))
+    }
+
+    /// A progress row's digest, nil when it was built without one.
+    private static func digest(_ reader: ByteReader, at: Int, marksSection: Int?) -> ReviewDigest? {
+        let flags = reader.u8(at + 176)
+        guard flags & 1 != 0 else { return nil }
+        var replayed: MemoryState?
+        if flags & 2 != 0 {
+            func number(_ offset: Int) -> Double? {
+                let value = reader.f64(at + offset)
+                return value.isNaN ? nil : value
+            }
+            let step = reader.i32(at + 196)
+            replayed = MemoryState(
+                phase: MemoryState.Phase.allCases[Int(reader.u8(at + 177)) % 3], step: step == Int32.min ? nil : Int(step),
+                stability: number(208), difficulty: number(216), ease: number(224), interval: number(232),
+                due: number(200).map(Date.init(timeIntervalSinceReferenceDate:)) ?? .distantPast,
+                reps: Int(reader.u32(at + 188)), lapses: Int(reader.u32(at + 192)), lastReview: number(240).map(Date.init(timeIntervalSinceReferenceDate:)))
+        }
+        let count = Int(reader.u32(at + 180))
+        let first = marksSection.map { $0 + Int(reader.u32(at + 184)) * Stride.mark } ?? at + Stride.progress
+        var marks: [ReviewDigest.Mark] = []
+        marks.reserveCapacity(count)
+        for mark in 0..<count { marks.append(ReviewDigest.Mark(raw: reader.u64(first + mark * Stride.mark))) }
+        return ReviewDigest(marks: marks, replayed: replayed)
     }
 
     /// An entry's progress: the overlay's when it has one, else the base row.

@@ -2,7 +2,7 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import Study
+import StudyData
 
 extension LaunchIndex {
     /// Lays rows out as index bytes: the one way an index is made, whether from a full load
@@ -29,6 +29,7 @@ extension LaunchIndex {
             (.entries, [sections.entries], rows.entries.count), (.entryForms, [sections.entryForms], sections.formCount),
             (.progress, [sections.progress], sections.progressCount), (.slots, [sections.slots], sections.slotCount),
             (.lemmaLists, [sections.lemmaLists], sections.lemmaCount), (.files, [files.records], rows.files.count),
+            (.marks, [sections.marks], sections.marks.count / 8),
         ]
         var starts: [Int] = [], length = LaunchIndex.headerSize
         for (_, parts, _) in bodies {
@@ -67,7 +68,7 @@ extension LaunchIndex {
     /// Every section but the files' and settings: entries, their forms and progress rows,
     /// the forms table and its lemma lists, and the strings they point into.
     struct EntrySections: Sendable {
-        var strings: [UInt8], entries: [UInt8], entryForms: [UInt8], progress: [UInt8], slots: [UInt8], lemmaLists: [UInt8]
+        var strings: [UInt8], entries: [UInt8], entryForms: [UInt8], progress: [UInt8], slots: [UInt8], lemmaLists: [UInt8], marks: [UInt8]
         var formCount: Int, progressCount: Int, slotCount: Int, lemmaCount: Int
     }
 
@@ -95,6 +96,7 @@ extension LaunchIndex {
                 let progress = rows.progress.index(forKey: entry.id)
                 counts.progress.append(progress)
                 counts.progressRows += progress == nil ? 0 : 1
+                counts.marks += progress.map { rows.progress[$0].value.digest?.marks.count ?? 0 } ?? 0
                 counts.forms += entry.forms.count
                 counts.stringBytes += entry.id.utf8.count + entry.path.utf8.count + (entry.headword?.utf8.count ?? 0) + entry.gloss.utf8.count
                 for form in entry.forms { counts.stringBytes += form.utf8.count }
@@ -104,7 +106,9 @@ extension LaunchIndex {
         var starts: [RunStart] = [RunStart()]
         for count in counts.dropLast() {
             let last = starts[starts.count - 1]
-            starts.append(RunStart(string: last.string + count.stringBytes, form: last.form + count.forms, progress: last.progress + count.progressRows))
+            starts.append(RunStart(
+                string: last.string + count.stringBytes, form: last.form + count.forms, progress: last.progress + count.progressRows,
+                marks: last.marks + count.marks))
         }
         let deckNumbers = Dictionary(rows.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let ignored = Set(rows.settings.ignoredWords)
@@ -120,6 +124,7 @@ extension LaunchIndex {
         }
         var strings = ByteWriter(bytes: joined(\.strings))
         var progress = ByteWriter(bytes: joined(\.progress))
+        var marks = ByteWriter(bytes: joined(\.marks))
         let entries = joined(\.entries), entryForms = joined(\.entryForms)
         let formPlaces = laidOut.flatMap(\.formPlaces), formHashes = laidOut.flatMap(\.formHashes), statuses = laidOut.flatMap(\.statuses)
         let formCount = formPlaces.count
@@ -134,7 +139,8 @@ extension LaunchIndex {
             let present = Set(rows.entries.map(\.id))
             for (id, summary) in rows.progress.sorted(by: { $0.key < $1.key }) where !present.contains(id) {
                 progressCount += 1
-                encode(summary, entry: intern(id), into: &progress)
+                encode(summary, entry: intern(id), firstMark: marks.bytes.count / 8, into: &progress)
+                append(summary.digest, to: &marks)
             }
         }
 
@@ -212,25 +218,25 @@ extension LaunchIndex {
 
         return EntrySections(
             strings: strings.bytes, entries: entries, entryForms: entryForms, progress: progress.bytes, slots: slots,
-            lemmaLists: lemmaLists.bytes, formCount: formCount, progressCount: progressCount, slotCount: slotCount, lemmaCount: lemmaCount)
+            lemmaLists: lemmaLists.bytes, marks: marks.bytes, formCount: formCount, progressCount: progressCount, slotCount: slotCount, lemmaCount: lemmaCount)
     }
 
     /// What a run of entries adds up to, found before it is laid out, with where each
     /// entry's progress summary is.
     struct RunCounts: Sendable {
-        var stringBytes = 0, forms = 0, progressRows = 0
+        var stringBytes = 0, forms = 0, progressRows = 0, marks = 0
         var progress: [Dictionary<String, ProgressSummary>.Index?] = []
     }
 
     /// Where a run's strings, forms and progress rows start in the whole index.
     struct RunStart: Sendable {
-        var string = 0, form = 0, progress = 0
+        var string = 0, form = 0, progress = 0, marks = 0
     }
 
     /// A run of entries laid out: its part of each section, and of the forms' places,
     /// hashes and statuses the forms table is built from.
     struct EntryRun: Sendable {
-        var strings: [UInt8], entries: [UInt8], entryForms: [UInt8], progress: [UInt8]
+        var strings: [UInt8], entries: [UInt8], entryForms: [UInt8], progress: [UInt8], marks: [UInt8]
         var formPlaces: [(UInt32, Int)], formHashes: [UInt64], statuses: [UInt8]
     }
 
@@ -240,7 +246,7 @@ extension LaunchIndex {
         rows: LaunchRows, run: Range<Int>, progress progressIndices: [Dictionary<String, ProgressSummary>.Index?], start: RunStart,
         deckNumbers: [String: Int], ignored: Set<String>
     ) -> EntryRun {
-        var strings = ByteWriter(), entries = ByteWriter(), entryForms = ByteWriter(), progress = ByteWriter()
+        var strings = ByteWriter(), entries = ByteWriter(), entryForms = ByteWriter(), progress = ByteWriter(), marks = ByteWriter()
         func intern(_ text: String) -> (UInt32, Int) {
             let offset = UInt32(start.string + strings.bytes.count)
             strings.append(contentsOf: text.utf8)
@@ -264,7 +270,8 @@ extension LaunchIndex {
             if let summary {
                 progressRow = UInt32(progressCount)
                 progressCount += 1
-                encode(summary, entry: id, into: &progress)
+                encode(summary, entry: id, firstMark: start.marks + marks.bytes.count / 8, into: &progress)
+                append(summary.digest, to: &marks)
             }
             let status = LaunchIndex.code(of: LaunchRows.status(headword: entry.headword, progress: summary, ignored: ignored))
             statuses.append(status)
@@ -294,7 +301,7 @@ extension LaunchIndex {
             formCount += entry.forms.count
         }
         return EntryRun(
-            strings: strings.bytes, entries: entries.bytes, entryForms: entryForms.bytes, progress: progress.bytes,
+            strings: strings.bytes, entries: entries.bytes, entryForms: entryForms.bytes, progress: progress.bytes, marks: marks.bytes,
             formPlaces: formPlaces, formHashes: formHashes, statuses: statuses)
     }
 
@@ -312,8 +319,10 @@ extension LaunchIndex {
         writer.append(contentsOf: [0, 0, 0, 0])
     }
 
-    /// A progress row: the layout `summary(_:at:)` reads.
-    static func encode(_ summary: ProgressSummary, entry: (UInt32, Int), into writer: inout ByteWriter) {
+    /// A progress row: the layout `summary(_:at:marksSection:)` reads. Its digest's marks
+    /// are not in it: they go to the marks section (numbered from `firstMark`), or right after
+    /// the row in a delta (`append(_:to:)` writes them either way).
+    static func encode(_ summary: ProgressSummary, entry: (UInt32, Int), firstMark: Int, into writer: inout ByteWriter) {
         let nothing = Double.nan
         writer.append(entry.0)
         writer.append(UInt16(entry.1))
@@ -345,5 +354,26 @@ extension LaunchIndex {
             writer.append(slot < milliseconds.count ? milliseconds[milliseconds.startIndex + slot].map { Int32(clamping: $0) } ?? Int32.min : 0)
         }
         writer.append(UInt32(0))
+        // The digest: whether there is one, its replayed state, and where its marks are.
+        let digest = summary.digest, replayed = digest?.replayed
+        writer.append(UInt8((digest != nil ? 1 : 0) | (replayed != nil ? 2 : 0)))
+        writer.append(UInt8(replayed.map { MemoryState.Phase.allCases.firstIndex(of: $0.phase)! } ?? 0))
+        writer.append(UInt16(0))
+        writer.append(UInt32(clamping: digest?.marks.count ?? 0))
+        writer.append(UInt32(clamping: firstMark))
+        writer.append(UInt32(clamping: replayed?.reps ?? 0))
+        writer.append(UInt32(clamping: replayed?.lapses ?? 0))
+        writer.append(replayed?.step.map { Int32(clamping: $0) } ?? Int32.min)
+        writer.append(replayed?.due.timeIntervalSinceReferenceDate ?? nothing)
+        writer.append(replayed?.stability ?? nothing)
+        writer.append(replayed?.difficulty ?? nothing)
+        writer.append(replayed?.ease ?? nothing)
+        writer.append(replayed?.interval ?? nothing)
+        writer.append(replayed?.lastReview?.timeIntervalSinceReferenceDate ?? nothing)
+    }
+
+    /// A digest's marks, eight bytes each.
+    static func append(_ digest: ReviewDigest?, to writer: inout ByteWriter) {
+        for mark in digest?.marks ?? [] { writer.append(mark.raw) }
     }
 }

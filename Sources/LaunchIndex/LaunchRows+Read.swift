@@ -2,7 +2,7 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import Study
+import StudyData
 
 extension LaunchRows {
     /// Rows for `user` read straight from the library's files — what a cold launch builds —
@@ -29,6 +29,8 @@ extension LaunchRows {
         })
         let (listedLibrary, files) = try loader.list(root, listed: scope.paths.filter { $0.utf8.last != UInt8(ascii: "/") })
         let decks = listedLibrary.decks, libraryRoot = listedLibrary.root, rootPath = listedLibrary.root.path
+        // Progress digests replay each file with its deck's scheduler, which the profile sets.
+        let schedulers = DeckSchedulers(decks: decks, profile: LibrarySettings.readProfile(of: user, root: libraryRoot))
 
         enum Read: Sendable {
             case word(EntryRow)
@@ -50,11 +52,11 @@ extension LaunchRows {
             case let .entry(deck, id) where decks[deck]?.kind == .vocabulary:
                 if let headline = VocabularyEntry.headline(bytes: bytes) { return (.word(EntryRow(id: id, deck: deck, path: path, headline: headline)), stamp) }
             case let .progress(_, entry):
-                if let (named, summary) = ProgressSummary.canonical(bytes: bytes), named == entry { return (.progress(entry, summary), stamp) }
+                if let (named, summary) = ProgressSummary.canonical(bytes: bytes, schedulers: schedulers), named == entry { return (.progress(entry, summary), stamp) }
             default: break
             }
             let result = loader.parse(Data(bytes), path: path, kind: kind, decks: decks)
-            if case let .progress(_, file)? = result.value { return (.progress(file.entry, ProgressSummary(file)), stamp) }
+            if case let .progress(_, file)? = result.value { return (.progress(file.entry, ProgressSummary(file, schedulers: schedulers)), stamp) }
             return (.other(result), stamp)
         }
         // What the reads give, and the records of the files read, side by side.
@@ -73,8 +75,8 @@ extension LaunchRows {
                 case let .other(result): LibraryLoader.collect(result, into: &library)
                 }
             }
-            let locked = SessionPlanner.lockedLetters(library: library, user: user)
-            entries += library.entries.map { EntryRow(entry: $0, published: SessionPlanner.isPublished($0, library: library), locked: locked.contains($0.id)) }
+            let locked = library.lockedLetters(user: user)
+            entries += library.entries.map { EntryRow(entry: $0, published: library.isPublished($0), locked: locked.contains($0.id)) }
             entries = LibraryLoader.sortedInStudyOrder(entries, deckOrder: library.deckOrder) { ($0.deck, $0.sortKey, $0.id) }
             return (entries, progress, library)
         }, {
@@ -101,7 +103,7 @@ extension LaunchRows {
         let deckOrder = library.deckOrder
         let settings = Settings(
             user: user, root: library.root.path, decks: deckOrder, deckKinds: deckOrder.map { library.decks[$0]?.kind.rawValue ?? "" },
-            ignoredWords: Set((library.profiles[user]?.ignoredWords ?? []).map(LibraryIndex.normalize)).sorted())
+            ignoredWords: Set((library.profiles[user]?.ignoredWords ?? []).map(LibraryIndex.normalize)).sorted(), schedulers: schedulers.fingerprint)
         let rows = LaunchRows(settings: settings, entries: entries, progress: progress, files: records)
         return (rows, library)
     }

@@ -2,7 +2,7 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import Study
+import StudyData
 
 /// One entry as the launch index keeps it: enough to plan, order and look words up, not its
 /// content (a card's file is read when the card is shown).
@@ -125,6 +125,10 @@ public struct LaunchRows: Sendable {
         public var deckKinds: [String]
         /// The learner's ignored words, normalised.
         public var ignoredWords: [String]
+        /// The decks' schedulers (`DeckSchedulers.fingerprint`) the progress digests were
+        /// replayed with: other settings make every digest stale, so only a full load
+        /// settles them.
+        public var schedulers: String
     }
 
     public var settings: Settings

@@ -3,7 +3,7 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import Study
+import StudyData
 
 /// Opens a learner's library for study and lookups through the launch index cache in
 /// `.git/rote/`: the index from the last launch is used at once, and a stat check of every
@@ -150,10 +150,8 @@ public struct LibraryLaunch: Sendable {
         }
     }
 
-    /// The planner over the index.
-    public func planner() -> SessionPlanner {
-        SessionPlanner(decks: decks, deckOrder: index.settings.decks.filter { decks[$0] != nil }, profile: profile, source: IndexPlanningSource(launch: self))
-    }
+    /// Deck names in study order, those with a manifest.
+    public var deckOrder: [String] { index.settings.decks.filter { decks[$0] != nil } }
 
     /// The learner's progress file for an entry, read now; nil when there is none (or it does
     /// not read).
@@ -199,6 +197,10 @@ public struct LibraryLaunch: Sendable {
 
     /// The index patched with the files that changed, and saved.
     func refreshed(with check: FileCheck) throws -> LibraryLaunch {
+        let schedulers = DeckSchedulers(decks: decks, profile: profile)
+        guard schedulers.fingerprint == index.settings.schedulers else {
+            return try LibraryLaunch.rebuild(root: root, user: user, reason: "the decks' scheduler settings changed")
+        }
         let settings: LaunchRows.Settings
         switch self.settings(after: check) {
         case let .success(changed): settings = changed
@@ -209,7 +211,7 @@ public struct LibraryLaunch: Sendable {
         // new forms mask the old row and add the new one — and settings files whose change
         // the index does not see (a deck's version, a profile's limits). New settings (ignored
         // words, deck order), or a delta grown too big, fold into a new base.
-        if settings == index.settings, let overlay = overlaid(with: check), overlay.count <= Overlay.limit(entries: index.baseEntryCount) {
+        if settings == index.settings, let overlay = overlaid(with: check, schedulers: schedulers), overlay.count <= Overlay.limit(entries: index.baseEntryCount) {
             let index = self.index.with(overlay: overlay)
             if let url = LibraryLaunch.cacheURL(root: root, user: user) {
                 let bytes = overlay.encode(base: index)
@@ -244,7 +246,7 @@ public struct LibraryLaunch: Sendable {
                     addedEntries.removeAll { $0.id == id }
                     if case let .entry(entry)? = value { addedEntries.append(EntryRow(entry: entry, published: true, locked: false)) }
                 case let .progress(_, id):
-                    if case let .progress(_, file)? = value { rows.progress[id] = ProgressSummary(file) } else { rows.progress[id] = nil }
+                    if case let .progress(_, file)? = value { rows.progress[id] = ProgressSummary(file, schedulers: schedulers) } else { rows.progress[id] = nil }
                 default:
                     return try LibraryLaunch.rebuild(root: root, user: user, reason: "\(change.path) changed")
                 }
@@ -324,7 +326,7 @@ public struct LibraryLaunch: Sendable {
 
     /// The overlay with these changes to progress files, entries and stamps; nil when a
     /// change needs a new base.
-    func overlaid(with check: FileCheck) -> Overlay? {
+    func overlaid(with check: FileCheck, schedulers: DeckSchedulers) -> Overlay? {
         var overlay = index.overlay
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
         var entryIDs: [String: String] = [:], progressIDs: [String: String] = [:]
@@ -386,7 +388,7 @@ public struct LibraryLaunch: Sendable {
             if let id = progressIDs[change.path] {
                 var summary: ProgressSummary?
                 if let bytes = change.bytes, case let .progress(_, file)? = loader.parse(bytes, path: change.path, kind: .progress(user: user, entry: id), decks: decks).value {
-                    summary = ProgressSummary(file)
+                    summary = ProgressSummary(file, schedulers: schedulers)
                 }
                 if overlay.addedEntries[id] != nil {
                     overlay.addedEntries[id]?.progress = summary
@@ -429,24 +431,24 @@ public struct LibraryLaunch: Sendable {
 
 /// The launch index as the planner reads it: every fact in place, a string made only for
 /// the entries the plan keeps.
-struct IndexPlanningSource: PlanningSource {
+public struct IndexPlanningSource: PlanningSource {
     let index: LaunchIndex
     let root: URL
     let user: String
 
-    init(launch: LibraryLaunch) {
+    public init(launch: LibraryLaunch) {
         index = launch.index
         root = launch.root
         user = launch.user
     }
 
-    var count: Int { index.entryCount }
-    var deckNames: [String] { index.settings.decks }
-    func id(_ entry: Int) -> String { index.id(ofEntry: entry) }
-    func facts(_ entry: Int) -> EntryFacts { index.facts(ofEntry: entry) }
-    func recentMilliseconds(_ entry: Int) -> [Int] { index.progress(ofEntry: entry)?.recentMilliseconds.compactMap { $0 } ?? [] }
+    public var count: Int { index.entryCount }
+    public var deckNames: [String] { index.settings.decks }
+    public func id(_ entry: Int) -> String { index.id(ofEntry: entry) }
+    public func facts(_ entry: Int) -> EntryFacts { index.facts(ofEntry: entry) }
+    public func recentMilliseconds(_ entry: Int) -> [Int] { index.progress(ofEntry: entry)?.recentMilliseconds.compactMap { $0 } ?? [] }
 
-    func reviews(_ entry: Int, since time: Date) -> Int {
+    public func reviews(_ entry: Int, since time: Date) -> Int {
         if let count = index.reviews(ofEntry: entry, since: time) { return count }
         // More reviews in one day than the index keeps times for: read the file.
         let file = LibraryLaunch.progressFile(root: root, user: user, entry: index.id(ofEntry: entry))

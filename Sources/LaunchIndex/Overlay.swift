@@ -2,7 +2,7 @@ import Foundation
 import LibGit
 import RoteModel
 import RoteStore
-import Study
+import StudyData
 
 /// What changed since the base index was written — progress files, file stamps and entries —
 /// kept in a small delta file (`launch-<user>.delta`) beside the base, so a launch after a
@@ -65,7 +65,7 @@ struct Overlay: Sendable {
     /// Changes past this many rows fold into a new base.
     static func limit(entries: Int) -> Int { max(2_000, entries / 20) }
 
-    static let magic: [UInt8] = Array("ROTEDLT3".utf8)
+    static let magic: [UInt8] = Array("ROTEDLT4".utf8)
 
     /// Works out what the index reads per entry: statuses as the base builder works them
     /// out, the masks, and the added entries in study order with their forms.
@@ -118,7 +118,12 @@ struct Overlay: Sendable {
             row?(&writer)
         }
         func progressRow(_ summary: ProgressSummary?) -> ((inout ByteWriter) -> Void)? {
-            summary.map { summary in { LaunchIndex.encode(summary, entry: (0, 0), into: &$0) } }
+            summary.map { summary in
+                { writer in
+                    LaunchIndex.encode(summary, entry: (0, 0), firstMark: 0, into: &writer)
+                    LaunchIndex.append(summary.digest, to: &writer)
+                }
+            }
         }
         func fileRow(_ record: FileRecord?) -> ((inout ByteWriter) -> Void)? {
             record.map { record in { LaunchIndex.encode(record, path: (0, 0), into: &$0) } }
@@ -152,7 +157,10 @@ struct Overlay: Sendable {
         if let headword = row.headword { text(headword) }
         writer.append(UInt16(min(row.forms.count, Int(UInt16.max))))
         for form in row.forms.prefix(Int(UInt16.max)) { text(form) }
-        if let progress = entry.progress { LaunchIndex.encode(progress, entry: (0, 0), into: &writer) }
+        if let progress = entry.progress {
+            LaunchIndex.encode(progress, entry: (0, 0), firstMark: 0, into: &writer)
+            LaunchIndex.append(progress.digest, to: &writer)
+        }
     }
 
     /// Reads a delta for `base`; nil when it is damaged, foreign or for another base.
@@ -175,11 +183,11 @@ struct Overlay: Sendable {
             }
             for _ in 0..<Int(reader.u32(32)) {
                 guard let (number, id, present, body) = item(), number < base.baseEntryCount,
-                    !present || body + LaunchIndex.Stride.progress <= raw.count
+                    !present || (body + LaunchIndex.Stride.progress <= raw.count && body + LaunchIndex.inlineRowLength(reader, at: body) <= raw.count)
                 else { return nil }
-                let summary = present ? LaunchIndex.summary(reader, at: body) : nil
+                let summary = present ? LaunchIndex.summary(reader, at: body, marksSection: nil) : nil
                 if number >= 0 { overlay.progress[number] = .some(summary) } else { overlay.orphanProgress[id] = .some(summary) }
-                at = body + (present ? LaunchIndex.Stride.progress : 0)
+                at = body + (present ? LaunchIndex.inlineRowLength(reader, at: body) : 0)
             }
             for _ in 0..<Int(reader.u32(36)) {
                 guard let (number, path, present, body) = item(), number < base.fileCount,
@@ -235,9 +243,9 @@ struct Overlay: Sendable {
         }
         var progress: ProgressSummary?
         if flags & 8 != 0 {
-            guard at + LaunchIndex.Stride.progress <= reader.count else { return nil }
-            progress = LaunchIndex.summary(reader, at: at)
-            at += LaunchIndex.Stride.progress
+            guard at + LaunchIndex.Stride.progress <= reader.count, at + LaunchIndex.inlineRowLength(reader, at: at) <= reader.count else { return nil }
+            progress = LaunchIndex.summary(reader, at: at, marksSection: nil)
+            at += LaunchIndex.inlineRowLength(reader, at: at)
         }
         let row = EntryRow(
             id: id, deck: deck, path: path, kind: kind, rank: rank == Int32.min ? nil : Int(rank), sortKey: sortKey,

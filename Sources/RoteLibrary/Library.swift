@@ -4,6 +4,7 @@ import RoteModel
 import RoteStore
 import Scheduling
 import Study
+import StudyData
 
 /// One learner's library, the way every command, an embedding app and `rote serve` open it.
 ///
@@ -154,44 +155,55 @@ extension Library {
 }
 
 extension Library {
-    /// The learner's study statistics (`StudyStats`), from their progress files and this
-    /// month's session files (stats count the sessions of today): no entry file is read.
-    public func stats(now: Date = Date(), timeZone: TimeZone = .current) -> StudyStats {
+    /// The learner's study statistics (`StudyStats`) from the launch index: each progress
+    /// file's digest (every review's day, grade and phase, the replayed state) is kept there,
+    /// current through its delta, so no progress file is read — except one with a review
+    /// after `now` (a device clock ahead), whose digest must leave that review out. Today's
+    /// sessions come from this month's session files.
+    public func stats(now: Date = Date(), timeZone: TimeZone = .current) throws -> StudyStats {
+        let launch = try launch()
+        let schedulers = DeckSchedulers(decks: launch.decks, profile: launch.profile)
+        // Digests replayed with other settings than the profile's now do not count; a
+        // verified launch has none (the check rebuilds the index when the settings change).
+        let digestsHold = schedulers.fingerprint == launch.index.settings.schedulers
+        let summaries = Array(launch.index.progressSummaries())
+        let days = LocalDays(timeZone: timeZone)
+        let shares = stride(from: 0, to: summaries.count, by: 2_048).map { $0..<min($0 + 2_048, summaries.count) }
+        var totals = StudyStats.Totals()
+        for share in shares.concurrentMap({ share in
+            var totals = StudyStats.Totals()
+            for (id, summary) in summaries[share] {
+                let scheduler = schedulers.scheduler(forEntry: id)
+                if digestsHold, let digest = summary.digest, (digest.lastReviewAt ?? .distantPast) <= now {
+                    totals.add(entry: id, status: summary.status, state: summary.state, digest: digest, scheduler: scheduler, now: now, days: days)
+                } else if let file = self.progress(of: id) {
+                    totals.add(
+                        entry: id, status: file.status, state: file.state, digest: StudyStats.digest(of: file, now: now, scheduler: scheduler),
+                        scheduler: scheduler, now: now, days: days)
+                }
+            }
+            return totals
+        }) {
+            totals.add(share)
+        }
+        return StudyStats(totals: totals, sessions: sessionsAround(now), profile: profile, now: now, timeZone: timeZone)
+    }
+
+    /// The learner's sessions filed in the UTC months within two days of `now`: today's,
+    /// wherever the learner is, are among them.
+    func sessionsAround(_ now: Date) -> [SessionFile] {
         let loader = LibraryLoader(users: .only(user), includeSessions: true)
-        // Session files are filed by their start's UTC month; today, wherever the learner is,
-        // lies within two days of now.
         let months = Set([-2.0, 2.0].map { days in
             let date = Timestamp.format(now.addingTimeInterval(days * 86_400))
             return "\(paths.folder)/sessions/\(date.prefix(4))/\(date.dropFirst(5).prefix(2))"
         })
-        let (files, _) = loader.listFiles(root, under: ["\(paths.folder)/progress"] + months.sorted())
-        let profile = profile
-        let schedulers = Dictionary(uniqueKeysWithValues: decks.map { deck, manifest in
-            (deck, SchedulerSettings.forDeck(manifest, profile: profile, deckName: deck))
-        })
-        // Progress files are folded a share at a time on every core and dropped, so memory
-        // stays that of a share, not of every review the learner ever made.
         let decks = decks, root = root
-        let shares = stride(from: 0, to: files.count, by: 256).map { files[$0..<min($0 + 256, files.count)] }
-        let folded = shares.concurrentMap { share -> (StudyStats.Totals, [SessionFile]) in
-            var progress: [ProgressFile] = [], sessions: [SessionFile] = []
-            for path in share {
-                switch loader.parse(root: root, path: path, decks: decks)?.value {
-                case let .progress(_, file)?: progress.append(file)
-                case let .session(_, session)?: sessions.append(session)
-                default: continue
-                }
-            }
-            return (StudyStats.totals(of: progress, settings: schedulers, now: now, timeZone: timeZone), sessions)
-        }
-        var totals = StudyStats.Totals()
-        var sessions: [SessionFile] = []
-        for (share, found) in folded {
-            totals.add(share)
-            sessions += found
+        var sessions = loader.listFiles(root, under: months.sorted()).0.compactMap { path -> SessionFile? in
+            guard case let .session(_, session)? = loader.parse(root: root, path: path, decks: decks)?.value else { return nil }
+            return session
         }
         sessions.sort { $0.startedAt < $1.startedAt }
-        return StudyStats(totals: totals, sessions: sessions, profile: profile, now: now, timeZone: timeZone)
+        return sessions
     }
 }
 

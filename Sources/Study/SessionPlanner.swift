@@ -2,6 +2,7 @@ import Foundation
 import RoteModel
 import RoteStore
 import Scheduling
+import StudyData
 
 /// What a study session will hold: due entries first, lowest retrievability first, then new
 /// entries in deck order — within the learner's daily limits and working-set budget.
@@ -98,12 +99,12 @@ public struct SessionPlanner: Sendable {
 
     /// Plans from the parsed library and its index.
     public init(library: LoadedLibrary, index: LibraryIndex) {
-        let locked = SessionPlanner.lockedLetters(library: library, user: index.user)
+        let locked = library.lockedLetters(user: index.user)
         let candidates = index.orderedIDs.compactMap { id -> Candidate? in
             guard let entry = index.entries[id] else { return nil }
             return Candidate(
-                id: id, deck: entry.deck, published: SessionPlanner.isPublished(entry, library: library), locked: locked.contains(id),
-                status: index.status(of: id), progress: index.progress[id].map(ProgressSummary.init))
+                id: id, deck: entry.deck, published: library.isPublished(entry), locked: locked.contains(id),
+                status: index.status(of: id), progress: index.progress[id].map { ProgressSummary($0) })
         }
         let progress = index.progress
         self.init(decks: library.decks, deckOrder: library.deckOrder, profile: index.profile, source: CandidateList(candidates) { id, time in
@@ -119,18 +120,6 @@ public struct SessionPlanner: Sendable {
 
     /// Letters the learner has not unlocked yet; they never enter a session.
     public func lockedLetters() -> Set<String> { Set((0..<source.count).filter { source.facts($0).locked }.map(source.id)) }
-
-    /// Seed 003's rule over the learner's tracing attempts from `rote letters record`.
-    public static func lockedLetters(library: LoadedLibrary, user: String) -> Set<String> {
-        var locked = Set<String>()
-        let attempts = (library.letterAttempts[user] ?? [:]).mapValues(\.attempts)
-        for (deck, manifest) in library.decks where manifest.kind == .letters {
-            let entries = library.entries.filter { $0.deck == deck }
-            let unlocked = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: manifest.unlock ?? .init())
-            locked.formUnion(entries.map(\.id).filter { !unlocked.contains($0) })
-        }
-        return locked
-    }
 
     public func plan(decks requested: [String] = [], limits: Limits, now: Date, timeZone: TimeZone = .current) -> SessionPlan {
         var calendar = Calendar(identifier: .gregorian)
@@ -207,66 +196,6 @@ public struct SessionPlanner: Sendable {
         return Double(sorted[sorted.count / 2]) / 1000 + 4
     }
 
-    /// Skills content counts as published when the question, its skill and its domain all are;
-    /// unpublished content is studied only with drafts.
-    public static func isPublished(_ entry: Entry, library: LoadedLibrary) -> Bool {
-        guard case let .question(question) = entry.content else { return true }
-        let parts = entry.id.split(separator: "/")
-        let skill = library.skills[parts.prefix(3).joined(separator: "/")]
-        let domain = library.domains[parts.prefix(2).joined(separator: "/")]
-        return question.published && skill?.published == true && domain?.published == true
-    }
-}
-
-/// What the planner reads about each entry of a library, by number in study order: the
-/// parsed library (`CandidateList`) and the launch index answer it alike.
-public protocol PlanningSource: Sendable {
-    var count: Int { get }
-    /// Deck names; `EntryFacts.deck` is a position in them.
-    var deckNames: [String] { get }
-    /// Everything planning reads for every entry, in one call.
-    func facts(_ entry: Int) -> EntryFacts
-    func id(_ entry: Int) -> String
-    /// Reviews of the entry at or after `time`.
-    func reviews(_ entry: Int, since time: Date) -> Int
-    /// Answer times recorded in the entry's last five reviews.
-    func recentMilliseconds(_ entry: Int) -> [Int]
-}
-
-public struct EntryFacts: Sendable {
-    public var deck: Int
-    public var published: Bool
-    public var locked: Bool
-    public var status: LibraryIndex.Status
-    /// Nil when the learner has no progress file for the entry.
-    public var progress: PlanningProgress?
-
-    public init(deck: Int, published: Bool, locked: Bool, status: LibraryIndex.Status, progress: PlanningProgress?) {
-        self.deck = deck
-        self.published = published
-        self.locked = locked
-        self.status = status
-        self.progress = progress
-    }
-}
-
-/// The scalars of a progress file planning reads for every entry.
-public struct PlanningProgress: Sendable {
-    public var reviewCount: Int
-    public var firstReviewAt: Date?
-    public var ladderStarted: Bool
-    public var state: MemoryState?
-
-    public init(reviewCount: Int, firstReviewAt: Date?, ladderStarted: Bool, state: MemoryState?) {
-        self.reviewCount = reviewCount
-        self.firstReviewAt = firstReviewAt
-        self.ladderStarted = ladderStarted
-        self.state = state
-    }
-
-    public init(_ summary: ProgressSummary) {
-        self.init(reviewCount: summary.reviewCount, firstReviewAt: summary.firstReviewAt, ladderStarted: summary.ladderStarted, state: summary.state)
-    }
 }
 
 /// Candidates worked out in full, as from the parsed library.

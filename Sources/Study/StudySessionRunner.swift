@@ -2,6 +2,7 @@ import Foundation
 import RoteModel
 import RoteStore
 import Scheduling
+import StudyData
 
 /// Runs one study session over a plan: shows each exercise, grades each entry from all its
 /// answers (`Grading`), writes every review to its progress file the moment it is given, keeps

@@ -2,6 +2,7 @@ import Foundation
 import RoteModel
 import RoteStore
 import Scheduling
+import StudyData
 
 /// A learner's study statistics, derived from their progress and session files — nothing is
 /// stored twice, so the numbers can never disagree with the history.
@@ -69,6 +70,34 @@ public struct StudyStats: Sendable, Equatable {
 
         public init() {}
 
+        /// Adds one progress file, given by its digest, which must hold no review after `now`
+        /// (`ReviewDigest.lastReviewAt`; `StudyStats.digest(of:now:scheduler:)` leaves them out).
+        /// The one rule every total comes from, whether the digest was made from the file just
+        /// now or kept in the launch index.
+        public mutating func add(
+            entry: String, status: ProgressFile.Status, state: MemoryState?, digest: ReviewDigest, scheduler: Scheduler, now: Date, days: LocalDays
+        ) {
+            let today = days.day(of: now)
+            for mark in digest.marks {
+                let day = days.day(of: mark.at)
+                reviewDays.insert(day)
+                let age = today - day
+                if age >= 0, age < StudyStats.historyDays { perDay[StudyStats.historyDays - 1 - age] += 1 }
+                if mark.followsReviewPhase, age >= 0, age < StudyStats.retentionDays {
+                    retentionReviews += 1
+                    if mark.grade != .again { retained += 1 }
+                }
+            }
+            guard status == .active, !digest.marks.isEmpty else { return }
+            if let state = state ?? digest.replayed {
+                let offset = max(0, days.day(of: state.due) - today)
+                if offset <= StudyStats.upcomingDays { due[offset] += 1 }
+            }
+            let deck = entry.split(separator: "/").first.map(String.init) ?? entry
+            let level = Mastery(state: digest.replayed, recentGrades: digest.marks.map(\.grade), at: now, scheduler: scheduler).level
+            mastery[deck, default: [:]][level, default: 0] += 1
+        }
+
         public mutating func add(_ other: Totals) {
             for day in due.indices { due[day] += other.due[day] }
             for day in perDay.indices { perDay[day] += other.perDay[day] }
@@ -122,53 +151,28 @@ public struct StudyStats: Sendable, Equatable {
         self.today = today
     }
 
-    /// The totals of some progress files.
+    /// The totals of some progress files, each replayed with its deck's scheduler (`settings`
+    /// by deck id, `defaultSettings` for the rest).
     public static func totals(
         of progress: some Sequence<ProgressFile>, settings: [String: SchedulerSettings], defaultSettings: SchedulerSettings = .default, now: Date,
         timeZone: TimeZone
     ) -> Totals {
-        let days = LocalDays(timeZone: timeZone)
-        let today = days.day(of: now)
         var schedulers: [String: Scheduler] = [:]
-        func scheduler(for deck: String) -> Scheduler {
-            if let known = schedulers[deck] { return known }
-            let made = Scheduler(settings: settings[deck] ?? defaultSettings)
-            schedulers[deck] = made
-            return made
-        }
         var totals = Totals()
+        let days = LocalDays(timeZone: timeZone)
         for file in progress {
             let deck = file.entry.split(separator: "/").first.map(String.init) ?? file.entry
-            let reviews = file.reviews.filter { $0.at <= now }.sorted(by: ReviewEvent.replayOrder)
-            let engine = scheduler(for: deck)
-            var reviewedInWindow = false
-            for review in reviews {
-                let day = days.day(of: review.at)
-                totals.reviewDays.insert(day)
-                let age = today - day
-                if age >= 0, age < Self.historyDays { totals.perDay[Self.historyDays - 1 - age] += 1 }
-                if age >= 0, age < Self.retentionDays { reviewedInWindow = true }
-            }
-            if reviewedInWindow {
-                let states = engine.history(reviews, entryID: file.entry)
-                if states.count == reviews.count {
-                    for (index, review) in reviews.enumerated() where index > 0 && states[index - 1].phase == .review {
-                        let age = today - days.day(of: review.at)
-                        guard age >= 0, age < Self.retentionDays else { continue }
-                        totals.retentionReviews += 1
-                        if review.grade != .again { totals.retained += 1 }
-                    }
-                }
-            }
-            guard file.status == .active, !reviews.isEmpty else { continue }
-            if let state = file.state ?? engine.replay(reviews, entryID: file.entry) {
-                let offset = max(0, days.day(of: state.due) - today)
-                if offset <= Self.upcomingDays { totals.due[offset] += 1 }
-            }
-            let level = Mastery(events: reviews, entryID: file.entry, at: now, scheduler: engine).level
-            totals.mastery[deck, default: [:]][level, default: 0] += 1
+            let scheduler = schedulers[deck] ?? Scheduler(settings: settings[deck] ?? defaultSettings)
+            schedulers[deck] = scheduler
+            totals.add(entry: file.entry, status: file.status, state: file.state, digest: digest(of: file, now: now, scheduler: scheduler),
+                       scheduler: scheduler, now: now, days: days)
         }
         return totals
+    }
+
+    /// The digest of a file's reviews up to `now`: what `Totals.add` reads.
+    public static func digest(of file: ProgressFile, now: Date, scheduler: Scheduler) -> ReviewDigest {
+        ReviewDigest(reviews: file.reviews.filter { $0.at <= now }.sorted(by: ReviewEvent.replayOrder), entryID: file.entry, scheduler: scheduler)
     }
 
     /// Current and longest runs of consecutive days in `days`.
@@ -197,14 +201,38 @@ public struct StudyStats: Sendable, Equatable {
 /// Calendar days in a time zone, as whole days since 1970-01-01 there.
 ///
 /// Arithmetic on the zone's offset at each instant, rather than `Calendar` per date, so a
-/// history of many thousands of reviews is bucketed quickly; daylight-saving changes are
-/// honoured because the offset is taken at the instant itself.
-struct LocalDays: Sendable {
+/// history of millions of reviews is bucketed quickly; daylight-saving changes are honoured
+/// because the offset is taken at the instant itself. A zone that never changes its offset
+/// needs no lookup; any other remembers the offset of each quarter hour it was asked about
+/// (offsets and their changes fall on quarter hours).
+public final class LocalDays: @unchecked Sendable {
     let timeZone: TimeZone
+    private let fixedOffset: Int?
+    private let lock = NSLock()
+    private var offsets: [Int: Int] = [:]
 
-    func day(of date: Date) -> Int {
-        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
-        return Int((local / 86_400).rounded(.down))
+    public init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+        fixedOffset = timeZone.nextDaylightSavingTimeTransition(after: .distantPast) == nil ? timeZone.secondsFromGMT() : nil
+    }
+
+    public func day(of date: Date) -> Int {
+        let seconds = date.timeIntervalSince1970
+        let offset: Int
+        if let fixedOffset {
+            offset = fixedOffset
+        } else {
+            let quarter = Int((seconds / 900).rounded(.down))
+            lock.lock()
+            if let known = offsets[quarter] {
+                offset = known
+            } else {
+                offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(quarter) * 900))
+                offsets[quarter] = offset
+            }
+            lock.unlock()
+        }
+        return Int(((seconds + Double(offset)) / 86_400).rounded(.down))
     }
 }
 

@@ -5,6 +5,7 @@ import RoteLibrary
 import RoteModel
 import RoteStore
 import Study
+import StudyData
 
 /// `rote letters`: mastery per letter and what is unlocked; `rote letters record`: store a
 /// tracing attempt scored by an app.

@@ -19,7 +19,7 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let library = try CommandContext.library(global)
-        let stats = library.stats()
+        let stats = try library.stats()
         let colour = isatty(1) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         print("\(library.user): \(stats.dueToday) due today · \(stats.reviewsToday)/\(stats.dailyGoal) reviews toward today's goal (\(Int((stats.goalProgress * 100).rounded()))%)")
         let week = stats.due.dropFirst().prefix(7).reduce(0, +), month = stats.due.dropFirst().reduce(0, +)

@@ -5,7 +5,9 @@ import TestSupport
 import LibGit
 import RoteModel
 import RoteStore
+import RoteLibrary
 import Study
+import StudyData
 
 /// The launch index must answer exactly what the full load answers, notice every change to
 /// the files behind it, and never trust a damaged cache.
@@ -62,7 +64,9 @@ import Study
             #expect(launch.index.status(ofEntry: number) == full.status(of: id), "\(id)")
             if case let .vocabulary(word) = library.entries[number].content { #expect(launch.index.rank(ofEntry: number) == word.rank, "\(id)") }
         }
-        #expect(launch.index.progressSummaries() == full.progress.mapValues(ProgressSummary.init))
+        // Summaries and digests as the parsed files give them, replayed with the decks' schedulers.
+        let schedulers = DeckSchedulers(decks: library.decks, profile: full.profile)
+        #expect(launch.index.progressSummaries() == full.progress.mapValues { ProgressSummary($0, schedulers: schedulers) })
 
         let start = Timestamp.parse("2026-11-01T08:00:00Z")!
         for day in days {
@@ -235,6 +239,12 @@ import Study
             #expect(launch.index.status(ofEntry: number) == full.status(of: id), "\(id)")
         }
         #expect(full.status(of: fresh.id) == .learning)
+        // The delta carries each changed file's digest, which stats read, from the delta file too.
+        let schedulers = DeckSchedulers(decks: launch.decks, profile: launch.profile)
+        let digests = full.progress.mapValues { ProgressSummary($0, schedulers: schedulers) }
+        #expect(launch.index.progressSummaries() == digests)
+        #expect(try LibraryLaunch.open(root: root, user: "demo").index.progressSummaries() == digests)
+        #expect(digests[fresh.id]?.digest?.marks.map(\.grade) == [.good])
         let now = Timestamp.parse("2026-11-02T12:00:00Z")!
         let limits = SessionPlanner.Limits(minutes: 30)
         let expected = try LaunchIndexTests.fullPlan(root, user: "demo", now: now, limits: limits)
@@ -244,6 +254,34 @@ import Study
                         reopened.planner().plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)] {
             #expect(planned.due == expected.due && planned.new == expected.new && planned.reviewedToday == expected.reviewedToday)
         }
+    }
+
+    /// Digests are replays with the decks' schedulers: a profile that changes them (here the
+    /// desired retention) makes every digest stale, so the index is built again, and the
+    /// digests are the new settings' replays.
+    @Test func newSchedulerSettingsRebuildTheDigests() throws {
+        let directory = StarterLibrary.copy()
+        let root = directory.url
+        LaunchIndexTests.settle()
+        _ = try LibraryLaunch.openVerified(root: root, user: "demo")
+        let profilePath = LibraryPaths(user: "demo").profile
+        let text = try #require(directory.read(profilePath))
+        let changed = text.contains("desired_retention:")
+            ? text.replacingOccurrences(of: #"desired_retention: [0-9.]+"#, with: "desired_retention: 0.8", options: .regularExpression)
+            : text.replacingOccurrences(of: "settings:\n", with: "settings:\n  desired_retention: 0.8\n")
+        #expect(changed != text, "the demo profile has settings to change")
+        directory.write(profilePath, changed)
+        let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
+        guard case .rebuilt = launch.source else { Issue.record("after new scheduler settings: \(launch.source)"); return }
+        #expect(launch.profile?.settings.desiredRetention == 0.8)
+        let full = LibraryIndex(library: try LibraryLoader(users: .only("demo"), includeSessions: false).load(root), user: "demo")
+        let schedulers = DeckSchedulers(decks: launch.decks, profile: launch.profile)
+        #expect(launch.index.progressSummaries() == full.progress.mapValues { ProgressSummary($0, schedulers: schedulers) })
+        // Another edit of the profile that leaves the schedulers alone stays in the delta.
+        LaunchIndexTests.settle()
+        directory.write(profilePath, changed + "# a note\n")
+        let noted = try LibraryLaunch.openVerified(root: root, user: "demo")
+        guard case .refreshed = noted.source else { Issue.record("after a note in the profile: \(noted.source)"); return }
     }
 
     @Test func anEditedEntryIsReadAgainAndItsFormsFollow() throws {

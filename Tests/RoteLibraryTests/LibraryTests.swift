@@ -148,6 +148,21 @@ import Study
 }
 
 extension LibraryTests {
+    /// A review recorded through the library reaches the next process's stats: the changed
+    /// progress file goes into the index's delta with its digest.
+    @Test func aRecordedReviewReachesTheNextStats() throws {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        let utc = TimeZone(identifier: "UTC")!
+        let now = Date()
+        let before = try Library(root: directory.url, user: "ana").stats(now: now, timeZone: utc)
+        let library = try Library(root: directory.url, user: "ana")
+        _ = try library.recordReview(of: try library.entry(named: "words/run"), grade: .good, ms: 1200, reviewID: "stats-1", now: now)
+        let after = try Library(root: directory.url, user: "ana").stats(now: now.addingTimeInterval(1), timeZone: utc)
+        #expect(after.reviewsToday == before.reviewsToday + 1)
+        #expect(after.currentStreak >= 1)
+    }
+
     /// Stats read only the learner's files, and must equal what the full load gives.
     @Test func statsFromTheLearnersFilesEqualTheFullLoads() throws {
         let directory = StarterLibrary.copy()
@@ -164,9 +179,15 @@ extension LibraryTests {
             let full = StudyStats(
                 progress: Array((loaded.progress["demo"] ?? [:]).values), sessions: loaded.sessions["demo"] ?? [], profile: profile,
                 settings: settings, now: now, timeZone: utc)
-            #expect(library.stats(now: now, timeZone: utc) == full, "at \(now)")
+            #expect(try library.stats(now: now, timeZone: utc) == full, "at \(now)")
+            // Days in a zone with daylight saving: the offset taken at each review.
+            let newYork = TimeZone(identifier: "America/New_York")!
+            let fullThere = StudyStats(
+                progress: Array((loaded.progress["demo"] ?? [:]).values), sessions: loaded.sessions["demo"] ?? [], profile: profile,
+                settings: settings, now: now, timeZone: newYork)
+            #expect(try library.stats(now: now, timeZone: newYork) == fullThere, "at \(now) in New York")
         }
-        #expect(library.stats(now: last, timeZone: utc).reviewsPerDay.reduce(0, +) > 0, "the history is used")
+        #expect(try library.stats(now: last, timeZone: utc).reviewsPerDay.reduce(0, +) > 0, "the history is used")
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import RoteModel
 import Study
 import Testing
+import StudyData
 
 @Suite struct LetterPracticeTests {
     static let json = """

@@ -2,6 +2,7 @@ import Foundation
 import RoteModel
 import Testing
 @testable import Study
+import StudyData
 
 /// A launch summarises 50 000 progress files straight from their bytes
 /// (`ProgressSummary.canonical`), so that must agree with summarising the file `decode`

@@ -19,12 +19,23 @@ extension ProgressFile {
         return file
     }
 
+    /// A review as the canonical scan meets it: its id's bytes are valid only during the call.
+    public struct ScannedReview {
+        public let id: UnsafeRawBufferPointer
+        public let at: Date
+        public let grade: Grade
+        public let ms: Int?
+
+        /// The review as an event (without its device, which nothing that scans needs).
+        public var event: ReviewEvent { ReviewEvent(id: String(decoding: id, as: UTF8.self), at: at, grade: grade, ms: ms) }
+    }
+
     /// A canonical progress file read without building its reviews, for what only needs a
-    /// summary of them: the file with an empty review list, each review's time and answer
-    /// time handed to `review` in replay order. It gives up (nil) wherever `decodeCanonical`
+    /// summary of them: the file with an empty review list, each review
+    /// handed to `review` in replay order. It gives up (nil) wherever `decodeCanonical`
     /// does, and also when the reviews are not already in replay order or two ids hash alike;
     /// the caller then reads the file in full, so it must throw away what `review` was told.
-    public static func scanCanonical(bytes: UnsafeRawBufferPointer, review: (Date, Int?) -> Void) -> ProgressFile? {
+    public static func scanCanonical(bytes: UnsafeRawBufferPointer, review: (ScannedReview) -> Void) -> ProgressFile? {
         withoutActuallyEscaping(review) { review in
             var reviews = ReviewsInOrder(review: review)
             return CanonicalProgressReader.read(bytes, into: &reviews)
@@ -86,7 +97,7 @@ private struct AllReviews: CanonicalReviews {
 /// ids are ASCII, so byte order is `String` order). Ids are told apart by hash: two that
 /// hash alike give the file up rather than risk calling two different ids one.
 private struct ReviewsInOrder: CanonicalReviews {
-    let review: (Date, Int?) -> Void
+    let review: (ProgressFile.ScannedReview) -> Void
     var hashes = HashesSeen()
     var previous: (at: Date, id: UnsafeRawBufferPointer)?
 
@@ -101,7 +112,7 @@ private struct ReviewsInOrder: CanonicalReviews {
         }
         guard hashes.insert(Self.hash(id)) else { return false }
         previous = (at, id)
-        review(at, ms)
+        review(ProgressFile.ScannedReview(id: id, at: at, grade: grade, ms: ms))
         return true
     }
 

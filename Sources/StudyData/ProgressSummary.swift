@@ -1,6 +1,7 @@
 import Foundation
 import RoteModel
 import RoteStore
+import Scheduling
 
 /// What planning needs from one progress file, small enough to keep for 100 000 entries in
 /// the launch index: the state, when the learner first and last saw the entry, and their
@@ -26,9 +27,12 @@ public struct ProgressSummary: Sendable, Equatable {
     /// Reviews after the last reset (those that schedule the entry).
     public var hasScheduledReviews: Bool
     public var state: MemoryState?
+    /// What statistics need of every review, when the summary was made with the decks'
+    /// schedulers (the launch index's are); nil otherwise.
+    public var digest: ReviewDigest?
 
     public init(status: ProgressFile.Status, reviewCount: Int, firstReviewAt: Date?, recentReviewTimes: [Date], recentMilliseconds: [Int?],
-                ladderStarted: Bool, hasScheduledReviews: Bool, state: MemoryState?) {
+                ladderStarted: Bool, hasScheduledReviews: Bool, state: MemoryState?, digest: ReviewDigest? = nil) {
         self.status = status
         self.reviewCount = reviewCount
         self.firstReviewAt = firstReviewAt
@@ -37,9 +41,11 @@ public struct ProgressSummary: Sendable, Equatable {
         self.ladderStarted = ladderStarted
         self.hasScheduledReviews = hasScheduledReviews
         self.state = state
+        self.digest = digest
     }
 
-    public init(_ file: ProgressFile) {
+    /// The summary of a file; with `schedulers`, its digest too.
+    public init(_ file: ProgressFile, schedulers: DeckSchedulers? = nil) {
         let resetAt = file.resetAt
         self.init(
             status: file.status, reviewCount: file.reviews.count, firstReviewAt: file.reviews.first?.at,
@@ -47,19 +53,20 @@ public struct ProgressSummary: Sendable, Equatable {
             recentMilliseconds: file.reviews.suffix(ProgressSummary.millisecondsLimit).map(\.ms),
             ladderStarted: file.ladder.map { $0.level != "read1" || $0.attempts > 0 } ?? false,
             hasScheduledReviews: resetAt.map { reset in file.reviews.contains { $0.at > reset } } ?? !file.reviews.isEmpty,
-            state: file.state)
+            state: file.state,
+            digest: schedulers.map { ReviewDigest(reviews: file.reviews, entryID: file.entry, scheduler: $0.scheduler(forEntry: file.entry)) })
     }
 
     /// The summary of a progress file in Rote's canonical form, read without building its
     /// reviews, with the entry it names: the same as `ProgressSummary(file)` of the file
-    /// `ProgressFile.decode` gives. Nil where `ProgressFile.scanCanonical` gives up; then read
-    /// the file in full.
-    public static func canonical(_ data: Data) -> (entry: String, summary: ProgressSummary)? {
-        data.withUnsafeBytes { canonical(bytes: $0) }
+    /// `ProgressFile.decode` gives (with `schedulers`, its digest too). Nil where
+    /// `ProgressFile.scanCanonical` gives up; then read the file in full.
+    public static func canonical(_ data: Data, schedulers: DeckSchedulers? = nil) -> (entry: String, summary: ProgressSummary)? {
+        data.withUnsafeBytes { canonical(bytes: $0, schedulers: schedulers) }
     }
 
     /// `canonical` of a file's bytes.
-    public static func canonical(bytes: UnsafeRawBufferPointer) -> (entry: String, summary: ProgressSummary)? {
+    public static func canonical(bytes: UnsafeRawBufferPointer, schedulers: DeckSchedulers? = nil) -> (entry: String, summary: ProgressSummary)? {
         var count = 0
         var first: Date?
         // The last few reviews, in rings: slot `count % limit` holds the newest.
@@ -67,7 +74,11 @@ public struct ProgressSummary: Sendable, Equatable {
         var milliseconds: [Int?] = []
         times.reserveCapacity(recentLimit)
         milliseconds.reserveCapacity(millisecondsLimit)
-        guard let file = ProgressFile.scanCanonical(bytes: bytes, review: { at, ms in
+        // The digest replays every review, so it needs them as events.
+        var events: [ReviewEvent] = []
+        guard let file = ProgressFile.scanCanonical(bytes: bytes, review: { review in
+            let at = review.at, ms = review.ms
+            if schedulers != nil { events.append(review.event) }
             if first == nil { first = at }
             if times.count < recentLimit { times.append(at) } else { times[count % recentLimit] = at }
             if milliseconds.count < millisecondsLimit { milliseconds.append(ms) } else { milliseconds[count % millisecondsLimit] = ms }
@@ -84,7 +95,8 @@ public struct ProgressSummary: Sendable, Equatable {
         let summary = ProgressSummary(
             status: file.status, reviewCount: count, firstReviewAt: first, recentReviewTimes: oldestFirst(times, limit: recentLimit),
             recentMilliseconds: oldestFirst(milliseconds, limit: millisecondsLimit),
-            ladderStarted: false, hasScheduledReviews: count > 0, state: file.state)
+            ladderStarted: false, hasScheduledReviews: count > 0, state: file.state,
+            digest: schedulers.map { ReviewDigest(reviews: events, entryID: file.entry, scheduler: $0.scheduler(forEntry: file.entry)) })
         return (file.entry, summary)
     }
 

@@ -1,0 +1,87 @@
+import Foundation
+import RoteModel
+import RoteStore
+import Scheduling
+
+/// What statistics read from one progress file, small enough for the launch index to keep
+/// for every file: each review's time and grade, whether it was made in the review phase,
+/// and the state the whole history replays to. With it `rote stats` adds up a learner's
+/// reviews per day, streaks, retention, due counts and mastery without reading a progress
+/// file or replaying a review.
+public struct ReviewDigest: Sendable, Equatable {
+    /// One review, packed in eight bytes: its time in whole milliseconds since 1970, then a
+    /// bit for "the state before it was in the review phase", then its grade (two bits).
+    public struct Mark: Sendable, Equatable {
+        public let raw: UInt64
+
+        public init(raw: UInt64) { self.raw = raw }
+
+        public init(at: Date, grade: Grade, followsReviewPhase: Bool) {
+            let milliseconds = Int64((at.timeIntervalSince1970 * 1000).rounded(.down))
+            raw = UInt64(bitPattern: milliseconds << 3) | (followsReviewPhase ? 4 : 0) | UInt64(grade.rawValue - 1)
+        }
+
+        /// The review's time, to the millisecond.
+        public var at: Date { Date(timeIntervalSince1970: Double(Int64(bitPattern: raw) >> 3) / 1000) }
+        public var grade: Grade { Grade(rawValue: Int(raw & 3) + 1)! }
+        /// The review was answered in the review phase (not a learning or relearning step):
+        /// the reviews retention counts.
+        public var followsReviewPhase: Bool { raw & 4 != 0 }
+    }
+
+    /// Every review of the file, in replay order.
+    public var marks: [Mark]
+    /// The state replaying every review gives, with the deck's scheduler.
+    public var replayed: MemoryState?
+
+    public init(marks: [Mark], replayed: MemoryState?) {
+        self.marks = marks
+        self.replayed = replayed
+    }
+
+    /// The digest of `reviews` (in replay order) replayed with `scheduler`. When the history
+    /// does not give a state per review (a review repeated with the same id and time is
+    /// replayed once), no review counts as made in the review phase, as `StudyStats` has it.
+    public init(reviews: [ReviewEvent], entryID: String, scheduler: Scheduler) {
+        let states = scheduler.history(reviews, entryID: entryID)
+        let phased = states.count == reviews.count
+        var marks: [Mark] = []
+        marks.reserveCapacity(reviews.count)
+        for (index, review) in reviews.enumerated() {
+            marks.append(Mark(at: review.at, grade: review.grade, followsReviewPhase: phased && index > 0 && states[index - 1].phase == .review))
+        }
+        self.init(marks: marks, replayed: states.last)
+    }
+
+    /// The latest review's time; nil without reviews.
+    public var lastReviewAt: Date? { marks.last?.at }
+}
+
+/// Each deck's scheduler as the learner's profile and the deck's manifest set it — the
+/// schedulers statistics replay with, wherever the replay happens (a full read, or the launch
+/// index as it is built). Progress of a deck that no longer exists replays with the defaults.
+public struct DeckSchedulers: Sendable {
+    private let byDeck: [String: Scheduler]
+    private let fallback = Scheduler(settings: .default)
+
+    public init(decks: [String: DeckManifest], profile: Profile?) {
+        byDeck = Dictionary(uniqueKeysWithValues: decks.map { name, manifest in
+            (name, Scheduler(settings: .forDeck(manifest, profile: profile, deckName: name)))
+        })
+    }
+
+    /// The settings of every deck, by name.
+    public var settings: [String: SchedulerSettings] { byDeck.mapValues(\.settings) }
+
+    /// Every deck's settings as text, by deck name: equal exactly when every replay would be.
+    public var fingerprint: String {
+        byDeck.keys.sorted().map { "\($0): \(String(describing: byDeck[$0]!.settings))" }.joined(separator: "\n")
+    }
+
+    public func scheduler(forDeck deck: String) -> Scheduler { byDeck[deck] ?? fallback }
+
+    /// The scheduler of the deck an entry id names (its first segment).
+    public func scheduler(forEntry id: String) -> Scheduler {
+        scheduler(forDeck: id.split(separator: "/", maxSplits: 1).first.map(String.init) ?? id)
+    }
+}
