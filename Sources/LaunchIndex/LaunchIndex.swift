@@ -46,9 +46,9 @@ public final class LaunchIndex: @unchecked Sendable {
     private let order: EntryOrder?
     public let progressCount: Int
     public let fileCount: Int
-    private let sections: [(offset: Int, count: Int)]
+    let sections: [(offset: Int, count: Int)]
     private let slotCount: Int
-    private let entriesBase: Int, slotsBase: Int, stringsBase: Int, lemmasBase: Int
+    let entriesBase: Int, slotsBase: Int, stringsBase: Int, lemmasBase: Int
 
     /// Why bytes are not a usable index.
     public struct Invalid: Error, CustomStringConvertible {
@@ -462,19 +462,8 @@ public final class LaunchIndex: @unchecked Sendable {
             let value = reader.f64(at + offset)
             return value.isNaN ? nil : Date(timeIntervalSinceReferenceDate: value)
         }
-        func number(_ offset: Int) -> Double? {
-            let value = reader.f64(at + offset)
-            return value.isNaN ? nil : value
-        }
         let flags = reader.u8(at + 7)
-        var state: MemoryState?
-        if flags & 1 != 0 {
-            let step = reader.i32(at + 24)
-            state = MemoryState(
-                phase: MemoryState.Phase.allCases[Int(reader.u8(at + 12)) % 3], step: step == Int32.min ? nil : Int(step),
-                stability: number(40), difficulty: number(48), ease: number(56), interval: number(64), due: date(32) ?? .distantPast,
-                reps: Int(reader.u32(at + 16)), lapses: Int(reader.u32(at + 20)), lastReview: date(72))
-        }
+        let state = flags & 1 != 0 ? memoryState(reader, at: at, .stored) : nil
         return ProgressSummary(
             status: ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3], reviewCount: Int(reader.u32(at + 8)), firstReviewAt: date(80),
             recentReviewTimes: (0..<min(Int(reader.u8(at + 13)), ProgressSummary.recentLimit)).map { Date(timeIntervalSinceReferenceDate: reader.f64(at + 88 + $0 * 8)) },
@@ -488,27 +477,45 @@ public final class LaunchIndex: @unchecked Sendable {
 
     /// A progress row's digest, nil when it was built without one.
     private static func digest(_ reader: ByteReader, at: Int, marksSection: Int?) -> ReviewDigest? {
-        let flags = reader.u8(at + 176)
-        guard flags & 1 != 0 else { return nil }
-        var replayed: MemoryState?
-        if flags & 2 != 0 {
-            func number(_ offset: Int) -> Double? {
-                let value = reader.f64(at + offset)
-                return value.isNaN ? nil : value
-            }
-            let step = reader.i32(at + 196)
-            replayed = MemoryState(
-                phase: MemoryState.Phase.allCases[Int(reader.u8(at + 177)) % 3], step: step == Int32.min ? nil : Int(step),
-                stability: number(208), difficulty: number(216), ease: number(224), interval: number(232),
-                due: number(200).map(Date.init(timeIntervalSinceReferenceDate:)) ?? .distantPast,
-                reps: Int(reader.u32(at + 188)), lapses: Int(reader.u32(at + 192)), lastReview: number(240).map(Date.init(timeIntervalSinceReferenceDate:)))
-        }
-        let count = Int(reader.u32(at + 180))
+        guard let marks = marks(reader, at: at, marksSection: marksSection) else { return nil }
+        return ReviewDigest(marks: Array(marks), replayed: replayed(reader, at: at))
+    }
+
+    /// The state a row's digest replays to.
+    static func replayed(_ reader: ByteReader, at: Int) -> MemoryState? {
+        reader.u8(at + 176) & 2 != 0 ? memoryState(reader, at: at, .replayed) : nil
+    }
+
+    /// A row's digest marks where they lie; nil when the row has no digest.
+    static func marks(_ reader: ByteReader, at: Int, marksSection: Int?) -> ReviewMarks? {
+        guard reader.u8(at + 176) & 1 != 0 else { return nil }
         let first = marksSection.map { $0 + Int(reader.u32(at + 184)) * Stride.mark } ?? at + Stride.progress
-        var marks: [ReviewDigest.Mark] = []
-        marks.reserveCapacity(count)
-        for mark in 0..<count { marks.append(ReviewDigest.Mark(raw: reader.u64(first + mark * Stride.mark))) }
-        return ReviewDigest(marks: marks, replayed: replayed)
+        return ReviewMarks(unsafeBytes: reader.base + first, count: Int(reader.u32(at + 180)))
+    }
+
+    /// Where a memory state's fields lie in a progress row: the file's stored state, or the
+    /// digest's replayed one.
+    struct StateLayout {
+        let phase, reps, lapses, step, due, stability, difficulty, ease, interval, lastReview: Int
+        static let stored = StateLayout(
+            phase: 12, reps: 16, lapses: 20, step: 24, due: 32, stability: 40, difficulty: 48, ease: 56, interval: 64, lastReview: 72)
+        static let replayed = StateLayout(
+            phase: 177, reps: 188, lapses: 192, step: 196, due: 200, stability: 208, difficulty: 216, ease: 224, interval: 232, lastReview: 240)
+    }
+
+    /// The memory state at `layout` in the row at `at` (the layout `encode` writes).
+    static func memoryState(_ reader: ByteReader, at: Int, _ layout: StateLayout) -> MemoryState {
+        func number(_ offset: Int) -> Double? {
+            let value = reader.f64(at + offset)
+            return value.isNaN ? nil : value
+        }
+        let step = reader.i32(at + layout.step)
+        return MemoryState(
+            phase: MemoryState.Phase.allCases[Int(reader.u8(at + layout.phase)) % 3], step: step == Int32.min ? nil : Int(step),
+            stability: number(layout.stability), difficulty: number(layout.difficulty), ease: number(layout.ease), interval: number(layout.interval),
+            due: number(layout.due).map(Date.init(timeIntervalSinceReferenceDate:)) ?? .distantPast,
+            reps: Int(reader.u32(at + layout.reps)), lapses: Int(reader.u32(at + layout.lapses)),
+            lastReview: number(layout.lastReview).map(Date.init(timeIntervalSinceReferenceDate:)))
     }
 
     /// An entry's progress: the overlay's when it has one, else the base row.
@@ -528,19 +535,7 @@ public final class LaunchIndex: @unchecked Sendable {
         let at = sections[Section.progress.rawValue].0 + row * Stride.progress
         let first = reader.f64(at + 80)
         let flags = reader.u8(at + 7)
-        var state: MemoryState?
-        if flags & 1 != 0 {
-            func number(_ offset: Int) -> Double? {
-                let value = reader.f64(at + offset)
-                return value.isNaN ? nil : value
-            }
-            let step = reader.i32(at + 24), last = reader.f64(at + 72)
-            state = MemoryState(
-                phase: MemoryState.Phase.allCases[Int(reader.u8(at + 12)) % 3], step: step == Int32.min ? nil : Int(step),
-                stability: number(40), difficulty: number(48), ease: number(56), interval: number(64),
-                due: Date(timeIntervalSinceReferenceDate: reader.f64(at + 32)), reps: Int(reader.u32(at + 16)), lapses: Int(reader.u32(at + 20)),
-                lastReview: last.isNaN ? nil : Date(timeIntervalSinceReferenceDate: last))
-        }
+        let state = flags & 1 != 0 ? LaunchIndex.memoryState(reader, at: at, .stored) : nil
         return PlanningProgress(
             reviewCount: Int(reader.u32(at + 8)), firstReviewAt: first.isNaN ? nil : Date(timeIntervalSinceReferenceDate: first),
             ladderStarted: flags & 2 != 0, state: state)

@@ -166,25 +166,19 @@ extension Library {
         // Digests replayed with other settings than the profile's now do not count; a
         // verified launch has none (the check rebuilds the index when the settings change).
         let digestsHold = schedulers.fingerprint == launch.index.settings.schedulers
-        let summaries = Array(launch.index.progressSummaries())
         let days = LocalDays(timeZone: timeZone)
-        let shares = stride(from: 0, to: summaries.count, by: 2_048).map { $0..<min($0 + 2_048, summaries.count) }
         var totals = StudyStats.Totals()
-        for share in shares.concurrentMap({ share in
-            var totals = StudyStats.Totals()
-            for (id, summary) in summaries[share] {
-                let scheduler = schedulers.scheduler(forEntry: id)
-                if digestsHold, let digest = summary.digest, (digest.lastReviewAt ?? .distantPast) <= now {
-                    totals.add(entry: id, status: summary.status, state: summary.state, digest: digest, scheduler: scheduler, now: now, days: days)
-                } else if let file = self.progress(of: id) {
-                    totals.add(
-                        entry: id, status: file.status, state: file.state, digest: StudyStats.digest(of: file, now: now, scheduler: scheduler),
-                        scheduler: scheduler, now: now, days: days)
-                }
+        for partial in launch.index.foldProgressDigests(into: { StudyStats.Totals() }, { totals, row in
+            let scheduler = schedulers.scheduler(forEntry: row.id)
+            if digestsHold, let marks = row.marks, (marks.last?.at ?? .distantPast) <= now {
+                totals.add(entry: row.id, status: row.status, state: row.state, marks: marks, replayed: row.replayed, scheduler: scheduler, now: now, days: days)
+            } else if let file = self.progress(of: row.id) {
+                totals.add(
+                    entry: row.id, status: file.status, state: file.state, digest: StudyStats.digest(of: file, now: now, scheduler: scheduler),
+                    scheduler: scheduler, now: now, days: days)
             }
-            return totals
         }) {
-            totals.add(share)
+            totals.add(partial)
         }
         return StudyStats(totals: totals, sessions: sessionsAround(now), profile: profile, now: now, timeZone: timeZone)
     }

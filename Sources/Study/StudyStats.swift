@@ -64,7 +64,7 @@ public struct StudyStats: Sendable, Equatable {
     public struct Totals: Sendable {
         var due = [Int](repeating: 0, count: StudyStats.upcomingDays + 1)
         var perDay = [Int](repeating: 0, count: StudyStats.historyDays)
-        var reviewDays = Set<Int>()
+        var reviewDays = DaySet()
         var retentionReviews = 0, retained = 0
         var mastery: [String: [MasteryLevel: Int]] = [:]
 
@@ -77,8 +77,17 @@ public struct StudyStats: Sendable, Equatable {
         public mutating func add(
             entry: String, status: ProgressFile.Status, state: MemoryState?, digest: ReviewDigest, scheduler: Scheduler, now: Date, days: LocalDays
         ) {
+            add(entry: entry, status: status, state: state, marks: ReviewMarks(digest.marks), replayed: digest.replayed, scheduler: scheduler, now: now, days: days)
+        }
+
+        /// `add(entry:status:state:digest:…)` with the digest's marks wherever they lie (the
+        /// launch index reads them in place).
+        public mutating func add(
+            entry: String, status: ProgressFile.Status, state: MemoryState?, marks: ReviewMarks,
+            replayed: MemoryState?, scheduler: Scheduler, now: Date, days: LocalDays
+        ) {
             let today = days.day(of: now)
-            for mark in digest.marks {
+            for mark in marks {
                 let day = days.day(of: mark.at)
                 reviewDays.insert(day)
                 let age = today - day
@@ -88,13 +97,13 @@ public struct StudyStats: Sendable, Equatable {
                     if mark.grade != .again { retained += 1 }
                 }
             }
-            guard status == .active, !digest.marks.isEmpty else { return }
-            if let state = state ?? digest.replayed {
+            guard status == .active, !marks.isEmpty else { return }
+            if let state = state ?? replayed {
                 let offset = max(0, days.day(of: state.due) - today)
                 if offset <= StudyStats.upcomingDays { due[offset] += 1 }
             }
             let deck = entry.split(separator: "/").first.map(String.init) ?? entry
-            let level = Mastery(state: digest.replayed, recentGrades: digest.marks.map(\.grade), at: now, scheduler: scheduler).level
+            let level = Mastery(state: replayed, recentGrades: marks.suffix(Mastery.recentWindow).map(\.grade), at: now, scheduler: scheduler).level
             mastery[deck, default: [:]][level, default: 0] += 1
         }
 
@@ -176,9 +185,9 @@ public struct StudyStats: Sendable, Equatable {
     }
 
     /// Current and longest runs of consecutive days in `days`.
-    static func streaks(_ days: Set<Int>, today: Int) -> (current: Int, longest: Int) {
+    static func streaks(_ days: DaySet, today: Int) -> (current: Int, longest: Int) {
         var longest = 0, run = 0, previous: Int?
-        for day in days.sorted() {
+        for day in days.ascending() {
             run = previous.map { day == $0 + 1 } == true ? run + 1 : 1
             longest = max(longest, run)
             previous = day
@@ -195,6 +204,41 @@ public struct StudyStats: Sendable, Equatable {
     /// The 90-day heatmap of `reviewsPerDay` (see `StudyHeatmap`).
     public func heatmap(colour: Bool) -> String {
         StudyHeatmap.render(counts: reviewsPerDay, lastDay: today, colour: colour)
+    }
+}
+
+/// A set of days (since 1970-01-01): a bit each for the years 1970 to 2149, where a learner's
+/// reviews fall, so the millions of reviews `rote stats` adds up cost a bit set each; any
+/// other day in an ordinary set.
+struct DaySet: Sendable {
+    private static let span = 1 << 16
+    private var bits = [UInt64](repeating: 0, count: DaySet.span / 64)
+    private var others = Set<Int>()
+
+    mutating func insert(_ day: Int) {
+        if day >= 0, day < DaySet.span { bits[day >> 6] |= 1 << UInt64(day & 63) } else { others.insert(day) }
+    }
+
+    func contains(_ day: Int) -> Bool {
+        day >= 0 && day < DaySet.span ? bits[day >> 6] & (1 << UInt64(day & 63)) != 0 : others.contains(day)
+    }
+
+    mutating func formUnion(_ other: DaySet) {
+        for word in bits.indices { bits[word] |= other.bits[word] }
+        others.formUnion(other.others)
+    }
+
+    /// Every day, earliest first.
+    func ascending() -> [Int] {
+        var days = others.filter { $0 < 0 }.sorted()
+        for (word, value) in bits.enumerated() where value != 0 {
+            var rest = value
+            while rest != 0 {
+                days.append(word << 6 + rest.trailingZeroBitCount)
+                rest &= rest - 1
+            }
+        }
+        return days + others.filter { $0 >= 0 }.sorted()
     }
 }
 

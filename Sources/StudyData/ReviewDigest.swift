@@ -57,6 +57,36 @@ public struct ReviewDigest: Sendable, Equatable {
     public var lastReviewAt: Date? { marks.last?.at }
 }
 
+/// A digest's marks, wherever they lie: in an array, or in place in bytes laid out as
+/// `ReviewDigest.Mark.raw` values, eight bytes little-endian each (the launch index's
+/// mapped file, which must outlive the value). One concrete type, so adding up millions of
+/// them runs specialised code.
+public struct ReviewMarks: RandomAccessCollection, @unchecked Sendable {
+    private let kept: [ReviewDigest.Mark]
+    private let bytes: UnsafeRawPointer?
+    public let count: Int
+
+    public init(_ marks: [ReviewDigest.Mark]) {
+        kept = marks
+        bytes = nil
+        count = marks.count
+    }
+
+    public init(unsafeBytes: UnsafeRawPointer, count: Int) {
+        kept = []
+        bytes = unsafeBytes
+        self.count = count
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    @inline(__always) public subscript(position: Int) -> ReviewDigest.Mark {
+        guard let bytes else { return kept[position] }
+        return ReviewDigest.Mark(raw: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position * 8, as: UInt64.self)))
+    }
+}
+
 /// Each deck's scheduler as the learner's profile and the deck's manifest set it — the
 /// schedulers statistics replay with, wherever the replay happens (a full read, or the launch
 /// index as it is built). Progress of a deck that no longer exists replays with the defaults.

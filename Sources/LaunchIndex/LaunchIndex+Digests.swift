@@ -1,0 +1,53 @@
+import Foundation
+import RoteModel
+import RoteStore
+import StudyData
+
+/// What statistics read of one progress file.
+public struct ProgressDigest: Sendable {
+    public let id: String
+    public let status: ProgressFile.Status
+    public let state: MemoryState?
+    /// Nil when the row was built without a digest.
+    public let marks: ReviewMarks?
+    public let replayed: MemoryState?
+}
+
+extension LaunchIndex {
+    /// Folds every progress file the index holds (orphans too, the overlay's changes applied)
+    /// on every core: base rows are read in place, a share at a time, each share into a
+    /// partial of its own; the delta's rows go into one more. Sum the partials.
+    public func foldProgressDigests<Partial: Sendable>(
+        into initial: @escaping @Sendable () -> Partial, _ fold: @escaping @Sendable (inout Partial, ProgressDigest) -> Void
+    ) -> [Partial] {
+        var changed: [String: ProgressSummary?] = [:]
+        for (entry, summary) in overlay.progress { changed[id(reference: entry)] = summary }
+        for (id, summary) in overlay.orphanProgress { changed[id] = summary }
+        for entry in overlay.added { changed[entry.row.id] = entry.progress }
+        let progressBase = sections[Section.progress.rawValue].0, marksBase = sections[Section.marks.rawValue].0
+        let reader = reader, stringsBase = stringsBase, overridden = Set(changed.keys)
+        let shares = stride(from: 0, to: progressCount, by: 2_048).map { $0..<min($0 + 2_048, progressCount) }
+        var partials = shares.concurrentMap { rows -> Partial in
+            var partial = initial()
+            for row in rows {
+                let at = progressBase + row * Stride.progress
+                let id = reader.string(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))
+                if !overridden.isEmpty, overridden.contains(id) { continue }
+                fold(&partial, ProgressDigest(
+                    id: id, status: ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3],
+                    state: reader.u8(at + 7) & 1 != 0 ? LaunchIndex.memoryState(reader, at: at, .stored) : nil,
+                    marks: LaunchIndex.marks(reader, at: at, marksSection: marksBase),
+                    replayed: LaunchIndex.replayed(reader, at: at)))
+            }
+            return partial
+        }
+        var kept = initial()
+        for (id, summary) in changed {
+            guard let summary else { continue }
+            fold(&kept, ProgressDigest(
+                id: id, status: summary.status, state: summary.state, marks: summary.digest.map { ReviewMarks($0.marks) }, replayed: summary.digest?.replayed))
+        }
+        partials.append(kept)
+        return partials
+    }
+}
