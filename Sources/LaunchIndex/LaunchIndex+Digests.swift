@@ -20,10 +20,7 @@ extension LaunchIndex {
     public func foldProgressDigests<Partial: Sendable>(
         into initial: @escaping @Sendable () -> Partial, _ fold: @escaping @Sendable (inout Partial, ProgressDigest) -> Void
     ) -> [Partial] {
-        var changed: [String: ProgressSummary?] = [:]
-        for (entry, summary) in overlay.progress { changed[id(reference: entry)] = summary }
-        for (id, summary) in overlay.orphanProgress { changed[id] = summary }
-        for entry in overlay.added { changed[entry.row.id] = entry.progress }
+        let changed = changedProgress()
         let progressBase = sections[Section.progress.rawValue].0, marksBase = sections[Section.marks.rawValue].0
         let reader = reader, stringsBase = stringsBase, overridden = Set(changed.keys)
         let shares = stride(from: 0, to: progressCount, by: 2_048).map { $0..<min($0 + 2_048, progressCount) }
@@ -49,5 +46,42 @@ extension LaunchIndex {
         }
         partials.append(kept)
         return partials
+    }
+
+    /// The progress the overlay holds instead of the base, by entry id (nil: the file is gone).
+    func changedProgress() -> [String: ProgressSummary?] {
+        var changed: [String: ProgressSummary?] = [:]
+        for (entry, summary) in overlay.progress { changed[id(reference: entry)] = summary }
+        for (id, summary) in overlay.orphanProgress { changed[id] = summary }
+        for entry in overlay.added { changed[entry.row.id] = entry.progress }
+        return changed
+    }
+
+    /// Calls `base` with the offset of every base progress row the overlay leaves alone, then
+    /// `kept` with each progress summary the overlay holds: every progress file once, the base
+    /// read in place.
+    func forEachProgress(base: (_ at: Int) -> Void, kept: (_ id: String, ProgressSummary) -> Void) {
+        let changed = changedProgress()
+        let progressBase = sections[Section.progress.rawValue].0
+        for row in 0..<progressCount {
+            let at = progressBase + row * Stride.progress
+            if !changed.isEmpty, changed[reader.string(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))] != nil { continue }
+            base(at)
+        }
+        for (id, summary) in changed {
+            if let summary { kept(id, summary) }
+        }
+    }
+
+    /// When each active entry with a state is due, by id, read in place.
+    public func dueDates() -> [String: Date] {
+        var dues: [String: Date] = [:]
+        forEachProgress(base: { at in
+            guard ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3] == .active, reader.u8(at + 7) & 1 != 0 else { return }
+            dues[reader.string(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))] = LaunchIndex.memoryState(reader, at: at, .stored).due
+        }, kept: { id, summary in
+            if summary.status == .active, let due = summary.state?.due { dues[id] = due }
+        })
+        return dues
     }
 }

@@ -673,18 +673,16 @@ public final class LaunchIndex: @unchecked Sendable {
     /// place.
     public func recentAnswerTimes(last count: Int) -> [Int] {
         var times: [Int] = []
-        let progressBase = sections[Section.progress.rawValue].0
-        for row in 0..<progressCount {
-            let at = progressBase + row * Stride.progress
+        forEachProgress(base: { at in
             let kept = min(Int(reader.u8(at + 14)), ProgressSummary.millisecondsLimit)
             for slot in max(0, kept - count)..<kept {
                 let value = reader.i32(at + 152 + slot * 4)
                 if value != Int32.min { times.append(Int(value)) }
             }
-        }
-        // Rows the overlay replaced are counted from the overlay, not the base.
-        guard !overlay.progress.isEmpty || !overlay.orphanProgress.isEmpty || order != nil else { return times }
-        return progressSummaries().values.flatMap { $0.recentMilliseconds.suffix(count).compactMap { $0 } }
+        }, kept: { _, summary in
+            times += summary.recentMilliseconds.suffix(count).compactMap { $0 }
+        })
+        return times
     }
 
     /// Every progress summary by entry id, orphans included, with the overlay's changes.

@@ -8,13 +8,28 @@ import StudyData
 /// brings too few wrong options of its own. A session then costs what it studies, not what
 /// the library holds.
 public final class LaunchStudySource: StudySource, @unchecked Sendable {
-    let launch: LibraryLaunch
+    private var current: LibraryLaunch
     private let lock = NSLock()
     private var entries: [String: Entry?] = [:]
     private var vocabularies: [String: [VocabularyEntry]] = [:]
     private var reviews: [String: [ReviewEvent]] = [:]
 
-    public init(_ launch: LibraryLaunch) { self.launch = launch }
+    public init(_ launch: LibraryLaunch) { current = launch }
+
+    var launch: LibraryLaunch {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+
+    /// Goes on with a launch whose index was checked after this one's: cards not read yet
+    /// are found through it. Entries and reviews already read stay as they were read.
+    public func adopt(_ launch: LibraryLaunch) {
+        lock.lock()
+        defer { lock.unlock() }
+        current = launch
+        vocabularies = [:]
+    }
 
     public var decks: [String: DeckManifest] { launch.decks }
     public var deckOrder: [String] { launch.index.settings.decks.filter { launch.decks[$0] != nil } }
@@ -24,7 +39,7 @@ public final class LaunchStudySource: StudySource, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let known = entries[id] { return known }
-        let entry = launch.entry(id: id)
+        let entry = current.entry(id: id)
         entries[id] = entry
         return entry
     }
@@ -35,7 +50,7 @@ public final class LaunchStudySource: StudySource, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let known = reviews[id] { return known }
-        let found = LibraryLaunch.progressFile(root: launch.root, user: launch.user, entry: id)?.scheduledReviews ?? []
+        let found = LibraryLaunch.progressFile(root: current.root, user: current.user, entry: id)?.scheduledReviews ?? []
         reviews[id] = found
         return found
     }
@@ -44,7 +59,7 @@ public final class LaunchStudySource: StudySource, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let known = vocabularies[deck] { return known }
-        let index = launch.index
+        let launch = current, index = launch.index
         let words = (0..<index.entryCount).filter { index.deck(ofEntry: $0) == deck }.compactMap { number -> VocabularyEntry? in
             guard case let .vocabulary(word)? = launch.entry(number)?.content else { return nil }
             return word
@@ -55,11 +70,5 @@ public final class LaunchStudySource: StudySource, @unchecked Sendable {
 
     public func recentAnswerTimes() -> [Int] { launch.index.recentAnswerTimes(last: 3) }
 
-    public func dueDates() -> [String: Date] {
-        var dues: [String: Date] = [:]
-        for (id, summary) in launch.index.progressSummaries() where summary.status == .active {
-            if let due = summary.state?.due { dues[id] = due }
-        }
-        return dues
-    }
+    public func dueDates() -> [String: Date] { launch.index.dueDates() }
 }

@@ -46,23 +46,32 @@ public struct LibraryLaunch: Sendable {
     /// The cached index as it is (check it with `verify()` before writing anything), or a
     /// full load when there is no usable cache.
     public static func open(root: URL, user: String) throws -> LibraryLaunch {
+        switch cached(root: root, user: user) {
+        case let .success(launch): return launch
+        case let .failure(missing): return try rebuild(root: root.standardizedFileURL.resolvingSymlinksInPath(), user: user, reason: missing.description)
+        }
+    }
+
+    /// The cached index as it is, unchecked; why there is none usable otherwise (nothing is
+    /// rebuilt).
+    public static func cached(root: URL, user: String) -> Result<LibraryLaunch, RebuildReason> {
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
-        guard let url = cacheURL(root: root, user: user) else { return try rebuild(root: root, user: user, reason: "no .git folder to keep a cache in") }
-        guard let mapped = MappedFile(path: url.path) else { return try rebuild(root: root, user: user, reason: "no cache yet") }
+        guard let url = cacheURL(root: root, user: user) else { return .failure(RebuildReason(description: "no .git folder to keep a cache in")) }
+        guard let mapped = MappedFile(path: url.path) else { return .failure(RebuildReason(description: "no cache yet")) }
         var index: LaunchIndex
         do {
             index = try LaunchIndex(storage: mapped)
-        } catch let invalid as LaunchIndex.Invalid {
-            return try rebuild(root: root, user: user, reason: "cache unusable: \(invalid.description)")
+        } catch {
+            return .failure(RebuildReason(description: "cache unusable: \(error)"))
         }
         guard index.settings.user == user, index.settings.root == root.path else {
-            return try rebuild(root: root, user: user, reason: "cache made for another library or learner")
+            return .failure(RebuildReason(description: "cache made for another library or learner"))
         }
         if let delta = FileManager.default.contents(atPath: deltaURL(url).path), let overlay = Overlay.decode(delta, base: index) {
             index = index.with(overlay: overlay)
         }
         let (decks, profile) = readSettings(root: root, user: user, decks: index.settings.decks)
-        return LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: .cache)
+        return .success(LibraryLaunch(root: root, user: user, index: index, decks: decks, profile: profile, source: .cache))
     }
 
     /// Opens and checks at once: the index is then known to match the files.
@@ -145,6 +154,13 @@ public struct LibraryLaunch: Sendable {
 
         public func wait() throws -> LibraryLaunch {
             done.wait()
+            done.signal()
+            return try result!.get()
+        }
+
+        /// The checked launch if the check is done within `seconds`; nil while it runs.
+        public func wait(atMost seconds: TimeInterval) throws -> LibraryLaunch? {
+            guard done.wait(timeout: .now() + seconds) == .success else { return nil }
             done.signal()
             return try result!.get()
         }
@@ -301,8 +317,9 @@ public struct LibraryLaunch: Sendable {
         return .success(settings)
     }
 
-    struct RebuildReason: Error, CustomStringConvertible {
-        let description: String
+    /// Why the index must be built again from the files.
+    public struct RebuildReason: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// The id of an entry file whose row the overlay can replace: vocabulary and passages

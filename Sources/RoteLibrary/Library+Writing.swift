@@ -1,4 +1,5 @@
 import Foundation
+import LaunchIndex
 import RoteModel
 import RoteStore
 import Scheduling
@@ -31,8 +32,34 @@ public struct RecordedReview: Sendable {
 extension Library {
     /// Runs `body` as the library's one writer: it holds the library's lock throughout, and
     /// `git` has finished whatever a killed write left before `body` reads anything.
+    /// What it committed is then recorded in the launch index's delta (`recordWrites`).
     public func write<Result>(purpose: String, _ body: (LibraryGit) throws -> Result) throws -> Result {
-        try LibraryWriter.write(root: root, user: user, purpose: purpose, body)
+        try LibraryWriter.write(root: root, user: user, purpose: purpose) { git in
+            let result = try body(git)
+            recordWrites(git.committedChanges)
+            return result
+        }
+    }
+
+    /// Records committed writes in the launch index (`LibraryLaunch.recording(writes:)`) — in
+    /// the one this library opened, else in the cache as it lies, when there is one: recording
+    /// only states what these files now hold, so it needs no check first. A library without
+    /// an index gets none made here, and a failure to record only leaves the files for the
+    /// next launch's check to read: the writes themselves are committed either way.
+    public func recordWrites(_ writes: [String: Data?]) {
+        guard !writes.isEmpty else { return }
+        indexLock.lock()
+        defer { indexLock.unlock() }
+        let base: LibraryLaunch
+        if let opened {
+            base = opened
+        } else if case let .success(cached) = LibraryLaunch.cached(root: root, user: user) {
+            base = cached
+        } else {
+            return
+        }
+        guard let recorded = try? base.recording(writes: writes) else { return }
+        if opened != nil { opened = recorded }
     }
 
     /// Runs the upgrade rules of decks whose version changed since the learner last saw them

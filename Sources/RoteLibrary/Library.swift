@@ -28,8 +28,8 @@ public final class Library: @unchecked Sendable {
     /// Deck names in study order, as `rote.yaml` lists them and then the rest by name.
     public var deckOrder: [String] { settings.deckOrder }
     private let announce: @Sendable (String) -> Void
-    private let indexLock = NSLock()
-    private var opened: LibraryLaunch?
+    let indexLock = NSLock()
+    var opened: LibraryLaunch?
 
     /// Opens the library at `root` for `user`: its manifest, deck manifests and the learner's
     /// profile, a handful of files. The index is opened when an operation first needs it; a
@@ -38,6 +38,37 @@ public final class Library: @unchecked Sendable {
     public init(root: URL, user: String, announce: @escaping @Sendable (String) -> Void = { _ in }) throws {
         settings = try LibrarySettings(root: root, user: user)
         self.announce = announce
+    }
+
+    /// The launch index for showing a plan and a first card at once: the cache as it lies,
+    /// with its check running on another thread, unless the check is done within `patience`
+    /// (a small library's is; then the checked launch and no pending check). Without a usable
+    /// cache the index is built, checked, first. Wait for a pending check with `settle(_:)`.
+    public func launchCheckingAlongside(patience: TimeInterval) throws -> (launch: LibraryLaunch, pending: LibraryLaunch.PendingCheck?) {
+        indexLock.lock()
+        if let opened {
+            indexLock.unlock()
+            return (opened, nil)
+        }
+        guard case let .success(cached) = LibraryLaunch.cached(root: root, user: user) else {
+            indexLock.unlock()
+            return (try launch(), nil)
+        }
+        indexLock.unlock()
+        let pending = cached.verifyInBackground()
+        if patience > 0, let checked = try pending.wait(atMost: patience) { return (adopt(checked), nil) }
+        return (cached, pending)
+    }
+
+    /// Waits for a check `launchCheckingAlongside` left running; its launch becomes this
+    /// library's.
+    public func settle(_ pending: LibraryLaunch.PendingCheck) throws -> LibraryLaunch { adopt(try pending.wait()) }
+
+    private func adopt(_ launch: LibraryLaunch) -> LibraryLaunch {
+        indexLock.lock()
+        defer { indexLock.unlock() }
+        opened = launch
+        return launch
     }
 
     /// The launch index, checked against the files, opened on first use.

@@ -13,6 +13,9 @@ public final class LibraryGit {
     public let device: String
     /// The clock commits are dated by (a test sets it).
     public let now: @Sendable () -> Date
+    /// Every path this git committed and the bytes it committed there (nil: removed), the
+    /// latest commit's last: what a launch index records as its own writes.
+    public private(set) var committedChanges: [String: Data?] = [:]
 
     public init(root: URL, user: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.root = root
@@ -81,6 +84,7 @@ public final class LibraryGit {
         try interruption?("index written")
         let summary = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
         try repository.setReference(named: "HEAD", to: id, message: "commit: \(summary)", expected: head?.id)
+        committedChanges.merge(changes) { _, new in new }
         return id
     }
 

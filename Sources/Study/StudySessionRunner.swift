@@ -60,6 +60,12 @@ public final class StudySessionRunner {
     public var typedAnswers = false
     /// Entries whose status the learner changed in this session.
     public private(set) var statusChanges: [(entry: String, status: ProgressFile.Status)] = []
+    /// Asked before each card: a plan that replaces the rest of the queue, when the one the
+    /// session began with was made before the library was checked and the check found
+    /// changes. Entries already shown are not shown again, and failed ones still come back.
+    public var revisedPlan: (() throws -> SessionPlan?)?
+    /// Entries shown in this session.
+    private var shownIDs = Set<String>()
 
     public convenience init(root: URL, user: String, library: LoadedLibrary, index: LibraryIndex, git: LibraryGit, console: any StudyConsole,
                             now: @escaping () -> Date = { Date() }, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
@@ -118,7 +124,9 @@ public final class StudySessionRunner {
         // A snapshot from the start, so a crash in the first card still leaves a session for
         // the next run to commit with whatever the learner changed.
         try snapshot()
-        loop: while let visit = queue.first {
+        loop: while true {
+            if let revised = try revisedPlan?() { revise(with: revised) }
+            guard let visit = queue.first else { break }
             guard let entry = source.entry(visit.id) else {
                 queue.removeFirst()
                 continue
@@ -136,6 +144,7 @@ public final class StudySessionRunner {
                 entry: visit.id, progress: recorder.bytes(visit.id), written: written[recorder.progressPath(visit.id)], session: session,
                 queue: queue, seenNew: seenNew)
             queue.removeFirst()
+            shownIDs.insert(visit.id)
             shown += 1
             // The title names the deck, never the entry: an id or gloss would give answers away.
             console.beginCard(number: shown, total: max(total, shown + queue.count), title: "\(entry.deck) · \(visit.isNew ? "new" : visit.tries > 0 ? "again" : "review")")
@@ -174,6 +183,16 @@ public final class StudySessionRunner {
             try snapshot()
         }
         return try finish()
+    }
+
+    /// The queue after a new plan: the failed entries waiting to come back, then the plan's
+    /// entries not yet shown.
+    func revise(with plan: SessionPlan) {
+        let retries = queue.filter { $0.tries > 0 }
+        let waiting = Set(retries.map(\.id))
+        let newIDs = Set(plan.new.map(\.id))
+        queue = retries + (plan.due + plan.new).filter { !shownIDs.contains($0.id) && !waiting.contains($0.id) }
+            .map { Visit(id: $0.id, tries: 0, isNew: newIDs.contains($0.id)) }
     }
 
     /// Puts an entry's progress file, the session and the queue back as they were before a

@@ -69,14 +69,24 @@ struct StudyCommand: ParsableCommand {
         let user = try CommandContext.user(at: root, global)
         let writer: LibraryWriter
         let git: LibraryGit
+        let library: Library
         let launch: LibraryLaunch
+        // A session shows its plan and first card from the index as the cache holds it while
+        // the check of every file runs beside it (at 100 000 entries the check takes most of
+        // a launch); `--plan` prints counts, which must be the checked ones.
+        var pending: LibraryLaunch.PendingCheck?
         do {
             writer = try LibraryWriter(root: root, user: user, purpose: "study")
             git = writer.git
             if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
                 Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
             }
-            launch = try Library(root: root, user: user, announce: Terminal.note).launch()
+            library = try Library(root: root, user: user, announce: Terminal.note)
+            if plan {
+                launch = try library.launch()
+            } else {
+                (launch, pending) = try library.launchCheckingAlongside(patience: 0.02)
+            }
         } catch let error as LibraryError {
             throw CLIError(error.message)
         } catch let busy as LibraryLock.Busy {
@@ -96,9 +106,32 @@ struct StudyCommand: ParsableCommand {
         let plan = planner.plan(decks: decks, limits: limits, now: Date())
         show(plan, decks: planner.studyableDecks(decks), user: user)
         // `--plan` stops here: the launch index answered, nothing was parsed.
-        guard !self.plan, !plan.isEmpty else { return }
+        guard !self.plan, !plan.isEmpty else {
+            if let pending { _ = try library.settle(pending) }
+            return
+        }
         guard launch.profile != nil else { throw StudyCommand.noLearner(user) }
-        try study(plan, runner: StudySessionRunner(root: root, user: user, source: LaunchStudySource(launch), git: git, console: console), profile: launch.profile)
+        let source = LaunchStudySource(launch)
+        let runner = StudySessionRunner(root: root, user: user, source: source, git: git, console: console)
+        if let pending {
+            // Once the check is done: if it found the library changed since the index was
+            // saved, the rest of the session follows a plan from the checked index.
+            let requested = decks
+            var revised = false
+            runner.revisedPlan = {
+                guard !revised, let checked = try pending.wait(atMost: 0) else { return nil }
+                revised = true
+                guard checked.source != .verified else { return nil }
+                source.adopt(checked)
+                return checked.planner().plan(decks: requested, limits: limits, now: Date())
+            }
+        }
+        defer {
+            // The session's own writes go into the index, so the next launch reads none of them.
+            if let pending { _ = try? library.settle(pending) }
+            library.recordWrites(git.committedChanges)
+        }
+        try study(plan, runner: runner, profile: launch.profile)
     }
 
     private var console: any StudyConsole { TerminalConsole.isAvailable ? TerminalConsole() : LineConsole() }

@@ -7,6 +7,7 @@ import RoteModel
 import RoteStore
 import Scheduling
 import Study
+import StudyData
 
 /// `Library` answers from the launch index and the few files an operation needs; every answer
 /// must be the one the full load (every file parsed) gives.
@@ -148,6 +149,51 @@ import Study
 }
 
 extension LibraryTests {
+    /// Rote's own writes go into the launch index's delta as they are committed: the next
+    /// launch's check finds nothing to read again. An outside edit of the same file after
+    /// that is still caught.
+    @Test func recordedWritesAreNotReadAgainButAnOutsideEditIs() throws {
+        let directory = StarterLibrary.copy(git: .committed)
+        // Stamps younger than two seconds are not trusted, so the index is built after them.
+        Thread.sleep(forTimeInterval: 2.1)
+        let library = try Library(root: directory.url, user: "demo")
+        _ = try library.launch()
+        let entry = try library.entry(named: try #require(try library.ids(inDeck: "english-a1").last))
+        for (number, grade) in [Grade.good, .hard].enumerated() {
+            _ = try library.recordReview(of: entry, grade: grade, ms: 1500, reviewID: "recorded-\(number)")
+        }
+        let next = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
+        #expect(next.source == .verified, "nothing to read again: \(next.source)")
+        let path = library.paths.progress(entry.id)
+        let schedulers = DeckSchedulers(decks: next.decks, profile: next.profile)
+        let onDisk = try #require(library.progress(of: entry.id))
+        #expect(next.index.progressSummaries()[entry.id] == ProgressSummary(onDisk, schedulers: schedulers))
+
+        let text = try #require(directory.read(path))
+        directory.write(path, text.replacingOccurrences(of: "status: active", with: "status: suspended"))
+        let edited = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
+        guard case .refreshed = edited.source else { Issue.record("after an outside edit: \(edited.source)"); return }
+        #expect(edited.index.progressSummaries()[entry.id]?.status == .suspended)
+    }
+
+    /// A study launch shows a plan from the cache while the check runs, and settles to the
+    /// checked index, which has the files changed since the cache was saved.
+    @Test func aLaunchCheckingAlongsideSettlesToTheCheckedIndex() throws {
+        let directory = StarterLibrary.copy(git: .committed)
+        Thread.sleep(forTimeInterval: 2.1)
+        let first = try Library(root: directory.url, user: "demo")
+        let id = try #require(try first.ids(inDeck: "english-a1").first { first.progress(of: $0) != nil })
+        let library = try Library(root: directory.url, user: "demo")
+        let path = library.paths.progress(id)
+        directory.write(path, try #require(directory.read(path)).replacingOccurrences(of: "status: active", with: "status: suspended"))
+        let (cached, pending) = try library.launchCheckingAlongside(patience: 0)
+        #expect(cached.source == .cache)
+        let checked = try library.settle(try #require(pending))
+        guard case .refreshed = checked.source else { Issue.record("after an edit: \(checked.source)"); return }
+        #expect(checked.index.progressSummaries()[id]?.status == .suspended)
+        #expect(try library.launch().index.progressSummaries()[id]?.status == .suspended, "the library goes on with the checked index")
+    }
+
     /// A review recorded through the library reaches the next process's stats: the changed
     /// progress file goes into the index's delta with its digest.
     @Test func aRecordedReviewReachesTheNextStats() throws {

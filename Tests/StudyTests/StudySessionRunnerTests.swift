@@ -71,6 +71,22 @@ final class ScriptedConsole: StudyConsole {
         #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
     }
 
+    /// A session that began from a plan made before the library was checked takes the
+    /// checked plan once it comes: what was shown is not shown again, the rest follows the
+    /// new plan (here the passage left it and the reorder question came in).
+    @Test func aRevisedPlanReplacesTheRestOfTheQueue() throws {
+        let console = ScriptedConsole(["1", "2 1"])
+        let (runner, _) = try makeRunner(console)
+        var asked = 0
+        runner.revisedPlan = {
+            asked += 1
+            return asked == 2 ? plan(new: [Self.mcq, Self.reorder]) : nil
+        }
+        let session = try #require(try runner.run(plan: plan(new: [Self.mcq, Self.passage])))
+        #expect(session.attempts.map(\.entry) == [Self.mcq, Self.reorder], "shown once each, the passage gone with the old plan")
+        #expect(asked >= 2)
+    }
+
     @Test func undoWithNothingAnsweredRestartsTheCard() throws {
         let console = ScriptedConsole(["undo", "2"])
         let (runner, _) = try makeRunner(console)
