@@ -41,20 +41,21 @@ public enum LibraryCheck {
         let cached = everything ? Cache() : load(root: root)
         let (records, read) = records(root: root, files: files, decks: listed.decks, reuse: cached)
         var diagnostics = listed.diagnostics
-        var facts: [FileFacts] = []
-        facts.reserveCapacity(records.count)
-        var entries = 0
-        for record in records {
-            diagnostics += record.problems
-            if let fact = record.facts {
-                facts.append(fact)
-                if case .entry = fact { entries += 1 }
-            }
+        for record in records { diagnostics += record.problems }
+        let entries = records.reduce(0) { $0 + ($1.isEntry ? 1 : 0) }
+        // Nothing read and no file come or gone: every file's facts are the ones the cached
+        // cross-file problems came from, so the rules need not run (nor the facts be decoded).
+        let unchanged = read == 0 && records.count == cached.records.count
+        let crossFile: [Diagnostic]
+        if unchanged, let cachedCrossFile = cached.crossFile {
+            crossFile = cachedCrossFile
+        } else {
+            let facts = records.concurrentMap { $0.facts }.compactMap { $0 }
+            crossFile = LibraryValidator.crossFileProblems(root: root, manifest: listed.manifest, decks: listed.decks, facts: facts)
         }
-        diagnostics += LibraryValidator.crossFileProblems(root: root, manifest: listed.manifest, decks: listed.decks, facts: facts)
+        diagnostics += crossFile
         diagnostics.sort(by: Diagnostic.fileOrder)
-        // Nothing read and no file come or gone: the cache on disk already says all this.
-        if read > 0 || records.count != cached.records.count { save(records: records, root: root) }
+        if !unchanged || cached.crossFile == nil { save(records: records, crossFile: crossFile, root: root) }
         return Result(diagnostics: diagnostics, fileCount: listed.fileCount, entryCount: entries, deckCount: listed.decks.count, filesRead: read)
     }
 
@@ -65,7 +66,49 @@ public enum LibraryCheck {
         /// For an entry file, its deck's kind when it was read: an entry reads by its deck's kind.
         var deckKind: String
         var problems: [Diagnostic]
-        var facts: FileFacts?
+        /// The facts, or their field in the cache, decoded only when the cross-file rules run.
+        private var storedFacts: StoredFacts
+
+        enum StoredFacts: Sendable {
+            case decoded(FileFacts?)
+            case encoded(String)
+        }
+
+        init(path: String, stamp: FileStamp, deckKind: String, problems: [Diagnostic], facts: FileFacts?) {
+            self.init(path: path, stamp: stamp, deckKind: deckKind, problems: problems, storedFacts: .decoded(facts))
+        }
+
+        init(path: String, stamp: FileStamp, deckKind: String, problems: [Diagnostic], storedFacts: StoredFacts) {
+            self.path = path
+            self.stamp = stamp
+            self.deckKind = deckKind
+            self.problems = problems
+            self.storedFacts = storedFacts
+        }
+
+        /// The file's facts; a cached field that no longer reads gives none.
+        var facts: FileFacts? {
+            switch storedFacts {
+            case let .decoded(facts): return facts
+            case let .encoded(field): return (try? LibraryCheck.decodeFacts(field)) ?? nil
+            }
+        }
+
+        /// Whether the file is an entry (which the count of entries needs, without decoding).
+        var isEntry: Bool {
+            switch storedFacts {
+            case let .decoded(facts): if case .entry? = facts { return true } else { return false }
+            case let .encoded(field): return "VLQP".contains(field.first ?? "-")
+            }
+        }
+
+        /// The facts' field in the cache.
+        var factsField: String {
+            switch storedFacts {
+            case let .decoded(facts): return LibraryCheck.encode(facts)
+            case let .encoded(field): return field
+            }
+        }
     }
 
     /// Each listed file's record: the cached one when its stamp (and its deck's kind) is
@@ -95,6 +138,8 @@ public enum LibraryCheck {
     struct Cache {
         var writtenAt: Int64 = 0
         var records: [String: Record] = [:]
+        /// The cross-file problems of the check that wrote the cache; nil in a cache without them.
+        var crossFile: [Diagnostic]?
     }
 
     static func cacheURL(_ root: URL) -> URL { root.appending(path: ".git/rote/\(cacheName)") }
@@ -105,31 +150,42 @@ public enum LibraryCheck {
         return decode([UInt8](data)) ?? Cache()
     }
 
-    static func save(records: [Record], root: URL) {
+    static func save(records: [Record], crossFile: [Diagnostic], root: URL) {
         guard FileManager.default.fileExists(atPath: root.appending(path: ".git").path) else { return }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        let text = encode(records, writtenAt: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
+        let text = encode(records, crossFile: crossFile, writtenAt: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
         // A cache: a lost or torn one is only read as empty, so no fsync.
         try? Data(text.utf8).withUnsafeBytes { try AtomicFile.write($0, to: cacheURL(root), durable: false) }
     }
 
     /// One line per file — path, stamp, deck kind, facts, problem count — then one line per
     /// problem; fields are separated by tabs, and tabs, line breaks and backslashes in text
-    /// are escaped.
-    static func encode(_ records: [Record], writtenAt: Int64) -> String {
+    /// are escaped. Last, the cross-file problems: a line `crossFileMark` with their count,
+    /// then theirs.
+    static func encode(_ records: [Record], crossFile: [Diagnostic]? = nil, writtenAt: Int64) -> String {
         var out = "\(header)\t\(writtenAt)\n"
         out.reserveCapacity(records.count * 120)
-        for record in records {
-            let stamp = record.stamp
-            out += [escape(record.path), String(stamp.size), String(stamp.modified), String(stamp.changed), String(stamp.inode), escape(record.deckKind),
-                    encode(record.facts), String(record.problems.count)].joined(separator: "\t") + "\n"
-            for problem in record.problems {
+        func problemLines(_ problems: [Diagnostic]) {
+            for problem in problems {
                 out += " " + [escape(problem.path), problem.line.map(String.init) ?? "-", problem.severity.rawValue, escape(problem.message)].joined(separator: "\t") + "\n"
             }
         }
+        for record in records {
+            let stamp = record.stamp
+            out += [escape(record.path), String(stamp.size), String(stamp.modified), String(stamp.changed), String(stamp.inode), escape(record.deckKind),
+                    record.factsField, String(record.problems.count)].joined(separator: "\t") + "\n"
+            problemLines(record.problems)
+        }
+        if let crossFile {
+            out += "\(crossFileMark)\t\(crossFile.count)\n"
+            problemLines(crossFile)
+        }
         return out
     }
+
+    /// The line before the cross-file problems: no path starts with a control character.
+    static let crossFileMark = "\u{1}cross-file"
 
     /// Reads a cache: its records are decoded on every core, in runs that start at record
     /// lines (problem lines start with a space).
@@ -137,6 +193,18 @@ public enum LibraryCheck {
         guard let headEnd = bytes.firstIndex(of: 0x0A) else { return nil }
         let head = String(decoding: bytes[..<headEnd], as: UTF8.self).split(separator: "\t")
         guard head.count == 2, head[0] == header, let writtenAt = Int64(head[1]) else { return nil }
+        // The cross-file problems, after the records, read like a record's problems.
+        var crossFile: [Diagnostic]?
+        var trimmed = bytes
+        let mark = Array(("\n" + crossFileMark + "\t").utf8)
+        if let start = lastRange(of: mark, in: bytes) {
+            guard let trailer = try? bytes.withUnsafeBufferPointer({ buffer in
+                try decodeRecords(UnsafeBufferPointer(rebasing: buffer[(start + 1)...]), crossFile: true)
+            }), let problems = trailer.first?.problems else { return nil }
+            crossFile = problems
+            trimmed.removeSubrange((start + 1)...)
+        }
+        let bytes = trimmed
         // Runs of about a megabyte, each starting at a record line.
         var starts = [headEnd + 1]
         var next = headEnd + 1 + (1 << 20)
@@ -153,7 +221,7 @@ public enum LibraryCheck {
         let decoded = runs.concurrentMap { run -> [Record]? in
             bytes.withUnsafeBufferPointer { buffer in try? decodeRecords(UnsafeBufferPointer(rebasing: buffer[run])) }
         }
-        var cache = Cache(writtenAt: writtenAt)
+        var cache = Cache(writtenAt: writtenAt, crossFile: crossFile)
         cache.records.reserveCapacity(decoded.reduce(0) { $0 + ($1?.count ?? 0) })
         for records in decoded {
             guard let records else { return nil }
@@ -162,8 +230,20 @@ public enum LibraryCheck {
         return cache
     }
 
-    /// The records in one run of lines.
-    static func decodeRecords(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [Record] {
+    /// Where `pattern` last occurs in `bytes`.
+    static func lastRange(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= pattern.count else { return nil }
+        var at = bytes.count - pattern.count
+        while at >= 0 {
+            if bytes[at] == pattern[0], bytes[at..<(at + pattern.count)].elementsEqual(pattern) { return at }
+            at -= 1
+        }
+        return nil
+    }
+
+    /// The records in one run of lines; with `crossFile`, the cross-file problems' line and
+    /// its problems, as one record.
+    static func decodeRecords(_ bytes: UnsafeBufferPointer<UInt8>, crossFile: Bool = false) throws -> [Record] {
         var records: [Record] = []
         var at = 0
         func fields(of line: Range<Int>) -> [UnsafeBufferPointer<UInt8>] {
@@ -185,23 +265,33 @@ public enum LibraryCheck {
         }
         func text(_ field: UnsafeBufferPointer<UInt8>) -> String { unescape(String(decoding: field, as: UTF8.self)) }
         func number<Number: FixedWidthInteger>(_ field: UnsafeBufferPointer<UInt8>) -> Number? { Number(String(decoding: field, as: UTF8.self)) }
+        func problem(_ fields: [UnsafeBufferPointer<UInt8>]) throws -> Diagnostic {
+            guard fields.count == 4, let severity = Diagnostic.Severity(rawValue: String(decoding: fields[2], as: UTF8.self)) else { throw Unreadable() }
+            return Diagnostic(path: text(fields[0]), line: number(fields[1]), severity: severity, message: text(fields[3]))
+        }
         while let line = nextLine() {
             if line.isEmpty { continue }
             let parts = fields(of: line)
-            guard parts.count == 8, let size: UInt64 = number(parts[1]), let modified: Int64 = number(parts[2]), let changed: Int64 = number(parts[3]),
-                let inode: UInt64 = number(parts[4]), let count: Int = number(parts[7])
-            else { throw Unreadable() }
-            let facts = try decodeFacts(String(decoding: parts[6], as: UTF8.self))
             var problems: [Diagnostic] = []
+            if crossFile {
+                guard parts.count == 2, text(parts[0]) == crossFileMark, let count: Int = number(parts[1]) else { throw Unreadable() }
+                for _ in 0..<count {
+                    guard let problemLine = nextLine(), !problemLine.isEmpty, bytes[problemLine.lowerBound] == 0x20 else { throw Unreadable() }
+                    problems.append(try problem(fields(of: (problemLine.lowerBound + 1)..<problemLine.upperBound)))
+                }
+                return [Record(path: "", stamp: .unknown, deckKind: "", problems: problems, facts: nil)]
+            }
+            guard parts.count == 8, let size: UInt64 = number(parts[1]), let modified: Int64 = number(parts[2]), let changed: Int64 = number(parts[3]),
+                let inode: UInt64 = number(parts[4]), let count: Int = number(parts[7]), let kind = parts[6].first, "VLQPDSUG-".utf8.contains(kind)
+            else { throw Unreadable() }
+            let facts = String(decoding: parts[6], as: UTF8.self)
             for _ in 0..<count {
                 guard let problemLine = nextLine(), !problemLine.isEmpty, bytes[problemLine.lowerBound] == 0x20 else { throw Unreadable() }
-                let problem = fields(of: (problemLine.lowerBound + 1)..<problemLine.upperBound)
-                guard problem.count == 4, let severity = Diagnostic.Severity(rawValue: String(decoding: problem[2], as: UTF8.self)) else { throw Unreadable() }
-                problems.append(Diagnostic(path: text(problem[0]), line: number(problem[1]), severity: severity, message: text(problem[3])))
+                problems.append(try problem(fields(of: (problemLine.lowerBound + 1)..<problemLine.upperBound)))
             }
             records.append(Record(
                 path: text(parts[0]), stamp: FileStamp(size: size, modified: modified, changed: changed, inode: inode), deckKind: text(parts[5]),
-                problems: problems, facts: facts))
+                problems: problems, storedFacts: .encoded(facts)))
         }
         return records
     }

@@ -101,8 +101,11 @@ import RoteModel
         let progress = LibraryCheck.Record(
             path: "p", stamp: FileStamp(size: 0, modified: 0, changed: 0, inode: 0), deckKind: "", problems: [],
             facts: .progress(user: "ana", entry: "d/x", ahead: [.init(id: "r1", at: Date(timeIntervalSince1970: 4_102_444_800.5))]))
-        let decoded = LibraryCheck.decode(Array(LibraryCheck.encode([record, progress], writtenAt: 42).utf8))
+        let crossFile = [Diagnostic(path: "corpus/d/x.yaml", line: nil, severity: .error, message: "duplicate\tid \u{1}cross-file")]
+        let decoded = LibraryCheck.decode(Array(LibraryCheck.encode([record, progress], crossFile: crossFile, writtenAt: 42).utf8))
         #expect(decoded?.writtenAt == 42)
+        #expect(decoded?.crossFile == crossFile, "the cross-file problems come back after the records")
+        #expect(decoded?.records.count == 2)
         #expect(decoded?.records["corpus/a\tb.yaml"]?.problems == problems)
         #expect(decoded?.records["corpus/a\tb.yaml"]?.facts == record.facts)
         #expect(decoded?.records["p"]?.facts == progress.facts)
