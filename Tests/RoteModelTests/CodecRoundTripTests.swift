@@ -204,3 +204,21 @@ import Yams
         #expect(fine?.settings.maximumInterval == 1)
     }
 }
+
+/// `YAMLValue.doubleQuoted` copies text that needs no escape whole after one pass over its
+/// bytes; for any text it must give what escaping scalar by scalar gives.
+@Suite struct DoubleQuotedTests {
+    @Test func theBytePassAgreesWithEscapingEveryScalar() {
+        // Every scalar that is escaped, its neighbours, and plain text of each width.
+        let special: [Unicode.Scalar] = ["\u{0}", "\u{1F}", "\"", "\\", "\n", "\t", "\r", "\u{7F}", "\u{80}", "\u{9F}", "\u{A0}", "\u{FEFF}",
+                                         "\u{FEFE}", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "a", "é", "ب", "€", "😀", "\u{BF}", "\u{C0}"]
+        var generator = SystemRandomNumberGenerator()
+        var texts = special.map { String(Character($0)) } + ["", "plain text", "قال يسوع", "mixed \"quotes\" and ب"]
+        for _ in 0..<2_000 {
+            texts.append(String(String.UnicodeScalarView((0..<Int.random(in: 0...12, using: &generator)).map { _ in special.randomElement(using: &generator)! })))
+        }
+        for text in texts {
+            #expect(YAMLValue.doubleQuoted(text) == YAMLValue.escapedDoubleQuoted(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+}

@@ -153,9 +153,12 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
         return out
     }
 
+    /// Indentation by level, made once: an export writes millions of lines.
+    private static let pads = (0..<16).map { String(repeating: "  ", count: $0) }
+
     private func write(into out: inout String, indent: Int?) {
         let newline = indent == nil ? "" : "\n"
-        let pad = { (level: Int) in String(repeating: "  ", count: level) }
+        let pad = { (level: Int) in level < JSONValue.pads.count ? JSONValue.pads[level] : String(repeating: "  ", count: level) }
         switch self {
         case .null: out += "null"
         case let .bool(value): out += value ? "true" : "false"

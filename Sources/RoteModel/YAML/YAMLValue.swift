@@ -185,6 +185,27 @@ extension YAMLValue {
     }
 
     static func doubleQuoted(_ text: String) -> String {
+        // Most text needs no escape: one pass over its bytes says so, and it is copied whole.
+        // Escaped are ASCII controls, quote and backslash, and (as two- or three-byte
+        // sequences) U+0080–U+009F, U+2028, U+2029 and U+FEFF.
+        var copy = text
+        let plain = copy.withUTF8 { bytes in
+            for (index, byte) in bytes.enumerated() {
+                switch byte {
+                case 0x00..<0x20, 0x22, 0x5C, 0x7F: return false
+                case 0xC2 where index + 1 < bytes.count && bytes[index + 1] < 0xA0: return false
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9): return false
+                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF: return false
+                default: continue
+                }
+            }
+            return true
+        }
+        return plain ? "\"" + text + "\"" : escapedDoubleQuoted(text)
+    }
+
+    /// `doubleQuoted` scalar by scalar, escaping what must be.
+    static func escapedDoubleQuoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
