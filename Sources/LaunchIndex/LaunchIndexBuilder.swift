@@ -340,12 +340,7 @@ extension LaunchIndex {
         writer.append(UInt32(clamping: state?.lapses ?? 0))
         writer.append(state?.step.map { Int32(clamping: $0) } ?? Int32.min)
         writer.append(UInt32(0))
-        writer.append(state?.due.timeIntervalSinceReferenceDate ?? nothing)
-        writer.append(state?.stability ?? nothing)
-        writer.append(state?.difficulty ?? nothing)
-        writer.append(state?.ease ?? nothing)
-        writer.append(state?.interval ?? nothing)
-        writer.append(state?.lastReview?.timeIntervalSinceReferenceDate ?? nothing)
+        appendTimesAndNumbers(of: state, to: &writer)
         writer.append(summary.firstReviewAt?.timeIntervalSinceReferenceDate ?? nothing)
         for slot in 0..<ProgressSummary.recentLimit {
             writer.append(slot < recent.count ? recent[recent.startIndex + slot].timeIntervalSinceReferenceDate : 0)
@@ -364,12 +359,19 @@ extension LaunchIndex {
         writer.append(UInt32(clamping: replayed?.reps ?? 0))
         writer.append(UInt32(clamping: replayed?.lapses ?? 0))
         writer.append(replayed?.step.map { Int32(clamping: $0) } ?? Int32.min)
-        writer.append(replayed?.due.timeIntervalSinceReferenceDate ?? nothing)
-        writer.append(replayed?.stability ?? nothing)
-        writer.append(replayed?.difficulty ?? nothing)
-        writer.append(replayed?.ease ?? nothing)
-        writer.append(replayed?.interval ?? nothing)
-        writer.append(replayed?.lastReview?.timeIntervalSinceReferenceDate ?? nothing)
+        appendTimesAndNumbers(of: replayed, to: &writer)
+    }
+
+    /// A state's due time, stability, difficulty, ease, interval and last review, NaN for none
+    /// (`StateLayout` says where they are read).
+    static func appendTimesAndNumbers(of state: MemoryState?, to writer: inout ByteWriter) {
+        let nothing = Double.nan
+        writer.append(state?.due.timeIntervalSinceReferenceDate ?? nothing)
+        writer.append(state?.stability ?? nothing)
+        writer.append(state?.difficulty ?? nothing)
+        writer.append(state?.ease ?? nothing)
+        writer.append(state?.interval ?? nothing)
+        writer.append(state?.lastReview?.timeIntervalSinceReferenceDate ?? nothing)
     }
 
     /// A digest's marks, eight bytes each.
