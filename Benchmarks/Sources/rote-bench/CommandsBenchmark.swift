@@ -83,6 +83,19 @@ enum CommandsBenchmark {
                 String(format: "%.2f×", ours / theirs),
             ])
         }
+        // `rote study` at a terminal: from start to its first card on screen, then quit.
+        Bench.log("commands: study, first card")
+        var cardTimes: [Double] = [], cardGitTimes: [Double] = []
+        var cardPeak = 0
+        for _ in 0..<runs {
+            let measured = try firstCard([rote, "-C", clone.path, "study"], environment: environment)
+            cardTimes.append(measured.seconds)
+            cardPeak = max(cardPeak, measured.maxRSS)
+            cardGitTimes.append(try measure([git, "-C", clone.path, "status", "--porcelain"], environment: [:]).seconds)
+        }
+        let card = Timing.median(cardTimes), cardGit = Timing.median(cardGitTimes)
+        table.add(["study: first card on screen", Bench.duration(card), String(format: "%.0f MiB", Double(cardPeak) / 1024), Bench.duration(cardGit),
+                   String(format: "%.2f×", card / cardGit)])
         print("every command at \(size) entries (a fresh process each, start to exit)")
         print(table.render())
         Bench.remove(work)
@@ -96,6 +109,57 @@ enum CommandsBenchmark {
             count += (try FileManager.default.contentsOfDirectory(atPath: corpus.appending(path: deck).path)).filter { $0.hasSuffix(".yaml") && $0 != "deck.yaml" }.count
         }
         return count >= 1_000 ? "\(count / 1_000)k" : "\(count)"
+    }
+
+    /// Runs `rote study` on a pseudo-terminal, as a learner at a terminal meets it: the seconds
+    /// from spawn to its first card on screen (the card's header, "1 of N"), then `q` to quit;
+    /// with the child's peak memory.
+    static func firstCard(_ argv: [String], environment: [String: String]) throws -> (seconds: Double, maxRSS: Int) {
+        var master: Int32 = 0, terminal: Int32 = 0
+        guard openpty(&master, &terminal, nil, nil, nil) == 0 else { throw OptionError(message: "no pseudo-terminal: \(String(cString: strerror(errno)))") }
+        defer { close(master) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in 0...2 { posix_spawn_file_actions_adddup2(&actions, terminal, descriptor) }
+        posix_spawn_file_actions_addclose(&actions, master)
+        posix_spawn_file_actions_addclose(&actions, terminal)
+        var variables = ProcessInfo.processInfo.environment
+        for (key, value) in environment { variables[key] = value }
+        variables["TERM"] = variables["TERM"] ?? "xterm"
+        let cArguments = argv.map { strdup($0) } + [nil]
+        let cEnvironment = variables.map { strdup("\($0)=\($1)") } + [nil]
+        defer {
+            for pointer in cArguments { free(pointer) }
+            for pointer in cEnvironment { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let started = ContinuousClock.now
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, cEnvironment)
+        close(terminal)
+        guard spawned == 0 else { throw OptionError(message: "could not start \(argv[0]): \(String(cString: strerror(spawned)))") }
+        var seen: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65_536)
+        var shown: Duration?
+        let marker = Array(" of ".utf8), deadline = ContinuousClock.now + .seconds(60)
+        while shown == nil, ContinuousClock.now < deadline {
+            var poll = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard Glibc.poll(&poll, 1, 1_000) > 0 else { continue }
+            let count = read(master, &buffer, buffer.count)
+            if count <= 0 { break }
+            seen += buffer[0..<count]
+            if seen.count >= marker.count, (0...(seen.count - marker.count)).contains(where: { seen[$0..<($0 + marker.count)].elementsEqual(marker) }) {
+                shown = started.duration(to: .now)
+            }
+        }
+        _ = "q".withCString { write(master, $0, 1) }
+        // Drain what it prints as it quits, so it never blocks on a full terminal.
+        var status: Int32 = 0, usage = rusage()
+        while wait4(pid, &status, WNOHANG, &usage) == 0 {
+            var poll = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            if Glibc.poll(&poll, 1, 100) > 0 { _ = read(master, &buffer, buffer.count) }
+        }
+        guard let shown else { throw OptionError(message: "rote study showed no card within a minute") }
+        return (Double(shown.components.seconds) + Double(shown.components.attoseconds) * 1e-18, usage.ru_maxrss)
     }
 
     /// Runs a program to its end with its output discarded: wall time from spawn to exit, the
