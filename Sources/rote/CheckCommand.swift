@@ -33,7 +33,7 @@ struct Check: ParsableCommand {
     func run() throws {
         let root = try CommandContext.locate(global)
         if repair {
-            let context = try CommandContext.open(global, sessions: true)
+            let context = try CommandContext.openReadingEveryFile(global, sessions: true)
             _ = try Repair.run(context)
         }
         let result = try CLIError.explain { try LibraryCheck.run(root: root, everything: all) }

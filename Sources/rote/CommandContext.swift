@@ -16,8 +16,11 @@ struct CommandContext {
     let library: LoadedLibrary
     let index: LibraryIndex
 
-    /// Finds and loads the library, creating the default library on first use.
-    static func open(_ options: GlobalOptions, loader: LibraryLoader? = nil, sessions: Bool = false) throws -> CommandContext {
+    /// Finds the library and parses every file of it (the full load), creating the default
+    /// library on first use: for the few commands whose rules look at every file (`check
+    /// --all`, a seed or table import, whose ids must be unique across the library). Every
+    /// other command opens a `Library`, which reads only what it needs.
+    static func openReadingEveryFile(_ options: GlobalOptions, loader: LibraryLoader? = nil, sessions: Bool = false) throws -> CommandContext {
         let root = try locate(options)
         do {
             let library = try (loader ?? LibraryLoader(users: .all, includeSessions: sessions)).load(root)

@@ -95,8 +95,10 @@ struct Import: ParsableCommand {
             let writer = try LibraryWriter(root: root, user: CommandContext.user(at: root, global), purpose: "import")
             defer { withExtendedLifetime(writer) {} }
             let git = writer.git
-            // Read under the lock, so what is checked is what the commit lands on.
-            let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
+            // Read under the lock, so what is checked is what the commit lands on. Every file:
+            // the import is checked by the rules across files over the whole library with it
+            // in place (a seed's ids must be unique across the library, not only its deck).
+            let context = try CommandContext.openReadingEveryFile(global, loader: LibraryLoader(users: .all, includeSessions: false))
             let plan = isJSON
                 ? SeedImporter(deck: deck, mode: mode, fixSlugs: fixSlugs, file: file, deckTitle: title).plan(data, library: context.library)
                 : TableImporter(deck: deck, kind: tableKind, mode: mode, file: file, deckTitle: title).plan(data, library: context.library)

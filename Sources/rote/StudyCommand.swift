@@ -138,7 +138,7 @@ struct StudyCommand: ParsableCommand {
 
     /// The session after a content upgrade, from the parsed library.
     private func studyAfterContentUpgrade(root: URL, git: LibraryGit) throws {
-        let context = try CommandContext.open(global, loader: LibraryLoader(users: .all, includeSessions: false))
+        let context = try CommandContext.openReadingEveryFile(global, loader: LibraryLoader(users: .all, includeSessions: false))
         context.reportLoadProblems()
         try checkDecks(known: context.library.deckOrder)
         do {
