@@ -127,11 +127,11 @@ public enum LearnerExport {
             try document.member("format", .string(formatName))
             try document.member("profile", profile.map { json($0.yamlValue) } ?? .null)
             try document.arrayMember("progress", rendered: { item in
-                try files.progress({ [json($0.yamlValue).serialized(indent: 2)] }, { try item($0[0]) })
+                try files.progress({ [jsonText($0.yamlValue, indent: 2)] }, { try item($0[0]) })
             })
             try document.member("saved", .array(saved.map { .object(["path": .string($0.path), "content": .string($0.text)]) }))
             try document.arrayMember("sessions", rendered: { item in
-                try files.sessions({ [json($0.yamlValue).serialized(indent: 2)] }, { try item($0[0]) })
+                try files.sessions({ [jsonText($0.yamlValue, indent: 2)] }, { try item($0[0]) })
             })
             try document.member("user", .string(user))
             try document.member("version", .number(Double(formatVersion)))
@@ -208,22 +208,11 @@ public enum LearnerExport {
         return out.sorted { $0.path < $1.path }
     }
 
-    /// The JSON form of a canonical YAML value: numbers and booleans typed, timestamps as
-    /// ISO-8601 strings.
-    static func json(_ value: YAMLValue) -> JSONValue {
-        switch value {
-        case let .string(text): return .string(text)
-        case .null: return .null
-        case let .raw(text):
-            if text == "true" { return .bool(true) }
-            if text == "false" { return .bool(false) }
-            if text == "null" { return .null }
-            if let number = Double(text), !text.contains(":") { return .number(number) }
-            return .string(text)
-        case let .list(items, _): return .array(items.map(json))
-        case let .map(pairs, _): return .object(Dictionary(pairs.map { ($0.0, json($0.1)) }, uniquingKeysWith: { $1 }))
-        }
-    }
+    /// The JSON form of a canonical YAML value (`YAMLAsJSON`).
+    static func json(_ value: YAMLValue) -> JSONValue { JSONValue(YAMLAsJSON(value)) }
+
+    /// The pretty JSON text of a YAML value nested `indent` levels deep, written straight from it.
+    static func jsonText(_ value: YAMLValue, indent: Int) -> String { value.jsonText(indent: indent) }
 
     /// Dotted keys for nested mappings (`settings.daily_goal`); lists of scalars as `a; b`.
     static func flatten(_ value: YAMLValue, prefix: String, into rows: inout [[String]]) {

@@ -171,3 +171,20 @@ import RoteStore
         }
     }
 }
+
+/// An export writes each progress and session file's YAML straight to JSON text; that text
+/// must be what the same value made into a `JSONValue` gives, duplicate keys and all.
+@Suite struct YAMLAsJSONTests {
+    @Test func writtenStraightIsTheJSONValuesText() throws {
+        let directory = StarterLibrary.copy(git: .none)
+        let library = try LibraryLoader(users: .only("demo"), includeSessions: true).load(directory.url)
+        var values = (library.progress["demo"] ?? [:]).values.map(\.yamlValue) + (library.sessions["demo"] ?? []).map(\.yamlValue)
+        values += library.profiles.values.map(\.yamlValue)
+        values.append(.map([("b", .raw("1")), ("a", .raw("2.50")), ("b", .string("last")), ("c", .list([.raw("true"), .null, .raw("09:30")], flow: false))], flow: false))
+        #expect(values.count > 10)
+        for value in values {
+            #expect(LearnerExport.jsonText(value, indent: 2) == LearnerExport.json(value).serialized(indent: 2))
+        }
+        #expect(LearnerExport.jsonText(values.last!, indent: 0).contains("\"b\": \"last\""), "the last of equal keys is kept")
+    }
+}

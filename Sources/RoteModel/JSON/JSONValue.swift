@@ -142,56 +142,113 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
     /// JSON text of the value, keys sorted, for writing exports.
     public func serialized(pretty: Bool = true) -> String {
         var out = ""
-        write(into: &out, indent: pretty ? 0 : nil)
+        JSONValue.write(self, into: &out, indent: pretty ? 0 : nil)
         return out
     }
 
     /// The pretty form of this value as it appears nested `indent` levels deep.
-    public func serialized(indent: Int) -> String {
+    public func serialized(indent: Int) -> String { JSONValue.serialized(self, indent: indent) }
+
+    /// The pretty JSON text of any tree read as JSON, as it appears nested `indent` levels
+    /// deep: byte for byte what the tree made into a `JSONValue` would give.
+    public static func serialized(_ tree: some JSONWritable, indent: Int) -> String {
         var out = ""
-        write(into: &out, indent: indent)
+        write(tree, into: &out, indent: indent)
         return out
     }
 
     /// Indentation by level, made once: an export writes millions of lines.
     private static let pads = (0..<16).map { String(repeating: "  ", count: $0) }
 
-    private func write(into out: inout String, indent: Int?) {
+    private static func write<Tree: JSONWritable>(_ tree: Tree, into out: inout String, indent: Int?) {
         let newline = indent == nil ? "" : "\n"
         let pad = { (level: Int) in level < JSONValue.pads.count ? JSONValue.pads[level] : String(repeating: "  ", count: level) }
-        switch self {
-        case .null: out += "null"
-        case let .bool(value): out += value ? "true" : "false"
-        case let .number(value):
-            if let int = self.int { out += String(int) } else { out += "\(value)" }
-        case let .string(text): out += JSONValue.quote(text)
+        switch tree.jsonNode {
+        case let .scalar(value):
+            switch value {
+            case .array, .object: write(value, into: &out, indent: indent)
+            default: value.writeScalar(into: &out)
+            }
         case let .array(items):
             if items.isEmpty { out += "[]"; return }
             out += "[" + newline
             for (index, item) in items.enumerated() {
                 if let indent { out += pad(indent + 1) }
-                item.write(into: &out, indent: indent.map { $0 + 1 })
+                write(item, into: &out, indent: indent.map { $0 + 1 })
                 out += (index < items.count - 1 ? "," : "") + newline
             }
             if let indent { out += pad(indent) }
             out += "]"
         case let .object(pairs):
             if pairs.isEmpty { out += "{}"; return }
+            // Sorted by key, and of equal keys the last, as a dictionary made from them keeps.
+            let order = pairs.indices.sorted { pairs[$0].key != pairs[$1].key ? pairs[$0].key < pairs[$1].key : $0 < $1 }
+            var members: [(key: String, value: Tree)] = []
+            members.reserveCapacity(order.count)
+            for (position, index) in order.enumerated() where position + 1 == order.count || pairs[order[position + 1]].key != pairs[index].key {
+                members.append(pairs[index])
+            }
             out += "{" + newline
-            let keys = pairs.keys.sorted()
-            for (index, key) in keys.enumerated() {
+            for (index, member) in members.enumerated() {
                 if let indent { out += pad(indent + 1) }
-                out += JSONValue.quote(key) + (indent == nil ? ":" : ": ")
-                pairs[key]!.write(into: &out, indent: indent.map { $0 + 1 })
-                out += (index < keys.count - 1 ? "," : "") + newline
+                out += JSONValue.quote(member.key) + (indent == nil ? ":" : ": ")
+                write(member.value, into: &out, indent: indent.map { $0 + 1 })
+                out += (index < members.count - 1 ? "," : "") + newline
             }
             if let indent { out += pad(indent) }
             out += "}"
         }
     }
 
+    /// A scalar's text (containers are written by `write`).
+    private func writeScalar(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case let .bool(value): out += value ? "true" : "false"
+        case let .number(value):
+            if let int = self.int { out += String(int) } else { out += "\(value)" }
+        case let .string(text): out += JSONValue.quote(text)
+        case .array, .object: break
+        }
+    }
+
     /// A JSON string literal: YAML's double-quoted form escapes only what JSON allows.
     static func quote(_ text: String) -> String { YAMLValue.doubleQuoted(text) }
+}
+
+/// A tree that can be written as JSON text: `JSONValue` itself, or another tree read as JSON
+/// (an export writes its YAML values straight to JSON text this way, without making a
+/// `JSONValue` with a dictionary for every map).
+public protocol JSONWritable {
+    var jsonNode: JSONNode<Self> { get }
+}
+
+/// One node of a tree read as JSON: a scalar, or a container whose children are trees too.
+/// An object's members may come in any order and repeat a key: they are written sorted by
+/// key, the last of equal keys kept.
+public enum JSONNode<Child> {
+    case scalar(JSONValue)
+    case array([Child])
+    case object([(key: String, value: Child)])
+}
+
+extension JSONValue: JSONWritable {
+    public var jsonNode: JSONNode<JSONValue> {
+        switch self {
+        case let .array(items): .array(items)
+        case let .object(pairs): .object(pairs.map { (key: $0.key, value: $0.value) })
+        default: .scalar(self)
+        }
+    }
+
+    /// A tree made into a `JSONValue`.
+    public init(_ tree: some JSONWritable) {
+        switch tree.jsonNode {
+        case let .scalar(value): self = value
+        case let .array(items): self = .array(items.map { JSONValue($0) })
+        case let .object(pairs): self = .object(Dictionary(pairs.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { $1 }))
+        }
+    }
 }
 
 /// A pretty-printed JSON object written a member at a time, byte for byte what
