@@ -26,7 +26,7 @@ public final class Library: @unchecked Sendable {
     public var profile: Profile? { settings.profile }
     /// Deck names in study order, as `rote.yaml` lists them and then the rest by name.
     public var deckOrder: [String] { settings.deckOrder }
-    private let announce: @Sendable (String) -> Void
+    let announce: @Sendable (String) -> Void
     private let indexLock = NSLock()
     private var opened: LibraryLaunch?
 
