@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "RoteServerTests",
             dependencies: [
-                "RoteServer", "RoteLibrary", "RoteModel", "RoteStore", "TestSupport", "LibGit", "WebPages",
+                "RoteServer", "RoteLibrary", "RoteModel", "RoteStore", "Study", "TestSupport", "LibGit", "WebPages",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strictSettings),

@@ -103,7 +103,7 @@ async function showToday() {
       h("div", { class: "card deck", "data-deck": deck.name },
         h("strong", {}, deck.title), h("div", { class: "muted" }, deck.kind),
         h("div", {}, `${deck.due} ${t("today.due")} · ${deck.new} ${t("today.new")}`),
-        h("button", { onclick: () => startSession([deck.name]), disabled: deck.due + deck.new === 0 }, t("today.startDeck"))))));
+        h("button", { onclick: () => startSession([deck.name]) }, t("today.startDeck"))))));
 }
 
 async function startSession(decks) {
@@ -271,7 +271,7 @@ async function showReader() {
       h("label", { class: "button" }, t("reader.open"), " ", file),
       h("label", {}, t("reader.rankFilter") + " ", rank))),
     h("div", { class: "legend muted" }, ["new", "learning", "known", "ignored", "none"].map(s => h("span", { class: "word s-" + s }, t("status." + s)))),
-    h("div", { class: "reader-layout" }, h("div", { class: "card reader-text", id: "reader-text" }), h("aside", { class: "card", id: "word-panel", "aria-live": "polite" })));
+    h("div", { class: "reader-layout" }, h("div", { class: "card reader-text", id: "reader-text", dir: "auto" }), h("aside", { class: "card", id: "word-panel", "aria-live": "polite" })));
   if (state.readerText) await read();
 }
 

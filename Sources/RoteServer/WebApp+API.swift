@@ -183,11 +183,12 @@ extension WebApp {
         guard let session = lock.withLock({ session }), session.console.current.recall, let id = session.console.entryOnScreen,
             case let .passage(passage)? = try library().launch().entry(id: id)?.content
         else { throw WebError(.conflict, "no_recall", "no passage is being recited") }
-        let comparison = RecallComparison.compare(passage: passage.text, typed: request.typed)
+        // The words typed so far, judged as far as they reach; the word still being typed waits.
+        let comparison = RecallComparison.comparePrefix(passage: passage.text, typed: request.typed)
         // Only the typed words' marks go back: the passage itself stays hidden.
-        return RecallComparisonAnswer(
-            words: comparison.words.compactMap { word in word.typed.map { RecallComparisonAnswer.Word(typed: $0, mark: word.mark.rawValue) } },
-            pendingOnTrack: comparison.pendingOnTrack)
+        var words = comparison.words.compactMap { word in word.typed.map { RecallComparisonAnswer.Word(typed: $0, mark: word.mark.rawValue) } }
+        if let pending = comparison.pending { words.append(.init(typed: pending, mark: comparison.pendingOnTrack ? "pending" : "wrong")) }
+        return RecallComparisonAnswer(words: words, pendingOnTrack: comparison.pendingOnTrack)
     }
 
     // MARK: Reader

@@ -8,6 +8,7 @@ import RoteModel
 import RoteServer
 import RoteStore
 import Testing
+import Study
 import TestSupport
 import WebPages
 
@@ -225,7 +226,9 @@ import WebPages
             let started = try await client.execute(uri: "/api/session", method: .post, headers: Self.headers(), body: Self.body(["decks": ["english-a1"], "new": 0, "reviews": 5]))
             var screen = try #require(try Self.json(started) as? [String: Any])
             // Through the first card only: its grade prompt accepted, then the next card shows.
-            while (screen["number"] as? Int ?? 0) < 2 {
+            var steps = 0
+            while (screen["number"] as? Int ?? 0) < 2, screen["finished"] as? Bool != true, steps < 20 {
+                steps += 1
                 let kind = (screen["prompt"] as? [String: Any])?["kind"] as? String
                 let response = try await client.execute(
                     uri: "/api/session/reply", method: .post, headers: Self.headers(), body: Self.body(["answer": kind == "choice" ? "1" : "", "version": screen["version"] as? Int ?? 0]))
@@ -342,5 +345,40 @@ import WebPages
         for (language, strings) in table {
             #expect(Set(strings.keys) == Set(english.keys), "\(language) misses \(Set(english.keys).subtracting(strings.keys).sorted())")
         }
+    }
+}
+
+@Suite struct RecallMarkingTests {
+    @Test func typedRecallIsMarkedWordByWordWithoutShowingThePassage() async throws {
+        let served = WebAPITests.Served()
+        // The passage the session will show first, as the same planner picks it, stands at the
+        // recite rung.
+        let preview = try Library(root: served.root, user: "demo").startStudy(decks: ["kjv"], limits: StudyLimits(newPerDay: 0, reviewsPerDay: 1), planOnly: true)
+        let id = try #require(preview.plan.due.first?.id)
+        preview.close()
+        let path = "profiles/demo/progress/\(id).yaml"
+        let progress = try #require(served.directory.read(path))
+        served.directory.write(path, progress.replacingOccurrences(of: "status: active\n", with: "status: active\nladder: {level: recite, covered: [], attempts: 0, at: 2026-01-01T00:00:00Z}\n"))
+        Shell.run("git", ["add", "-A"], in: served.root)
+        Shell.run("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "ladder"], in: served.root)
+        guard case let .passage(passage) = try Library(root: served.root, user: "demo").entry(named: id).content else { Issue.record("\(id) is not a passage"); return }
+        let words = passage.text.split(separator: " ").map(String.init)
+        try await served.test { client in
+            let started = try await client.execute(
+                uri: "/api/session", method: .post, headers: WebAPITests.headers(), body: WebAPITests.body(["decks": ["kjv"], "new": 0, "reviews": 1]))
+            let screen = try #require(try WebAPITests.json(started) as? [String: Any])
+            let prompt = try #require(screen["prompt"] as? [String: Any])
+            #expect(prompt["kind"] as? String == "text")
+            #expect(screen["recall"] as? Bool == true, "\(screen)")
+            let marked = try await client.execute(
+                uri: "/api/session/recall", method: .post, headers: WebAPITests.headers(), body: WebAPITests.body(["typed": "\(words[0]) \(words[1]) zzz \(words[3].prefix(2))"]))
+            #expect(marked.status == .ok)
+            let answer = try #require(try WebAPITests.json(marked) as? [String: Any])
+            let marks = try #require(answer["words"] as? [[String: Any]])
+            #expect(marks.map { $0["typed"] as? String } == [words[0], words[1], "zzz", String(words[3].prefix(2))].map(Optional.some), "\(answer)")
+            #expect(marks.map { $0["mark"] as? String } == ["correct", "correct", "wrong", "pending"], "\(answer)")
+            #expect(!String(decoding: try JSONSerialization.data(withJSONObject: answer), as: UTF8.self).contains(words.last!), "the passage stays hidden")
+        }
+        served.app.stopSession()
     }
 }
