@@ -123,7 +123,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rote-bench",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "LibGit", "Study", "LaunchIndex"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "LibGit", "Study", "LaunchIndex", "LetterTracing"],
             path: "Benchmarks/Sources/rote-bench",
             swiftSettings: strictSettings
         ),

@@ -149,6 +149,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: AccessPolicy
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
         var response: Response
         if let refusal = policy.refusal(for: request) {
             response = JSONReply.error(refusal)
@@ -175,6 +176,10 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         response.headers[HTTPField.Name("Cross-Origin-Resource-Policy")!] = "same-origin"
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
+        // The time the server spent, for the browser's developer tools and `make bench`.
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        response.headers[HTTPField.Name("Server-Timing")!] = "app;dur=\(String(format: "%.2f", milliseconds))"
         return response
     }
 }
