@@ -69,7 +69,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Scores a tracing attempt against a letter's stroke template: pure, no I/O.
-        .target(name: "LetterTracing", swiftSettings: strictSettings),
+        .target(name: "LetterTracing", dependencies: ["RoteModel"], swiftSettings: strictSettings),
         // The pages of `rote serve` (web/), compiled into the binary like the starter decks.
         .target(
             name: "WebPages",
@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "RoteLibraryTests", dependencies: ["RoteLibrary", "LaunchIndex", "Study", "RoteStore", "RoteModel", "Scheduling", "TestSupport"],
             swiftSettings: strictSettings),
-        .testTarget(name: "LetterTracingTests", dependencies: ["LetterTracing"], swiftSettings: strictSettings),
+        .testTarget(name: "LetterTracingTests", dependencies: ["LetterTracing", "RoteModel"], swiftSettings: strictSettings),
         .testTarget(
             name: "RoteServerTests",
             dependencies: [

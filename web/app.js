@@ -83,16 +83,15 @@ async function route() {
 
 async function showToday() {
   const today = await api("/api/today");
-  const goal = Math.min(1, today.daily_goal ? today.reviews_today / today.daily_goal : 1);
-  const bar = h("div", {}); bar.style.width = Math.round(goal * 100) + "%";
+  const bar = h("div", {}); bar.style.width = "0%";
   render(
     h("h1", {}, t("today.heading")),
     h("div", { class: "grid" },
       h("div", { class: "card" }, h("div", { class: "big", id: "today-due" }, String(today.due)), t("today.due"),
         today.due_deferred ? h("div", { class: "muted" }, `+${today.due_deferred} ${t("today.deferred")}`) : null),
       h("div", { class: "card" }, h("div", { class: "big", id: "today-new" }, String(today.new)), t("today.new")),
-      h("div", { class: "card" }, h("div", { class: "big" }, String(today.streak)), `${t("today.streak")} (${t("today.days")})`),
-      h("div", { class: "card" }, h("div", {}, `${t("today.goal")}: ${today.reviews_today} / ${today.daily_goal} ${t("today.reviews")}`), h("div", { class: "progress" }, bar))),
+      h("div", { class: "card" }, h("div", { class: "big", id: "today-streak" }, "…"), `${t("today.streak")} (${t("today.days")})`),
+      h("div", { class: "card" }, h("div", { id: "today-goal" }, `${t("today.goal")}: … / ${today.daily_goal} ${t("today.reviews")}`), h("div", { class: "progress" }, bar))),
     h("div", { class: "row" },
       today.session_open
         ? h("button", { class: "primary", id: "resume", onclick: () => { location.hash = "#/study"; } }, t("today.resume"))
@@ -104,6 +103,13 @@ async function showToday() {
         h("strong", {}, deck.title), h("div", { class: "muted" }, deck.kind),
         h("div", {}, `${deck.due} ${t("today.due")} · ${deck.new} ${t("today.new")}`),
         h("button", { onclick: () => startSession([deck.name]) }, t("today.startDeck"))))));
+  // The streak and the goal come from the stats, which read every progress file: drawn when they arrive.
+  const stats = await api("/api/stats");
+  const streak = document.getElementById("today-streak"), goal = document.getElementById("today-goal");
+  if (!streak || !goal) return;
+  streak.textContent = String(stats.current_streak);
+  goal.textContent = `${t("today.goal")}: ${stats.reviews_today} / ${stats.daily_goal} ${t("today.reviews")}`;
+  bar.style.width = Math.round(Math.min(1, stats.daily_goal ? stats.reviews_today / stats.daily_goal : 1) * 100) + "%";
 }
 
 async function startSession(decks) {

@@ -1,18 +1,11 @@
 import Foundation
+import RoteModel
 
 /// A point of a drawing or a template, in the letters deck's 100×100 box (x to the right, y
-/// downwards); `t` is milliseconds since the attempt started, when the drawing has it.
-public struct TracePoint: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public var t: Double?
+/// downwards): the point `rote letters record` stores, `t` (ms since the start) when known.
+public typealias TracePoint = LetterAttempt.Point
 
-    public init(x: Double, y: Double, t: Double? = nil) {
-        self.x = x
-        self.y = y
-        self.t = t
-    }
-
+extension LetterAttempt.Point {
     func distance(to other: TracePoint) -> Double { ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot() }
 }
 

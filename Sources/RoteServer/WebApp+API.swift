@@ -57,9 +57,9 @@ struct TodayAnswer: Encodable {
     var dueDeferred: Int
     var reviewedToday: Int
     var decks: [Deck]
-    var streak: Int
+    /// The streak and today's reviews toward the goal are in `GET /api/stats`, which reads
+    /// every progress file; Today draws the plan first and fills them in.
     var dailyGoal: Int
-    var reviewsToday: Int
     var sessionOpen: Bool
 }
 
@@ -120,7 +120,6 @@ extension WebApp {
         let launch = try library.launch()
         let planner = launch.planner()
         let plan = planner.plan(decks: [], limits: SessionPlanner.Limits.from(launch.profile), now: Date())
-        let stats = library.stats()
         let decks = planner.studyableDecks([]).map { name in
             TodayAnswer.Deck(
                 name: name, title: library.decks[name]?.title ?? name, kind: library.decks[name]?.kind.rawValue ?? "",
@@ -128,7 +127,7 @@ extension WebApp {
         }
         return TodayAnswer(
             user: user, due: plan.due.count, new: plan.new.count, dueDeferred: plan.dueDeferred, reviewedToday: plan.reviewedToday, decks: decks,
-            streak: stats.currentStreak, dailyGoal: stats.dailyGoal, reviewsToday: stats.reviewsToday, sessionOpen: lock.withLock { session.map { !$0.isFinished } ?? false })
+            dailyGoal: StudyStats.dailyGoal(of: library.profile), sessionOpen: lock.withLock { session.map { !$0.isFinished } ?? false })
     }
 
     // MARK: Study
@@ -270,7 +269,7 @@ extension WebApp {
 
     func stats() throws -> StatsAnswer {
         let library = try library()
-        let stats = library.stats()
+        let stats = try cachedStats()
         let maximum = stats.reviewsPerDay.max() ?? 0
         return StatsAnswer(
             dueToday: stats.dueToday, forecast: Array(stats.due.prefix(StudyStats.upcomingDays + 1)), reviewsPerDay: stats.reviewsPerDay,

@@ -28,6 +28,9 @@ public final class WebApp: @unchecked Sendable {
     public let policy: AccessPolicy
     let lock = NSLock()
     private var opened: (library: Library, stamp: FileStamp?)?
+    /// Stats read every progress file (a second at 100k entries): kept until the next commit
+    /// or the next day, and worked out in the background when the server starts.
+    private var statsCache: (stamp: FileStamp?, day: String, stats: StudyStats)?
     var session: WebStudySession?
 
     public init(root: URL, user: String, policy: AccessPolicy) {
@@ -50,6 +53,23 @@ public final class WebApp: @unchecked Sendable {
             opened = (library, stamp)
             return library
         }
+    }
+
+    /// The learner's stats as `rote stats` works them out, from the cache when nothing was
+    /// committed since and it is still the same day.
+    func cachedStats() throws -> StudyStats {
+        var info = stat()
+        let stamp = stat(root.appending(path: ".git/index").path, &info) == 0 ? FileStamp(info) : nil
+        let day = Timestamp.format(Date()).prefix(10) + TimeZone.current.identifier
+        if let cached = lock.withLock({ statsCache }), cached.stamp == stamp, cached.day == day { return cached.stats }
+        let stats = try library().stats()
+        lock.withLock { statsCache = (stamp, String(day), stats) }
+        return stats
+    }
+
+    /// Works the stats out ahead of the first page that shows them.
+    public func warmUp() {
+        Thread.detachNewThread { [self] in _ = try? cachedStats() }
     }
 
     /// Stops a study session in progress and waits until it is committed (Ctrl-C).

@@ -16,6 +16,7 @@ public enum WebServer {
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
                 app.listening(on: bound)
+                app.warmUp()
                 let shownHost = host.contains(":") ? "[\(host)]" : host
                 announce("http://\(shownHost):\(bound)/?token=\(token)")
             },

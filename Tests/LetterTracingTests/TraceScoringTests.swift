@@ -1,6 +1,7 @@
 import Testing
 
 @testable import LetterTracing
+import RoteModel
 
 /// corpus/alphabet/a.yaml's template: the bowl anticlockwise from the top right, then the stem down.
 let smallABowl: [[Double]] = [[68, 46], [58, 40], [46, 40], [36, 46], [32, 60], [36, 74], [46, 80], [58, 80], [68, 72]]

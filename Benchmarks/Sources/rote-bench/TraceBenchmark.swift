@@ -1,5 +1,6 @@
 import Foundation
 import LetterTracing
+import RoteModel
 
 /// Scoring one tracing attempt (`TraceScoring.score`), the work behind the Tracing page's Done:
 /// a two-stroke letter drawn with `points` points a stroke, as a pen at 60 Hz gives over a
