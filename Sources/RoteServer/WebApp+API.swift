@@ -241,10 +241,9 @@ extension WebApp {
     }
 
     func entries(deck: String?, search: String?, offset: Int, limit: Int) throws -> [String: AnyEncodable] {
-        let needle = search?.lowercased().trimmingCharacters(in: .whitespaces) ?? ""
-        let listed = try library().list(deck: deck?.isEmpty == true ? nil : deck).filter { needle.isEmpty || $0.id.lowercased().contains(needle) || $0.gloss.lowercased().contains(needle) }
-        let page = listed.dropFirst(max(0, offset)).prefix(max(0, limit)).map { ["id": $0.id, "gloss": $0.gloss, "status": $0.status.readerStatus] }
-        return ["total": AnyEncodable(listed.count), "entries": AnyEncodable(page)]
+        let found = try library().search(deck: deck?.isEmpty == true ? nil : deck, query: search ?? "", offset: max(0, offset), limit: max(0, limit))
+        let page = found.page.map { ["id": $0.id, "gloss": $0.gloss, "status": $0.status.readerStatus] }
+        return ["total": AnyEncodable(found.total), "entries": AnyEncodable(page)]
     }
 
     func entry(_ id: String) throws -> EntryAnswer {

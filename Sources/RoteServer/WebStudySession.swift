@@ -24,17 +24,20 @@ final class WebStudySession: @unchecked Sendable {
 
     func begin() {
         let thread = Thread { [self] in
+            var summary: String?, failure: String?
             do {
                 if let session = try runner.run(plan: start.plan) {
-                    let summary = StudySummary.render(session, nextDue: runner.nextDue(), now: Date(), statusChanges: runner.statusChanges.count)
-                    console.finish(summary: summary, error: nil)
+                    summary = StudySummary.render(session, nextDue: runner.nextDue(), now: Date(), statusChanges: runner.statusChanges.count)
                 } else {
-                    console.finish(summary: "Nothing answered; nothing saved.", error: nil)
+                    summary = "Nothing answered; nothing saved."
                 }
             } catch {
-                console.finish(summary: nil, error: WebError.from(error).message)
+                failure = WebError.from(error).message
             }
+            // The library is let go before the page hears the session is over, so its next
+            // write does not find the lock still held.
             start.close()
+            console.finish(summary: summary, error: failure)
             done.signal()
         }
         // The runner's exercises recurse a little; a thread's default stack is small on Linux.
