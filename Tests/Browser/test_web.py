@@ -73,6 +73,9 @@ class Served:
         if self.process and self.process.poll() is None:
             self.process.send_signal(2)
             self.process.wait(timeout=30)
+        if self.process:
+            self.process.stdout.close()
+            self.process.stderr.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def commits(self):
