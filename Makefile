@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ROTE := .build/debug/rote
 
-.PHONY: study test test-deps build deps release bench check-corpus demo-profile install clean
+.PHONY: study test test-deps build deps release bench check-corpus browser-test demo-profile install clean
 
 # The system libraries Rote links, as Debian ships them: libgit2 (git), SQLite (reading Anki
 # collections), zlib (unzipping Anki packages, through ZIPFoundation) and zstd (the compressed
@@ -36,17 +36,35 @@ study: build
 # with its own config and keys; openssh-server is installed for it like the libraries (its
 # privilege-separation folder is made when no init system has made it).
 TEST_SSHD ?= /usr/sbin/sshd
+# The browser tests of `rote serve` drive Debian's chromium through chromium-driver with
+# Selenium, which lives in a throwaway virtualenv under .build/.
+BROWSER_VENV := .build/browser-venv
+SELENIUM_VERSION := 4.51.0
 test-deps: deps
 	@if [ ! -x $(TEST_SSHD) ]; then \
 		echo "Installing openssh-server through apt for the ssh remote tests…"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openssh-server; \
 	fi
 	@[ -d /run/sshd ] || $(SUDO) mkdir -p -m 0755 /run/sshd
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+		echo "Installing chromium and chromium-driver through apt for the browser tests of rote serve…"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium chromium-driver; \
+	fi
+	@$(BROWSER_VENV)/bin/python -c 'import selenium' 2>/dev/null || { \
+		echo "Installing Selenium from PyPI into $(BROWSER_VENV)…"; \
+		python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q 'selenium==$(SELENIUM_VERSION)'; \
+	}
 
 test: test-deps
 	$(SWIFT) build --build-tests
 	ROTE_TEST_SSHD=$(TEST_SSHD) $(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory check-corpus
+	$(MAKE) --no-print-directory browser-test
+
+# `rote serve` in a real headless Chromium: study, recite, trace, read, library, stats, Arabic;
+# screenshots of every page at 1280 and 360 px go to .build/browser-screenshots/.
+browser-test: build
+	$(BROWSER_VENV)/bin/python Tests/Browser/test_web.py
 
 check-corpus: build
 	$(ROTE) -C . check

@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
+        // The web app of `rote serve`; swift-configuration support (a default trait) is not used.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
     ],
     targets: [
         .systemLibrary(
@@ -70,6 +72,23 @@ let package = Package(
             dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Study", "LaunchIndex", "LibGit"],
             swiftSettings: strictSettings
         ),
+        // Scores a tracing attempt against a letter's stroke template: pure, no I/O.
+        .target(name: "LetterTracing", dependencies: ["RoteModel"], swiftSettings: strictSettings),
+        // The pages of `rote serve` (web/), compiled into the binary like the starter decks.
+        .target(
+            name: "WebPages",
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]
+        ),
+        // `rote serve`: the local web app, over the same Library and Study code as the CLI.
+        .target(
+            name: "RoteServer",
+            dependencies: [
+                "RoteLibrary", "RoteModel", "RoteStore", "Study", "Scheduling", "LaunchIndex", "LetterTracing", "WebPages",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AnkiImport",
             dependencies: ["RoteModel", "Scheduling", "RoteStore", "CSQLite", "CZstd", "ZIPFoundation"],
@@ -85,18 +104,18 @@ let package = Package(
         .target(
             name: "StarterDecks",
             swiftSettings: strictSettings,
-            plugins: ["EmbedStarterDecks"]
+            plugins: ["EmbedFiles"]
         ),
         .executableTarget(name: "embed-files", swiftSettings: strictSettings),
         .plugin(
-            name: "EmbedStarterDecks",
+            name: "EmbedFiles",
             capability: .buildTool(),
             dependencies: ["embed-files"]
         ),
         .executableTarget(
             name: "rote",
             dependencies: [
-                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "StudyData", "Study", "Exchange", "AnkiImport", "PublisherDecks", "LaunchIndex", "RoteLibrary",
+                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "StudyData", "Study", "Exchange", "AnkiImport", "PublisherDecks", "LaunchIndex", "RoteLibrary", "RoteServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -108,7 +127,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rote-bench",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "LibGit", "StudyData", "Study", "LaunchIndex", "RoteLibrary"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "LibGit", "StudyData", "Study", "LaunchIndex", "RoteLibrary", "LetterTracing"],
             path: "Benchmarks/Sources/rote-bench",
             swiftSettings: strictSettings
         ),
@@ -137,6 +156,14 @@ let package = Package(
         .testTarget(name: "LaunchIndexTests", dependencies: ["LaunchIndex", "RoteLibrary", "LibGit", "StudyData", "Study", "RoteStore", "RoteSync", "RoteModel", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "RoteLibraryTests", dependencies: ["RoteLibrary", "LaunchIndex", "StudyData", "Study", "RoteStore", "RoteModel", "Scheduling", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(name: "LetterTracingTests", dependencies: ["LetterTracing", "RoteModel"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RoteServerTests",
+            dependencies: [
+                "RoteServer", "RoteLibrary", "RoteModel", "RoteStore", "StudyData", "Study", "TestSupport", "LibGit", "WebPages",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "RoteStore", "StudyData", "Study", "rote"], swiftSettings: strictSettings),
     ],

@@ -33,6 +33,11 @@
 #         the defaults: OPTIMIZE_SIZES cards:reviews (1000:30000, 5000:150000, 20000:500000).
 #         Both fits are timed from items in memory (medians of OPTIMIZE_RUNS, 3), and both
 #         parameter sets are scored by fsrs-rs's own evaluate (Benchmarks/fsrs_optimize.py).
+# serve   `rote serve` on a clone of the library: every API call behind a page, server side
+#         (its Server-Timing header, goal ≤ 50 ms), the first render of Today in headless
+#         Chromium (≤ 1 s) and the server's peak memory (≤ 200 MB), by Benchmarks/serve_bench.py
+#         in the browser tests' virtualenv (.build/browser-venv); SERVE_RUNS (5).
+# trace   Scoring one tracing attempt (LetterTracing), goal ≤ 5 ms.
 #
 # The git benchmarks use a library made by `rote-bench generate` from SEED in
 # .build/bench-libraries/ (reused when present; about 3 minutes to make at the default size):
@@ -52,7 +57,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 package=${PACKAGE_PATH:-$(cd "$here/.." && pwd)}
-benches=${BENCHES:-replay merge commit launch commands optimize}
+benches=${BENCHES:-replay merge commit launch commands optimize serve trace}
 seed=${SEED:-20261121}
 
 want() { [[ " $benches " == *" $1 "* ]]; }
@@ -85,7 +90,7 @@ if want replay; then
     "$bench" replay "${sizes[@]}" --runs "$rote_runs" --reference "$work/reference.json"
 fi
 
-if want merge || want commit || want launch || want commands; then
+if want merge || want commit || want launch || want commands || want serve; then
     # `rote merge-driver` is what git runs in the merge reference.
     swift build -c release --product rote --package-path "$package" >&2
     lib_entries=${LIB_ENTRIES:-100000}
@@ -135,6 +140,20 @@ fi
 if want commands; then
     echo
     "$bench" commands --library "$library" --rote "$bin/rote" --runs "${COMMAND_RUNS:-5}" --work "$clones"
+fi
+
+if want serve; then
+    echo
+    browser_venv="$package/.build/browser-venv"
+    if ! "$browser_venv/bin/python" -c "import selenium" 2>/dev/null; then
+        python3 -m venv "$browser_venv" && "$browser_venv/bin/pip" install -q "selenium==4.51.0" >&2
+    fi
+    "$browser_venv/bin/python" "$here/serve_bench.py" --library "$library" --rote "$bin/rote" --runs "${SERVE_RUNS:-5}" --work "$clones"
+fi
+
+if want trace; then
+    echo
+    "$bench" trace
 fi
 
 if want optimize; then

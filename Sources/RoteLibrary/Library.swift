@@ -27,7 +27,7 @@ public final class Library: @unchecked Sendable {
     public var profile: Profile? { settings.profile }
     /// Deck names in study order, as `rote.yaml` lists them and then the rest by name.
     public var deckOrder: [String] { settings.deckOrder }
-    private let announce: @Sendable (String) -> Void
+    let announce: @Sendable (String) -> Void
     let indexLock = NSLock()
     var opened: LibraryLaunch?
 
@@ -182,6 +182,47 @@ extension Library {
             if let deck, id != deck, !id.hasPrefix(deck + "/") { return nil }
             return ListedEntry(id: id, gloss: index.gloss(ofEntry: number), status: index.status(ofEntry: number))
         }
+    }
+}
+
+extension Library {
+    /// The entries of a deck or id prefix (all with nil) whose id or gloss holds `query`
+    /// (ignoring ASCII case), in study order: how many there are, and those from `offset`,
+    /// `limit` at most, with gloss and status. Read from the index; only the page's entries
+    /// are made into answers, so a search stays cheap at 100 000 entries.
+    public func search(deck: String?, query: String, offset: Int, limit: Int) throws -> (total: Int, page: [ListedEntry]) {
+        let index = try launch().index
+        let needle = Array(query.trimmingCharacters(in: .whitespaces).lowercased().utf8)
+        let prefix = deck.map { $0 + "/" }
+        var total = 0
+        var page: [ListedEntry] = []
+        for number in 0..<index.entryCount {
+            let id = index.id(ofEntry: number)
+            if let deck, let prefix, id != deck, !id.hasPrefix(prefix) { continue }
+            if !needle.isEmpty {
+                guard Self.contains(id.utf8, needle) || Self.contains(index.gloss(ofEntry: number).utf8, needle) else { continue }
+            }
+            if total >= offset, page.count < limit {
+                page.append(ListedEntry(id: id, gloss: index.gloss(ofEntry: number), status: index.status(ofEntry: number)))
+            }
+            total += 1
+        }
+        return (total, page)
+    }
+
+    /// Whether `text` holds `needle` (already lower-cased), ignoring the case of ASCII letters.
+    static func contains(_ text: String.UTF8View, _ needle: [UInt8]) -> Bool {
+        let bytes = Array(text)
+        guard bytes.count >= needle.count else { return false }
+        outer: for start in 0...(bytes.count - needle.count) {
+            for (offset, wanted) in needle.enumerated() {
+                var byte = bytes[start + offset]
+                if byte >= 65, byte <= 90 { byte += 32 }
+                if byte != wanted { continue outer }
+            }
+            return true
+        }
+        return false
     }
 }
 

@@ -57,10 +57,17 @@ public protocol StudyConsole: AnyObject {
     func show(_ text: String, style: TextStyle)
     /// One reply; nil at the end of input (which stops and saves, like `quit`).
     func ask(_ prompt: String, kind: AnswerKind) -> ConsoleReply?
+    /// Numbered choices or steps, answered by number: a terminal lists them, a browser makes
+    /// them buttons.
+    func showChoices(_ choices: [String])
 }
 
 extension StudyConsole {
     public func show(_ text: String) { show(text, style: .plain) }
+
+    public func showChoices(_ choices: [String]) {
+        show(choices.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+    }
 }
 
 /// Text for a left-to-right terminal that keeps right-to-left runs (Arabic, Hebrew…) in

@@ -16,6 +16,9 @@ public final class StudySessionRunner {
     /// The version of the consent question about reflections; a new wording asks again.
     public static let reflectionConsentVersion = "1"
     public static let reflectionConsentTopic = "reflections"
+    /// The prompts for typing a whole passage, which a browser marks word by word as it is typed.
+    public static let recitePrompt = "recite (end a line with ? for the next word)"
+    public static let recallPrompt = "type it (Enter when done)"
 
     /// One showing of an entry in the queue.
     struct Visit: Equatable {
@@ -58,6 +61,9 @@ public final class StudySessionRunner {
     /// Vocabulary questions take a typed answer instead of showing choices (`rote study
     /// --typed`, or the profile's `typed_answers`).
     public var typedAnswers = false
+    /// The entry on screen, for a console that checks typing as it happens (a browser marks
+    /// a passage's recall word by word); nil between cards.
+    public private(set) var onScreen: String?
     /// Entries whose status the learner changed in this session.
     public private(set) var statusChanges: [(entry: String, status: ProgressFile.Status)] = []
     /// Asked before each card: a plan that replaces the rest of the queue, when the one the
@@ -145,6 +151,8 @@ public final class StudySessionRunner {
                 queue: queue, seenNew: seenNew)
             queue.removeFirst()
             shownIDs.insert(visit.id)
+            onScreen = visit.id
+            defer { onScreen = nil }
             shown += 1
             // The title names the deck, never the entry: an id or gloss would give answers away.
             console.beginCard(number: shown, total: max(total, shown + queue.count), title: "\(entry.deck) · \(visit.isNew ? "new" : visit.tries > 0 ? "again" : "review")")
@@ -283,7 +291,7 @@ public final class StudySessionRunner {
                     continue
                 }
                 console.show(exercise.prompt, style: .title)
-                console.show(exercise.options.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+                console.showChoices(exercise.options)
                 let started = now()
                 let reply = try ask("answer (number or text)", .choice(count: exercise.options.count))
                 let choice = Int(reply.trimmingCharacters(in: .whitespaces))
@@ -305,7 +313,7 @@ public final class StudySessionRunner {
         switch exercise {
         case let .mcq(mcq):
             console.show(mcq.prompt, style: .title)
-            console.show(mcq.choices.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+            console.showChoices(mcq.choices)
             let reply = try ask("answer (number)", .choice(count: mcq.choices.count))
             let position = (Int(reply.trimmingCharacters(in: .whitespaces)) ?? 0) - 1
             let correct = mcq.check(position: position)
@@ -315,7 +323,7 @@ public final class StudySessionRunner {
             feedback(correct, correct ? "correct" : "the answer is \(mcq.choices[mcq.correctPosition])")
         case let .reorder(reorder):
             console.show(reorder.prompt ?? "Put the steps in order:", style: .title)
-            console.show(reorder.steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+            console.showChoices(reorder.steps)
             let reply = try ask("order (e.g. 2 1 3)", .order(count: reorder.steps.count))
             let positions = reply.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Int($0) }.map { $0 - 1 }
             let correct = reorder.check(positions: positions)
@@ -428,7 +436,7 @@ public final class StudySessionRunner {
         var typed = ""
         var hints = 0
         while true {
-            let line = try ask(hintsAllowed ? "recite (end a line with ? for the next word)" : "type it (Enter when done)", .text)
+            let line = try ask(hintsAllowed ? Self.recitePrompt : Self.recallPrompt, .text)
             guard hintsAllowed, line.hasSuffix("?") else { return ((typed + " " + line).trimmingCharacters(in: .whitespaces), hints) }
             typed = (typed + " " + String(line.dropLast())).trimmingCharacters(in: .whitespaces)
             hints += 1

@@ -27,6 +27,9 @@ public struct StudyStats: Sendable, Equatable {
     public static let retentionDays = 30
     public static let defaultDailyGoal = 20
 
+    /// The reviews a day the learner aims at: the profile's `daily_goal`, else the default.
+    public static func dailyGoal(of profile: Profile?) -> Int { profile?.settings.dailyGoal ?? defaultDailyGoal }
+
     /// Achieved retention against the target.
     public struct Retention: Sendable, Equatable {
         /// Review-phase reviews over the window.
@@ -150,7 +153,7 @@ public struct StudyStats: Sendable, Equatable {
         self.due = totals.due
         self.reviewsPerDay = totals.perDay
         (self.currentStreak, self.longestStreak) = Self.streaks(totals.reviewDays, today: today)
-        self.dailyGoal = profile?.settings.dailyGoal ?? Self.defaultDailyGoal
+        self.dailyGoal = Self.dailyGoal(of: profile)
         self.retention = Retention(
             reviews: totals.retentionReviews, retained: totals.retained,
             desired: profile?.settings.desiredRetention ?? SchedulerSettings.defaultDesiredRetention)

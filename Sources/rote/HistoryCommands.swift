@@ -62,32 +62,17 @@ struct History: ParsableCommand {
     func run() throws {
         let library = try CommandContext.library(global)
         let entry = try CLIError.explain { try library.entry(named: id) }
-        let progressPath = library.paths.progress(entry.id)
         let reviews = library.progress(of: entry.id)?.reviews ?? []
         print("\(entry.id) — \(entry.gloss)")
         print("\(reviews.count) review\(reviews.count == 1 ? "" : "s") by \(library.user)")
         for review in reviews {
             print("  \(Timestamp.format(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \($0)" } ?? ""))
         }
-        do {
-            let repository = try Repository.open(at: library.root)
-            guard let head = try repository.headCommit() else { return }
-            print("commits:")
-            var shown = 0
-            for commit in try repository.log(from: head.id, limit: 5000) {
-                let tree = try commit.tree()
-                let parentTree = try commit.parents().first?.tree()
-                var touched: [String] = []
-                for path in [entry.path, progressPath] where tree.entryID(atPath: path) != parentTree?.entryID(atPath: path) {
-                    touched.append(path.hasPrefix("corpus/") ? "content" : "progress")
-                }
-                guard !touched.isEmpty else { continue }
-                print("  \(commit.id.hex.prefix(10))  \(Timestamp.format(commit.authorTime).prefix(10))  [\(touched.joined(separator: "+"))]  \(commit.summary)")
-                shown += 1
-            }
-            if shown == 0 { print("  none yet (changes not committed)") }
-        } catch let error as GitError {
-            throw CLIError(error.description)
+        let commits = try CLIError.explain { try library.commits(touching: entry) }
+        print("commits:")
+        for commit in commits {
+            print("  \(commit.id.prefix(10))  \(Timestamp.format(commit.date).prefix(10))  [\(commit.touched.joined(separator: "+"))]  \(commit.summary)")
         }
+        if commits.isEmpty { print("  none yet (changes not committed)") }
     }
 }

@@ -23,20 +23,8 @@ struct Letters: ParsableCommand {
 
     /// The letters deck a command means: `--deck`, else the library's only letters deck.
     static func deck(_ name: String?, in library: Library) throws -> String {
-        let letterDecks = library.deckOrder.filter { library.decks[$0]?.kind == .letters }
-        if let name {
-            guard letterDecks.contains(name) else {
-                throw CLIError("no letters deck '\(name)'; letters decks are: \(letterDecks.joined(separator: ", "))")
-            }
-            return name
-        }
-        guard letterDecks.count == 1 else {
-            throw CLIError(letterDecks.isEmpty ? "this library has no letters deck" : "choose a deck with --deck: \(letterDecks.joined(separator: ", "))")
-        }
-        return letterDecks[0]
+        try CLIError.explain { try library.lettersDeck(name) }
     }
-
-    static func path(user: String, letter: String) -> String { LibraryPaths(user: user).letterAttempts(letter) }
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Mastery per letter and what is unlocked.")
@@ -105,7 +93,7 @@ struct Letters: ParsableCommand {
                 data = contents
             }
             let source = file == "-" ? "<stdin>" : file
-            var attempt: LetterAttempt
+            let attempt: LetterAttempt
             do {
                 attempt = try LetterAttempt.parse(json: data)
             } catch {
@@ -113,75 +101,22 @@ struct Letters: ParsableCommand {
             }
             let library = try CommandContext.library(global)
             try CLIError.explain { try library.requireProfile() }
-            guard var profile = library.profile else { return }
             let deck = try Letters.deck(deck, in: library)
             guard let wanted = letter ?? LetterAttempt.letter(inJSON: data) else {
                 throw CLIError("\(source): which letter? give --letter a, or a \"letter\" field in the JSON")
             }
-            let entries = library.entries(inDeck: deck)
-            guard let entry = entries.first(where: { entry in
-                guard case let .letter(letter) = entry.content else { return false }
-                return [entry.id, String(entry.id.dropFirst(deck.count + 1)), letter.glyph, letter.character].contains(wanted)
-            }) else {
-                throw CLIError("\(source): letter: no letter '\(wanted)' in \(deck); use its id (\(entries.first?.id ?? "\(deck)/a")), glyph id or character")
-            }
-            let rule = library.decks[deck]?.unlock ?? .init()
-            var attempts = library.letterAttempts().mapValues(\.attempts)
-            let unlockedBefore = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule)
-            if attempt.id == nil { attempt.id = UUID().uuidString.lowercased() }
+            let entry: Entry
             do {
-                try Timestamp.checkNotInFuture(attempt.completedAt, what: "\(source): the attempt's completed_at")
-            } catch let future as Timestamp.FutureTime {
-                throw CLIError(future.description)
+                entry = try library.letterEntry(wanted, inDeck: deck)
+            } catch let error as LibraryError {
+                throw CLIError("\(source): \(error.message)")
             }
-            do {
-                let writer = try LibraryWriter(root: library.root, user: library.user, purpose: "letters record")
-                defer { withExtendedLifetime(writer) {} }
-                let git = writer.git
-                let path = Letters.path(user: library.user, letter: entry.id)
-                // Read under the lock: another process may have added an attempt since loading.
-                let existing = try ReadBeforeRewrite.read(LetterAttemptsFile.self, at: path, in: library.root) ?? LetterAttemptsFile(letter: entry.id)
-                let updated = existing.adding(attempt)
-                let fileData = Data(updated.render().utf8)
-                try AtomicFile.write(fileData, at: path, in: library.root)
-                var changes: [String: Data?] = [path: fileData]
-                if profile.settings.lastLetter != entry.id {
-                    // Read again under the lock, in full: the loaded copy may have left out what it did not understand.
-                    profile = try ReadBeforeRewrite.read(Profile.self, at: LibraryPaths(user: library.user).profile, in: library.root) ?? profile
-                    profile.settings.lastLetter = entry.id
-                    profile.updatedAt = Timestamp.wholeSeconds(Date())
-                    let profilePath = LibraryPaths(user: library.user).profile
-                    let profileData = Data(profile.render().utf8)
-                    try AtomicFile.write(profileData, at: profilePath, in: library.root)
-                    changes[profilePath] = profileData
-                }
-                // A memory-mode attempt is also a review of the letter (LetterReview), once:
-                // the review takes the attempt's id, so recording the same attempt again adds
-                // nothing.
-                var reviewed: (grade: Grade, due: Date?)?
-                let recorder = ReviewRecorder(root: library.root, user: library.user, device: git.device, decks: library.decks, profile: library.profile)
-                if let grade = LetterReview.grade(for: attempt, rule: rule), let id = attempt.id,
-                    !(try recorder.current(entry.id)).reviews.contains(where: { $0.id == id })
-                {
-                    let review = try recorder.record(entry: entry.id, grade: grade, at: attempt.completedAt, ms: attempt.durationMs, id: id)
-                    changes[review.path] = review.data
-                    reviewed = (grade, review.file.state?.due)
-                }
-                attempts[entry.id] = updated.attempts
-                let mastery = LetterMastery(attempts: updated.attempts, rule: rule)
-                let newlyUnlocked = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule).subtracting(unlockedBefore)
-                let news = newlyUnlocked.sorted().map { "unlocked \($0)" }
-                var subject = "Letters: \(entry.id) \(attempt.mode.rawValue) \(attempt.score)"
-                if !news.isEmpty { subject += " — " + news.joined(separator: ", ") }
-                if let reviewed { subject += " · review \(reviewed.grade.name)" }
-                try git.commit(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(library.user)\n")
-                print("Recorded \(attempt.mode.rawValue) \(attempt.score) for \(entry.id): best \(mastery.bestScore ?? attempt.score), \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s"), \(min(mastery.passes, rule.passes))/\(rule.passes) passes.")
-                for id in newlyUnlocked.sorted() { print("Unlocked \(id).") }
-                if let reviewed {
-                    print("Counted as a review: \(reviewed.grade.name)" + (reviewed.due.map { ", next due \(StudySummary.relative($0, from: Date()))" } ?? "") + ".")
-                }
-            } catch {
-                throw CLIError.explaining(error)
+            let recorded = try CLIError.explain { try library.recordLetterAttempt(attempt, of: entry, inDeck: deck, source: source) }
+            let mastery = recorded.mastery, rule = recorded.rule
+            print("Recorded \(attempt.mode.rawValue) \(attempt.score) for \(entry.id): best \(mastery.bestScore ?? attempt.score), \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s"), \(min(mastery.passes, rule.passes))/\(rule.passes) passes.")
+            for id in recorded.newlyUnlocked { print("Unlocked \(id).") }
+            if let reviewed = recorded.review {
+                print("Counted as a review: \(reviewed.grade.name)" + (reviewed.due.map { ", next due \(StudySummary.relative($0, from: Date()))" } ?? "") + ".")
             }
         }
     }

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import LaunchIndex
 import RoteLibrary
 import RoteStore
-import LibGit
 import Study
 
 struct StudyCommand: ParsableCommand {
@@ -65,123 +63,29 @@ struct StudyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let root = try CommandContext.locate(global)
-        let user = try CommandContext.user(at: root, global)
-        let writer: LibraryWriter
-        let git: LibraryGit
-        let library: Library
-        let launch: LibraryLaunch
-        // A session shows its plan and first card from the index as the cache holds it while
-        // the check of every file runs beside it (at 100 000 entries the check takes most of
-        // a launch); `--plan` prints counts, which must be the checked ones.
-        var pending: LibraryLaunch.PendingCheck?
-        do {
-            writer = try LibraryWriter(root: root, user: user, purpose: "study")
-            git = writer.git
-            if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
-                Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
-            }
-            library = try Library(root: root, user: user, announce: Terminal.note)
-            if plan {
-                launch = try library.launch()
-            } else {
-                (launch, pending) = try library.launchCheckingAlongside(patience: 0.02)
-            }
-        } catch let error as LibraryError {
-            throw CLIError(error.message)
-        } catch let busy as LibraryLock.Busy {
-            throw CLIError(busy.description)
-        } catch let error as SyncError {
-            throw CLIError(error.message)
+        let library = try CommandContext.library(global)
+        let start = try CLIError.explain {
+            try library.startStudy(decks: decks, limits: StudyLimits(newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts), planOnly: plan)
         }
-        defer { withExtendedLifetime(writer) {} }
-        // A deck whose version changed since the learner last saw it runs its upgrade rule,
-        // which lists the entries added and removed: that takes the parsed library.
-        if !plan, ContentVersions.hasUpgrade(decks: launch.decks, profile: launch.profile) {
-            return try studyAfterContentUpgrade(root: root, git: git)
+        defer { start.close() }
+        if start.recoveredInterruptedSession { Terminal.note("Committed the answers of an interrupted session (see `rote log`).") }
+        CommandContext.report(start.loadProblems)
+        for upgrade in start.upgrades {
+            for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
         }
-        try checkDecks(known: launch.index.settings.decks.filter { launch.decks[$0] != nil })
-        let planner = launch.planner()
-        let limits = SessionPlanner.Limits.from(launch.profile, newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts)
-        let plan = planner.plan(decks: decks, limits: limits, now: Date())
-        show(plan, decks: planner.studyableDecks(decks), user: user)
+        show(start.plan, decks: start.studyableDecks, user: start.user)
         // `--plan` stops here: the launch index answered, nothing was parsed.
-        guard !self.plan, !plan.isEmpty else {
-            if let pending { _ = try library.settle(pending) }
-            return
-        }
-        guard launch.profile != nil else { throw StudyCommand.noLearner(user) }
-        let source = LaunchStudySource(launch)
-        let runner = StudySessionRunner(root: root, user: user, source: source, git: git, console: console)
-        if let pending {
-            // Once the check is done: if it found the library changed since the index was
-            // saved, the rest of the session follows a plan from the checked index.
-            let requested = decks
-            var revised = false
-            runner.revisedPlan = {
-                guard !revised, let checked = try pending.wait(atMost: 0) else { return nil }
-                revised = true
-                guard checked.source != .verified else { return nil }
-                source.adopt(checked)
-                return checked.planner().plan(decks: requested, limits: limits, now: Date())
-            }
-        }
-        defer {
-            // The session's own writes go into the index, so the next launch reads none of them.
-            if let pending { _ = try? library.settle(pending) }
-            library.recordWrites(git.committedChanges)
-        }
-        try study(plan, runner: runner, profile: launch.profile)
-    }
-
-    private var console: any StudyConsole { TerminalConsole.isAvailable ? TerminalConsole() : LineConsole() }
-
-    /// The session after a content upgrade, from the parsed library.
-    private func studyAfterContentUpgrade(root: URL, git: LibraryGit) throws {
-        let context = try CommandContext.openReadingEveryFile(global, loader: LibraryLoader(users: .all, includeSessions: false))
-        context.reportLoadProblems()
-        try checkDecks(known: context.library.deckOrder)
-        do {
-            for upgrade in try ContentUpgrade.run(library: context.library, user: context.user, git: git) {
-                for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
-            }
-        } catch let error as SyncError {
-            throw CLIError(error.message)
-        }
-        let planner = SessionPlanner(library: context.library, index: context.index)
-        let limits = SessionPlanner.Limits.from(context.index.profile, newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts)
-        let plan = planner.plan(decks: decks, limits: limits, now: Date())
-        show(plan, decks: planner.studyableDecks(decks), user: context.user)
-        guard !plan.isEmpty else { return }
-        guard context.library.profiles[context.user] != nil else { throw StudyCommand.noLearner(context.user) }
-        let runner = StudySessionRunner(root: context.root, user: context.user, library: context.library, index: context.index, git: git, console: console)
-        try study(plan, runner: runner, profile: context.index.profile)
-    }
-
-    /// Refuses decks the library does not have, naming those it has.
-    private func checkDecks(known: [String]) throws {
-        let unknown = decks.filter { !known.contains($0) }
-        if !unknown.isEmpty { throw CLIError("no deck \(unknown.joined(separator: ", ")); decks are: \(known.joined(separator: ", "))") }
-    }
-
-    private static func noLearner(_ user: String) -> CLIError {
-        CLIError("no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME")
-    }
-
-    private func study(_ plan: SessionPlan, runner: StudySessionRunner, profile: Profile?) throws {
-        runner.typedAnswers = typed ?? profile?.settings.typedAnswers ?? false
-        let session: SessionFile?
-        do {
-            session = try runner.run(plan: plan)
-        } catch let error as GitError {
-            throw CLIError(error.description)
-        }
+        guard !self.plan, !start.plan.isEmpty else { return }
+        let runner = try CLIError.explain { try start.runner(console: console, typed: typed) }
+        let session = try CLIError.explain { try runner.run(plan: start.plan) }
         guard let session else {
             print("Nothing answered; nothing saved.")
             return
         }
         print("\n" + StudySummary.render(session, nextDue: runner.nextDue(), now: Date(), statusChanges: runner.statusChanges.count))
     }
+
+    private var console: any StudyConsole { TerminalConsole.isAvailable ? TerminalConsole() : LineConsole() }
 
     private func show(_ plan: SessionPlan, decks studied: [String], user: String) {
         print("Study plan for \(user): \(plan.due.count) due, \(plan.new.count) new" + (plan.dueDeferred > 0 ? " (\(plan.dueDeferred) more due beyond today's limit)" : ""))

@@ -253,3 +253,22 @@ extension LibraryTests {
         #expect(!library.letterAttempts().isEmpty)
     }
 }
+
+@Suite struct LibrarySearchTests {
+    @Test func searchFindsByIdOrGlossIgnoringCaseAndPages() throws {
+        let directory = StarterLibrary.copy()
+        let library = try Library(root: directory.url, user: "demo")
+        let everything = try library.list(deck: nil)
+        let expected = everything.filter { $0.id.lowercased().contains("run") || $0.gloss.lowercased().contains("run") }
+        let found = try library.search(deck: nil, query: "RUN", offset: 0, limit: 1000)
+        #expect(found.total == expected.count)
+        #expect(found.page == expected)
+        #expect(found.page.contains { $0.id == "english-a1/run" })
+        let second = try library.search(deck: nil, query: "run", offset: 1, limit: 1)
+        #expect(second.total == expected.count)
+        #expect(second.page == Array(expected.dropFirst().prefix(1)))
+        let deck = try library.search(deck: "kjv", query: "", offset: 0, limit: 1000)
+        #expect(deck.page == everything.filter { $0.id.hasPrefix("kjv/") })
+        #expect(try library.search(deck: nil, query: "zzqxj", offset: 0, limit: 10).total == 0)
+    }
+}

@@ -11,6 +11,7 @@
 //     rote-bench commit --library DIR [--reviews N] [--runs K] [--work DIR] [--seed S]
 //     rote-bench launch --library DIR [--runs K] [--lookups N] [--user NAME]
 //     rote-bench commands --library DIR --rote PATH [--runs K] [--work DIR] [--user NAME]
+//     rote-bench trace [--runs K] [--points N]
 //     rote-bench optimize --export DIR [--sizes CARDS:REVIEWS,…] [--runs K] [--seed S] [--threads T]
 //     rote-bench optimize --results DIR/rote.json [--reference FILE]
 //
@@ -32,6 +33,7 @@ let measurements: [(name: String, run: Measurement)] = [
     ("launch-probe", LaunchBenchmark.probe),
     ("commands", CommandsBenchmark.run),
     ("optimize", OptimizeBenchmark.run),
+    ("trace", TraceBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,0 +1,33 @@
+import Foundation
+import LibGit
+import RoteModel
+import RoteStore
+
+/// A commit that changed an entry's file or the learner's progress file for it.
+public struct EntryCommit: Sendable, Equatable {
+    public let id: String
+    public let date: Date
+    public let summary: String
+    /// `content`, `progress`, or both.
+    public let touched: [String]
+}
+
+extension Library {
+    /// The commits, newest first among the last `limit`, that changed `entry`'s file or the
+    /// learner's progress file for it (`rote history`).
+    public func commits(touching entry: Entry, limit: Int = 5000) throws -> [EntryCommit] {
+        let repository = try Repository.open(at: root)
+        guard let head = try repository.headCommit() else { return [] }
+        let progressPath = paths.progress(entry.id)
+        var found: [EntryCommit] = []
+        for commit in try repository.log(from: head.id, limit: limit) {
+            let tree = try commit.tree()
+            let parentTree = try commit.parents().first?.tree()
+            let touched = [entry.path, progressPath].filter { tree.entryID(atPath: $0) != parentTree?.entryID(atPath: $0) }
+                .map { $0.hasPrefix("corpus/") ? "content" : "progress" }
+            guard !touched.isEmpty else { continue }
+            found.append(EntryCommit(id: commit.id.hex, date: commit.authorTime, summary: commit.summary, touched: touched))
+        }
+        return found
+    }
+}

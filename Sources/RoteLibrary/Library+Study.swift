@@ -1,0 +1,144 @@
+import Foundation
+import LaunchIndex
+import RoteModel
+import RoteStore
+import Study
+import StudyData
+
+/// How much a session takes on; nil leaves each to the learner's profile.
+public struct StudyLimits: Sendable {
+    public var newPerDay: Int?
+    public var reviewsPerDay: Int?
+    public var minutes: Int?
+    public var drafts: Bool
+
+    public init(newPerDay: Int? = nil, reviewsPerDay: Int? = nil, minutes: Int? = nil, drafts: Bool = false) {
+        self.newPerDay = newPerDay
+        self.reviewsPerDay = reviewsPerDay
+        self.minutes = minutes
+        self.drafts = drafts
+    }
+}
+
+/// A study session about to start, for `rote study` and `rote serve` alike: the library held
+/// for it (its lock, until `close()` or the end of the object), an interrupted session
+/// committed, content upgrades run, and today's plan. Whoever talks to the learner — a
+/// terminal, a script, a browser — supplies the console and gets the one runner.
+public final class StudyStart {
+    public let user: String
+    public let plan: SessionPlan
+    /// The decks the plan was made from, in study order.
+    public let studyableDecks: [String]
+    /// True when an interrupted session's answers were committed first.
+    public let recoveredInterruptedSession: Bool
+    /// Content upgrades that ran first (`ContentUpgrade.describe` tells them).
+    public let upgrades: [DeckUpgrade]
+    /// Files that did not read, when the upgrade read every file; they are left out.
+    public let loadProblems: [Diagnostic]
+    public let profile: Profile?
+    private let root: URL
+    private let source: any StudySource
+    private var writer: LibraryWriter?
+    /// When the plan came from the index as the cache held it: the library, its check still
+    /// running, and how to plan again from the checked index.
+    private let unchecked: (library: Library, pending: LibraryLaunch.PendingCheck, replan: (LibraryLaunch) -> SessionPlan)?
+    /// The library whose index records the session's writes when it closes.
+    private let library: Library?
+
+    init(user: String, plan: SessionPlan, studyableDecks: [String], recovered: Bool, upgrades: [DeckUpgrade], loadProblems: [Diagnostic],
+         profile: Profile?, root: URL, source: any StudySource, writer: LibraryWriter,
+         library: Library? = nil, unchecked: (library: Library, pending: LibraryLaunch.PendingCheck, replan: (LibraryLaunch) -> SessionPlan)? = nil) {
+        self.library = library
+        self.unchecked = unchecked
+        self.user = user
+        self.plan = plan
+        self.studyableDecks = studyableDecks
+        self.recoveredInterruptedSession = recovered
+        self.upgrades = upgrades
+        self.loadProblems = loadProblems
+        self.profile = profile
+        self.root = root
+        self.source = source
+        self.writer = writer
+    }
+
+    /// The runner for the plan, talking through `console`; vocabulary answers are typed when
+    /// `typed` says so, else when the profile's `typed_answers` does.
+    public func runner(console: any StudyConsole, typed: Bool?, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) throws -> StudySessionRunner {
+        guard profile != nil else { throw LibraryError(.notFound, "no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME") }
+        guard let writer else { throw LibraryError(.notFound, "this study session was closed") }
+        let runner = StudySessionRunner(root: root, user: user, source: source, git: writer.git, console: console, seed: seed)
+        runner.typedAnswers = typed ?? profile?.settings.typedAnswers ?? false
+        if let unchecked, let source = source as? LaunchStudySource {
+            // Once the check is done: if it found the library changed since the index was
+            // saved, the rest of the session follows a plan from the checked index.
+            var revised = false
+            runner.revisedPlan = {
+                guard !revised, let checked = try unchecked.pending.wait(atMost: 0) else { return nil }
+                revised = true
+                guard checked.source != .verified else { return nil }
+                source.adopt(checked)
+                return unchecked.replan(checked)
+            }
+        }
+        return runner
+    }
+
+    /// Lets other writers at the library again.
+    /// Records the session's writes in the launch index (so the next launch reads none of them
+    /// again), once the check the plan did not wait for is done.
+    public func close() {
+        guard let writer else { return }
+        if let unchecked { _ = try? unchecked.library.settle(unchecked.pending) }
+        library?.recordWrites(writer.git.committedChanges)
+        self.writer = nil
+    }
+}
+
+extension Library {
+    /// Takes the library for a study session of `decks` (all with none): commits the answers
+    /// of an interrupted session, runs content upgrades (unless `planOnly`) and plans today's
+    /// session from the launch index — or, after an upgrade, from every file. Fails for a
+    /// deck the library does not have, naming those it has.
+    public func startStudy(decks requested: [String], limits: StudyLimits, planOnly: Bool = false, now: Date = Date()) throws -> StudyStart {
+        let writer = try LibraryWriter(root: root, user: user, purpose: "study")
+        let recovered = try StudySessionRunner.recoverInterruptedSession(root: root, git: writer.git)
+        // A recovered session was committed after this library's index was opened: read afresh.
+        let opener = recovered ? try Library(root: root, user: user, announce: announce) : self
+        // A session plans from the index as the cache holds it and shows its first card while
+        // the check of every file runs beside it (at 100 000 entries the check is most of a
+        // launch); a plan alone prints counts, which must be the checked ones.
+        let (launch, pending) = planOnly ? (try opener.launch(), nil) : try opener.launchCheckingAlongside(patience: 0.02)
+        func planLimits(_ profile: Profile?) -> SessionPlanner.Limits {
+            SessionPlanner.Limits.from(profile, newPerDay: limits.newPerDay, reviewsPerDay: limits.reviewsPerDay, minutes: limits.minutes, drafts: limits.drafts)
+        }
+        // A deck whose version changed since the learner last saw it runs its upgrade rule,
+        // which lists the entries added and removed: that takes the parsed library.
+        if !planOnly, ContentVersions.hasUpgrade(decks: launch.decks, profile: launch.profile) {
+            // Every file is read here anyway; the check has nothing to add to this plan.
+            if let pending { _ = try? opener.settle(pending) }
+            let library = try LibraryLoader(users: .all, includeSessions: false).load(root)
+            try Self.check(decks: requested, known: library.deckOrder)
+            let upgrades = try ContentUpgrade.run(library: library, user: user, git: writer.git)
+            let index = LibraryIndex(library: library, user: user)
+            let planner = SessionPlanner(library: library, index: index)
+            return StudyStart(
+                user: user, plan: planner.plan(decks: requested, limits: planLimits(index.profile), now: now), studyableDecks: planner.studyableDecks(requested),
+                recovered: recovered, upgrades: upgrades, loadProblems: library.errors, profile: library.profiles[user], root: root,
+                source: LoadedStudySource(library: library, index: index), writer: writer, library: opener)
+        }
+        try Self.check(decks: requested, known: launch.index.settings.decks.filter { launch.decks[$0] != nil })
+        let planner = launch.planner()
+        return StudyStart(
+            user: user, plan: planner.plan(decks: requested, limits: planLimits(launch.profile), now: now), studyableDecks: planner.studyableDecks(requested),
+            recovered: recovered, upgrades: [], loadProblems: [], profile: launch.profile, root: root, source: LaunchStudySource(launch), writer: writer,
+            library: opener, unchecked: pending.map { pending in
+                (opener, pending, { checked in checked.planner().plan(decks: requested, limits: planLimits(checked.profile), now: Date()) })
+            })
+    }
+
+    static func check(decks requested: [String], known: [String]) throws {
+        let unknown = requested.filter { !known.contains($0) }
+        if !unknown.isEmpty { throw LibraryError(.notFound, "no deck \(unknown.joined(separator: ", ")); decks are: \(known.joined(separator: ", "))") }
+    }
+}

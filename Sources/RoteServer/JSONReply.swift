@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LetterTracing
+import RoteModel
+import RoteStore
+import Study
+
+/// JSON in and out: snake_case keys, ISO-8601 dates, errors as `{"error": {"code", "message"}}`.
+enum JSONReply {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Timestamp.format(date))
+        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func ok(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try encoder.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func error(_ error: WebError) -> Response {
+        struct Body: Encodable {
+            struct Detail: Encodable { var code: String, message: String }
+            var error: Detail
+        }
+        let data = (try? encoder.encode(Body(error: .init(code: error.code, message: error.message)))) ?? Data("{\"error\":{\"code\":\"internal\"}}".utf8)
+        return Response(status: error.status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A request's JSON body, read up to `limit` bytes (413 beyond), decoded as `T` (400 when it does not decode).
+    static func body<T: Decodable>(_ type: T.Type, of request: Request, limit: Int) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch {
+            throw WebError(.contentTooLarge, "too_large", "the request body is over \(limit / 1024) KiB")
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        do {
+            return try decoder.decode(T.self, from: Data(buffer: buffer))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw WebError(.badRequest, "bad_json", "the JSON body needs \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw WebError(.badRequest, "bad_json", "the JSON body has the wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+        } catch {
+            throw WebError(.badRequest, "bad_json", "the request body is not the JSON this call takes; see docs/web.md")
+        }
+    }
+}
+
+extension Data {
+    init(buffer: ByteBuffer) {
+        self = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes).map { Data($0) } ?? Data()
+    }
+}
+
+extension WebError {
+    /// The answer for an error the libraries throw, which already says what went wrong.
+    static func from(_ error: any Error) -> WebError {
+        switch error {
+        case let error as WebError: error
+        case let error as LibraryError:
+            WebError(error.code == .notFound ? .notFound : .unprocessableContent, error.code == .notFound ? "not_found" : "library", error.message)
+        case let busy as LibraryLock.Busy: WebError(.conflict, "busy", busy.description)
+        case let error as LetterAttemptError: WebError(.badRequest, "bad_attempt", error.description)
+        case let future as Timestamp.FutureTime: WebError(.badRequest, "bad_attempt", future.description)
+        case let error as SyncError: WebError(.conflict, "sync", error.message)
+        default: WebError(.internalServerError, "internal", "the server could not do that: \(error)")
+        }
+    }
+}

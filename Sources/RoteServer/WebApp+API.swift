@@ -1,0 +1,427 @@
+import Foundation
+import Hummingbird
+import LaunchIndex
+import LetterTracing
+import RoteLibrary
+import RoteModel
+import RoteStore
+import Scheduling
+import Study
+import StudyData
+
+// MARK: Requests
+
+struct StartRequest: Decodable {
+    var decks: [String]?
+    var typed: Bool?
+    var new: Int?
+    var reviews: Int?
+}
+
+struct ReplyRequest: Decodable {
+    /// The answer: a choice number, typed text, a step order (`2 1 3`), a grade, y/n, or
+    /// empty to go on.
+    var answer: String?
+    /// undo, suspend, ignore or quit.
+    var command: String?
+    /// The screen's version the reply answers, so a double click cannot answer the next question.
+    var version: Int?
+}
+
+struct RecallRequest: Decodable { var typed: String }
+struct ReaderRequest: Decodable { var text: String }
+
+struct StatusRequest: Decodable {
+    var entry: String
+    /// ignored, suspended or active.
+    var status: String
+}
+
+struct TraceRequest: Decodable {
+    var letter: String
+    var deck: String?
+    var mode: String
+    /// Strokes of `[x, y, t]` points in the deck's 100×100 box, t in ms since the start.
+    var drawing: [[[Double]]]
+    var startedAt: String
+    var completedAt: String
+    var hintUsed: Bool?
+}
+
+// MARK: Answers
+
+struct TodayAnswer: Encodable {
+    struct Deck: Encodable { var name, title, kind: String, due, new: Int }
+    var user: String
+    var due: Int
+    var new: Int
+    var dueDeferred: Int
+    var reviewedToday: Int
+    var decks: [Deck]
+    /// The streak and today's reviews toward the goal are in `GET /api/stats`, which reads
+    /// every progress file; Today draws the plan first and fills them in.
+    var dailyGoal: Int
+    var sessionOpen: Bool
+}
+
+struct ReaderToken: Encodable {
+    var text: String
+    var isWord: Bool
+    /// new, learning, known, suspended, ignored, or none (in no deck); words only.
+    var status: String?
+    var rank: Int?
+    var entry: String?
+}
+
+struct WordAnswer: Encodable {
+    struct Example: Encodable { var en, translated: String }
+    var entry: String
+    var lemma: String
+    var pos: String
+    var translation: String
+    var meaning: String?
+    var rank: Int?
+    var cefr: String?
+    var forms: [[String]]
+    var examples: [Example]
+    var status: String
+}
+
+struct EntryAnswer: Encodable {
+    struct Review: Encodable { var at: Date, grade: String, ms: Int?, device: String? }
+    struct Commit: Encodable { var id: String, date: Date, summary: String, touched: [String] }
+    var id, deck, kind, gloss, status: String
+    var file: String
+    var due: Date?
+    var stability: Double?
+    var difficulty: Double?
+    var ladder: String?
+    var reviews: [Review]
+    var commits: [Commit]
+}
+
+extension LibraryIndex.Status {
+    /// The reader's word classes: known for an entry in review.
+    var readerStatus: String {
+        switch self {
+        case .new: "new"
+        case .learning, .relearning: "learning"
+        case .review: "known"
+        case .suspended: "suspended"
+        case .ignored: "ignored"
+        }
+    }
+}
+
+extension WebApp {
+    // MARK: Today
+
+    func today() throws -> TodayAnswer {
+        let library = try library()
+        let launch = try library.launch()
+        let planner = launch.planner()
+        let plan = planner.plan(decks: [], limits: SessionPlanner.Limits.from(launch.profile), now: Date())
+        let decks = planner.studyableDecks([]).map { name in
+            TodayAnswer.Deck(
+                name: name, title: library.decks[name]?.title ?? name, kind: library.decks[name]?.kind.rawValue ?? "",
+                due: plan.due.count { $0.deck == name }, new: plan.new.count { $0.deck == name })
+        }
+        return TodayAnswer(
+            user: user, due: plan.due.count, new: plan.new.count, dueDeferred: plan.dueDeferred, reviewedToday: plan.reviewedToday, decks: decks,
+            dailyGoal: StudyStats.dailyGoal(of: library.profile), sessionOpen: lock.withLock { session.map { !$0.isFinished } ?? false })
+    }
+
+    // MARK: Study
+
+    func currentScreen() throws -> SessionScreen {
+        guard let session = lock.withLock({ session }) else { throw WebError(.notFound, "no_session", "no study session; start one with POST /api/session") }
+        return session.console.current
+    }
+
+    func startSession(_ request: StartRequest) async throws -> SessionScreen {
+        if let open = lock.withLock({ session }), !open.isFinished { return open.console.current }
+        let library = try library()
+        let start = try library.startStudy(decks: request.decks ?? [], limits: StudyLimits(newPerDay: request.new, reviewsPerDay: request.reviews))
+        guard !start.plan.isEmpty else {
+            start.close()
+            var screen = SessionScreen()
+            screen.finished = true
+            screen.summary = "Nothing to study right now" + (start.plan.reviewedToday > 0 ? " — \(start.plan.reviewedToday) reviews done today." : ".")
+            return screen
+        }
+        let opened: WebStudySession
+        do {
+            opened = try WebStudySession(start: start, typed: request.typed)
+        } catch {
+            start.close()
+            throw error
+        }
+        lock.withLock { session = opened }
+        opened.begin()
+        return await opened.console.next(after: 0)
+    }
+
+    func reply(_ request: ReplyRequest) async throws -> SessionScreen {
+        guard let session = lock.withLock({ session }) else { throw WebError(.notFound, "no_session", "no study session; start one with POST /api/session") }
+        let before = session.console.current
+        if let version = request.version, version != before.version {
+            throw WebError(.conflict, "stale", "that question was already answered; here is the current one")
+        }
+        let reply: ConsoleReply
+        if let command = request.command {
+            guard let parsed = SessionCommand(rawValue: command) else { throw WebError(.badRequest, "bad_command", "command is undo, suspend, ignore or quit") }
+            reply = .command(parsed)
+        } else {
+            reply = .answer(request.answer ?? "")
+        }
+        guard session.console.answer(reply) else { throw WebError(.conflict, "not_waiting", "the session is not waiting for an answer") }
+        return await session.console.next(after: before.version)
+    }
+
+    /// Typed recall so far, marked word by word against the passage on screen (`RecallComparison`).
+    func recall(_ request: RecallRequest) throws -> RecallComparisonAnswer {
+        guard let session = lock.withLock({ session }), session.console.current.recall, let id = session.console.entryOnScreen,
+            case let .passage(passage)? = try library().launch().entry(id: id)?.content
+        else { throw WebError(.conflict, "no_recall", "no passage is being recited") }
+        // The words typed so far, judged as far as they reach; the word still being typed waits.
+        let comparison = RecallComparison.comparePrefix(passage: passage.text, typed: request.typed)
+        // Only the typed words' marks go back: the passage itself stays hidden.
+        var words = comparison.words.compactMap { word in word.typed.map { RecallComparisonAnswer.Word(typed: $0, mark: word.mark.rawValue) } }
+        if let pending = comparison.pending { words.append(.init(typed: pending, mark: comparison.pendingOnTrack ? "pending" : "wrong")) }
+        return RecallComparisonAnswer(words: words, pendingOnTrack: comparison.pendingOnTrack)
+    }
+
+    // MARK: Reader
+
+    func read(_ text: String) throws -> [ReaderToken] {
+        let launch = try library().launch()
+        var known: [String: ReaderToken] = [:]
+        return ReaderText.tokens(text).map { token in
+            guard token.isWord else { return ReaderToken(text: token.text, isWord: false) }
+            let key = LibraryIndex.normalize(token.text)
+            if let cached = known[key] { return ReaderToken(text: token.text, isWord: true, status: cached.status, rank: cached.rank, entry: cached.entry) }
+            var answer = ReaderToken(text: token.text, isWord: true, status: "none")
+            if let number = launch.index.lemmas(of: token.text).first, let entry = launch.entry(number) {
+                answer.status = launch.index.status(ofEntry: number).readerStatus
+                answer.entry = entry.id
+                if case let .vocabulary(word) = entry.content { answer.rank = word.rank }
+            }
+            known[key] = answer
+            return answer
+        }
+    }
+
+    func lookup(_ word: String) throws -> [WordAnswer] {
+        let launch = try library().launch()
+        return launch.index.lemmas(of: word).compactMap { number in
+            guard let entry = launch.entry(number), case let .vocabulary(lemma) = entry.content else { return nil }
+            return WordAnswer(
+                entry: entry.id, lemma: lemma.word, pos: lemma.pos, translation: lemma.translation, meaning: lemma.definition.first { $0.0 == "en" }?.1,
+                rank: lemma.rank, cefr: lemma.cefr, forms: lemma.forms.map { [$0.0, $0.1] }, examples: lemma.examples.map { .init(en: $0.en, translated: $0.translated) },
+                status: launch.index.status(ofEntry: number).readerStatus)
+        }
+    }
+
+    func changeStatus(_ request: StatusRequest) throws -> [String: String] {
+        guard let status = ProgressFile.Status(rawValue: request.status) else { throw WebError(.badRequest, "bad_status", "status is ignored, suspended or active") }
+        let library = try library()
+        let entry = try library.entry(named: request.entry)
+        let verb = ["ignored": "ignore", "suspended": "suspend", "active": "activate"][request.status]!
+        let changed = try library.change(.status(status), of: [entry], verb: verb)
+        return ["entry": entry.id, "status": changed.first?.file.status.rawValue ?? request.status]
+    }
+
+    // MARK: Library
+
+    func decks() throws -> [[String: String]] {
+        let library = try library()
+        return library.deckOrder.compactMap { name in
+            guard let deck = library.decks[name] else { return nil }
+            return ["name": name, "title": deck.title, "kind": deck.kind.rawValue, "description": deck.description ?? ""]
+        }
+    }
+
+    func entries(deck: String?, search: String?, offset: Int, limit: Int) throws -> [String: AnyEncodable] {
+        let found = try library().search(deck: deck?.isEmpty == true ? nil : deck, query: search ?? "", offset: max(0, offset), limit: max(0, limit))
+        let page = found.page.map { ["id": $0.id, "gloss": $0.gloss, "status": $0.status.readerStatus] }
+        return ["total": AnyEncodable(found.total), "entries": AnyEncodable(page)]
+    }
+
+    func entry(_ id: String) throws -> EntryAnswer {
+        let library = try library()
+        let entry = try library.entry(named: id)
+        let progress = library.progress(of: entry.id)
+        let kind = switch entry.content {
+        case .vocabulary: "vocabulary"
+        case .passage: "passage"
+        case .letter: "letter"
+        case .question: "question"
+        }
+        return EntryAnswer(
+            id: entry.id, deck: entry.deck, kind: kind, gloss: entry.gloss, status: library.status(of: entry).readerStatus,
+            file: (try? String(contentsOf: root.appending(path: entry.path), encoding: .utf8)) ?? "",
+            due: progress?.state?.due, stability: progress?.state?.stability, difficulty: progress?.state?.difficulty, ladder: progress?.ladder?.level,
+            reviews: (progress?.reviews ?? []).map { .init(at: $0.at, grade: $0.grade.name, ms: $0.ms, device: $0.device) },
+            commits: try library.commits(touching: entry, limit: 2000).map { .init(id: $0.id, date: $0.date, summary: $0.summary, touched: $0.touched) })
+    }
+
+    // MARK: Stats
+
+    func stats() throws -> StatsAnswer {
+        let library = try library()
+        let stats = try cachedStats()
+        let maximum = stats.reviewsPerDay.max() ?? 0
+        return StatsAnswer(
+            dueToday: stats.dueToday, forecast: Array(stats.due.prefix(StudyStats.upcomingDays + 1)), reviewsPerDay: stats.reviewsPerDay,
+            heatLevels: stats.reviewsPerDay.map { StudyHeatmap.level($0, maximum: maximum) }, currentStreak: stats.currentStreak, longestStreak: stats.longestStreak,
+            dailyGoal: stats.dailyGoal, reviewsToday: stats.reviewsToday, retentionReviews: stats.retention.reviews, retentionAchieved: stats.retention.achieved,
+            retentionDesired: stats.retention.desired,
+            mastery: library.deckOrder.compactMap { deck in
+                stats.mastery[deck].map { levels in .init(deck: deck, levels: MasteryLevel.allCases.map { .init(level: $0.rawValue, count: levels[$0] ?? 0) }) }
+            })
+    }
+
+    // MARK: Letters
+
+    func letters(deck name: String?) throws -> LettersAnswer {
+        let library = try library()
+        let deck = try library.lettersDeck(name)
+        let rule = library.decks[deck]?.unlock ?? .init()
+        let attempts = library.letterAttempts().mapValues(\.attempts)
+        let unlocked = library.unlockedLetters(inDeck: deck)
+        return LettersAnswer(
+            deck: deck, passScore: rule.minScore, passes: rule.passes, passMode: rule.mode, leftHanded: nil,
+            letters: library.entries(inDeck: deck).compactMap { entry in
+                guard case let .letter(letter) = entry.content else { return nil }
+                let mastery = LetterMastery(attempts: attempts[entry.id] ?? [], rule: rule)
+                return .init(
+                    id: entry.id, character: letter.character ?? letter.glyph, name: letter.name ?? "", glyph: letter.glyph,
+                    strokes: letter.strokes.map { $0.map { [$0.x, $0.y] } }, tips: letter.tips, unlocked: unlocked.contains(entry.id),
+                    best: mastery.bestScore, attempts: mastery.attemptCount, passesDone: min(mastery.passes, rule.passes))
+            })
+    }
+
+    /// Scores a drawing against its letter's template (`TraceScoring`) and records it exactly
+    /// as `rote letters record` would record the same JSON.
+    func recordTrace(_ request: TraceRequest) throws -> TraceAnswer {
+        let library = try library()
+        let deck = try library.lettersDeck(request.deck)
+        let entry = try library.letterEntry(request.letter, inDeck: deck)
+        guard case let .letter(letter) = entry.content else { throw WebError(.notFound, "not_found", "\(entry.id) is not a letter") }
+        for (s, stroke) in request.drawing.enumerated() {
+            for (p, point) in stroke.enumerated() where point.count < 2 || point.count > 3 || !point.allSatisfy(\.isFinite) {
+                throw WebError(.badRequest, "bad_attempt", "drawing[\(s)][\(p)]: a point is [x, y] or [x, y, t]")
+            }
+        }
+        let score = TraceScoring.score(
+            drawing: request.drawing.map { $0.map { TracePoint(x: $0[0], y: $0[1], t: $0.count > 2 ? $0[2] : nil) } },
+            template: letter.strokes.map { $0.map { TracePoint(x: $0.x, y: $0.y) } })
+        // The attempt as the JSON `rote letters record` reads, through the same parser.
+        var json: [String: Any] = [
+            "mode": request.mode, "score": score.score, "stroke_order": score.strokeOrder, "direction": score.direction, "shape": score.shape,
+            "start": score.start, "tips": score.tips, "hint_used": request.hintUsed ?? false, "started_at": request.startedAt,
+            "completed_at": request.completedAt,
+            "drawing": request.drawing.map { $0.map { $0.map { ($0 * 10).rounded() / 10 } } },
+        ]
+        json["letter"] = entry.id
+        let attempt = try LetterAttempt.parse(json: try JSONSerialization.data(withJSONObject: json))
+        let recorded = try library.recordLetterAttempt(attempt, of: entry, inDeck: deck, source: "the attempt")
+        return TraceAnswer(
+            letter: entry.id, score: score.score, start: score.start, direction: score.direction, strokeOrder: score.strokeOrder, shape: score.shape,
+            tips: score.tips, file: library.paths.letterAttempts(entry.id), best: recorded.mastery.bestScore, attempts: recorded.mastery.attemptCount,
+            passesDone: min(recorded.mastery.passes, recorded.rule.passes), unlocked: recorded.newlyUnlocked, review: recorded.review?.grade.name)
+    }
+}
+
+struct RecallComparisonAnswer: Encodable {
+    struct Word: Encodable { var typed: String, mark: String }
+    var words: [Word]
+    var pendingOnTrack: Bool
+}
+
+struct StatsAnswer: Encodable {
+    struct DeckMastery: Encodable {
+        struct Level: Encodable { var level: String, count: Int }
+        var deck: String
+        var levels: [Level]
+    }
+    var dueToday: Int
+    /// Due reviews per day, today first, for the next 30 days.
+    var forecast: [Int]
+    /// Reviews per day over the last 90 days, today last.
+    var reviewsPerDay: [Int]
+    /// Each day's heatmap shade, 0–4, as `rote stats` shades it.
+    var heatLevels: [Int]
+    var currentStreak, longestStreak, dailyGoal, reviewsToday, retentionReviews: Int
+    var retentionAchieved: Double?
+    var retentionDesired: Double
+    var mastery: [DeckMastery]
+}
+
+struct LettersAnswer: Encodable {
+    struct Letter: Encodable {
+        var id, character, name, glyph: String
+        var strokes: [[[Double]]]
+        var tips: [String]
+        var unlocked: Bool
+        var best: Int?
+        var attempts: Int
+        var passesDone: Int
+    }
+    var deck: String
+    var passScore, passes: Int
+    var passMode: String
+    var leftHanded: Bool?
+    var letters: [Letter]
+}
+
+struct TraceAnswer: Encodable {
+    var letter: String
+    var score, start, direction, strokeOrder, shape: Int
+    var tips: [String]
+    /// The attempts file the attempt went into.
+    var file: String
+    var best: Int?
+    var attempts, passesDone: Int
+    var unlocked: [String]
+    /// The review a memory-mode attempt counted as.
+    var review: String?
+}
+
+/// Any encodable value, for answers shaped by a dictionary.
+struct AnyEncodable: Encodable {
+    let value: any Encodable
+    init(_ value: any Encodable) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
+
+/// A text split into words and what lies between them, for the reader.
+enum ReaderText {
+    struct Token: Equatable {
+        var text: String
+        var isWord: Bool
+    }
+
+    /// Words are runs of letters and digits, with an apostrophe or hyphen inside a run kept
+    /// (`don't`, `well-known`); everything else is kept between them, so the tokens put
+    /// together are the text.
+    static func tokens(_ text: String) -> [Token] {
+        var tokens: [Token] = []
+        var current = ""
+        var inWord = false
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
+            let joiner = (character == "'" || character == "’" || character == "-") && inWord
+                && index + 1 < characters.count && (characters[index + 1].isLetter || characters[index + 1].isNumber)
+            let wordy = character.isLetter || character.isNumber || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .nonspacingMark } || joiner
+            if wordy != inWord, !current.isEmpty {
+                tokens.append(Token(text: current, isWord: inWord))
+                current = ""
+            }
+            inWord = wordy
+            current.append(character)
+        }
+        if !current.isEmpty { tokens.append(Token(text: current, isWord: inWord)) }
+        return tokens
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LaunchIndex
+import LetterTracing
+import RoteLibrary
+import RoteModel
+import RoteStore
+import Scheduling
+import Study
+import WebPages
+
+/// `rote serve`'s application: the pages, the JSON API of `docs/web.md`, and the one study
+/// session a learner can have open. Every answer comes from `Library` and Study — the code
+/// every `rote` command runs — never from a rule of its own.
+public final class WebApp: @unchecked Sendable {
+    /// Request bodies larger than these are refused (413).
+    public enum BodyLimit {
+        public static let json = 64 << 10
+        /// A text pasted into the reader.
+        public static let readerText = 512 << 10
+        /// A tracing attempt with every point of its drawing.
+        public static let drawing = 512 << 10
+    }
+
+    public let root: URL
+    public let user: String
+    public let policy: AccessPolicy
+    let lock = NSLock()
+    private var opened: (library: Library, stamp: FileStamp?)?
+    /// Stats read every progress file (a second at 100k entries): kept until the next commit
+    /// or the next day, and worked out in the background when the server starts.
+    private var statsCache: (stamp: FileStamp?, day: String, stats: StudyStats)?
+    var session: WebStudySession?
+
+    public init(root: URL, user: String, policy: AccessPolicy) {
+        self.root = root
+        self.user = user
+        self.policy = policy
+    }
+
+    /// The port the server listens on, once it is (for the Origin check).
+    public func listening(on port: Int) { policy.port.value = port }
+
+    /// The library, opened again when git's index changed since (a commit by this server or
+    /// by a `rote` command beside it), so answers follow the files.
+    func library() throws -> Library {
+        var info = stat()
+        let stamp = stat(root.appending(path: ".git/index").path, &info) == 0 ? FileStamp(info) : nil
+        return try lock.withLock {
+            if let opened, opened.stamp == stamp { return opened.library }
+            let library = try Library(root: root, user: user)
+            opened = (library, stamp)
+            return library
+        }
+    }
+
+    /// The learner's stats as `rote stats` works them out, from the cache when nothing was
+    /// committed since and it is still the same day.
+    func cachedStats() throws -> StudyStats {
+        var info = stat()
+        let stamp = stat(root.appending(path: ".git/index").path, &info) == 0 ? FileStamp(info) : nil
+        let day = Timestamp.format(Date()).prefix(10) + TimeZone.current.identifier
+        if let cached = lock.withLock({ statsCache }), cached.stamp == stamp, cached.day == day { return cached.stats }
+        let stats = try library().stats()
+        lock.withLock { statsCache = (stamp, String(day), stats) }
+        return stats
+    }
+
+    /// Works the stats out ahead of the first page that shows them.
+    public func warmUp() {
+        Thread.detachNewThread { [self] in _ = try? cachedStats() }
+    }
+
+    /// Stops a study session in progress and waits until it is committed (Ctrl-C).
+    public func stopSession() {
+        let running = lock.withLock { session }
+        running?.stopAndWait()
+    }
+
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: AccessMiddleware(policy: policy))
+        router.get("/") { _, _ in try Self.page("index.html") }
+        router.get("/assets/{name}") { _, context in try Self.page(context.parameters.require("name")) }
+        router.get("/media/**") { request, _ in try self.media(request.uri.path) }
+        router.get("/api/strings") { request, _ in
+            try JSONReply.ok(try UIStrings.answer(requested: request.uri.queryParameters.get("lang"), acceptLanguage: request.headers[.acceptLanguage]))
+        }
+        router.get("/api/today") { _, _ in try JSONReply.ok(self.today()) }
+        router.get("/api/session") { _, _ in try JSONReply.ok(self.currentScreen()) }
+        router.post("/api/session") { request, _ in
+            let body = try await JSONReply.body(StartRequest.self, of: request, limit: BodyLimit.json)
+            return try JSONReply.ok(await self.startSession(body))
+        }
+        router.post("/api/session/reply") { request, _ in
+            let body = try await JSONReply.body(ReplyRequest.self, of: request, limit: BodyLimit.json)
+            return try JSONReply.ok(await self.reply(body))
+        }
+        router.post("/api/session/recall") { request, _ in
+            let body = try await JSONReply.body(RecallRequest.self, of: request, limit: BodyLimit.json)
+            return try JSONReply.ok(self.recall(body))
+        }
+        router.post("/api/reader") { request, _ in
+            let body = try await JSONReply.body(ReaderRequest.self, of: request, limit: BodyLimit.readerText)
+            return try JSONReply.ok(self.read(body.text))
+        }
+        router.get("/api/lookup") { request, _ in
+            guard let word = request.uri.queryParameters.get("word"), !word.isEmpty else { throw WebError(.badRequest, "bad_query", "give ?word=") }
+            return try JSONReply.ok(self.lookup(word))
+        }
+        router.post("/api/entries/status") { request, _ in
+            let body = try await JSONReply.body(StatusRequest.self, of: request, limit: BodyLimit.json)
+            return try JSONReply.ok(self.changeStatus(body))
+        }
+        router.get("/api/decks") { _, _ in try JSONReply.ok(self.decks()) }
+        router.get("/api/entries") { request, _ in
+            let query = request.uri.queryParameters
+            return try JSONReply.ok(
+                self.entries(deck: query.get("deck"), search: query.get("q"), offset: query.get("offset").flatMap { Int($0) } ?? 0,
+                             limit: min(200, query.get("limit").flatMap { Int($0) } ?? 50)))
+        }
+        router.get("/api/entry") { request, _ in
+            guard let id = request.uri.queryParameters.get("id"), !id.isEmpty else { throw WebError(.badRequest, "bad_query", "give ?id=") }
+            return try JSONReply.ok(self.entry(id))
+        }
+        router.get("/api/stats") { _, _ in try JSONReply.ok(self.stats()) }
+        router.get("/api/letters") { request, _ in try JSONReply.ok(self.letters(deck: request.uri.queryParameters.get("deck"))) }
+        router.post("/api/letters/attempts") { request, _ in
+            let body = try await JSONReply.body(TraceRequest.self, of: request, limit: BodyLimit.drawing)
+            return try JSONReply.ok(self.recordTrace(body))
+        }
+        return router
+    }
+
+    // MARK: Pages and media
+
+    static let contentTypes = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "json": "application/json; charset=utf-8", "svg": "image/svg+xml"]
+
+    /// An embedded page or asset; nothing on disk is read, so no path can reach outside them.
+    static func page(_ name: String) throws -> Response {
+        guard let text = WebPages.files[name], let type = contentTypes[String(name.split(separator: ".").last ?? "")] else {
+            throw WebError(.notFound, "not_found", "no page \(name)")
+        }
+        return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static let mediaTypes = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp", "mp3": "audio/mpeg", "ogg": "audio/ogg", "wav": "audio/wav", "m4a": "audio/mp4"]
+
+    /// `/media/<deck>/<file>`: a file of a deck's own `media/` folder (`corpus/<deck>/media/`),
+    /// of a media type, and nothing else — no `..`, no hidden files, no link out of the folder.
+    func media(_ rawPath: String) throws -> Response {
+        let notFound = WebError(.notFound, "not_found", "no such media file")
+        guard let path = rawPath.removingPercentEncoding, path.hasPrefix("/media/") else { throw notFound }
+        let parts = path.dropFirst("/media/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && !$0.contains("\\") && !$0.contains("\0") }),
+            let type = Self.mediaTypes[(parts.last!.split(separator: ".").last.map(String.init) ?? "").lowercased()],
+            try library().decks[parts[0]] != nil
+        else { throw notFound }
+        let folder = root.appending(path: "corpus/\(parts[0])/media").resolvingSymlinksInPath().standardizedFileURL
+        let file = folder.appending(path: parts.dropFirst().joined(separator: "/")).resolvingSymlinksInPath().standardizedFileURL
+        guard file.path.hasPrefix(folder.path + "/"), let data = FileManager.default.contents(atPath: file.path) else { throw notFound }
+        return Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

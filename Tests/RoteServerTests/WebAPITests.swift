@@ -1,0 +1,390 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LibGit
+import RoteLibrary
+import RoteModel
+import RoteServer
+import RoteStore
+import Testing
+import Study
+import TestSupport
+import WebPages
+
+/// The JSON API of `rote serve` through Hummingbird's test client, on a copy of the starter
+/// library: the security rules, then each page's calls, checking the files and commits they
+/// leave as `rote study` and `rote letters record` would leave them.
+@Suite struct WebAPITests {
+    static let token = "test-token-0123456789"
+
+    /// A server on a fresh copy of the starter library, and what it needs.
+    struct Served {
+        let directory: TemporaryDirectory
+        let app: WebApp
+        var root: URL { directory.url }
+
+        init() {
+            directory = StarterLibrary.copy()
+            app = WebApp(root: directory.url, user: "demo", policy: AccessPolicy(token: WebAPITests.token, hosts: AccessPolicy.hosts(listeningOn: "127.0.0.1")))
+        }
+
+        func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+            try await Application(router: app.router()).test(.router, body)
+        }
+
+        func commitCount() -> Int { Int(Shell.run("git", ["rev-list", "--count", "HEAD"], in: root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 }
+        func lastCommitSubject() -> String { Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+        func uncommitted() -> String { Shell.run("git", ["status", "--porcelain"], in: root).stdout }
+    }
+
+    /// Headers a page of the server sends: its host, and the token in the cookie.
+    static func headers(host: String = "127.0.0.1:8080", token: String? = WebAPITests.token, extra: HTTPFields = [:]) -> HTTPFields {
+        var fields: HTTPFields = [AccessPolicy.hostField: host]
+        if let token { fields[.cookie] = "\(AccessPolicy.cookieName)=\(token)" }
+        fields.append(contentsOf: extra)
+        return fields
+    }
+
+    static func json(_ response: TestResponse) throws -> Any { try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) }
+
+    static func body(_ object: Any) -> ByteBuffer { ByteBuffer(bytes: try! JSONSerialization.data(withJSONObject: object)) }
+
+    static func errorCode(_ response: TestResponse) -> String? {
+        ((try? json(response)) as? [String: Any]).flatMap { $0["error"] as? [String: Any] }?["code"] as? String
+    }
+
+    // MARK: Security
+
+    @Test func withoutTheTokenNothingIsAnswered() async throws {
+        let served = Served()
+        try await served.test { client in
+            for uri in ["/", "/api/today", "/api/entries?q=run", "/assets/app.js"] {
+                let response = try await client.execute(uri: uri, method: .get, headers: Self.headers(token: nil))
+                #expect(response.status == .unauthorized, "\(uri)")
+                #expect(Self.errorCode(response) == "no_token")
+                #expect(!String(buffer: response.body).contains("run"), "no data in the refusal")
+            }
+            let wrong = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers(token: "guess"))
+            #expect(wrong.status == .forbidden)
+            #expect(Self.errorCode(wrong) == "wrong_token")
+            let header = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers(token: nil, extra: [AccessPolicy.headerName: Self.token]))
+            #expect(header.status == .ok, "the header is as good as the cookie")
+        }
+    }
+
+    @Test func theFirstAddressSetsTheCookieAndDropsTheToken() async throws {
+        let served = Served()
+        try await served.test { client in
+            let response = try await client.execute(uri: "/?token=\(Self.token)", method: .get, headers: Self.headers(token: nil))
+            #expect(response.status == .seeOther)
+            #expect(response.headers[.location] == "/")
+            let cookie = try #require(response.headers[.setCookie])
+            #expect(cookie.hasPrefix("\(AccessPolicy.cookieName)=\(Self.token);"))
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            let page = try await client.execute(uri: "/", method: .get, headers: Self.headers())
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
+        }
+    }
+
+    @Test func aForeignHostOrOriginIsRefused() async throws {
+        let served = Served()
+        try await served.test { client in
+            // DNS rebinding: a name that resolves to 127.0.0.1 still says its own name.
+            let rebound = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers(host: "attacker.example:8080"))
+            #expect(rebound.status == .forbidden)
+            #expect(Self.errorCode(rebound) == "foreign_host")
+            let csrf = try await client.execute(
+                uri: "/api/entries/status", method: .post, headers: Self.headers(extra: [.origin: "http://attacker.example"]),
+                body: Self.body(["entry": "english-a1/run", "status": "ignored"]))
+            #expect(csrf.status == .forbidden)
+            #expect(Self.errorCode(csrf) == "foreign_origin")
+            let crossSite = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers(extra: [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]))
+            #expect(crossSite.status == .forbidden)
+            let own = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers(host: "localhost:8080", extra: [.origin: "http://localhost:8080"]))
+            #expect(own.status == .ok)
+        }
+        #expect(served.commitCount() == 1, "nothing was written")
+    }
+
+    @Test func onlyTheLibrarysOwnMediaIsServed() async throws {
+        let served = Served()
+        served.directory.write("corpus/kjv/media/lamp.png", Data([0x89, 0x50, 0x4e, 0x47]))
+        served.directory.write("corpus/kjv/media/.hidden.png", Data([1]))
+        try await served.test { client in
+            let ok = try await client.execute(uri: "/media/kjv/lamp.png", method: .get, headers: Self.headers())
+            #expect(ok.status == .ok)
+            #expect(ok.headers[.contentType] == "image/png")
+            for uri in [
+                "/media/kjv/../../rote.yaml", "/media/kjv/%2e%2e/%2e%2e/rote.yaml", "/media/kjv/..%2f..%2frote.yaml", "/media/../../../etc/passwd",
+                "/media/kjv/.hidden.png", "/media/kjv/lamp.yaml", "/media/nodeck/lamp.png", "/assets/..%2f..%2fPackage.swift", "/assets/%2e%2e",
+            ] {
+                let response = try await client.execute(uri: uri, method: .get, headers: Self.headers())
+                #expect(response.status == .notFound, "\(uri)")
+                #expect(!String(buffer: response.body).contains("format:"), "\(uri) leaks rote.yaml")
+            }
+        }
+    }
+
+    @Test func oversizedAndMalformedBodiesGetJSONErrors() async throws {
+        let served = Served()
+        try await served.test { client in
+            let huge = ByteBuffer(string: "{\"entry\": \"" + String(repeating: "a", count: WebApp.BodyLimit.json + 10) + "\", \"status\": \"ignored\"}")
+            let tooLarge = try await client.execute(uri: "/api/entries/status", method: .post, headers: Self.headers(), body: huge)
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(Self.errorCode(tooLarge) == "too_large")
+            let broken = try await client.execute(uri: "/api/entries/status", method: .post, headers: Self.headers(), body: ByteBuffer(string: "{not json"))
+            #expect(broken.status == .badRequest)
+            #expect(Self.errorCode(broken) == "bad_json")
+            let missing = try await client.execute(uri: "/api/entry?id=english-a1/no-such-word", method: .get, headers: Self.headers())
+            #expect(missing.status == .notFound)
+            #expect(Self.errorCode(missing) == "not_found")
+            let unknown = try await client.execute(uri: "/api/nothing-here", method: .get, headers: Self.headers())
+            #expect(unknown.status == .notFound)
+            #expect(unknown.headers[.contentType]?.hasPrefix("application/json") == true)
+        }
+        #expect(served.commitCount() == 1)
+    }
+
+    @Test func everyAnswerCarriesAStrictContentSecurityPolicy() async throws {
+        let served = Served()
+        try await served.test { client in
+            for headers in [Self.headers(), Self.headers(token: nil)] {
+                let response = try await client.execute(uri: "/", method: .get, headers: headers)
+                let policy = try #require(response.headers[.contentSecurityPolicy])
+                #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"))
+                #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"))
+            }
+        }
+    }
+
+    // MARK: Pages
+
+    @Test func todayPlansPerDeck() async throws {
+        let served = Served()
+        try await served.test { client in
+            let response = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers())
+            #expect(response.status == .ok)
+            let today = try #require(try Self.json(response) as? [String: Any])
+            #expect(today["user"] as? String == "demo")
+            let decks = try #require(today["decks"] as? [[String: Any]])
+            let names = decks.compactMap { $0["name"] as? String }
+            #expect(names.contains("english-a1") && names.contains("kjv"))
+            let total = decks.compactMap { ($0["due"] as? Int ?? 0) + ($0["new"] as? Int ?? 0) }.reduce(0, +)
+            #expect(total == (today["due"] as? Int ?? -1) + (today["new"] as? Int ?? -1))
+        }
+    }
+
+    /// Answers whatever the session asks (the first choice, Enter for the rest) until it ends.
+    static func studyToTheEnd(_ client: some TestClientProtocol, first: [String: Any], limit: Int = 200) async throws -> [String: Any] {
+        var screen = first
+        var steps = 0
+        while screen["finished"] as? Bool != true, steps < limit {
+            let prompt = try #require(screen["prompt"] as? [String: Any])
+            let answer = switch prompt["kind"] as? String {
+            case "choice": "1"
+            case "order": (1...(prompt["count"] as? Int ?? 1)).map(String.init).joined(separator: " ")
+            case "text": "in the beginning"
+            case "yes_no": "n"
+            default: ""
+            }
+            let response = try await client.execute(
+                uri: "/api/session/reply", method: .post, headers: headers(), body: body(["answer": answer, "version": screen["version"] as? Int ?? 0]))
+            #expect(response.status == .ok)
+            screen = try #require(try json(response) as? [String: Any])
+            steps += 1
+        }
+        return screen
+    }
+
+    @Test func aBrowserSessionEndsInOneCommitLikeRoteStudy() async throws {
+        let served = Served()
+        let before = served.commitCount()
+        try await served.test { client in
+            let started = try await client.execute(uri: "/api/session", method: .post, headers: Self.headers(), body: Self.body(["decks": ["english-a1"], "new": 0, "reviews": 3]))
+            #expect(started.status == .ok)
+            let first = try #require(try Self.json(started) as? [String: Any])
+            #expect(first["total"] as? Int == 3)
+            let last = try await Self.studyToTheEnd(client, first: first)
+            #expect(last["finished"] as? Bool == true)
+            #expect((last["summary"] as? String)?.hasPrefix("Session saved: ") == true, "\(last)")
+            // The session let the library go before it said it was over: the next write goes through.
+            let next = try await client.execute(
+                uri: "/api/entries/status", method: .post, headers: Self.headers(), body: Self.body(["entry": "english-a1/able", "status": "suspended"]))
+            #expect(next.status == .ok, "\(String(buffer: next.body))")
+        }
+        #expect(served.commitCount() == before + 2)
+        let subjects = Shell.run("git", ["log", "-2", "--format=%s"], in: served.root).stdout.split(separator: "\n")
+        #expect(subjects.first == "Suspend: english-a1/able")
+        #expect(subjects.last?.hasPrefix("Study") == true, "\(subjects)")
+        #expect(served.uncommitted().isEmpty, "everything is in the one commit: \(served.uncommitted())")
+        let changed = Shell.run("git", ["show", "--name-only", "--format=", "HEAD~1"], in: served.root).stdout.split(separator: "\n")
+        #expect(changed.filter { $0.hasPrefix("profiles/demo/progress/english-a1/") }.count == 3)
+        #expect(changed.contains { $0.hasPrefix("profiles/demo/sessions/") })
+        #expect(!FileManager.default.fileExists(atPath: served.root.appending(path: ".git/rote/session.yaml").path))
+    }
+
+    @Test func stoppingTheServerSavesTheSessionAsQuittingDoes() async throws {
+        let served = Served()
+        let before = served.commitCount()
+        try await served.test { client in
+            let started = try await client.execute(uri: "/api/session", method: .post, headers: Self.headers(), body: Self.body(["decks": ["english-a1"], "new": 0, "reviews": 5]))
+            var screen = try #require(try Self.json(started) as? [String: Any])
+            // Through the first card only: its grade prompt accepted, then the next card shows.
+            var steps = 0
+            while (screen["number"] as? Int ?? 0) < 2, screen["finished"] as? Bool != true, steps < 20 {
+                steps += 1
+                let kind = (screen["prompt"] as? [String: Any])?["kind"] as? String
+                let response = try await client.execute(
+                    uri: "/api/session/reply", method: .post, headers: Self.headers(), body: Self.body(["answer": kind == "choice" ? "1" : "", "version": screen["version"] as? Int ?? 0]))
+                screen = try #require(try Self.json(response) as? [String: Any])
+            }
+            // A reply for a question already answered is refused, not taken for the next one.
+            let stale = try await client.execute(uri: "/api/session/reply", method: .post, headers: Self.headers(), body: Self.body(["answer": "1", "version": 1]))
+            #expect(stale.status == .conflict)
+        }
+        served.app.stopSession()
+        #expect(served.commitCount() == before + 1)
+        let session = Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: served.root).stdout
+        #expect(session.split(separator: "\n").filter { $0.hasPrefix("profiles/demo/progress/") }.count == 1, "\(session)")
+        #expect(served.uncommitted().isEmpty)
+    }
+
+    @Test func aTracedLetterIsScoredAndRecordedAsRoteLettersRecordRecordsIt() async throws {
+        let served = Served()
+        try await served.test { client in
+            let letters = try #require(try Self.json(try await client.execute(uri: "/api/letters", method: .get, headers: Self.headers())) as? [String: Any])
+            let a = try #require((letters["letters"] as? [[String: Any]])?.first)
+            #expect(a["id"] as? String == "alphabet/a")
+            #expect(a["unlocked"] as? Bool == true)
+            let strokes = try #require(a["strokes"] as? [[[Double]]])
+            let drawing = strokes.map { stroke in stroke.enumerated().map { [$0.element[0], $0.element[1], Double($0.offset * 20)] } }
+            let now = Timestamp.format(Date())
+            let response = try await client.execute(
+                uri: "/api/letters/attempts", method: .post, headers: Self.headers(),
+                body: Self.body(["letter": "a", "mode": "trace", "drawing": drawing, "started_at": now, "completed_at": now]))
+            #expect(response.status == .ok)
+            let result = try #require(try Self.json(response) as? [String: Any])
+            #expect(result["score"] as? Int == 100)
+            #expect(result["file"] as? String == "profiles/demo/letters/alphabet/a.yaml")
+            let bad = try await client.execute(
+                uri: "/api/letters/attempts", method: .post, headers: Self.headers(),
+                body: Self.body(["letter": "a", "mode": "sideways", "drawing": drawing, "started_at": now, "completed_at": now]))
+            #expect(bad.status == .badRequest)
+            #expect(Self.errorCode(bad) == "bad_attempt")
+        }
+        #expect(served.lastCommitSubject() == "Letters: alphabet/a trace 100")
+        let file = try #require(served.directory.read("profiles/demo/letters/alphabet/a.yaml"))
+        let attempts = try #require(LetterAttemptsFile.decode(Data(file.utf8), path: "profiles/demo/letters/alphabet/a.yaml").0)
+        #expect(attempts.attempts.count == 1)
+        #expect(attempts.attempts[0].drawing.count == 2)
+        #expect(served.uncommitted().isEmpty)
+    }
+
+    @Test func theReaderMarksWordsAndIgnoresOne() async throws {
+        let served = Served()
+        try await served.test { client in
+            let response = try await client.execute(uri: "/api/reader", method: .post, headers: Self.headers(), body: Self.body(["text": "I ran home, zzyzx!"]))
+            let tokens = try #require(try Self.json(response) as? [[String: Any]])
+            #expect(tokens.map { $0["text"] as? String ?? "" }.joined() == "I ran home, zzyzx!", "the tokens are the text")
+            let ran = try #require(tokens.first { $0["text"] as? String == "ran" })
+            #expect(ran["entry"] as? String == "english-a1/run")
+            #expect(tokens.first { $0["text"] as? String == "zzyzx" }?["status"] as? String == "none")
+            let lookup = try #require(try Self.json(try await client.execute(uri: "/api/lookup?word=ran", method: .get, headers: Self.headers())) as? [[String: Any]])
+            #expect(lookup.first?["lemma"] as? String == "run")
+            let ignore = try await client.execute(uri: "/api/entries/status", method: .post, headers: Self.headers(), body: Self.body(["entry": "english-a1/run", "status": "ignored"]))
+            #expect(ignore.status == .ok)
+            let again = try #require(try Self.json(try await client.execute(uri: "/api/reader", method: .post, headers: Self.headers(), body: Self.body(["text": "ran"]))) as? [[String: Any]])
+            #expect(again.first?["status"] as? String == "ignored", "the reader sees the commit")
+        }
+        #expect(served.lastCommitSubject() == "Ignore: english-a1/run")
+        #expect(served.directory.read("profiles/demo/progress/english-a1/run.yaml")?.contains("status: ignored") == true)
+    }
+
+    @Test func theLibraryAndStatsPagesAnswer() async throws {
+        let served = Served()
+        try await served.test { client in
+            let decks = try #require(try Self.json(try await client.execute(uri: "/api/decks", method: .get, headers: Self.headers())) as? [[String: Any]])
+            #expect(decks.compactMap { $0["name"] as? String } == ["english-a1", "kjv", "alphabet", "math"])
+            let found = try #require(try Self.json(try await client.execute(uri: "/api/entries?q=run", method: .get, headers: Self.headers())) as? [String: Any])
+            #expect((found["entries"] as? [[String: Any]])?.contains { $0["id"] as? String == "english-a1/run" } == true)
+            let entry = try #require(try Self.json(try await client.execute(uri: "/api/entry?id=english-a1/run", method: .get, headers: Self.headers())) as? [String: Any])
+            #expect(entry["kind"] as? String == "vocabulary")
+            #expect((entry["file"] as? String)?.contains("word: run") == true)
+            #expect((entry["commits"] as? [[String: Any]])?.first?["summary"] as? String == "starter")
+            let stats = try #require(try Self.json(try await client.execute(uri: "/api/stats", method: .get, headers: Self.headers())) as? [String: Any])
+            #expect((stats["forecast"] as? [Int])?.count == 31)
+            #expect((stats["reviews_per_day"] as? [Int])?.count == 90)
+            #expect((stats["heat_levels"] as? [Int])?.allSatisfy { (0...4).contains($0) } == true)
+        }
+    }
+}
+
+@Suite struct UIStringsTests {
+    @Test func theLanguageFollowsAcceptLanguageUnlessChosen() async throws {
+        let served = WebAPITests.Served()
+        try await served.test { client in
+            func strings(_ uri: String, _ accept: String?) async throws -> [String: Any] {
+                var headers = WebAPITests.headers()
+                if let accept { headers[.acceptLanguage] = accept }
+                return try #require(try WebAPITests.json(try await client.execute(uri: uri, method: .get, headers: headers)) as? [String: Any])
+            }
+            let arabic = try await strings("/api/strings", "ar-EG,ar;q=0.9,en;q=0.8")
+            #expect(arabic["lang"] as? String == "ar")
+            #expect(arabic["dir"] as? String == "rtl")
+            #expect((arabic["strings"] as? [String: String])?["nav.today"] == "اليوم")
+            let english = try await strings("/api/strings", "fr-FR,fr;q=0.9,en;q=0.5,ar;q=0.1")
+            #expect(english["lang"] as? String == "en")
+            #expect(english["dir"] as? String == "ltr")
+            let chosen = try await strings("/api/strings?lang=ar", "en-GB")
+            #expect(chosen["lang"] as? String == "ar")
+            let nothing = try await strings("/api/strings", nil)
+            #expect(nothing["lang"] as? String == "en")
+        }
+    }
+
+    @Test func everyLanguageTranslatesEveryKey() throws {
+        let text = try #require(WebPages.files["strings.json"])
+        let table = try JSONDecoder().decode([String: [String: String]].self, from: Data(text.utf8))
+        let english = try #require(table["en"])
+        for (language, strings) in table {
+            #expect(Set(strings.keys) == Set(english.keys), "\(language) misses \(Set(english.keys).subtracting(strings.keys).sorted())")
+        }
+    }
+}
+
+@Suite struct RecallMarkingTests {
+    @Test func typedRecallIsMarkedWordByWordWithoutShowingThePassage() async throws {
+        let served = WebAPITests.Served()
+        // The passage the session will show first, as the same planner picks it, stands at the
+        // recite rung.
+        let preview = try Library(root: served.root, user: "demo").startStudy(decks: ["kjv"], limits: StudyLimits(newPerDay: 0, reviewsPerDay: 1), planOnly: true)
+        let id = try #require(preview.plan.due.first?.id)
+        preview.close()
+        let path = "profiles/demo/progress/\(id).yaml"
+        let progress = try #require(served.directory.read(path))
+        served.directory.write(path, progress.replacingOccurrences(of: "status: active\n", with: "status: active\nladder: {level: recite, covered: [], attempts: 0, at: 2026-01-01T00:00:00Z}\n"))
+        Shell.run("git", ["add", "-A"], in: served.root)
+        Shell.run("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "ladder"], in: served.root)
+        guard case let .passage(passage) = try Library(root: served.root, user: "demo").entry(named: id).content else { Issue.record("\(id) is not a passage"); return }
+        let words = passage.text.split(separator: " ").map(String.init)
+        try await served.test { client in
+            let started = try await client.execute(
+                uri: "/api/session", method: .post, headers: WebAPITests.headers(), body: WebAPITests.body(["decks": ["kjv"], "new": 0, "reviews": 1]))
+            let screen = try #require(try WebAPITests.json(started) as? [String: Any])
+            let prompt = try #require(screen["prompt"] as? [String: Any])
+            #expect(prompt["kind"] as? String == "text")
+            #expect(screen["recall"] as? Bool == true, "\(screen)")
+            let marked = try await client.execute(
+                uri: "/api/session/recall", method: .post, headers: WebAPITests.headers(), body: WebAPITests.body(["typed": "\(words[0]) \(words[1]) zzz \(words[3].prefix(2))"]))
+            #expect(marked.status == .ok)
+            let answer = try #require(try WebAPITests.json(marked) as? [String: Any])
+            let marks = try #require(answer["words"] as? [[String: Any]])
+            #expect(marks.map { $0["typed"] as? String } == [words[0], words[1], "zzz", String(words[3].prefix(2))].map(Optional.some), "\(answer)")
+            #expect(marks.map { $0["mark"] as? String } == ["correct", "correct", "wrong", "pending"], "\(answer)")
+            #expect(!String(decoding: try JSONSerialization.data(withJSONObject: answer), as: UTF8.self).contains(words.last!), "the passage stays hidden")
+        }
+        served.app.stopSession()
+    }
+}
