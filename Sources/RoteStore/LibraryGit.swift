@@ -11,6 +11,8 @@ public final class LibraryGit {
     public let repository: Repository
     public let user: String
     public let device: String
+    /// `rote.yaml`'s privacy setting: whose name Rote's commits carry (`CommitAuthor`).
+    public let privacy: LibraryManifest.Privacy
     /// The clock commits are dated by (a test sets it).
     public let now: @Sendable () -> Date
 
@@ -22,7 +24,8 @@ public final class LibraryGit {
             throw SyncError(.notARepository, "\(root.path) is not a git repository (\(error.message)); create a library with `rote init`")
         }
         self.user = user
-        self.device = DeviceIdentity.name(root: root)
+        self.device = DeviceIdentity.id(root: root)
+        self.privacy = CommitAuthor.privacy(root: root)
         self.now = now
     }
 
@@ -58,13 +61,13 @@ public final class LibraryGit {
         let base = try head?.tree()
         let tree = try repository.buildTree(from: base, changes: changes)
         if let base, base.id == tree.id { return nil }
-        let signature = try repository.signature(at: now(), fallbackName: user, fallbackEmail: "\(user)@rote.invalid")
+        let author = try signature()
         // The commit is made without moving the branch: git's index is written first and the
         // branch moved last. A process killed between the two then leaves the index ahead of
         // HEAD (the new files staged, as a plain `git commit` would take them), never behind it
         // — an index behind HEAD stages the reverse of the commit, and the next `git commit`
         // would quietly undo it.
-        let id = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: message, author: signature, committer: signature, updateReference: nil)
+        let id = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: message, author: author, committer: author, updateReference: nil)
         // Only the changed entries: the rest keep the stat data that lets status skip them.
         let index = try repository.index()
         try index.reloadIfChanged()
@@ -82,6 +85,11 @@ public final class LibraryGit {
         let summary = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
         try repository.setReference(named: "HEAD", to: id, message: "commit: \(summary)", expected: head?.id)
         return id
+    }
+
+    /// The author and committer of a commit Rote makes now (`CommitAuthor`).
+    public func signature() throws -> Signature {
+        try CommitAuthor.signature(in: repository, privacy: privacy, user: user, at: now())
     }
 
     /// A test's stand-in for a kill: called between the steps of a write, it throws (a

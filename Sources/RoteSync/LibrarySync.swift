@@ -247,7 +247,7 @@ public final class LibrarySync {
             message += "Conflicts left with markers (fix, then commit): \(conflicts.joined(separator: ", "))\n\n"
         }
         message += "\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(git.user)\n"
-        let signature = try repository.signature(at: git.now(), fallbackName: git.user, fallbackEmail: "\(git.user)@rote.invalid")
+        let signature = try git.signature()
         let commit = try repository.createCommit(tree: tree, parents: [head, theirCommit], message: message, author: signature, committer: signature, updateReference: nil)
         return (tree, commit, summary, conflicts)
     }

@@ -144,6 +144,8 @@ struct StudyCommand: ParsableCommand {
             throw CLIError(error.description)
         }
         guard let session else {
+            // Only passages were planned and the learner has not agreed to keeping them.
+            if runner.refusedPassages { throw CLIError("passage study refused: " + Profile.passagesConsentRefusal(entry: nil)) }
             print("Nothing answered; nothing saved.")
             return
         }
