@@ -12,6 +12,8 @@ binary=.build/fuzz/release/rote-fuzz
 work=.build/fuzz/corpus/$target
 mkdir -p "$work" .build/fuzz/crashes
 log=.build/fuzz/$target.log
+# The importers unpack into temporary files: in memory where the machine has /dev/shm.
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm; fi
 start=$(date +%s)
 # -timeout: an input that takes 10 s is a hang. -rss_limit_mb: a leak or a blow-up is a failure.
 # SWIFT_BACKTRACE: the Swift runtime's backtracer would take the crash from libFuzzer, which
