@@ -134,13 +134,18 @@ public final class LibraryGit {
     /// lock counts as live while any git process works in this repository, not only while one
     /// has the file open.
     func explainStaleLocks() throws {
-        for lock in repository.staleLockFiles() {
-            if let holder = ProcessScan.processHolding(lock) ?? ProcessScan.gitProcess(workingIn: root) {
-                throw SyncError(.locked, "\(lock.path) is in use by process \(holder); wait for it to finish (or stop it), then try again")
-            }
-            try? FileManager.default.removeItem(at: lock)
-            FileHandle.standardError.write(Data("rote: removed \(lock.path), left by a git or rote process that stopped before finishing; no running process held it\n".utf8))
+        for lock in repository.staleLockFiles() { try LibraryGit.removeIfStale(lock, repository: root) }
+    }
+
+    /// Removes a git lock file no live process can own (none has it open, no git works in
+    /// `repository`), saying so; one a live process may own is reported, never removed.
+    public static func removeIfStale(_ lock: URL, repository: URL) throws {
+        guard FileManager.default.fileExists(atPath: lock.path) else { return }
+        if let holder = ProcessScan.processHolding(lock) ?? ProcessScan.gitProcess(workingIn: repository) {
+            throw SyncError(.locked, "\(lock.path) is in use by process \(holder); wait for it to finish (or stop it), then try again")
         }
+        try? FileManager.default.removeItem(at: lock)
+        FileHandle.standardError.write(Data("rote: removed \(lock.path), left by a git or rote process that stopped before finishing; no running process held it\n".utf8))
     }
 }
 
