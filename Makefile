@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ROTE := .build/debug/rote
 
-.PHONY: study test test-deps build deps release bench check-corpus browser-test demo-profile install clean
+.PHONY: study test test-deps build deps release bench check-corpus browser-test demo-profile install clean fuzz fuzz-build fuzz-smoke
 
 # The system libraries Rote links, as Debian ships them: libgit2 (git), SQLite (reading Anki
 # collections), zlib (unzipping Anki packages, through ZIPFoundation) and zstd (the compressed
@@ -65,6 +65,22 @@ test: test-deps
 # screenshots of every page at 1280 and 360 px go to .build/browser-screenshots/.
 browser-test: build
 	$(BROWSER_VENV)/bin/python Tests/Browser/test_web.py
+
+# Coverage-guided fuzzing with libFuzzer (Fuzz/README.md): one instrumented build in
+# .build/fuzz, then every target for FUZZ_RUNS executions (`make fuzz`), or each for a few
+# seconds (`make fuzz-smoke`, which `make test` runs so CI tries every target).
+FUZZ_TARGETS := yaml-block progress-reader merge-progress merge-profile merge-immutable merge-letters seed-json table-csv apkg launch-index
+FUZZ_RUNS ?= 1000000
+FUZZ_SMOKE_SECONDS ?= 3
+
+fuzz-build: deps
+	ROTE_FUZZ=1 $(SWIFT) build -c release --product rote-fuzz --build-path .build/fuzz
+
+fuzz: fuzz-build
+	@for target in $(FUZZ_TARGETS); do bash Fuzz/run.sh $$target -runs=$(FUZZ_RUNS) || exit 1; done
+
+fuzz-smoke: fuzz-build
+	@for target in $(FUZZ_TARGETS); do bash Fuzz/run.sh $$target -max_total_time=$(FUZZ_SMOKE_SECONDS) || exit 1; done
 
 check-corpus: build
 	$(ROTE) -C . check

@@ -169,3 +169,23 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make fuzz` (ROTE_FUZZ=1, built in .build/fuzz): the targets the fuzz harness reaches are
+// compiled with libFuzzer's coverage instrumentation (and -enable-testing, so the harness can
+// compare internal readers), and `rote-fuzz` links libFuzzer's driver. Ordinary builds never
+// see any of it. Fuzz/README.md says how to run one target.
+if Context.environment["ROTE_FUZZ"] == "1" {
+    let instrumented: Set<String> = ["RoteModel", "Scheduling", "LibGit", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "Study", "LaunchIndex"]
+    for target in package.targets where instrumented.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer", "-enable-testing"])]
+    }
+    package.targets.append(
+        .executableTarget(
+            name: "rote-fuzz",
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "LaunchIndex", "Yams"],
+            path: "Fuzz/Sources/rote-fuzz",
+            swiftSettings: strictSettings + [.unsafeFlags(["-sanitize=fuzzer", "-parse-as-library"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]
+        ))
+    package.products.append(.executable(name: "rote-fuzz", targets: ["rote-fuzz"]))
+}

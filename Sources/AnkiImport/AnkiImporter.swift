@@ -191,6 +191,7 @@ public struct AnkiImporter {
         let cardsByNote = Dictionary(grouping: collection.cards, by: \.noteID)
         let reviewsByCard = Dictionary(grouping: collection.reviews, by: \.cardID)
         var mediaHome: [String: String] = [:]
+        var passageHistoriesLeftOut = 0
 
         for kind in kinds {
             let name = deckNames[kind]!
@@ -235,6 +236,13 @@ public struct AnkiImporter {
 
                 // The history: every answer of every card of the note.
                 let cards = cardsByNote[draft.note.id] ?? []
+                // Passage practice is kept only with the learner's consent (seed 004 §6): without
+                // it a passage comes in as content, and its Anki history stays out.
+                if kind == .passages, profile?.keepsPassagePractice != true {
+                    if cards.count > 1 { report.multiCardNotes += 1 }
+                    if cards.contains(where: { reviewsByCard[$0.id]?.isEmpty == false }) { passageHistoriesLeftOut += 1 }
+                    continue
+                }
                 let answered = cards.flatMap { reviewsByCard[$0.id] ?? [] }.compactMap(AnkiImporter.event)
                 // A review dated ahead of this clock would replay to a due date no reader accepts.
                 let events = answered.filter { !Timestamp.isTooFarAhead($0.at) }
@@ -268,6 +276,11 @@ public struct AnkiImporter {
                 if changes.count > before { report.progressFiles += 1 }
             }
             report.decks.append(deckReport)
+        }
+        if passageHistoriesLeftOut > 0 {
+            report.warnings.append(
+                "left out the Anki history of \(passageHistoriesLeftOut) passage\(passageHistoriesLeftOut == 1 ? "" : "s"): passage practice is religious data, which Rote keeps only with your consent; "
+                    + "run `rote consent grant`, then import again to bring it in")
         }
 
         // Media: beside the entries that use them; files no note names go with the first deck.

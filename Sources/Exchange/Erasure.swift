@@ -89,12 +89,15 @@ public enum Erasure {
 
     /// What a history purge will do and what the person must do on the remote and other
     /// clones; printed before asking for confirmation.
-    public static func purgeExplanation(user: String, git: LibraryGit) -> String {
+    /// With `scope`, the history rewrite takes only that part of the learner's files (the
+    /// passage practice a withdrawal of consent erased).
+    public static func purgeExplanation(user: String, git: LibraryGit, scope: String? = nil) -> String {
         let remotes = (try? git.repository.remoteNames()) ?? []
         let branch = git.branch
+        let what = scope ?? "profiles/\(user)/"
         var text = """
-            rote forget \(user) --purge-history rewrites every commit of this library so that none
-            holds profiles/\(user)/. Commit ids change from the first commit that touched those files.
+            This rewrites every commit of this library so that none holds \(what).
+            Commit ids change from the first commit that touched those files.
 
             Before you go on, know what this clone cannot do for you:
             """
@@ -114,7 +117,10 @@ public enum Erasure {
                     ask it to purge them.
                 """
         }
-        text += """
+        text += scope != nil ? """
+
+              - Commit messages keep their summaries (a study commit names the decks it studied).
+            """ : """
 
               - Commit messages keep the learner's name in their trailers (Rote-User, Rote-Erasure) and
                 the session summaries; the files themselves, profile, progress, sessions, are gone.
@@ -138,10 +144,24 @@ public enum Erasure {
     /// the system `git gc` when git is installed (libgit2 cannot prune). The caller holds the
     /// library lock and has committed the erasure (the work tree must not hold the files).
     public static func purgeHistory(_ user: String, git: LibraryGit) throws -> PurgeReport {
-        let repository = git.repository
         let prefix = "profiles/\(user)"
         if FileManager.default.fileExists(atPath: git.root.appending(path: prefix).path) {
             throw Failure(message: "\(prefix)/ is still in the work tree; run `rote forget \(user)` first")
+        }
+        return try purgeHistory(paths: [prefix], reason: "rote forget \(user) --purge-history", git: git)
+    }
+
+    /// Rewrites every local branch, remote-tracking branch and tag so that each of `paths`
+    /// (files or folders) is, in every commit, what it is in the last commit: gone where it
+    /// is gone now, and the current version where it was rewritten (a session file that lost
+    /// its passage attempts). Commits that need no change keep their ids. The caller holds
+    /// the library lock and has committed the erasure.
+    public static func purgeHistory(paths: [String], reason: String, git: LibraryGit) throws -> PurgeReport {
+        let repository = git.repository
+        let headTree = try repository.headCommit()?.tree()
+        var current: [String: Data] = [:]
+        for path in paths {
+            if let id = headTree?.entryID(atPath: path), let data = try? repository.blob(id) { current[path] = data }
         }
         let references = try repository.references(withPrefix: "refs/heads/") + repository.references(withPrefix: "refs/remotes/")
             + repository.references(withPrefix: "refs/tags/")
@@ -151,12 +171,16 @@ public enum Erasure {
             let tree = try commit.tree()
             let parents = try commit.parents()
             let newParents = parents.map { mapping[$0.id] ?? $0.id }
-            let holds = tree.entryID(atPath: prefix) != nil
-            if !holds, newParents == parents.map(\.id) {
+            var changes: [String: Data?] = [:]
+            for path in paths {
+                guard let id = tree.entryID(atPath: path), id != headTree?.entryID(atPath: path) else { continue }
+                changes[path] = .some(current[path])
+            }
+            if changes.isEmpty, newParents == parents.map(\.id) {
                 mapping[commit.id] = commit.id
                 continue
             }
-            let newTree = holds ? try repository.buildTree(from: tree, changes: [prefix: nil]) : tree
+            let newTree = changes.isEmpty ? tree : try repository.buildTree(from: tree, changes: changes)
             let id = try repository.createCommit(
                 tree: newTree, parents: try newParents.map(repository.commit), message: commit.rawMessage,
                 author: try commit.authorSignature(), committer: try commit.committerSignature(), updateReference: nil)
@@ -166,7 +190,7 @@ public enum Erasure {
         var moved: [String] = []
         for reference in references {
             guard let target = mapping[reference.target], target != reference.target else { continue }
-            try repository.setReference(named: reference.name, to: target, message: "rote forget \(user) --purge-history", expected: reference.target)
+            try repository.setReference(named: reference.name, to: target, message: reason, expected: reference.target)
             moved.append(reference.name)
         }
         for name in try repository.references(withPrefix: "refs/").map(\.name) + ["HEAD"] { try repository.deleteReflog(of: name) }

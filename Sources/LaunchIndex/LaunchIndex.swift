@@ -55,6 +55,15 @@ public final class LaunchIndex: @unchecked Sendable {
         public let description: String
     }
 
+    /// Writes the length and checksum fields of a whole index in memory, last, once every
+    /// other byte is in place — the builder's final step, and how the fuzz harness and its
+    /// regression tests make damaged bytes reach the sections behind the checksum.
+    static func seal(_ bytes: UnsafeMutableRawBufferPointer) {
+        guard bytes.count >= headerSize else { return }
+        bytes.storeBytes(of: UInt64(bytes.count).littleEndian, toByteOffset: 16, as: UInt64.self)
+        bytes.storeBytes(of: IndexHash.checksum(UnsafeRawBufferPointer(rebasing: bytes[16...])).littleEndian, toByteOffset: 8, as: UInt64.self)
+    }
+
     /// Checks the bytes through and through (magic, length, checksum, every section inside
     /// the file) before anything is read from them.
     init(storage: MappedFile, overlay: Overlay = Overlay()) throws {
@@ -69,11 +78,16 @@ public final class LaunchIndex: @unchecked Sendable {
         guard sum == reader.u64(8) else { throw Invalid(description: "checksum mismatch (a torn or damaged write)") }
         var sections: [(Int, Int)] = []
         for section in Section.allCases {
-            let offset = Int(reader.u64(24 + section.rawValue * 16)), count = Int(reader.u64(32 + section.rawValue * 16))
+            // Checked as the unsigned words they are before any arithmetic: a damaged length
+            // near 2^64 must be refused, not overflow (found by fuzzing).
+            let rawOffset = reader.u64(24 + section.rawValue * 16), rawCount = reader.u64(32 + section.rawValue * 16)
             let stride = [1, 1, Stride.entry, Stride.entryForm, Stride.progress, Stride.slot, Stride.lemma, Stride.file, Stride.mark][section.rawValue]
-            guard offset >= LaunchIndex.headerSize, count >= 0, offset + count * stride <= reader.count else {
+            guard rawOffset >= UInt64(LaunchIndex.headerSize), rawOffset <= UInt64(reader.count), rawCount <= UInt64(reader.count) / UInt64(stride),
+                Int(rawOffset) + Int(rawCount) * stride <= reader.count
+            else {
                 throw Invalid(description: "section \(section) lies outside the file")
             }
+            let offset = Int(rawOffset), count = Int(rawCount)
             sections.append((offset, count))
         }
         self.sections = sections
@@ -109,13 +123,25 @@ public final class LaunchIndex: @unchecked Sendable {
                 reader.u32(at + 44) == UInt32.max || Int(reader.u32(at + 44)) < progressCount, reader.u8(at + 16) <= 5
             else { throw Invalid(description: "entry \(entry) points outside the file") }
         }
+        // Each inflected form names its text in the strings (found by fuzzing: unchecked, a
+        // damaged one sent a read past the end of the file).
+        let formsBase = sections[Section.entryForms.rawValue].0
+        for form in 0..<formsCount {
+            let at = formsBase + form * Stride.entryForm
+            guard Int(reader.u32(at)) + Int(reader.u32(at + 4)) <= stringsEnd else { throw Invalid(description: "inflected form \(form) points outside the file") }
+        }
+        // A look-up probes until it meets a free slot: a table without one would never end
+        // (found by fuzzing).
+        var freeSlots = 0
         for slot in 0..<slots {
             let at = slotsBase + slot * Stride.slot
             let count = Int(reader.u16(at + 14))
+            if count == 0 { freeSlots += 1 }
             guard count == 0 || (reader.u8(at + 13) <= 5
                 && (count == 1 ? Int(reader.u32(at + 4)) < entryCount : Int(reader.u32(at + 4)) + count <= lemmaCount))
             else { throw Invalid(description: "form slot \(slot) points outside the file") }
         }
+        guard freeSlots > 0 else { throw Invalid(description: "the forms table has no free slot") }
         for lemma in 0..<lemmaCount where Int(reader.u32(lemmasBase + lemma * 4)) >= entryCount {
             throw Invalid(description: "lemma list \(lemma) points outside the file")
         }

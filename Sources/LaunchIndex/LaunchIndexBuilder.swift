@@ -42,7 +42,6 @@ extension LaunchIndex {
                 output.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Value.self)
             }
             output.copyBytes(from: LaunchIndex.magic)
-            store(UInt64(length), at: 16)
             var end = 24
             for ((section, parts, count), start) in zip(bodies, starts) {
                 // Padding before a section is zero, as the checksum expects.
@@ -61,7 +60,7 @@ extension LaunchIndex {
                 let at = files + record * Stride.file
                 store(UInt32(littleEndian: output.load(fromByteOffset: at, as: UInt32.self)) + base, at: at)
             }
-            store(IndexHash.checksum(UnsafeRawBufferPointer(rebasing: output[16...])), at: 8)
+            LaunchIndex.seal(output)
         }
     }
 

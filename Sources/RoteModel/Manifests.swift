@@ -14,12 +14,24 @@ public struct LibraryManifest: YAMLCodable {
     public var defaultUser: String?
     /// Decks in the order study offers them; decks not listed follow alphabetically.
     public var decks: [String]
+    /// `privacy: anonymous`: Rote's commits carry no person's name or e-mail (see
+    /// docs/privacy.md). Missing means `standard`.
+    public var privacy: Privacy
 
-    public init(format: Int = LibraryManifest.currentFormat, title: String? = nil, defaultUser: String? = nil, decks: [String] = []) {
+    /// How much of a person Rote's own commits name.
+    public enum Privacy: String, Sendable, Hashable, CaseIterable {
+        /// Commits are authored with the git identity (user.name, user.email) when set.
+        case standard
+        /// Commits are authored `Rote <learner-id@users.rote.invalid>`, whatever git's identity.
+        case anonymous
+    }
+
+    public init(format: Int = LibraryManifest.currentFormat, title: String? = nil, defaultUser: String? = nil, decks: [String] = [], privacy: Privacy = .standard) {
         self.format = format
         self.title = title
         self.defaultUser = defaultUser
         self.decks = decks
+        self.privacy = privacy
     }
 
     public init?(reading reader: inout MappingReader) {
@@ -36,6 +48,14 @@ public struct LibraryManifest: YAMLCodable {
             defaultUser = nil
         }
         decks = reader.strings("decks") ?? []
+        privacy = .standard
+        if let value = reader.string("privacy") {
+            if let known = Privacy(rawValue: value) {
+                privacy = known
+            } else {
+                reader.error("privacy", "privacy '\(value)' is not one of: \(Privacy.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
     }
 
     public var yamlValue: YAMLValue {
@@ -44,6 +64,7 @@ public struct LibraryManifest: YAMLCodable {
         map.add("title", title)
         map.add("default_user", defaultUser)
         map.add("decks", strings: decks)
+        if privacy != .standard { map.add("privacy", privacy.rawValue) }
         return map.build()
     }
 }

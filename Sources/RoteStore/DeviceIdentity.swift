@@ -1,18 +1,68 @@
 import Foundation
 
-/// This device's name in review events and commit trailers: the host name made into a slug,
-/// plus a short random suffix so two machines with the same host name stay apart. Kept in
-/// `.git/rote/device`, which is never committed, so each clone has its own.
+/// This clone's identity in review events, session files and commit trailers: a random id
+/// (`dev-` and 12 hex digits) made the first time it is needed and kept in
+/// `.git/rote/device-id`, which is never committed — so each clone has its own, and nothing
+/// committed says which machine a review came from (seed 004: no device identifiers).
+///
+/// A learner may give this device a name they recognise (`rote device --name laptop`); it is
+/// kept beside the id in `.git/rote/device-name`, also never committed, and only shown here.
 public enum DeviceIdentity {
-    public static func name(root: URL) -> String {
-        let file = root.appending(path: ".git/rote/device")
-        if let saved = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !saved.isEmpty {
-            return saved
+    public static let idPath = ".git/rote/device-id"
+    public static let namePath = ".git/rote/device-name"
+    /// Where Rote before the random id kept a name made from the host name; it is removed
+    /// when the random id is made, so the host name is not kept even locally.
+    static let hostBasedPath = ".git/rote/device"
+
+    /// The device id, made once per clone.
+    public static func id(root: URL) -> String {
+        let file = root.appending(path: idPath)
+        if let saved = read(file), isValidID(saved) { return saved }
+        let id = makeID()
+        // When the id cannot be saved (a read-only library) it is still random; the next
+        // run makes another, and nothing is lost but the id's constancy.
+        try? AtomicFile.write(id + "\n", to: file)
+        try? FileManager.default.removeItem(at: root.appending(path: hostBasedPath))
+        return id
+    }
+
+    /// A fresh random device id: `dev-` and 12 hex digits (48 random bits).
+    public static func makeID() -> String {
+        "dev-" + randomHex(digits: 12)
+    }
+
+    /// True for an id `makeID` could have made.
+    public static func isValidID(_ text: String) -> Bool {
+        text.count == 16 && text.hasPrefix("dev-") && text.dropFirst(4).allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+
+    /// The name the learner gave this device, if any.
+    public static func localName(root: URL) -> String? {
+        read(root.appending(path: namePath))
+    }
+
+    /// Sets (or, with nil, removes) this device's local name. A name is one line of at most
+    /// 64 characters with no control characters.
+    public static func setLocalName(_ name: String?, root: URL) throws {
+        let file = root.appending(path: namePath)
+        guard let name = name?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
+            if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
+            return
         }
-        let host = Slug.make(from: ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "device")
-        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let name = "\(host)-\(suffix.prefix(4))"
-        try? AtomicFile.write(name + "\n", to: file)
-        return name
+        guard name.count <= 64, !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw LibraryError(.invalidName, "a device name is one line of at most 64 characters, without control characters")
+        }
+        try AtomicFile.write(name + "\n", to: file)
+    }
+
+    /// `digits` random lowercase hex digits from the system's random source.
+    public static func randomHex(digits: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<digits).map { _ in "0123456789abcdef".randomElement(using: &generator)! })
+    }
+
+    private static func read(_ file: URL) -> String? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        return text
     }
 }

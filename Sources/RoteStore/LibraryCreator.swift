@@ -7,10 +7,20 @@ import StarterDecks
 public struct LibraryCreator {
     public var user: String
     public var now: Date
+    /// `.anonymous` writes `privacy: anonymous` into rote.yaml: Rote's commits are then
+    /// authored by Rote under the learner's id (`CommitAuthor`).
+    public var privacy: LibraryManifest.Privacy
 
-    public init(user: String, now: Date = Date()) {
+    public init(user: String, privacy: LibraryManifest.Privacy = .standard, now: Date = Date()) {
         self.user = user
+        self.privacy = privacy
         self.now = Timestamp.wholeSeconds(now)
+    }
+
+    /// A random learner id for an anonymous library: `learner-` and 10 hex digits. It names
+    /// no one; the learner may keep it for good.
+    public static func anonymousLearnerID() -> String {
+        "learner-" + DeviceIdentity.randomHex(digits: 10)
     }
 
     /// The decks shipped with Rote, by folder name, in study order.
@@ -49,7 +59,7 @@ public struct LibraryCreator {
             paths.append(path)
         }
         let decks = LibraryCreator.starterDeckNames
-        try write(LibraryLocation.manifestName, LibraryManifest(title: "My Rote library", defaultUser: user, decks: decks).render())
+        try write(LibraryLocation.manifestName, LibraryManifest(title: "My Rote library", defaultUser: user, decks: decks, privacy: privacy).render())
         try write(".gitattributes", MergeRules.gitAttributes)
         for file in StarterDecks.files { try write("corpus/\(file.path)", file.text) }
         var profile = Profile(user: user, createdAt: now, updatedAt: now)
@@ -70,7 +80,8 @@ public struct LibraryCreator {
             for path in paths { try index.add(path: path) }
             try index.write()
             let tree = try index.writeTree()
-            let signature = try repository.signature(at: now, fallbackName: user, fallbackEmail: "\(user)@rote.invalid")
+            try CommitAuthor.configureGit(repository, root: root)
+            let signature = try CommitAuthor.signature(in: repository, privacy: privacy, user: user, at: now)
             return try repository.createCommit(
                 tree: tree, parents: [], message: "Create Rote library with \(decks.count) starter decks\n\nDecks: \(decks.joined(separator: ", "))\nRote-User: \(user)\n",
                 author: signature, committer: signature)

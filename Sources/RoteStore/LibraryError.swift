@@ -4,6 +4,10 @@ import Foundation
 public struct LibraryError: Error, CustomStringConvertible, Sendable {
     public enum Code: Sendable, Equatable {
         case notALibrary, notAGitRepository, alreadyExists, unreadable, invalidUser, gitFailure, notFound
+        /// A name given to something other than a learner (a device) that Rote cannot keep.
+        case invalidName
+        /// The learner has not agreed to Rote keeping this kind of data (seed 004's consent).
+        case consentRequired
     }
 
     public let code: Code

@@ -113,6 +113,7 @@ extension LibraryGit {
     /// when it did not, every file it named is put back as it was, and a note says so. Called
     /// under the library's lock before any change is written or pending work is committed.
     public func recoverInterruptedApply() throws {
+        try recoverInterruptedCheckout()
         guard let text = try? String(contentsOf: journalURL, encoding: .utf8) else { return }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count >= 2 else {

@@ -11,6 +11,8 @@ public final class LibraryGit {
     public let repository: Repository
     public let user: String
     public let device: String
+    /// `rote.yaml`'s privacy setting: whose name Rote's commits carry (`CommitAuthor`).
+    public let privacy: LibraryManifest.Privacy
     /// The clock commits are dated by (a test sets it).
     public let now: @Sendable () -> Date
     /// Every path this git committed and the bytes it committed there (nil: removed), the
@@ -25,7 +27,8 @@ public final class LibraryGit {
             throw SyncError(.notARepository, "\(root.path) is not a git repository (\(error.message)); create a library with `rote init`")
         }
         self.user = user
-        self.device = DeviceIdentity.name(root: root)
+        self.device = DeviceIdentity.id(root: root)
+        self.privacy = CommitAuthor.privacy(root: root)
         self.now = now
     }
 
@@ -61,13 +64,13 @@ public final class LibraryGit {
         let base = try head?.tree()
         let tree = try repository.buildTree(from: base, changes: changes)
         if let base, base.id == tree.id { return nil }
-        let signature = try repository.signature(at: now(), fallbackName: user, fallbackEmail: "\(user)@rote.invalid")
+        let author = try signature()
         // The commit is made without moving the branch: git's index is written first and the
         // branch moved last. A process killed between the two then leaves the index ahead of
         // HEAD (the new files staged, as a plain `git commit` would take them), never behind it
         // — an index behind HEAD stages the reverse of the commit, and the next `git commit`
         // would quietly undo it.
-        let id = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: message, author: signature, committer: signature, updateReference: nil)
+        let id = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: message, author: author, committer: author, updateReference: nil)
         // Only the changed entries: the rest keep the stat data that lets status skip them.
         let index = try repository.index()
         try index.reloadIfChanged()
@@ -86,6 +89,11 @@ public final class LibraryGit {
         try repository.setReference(named: "HEAD", to: id, message: "commit: \(summary)", expected: head?.id)
         committedChanges.merge(changes) { _, new in new }
         return id
+    }
+
+    /// The author and committer of a commit Rote makes now (`CommitAuthor`).
+    public func signature() throws -> Signature {
+        try CommitAuthor.signature(in: repository, privacy: privacy, user: user, at: now())
     }
 
     /// A test's stand-in for a kill: called between the steps of a write, it throws (a
@@ -130,13 +138,18 @@ public final class LibraryGit {
     /// lock counts as live while any git process works in this repository, not only while one
     /// has the file open.
     func explainStaleLocks() throws {
-        for lock in repository.staleLockFiles() {
-            if let holder = ProcessScan.processHolding(lock) ?? ProcessScan.gitProcess(workingIn: root) {
-                throw SyncError(.locked, "\(lock.path) is in use by process \(holder); wait for it to finish (or stop it), then try again")
-            }
-            try? FileManager.default.removeItem(at: lock)
-            FileHandle.standardError.write(Data("rote: removed \(lock.path), left by a git or rote process that stopped before finishing; no running process held it\n".utf8))
+        for lock in repository.staleLockFiles() { try LibraryGit.removeIfStale(lock, repository: root) }
+    }
+
+    /// Removes a git lock file no live process can own (none has it open, no git works in
+    /// `repository`), saying so; one a live process may own is reported, never removed.
+    public static func removeIfStale(_ lock: URL, repository: URL) throws {
+        guard FileManager.default.fileExists(atPath: lock.path) else { return }
+        if let holder = ProcessScan.processHolding(lock) ?? ProcessScan.gitProcess(workingIn: repository) {
+            throw SyncError(.locked, "\(lock.path) is in use by process \(holder); wait for it to finish (or stop it), then try again")
         }
+        try? FileManager.default.removeItem(at: lock)
+        FileHandle.standardError.write(Data("rote: removed \(lock.path), left by a git or rote process that stopped before finishing; no running process held it\n".utf8))
     }
 }
 

@@ -47,12 +47,16 @@ public enum LibraryLocation {
     }
 
     /// The learner commands act for: `--user`, else `ROTE_USER`, else the library's
-    /// `default_user`, else the login name made into a slug.
+    /// `default_user`, else (except in an anonymous library) the login name made into a slug.
     ///
     /// This is the one place a learner name enters Rote, and it becomes part of file paths
     /// (`profiles/<user>/…`, `.git/rote/launch-<user>.index`), so a name that is not a slug —
     /// `../../victim`, a slash, an empty segment — is refused here, for every command.
     public static func user(explicit: String?, manifest: LibraryManifest?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        // An anonymous library never takes a learner's name from their login.
+        if manifest?.privacy == .anonymous, explicit?.isEmpty ?? true, environment["ROTE_USER"]?.isEmpty ?? true, manifest?.defaultUser == nil {
+            throw LibraryError(.invalidUser, "this library is anonymous (privacy: anonymous in rote.yaml) and names no default_user, so your login name is not used; pass --user with your learner id")
+        }
         let (user, source): (String, String) =
             if let explicit, !explicit.isEmpty { (explicit, "--user") }
             else if let fromEnvironment = environment["ROTE_USER"], !fromEnvironment.isEmpty { (fromEnvironment, "ROTE_USER") }

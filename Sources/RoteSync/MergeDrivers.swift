@@ -36,9 +36,12 @@ public enum MergeDrivers {
     /// plain `git merge`/`git pull` run the same merges through `rote merge-driver`: the
     /// drivers in `.git/config`, and the full table of which paths take them in
     /// `.git/info/attributes` (`MergeRules`), which also covers rules newer than the
-    /// library's tracked `.gitattributes`.
+    /// library's tracked `.gitattributes`. In an anonymous library it also gives plain git
+    /// Rote's anonymous identity (`CommitAuthor.configureGit`), so a clone commits as anonymously
+    /// as the library it came from.
     public static func configure(_ repository: Repository, rotePath: String) throws {
         try MergeRules.installInfoAttributes(gitDirectory: repository.gitDirectory)
+        if let root = repository.workTree { try CommitAuthor.configureGit(repository, root: root) }
         let config = try repository.config()
         let command = rotePath.contains(" ") ? "\"\(rotePath)\"" : rotePath
         for kind in MergeKind.allCases {

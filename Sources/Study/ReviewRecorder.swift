@@ -4,12 +4,18 @@ import Scheduling
 
 /// Writes answered reviews into progress files the moment they happen — each one atomically,
 /// with the replayed state — so a session killed at any point loses no answered review.
+///
+/// It is also the gate of seed 004's consent: a progress file of a passage deck is neither
+/// written nor computed unless the learner agreed that Rote keeps their passage practice.
 public struct ReviewRecorder {
     public let root: URL
     public let user: String
     public let device: String
     let decks: [String: DeckManifest]
     let profile: Profile?
+    /// True when the learner agreed to Rote keeping their passage practice; set by the study
+    /// session when they agree during it.
+    public var keepsPassagePractice: Bool
 
     public init(root: URL, user: String, device: String, decks: [String: DeckManifest], profile: Profile?) {
         self.root = root
@@ -17,6 +23,18 @@ public struct ReviewRecorder {
         self.device = device
         self.decks = decks
         self.profile = profile
+        self.keepsPassagePractice = profile?.keepsPassagePractice ?? false
+    }
+
+    /// True when `entry` belongs to a passages deck.
+    public func isPassage(_ entry: String) -> Bool {
+        decks[String(entry.split(separator: "/")[0])]?.kind == .passages
+    }
+
+    /// Refuses any change to a passage's progress without the learner's consent.
+    func requireConsent(for entry: String) throws {
+        guard isPassage(entry), !keepsPassagePractice else { return }
+        throw LibraryError(.consentRequired, Profile.passagesConsentRefusal(entry: entry))
     }
 
     /// `profiles/<user>/progress/<entry>.yaml`.
@@ -40,6 +58,7 @@ public struct ReviewRecorder {
     /// The file `record` would write, without writing it — for callers that write it together
     /// with other files, all or nothing (`LibraryGit.apply`).
     public func recorded(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased()) throws -> (path: String, data: Data, file: ProgressFile) {
+        try requireConsent(for: entry)
         try Timestamp.checkNotInFuture(at, what: "the review's time")
         var file = try current(entry)
         file.reviews.append(ReviewEvent(id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device))
@@ -60,6 +79,7 @@ public struct ReviewRecorder {
 
     /// The file `update` would write, without writing it.
     public func updated(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (path: String, data: Data, file: ProgressFile) {
+        try requireConsent(for: entry)
         var file = try current(entry)
         change(&file)
         let deck = String(entry.split(separator: "/")[0])

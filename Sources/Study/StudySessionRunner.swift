@@ -49,7 +49,7 @@ public final class StudySessionRunner {
     let console: any StudyConsole
     let now: () -> Date
     var random: SeededGenerator
-    let recorder: ReviewRecorder
+    var recorder: ReviewRecorder
     public private(set) var session: SessionFile
     /// Library path → bytes this session wrote, committed at the end.
     var written: [String: Data] = [:]
@@ -64,6 +64,9 @@ public final class StudySessionRunner {
     /// The entry on screen, for a console that checks typing as it happens (a browser marks
     /// a passage's recall word by word); nil between cards.
     public private(set) var onScreen: String?
+    /// True when passages were left out of this session because the learner has not agreed to
+    /// Rote keeping passage practice (seed 004).
+    public private(set) var refusedPassages = false
     /// Entries whose status the learner changed in this session.
     public private(set) var statusChanges: [(entry: String, status: ProgressFile.Status)] = []
     /// Asked before each card: a plan that replaces the rest of the queue, when the one the
@@ -136,6 +139,28 @@ public final class StudySessionRunner {
             guard let entry = source.entry(visit.id) else {
                 queue.removeFirst()
                 continue
+            }
+            // Before the first passage is studied the learner is asked, once, whether Rote may
+            // keep passage practice; without a yes no passage is studied, so nothing about one
+            // is written. The end of input stops the session before anything is recorded.
+            if recorder.isPassage(visit.id), !recorder.keepsPassagePractice {
+                let agreed: Bool
+                do {
+                    agreed = try askPassageConsent()
+                } catch let Interrupt.command(command) where command == .quit {
+                    refusedPassages = true
+                    console.show("Passages left out: " + Profile.passagesConsentRefusal(entry: nil) + ".", style: .dim)
+                    break loop
+                } catch Interrupt.command {
+                    // Undo, suspend or ignore are no answer to the question: it is asked again.
+                    continue
+                }
+                if !agreed {
+                    queue.removeAll { recorder.isPassage($0.id) }
+                    refusedPassages = true
+                    console.show("Passages left out: " + Profile.passagesConsentRefusal(entry: nil) + ".", style: .dim)
+                    continue
+                }
             }
             // A progress file that does not read is never written over: the entry is left out
             // of this session, with the reason, and the rest of the session goes on.
@@ -444,6 +469,20 @@ public final class StudySessionRunner {
         }
     }
 
+    /// Seed 004 §6: asks whether Rote may keep passage practice, unless the learner answered
+    /// already; records the answer (with its time) in the profile, committed with the session.
+    /// Throws `Interrupt.command(.quit)` at the end of input, recording nothing.
+    func askPassageConsent() throws -> Bool {
+        if let answer = profile?.passagePracticeConsent { return answer.granted }
+        guard profile != nil else { return false }
+        console.show(Profile.passagesConsentText, style: .dim)
+        let reply = try ask("keep your passage practice? (y/n)", .yesNo)
+        let granted = ["y", "yes"].contains(reply.trimmingCharacters(in: .whitespaces).lowercased())
+        _ = try recordConsent(Profile.passagesConsentTopic, version: Profile.passagesConsentVersion, granted: granted)
+        recorder.keepsPassagePractice = granted
+        return granted
+    }
+
     /// Seed 004's reflection: asks for consent once (recorded in the profile with time and
     /// version), then saves the learner's words in the progress file only if they agreed.
     func reflect(on entry: Entry, _ file: inout ProgressFile) throws {
@@ -454,7 +493,7 @@ public final class StudySessionRunner {
                     + "Saved reflections are kept in your progress files and sync wherever this library syncs.", style: .dim)
             let reply = try ask("save your reflections? (y/n)", .yesNo)
             let granted = ["y", "yes"].contains(reply.lowercased())
-            consent = try recordConsent(granted)
+            consent = try recordConsent(Self.reflectionConsentTopic, version: Self.reflectionConsentVersion, granted: granted)
         }
         let text = try ask("what does it mean to you? (Enter to skip)", .text).trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return }
@@ -467,16 +506,13 @@ public final class StudySessionRunner {
         file = result.file
     }
 
-    func recordConsent(_ granted: Bool) throws -> Profile.Consent? {
+    func recordConsent(_ topic: String, version: String, granted: Bool) throws -> Profile.Consent? {
         guard var profile else { return nil }
         let path = LibraryPaths(user: user).profile
         // The copy in hand may have left out what it did not understand: read it again, in full.
         profile = try ReadBeforeRewrite.read(Profile.self, at: path, in: root) ?? profile
-        let at = Timestamp.wholeSeconds(now())
-        let answer = Profile.Consent(topic: Self.reflectionConsentTopic, granted: granted, at: at, version: Self.reflectionConsentVersion)
-        profile.consent.removeAll { $0.topic == Self.reflectionConsentTopic }
-        profile.consent.append(answer)
-        profile.updatedAt = at
+        profile.recordConsent(topic, version: version, granted: granted, at: Timestamp.wholeSeconds(now()))
+        let answer = profile.consentAnswer(topic, version: version)
         let data = Data(profile.render().utf8)
         try AtomicFile.write(data, at: path, in: root)
         written[path] = data

@@ -41,6 +41,8 @@ profile.settings.nativeLanguage = "ar"
 profile.settings.targetLanguage = "en"
 profile.settings.typedAnswers = false
 profile.settings.leftHanded = false
+// The demo learner studies passages, which Rote keeps only with consent (seed 004).
+profile.consent.append(Profile.Consent(topic: Profile.passagesConsentTopic, granted: true, at: start.addingTimeInterval(18 * 3600), version: Profile.passagesConsentVersion))
 profile.settings.haptics = true
 profile.lexicalRank = 400
 profile.interests = [("family", 0.6), ("school", 0.4)]

@@ -33,7 +33,7 @@ struct Log: ParsableCommand {
                 guard SessionCommitMessage.trailer(SessionCommitMessage.sessionTrailer, in: message) != nil else { continue }
                 let who = SessionCommitMessage.trailer(SessionCommitMessage.userTrailer, in: message) ?? "?"
                 if !all, who != user { continue }
-                let device = SessionCommitMessage.trailer(SessionCommitMessage.deviceTrailer, in: message) ?? "?"
+                let device = SessionCommitMessage.trailer(SessionCommitMessage.deviceTrailer, in: message).map { DeviceCommand.label($0, root: root) } ?? "?"
                 let summary = commit.summary.hasPrefix("Study: ") ? String(commit.summary.dropFirst(7)) : commit.summary
                 let date = Timestamp.format(commit.authorTime).prefix(16).replacingOccurrences(of: "T", with: " ")
                 let recovered = SessionCommitMessage.trailer(SessionCommitMessage.recoveredTrailer, in: message) != nil ? " (recovered)" : ""
@@ -66,7 +66,7 @@ struct History: ParsableCommand {
         print("\(entry.id) — \(entry.gloss)")
         print("\(reviews.count) review\(reviews.count == 1 ? "" : "s") by \(library.user)")
         for review in reviews {
-            print("  \(Timestamp.format(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \($0)" } ?? ""))
+            print("  \(Timestamp.format(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \(DeviceCommand.label($0, root: library.root))" } ?? ""))
         }
         let commits = try CLIError.explain { try library.commits(touching: entry) }
         print("commits:")

@@ -17,7 +17,7 @@ struct Rote: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, Check.self, List.self, Show.self, Lookup.self, StudyCommand.self, Review.self, Letters.self, Suspend.self, Ignore.self, Activate.self, Reset.self, Stats.self, Sync.self, Clone.self, Log.self, History.self, Replay.self, Optimize.self, Evaluate.self, SetupGit.self, MergeDriverCommand.self,
-            Import.self, Export.self, Forget.self, DeckCommand.self, Serve.self,
+            Import.self, Export.self, Forget.self, Consent.self, DeviceCommand.self, DeckCommand.self, Serve.self,
         ]
     )
 }

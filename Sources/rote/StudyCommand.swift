@@ -79,6 +79,8 @@ struct StudyCommand: ParsableCommand {
         let runner = try CLIError.explain { try start.runner(console: console, typed: typed) }
         let session = try CLIError.explain { try runner.run(plan: start.plan) }
         guard let session else {
+            // Only passages were planned and the learner has not agreed to keeping them.
+            if runner.refusedPassages { throw CLIError("passage study refused: " + Profile.passagesConsentRefusal(entry: nil)) }
             print("Nothing answered; nothing saved.")
             return
         }

@@ -74,13 +74,14 @@ enum AnkiFixtures {
 /// Hand-made packages for the tests of bad input and of the import's rules, built with
 /// SQLite and ZIPFoundation directly so they run everywhere.
 enum HandMadePackage {
-    /// A minimal schema-11 collection: one Basic note type, one deck, `notes` as (id, front,
-    /// back), one card per note (card id = note id + 1000) and the given review log
+    /// A minimal schema-11 collection: one Basic note type (with `cloze`, a Cloze one of Text
+    /// and Extra), one deck, `notes` as (id, front, back), one card per note (card id = note
+    /// id + 1000) and the given review log
     /// (revlog id ms, note id, ease). Notes in `reversed` have a second card (id = note id +
     /// 2000), answered by `reversedReviews` (revlog id ms, note id, ease).
     static func collection(
         notes: [(Int64, String, String)], reviews: [(Int64, Int64, Int)] = [], reversed: [Int64] = [],
-        reversedReviews: [(Int64, Int64, Int)] = [], deckName: String = "Tiny", deckID: Int64 = 20
+        reversedReviews: [(Int64, Int64, Int)] = [], deckName: String = "Tiny", deckID: Int64 = 20, cloze: Bool = false
     ) throws -> Data {
         let folder = TemporaryDirectory("anki-collection")
         let path = folder.url.appending(path: "collection.anki2").path
@@ -93,7 +94,7 @@ enum HandMadePackage {
             CREATE TABLE notes (id integer primary key, guid text, mid integer, mod integer, usn integer, tags text, flds text, sfld integer, csum integer, flags integer, data text);
             CREATE TABLE cards (id integer primary key, nid integer, did integer, ord integer, mod integer, usn integer, type integer, queue integer, due integer, ivl integer, factor integer, reps integer, lapses integer, left integer, odue integer, odid integer, flags integer, data text);
             CREATE TABLE revlog (id integer primary key, cid integer, usn integer, ease integer, ivl integer, lastIvl integer, factor integer, time integer, type integer);
-            INSERT INTO col VALUES (1, 0, 0, 0, 11, 0, 0, 0, '{}', '{"10": {"name": "Basic", "type": 0, "flds": [{"name": "Front", "ord": 0}, {"name": "Back", "ord": 1}]}}', '{"\(deckID)": {"name": \(quote(deckName).replacingOccurrences(of: "'", with: "\""))}}', '{}', '{}');
+            INSERT INTO col VALUES (1, 0, 0, 0, 11, 0, 0, 0, '{}', '\(cloze ? #"{"10": {"name": "Cloze", "type": 1, "flds": [{"name": "Text", "ord": 0}, {"name": "Extra", "ord": 1}]}}"# : #"{"10": {"name": "Basic", "type": 0, "flds": [{"name": "Front", "ord": 0}, {"name": "Back", "ord": 1}]}}"#)', '{"\(deckID)": {"name": \(quote(deckName).replacingOccurrences(of: "'", with: "\""))}}', '{}', '{}');
 
             """
         for (id, front, back) in notes {

@@ -178,6 +178,32 @@ import ZIPFoundation
 
     // MARK: - Rules, on hand-made packages
 
+    /// Seed 004 §6: a passage's Anki history is practice, kept only with the learner's consent;
+    /// without it the passage comes in as content and the history stays out, with a warning.
+    @Test func aPassagesAnkiHistoryComesInOnlyWithConsent() throws {
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        let packages = TemporaryDirectory()
+        let package = packages.url.appending(path: "verses.apkg")
+        try HandMadePackage.zip([
+            ("collection.anki2", try HandMadePackage.collection(notes: [(100, "{{c1::Jesus}} wept.", "John 11:35")], reviews: [(1_767_261_600_000, 100, 3)], deckName: "Memory", cloze: true)),
+        ], to: package)
+        let importer = AnkiImporter(root: library.url)
+        let without = try importer.importPackage(at: package, options: .init(user: "ana"))
+        #expect(without.reviewsAdded == 0 && without.progressFiles == 0)
+        #expect(without.warnings.contains { $0.contains("left out the Anki history of 1 passage") && $0.contains("rote consent grant") }, "\(without.warnings)")
+        #expect(!FileManager.default.fileExists(atPath: library.url.appending(path: "profiles/ana/progress/memory").path))
+        let deck = try FileManager.default.contentsOfDirectory(atPath: library.url.appending(path: "corpus/memory").path)
+        #expect(deck.contains { $0 != "deck.yaml" && $0.hasSuffix(".yaml") }, "the passage itself came in: \(deck)")
+
+        let profile = try #require(library.read("profiles/ana/profile.yaml"))
+        library.write("profiles/ana/profile.yaml", profile + "consent:\n  passages: {granted: true, at: 2026-11-02T09:00:00Z, version: \"1\"}\n")
+        Shell.run("git", ["commit", "-qam", "consent"], in: library.url)
+        let with = try importer.importPackage(at: package, options: .init(user: "ana"))
+        #expect(with.reviewsAdded == 1 && with.progressFiles == 1)
+        #expect(with.warnings.allSatisfy { !$0.contains("left out the Anki history") })
+    }
+
     @Test func reImportingALaterExportAddsOnlyNewReviewsAndKeepsLocalEdits() throws {
         let library = TemporaryDirectory()
         FixtureLibrary.write(into: library)

@@ -43,7 +43,8 @@ import Study
         let script = [
             "run",                      // words/run, due: its third review is a reverse translation
             "يذهب", "go",               // words/go, new: translation match, sentence completion
-            "y", "He shares our grief.", // verses/joh-11-35: consent, reflection
+            "y",                        // verses/joh-11-35: Rote may keep passage practice
+            "y", "He shares our grief.", // consent to reflections, the reflection
             try Self.cloze1Answer(), "Jesus wept", "Jesus wept.",   // cloze 1, cloze 2, recitation
             "", "good",                 // letters/l: reveal, self-grade
             "undo",                     // at the next card: take the letter's review back
@@ -67,6 +68,7 @@ import Study
         #expect(try progress("maths/arithmetic/addition/order_steps").status == .suspended)
         #expect(directory.read("profiles/ana/progress/maths/arithmetic/addition/two_plus_two.yaml") == nil, "quit before it")
         #expect((directory.read("profiles/ana/profile.yaml") ?? "").contains("reflections: {granted: true"))
+        #expect((directory.read("profiles/ana/profile.yaml") ?? "").contains("passages: {granted: true"))
 
         let second = rote(["study", "maths"], input: "ignore\n")
         #expect(second.status == 0, "\(second.stderr)")
@@ -208,7 +210,7 @@ import Study
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data("y\nA reflection.\n".utf8))
+        try input.fileHandleForWriting.write(contentsOf: Data("y\ny\nA reflection.\n".utf8))
         let path = lib.appending(path: "profiles/ana/progress/verses/joh-11-35.yaml").path
         var level: String?
         for _ in 0..<400 where level != "cloze1" {

@@ -8,22 +8,6 @@ import Yams
 /// or build the very tree `Yams.compose` builds: same strings, resolved tags, scalar styles,
 /// and line and column of every node (diagnostics name lines from them).
 @Suite struct BlockYAMLReaderTests {
-    /// Every node depth-first as one line each: what it is, where it is, and what it holds.
-    static func describe(_ node: Node) -> [String] {
-        let at = node.mark.map { "\($0.line):\($0.column)" } ?? "?"
-        switch node {
-        case let .scalar(scalar):
-            return ["scalar \(at) \(scalar.style) \(node.tag) \(scalar.string.debugDescription)"]
-        case let .mapping(mapping):
-            return ["mapping \(at) \(mapping.style) \(node.tag) \(mapping.count)"]
-                + mapping.flatMap { describe($0.key) + describe($0.value) }
-        case let .sequence(sequence):
-            return ["sequence \(at) \(sequence.style) \(node.tag) \(sequence.count)"] + sequence.flatMap(describe)
-        case .alias:
-            return ["alias \(at)"]
-        }
-    }
-
     static func yams(_ text: String) -> Node? { try? Yams.compose(yaml: text) }
 
     /// Every YAML file in the starter decks and the demo profile.
@@ -46,7 +30,7 @@ import Yams
             guard let fast = BlockYAMLReader.parse(text) else { continue }
             read += 1
             let reference = try #require(Self.yams(text), "\(text)")
-            #expect(Self.describe(fast) == Self.describe(reference), "\(text)")
+            #expect(BlockYAMLReader.describe(fast) == BlockYAMLReader.describe(reference), "\(text)")
         }
         // Rote writes these files, so nearly all of them take the short way.
         #expect(read * 10 >= Self.starterFiles.count * 9, "only \(read) of \(Self.starterFiles.count) read")
@@ -87,9 +71,9 @@ import Yams
                 Issue.record("round \(round): the block reader read a file Yams refuses:\n\(mutated)")
                 continue
             }
-            if Self.describe(fast) != Self.describe(reference) {
+            if BlockYAMLReader.describe(fast) != BlockYAMLReader.describe(reference) {
                 disagreements += 1
-                Issue.record("round \(round): trees differ:\n\(mutated)\n\(zip(Self.describe(fast), Self.describe(reference)).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "lengths differ")")
+                Issue.record("round \(round): trees differ:\n\(mutated)\n\(zip(BlockYAMLReader.describe(fast), BlockYAMLReader.describe(reference)).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "lengths differ")")
             }
             if disagreements > 5 { break }
         }

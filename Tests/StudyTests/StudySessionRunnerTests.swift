@@ -127,7 +127,7 @@ final class ScriptedConsole: StudyConsole {
             return
         }
         let cloze1 = PassageLadder(level: .cloze1, attempts: 3).prompt(for: passage, entryID: Self.passage)
-        let console = ScriptedConsole(["y", "Weeping with those who weep.", cloze1.blanks.joined(separator: " "), "Jesus wept", "Jesus wept."])
+        let console = ScriptedConsole(["y", "y", "Weeping with those who weep.", cloze1.blanks.joined(separator: " "), "Jesus wept", "Jesus wept."])
         let (runner, _) = try makeRunner(console)
         let session = try #require(try runner.run(plan: plan(new: [Self.passage])))
         let file = try progress(Self.passage)
@@ -141,12 +141,12 @@ final class ScriptedConsole: StudyConsole {
     }
 
     @Test func withoutConsentNoReflectionIsWrittenAndTheQuestionIsNotAskedAgain() throws {
-        let console = ScriptedConsole(["n", "Private thoughts"])
+        let console = ScriptedConsole(["y", "n", "Private thoughts"])
         let (runner, _) = try makeRunner(console)
         _ = try runner.run(plan: plan(new: [Self.passage]))
         #expect(try progress(Self.passage).reflection == nil)
         #expect(!(directory.read("profiles/ana/progress/verses/joh-11-35.yaml") ?? "").contains("Private"))
-        #expect(try profile().consent.first?.granted == false)
+        #expect(try profile().consent.first { $0.topic == "reflections" }?.granted == false)
         #expect(console.shown.contains("Not saved: you chose not to save reflections."))
 
         // The ladder stopped at cloze1 is where the next session starts, without asking again.
@@ -157,8 +157,56 @@ final class ScriptedConsole: StudyConsole {
         #expect(again.shown.contains { $0.hasPrefix("Fill in the missing words") })
     }
 
+    /// Seed 004 §6: the learner is asked before the first passage, and a no keeps every
+    /// passage out — nothing about one is written — while the other decks are studied.
+    @Test func withoutPassageConsentNothingAboutPassagesIsWrittenAndOtherDecksAreStudied() throws {
+        let fixture = Shell.run("git", ["rev-parse", "HEAD"], in: root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let console = ScriptedConsole(["n", "1"])
+        let (runner, _) = try makeRunner(console)
+        let session = try #require(try runner.run(plan: plan(new: [Self.passage, Self.mcq])))
+        #expect(directory.read("profiles/ana/progress/verses/joh-11-35.yaml") == nil)
+        #expect(try progress(Self.mcq).reviews.count == 1, "the skills question after the passage was studied")
+        #expect(!session.attempts.contains { $0.entry.hasPrefix("verses/") } && !session.decks.contains("verses"))
+        let answer = try #require(try profile().passagePracticeConsent)
+        #expect(!answer.granted && answer.version == Profile.passagesConsentVersion, "the no is recorded with its time")
+        #expect(console.prompts.first?.0.contains("keep your passage practice") == true)
+        #expect(console.shown.contains { $0.hasPrefix("Passages left out:") && $0.contains("rote consent grant") })
+        let committed = Shell.run("git", ["log", "-p", "--format=%B", "\(fixture)..HEAD"], in: root).stdout
+        #expect(!committed.contains("joh-11-35") && !committed.contains("verses"), "no commit since names the passage or its deck: \(committed)")
+
+        // Asked once: the next session leaves passages out without asking again.
+        let again = ScriptedConsole([])
+        let (next, _) = try makeRunner(again)
+        #expect(try next.run(plan: plan(new: [Self.passage])) == nil)
+        #expect(again.prompts.isEmpty && next.refusedPassages)
+        #expect(directory.read("profiles/ana/progress/verses/joh-11-35.yaml") == nil)
+    }
+
+    @Test func theEndOfInputAtThePassageQuestionWritesNothing() throws {
+        let console = ScriptedConsole([])
+        let (runner, _) = try makeRunner(console)
+        #expect(try runner.run(plan: plan(new: [Self.passage])) == nil)
+        #expect(directory.read("profiles/ana/progress/verses/joh-11-35.yaml") == nil)
+        #expect(try profile().passagePracticeConsent == nil, "no answer, nothing recorded")
+        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
+    }
+
+    /// The gate is in the one place progress is computed, so no caller can write a passage's
+    /// progress without consent — a review from outside a session, a status change.
+    @Test func theRecorderRefusesPassageProgressWithoutConsent() throws {
+        let library = try LibraryLoader(includeSessions: false).load(root)
+        var recorder = ReviewRecorder(root: root, user: "ana", device: "dev-000000000000", decks: library.decks, profile: library.profiles["ana"])
+        #expect(throws: LibraryError.self) { try recorder.record(entry: Self.passage, grade: .good, at: Date(), ms: nil) }
+        #expect(throws: LibraryError.self) { try recorder.update(entry: Self.passage) { $0.status = .suspended } }
+        #expect(directory.read("profiles/ana/progress/verses/joh-11-35.yaml") == nil)
+        _ = try recorder.record(entry: Self.mcq, grade: .good, at: Date(), ms: nil)
+        recorder.keepsPassagePractice = true
+        _ = try recorder.record(entry: Self.passage, grade: .good, at: Date(), ms: nil)
+        #expect(try progress(Self.passage).reviews.count == 1)
+    }
+
     @Test func aFailedRungDropsOneLevelAndTheVisitEndsAfterTwoSetbacks() throws {
-        let console = ScriptedConsole(["y", "", "wrong", "", "wrong"])
+        let console = ScriptedConsole(["y", "y", "", "wrong", "", "wrong"])
         let (runner, _) = try makeRunner(console)
         let session = try #require(try runner.run(plan: plan(new: [Self.passage])))
         // cloze1 failed → reflect (again, empty) → cloze1 failed → the visit ends, graded again.
@@ -186,7 +234,7 @@ final class ScriptedConsole: StudyConsole {
               - {id: p1, at: 2026-11-01T09:00:00Z, grade: good}
 
             """)
-        let console = ScriptedConsole(["jesus WEPT"])
+        let console = ScriptedConsole(["y", "jesus WEPT"])
         let (runner, _) = try makeRunner(console)
         let session = try #require(try runner.run(plan: plan(new: [], due: [Self.passage])))
         #expect(session.attempts.first?.question == "recall")

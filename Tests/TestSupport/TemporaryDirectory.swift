@@ -3,14 +3,24 @@ import Foundation
 /// A fresh folder under the system temp directory, removed when the value is released.
 public final class TemporaryDirectory: @unchecked Sendable {
     public let url: URL
+    private let removesOnRelease: Bool
 
     public init(_ label: String = "rote-test") {
         url = FileManager.default.temporaryDirectory
             .appending(path: "\(label)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        removesOnRelease = true
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    /// A folder at `url` (made when missing) that the caller owns: it stays when this value
+    /// is released — for a folder inside a file system a test mounts.
+    public init(at url: URL) {
+        self.url = url
+        removesOnRelease = false
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { if removesOnRelease { try? FileManager.default.removeItem(at: url) } }
 
     /// Writes text to a path relative to the folder, creating folders on the way.
     public func write(_ path: String, _ text: String) {

@@ -321,12 +321,13 @@ enum CanonicalProgressReader {
         return Timestamp.parse(utf8: text)
     }
 
-    /// `0` or `-?[1-9][0-9]*`: YAML 1.1 reads a leading zero as octal, so that is left to Yams.
+    /// `0` or `-?[1-9][0-9]*`: YAML 1.1 reads a leading zero as octal, so that is left to Yams,
+    /// and so is `-0`, which Yams does not take for a whole number (found by fuzzing).
     static func integer(_ text: UnsafeRawBufferPointer) -> Int? {
         var digits = text[...]
         let negative = digits.first == 0x2D
         if negative { digits = digits.dropFirst() }
-        guard let first = digits.first, first >= 0x30, first <= 0x39, digits.count <= 18, first != 0x30 || digits.count == 1 else { return nil }
+        guard let first = digits.first, first >= 0x30, first <= 0x39, digits.count <= 18, first != 0x30 || (digits.count == 1 && !negative) else { return nil }
         var value = 0
         for byte in digits {
             guard byte >= 0x30, byte <= 0x39 else { return nil }
