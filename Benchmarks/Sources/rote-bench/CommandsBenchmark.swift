@@ -124,20 +124,10 @@ enum CommandsBenchmark {
         for descriptor: Int32 in 0...2 { posix_spawn_file_actions_adddup2(&actions, terminal, descriptor) }
         posix_spawn_file_actions_addclose(&actions, master)
         posix_spawn_file_actions_addclose(&actions, terminal)
-        var variables = ProcessInfo.processInfo.environment
-        for (key, value) in environment { variables[key] = value }
-        variables["TERM"] = variables["TERM"] ?? "xterm"
-        let cArguments = argv.map { strdup($0) } + [nil]
-        let cEnvironment = variables.map { strdup("\($0)=\($1)") } + [nil]
-        defer {
-            for pointer in cArguments { free(pointer) }
-            for pointer in cEnvironment { free(pointer) }
-        }
-        var pid: pid_t = 0
         let started = ContinuousClock.now
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, cEnvironment)
+        let spawned = Result { try spawn(argv, environment: environment.merging(["TERM": ProcessInfo.processInfo.environment["TERM"] ?? "xterm"]) { mine, _ in mine }, actions: &actions) }
         close(terminal)
-        guard spawned == 0 else { throw OptionError(message: "could not start \(argv[0]): \(String(cString: strerror(spawned)))") }
+        let pid = try spawned.get()
         var seen: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65_536)
         var shown: Duration?
         let marker = Array(" of ".utf8), deadline = ContinuousClock.now + .seconds(60)
@@ -171,6 +161,20 @@ enum CommandsBenchmark {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let started = ContinuousClock.now
+        let pid = try spawn(argv, environment: environment, actions: &actions)
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+        let elapsed = started.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (seconds, usage.ru_maxrss, exited)
+    }
+
+    /// Starts `argv` with this process's environment and `environment` over it, its files as
+    /// `actions` say; returns its pid.
+    static func spawn(_ argv: [String], environment: [String: String], actions: inout posix_spawn_file_actions_t) throws -> pid_t {
         var variables = ProcessInfo.processInfo.environment
         for (key, value) in environment { variables[key] = value }
         let cArguments = argv.map { strdup($0) } + [nil]
@@ -180,15 +184,8 @@ enum CommandsBenchmark {
             for pointer in cEnvironment { free(pointer) }
         }
         var pid: pid_t = 0
-        let started = ContinuousClock.now
         let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, cEnvironment)
         guard spawned == 0 else { throw OptionError(message: "could not start \(argv[0]): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
-        let elapsed = started.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (seconds, usage.ru_maxrss, exited)
+        return pid
     }
 }
