@@ -69,7 +69,7 @@ browser-test: build
 # Coverage-guided fuzzing with libFuzzer (Fuzz/README.md): one instrumented build in
 # .build/fuzz, then every target for FUZZ_RUNS executions (`make fuzz`), or each for a few
 # seconds (`make fuzz-smoke`, which `make test` runs so CI tries every target).
-FUZZ_TARGETS := yaml-block progress-reader merge-progress merge-profile merge-immutable merge-letters seed-json table-csv apkg launch-index
+FUZZ_TARGETS := yaml-block progress-reader merge-progress merge-profile merge-immutable merge-letters seed-json table-csv apkg launch-index web-request
 FUZZ_RUNS ?= 1000000
 FUZZ_SMOKE_SECONDS ?= 3
 

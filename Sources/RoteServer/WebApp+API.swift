@@ -48,6 +48,19 @@ struct TraceRequest: Decodable {
     var hintUsed: Bool?
 }
 
+extension TraceRequest {
+    /// The drawing as points; refused (400) when a point is not `[x, y]` or `[x, y, t]` of
+    /// finite numbers.
+    func points() throws -> [[TracePoint]] {
+        for (s, stroke) in drawing.enumerated() {
+            for (p, point) in stroke.enumerated() where point.count < 2 || point.count > 3 || !point.allSatisfy(\.isFinite) {
+                throw WebError(.badRequest, "bad_attempt", "drawing[\(s)][\(p)]: a point is [x, y] or [x, y, t]")
+            }
+        }
+        return drawing.map { $0.map { TracePoint(x: $0[0], y: $0[1], t: $0.count > 2 ? $0[2] : nil) } }
+    }
+}
+
 // MARK: Answers
 
 struct TodayAnswer: Encodable {
@@ -308,14 +321,7 @@ extension WebApp {
         let deck = try library.lettersDeck(request.deck)
         let entry = try library.letterEntry(request.letter, inDeck: deck)
         guard case let .letter(letter) = entry.content else { throw WebError(.notFound, "not_found", "\(entry.id) is not a letter") }
-        for (s, stroke) in request.drawing.enumerated() {
-            for (p, point) in stroke.enumerated() where point.count < 2 || point.count > 3 || !point.allSatisfy(\.isFinite) {
-                throw WebError(.badRequest, "bad_attempt", "drawing[\(s)][\(p)]: a point is [x, y] or [x, y, t]")
-            }
-        }
-        let score = TraceScoring.score(
-            drawing: request.drawing.map { $0.map { TracePoint(x: $0[0], y: $0[1], t: $0.count > 2 ? $0[2] : nil) } },
-            template: letter.strokes.map { $0.map { TracePoint(x: $0.x, y: $0.y) } })
+        let score = TraceScoring.score(drawing: try request.points(), template: letter.strokes.map { $0.map { TracePoint(x: $0.x, y: $0.y) } })
         // The attempt as the JSON `rote letters record` reads, through the same parser.
         var json: [String: Any] = [
             "mode": request.mode, "score": score.score, "stroke_order": score.strokeOrder, "direction": score.direction, "shape": score.shape,

@@ -41,6 +41,9 @@ enum FuzzTarget: String, CaseIterable {
     /// The launch-index reader on damaged bytes (with a checksum that matches, so damage
     /// reaches the sections): refused, or read without a crash.
     case launchIndex = "launch-index"
+    /// `rote serve`'s request bodies and headers: decoded as the server decodes them, and what
+    /// it does with them before touching a library.
+    case webRequest = "web-request"
 
     func prepare() {
         switch self {
@@ -61,6 +64,7 @@ enum FuzzTarget: String, CaseIterable {
         case .tableCSV: ImportTargets.table(data)
         case .apkg: ImportTargets.apkg(data)
         case .launchIndex: IndexTargets.launchIndex(data)
+        case .webRequest: WebTargets.request(data)
         }
     }
 }
