@@ -207,6 +207,12 @@ class WebTests(unittest.TestCase):
         before = self.served.commits()
         self.driver.get(self.served.base + "/#/today")
         self.click(".deck[data-deck='kjv'] button")
+        # Seed 004 §6: before the first passage the learner is asked, once, whether Rote may
+        # keep their passage practice; y on the keyboard says yes.
+        self.wait.until(lambda d: d.execute_script("return state.screen && !state.busy && state.screen.prompt ? state.screen.prompt.kind : ''") == "yes_no")
+        version = self.screen()["version"]
+        ActionChains(self.driver).send_keys("y").perform()
+        self.wait_for_screen_change(version)
         self.find("#answer")
         self.assertTrue(self.screen()["recall"])
         box = self.find("#answer")
@@ -236,6 +242,9 @@ class WebTests(unittest.TestCase):
         self.assertIn("level: review", first_file)
         self.assertIn("level: read2", second_file)
         self.assertIn(f"profiles/{USER}/progress/{second}.yaml", self.served.last_files())
+        # The yes is in the profile, with its time, committed with the session.
+        self.assertIn(f"profiles/{USER}/profile.yaml", self.served.last_files())
+        self.assertIn("passage", (self.served.root / f"profiles/{USER}/profile.yaml").read_text())
         self.assertEqual(self.served.uncommitted(), "")
 
     # MARK: Tracing
