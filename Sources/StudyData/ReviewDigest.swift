@@ -100,9 +100,6 @@ public struct DeckSchedulers: Sendable {
         })
     }
 
-    /// The settings of every deck, by name.
-    public var settings: [String: SchedulerSettings] { byDeck.mapValues(\.settings) }
-
     /// Every deck's settings as text, by deck name: equal exactly when every replay would be.
     public var fingerprint: String {
         byDeck.keys.sorted().map { "\($0): \(String(describing: byDeck[$0]!.settings))" }.joined(separator: "\n")
