@@ -67,9 +67,13 @@ public final class WebApp: @unchecked Sendable {
         return stats
     }
 
-    /// Works the stats out ahead of the first page that shows them.
+    /// Works the stats out ahead of the first page that shows them, and the commits' changed
+    /// paths ahead of the first entry page.
     public func warmUp() {
-        Thread.detachNewThread { [self] in _ = try? cachedStats() }
+        Thread.detachNewThread { [self] in
+            _ = try? cachedStats()
+            try? library().rememberChangedPaths()
+        }
     }
 
     /// Stops a study session in progress and waits until it is committed (Ctrl-C).
