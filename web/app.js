@@ -228,15 +228,24 @@ function orderList(steps) {
     });
     li.addEventListener("pointerdown", event => {
       if (event.target.closest("button")) return;
-      li.setPointerCapture(event.pointerId); li.classList.add("dragging");
+      event.preventDefault();
+      li.classList.add("dragging");
+      // Followed on the document: a finger's events go to whatever is under it (touch
+      // pointers are captured by the element first touched), not always to the dragged step.
+      const pointer = event.pointerId;
       const onMove = e => {
+        if (e.pointerId !== pointer) return;
         const over = [...list.children].find(other => other !== li && e.clientY > other.getBoundingClientRect().top && e.clientY < other.getBoundingClientRect().bottom);
         if (!over) return;
         const below = [...list.children].indexOf(over) > [...list.children].indexOf(li);
         list.insertBefore(li, below ? over.nextSibling : over);
       };
-      const onUp = () => { li.classList.remove("dragging"); li.removeEventListener("pointermove", onMove); li.removeEventListener("pointerup", onUp); };
-      li.addEventListener("pointermove", onMove); li.addEventListener("pointerup", onUp);
+      const onUp = e => {
+        if (e.pointerId !== pointer) return;
+        li.classList.remove("dragging");
+        for (const [type, handler] of [["pointermove", onMove], ["pointerup", onUp], ["pointercancel", onUp]]) document.removeEventListener(type, handler);
+      };
+      for (const [type, handler] of [["pointermove", onMove], ["pointerup", onUp], ["pointercancel", onUp]]) document.addEventListener(type, handler);
     });
     list.append(li);
   });
