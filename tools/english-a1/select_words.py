@@ -68,8 +68,9 @@ est realised momentum notable submission median penis cos thee justified superma
 SPELLING_PAIRS = [("favorite", "favourite"), ("color", "colour"), ("gray", "grey"), ("theater", "theatre"),
                   ("program", "programme"), ("center", "centre"), ("meter", "metre")]
 
-# Written with a capital letter.
-CAPITALISED = set("i monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december english".split())
+# Written with a capital letter. Not "may": its rank is the modal verb's, far more frequent than
+# the month's, so the deck teaches the modal.
+CAPITALISED = set("i monday tuesday wednesday thursday friday saturday sunday january february march april june july august september october november december english".split())
 
 SHORT_WORDS = set("a i an am as at be by do go he if in it me my no of on or so to up us we ok tv".split())
 
