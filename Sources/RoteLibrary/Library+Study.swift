@@ -101,7 +101,7 @@ extension Library {
     /// session from the launch index — or, after an upgrade, from every file. Fails for a
     /// deck the library does not have, naming those it has.
     public func startStudy(decks requested: [String], limits: StudyLimits, planOnly: Bool = false, now: Date = Date()) throws -> StudyStart {
-        let writer = try LibraryWriter(root: root, user: user, purpose: "study")
+        let writer = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
         let recovered = try StudySessionRunner.recoverInterruptedSession(root: root, git: writer.git)
         // A recovered session was committed after this library's index was opened: read afresh.
         let opener = recovered ? try Library(root: root, user: user, announce: announce) : self

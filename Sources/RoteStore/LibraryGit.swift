@@ -19,6 +19,12 @@ public final class LibraryGit {
     /// latest commit's last: what a launch index records as its own writes.
     public private(set) var committedChanges: [String: Data?] = [:]
 
+    /// A new writer's start, for a git kept open between writers (`LibraryGitPool`): what it
+    /// committed is the new writer's alone.
+    func startWriting() {
+        committedChanges = [:]
+    }
+
     public init(root: URL, user: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.root = root
         do {

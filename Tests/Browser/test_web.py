@@ -334,6 +334,9 @@ class WebTests(unittest.TestCase):
         ActionChains(self.driver).send_keys(" ").perform()
         self.wait_for_screen_change(version)
         self.assertEqual(self.screen()["prompt"]["kind"], "grade")
+        # The template is drawn as on the tracing page, stroke by stroke.
+        strokes = self.screen()["letter"]
+        self.assertEqual(len(self.find("#letter-template").find_elements(By.TAG_NAME, "polyline")), len(strokes))
         self.shoot("letter-session-1280")
         version = self.screen()["version"]
         ActionChains(self.driver).send_keys("3").perform()

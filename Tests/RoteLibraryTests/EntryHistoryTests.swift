@@ -81,3 +81,32 @@ import RoteStore
         #expect(text.contains("\n\(head)\t\(Self.runProgress)\t.\n"), "\(text)")
     }
 }
+
+/// A git kept open between writes (`rote serve`) commits as a new one would, also when
+/// another process committed in between and git's index changed under it.
+@Suite struct LibraryGitPoolTests {
+    @Test func writesThroughAKeptGitCommitAsANewOneWould() throws {
+        let directory = StarterLibrary.copy()
+        let root = directory.url
+        let pool = LibraryGitPool()
+        func library() throws -> Library {
+            let library = try Library(root: root, user: "demo")
+            library.gitPool = pool
+            return library
+        }
+        let first = try library()
+        _ = try first.change(.status(.ignored), of: [first.entry(named: "english-a1/go")], verb: "Ignore")
+        // Another process commits, changing git's index behind the kept git.
+        let hand = try String(contentsOf: root.appending(path: "corpus/english-a1/run.yaml"), encoding: .utf8) + "# a note\n"
+        try Data(hand.utf8).write(to: root.appending(path: "corpus/english-a1/run.yaml"))
+        Shell.run("git", ["commit", "-q", "-am", "Edit run by hand"], in: root)
+        let second = try library()
+        _ = try second.change(.status(.ignored), of: [second.entry(named: "english-a1/be")], verb: "Ignore")
+        let log = Shell.run("git", ["log", "--format=%s", "-3"], in: root).stdout
+        #expect(log == "Ignore: english-a1/be\nEdit run by hand\nIgnore: english-a1/go\n", "\(log)")
+        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout == "", "the index matches HEAD")
+        let committed = Shell.run("git", ["show", "HEAD:corpus/english-a1/run.yaml"], in: root).stdout
+        #expect(committed.hasSuffix("# a note\n"), "the hand edit is kept")
+        #expect(Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: root).stdout == "profiles/demo/progress/english-a1/be.yaml\n")
+    }
+}
