@@ -10,6 +10,11 @@ static inline int rote_git_set_tree_cache_limit(size_t bytes) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, bytes);
 }
 
+// The most memory libgit2's object cache may hold, for every repository of the process.
+static inline int rote_git_set_cache_max_size(ssize_t bytes) {
+    return git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, bytes);
+}
+
 // Replaces the certificate authorities libgit2 trusts for https with those in `file`.
 static inline int rote_git_set_ssl_cert_file(const char *file) {
     return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, NULL);

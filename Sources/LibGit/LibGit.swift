@@ -9,8 +9,12 @@ public enum LibGit {
         git_libgit2_init()
         // libgit2 caches no tree over 4 KiB by default, so every path looked up in a folder
         // of 50 000 progress files inflated and parsed its 2.5 MB tree again (a 200-review
-        // commit took 9 s). Trees up to 64 MiB stay cached, within the 256 MiB cache total.
+        // commit took 9 s). Trees up to 64 MiB stay cached…
         rote_git_set_tree_cache_limit(64 << 20)
+        // …within 64 MiB in all, not libgit2's 256 MiB: a folder of 50 000 files is a 4 MiB
+        // parsed tree, and a walk over many commits' trees filled the cache to a `rote serve`
+        // of 450 MB. A commit needs only the trees along its paths, the last commit's.
+        rote_git_set_cache_max_size(64 << 20)
         return true
     }()
 
