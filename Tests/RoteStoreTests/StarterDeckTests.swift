@@ -72,13 +72,23 @@ import Scheduling
         #expect(verse.filter { $0 != "[" && $0 != "]" }.range(of: "For God so loved the whole world") == nil)
     }
 
-    @Test func alphabetHasAllTwentySixLettersInOrder() throws {
+    @Test func alphabetHasTheSmallLettersThenTheCapitalsInOrder() throws {
         let letters = try entries("alphabet").compactMap { entry -> LetterEntry? in
             if case let .letter(letter) = entry.content { return letter } else { return nil }
         }
-        #expect(letters.map(\.order) == Array(1...26))
-        #expect(letters.map { $0.character ?? "" }.joined() == "abcdefghijklmnopqrstuvwxyz")
-        #expect(letters.allSatisfy { !$0.strokes.isEmpty })
+        #expect(letters.map(\.order) == Array(1...52))
+        #expect(letters.map { $0.character ?? "" }.joined() == "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        #expect(letters.allSatisfy { !$0.strokes.isEmpty && !$0.tips.isEmpty })
+        // Capitals stand on the baseline and reach the cap line (y=10); only Q's tail goes below.
+        for letter in letters where letter.character?.first?.isUppercase == true {
+            let ys = letter.strokes.flatMap { $0.map(\.y) }
+            #expect(ys.min() == 10, "\(letter.glyph) reaches the cap line")
+            #expect(letter.character == "Q" || ys.max() == 80, "\(letter.glyph) stands on the baseline")
+        }
+        // The capitals unlock after the small letters: z (order 26) opens A (order 27).
+        let capitalA = try #require(try entries("alphabet").first { $0.id == "alphabet/capital-a" })
+        let z = try #require(try entries("alphabet").first { $0.id == "alphabet/z" })
+        #expect(capitalA.sortKey > z.sortKey)
     }
 
     @Test func skillsDeckHasThreeSkillsAndFifteenQuestionsOfBothTypes() throws {
