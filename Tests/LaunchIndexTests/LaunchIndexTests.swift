@@ -431,7 +431,7 @@ import StudyData
         try LaunchIndexTests.expectSameAnswers(changed, asTheFullLoadOf: root, days: days)
         try LaunchIndexTests.expectSameAnswers(try LibraryLaunch.openVerified(root: root, user: "demo"), asTheFullLoadOf: root, days: days)
 
-        for (path, old, new) in [("corpus/alphabet/deck.yaml", "version: 1.0.0", "version: 1.0.1"), ("corpus/kjv/deck.yaml", "kind: passages", "kind: vocabulary")] {
+        for (path, old, new) in [("corpus/alphabet/deck.yaml", "version: 1.1.0", "version: 1.1.1"), ("corpus/kjv/deck.yaml", "kind: passages", "kind: vocabulary")] {
             LaunchIndexTests.settle()
             _ = try LibraryLaunch.openVerified(root: root, user: "demo")
             try edit(path, old, new)
