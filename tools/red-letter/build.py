@@ -209,23 +209,24 @@ def write(passages, files, snapshot):
     print(f"{len(files)} passages ({', '.join(f'{b} {n}' for b, n in by_book.items())}), {len(ordered)} verses in the snapshot")
 
 
-def fold(text, width=92):
-    lines, current = [], ""
-    for word in text.split(" "):
-        if current and len(current) + 1 + len(word) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = f"{current} {word}" if current else word
-    lines.append(current)
-    return "\n".join("  " + line for line in lines)
+PLAIN = re.compile(r"[A-Za-z][^:#\"\\\[\]{}]*[A-Za-z.?!,;]")
+
+
+def scalar(text):
+    """The text as one YAML line, the way Rote writes strings: plain when YAML reads it back
+    unchanged (no ': ', ' #', quotes, brackets or braces), else double-quoted with JSON-style
+    escapes. One line keeps the file in the fast subset Rote's own reader takes
+    (BlockYAMLReader), where a folded block scalar would go to Yams."""
+    if PLAIN.fullmatch(text) and text.lower() not in ("yes", "no", "true", "false", "null", "on", "off"):
+        return text
+    return json.dumps(text, ensure_ascii=False)
 
 
 def render(book, chapter, verses, text, tags, order):
-    if "  " in text or text != text.strip():
-        raise ValueError(f"{book} {chapter}:{verses}: spacing the folded YAML would not keep")
+    if "  " in text or text != text.strip() or "\n" in text:
+        raise ValueError(f"{book} {chapter}:{verses}: the text has spacing YAML would not keep")
     return (f"reference: {book} {chapter}:{verses}\nbook: {book}\nchapter: {chapter}\nverses: \"{verses}\"\n"
-            f"text: >-\n{fold(text)}\ntranslation: KJV\ntags: [{', '.join(tags)}]\nrights: {RIGHTS}\norder: {order}\n")
+            f"text: {scalar(text)}\ntranslation: KJV\ntags: [{', '.join(tags)}]\nrights: {RIGHTS}\norder: {order}\n")
 
 
 DECK_YAML = """\
