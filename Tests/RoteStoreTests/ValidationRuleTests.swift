@@ -69,8 +69,8 @@ import TestSupport
         Case(name: "alternative not in Arabic script in an Arabic deck", overrides: [runPath: run.replacingOccurrences(of: "translation: يجري\n", with: "translation: يجري\nalternatives: [يركض, yarkud]\n"), "corpus/words/deck.yaml": ValidationRuleTests.arabicDeck], path: runPath, line: 4, severity: .warning, words: "alternatives[2] has no Arabic letter"),
         Case(name: "distractor twice", overrides: [runPath: run.replacingOccurrences(of: "[يمشي, يجلس, يقف]", with: "[يمشي, يجلس, يمشي]")], path: runPath, line: 14, severity: .warning, words: "distractor 'يمشي' is listed twice"),
         Case(name: "answer among distractors in another case", overrides: [runPath: run.replacingOccurrences(of: "[run, runs, running]", with: "[Ran, runs, running]")], path: runPath, line: 19, severity: .error, words: "also listed as a distractor"),
-        Case(name: "translation distractor of another part of speech", overrides: [runPath: run.replacingOccurrences(of: "[يمشي, يجلس, يقف]", with: "[يمشي, يجلس, سريع]"), "corpus/words/fast.yaml": ValidationRuleTests.fast], path: runPath, line: 14, severity: .warning, words: "distractor 'سريع' is an adjective in this deck, but 'run' is a verb"),
-        Case(name: "reverse distractor of another part of speech", overrides: [runPath: run.replacingOccurrences(of: "questions:\n", with: "questions:\n  - id: reverse\n    type: reverse_translation\n    prompt: يجري\n    answer: run\n    distractors: [go, fast, sit]\n"), "corpus/words/fast.yaml": ValidationRuleTests.fast], path: runPath, line: 14, severity: .warning, words: "distractor 'fast' is an adjective in this deck"),
+        Case(name: "translation distractor of another part of speech", overrides: [runPath: run.replacingOccurrences(of: "[يمشي, يجلس, يقف]", with: "[يمشي, يجلس, هو]"), "corpus/words/he.yaml": ValidationRuleTests.he], path: runPath, line: 14, severity: .warning, words: "distractor 'هو' is a pronoun in this deck, but 'run' is a verb"),
+        Case(name: "reverse distractor of another part of speech", overrides: [runPath: run.replacingOccurrences(of: "questions:\n", with: "questions:\n  - id: reverse\n    type: reverse_translation\n    prompt: يجري\n    answer: run\n    distractors: [go, he, sit]\n"), "corpus/words/he.yaml": ValidationRuleTests.he], path: runPath, line: 14, severity: .warning, words: "distractor 'he' is a pronoun in this deck"),
         Case(name: "rank twice in a deck", overrides: ["corpus/words/go.yaml": FixtureLibrary.files["corpus/words/go.yaml"]!.replacingOccurrences(of: "rank: 33", with: "rank: 157")], path: runPath, line: 5, severity: .warning, words: "rank 157 is also the rank of corpus/words/go.yaml"),
         Case(name: "lemma twice in a deck", overrides: ["corpus/words/run-again.yaml": run.replacingOccurrences(of: "rank: 157", with: "rank: 158")], path: "corpus/words/run-again.yaml", line: 1, severity: .warning, words: "'run' (verb) is also in corpus/words/run.yaml"),
         Case(name: "CEFR above its batch", overrides: [runPath: run.replacingOccurrences(of: "rank: 157\n", with: "rank: 157\ncefr: B1\nbatch: 2\n")], path: runPath, line: 6, severity: .warning, words: "cefr B1 in batch 2, whose words are A1 (or A2)"),
@@ -83,7 +83,7 @@ import TestSupport
     ]
 
     static let arabicDeck = "kind: vocabulary\ntitle: Words\nlanguages: {source: en, target: ar}\nversion: 1.0.0\norder: rank\n"
-    static let fast = "word: fast\npos: adjective\ntranslation: سريع\nforms: {base: fast}\nrank: 300\n"
+    static let he = "word: he\npos: pronoun\ntranslation: هو\nforms: {base: he}\nrank: 300\n"
 
     static func profile(with settings: String) -> String {
         "user: ana\nsettings:\n" + settings + "created_at: 2026-11-01T09:00:00Z\n"
@@ -94,6 +94,22 @@ import TestSupport
         for level in 1...20 { lines.append("l\(level): &l\(level) [" + Array(repeating: level == 1 ? "*a" : "*l\(level - 1)", count: 10).joined(separator: ", ") + "]") }
         lines.append("examples: *l20")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The part-of-speech rule stays quiet where a deck cannot tell: a word English uses as
+    /// noun and verb (the deck's 'walk' is a verb, a noun answer may take it), and a translation
+    /// two words share (هو for 'he' and for 'it').
+    @Test func theDistractorRuleStaysQuietWhereTheDeckCannotTell() throws {
+        let directory = TemporaryDirectory()
+        let walk = "word: walk\npos: verb\ntranslation: يمشي\nforms: {base: walk}\nrank: 301\n"
+        let it = "word: it\npos: noun\ntranslation: هو\nforms: {base: it}\nrank: 302\n"
+        FixtureLibrary.write(into: directory, overrides: [
+            "corpus/words/walk.yaml": walk, "corpus/words/he.yaml": Self.he, "corpus/words/it.yaml": it,
+            "corpus/words/go.yaml": FixtureLibrary.files["corpus/words/go.yaml"]!
+                .replacingOccurrences(of: "pos: verb", with: "pos: noun").replacingOccurrences(of: "[يأتي, يأكل, ينام]", with: "[يمشي, هو, ينام]"),
+        ])
+        let library = try LibraryLoader().load(directory.url)
+        #expect(!library.diagnostics.contains { $0.message.contains("distractor") }, "\(library.diagnostics)")
     }
 
     @Test func theFixtureIsClean() throws {
