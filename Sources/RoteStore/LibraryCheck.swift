@@ -28,7 +28,9 @@ public enum LibraryCheck {
     }
 
     static let cacheName = "check.cache"
-    static let header = "rote-check-cache 1"
+    /// Version 2: vocabulary facts carry what the content-quality rules compare, and files'
+    /// own problems include those rules', so a cache of version 1 is read as empty.
+    static let header = "rote-check-cache 2"
     /// A file changed within this many nanoseconds before the cache was written may change
     /// again without its stamp moving (coarse file times): it is read again next time.
     static let racyWindow: Int64 = 2_000_000_000
@@ -305,7 +307,7 @@ public enum LibraryCheck {
         case let .entry(entry):
             let head = [entry.id, entry.deck, entry.path, String(entry.sortKey)]
             switch entry.content {
-            case let .vocabulary(word, pos, hasRank): return "V" + join(head + [word, pos, flag(hasRank)])
+            case let .vocabulary(word, pos, quality): return "V" + join(head + [word, pos, encodeJSON(quality)])
             case let .letter(glyph, order): return "L" + join(head + [glyph, String(order)])
             case let .question(uuid, published): return "Q" + join(head + [uuid ?? "\u{0}", flag(published)])
             case .passage: return "P" + join(head)
@@ -317,6 +319,13 @@ public enum LibraryCheck {
         case let .progress(user, entry, ahead):
             return "G" + join([user, entry] + ahead.flatMap { [$0.id, String($0.at.timeIntervalSince1970)] })
         }
+    }
+
+    /// A vocabulary entry's quality facts as JSON, which holds no tab or line break.
+    static func encodeJSON(_ quality: FileFacts.VocabularyFacts) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(quality)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// A cache line that does not read: the whole cache is then read as empty.
@@ -334,8 +343,8 @@ public enum LibraryCheck {
             let content: FileFacts.EntryFacts.Content
             switch kind {
             case "V":
-                guard parts.count == 7 else { throw Unreadable() }
-                content = .vocabulary(word: parts[4], pos: parts[5], hasRank: parts[6] == "1")
+                guard parts.count == 7, let quality = try? JSONDecoder().decode(FileFacts.VocabularyFacts.self, from: Data(parts[6].utf8)) else { throw Unreadable() }
+                content = .vocabulary(word: parts[4], pos: parts[5], quality: quality)
             case "L":
                 guard parts.count == 6, let order = Int(parts[5]) else { throw Unreadable() }
                 content = .letter(glyph: parts[4], order: order)

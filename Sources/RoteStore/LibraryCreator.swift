@@ -26,7 +26,7 @@ public struct LibraryCreator {
     /// The decks shipped with Rote, by folder name, in study order.
     public static var starterDeckNames: [String] {
         let names = Set(StarterDecks.files.compactMap { $0.path.split(separator: "/").first.map(String.init) })
-        let preferred = ["english-a1", "kjv", "alphabet", "math"]
+        let preferred = ["english-a1", "kjv", "red-letter", "alphabet", "math"]
         return preferred.filter(names.contains) + names.subtracting(preferred).sorted()
     }
 

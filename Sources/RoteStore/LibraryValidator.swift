@@ -18,7 +18,7 @@ public enum FileFacts: Sendable, Equatable {
 
     public struct EntryFacts: Sendable, Equatable {
         public enum Content: Sendable, Equatable {
-            case vocabulary(word: String, pos: String, hasRank: Bool)
+            case vocabulary(word: String, pos: String, quality: VocabularyFacts)
             case letter(glyph: String, order: Int)
             case question(uuid: String?, published: Bool)
             case passage
@@ -41,12 +41,54 @@ public enum FileFacts: Sendable, Equatable {
         public init(_ entry: Entry) {
             let content: Content
             switch entry.content {
-            case let .vocabulary(word): content = .vocabulary(word: word.word, pos: word.pos, hasRank: word.rank != nil)
+            case let .vocabulary(word): content = .vocabulary(word: word.word, pos: word.pos, quality: VocabularyFacts(word))
             case let .letter(letter): content = .letter(glyph: letter.glyph, order: letter.order)
             case let .question(question): content = .question(uuid: question.uuid, published: question.published)
             case .passage: content = .passage
             }
             self.init(id: entry.id, deck: entry.deck, path: entry.path, sortKey: entry.sortKey, content: content)
+        }
+    }
+
+    /// What the content-quality rules compare across a deck's words (`ContentRulesCheck`).
+    public struct VocabularyFacts: Sendable, Equatable, Codable {
+        public var rank: Int?
+        /// The translation, then the alternatives: a translation-match distractor that is one of
+        /// these belongs to this word.
+        public var translations: [String]
+        /// `translation` and `alternatives[n]` (1-based) that have no Arabic letter.
+        public var nonArabic: [String]
+        /// Each multiple-choice question's id and distractors, for the part-of-speech rule.
+        public var questions: [Question]
+
+        public struct Question: Sendable, Equatable, Codable {
+            public var id: String
+            public var kind: String
+            public var distractors: [String]
+
+            public init(id: String, kind: String, distractors: [String]) {
+                self.id = id
+                self.kind = kind
+                self.distractors = distractors
+            }
+        }
+
+        public init(rank: Int? = nil, translations: [String] = [], nonArabic: [String] = [], questions: [Question] = []) {
+            self.rank = rank
+            self.translations = translations
+            self.nonArabic = nonArabic
+            self.questions = questions
+        }
+
+        public init(_ word: VocabularyEntry) {
+            var nonArabic: [String] = []
+            if !ContentQuality.hasArabicLetter(word.translation) { nonArabic.append("translation") }
+            for (index, alternative) in word.alternatives.enumerated() where !ContentQuality.hasArabicLetter(alternative) {
+                nonArabic.append("alternatives[\(index + 1)]")
+            }
+            self.init(
+                rank: word.rank, translations: [word.translation] + word.alternatives, nonArabic: nonArabic,
+                questions: word.questions.filter { $0.kind != .sentenceCompletion }.map { Question(id: $0.id, kind: $0.kind.rawValue, distractors: $0.distractors.map(\.text)) })
         }
     }
 
@@ -176,7 +218,8 @@ public enum LibraryValidator {
                 } else {
                     letterOrders["\(entry.deck)/\(order)"] = entry.path
                 }
-            case let .vocabulary(word, pos, hasRank):
+            case let .vocabulary(word, pos, quality):
+                let hasRank = quality.rank != nil
                 let key = "\(entry.deck)/\(word.lowercased())/\(pos)"
                 if let other = words[key] {
                     problems.append(.warning(entry.path, finder.line(containing: "word", in: entry.path), "'\(word)' (\(pos)) is also in \(other)"))
@@ -190,6 +233,8 @@ public enum LibraryValidator {
                 break
             }
         }
+
+        problems += ContentRulesCheck.problems(entries: entries, decks: decks, finder)
 
         for (user, files) in progress.sorted(by: { $0.key < $1.key }) {
             if !profiles.contains(user) {

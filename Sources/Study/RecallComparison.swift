@@ -501,8 +501,12 @@ enum RecallTokenizer {
             if isWordScalar(scalar) {
                 if start < 0 { start = index }
                 end = index + length
-                if !TypedAnswer.isHaraka(scalar) {
-                    key.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
+                if let folded = TypedAnswer.foldedArabic(scalar) {
+                    if folded == scalar {
+                        key.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
+                    } else {
+                        key.append(contentsOf: Array(String(folded).utf8))
+                    }
                     ascii = false
                 }
             } else if !isApostrophe(scalar) || start < 0 {

@@ -6,22 +6,46 @@
 /// - case is folded (`Run` = `run`);
 /// - punctuation and whitespace around the answer are dropped (`"run."` = `run`), while
 ///   punctuation inside is kept (`don't` ≠ `dont`, since it can change the word);
-/// - Arabic harakat U+064B–U+0652 (fathatan … sukun) are removed everywhere (`يَجْرِي` = `يجري`);
+/// - Arabic diacritics are removed everywhere (`يَجْرِي` = `يجري`): the harakat U+064B–U+0652
+///   (fathatan … sukun), the other combining marks U+0653–U+065F and the superscript alef U+0670;
+///   so is the tatweel U+0640 that stretches a word (`كـتاب` = `كتاب`);
+/// - Arabic letters that keyboards and writers use for one another are folded to one
+///   (``foldedArabic(_:)``): alef maqsura to ya (`ى` = `ي`), the hamza and madda forms of alef
+///   and alef wasla to bare alef (`أ إ آ ٱ` = `ا`), ta marbuta to ha (`ة` = `ه`);
 /// - runs of whitespace inside become one space.
+///
+/// This is the one place those rules live: passage recall (`RecallComparison`) keys its words
+/// through ``foldedArabic(_:)`` too.
 public enum TypedAnswer {
     /// Arabic harakat: fathatan, dammatan, kasratan, fatha, damma, kasra, shadda, sukun.
     public static let harakat: ClosedRange<UInt32> = 0x064B...0x0652
 
-    /// True for Arabic diacritics that typed comparison ignores.
+    /// True for Arabic diacritics that typed comparison ignores: the harakat, the other Arabic
+    /// combining marks (maddah and hamza above and below, U+0653–U+065F) and the superscript
+    /// (dagger) alef U+0670.
     @inlinable public static func isHaraka(_ scalar: Unicode.Scalar) -> Bool {
-        harakat.contains(scalar.value)
+        (0x064B...0x065F).contains(scalar.value) || scalar.value == 0x0670
+    }
+
+    /// The scalar a comparison uses for `scalar`: nil for what it ignores (a diacritic, the
+    /// tatweel U+0640), one letter for each group of Arabic spelling variants, and the scalar
+    /// itself otherwise.
+    @inlinable public static func foldedArabic(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        switch scalar.value {
+        case 0x0640: return nil                                   // tatweel
+        case 0x0649: return "\u{064A}"                            // alef maqsura ى → ya ي
+        case 0x0622, 0x0623, 0x0625, 0x0671: return "\u{0627}"    // آ أ إ ٱ → ا
+        case 0x0629: return "\u{0647}"                            // ta marbuta ة → ha ه
+        default: return isHaraka(scalar) ? nil : scalar
+        }
     }
 
     /// The form both sides are compared in.
     public static func normalized(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false
-        for scalar in text.unicodeScalars where !isHaraka(scalar) {
+        for original in text.unicodeScalars {
+            guard let scalar = foldedArabic(original) else { continue }
             if scalar.properties.isWhitespace {
                 pendingSpace = !scalars.isEmpty
                 continue

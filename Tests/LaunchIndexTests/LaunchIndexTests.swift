@@ -424,16 +424,16 @@ import StudyData
         #expect(try LibraryLaunch.open(root: root, user: "demo").verify().source == .verified, "the new stamps are in the delta")
 
         try edit("profiles/demo/profile.yaml", "ignored_words: [the]", "ignored_words: [the, Go]")
-        try edit("rote.yaml", "decks: [english-a1, kjv, alphabet, math]", "decks: [math, kjv, english-a1]")
+        try edit("rote.yaml", "decks: [english-a1, kjv, red-letter, alphabet, math]", "decks: [math, kjv, english-a1]")
         let changed = try LibraryLaunch.openVerified(root: root, user: "demo")
         guard case .refreshed = changed.source else { Issue.record("after ignored words and deck order: \(changed.source)"); return }
         #expect(try Data(contentsOf: cache) != base, "a new base")
         #expect(changed.index.lookUp("went")?.status == .ignored)
-        #expect(changed.index.settings.decks == ["math", "kjv", "english-a1", "alphabet"])
+        #expect(changed.index.settings.decks == ["math", "kjv", "english-a1", "alphabet", "red-letter"])
         try LaunchIndexTests.expectSameAnswers(changed, asTheFullLoadOf: root, days: days)
         try LaunchIndexTests.expectSameAnswers(try LibraryLaunch.openVerified(root: root, user: "demo"), asTheFullLoadOf: root, days: days)
 
-        for (path, old, new) in [("corpus/alphabet/deck.yaml", "version: 1.0.0", "version: 1.0.1"), ("corpus/kjv/deck.yaml", "kind: passages", "kind: vocabulary")] {
+        for (path, old, new) in [("corpus/alphabet/deck.yaml", "version: 1.1.0", "version: 1.1.1"), ("corpus/kjv/deck.yaml", "kind: passages", "kind: vocabulary")] {
             LaunchIndexTests.settle()
             _ = try LibraryLaunch.openVerified(root: root, user: "demo")
             try edit(path, old, new)

@@ -107,7 +107,7 @@ import RoteStore
         let work = TemporaryDirectory()
         let output = Shell.run(install.url.appending(path: "rote").path, ["init", "mine"], in: work.url, environment: ["ROTE_USER": "tester"])
         #expect(output.status == 0, "\(output.stderr)")
-        for deck in ["english-a1", "kjv", "alphabet", "math"] {
+        for deck in ["english-a1", "kjv", "red-letter", "alphabet", "math"] {
             let original = try FileManager.default.contentsOfDirectory(atPath: Checkout.root.appending(path: "corpus/\(deck)").path).sorted()
             let copied = try FileManager.default.contentsOfDirectory(atPath: work.url.appending(path: "mine/corpus/\(deck)").path).sorted()
             #expect(original == copied)

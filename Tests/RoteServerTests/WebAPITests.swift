@@ -306,7 +306,7 @@ import WebPages
         let served = Served()
         try await served.test { client in
             let decks = try #require(try Self.json(try await client.execute(uri: "/api/decks", method: .get, headers: Self.headers())) as? [[String: Any]])
-            #expect(decks.compactMap { $0["name"] as? String } == ["english-a1", "kjv", "alphabet", "math"])
+            #expect(decks.compactMap { $0["name"] as? String } == ["english-a1", "kjv", "red-letter", "alphabet", "math"])
             let found = try #require(try Self.json(try await client.execute(uri: "/api/entries?q=run", method: .get, headers: Self.headers())) as? [String: Any])
             #expect((found["entries"] as? [[String: Any]])?.contains { $0["id"] as? String == "english-a1/run" } == true)
             let entry = try #require(try Self.json(try await client.execute(uri: "/api/entry?id=english-a1/run", method: .get, headers: Self.headers())) as? [String: Any])

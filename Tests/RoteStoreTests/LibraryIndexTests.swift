@@ -49,7 +49,7 @@ import TestSupport
         #expect(library.errors.isEmpty, "\(library.errors)")
         #expect(library.profiles["ana"] != nil)
         #expect(library.manifest?.defaultUser == "ana")
-        #expect(library.deckOrder == ["english-a1", "kjv", "alphabet", "math"])
+        #expect(library.deckOrder == ["english-a1", "kjv", "red-letter", "alphabet", "math"])
         #expect(library.entries.count > 250)
         #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
         #expect(Shell.run("git", ["fsck"], in: root).status == 0)

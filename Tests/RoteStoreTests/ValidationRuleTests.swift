@@ -62,8 +62,28 @@ import TestSupport
         Case(name: "letter point outside the box", overrides: ["corpus/letters/l.yaml": "glyph: latin-small-l\norder: 1\nstrokes:\n  - [[50, 10], [50, 180]]\n"], path: "corpus/letters/l.yaml", line: 4, severity: .error, words: "outside the 0…100 box"),
         Case(name: "letters share an order", overrides: ["corpus/letters/i.yaml": "glyph: latin-small-i\norder: 1\nstrokes:\n  - [[50, 40], [50, 80]]\n"], path: "corpus/letters/l.yaml", line: 3, severity: .error, words: "order 1 is also used"),
         Case(name: "missing optional field is a warning", overrides: [question: mcq.replacingOccurrences(of: "explanation: Two and two make four.\n", with: "")], path: question, line: 2, severity: .warning, words: "missing optional field 'explanation'"),
+        // Content quality (docs/format.md, "Content checks").
+        Case(name: "example translation not in Arabic script", overrides: [runPath: run.replacingOccurrences(of: "ar: هم {ركضوا} إلى البيت.", with: "ar: They {ran} home.")], path: runPath, line: 11, severity: .warning, words: "examples[2].ar has no Arabic letter"),
+        Case(name: "Arabic definition not in Arabic script", overrides: [runPath: run.replacingOccurrences(of: "rank: 157\n", with: "rank: 157\ndefinition: {en: to move fast, ar: to move fast}\n")], path: runPath, line: 6, severity: .warning, words: "definition.ar has no Arabic letter"),
+        Case(name: "translation not in Arabic script in an Arabic deck", overrides: [runPath: run.replacingOccurrences(of: "translation: يجري", with: "translation: yajri"), "corpus/words/deck.yaml": ValidationRuleTests.arabicDeck], path: runPath, line: 3, severity: .warning, words: "translation has no Arabic letter"),
+        Case(name: "alternative not in Arabic script in an Arabic deck", overrides: [runPath: run.replacingOccurrences(of: "translation: يجري\n", with: "translation: يجري\nalternatives: [يركض, yarkud]\n"), "corpus/words/deck.yaml": ValidationRuleTests.arabicDeck], path: runPath, line: 4, severity: .warning, words: "alternatives[2] has no Arabic letter"),
+        Case(name: "distractor twice", overrides: [runPath: run.replacingOccurrences(of: "[يمشي, يجلس, يقف]", with: "[يمشي, يجلس, يمشي]")], path: runPath, line: 14, severity: .warning, words: "distractor 'يمشي' is listed twice"),
+        Case(name: "answer among distractors in another case", overrides: [runPath: run.replacingOccurrences(of: "[run, runs, running]", with: "[Ran, runs, running]")], path: runPath, line: 19, severity: .error, words: "also listed as a distractor"),
+        Case(name: "translation distractor of another part of speech", overrides: [runPath: run.replacingOccurrences(of: "[يمشي, يجلس, يقف]", with: "[يمشي, يجلس, هو]"), "corpus/words/he.yaml": ValidationRuleTests.he], path: runPath, line: 14, severity: .warning, words: "distractor 'هو' is a pronoun in this deck, but 'run' is a verb"),
+        Case(name: "reverse distractor of another part of speech", overrides: [runPath: run.replacingOccurrences(of: "questions:\n", with: "questions:\n  - id: reverse\n    type: reverse_translation\n    prompt: يجري\n    answer: run\n    distractors: [go, he, sit]\n"), "corpus/words/he.yaml": ValidationRuleTests.he], path: runPath, line: 14, severity: .warning, words: "distractor 'he' is a pronoun in this deck"),
+        Case(name: "rank twice in a deck", overrides: ["corpus/words/go.yaml": FixtureLibrary.files["corpus/words/go.yaml"]!.replacingOccurrences(of: "rank: 33", with: "rank: 157")], path: runPath, line: 5, severity: .warning, words: "rank 157 is also the rank of corpus/words/go.yaml"),
+        Case(name: "lemma twice in a deck", overrides: ["corpus/words/run-again.yaml": run.replacingOccurrences(of: "rank: 157", with: "rank: 158")], path: "corpus/words/run-again.yaml", line: 1, severity: .warning, words: "'run' (verb) is also in corpus/words/run.yaml"),
+        Case(name: "CEFR above its batch", overrides: [runPath: run.replacingOccurrences(of: "rank: 157\n", with: "rank: 157\ncefr: B1\nbatch: 2\n")], path: runPath, line: 6, severity: .warning, words: "cefr B1 in batch 2, whose words are A1 (or A2)"),
+        Case(name: "CEFR below its batch", overrides: [runPath: run.replacingOccurrences(of: "rank: 157\n", with: "rank: 157\ncefr: A1\nbatch: 12\n")], path: runPath, line: 6, severity: .warning, words: "move the word to an earlier batch (1–9)"),
+        Case(name: "not a CEFR level", overrides: [runPath: run.replacingOccurrences(of: "rank: 157\n", with: "rank: 157\ncefr: A3\n")], path: runPath, line: 6, severity: .warning, words: "cefr 'A3' is not a CEFR level"),
+        Case(name: "passage opening with narration", overrides: ["corpus/verses/joh-11-35.yaml": "reference: John 11:14\ntext: Then said Jesus unto them plainly, Lazarus is dead.\n"], path: "corpus/verses/joh-11-35.yaml", line: 2, severity: .warning, words: "the text holds narration ('said Jesus')"),
+        Case(name: "passage with a narration clause", overrides: ["corpus/verses/joh-11-35.yaml": "reference: Mark 4:9\ntext: And he said unto them, He that hath ears to hear, let him hear.\n"], path: "corpus/verses/joh-11-35.yaml", line: 2, severity: .warning, words: "the text holds narration ('And he said unto them,')"),
+        Case(name: "passage ending in narration", overrides: ["corpus/verses/joh-11-35.yaml": "reference: Luke 15:3\ntext: Ye know this, and he spake this parable unto them, saying,\n"], path: "corpus/verses/joh-11-35.yaml", line: 2, severity: .warning, words: "the text holds narration ('saying,')"),
         Case(name: "sentence without blank", overrides: [runPath: run.replacingOccurrences(of: "sentence: They ___ home.", with: "sentence: They ran home.")], path: runPath, line: 19, severity: .error, words: "no ___ blank"),
     ]
+
+    static let arabicDeck = "kind: vocabulary\ntitle: Words\nlanguages: {source: en, target: ar}\nversion: 1.0.0\norder: rank\n"
+    static let he = "word: he\npos: pronoun\ntranslation: هو\nforms: {base: he}\nrank: 300\n"
 
     static func profile(with settings: String) -> String {
         "user: ana\nsettings:\n" + settings + "created_at: 2026-11-01T09:00:00Z\n"
@@ -74,6 +94,22 @@ import TestSupport
         for level in 1...20 { lines.append("l\(level): &l\(level) [" + Array(repeating: level == 1 ? "*a" : "*l\(level - 1)", count: 10).joined(separator: ", ") + "]") }
         lines.append("examples: *l20")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The part-of-speech rule stays quiet where a deck cannot tell: a word English uses as
+    /// noun and verb (the deck's 'walk' is a verb, a noun answer may take it), and a translation
+    /// two words share (هو for 'he' and for 'it').
+    @Test func theDistractorRuleStaysQuietWhereTheDeckCannotTell() throws {
+        let directory = TemporaryDirectory()
+        let walk = "word: walk\npos: verb\ntranslation: يمشي\nforms: {base: walk}\nrank: 301\n"
+        let it = "word: it\npos: noun\ntranslation: هو\nforms: {base: it}\nrank: 302\n"
+        FixtureLibrary.write(into: directory, overrides: [
+            "corpus/words/walk.yaml": walk, "corpus/words/he.yaml": Self.he, "corpus/words/it.yaml": it,
+            "corpus/words/go.yaml": FixtureLibrary.files["corpus/words/go.yaml"]!
+                .replacingOccurrences(of: "pos: verb", with: "pos: noun").replacingOccurrences(of: "[يأتي, يأكل, ينام]", with: "[يمشي, هو, ينام]"),
+        ])
+        let library = try LibraryLoader().load(directory.url)
+        #expect(!library.diagnostics.contains { $0.message.contains("distractor") }, "\(library.diagnostics)")
     }
 
     @Test func theFixtureIsClean() throws {

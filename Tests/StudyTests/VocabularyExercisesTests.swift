@@ -112,7 +112,7 @@ import Testing
     @Test(arguments: [
         ("run", "run", true), ("Run", "run", true), ("  RUN. ", "run", true), ("\"run!\"", "run", true),
         ("runs", "run", false), ("", "run", false), ("ru n", "run", false),
-        ("يَجْرِي", "يجري", true), ("يجري؟", "يجري", true), ("يجري", "يَجْرِي", true), ("يجرى", "يجري", false),
+        ("يَجْرِي", "يجري", true), ("يجري؟", "يجري", true), ("يجري", "يَجْرِي", true), ("يجرى", "يجري", true), ("يجرؤ", "يجري", false),
         ("don't", "dont", false), ("Don't!", "don't", true), ("give  up", "give up", true),
     ])
     func typedAnswersIgnoreCaseSurroundingPunctuationAndHarakat(typed: String, expected: String, same: Bool) {
@@ -224,6 +224,30 @@ import Testing
         #expect(abs(TypedAnswer.similarity("ran", "run") - 2.0 / 3) < 1e-9)
         #expect(TypedAnswer.similarity("", "run") == 0)
         #expect(TypedAnswer.similarity("يَجْرِي", "يجري") == 1, "harakat ignored")
+    }
+
+    @Test func arabicSpellingVariantsAreOneAnswer() {
+        // Alef maqsura and ya.
+        #expect(TypedAnswer.matches("مستشفي", accepted: ["مستشفى"]))
+        #expect(TypedAnswer.matches("على", accepted: ["علي"]))
+        // The hamza and madda forms of alef, and alef wasla.
+        #expect(TypedAnswer.matches("اكل", accepted: ["أكل"]))
+        #expect(TypedAnswer.matches("انسان", accepted: ["إنسان"]))
+        #expect(TypedAnswer.matches("اخر", accepted: ["آخر"]))
+        #expect(TypedAnswer.matches("ٱلله", accepted: ["الله"]))
+        // Ta marbuta and ha.
+        #expect(TypedAnswer.matches("مدرسه", accepted: ["مدرسة"]))
+        // Tatweel and every diacritic, the superscript alef included.
+        #expect(TypedAnswer.matches("كـــتاب", accepted: ["كتاب"]))
+        #expect(TypedAnswer.matches("الرحمٰن", accepted: ["الرحمن"]))
+        #expect(TypedAnswer.matches("مُدَرِّسَةٌ", accepted: ["مدرسه"]))
+        #expect(TypedAnswer.similarity("أكلَ", "اكل") == 1)
+        // Different letters stay different.
+        #expect(!TypedAnswer.matches("مدرس", accepted: ["مدرسة"]), "a dropped ta marbuta is another word")
+        #expect(!TypedAnswer.matches("يكتب", accepted: ["يلعب"]))
+        #expect(!TypedAnswer.matches("باب", accepted: ["ناب"]))
+        // Passage recall keys its words the same way.
+        #expect(RecallComparison.compare(passage: "إلى المدرسة", typed: "الي المدرسه").similarity == 1)
     }
 
     @Test func anExactAnswerIsRightANearMissIsHardAnotherFormIsWrong() {

@@ -81,6 +81,9 @@ public struct PassageEntry: YAMLCodable {
         order = reader.int("order")
         ankiNote = reader.int("anki_note")
         guard let reference, let text else { return nil }
+        if let narration = ContentQuality.narration(in: text) {
+            reader.warning("text", "the text holds narration ('\(narration)'); a passage keeps only the spoken words, so start it after the narration or end it before")
+        }
         self.reference = reference
         self.text = text
     }

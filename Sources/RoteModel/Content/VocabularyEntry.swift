@@ -133,7 +133,11 @@ public struct VocabularyEntry: YAMLCodable {
         for (index, node) in (reader.list("examples") ?? []).enumerated() {
             guard var item = reader.item(node, "examples", index) else { continue }
             let en = item.string("en", required: true)
-            let translated = item.string("ar") ?? item.string("translation")
+            let arabic = item.string("ar")
+            let translated = arabic ?? item.string("translation")
+            if let arabic, !ContentQuality.hasArabicLetter(arabic) {
+                item.warning("ar", "examples[\(index + 1)].ar has no Arabic letter ('\(arabic)'); write the translation in Arabic script")
+            }
             let form = item.string("form", required: true)
             let example = Example(
                 en: en ?? "", translated: translated ?? "", form: form ?? "", context: item.string("context"),
@@ -160,6 +164,12 @@ public struct VocabularyEntry: YAMLCodable {
         self.pos = pos
         self.translation = translation
         self.forms = forms
+        if let arabic = definition.first(where: { $0.0 == "ar" })?.1, !ContentQuality.hasArabicLetter(arabic) {
+            reader.warning("definition", "definition.ar has no Arabic letter ('\(arabic)'); write it in Arabic script")
+        }
+        if let cefr, let problem = ContentQuality.cefrProblem(cefr: cefr, batch: batch) {
+            reader.warning("cefr", problem)
+        }
         checkExamples(lines: exampleLines, log: &reader.log)
         checkQuestions(lines: questionLines, log: &reader.log)
         if !VocabularyEntry.partsOfSpeech.contains(pos) {
@@ -199,8 +209,15 @@ public struct VocabularyEntry: YAMLCodable {
             let line = lines[index]
             let label = "question '\(question.id)'"
             if !ids.insert(question.id).inserted { log.error(line, "duplicate question id '\(question.id)'") }
-            if question.distractors.contains(where: { $0.text == question.answer }) {
+            // Distractors are compared as a learner would see them: case and surrounding
+            // space aside.
+            func key(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+            if question.distractors.contains(where: { key($0.text) == key(question.answer) }) {
                 log.error(line, "\(label): the answer '\(question.answer)' is also listed as a distractor")
+            }
+            var seen = Set<String>()
+            for distractor in question.distractors where !seen.insert(key(distractor.text)).inserted {
+                log.warning(line, "\(label): distractor '\(distractor.text)' is listed twice; each wrong answer once")
             }
             if question.distractors.count < 3 {
                 log.warning(line, "\(label) has \(question.distractors.count) distractors; multiple choice needs 3 (others are drawn from same-level words)")
