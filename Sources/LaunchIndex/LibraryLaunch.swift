@@ -463,6 +463,7 @@ public struct IndexPlanningSource: PlanningSource {
     public var deckNames: [String] { index.settings.decks }
     public func id(_ entry: Int) -> String { index.id(ofEntry: entry) }
     public func facts(_ entry: Int) -> EntryFacts { index.facts(ofEntry: entry) }
+    public func rank(_ entry: Int) -> Int? { index.rank(ofEntry: entry) }
     public func recentMilliseconds(_ entry: Int) -> [Int] { index.progress(ofEntry: entry)?.recentMilliseconds.compactMap { $0 } ?? [] }
 
     public func reviews(_ entry: Int, since time: Date) -> Int {

@@ -74,8 +74,11 @@ public struct SessionPlanner: Sendable {
         public var locked: Bool
         public var status: LibraryIndex.Status
         public var progress: ProgressSummary?
+        /// A vocabulary entry's frequency rank.
+        public var rank: Int?
 
-        public init(id: String, deck: String, published: Bool, locked: Bool, status: LibraryIndex.Status, progress: ProgressSummary?) {
+        public init(id: String, deck: String, published: Bool, locked: Bool, status: LibraryIndex.Status, progress: ProgressSummary?, rank: Int? = nil) {
+            self.rank = rank
             self.id = id
             self.deck = deck
             self.published = published
@@ -104,7 +107,8 @@ public struct SessionPlanner: Sendable {
             guard let entry = index.entries[id] else { return nil }
             return Candidate(
                 id: id, deck: entry.deck, published: library.isPublished(entry), locked: locked.contains(id),
-                status: index.status(of: id), progress: index.progress[id].map { ProgressSummary($0) })
+                status: index.status(of: id), progress: index.progress[id].map { ProgressSummary($0) },
+                rank: { if case let .vocabulary(word) = entry.content { word.rank } else { nil } }())
         }
         let progress = index.progress
         self.init(decks: library.decks, deckOrder: library.deckOrder, profile: index.profile, source: CandidateList(candidates) { id, time in
@@ -183,10 +187,29 @@ public struct SessionPlanner: Sendable {
         let keptDue = due.prefix(reviewRoom).map {
             SessionPlan.Item(id: source.id($0.entry), deck: deckNames[source.facts($0.entry).deck], retrievability: $0.retrievability, due: $0.due)
         }
+        if let lexicalRank = profile?.lexicalRank { new = SessionPlanner.centred(new, on: lexicalRank, rank: source.rank) }
         let kept = (resumed + new.prefix(newRoom)).map { SessionPlan.Item(id: source.id($0), deck: deckNames[source.facts($0).deck]) }
         return SessionPlan(
             due: keptDue, new: kept, dueDeferred: dueTotal - keptDue.count, dueTotal: dueTotal,
             reviewedToday: reviewedToday, introducedToday: introducedToday)
+    }
+
+    /// Seed 002's new-word selection once a lexical rank is known: ranked words nearest the
+    /// rank first (distance in log rank, so 400 and 600 are as far from 500 as their ratio
+    /// says), those just above it before those as far below; unranked entries (passages,
+    /// letters, questions) keep their study order after them. Stable, so ties keep deck order.
+    static func centred(_ entries: [Int], on lexicalRank: Int, rank: (Int) -> Int?) -> [Int] {
+        let centre = log(Double(max(1, lexicalRank)))
+        func distance(_ entry: Int) -> Double {
+            guard let rank = rank(entry) else { return .infinity }
+            let offset = log(Double(max(1, rank))) - centre
+            // Below the rank counts a little more: those words were likely warm-started.
+            return offset >= 0 ? offset : -offset * 1.25
+        }
+        return entries.enumerated().sorted { lhs, rhs in
+            let (a, b) = (distance(lhs.element), distance(rhs.element))
+            return a != b ? a < b : lhs.offset < rhs.offset
+        }.map(\.element)
     }
 
     /// Median answer time plus a few seconds of reading, from the learner's recent answers.
@@ -231,4 +254,5 @@ public struct CandidateList: PlanningSource {
         candidates[entry].progress?.reviews(since: time) ?? exactReviewsSince(candidates[entry].id, time)
     }
     public func recentMilliseconds(_ entry: Int) -> [Int] { candidates[entry].progress?.recentMilliseconds.compactMap { $0 } ?? [] }
+    public func rank(_ entry: Int) -> Int? { candidates[entry].rank }
 }

@@ -15,6 +15,13 @@ public protocol PlanningSource: Sendable {
     func reviews(_ entry: Int, since time: Date) -> Int
     /// Answer times recorded in the entry's last five reviews.
     func recentMilliseconds(_ entry: Int) -> [Int]
+    /// A vocabulary entry's frequency rank, for new-word selection around the learner's
+    /// lexical rank; nil when it has none (or the source does not know).
+    func rank(_ entry: Int) -> Int?
+}
+
+extension PlanningSource {
+    public func rank(_ entry: Int) -> Int? { nil }
 }
 
 public struct EntryFacts: Sendable {
