@@ -78,12 +78,14 @@ extension Library {
         let outcome = RankPromotion.apply(reviews: try promotionReviews(now: now), lexicalRank: profile?.lexicalRank, now: now)
         let before = profile?.lexicalRank
         guard let current = profile,
-            current.easyRatingVelocity != outcome.easyRatingVelocity || current.cycleCount != outcome.cycleCount || current.lexicalRank != outcome.lexicalRank
+            current.easyRatingVelocity != outcome.easyRatingVelocity || (current.cycleCount ?? 0) != outcome.cycleCount
+                || current.lexicalRank != outcome.lexicalRank
         else { return (outcome, before) }
         try write(purpose: "promote") { git in
             guard var updated = try ReadBeforeRewrite.read(Profile.self, at: paths.profile, in: root) else { return }
             updated.easyRatingVelocity = outcome.easyRatingVelocity
-            updated.cycleCount = outcome.cycleCount
+            // No field for "none yet" written until a day of study gives one.
+            updated.cycleCount = outcome.cycleCount == 0 && updated.cycleCount == nil ? nil : outcome.cycleCount
             updated.lexicalRank = outcome.lexicalRank
             updated.updatedAt = Timestamp.wholeSeconds(now)
             let subject = outcome.promoted

@@ -132,6 +132,29 @@ import Study
         #expect(after.new.map(\.id) == ["lex/w40", "lex/w41", "lex/w39"])
     }
 
+    @Test func rankPromotionFollowsFastEasyAnswersAndLeavesSyntheticReviewsOut() throws {
+        let (directory, library) = try Self.library()
+        let now = Timestamp.parse("2026-11-20T10:00:00Z")!
+        // Warm-start reviews 11 days back are in the window, and must not count.
+        _ = try library.recordCalibration(Self.estimate(200), items: library.calibrationItems(deck: "lex"), now: now.addingTimeInterval(-10 * 86_400))
+        let studying = try Self.reopen(directory)
+        for n in 21...44 {
+            let at = now.addingTimeInterval(-Double(n % 4) * 86_400 - Double(n) * 60)
+            _ = try studying.recordReview(of: studying.entry(named: "lex/w\(n)"), grade: n % 5 == 0 ? .good : .easy, ms: 1000, reviewID: "r\(n)", now: at)
+        }
+        let (outcome, before) = try Self.reopen(directory).promoteRank(now: now)
+        #expect(before == 200)
+        #expect(outcome.easyRatingVelocity == 0.833, "20 easy of 24 real reviews")
+        #expect(outcome.cycleCount == 4)
+        #expect(outcome.lexicalRank == 430, "the 90th percentile of the easy words' ranks")
+        let promoted = try Self.reopen(directory)
+        #expect(promoted.profile?.lexicalRank == 430 && promoted.profile?.cycleCount == 4 && promoted.profile?.easyRatingVelocity == 0.833)
+        #expect(Self.commits(directory).first == "Promote: lexical rank 200 → 430")
+        let commits = Self.commits(directory).count
+        _ = try promoted.promoteRank(now: now)
+        #expect(Self.commits(directory).count == commits, "nothing changed, nothing committed")
+    }
+
     @Test func ignoreAWordInNoDeckAddAndKnown() throws {
         let (directory, library) = try Self.library()
         #expect(try library.ignoreWords(["The", "of"]) == ["the", "of"])
