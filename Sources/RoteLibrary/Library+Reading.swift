@@ -89,9 +89,9 @@ public struct Reading: Sendable {
 }
 
 extension Library {
-    /// Runs `text` through the launch index (no entry file is read except, once per lemma, to
-    /// name it): each word's lemma, status and rank, and the summary `rote read` prints and
-    /// the web reader shows. Numbers are not words here.
+    /// Runs `text` through the launch index alone (no entry file is read): each word's lemma,
+    /// status and rank, and the summary `rote read` prints; the web reader shows the same
+    /// tokens. Numbers are not words here.
     public func read(_ text: String) throws -> Reading {
         let launch = try launch()
         let index = launch.index
@@ -113,7 +113,9 @@ extension Library {
                     answer.entry = index.id(ofEntry: number)
                     answer.status = index.status(ofEntry: number)
                     answer.rank = index.rank(ofEntry: number)
-                    if let entry = launch.entry(number), case let .vocabulary(word) = entry.content { answer.lemma = word.word }
+                    // The headword from the index's gloss (`word — translation (pos)`,
+                    // `VocabularyEntry.gloss`): no entry file is read for a text.
+                    answer.lemma = index.gloss(ofEntry: number).components(separatedBy: " — ").first
                 } else if ignored.contains(key) {
                     answer.status = .ignored
                 }

@@ -164,6 +164,14 @@ import RoteModel
         #expect(shown.stdout.contains("again"))
     }
 
+    @Test func helpNamesTheLoopsCommands() {
+        let help = Shell.run(Self.binary, ["--help"])
+        for command in ["calibrate", "add", "known", "read", "today", "article"] {
+            #expect(help.stdout.contains("  \(command) "), "\(command) is missing from rote --help")
+        }
+        #expect(Shell.run(Self.binary, ["calibrate", "--help"]).stdout.contains("{\"question\": 1, \"entry\": \"english-a1/run\""))
+    }
+
     @Test func readRefusesEmptyAndBinaryInput() {
         let (directory, lib) = library()
         directory.write("empty.txt", "  \n")
