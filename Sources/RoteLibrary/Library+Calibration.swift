@@ -87,17 +87,15 @@ extension Library {
         return files
     }
 
-    /// The change that takes every synthetic calibration review out of `file`: its new bytes
-    /// (state replayed), or nil to delete a file left holding nothing.
-    func withoutCalibration(_ file: ProgressFile, recorder: ReviewRecorder) throws -> Data? {
-        let result = try recorder.updated(entry: file.entry) { file in
+    /// The change that takes every synthetic calibration review out of `file`: its new bytes,
+    /// state replayed. A file left without reviews is kept, not deleted: another device may
+    /// add a real review to it before it syncs, and a deletion against a change would keep
+    /// the changed side whole, synthetic reviews and all, where a change against a change
+    /// goes through the progress merge, which keeps the undo (`ProgressMerge`).
+    func withoutCalibration(_ file: ProgressFile, recorder: ReviewRecorder) throws -> Data {
+        try recorder.updated(entry: file.entry) { file in
             file.reviews.removeAll { $0.synthetic == ReviewEvent.calibration }
-        }
-        let left = result.file
-        if left.reviews.isEmpty, left.status == .active, left.statusAt == nil, left.resetAt == nil, left.ladder == nil, left.reflection == nil {
-            return nil
-        }
-        return result.data
+        }.data
     }
 
     /// Records a finished calibration in one commit: `lexical_rank` in the profile, the

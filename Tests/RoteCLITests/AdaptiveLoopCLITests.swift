@@ -117,6 +117,39 @@ import RoteModel
         #expect(!profile(lib).contains("lexical_rank"))
     }
 
+    /// Synthetic reviews sync like any review; an undo on one device, merged with a real review
+    /// of the same word on another, leaves the real review and no synthetic one anywhere.
+    @Test func syntheticReviewsSyncAndAnUndoMergesWithARealReview() throws {
+        let (directory, desk) = library()
+        let hub = directory.url.appending(path: "hub.git")
+        Shell.run("git", ["init", "-q", "--bare", "-b", "main", hub.path])
+        Shell.run("git", ["remote", "add", "origin", hub.path], in: desk)
+        #expect(rote(["sync"], in: desk).status == 0)
+        let (_, result) = try calibrate(desk, knowing: 200)
+        #expect((result["warm_started"] as? Int ?? 0) > 0)
+        #expect(rote(["sync"], in: desk).status == 0)
+        let cloned = rote(["clone", hub.path, "laptop"], in: directory.url)
+        #expect(cloned.status == 0, "\(cloned.stderr)")
+        let laptop = directory.url.appending(path: "laptop")
+        let warmed = try #require(Shell.run("git", ["grep", "-l", "synthetic: calibration", "--", "profiles"], in: laptop).stdout.split(separator: "\n").first)
+        let entry = String(warmed.dropFirst("profiles/tester/progress/".count).dropLast(".yaml".count))
+
+        let reviewed = rote(["review", entry, "again", "--id", "real-on-laptop"], in: laptop)
+        #expect(reviewed.status == 0, "\(reviewed.stderr)")
+        #expect(rote(["calibrate", "--undo"], in: desk).status == 0)
+        #expect(rote(["sync"], in: desk).status == 0)
+        let merged = rote(["sync"], in: laptop)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(rote(["sync"], in: desk).status == 0)
+        for device in [desk, laptop] {
+            let file = try String(contentsOf: device.appending(path: String(warmed)), encoding: .utf8)
+            #expect(file.contains("{id: real-on-laptop,"), "the real review survives on \(device.lastPathComponent)")
+            #expect(!file.contains("synthetic"), "the undo holds on \(device.lastPathComponent)")
+            #expect(Shell.run("git", ["grep", "-l", "synthetic", "--", "profiles"], in: device).stdout.isEmpty)
+        }
+        #expect(Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: desk).stdout == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: laptop).stdout)
+    }
+
     @Test(arguments: [
         ("maybe\n", "question 1: 'maybe' is not an answer", 1),
         ("known\nunknown\nknown\n7\n", "question 4: '7' is not one of the choices", 1),
