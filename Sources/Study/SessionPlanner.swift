@@ -76,9 +76,15 @@ public struct SessionPlanner: Sendable {
         public var progress: ProgressSummary?
         /// A vocabulary entry's frequency rank.
         public var rank: Int?
+        /// A vocabulary entry's word.
+        public var headword: String?
 
-        public init(id: String, deck: String, published: Bool, locked: Bool, status: LibraryIndex.Status, progress: ProgressSummary?, rank: Int? = nil) {
+        public init(
+            id: String, deck: String, published: Bool, locked: Bool, status: LibraryIndex.Status, progress: ProgressSummary?, rank: Int? = nil,
+            headword: String? = nil
+        ) {
             self.rank = rank
+            self.headword = headword
             self.id = id
             self.deck = deck
             self.published = published
@@ -108,7 +114,8 @@ public struct SessionPlanner: Sendable {
             return Candidate(
                 id: id, deck: entry.deck, published: library.isPublished(entry), locked: locked.contains(id),
                 status: index.status(of: id), progress: index.progress[id].map { ProgressSummary($0) },
-                rank: { if case let .vocabulary(word) = entry.content { word.rank } else { nil } }())
+                rank: { if case let .vocabulary(word) = entry.content { word.rank } else { nil } }(),
+                headword: { if case let .vocabulary(word) = entry.content { word.word } else { nil } }())
         }
         let progress = index.progress
         self.init(decks: library.decks, deckOrder: library.deckOrder, profile: index.profile, source: CandidateList(candidates) { id, time in
@@ -145,9 +152,12 @@ public struct SessionPlanner: Sendable {
         var due: [(entry: Int, retrievability: Double, due: Date)] = []
         var new: [Int] = []
         var resumed: [Int] = []
+        // Words the learner ignores or knows: their families come later among new words.
+        var familiar: [Int] = []
         for entry in 0..<source.count {
             let facts = source.facts(entry)
             let deck = facts.deck
+            if facts.status == .ignored || facts.status == .review { familiar.append(entry) }
             guard deck < studied.count, studied[deck], limits.drafts || facts.published, !facts.locked else { continue }
             let progress = facts.progress
             if let progress, progress.reviewCount > 0 {
@@ -187,29 +197,58 @@ public struct SessionPlanner: Sendable {
         let keptDue = due.prefix(reviewRoom).map {
             SessionPlan.Item(id: source.id($0.entry), deck: deckNames[source.facts($0.entry).deck], retrievability: $0.retrievability, due: $0.due)
         }
-        if let lexicalRank = profile?.lexicalRank { new = SessionPlanner.centred(new, on: lexicalRank, rank: source.rank) }
+        let isWord = { (entry: Int) in self.decks[deckNames[self.source.facts(entry).deck]]?.kind == .vocabulary }
+        let stems = SessionPlanner.stems(familiar.filter(isWord).compactMap(source.headword) + (profile?.ignoredWords ?? []))
+        new = SessionPlanner.ordered(
+            new, lexicalRank: profile?.lexicalRank, rank: source.rank,
+            similar: { entry in !stems.isEmpty && isWord(entry) && SessionPlanner.isInFamily(source.headword(entry), of: stems) })
         let kept = (resumed + new.prefix(newRoom)).map { SessionPlan.Item(id: source.id($0), deck: deckNames[source.facts($0).deck]) }
         return SessionPlan(
             due: keptDue, new: kept, dueDeferred: dueTotal - keptDue.count, dueTotal: dueTotal,
             reviewedToday: reviewedToday, introducedToday: introducedToday)
     }
 
-    /// Seed 002's new-word selection once a lexical rank is known: ranked words nearest the
-    /// rank first (distance in log rank, so 400 and 600 are as far from 500 as their ratio
-    /// says), those just above it before those as far below; unranked entries (passages,
-    /// letters, questions) keep their study order after them. Stable, so ties keep deck order.
-    static func centred(_ entries: [Int], on lexicalRank: Int, rank: (Int) -> Int?) -> [Int] {
-        let centre = log(Double(max(1, lexicalRank)))
+    /// Seed 002's new-word selection (`docs/scheduling.md`, "New-word selection").
+    ///
+    /// With a lexical rank, ranked words nearest it come first (distance in log rank, a word
+    /// below the rank counting 1.25× its distance: those were likely warm-started), unranked
+    /// entries keep their study order after them. A word in the family of one the learner
+    /// ignores or knows (`similar`) weighs half: its distance counts double, plus 0.25; without
+    /// a rank, such words go after the others. Stable, so ties keep study order.
+    static func ordered(_ entries: [Int], lexicalRank: Int?, rank: (Int) -> Int?, similar: (Int) -> Bool) -> [Int] {
+        let centre = lexicalRank.map { log(Double(max(1, $0))) }
         func distance(_ entry: Int) -> Double {
-            guard let rank = rank(entry) else { return .infinity }
-            let offset = log(Double(max(1, rank))) - centre
-            // Below the rank counts a little more: those words were likely warm-started.
-            return offset >= 0 ? offset : -offset * 1.25
+            var distance = 0.0
+            if let centre {
+                guard let rank = rank(entry) else { return .infinity }
+                let offset = log(Double(max(1, rank))) - centre
+                distance = offset >= 0 ? offset : -offset * 1.25
+            }
+            return similar(entry) ? distance * 2 + 0.25 : distance
         }
-        return entries.enumerated().sorted { lhs, rhs in
-            let (a, b) = (distance(lhs.element), distance(rhs.element))
-            return a != b ? a < b : lhs.offset < rhs.offset
-        }.map(\.element)
+        let keyed = entries.map { ($0, distance($0)) }
+        guard keyed.contains(where: { $0.1 != 0 }) else { return entries }
+        return keyed.enumerated().sorted { lhs, rhs in
+            lhs.element.1 != rhs.element.1 ? lhs.element.1 < rhs.element.1 : lhs.offset < rhs.offset
+        }.map(\.element.0)
+    }
+
+    /// Word stems a family is told by: the words, lower-cased, of three letters or more.
+    static func stems(_ words: [String]) -> Set<String> {
+        Set(words.map { $0.lowercased() }.filter { $0.count >= 3 })
+    }
+
+    /// Whether `word` is in the family of one of `stems`: it begins with one and is longer
+    /// (act → action, actor; run → runner). A cheap stand-in for shared roots, read from the
+    /// index without opening an entry file.
+    static func isInFamily(_ word: String?, of stems: Set<String>) -> Bool {
+        guard let word = word?.lowercased(), word.count > 3 else { return false }
+        var prefix = ""
+        for character in word.dropLast() {
+            prefix.append(character)
+            if prefix.count >= 3, stems.contains(prefix) { return true }
+        }
+        return false
     }
 
     /// Median answer time plus a few seconds of reading, from the learner's recent answers.
@@ -255,4 +294,5 @@ public struct CandidateList: PlanningSource {
     }
     public func recentMilliseconds(_ entry: Int) -> [Int] { candidates[entry].progress?.recentMilliseconds.compactMap { $0 } ?? [] }
     public func rank(_ entry: Int) -> Int? { candidates[entry].rank }
+    public func headword(_ entry: Int) -> String? { candidates[entry].headword }
 }

@@ -18,10 +18,14 @@ public protocol PlanningSource: Sendable {
     /// A vocabulary entry's frequency rank, for new-word selection around the learner's
     /// lexical rank; nil when it has none (or the source does not know).
     func rank(_ entry: Int) -> Int?
+    /// A vocabulary entry's word (its gloss up to ` — `), for telling a word's family apart;
+    /// nil when the source does not know.
+    func headword(_ entry: Int) -> String?
 }
 
 extension PlanningSource {
     public func rank(_ entry: Int) -> Int? { nil }
+    public func headword(_ entry: Int) -> String? { nil }
 }
 
 public struct EntryFacts: Sendable {

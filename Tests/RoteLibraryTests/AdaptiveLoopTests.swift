@@ -157,6 +157,24 @@ import Study
         #expect(Self.commits(directory).count == commits, "nothing changed, nothing committed")
     }
 
+    /// Ignored and known words push their families (words beginning with them) back among
+    /// new words: here `runner` behind the fixture learner's known `run`, then `action` and
+    /// `actor` once `act` is ignored.
+    @Test func ignoredAndKnownWordsPushTheirFamiliesBack() throws {
+        func word(_ word: String, _ rank: Int) -> String { "word: \(word)\npos: noun\ntranslation: x\(rank)\nforms: {base: \(word)}\nrank: \(rank)\n" }
+        let (directory, library) = try Self.library([
+            "corpus/lex/act.yaml": word("act", 2), "corpus/lex/action.yaml": word("action", 3), "corpus/lex/actor.yaml": word("actor", 4),
+            "corpus/lex/runner.yaml": word("runner", 5),
+        ])
+        let now = Timestamp.parse("2026-11-20T10:00:00Z")!
+        #expect(try library.status(of: library.entry(named: "words/run")) == .review)
+        let first5 = try library.launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 5), now: now)
+        #expect(first5.new.map(\.id) == ["lex/r0", "lex/act", "lex/action", "lex/actor", "lex/r1"], "runner (rank 5) waits behind the known run")
+        _ = try library.ignoreWords(["act"])
+        let after = try Self.reopen(directory).launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 4), now: now)
+        #expect(after.new.map(\.id) == ["lex/r0", "lex/r1", "lex/w1", "lex/r2"])
+    }
+
     @Test func ignoreAWordInNoDeckAddAndKnown() throws {
         let (directory, library) = try Self.library()
         #expect(try library.ignoreWords(["The", "of"]) == ["the", "of"])
