@@ -152,12 +152,9 @@ public struct SessionPlanner: Sendable {
         var due: [(entry: Int, retrievability: Double, due: Date)] = []
         var new: [Int] = []
         var resumed: [Int] = []
-        // Words the learner ignores or knows: their families come later among new words.
-        var familiar: [Int] = []
         for entry in 0..<source.count {
             let facts = source.facts(entry)
             let deck = facts.deck
-            if facts.status == .ignored || facts.status == .review { familiar.append(entry) }
             guard deck < studied.count, studied[deck], limits.drafts || facts.published, !facts.locked else { continue }
             let progress = facts.progress
             if let progress, progress.reviewCount > 0 {
@@ -197,56 +194,76 @@ public struct SessionPlanner: Sendable {
         let keptDue = due.prefix(reviewRoom).map {
             SessionPlan.Item(id: source.id($0.entry), deck: deckNames[source.facts($0.entry).deck], retrievability: $0.retrievability, due: $0.due)
         }
-        let isWord = { (entry: Int) in self.decks[deckNames[self.source.facts(entry).deck]]?.kind == .vocabulary }
-        let stems = SessionPlanner.stems(familiar.filter(isWord).compactMap(source.headword) + (profile?.ignoredWords ?? []))
+        let ignored = Set((profile?.ignoredWords ?? []).map { $0.lowercased() })
         new = SessionPlanner.ordered(
-            new, lexicalRank: profile?.lexicalRank, rank: source.rank,
-            similar: { entry in !stems.isEmpty && isWord(entry) && SessionPlanner.isInFamily(source.headword(entry), of: stems) })
+            new, lexicalRank: profile?.lexicalRank, rank: source.rank, room: newRoom,
+            similar: { entry in
+                guard self.decks[deckNames[self.source.facts(entry).deck]]?.kind == .vocabulary else { return false }
+                return SessionPlanner.isInFamily(self.source.headword(entry)) { ignored.contains($0) || self.source.isFamiliar($0) }
+            })
         let kept = (resumed + new.prefix(newRoom)).map { SessionPlan.Item(id: source.id($0), deck: deckNames[source.facts($0).deck]) }
         return SessionPlan(
             due: keptDue, new: kept, dueDeferred: dueTotal - keptDue.count, dueTotal: dueTotal,
             reviewedToday: reviewedToday, introducedToday: introducedToday)
     }
 
-    /// Seed 002's new-word selection (`docs/scheduling.md`, "New-word selection").
+    /// Seed 002's new-word selection (`docs/scheduling.md`, "Calibration, warm start and rank
+    /// promotion").
     ///
     /// With a lexical rank, ranked words nearest it come first (distance in log rank, a word
     /// below the rank counting 1.25× its distance: those were likely warm-started), unranked
     /// entries keep their study order after them. A word in the family of one the learner
     /// ignores or knows (`similar`) weighs half: its distance counts double, plus 0.25; without
     /// a rank, such words go after the others. Stable, so ties keep study order.
-    static func ordered(_ entries: [Int], lexicalRank: Int?, rank: (Int) -> Int?, similar: (Int) -> Bool) -> [Int] {
-        let centre = lexicalRank.map { log(Double(max(1, $0))) }
-        func distance(_ entry: Int) -> Double {
-            var distance = 0.0
-            if let centre {
+    ///
+    /// `similar` looks words up, so it is asked only of the entries that can still make the
+    /// first `room`: taken in order of distance, until `room` of them are not similar and the
+    /// next one's distance is beyond every kept one's weighed distance.
+    static func ordered(_ entries: [Int], lexicalRank: Int?, rank: (Int) -> Int?, room: Int, similar: (Int) -> Bool) -> [Int] {
+        guard room > 0, !entries.isEmpty else { return entries }
+        var base = entries
+        if let lexicalRank {
+            let centre = log(Double(max(1, lexicalRank)))
+            func distance(_ entry: Int) -> Double {
                 guard let rank = rank(entry) else { return .infinity }
                 let offset = log(Double(max(1, rank))) - centre
-                distance = offset >= 0 ? offset : -offset * 1.25
+                return offset >= 0 ? offset : -offset * 1.25
             }
-            return similar(entry) ? distance * 2 + 0.25 : distance
+            base = entries.map { ($0, distance($0)) }.enumerated().sorted { lhs, rhs in
+                lhs.element.1 != rhs.element.1 ? lhs.element.1 < rhs.element.1 : lhs.offset < rhs.offset
+            }.map(\.element.0)
+            var weighed: [(entry: Int, key: Double, position: Int)] = []
+            var plain = 0
+            for (position, entry) in base.enumerated() {
+                let d = distance(entry)
+                // Every later entry is at least this far: once `room` plain ones are nearer, stop.
+                if plain >= room, let worst = weighed.filter({ $0.key.isFinite }).map(\.key).sorted().dropFirst(room - 1).first, d > worst { break }
+                let isSimilar = d.isFinite && similar(entry)
+                if !isSimilar { plain += 1 }
+                weighed.append((entry, isSimilar ? d * 2 + 0.25 : d, position))
+            }
+            let head = weighed.sorted { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }.map(\.entry)
+            let seen = Set(head)
+            return head + base.filter { !seen.contains($0) }
         }
-        let keyed = entries.map { ($0, distance($0)) }
-        guard keyed.contains(where: { $0.1 != 0 }) else { return entries }
-        return keyed.enumerated().sorted { lhs, rhs in
-            lhs.element.1 != rhs.element.1 ? lhs.element.1 < rhs.element.1 : lhs.offset < rhs.offset
-        }.map(\.element.0)
+        // No rank: study order, words of a familiar family after the first `room` others.
+        var kept: [Int] = [], later: [Int] = []
+        for (position, entry) in entries.enumerated() {
+            if kept.count >= room { return kept + later + entries[position...] }
+            if similar(entry) { later.append(entry) } else { kept.append(entry) }
+        }
+        return kept + later
     }
 
-    /// Word stems a family is told by: the words, lower-cased, of three letters or more.
-    static func stems(_ words: [String]) -> Set<String> {
-        Set(words.map { $0.lowercased() }.filter { $0.count >= 3 })
-    }
-
-    /// Whether `word` is in the family of one of `stems`: it begins with one and is longer
-    /// (act → action, actor; run → runner). A cheap stand-in for shared roots, read from the
-    /// index without opening an entry file.
-    static func isInFamily(_ word: String?, of stems: Set<String>) -> Bool {
+    /// Whether `word` is in the family of a word `familiar` says the learner ignores or
+    /// knows: it begins with that word (three letters or more) and is longer (act → action,
+    /// actor; run → runner). A cheap stand-in for shared roots, read from the index.
+    static func isInFamily(_ word: String?, familiar: (String) -> Bool) -> Bool {
         guard let word = word?.lowercased(), word.count > 3 else { return false }
         var prefix = ""
         for character in word.dropLast() {
             prefix.append(character)
-            if prefix.count >= 3, stems.contains(prefix) { return true }
+            if prefix.count >= 3, familiar(prefix) { return true }
         }
         return false
     }
@@ -267,6 +284,8 @@ public struct CandidateList: PlanningSource {
     private let deckNumbers: [Int]
     /// The reviews since a time for an entry whose summary keeps too few of them to say.
     private let exactReviewsSince: @Sendable (String, Date) -> Int
+    /// Headwords of the entries the learner ignores or knows.
+    private let familiarWords: Set<String>
 
     public init(_ candidates: [SessionPlanner.Candidate], exactReviewsSince: @escaping @Sendable (String, Date) -> Int) {
         self.candidates = candidates
@@ -279,6 +298,7 @@ public struct CandidateList: PlanningSource {
         }
         deckNames = names
         self.exactReviewsSince = exactReviewsSince
+        familiarWords = Set(candidates.filter { $0.status == .ignored || $0.status == .review }.compactMap { $0.headword?.lowercased() })
     }
 
     public var count: Int { candidates.count }
@@ -295,4 +315,5 @@ public struct CandidateList: PlanningSource {
     public func recentMilliseconds(_ entry: Int) -> [Int] { candidates[entry].progress?.recentMilliseconds.compactMap { $0 } ?? [] }
     public func rank(_ entry: Int) -> Int? { candidates[entry].rank }
     public func headword(_ entry: Int) -> String? { candidates[entry].headword }
+    public func isFamiliar(_ word: String) -> Bool { familiarWords.contains(word) }
 }

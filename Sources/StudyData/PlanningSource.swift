@@ -21,11 +21,15 @@ public protocol PlanningSource: Sendable {
     /// A vocabulary entry's word (its gloss up to ` — `), for telling a word's family apart;
     /// nil when the source does not know.
     func headword(_ entry: Int) -> String?
+    /// Whether `word` (lower case) is a word the learner ignores or knows: a lemma whose entry
+    /// is ignored or in review, or one of the profile's ignored words.
+    func isFamiliar(_ word: String) -> Bool
 }
 
 extension PlanningSource {
     public func rank(_ entry: Int) -> Int? { nil }
     public func headword(_ entry: Int) -> String? { nil }
+    public func isFamiliar(_ word: String) -> Bool { false }
 }
 
 public struct EntryFacts: Sendable {

@@ -95,3 +95,33 @@ import RoteModel
         #expect(old.cycleCount == 0 && old.lexicalRank == 400, "outside the 14-day window")
     }
 }
+
+@Suite struct NewWordOrderTests {
+    /// The bounded walk asks `similar` of few entries, yet its first `room` are exactly those
+    /// a full sort by weighed distance gives, for any ranks, rank and room.
+    @Test func theBoundedWalkKeepsTheFullSortsFirstRoom() {
+        var random = SeededGenerator(seed: 99)
+        for _ in 0..<300 {
+            let count = StudyRandom.index(below: 60, using: &random) + 1
+            let ranks = (0..<count).map { _ in StudyRandom.index(below: 8, using: &random) == 0 ? nil : StudyRandom.index(below: 2000, using: &random) + 1 }
+            let similarSet = Set((0..<count).filter { _ in StudyRandom.index(below: 3, using: &random) == 0 })
+            let room = StudyRandom.index(below: 12, using: &random) + 1
+            let lexicalRank = StudyRandom.index(below: 2 , using: &random) == 0 ? nil : StudyRandom.index(below: 2000, using: &random) + 1
+            var asked = 0
+            let ordered = SessionPlanner.ordered(Array(0..<count), lexicalRank: lexicalRank, rank: { ranks[$0] }, room: room, similar: { asked += 1; return similarSet.contains($0) })
+            #expect(Set(ordered) == Set(0..<count) && ordered.count == count, "a permutation")
+            // The full sort, by hand.
+            func key(_ entry: Int) -> Double {
+                var distance = 0.0
+                if let lexicalRank {
+                    guard let rank = ranks[entry] else { return .infinity }
+                    let offset = log(Double(rank)) - log(Double(lexicalRank))
+                    distance = offset >= 0 ? offset : -offset * 1.25
+                }
+                return similarSet.contains(entry) && distance.isFinite ? distance * 2 + 0.25 : distance
+            }
+            let full = (0..<count).sorted { key($0) != key($1) ? key($0) < key($1) : $0 < $1 }
+            #expect(Array(ordered.prefix(room)) == Array(full.prefix(room)), "ranks \(ranks), similar \(similarSet.sorted()), room \(room), rank \(String(describing: lexicalRank))")
+        }
+    }
+}
