@@ -86,6 +86,24 @@ struct ReaderToken: Encodable {
     var entry: String?
 }
 
+/// What a text asks of the learner: `rote read`'s summary (`Library.read`).
+struct ReadingSummary: Encodable {
+    struct Word: Encodable {
+        var entry: String?
+        var word: String
+        var rank: Int?
+        var status: String?
+        var count: Int
+    }
+
+    var runningWords: Int
+    var knownWords: Int
+    var ignoredWords: Int
+    var coverage: Double
+    var unknown: [Word]
+    var notInDeck: [Word]
+}
+
 struct WordAnswer: Encodable {
     struct Example: Encodable { var en, translated: String }
     var entry: String
@@ -212,6 +230,17 @@ extension WebApp {
             guard token.isWord else { return ReaderToken(text: token.text, isWord: false) }
             return ReaderToken(text: token.text, isWord: true, status: token.status?.readerStatus ?? "none", rank: token.rank, entry: token.entry)
         }
+    }
+
+    /// The summary `rote read` prints, for the same text.
+    func readingSummary(_ text: String) throws -> ReadingSummary {
+        let reading = try library().read(text)
+        func word(_ word: Reading.Word) -> ReadingSummary.Word {
+            ReadingSummary.Word(entry: word.entry, word: word.word, rank: word.rank, status: word.status?.readerStatus, count: word.count)
+        }
+        return ReadingSummary(
+            runningWords: reading.runningWords, knownWords: reading.knownWords, ignoredWords: reading.ignoredWords,
+            coverage: (reading.coverage * 10_000).rounded() / 10_000, unknown: reading.unknown.map(word), notInDeck: reading.notInDeck.map(word))
     }
 
     func lookup(_ word: String) throws -> [WordAnswer] {
