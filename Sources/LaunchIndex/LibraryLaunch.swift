@@ -463,6 +463,11 @@ public struct IndexPlanningSource: PlanningSource {
     public var deckNames: [String] { index.settings.decks }
     public func id(_ entry: Int) -> String { index.id(ofEntry: entry) }
     public func facts(_ entry: Int) -> EntryFacts { index.facts(ofEntry: entry) }
+    public func rank(_ entry: Int) -> Int? { index.rank(ofEntry: entry) }
+    public func headword(_ entry: Int) -> String? { index.gloss(ofEntry: entry).components(separatedBy: " — ").first }
+    public func isFamiliar(_ word: String) -> Bool {
+        index.lemmas(of: word).contains { [.ignored, .review].contains(index.status(ofEntry: $0)) }
+    }
     public func recentMilliseconds(_ entry: Int) -> [Int] { index.progress(ofEntry: entry)?.recentMilliseconds.compactMap { $0 } ?? [] }
 
     public func reviews(_ entry: Int, since time: Date) -> Int {

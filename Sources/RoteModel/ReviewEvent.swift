@@ -19,14 +19,24 @@ public struct ReviewEvent: Sendable, Hashable {
     public var ms: Int?
     /// The device that recorded the review, when known.
     public var device: String?
+    /// Set on a review no one answered, written to give a word a known state: `calibration`
+    /// (seed 002's warm start, `rote calibrate`) or `known` (`rote known`). It schedules like
+    /// any review; `rote calibrate --undo` removes the calibration ones.
+    public var synthetic: String?
 
-    public init(id: String, at: Date, grade: Grade, ms: Int? = nil, device: String? = nil) {
+    public init(id: String, at: Date, grade: Grade, ms: Int? = nil, device: String? = nil, synthetic: String? = nil) {
         self.id = id
         self.at = at
         self.grade = grade
         self.ms = ms
         self.device = device
+        self.synthetic = synthetic
     }
+
+    /// The `synthetic` mark of warm-start reviews.
+    public static let calibration = "calibration"
+    /// The `synthetic` mark of reviews `rote known` writes.
+    public static let known = "known"
 
     /// The replay order: by time, then by id, so every device sorts a history the same way.
     public static func replayOrder(_ lhs: ReviewEvent, _ rhs: ReviewEvent) -> Bool {

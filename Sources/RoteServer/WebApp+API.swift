@@ -86,6 +86,24 @@ struct ReaderToken: Encodable {
     var entry: String?
 }
 
+/// What a text asks of the learner: `rote read`'s summary (`Library.read`).
+struct ReadingSummary: Encodable {
+    struct Word: Encodable {
+        var entry: String?
+        var word: String
+        var rank: Int?
+        var status: String?
+        var count: Int
+    }
+
+    var runningWords: Int
+    var knownWords: Int
+    var ignoredWords: Int
+    var coverage: Double
+    var unknown: [Word]
+    var notInDeck: [Word]
+}
+
 struct WordAnswer: Encodable {
     struct Example: Encodable { var en, translated: String }
     var entry: String
@@ -206,22 +224,23 @@ extension WebApp {
 
     // MARK: Reader
 
+    /// The same reading as `rote read` (`Library.read`), token by token.
     func read(_ text: String) throws -> [ReaderToken] {
-        let launch = try library().launch()
-        var known: [String: ReaderToken] = [:]
-        return ReaderText.tokens(text).map { token in
+        try library().read(text).tokens.map { token in
             guard token.isWord else { return ReaderToken(text: token.text, isWord: false) }
-            let key = LibraryIndex.normalize(token.text)
-            if let cached = known[key] { return ReaderToken(text: token.text, isWord: true, status: cached.status, rank: cached.rank, entry: cached.entry) }
-            var answer = ReaderToken(text: token.text, isWord: true, status: "none")
-            if let number = launch.index.lemmas(of: token.text).first, let entry = launch.entry(number) {
-                answer.status = launch.index.status(ofEntry: number).readerStatus
-                answer.entry = entry.id
-                if case let .vocabulary(word) = entry.content { answer.rank = word.rank }
-            }
-            known[key] = answer
-            return answer
+            return ReaderToken(text: token.text, isWord: true, status: token.status?.readerStatus ?? "none", rank: token.rank, entry: token.entry)
         }
+    }
+
+    /// The summary `rote read` prints, for the same text.
+    func readingSummary(_ text: String) throws -> ReadingSummary {
+        let reading = try library().read(text)
+        func word(_ word: Reading.Word) -> ReadingSummary.Word {
+            ReadingSummary.Word(entry: word.entry, word: word.word, rank: word.rank, status: word.status?.readerStatus, count: word.count)
+        }
+        return ReadingSummary(
+            runningWords: reading.runningWords, knownWords: reading.knownWords, ignoredWords: reading.ignoredWords,
+            coverage: (reading.coverage * 10_000).rounded() / 10_000, unknown: reading.unknown.map(word), notInDeck: reading.notInDeck.map(word))
     }
 
     func lookup(_ word: String) throws -> [WordAnswer] {
@@ -399,35 +418,4 @@ struct AnyEncodable: Encodable {
     let value: any Encodable
     init(_ value: any Encodable) { self.value = value }
     func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
-}
-
-/// A text split into words and what lies between them, for the reader.
-enum ReaderText {
-    struct Token: Equatable {
-        var text: String
-        var isWord: Bool
-    }
-
-    /// Words are runs of letters and digits, with an apostrophe or hyphen inside a run kept
-    /// (`don't`, `well-known`); everything else is kept between them, so the tokens put
-    /// together are the text.
-    static func tokens(_ text: String) -> [Token] {
-        var tokens: [Token] = []
-        var current = ""
-        var inWord = false
-        let characters = Array(text)
-        for (index, character) in characters.enumerated() {
-            let joiner = (character == "'" || character == "’" || character == "-") && inWord
-                && index + 1 < characters.count && (characters[index + 1].isLetter || characters[index + 1].isNumber)
-            let wordy = character.isLetter || character.isNumber || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .nonspacingMark } || joiner
-            if wordy != inWord, !current.isEmpty {
-                tokens.append(Token(text: current, isWord: inWord))
-                current = ""
-            }
-            inWord = wordy
-            current.append(character)
-        }
-        if !current.isEmpty { tokens.append(Token(text: current, isWord: inWord)) }
-        return tokens
-    }
 }

@@ -112,6 +112,10 @@ public final class WebApp: @unchecked Sendable {
             let body = try await JSONReply.body(ReaderRequest.self, of: request, limit: BodyLimit.readerText)
             return try JSONReply.ok(self.read(body.text))
         }
+        router.post("/api/reader/summary") { request, _ in
+            let body = try await JSONReply.body(ReaderRequest.self, of: request, limit: BodyLimit.readerText)
+            return try JSONReply.ok(self.readingSummary(body.text))
+        }
         router.get("/api/lookup") { request, _ in
             guard let word = request.uri.queryParameters.get("word"), !word.isEmpty else { throw WebError(.badRequest, "bad_query", "give ?word=") }
             return try JSONReply.ok(self.lookup(word))

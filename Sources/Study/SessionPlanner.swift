@@ -74,8 +74,17 @@ public struct SessionPlanner: Sendable {
         public var locked: Bool
         public var status: LibraryIndex.Status
         public var progress: ProgressSummary?
+        /// A vocabulary entry's frequency rank.
+        public var rank: Int?
+        /// A vocabulary entry's word.
+        public var headword: String?
 
-        public init(id: String, deck: String, published: Bool, locked: Bool, status: LibraryIndex.Status, progress: ProgressSummary?) {
+        public init(
+            id: String, deck: String, published: Bool, locked: Bool, status: LibraryIndex.Status, progress: ProgressSummary?, rank: Int? = nil,
+            headword: String? = nil
+        ) {
+            self.rank = rank
+            self.headword = headword
             self.id = id
             self.deck = deck
             self.published = published
@@ -104,7 +113,9 @@ public struct SessionPlanner: Sendable {
             guard let entry = index.entries[id] else { return nil }
             return Candidate(
                 id: id, deck: entry.deck, published: library.isPublished(entry), locked: locked.contains(id),
-                status: index.status(of: id), progress: index.progress[id].map { ProgressSummary($0) })
+                status: index.status(of: id), progress: index.progress[id].map { ProgressSummary($0) },
+                rank: { if case let .vocabulary(word) = entry.content { word.rank } else { nil } }(),
+                headword: { if case let .vocabulary(word) = entry.content { word.word } else { nil } }())
         }
         let progress = index.progress
         self.init(decks: library.decks, deckOrder: library.deckOrder, profile: index.profile, source: CandidateList(candidates) { id, time in
@@ -183,10 +194,78 @@ public struct SessionPlanner: Sendable {
         let keptDue = due.prefix(reviewRoom).map {
             SessionPlan.Item(id: source.id($0.entry), deck: deckNames[source.facts($0.entry).deck], retrievability: $0.retrievability, due: $0.due)
         }
+        let ignored = Set((profile?.ignoredWords ?? []).map { $0.lowercased() })
+        new = SessionPlanner.ordered(
+            new, lexicalRank: profile?.lexicalRank, rank: source.rank, room: newRoom,
+            similar: { entry in
+                guard self.decks[deckNames[self.source.facts(entry).deck]]?.kind == .vocabulary else { return false }
+                return SessionPlanner.isInFamily(self.source.headword(entry)) { ignored.contains($0) || self.source.isFamiliar($0) }
+            })
         let kept = (resumed + new.prefix(newRoom)).map { SessionPlan.Item(id: source.id($0), deck: deckNames[source.facts($0).deck]) }
         return SessionPlan(
             due: keptDue, new: kept, dueDeferred: dueTotal - keptDue.count, dueTotal: dueTotal,
             reviewedToday: reviewedToday, introducedToday: introducedToday)
+    }
+
+    /// Seed 002's new-word selection (`docs/scheduling.md`, "Calibration, warm start and rank
+    /// promotion").
+    ///
+    /// With a lexical rank, ranked words nearest it come first (distance in log rank, a word
+    /// below the rank counting 1.25× its distance: those were likely warm-started), unranked
+    /// entries keep their study order after them. A word in the family of one the learner
+    /// ignores or knows (`similar`) weighs half: its distance counts double, plus 0.25; without
+    /// a rank, such words go after the others. Stable, so ties keep study order.
+    ///
+    /// `similar` looks words up, so it is asked only of the entries that can still make the
+    /// first `room`: taken in order of distance, until `room` of them are not similar and the
+    /// next one's distance is beyond every kept one's weighed distance.
+    static func ordered(_ entries: [Int], lexicalRank: Int?, rank: (Int) -> Int?, room: Int, similar: (Int) -> Bool) -> [Int] {
+        guard room > 0, !entries.isEmpty else { return entries }
+        var base = entries
+        if let lexicalRank {
+            let centre = log(Double(max(1, lexicalRank)))
+            func distance(_ entry: Int) -> Double {
+                guard let rank = rank(entry) else { return .infinity }
+                let offset = log(Double(max(1, rank))) - centre
+                return offset >= 0 ? offset : -offset * 1.25
+            }
+            base = entries.map { ($0, distance($0)) }.enumerated().sorted { lhs, rhs in
+                lhs.element.1 != rhs.element.1 ? lhs.element.1 < rhs.element.1 : lhs.offset < rhs.offset
+            }.map(\.element.0)
+            var weighed: [(entry: Int, key: Double, position: Int)] = []
+            var plain = 0
+            for (position, entry) in base.enumerated() {
+                let d = distance(entry)
+                // Every later entry is at least this far: once `room` plain ones are nearer, stop.
+                if plain >= room, let worst = weighed.filter({ $0.key.isFinite }).map(\.key).sorted().dropFirst(room - 1).first, d > worst { break }
+                let isSimilar = d.isFinite && similar(entry)
+                if !isSimilar { plain += 1 }
+                weighed.append((entry, isSimilar ? d * 2 + 0.25 : d, position))
+            }
+            let head = weighed.sorted { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }.map(\.entry)
+            let seen = Set(head)
+            return head + base.filter { !seen.contains($0) }
+        }
+        // No rank: study order, words of a familiar family after the first `room` others.
+        var kept: [Int] = [], later: [Int] = []
+        for (position, entry) in entries.enumerated() {
+            if kept.count >= room { return kept + later + entries[position...] }
+            if similar(entry) { later.append(entry) } else { kept.append(entry) }
+        }
+        return kept + later
+    }
+
+    /// Whether `word` is in the family of a word `familiar` says the learner ignores or
+    /// knows: it begins with that word (three letters or more) and is longer (act → action,
+    /// actor; run → runner). A cheap stand-in for shared roots, read from the index.
+    static func isInFamily(_ word: String?, familiar: (String) -> Bool) -> Bool {
+        guard let word = word?.lowercased(), word.count > 3 else { return false }
+        var prefix = ""
+        for character in word.dropLast() {
+            prefix.append(character)
+            if prefix.count >= 3, familiar(prefix) { return true }
+        }
+        return false
     }
 
     /// Median answer time plus a few seconds of reading, from the learner's recent answers.
@@ -205,6 +284,8 @@ public struct CandidateList: PlanningSource {
     private let deckNumbers: [Int]
     /// The reviews since a time for an entry whose summary keeps too few of them to say.
     private let exactReviewsSince: @Sendable (String, Date) -> Int
+    /// Headwords of the entries the learner ignores or knows.
+    private let familiarWords: Set<String>
 
     public init(_ candidates: [SessionPlanner.Candidate], exactReviewsSince: @escaping @Sendable (String, Date) -> Int) {
         self.candidates = candidates
@@ -217,6 +298,7 @@ public struct CandidateList: PlanningSource {
         }
         deckNames = names
         self.exactReviewsSince = exactReviewsSince
+        familiarWords = Set(candidates.filter { $0.status == .ignored || $0.status == .review }.compactMap { $0.headword?.lowercased() })
     }
 
     public var count: Int { candidates.count }
@@ -231,4 +313,7 @@ public struct CandidateList: PlanningSource {
         candidates[entry].progress?.reviews(since: time) ?? exactReviewsSince(candidates[entry].id, time)
     }
     public func recentMilliseconds(_ entry: Int) -> [Int] { candidates[entry].progress?.recentMilliseconds.compactMap { $0 } ?? [] }
+    public func rank(_ entry: Int) -> Int? { candidates[entry].rank }
+    public func headword(_ entry: Int) -> String? { candidates[entry].headword }
+    public func isFamiliar(_ word: String) -> Bool { familiarWords.contains(word) }
 }

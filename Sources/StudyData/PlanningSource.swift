@@ -15,6 +15,21 @@ public protocol PlanningSource: Sendable {
     func reviews(_ entry: Int, since time: Date) -> Int
     /// Answer times recorded in the entry's last five reviews.
     func recentMilliseconds(_ entry: Int) -> [Int]
+    /// A vocabulary entry's frequency rank, for new-word selection around the learner's
+    /// lexical rank; nil when it has none (or the source does not know).
+    func rank(_ entry: Int) -> Int?
+    /// A vocabulary entry's word (its gloss up to ` — `), for telling a word's family apart;
+    /// nil when the source does not know.
+    func headword(_ entry: Int) -> String?
+    /// Whether `word` (lower case) is a word the learner ignores or knows: a lemma whose entry
+    /// is ignored or in review, or one of the profile's ignored words.
+    func isFamiliar(_ word: String) -> Bool
+}
+
+extension PlanningSource {
+    public func rank(_ entry: Int) -> Int? { nil }
+    public func headword(_ entry: Int) -> String? { nil }
+    public func isFamiliar(_ word: String) -> Bool { false }
 }
 
 public struct EntryFacts: Sendable {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RoteLibrary
 import RoteModel
+import RoteStore
 
 /// `rote suspend`, `rote ignore`, `rote activate` and `rote reset`: one commit changing where
 /// the entries stand for the learner (`Library.change`).
@@ -31,10 +32,55 @@ struct Suspend: ParsableCommand {
 
 struct Ignore: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Never study these entries (seed 002's triage: a word you know or do not want).")
+        abstract: "Never study these entries (seed 002's triage: a word you know or do not want).",
+        discussion: "A word in no deck (`rote ignore the`) goes into your profile's ignored_words: any entry with that word, in any deck now or later, counts as ignored.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
-    func run() throws { try EntryStatusChange.status(.ignored).run(global, ids: entries, verb: "ignore") }
+    func run() throws {
+        let library = try CommandContext.library(global)
+        // A plain word no deck holds is remembered as a word; everything else names entries.
+        var words: [String] = [], ids: [String] = []
+        for name in entries {
+            if !name.contains("/"), (try? library.entry(named: name)) == nil { words.append(name) } else { ids.append(name) }
+        }
+        if !ids.isEmpty { try EntryStatusChange.status(.ignored).run(global, ids: ids, verb: "ignore") }
+        if !words.isEmpty {
+            let added = try CLIError.explain { try library.ignoreWords(words) }
+            for word in words.map(LibraryIndex.normalize) {
+                print("\(word): ignored (in no deck; kept in your profile's ignored_words)" + (added.contains(word) ? "" : " — already"))
+            }
+        }
+    }
+}
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Study these words now (seed 002's \"Add to deck\"): active, with a first review, first in your next session.",
+        discussion: "Each entry is made active (and its word leaves ignored_words) and gets a first review graded `again` — you met it and do not know it yet — so it is in learning and comes up in your next session before any new word. One commit.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
+    func run() throws {
+        let library = try CommandContext.library(global)
+        let added = try CLIError.explain { try library.add(try entries.map { try library.entry(named: $0) }) }
+        for (entry, file) in added {
+            print("\(entry.id): added; due \(file.state.map { Timestamp.format($0.due) } ?? "now")")
+        }
+    }
+}
+
+struct Known: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark words you already know: they start with a known state, far from due.",
+        discussion: "An entry you never studied gets two reviews marked `synthetic: known` (the warm start's rule, docs/scheduling.md), which schedule it weeks ahead; an entry with reviews keeps its history. Real reviews later take over. One commit.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
+    func run() throws {
+        let library = try CommandContext.library(global)
+        let marked = try CLIError.explain { try library.markKnown(try entries.map { try library.entry(named: $0) }) }
+        for (entry, changed) in marked {
+            print("\(entry.id): " + (changed ? "known" : "has reviews already; its history decides"))
+        }
+    }
 }
 
 struct Activate: ParsableCommand {

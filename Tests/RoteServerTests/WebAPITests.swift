@@ -297,6 +297,13 @@ import WebPages
             #expect(ignore.status == .ok)
             let again = try #require(try Self.json(try await client.execute(uri: "/api/reader", method: .post, headers: Self.headers(), body: Self.body(["text": "ran"]))) as? [[String: Any]])
             #expect(again.first?["status"] as? String == "ignored", "the reader sees the commit")
+            // The summary `rote read` prints: run is ignored now, zzyzx in no deck.
+            let summary = try #require(try Self.json(try await client.execute(
+                uri: "/api/reader/summary", method: .post, headers: Self.headers(), body: Self.body(["text": "I ran home, zzyzx! Ran."]))) as? [String: Any])
+            #expect(summary["running_words"] as? Int == 5)
+            #expect(summary["ignored_words"] as? Int == 2)
+            #expect((summary["not_in_deck"] as? [[String: Any]])?.map { $0["word"] as? String } == ["zzyzx"])
+            #expect(summary["coverage"] is Double || summary["coverage"] is Int)
         }
         #expect(served.lastCommitSubject() == "Ignore: english-a1/run")
         #expect(served.directory.read("profiles/demo/progress/english-a1/run.yaml")?.contains("status: ignored") == true)

@@ -77,7 +77,7 @@ private struct HashesSeen {
 
 /// Where the canonical reader puts each review it reads; false gives the file up.
 protocol CanonicalReviews {
-    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?) -> Bool
+    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?, synthetic: UnsafeRawBufferPointer?) -> Bool
 }
 
 /// Every review as an event, an id seen twice refused.
@@ -85,10 +85,12 @@ private struct AllReviews: CanonicalReviews {
     var list: [ReviewEvent] = []
     var ids = Set<String>()
 
-    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?) -> Bool {
+    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?, synthetic: UnsafeRawBufferPointer?) -> Bool {
         let id = String(decoding: id, as: UTF8.self)
         guard ids.insert(id).inserted else { return false }
-        list.append(ReviewEvent(id: id, at: at, grade: grade, ms: ms, device: device.map { String(decoding: $0, as: UTF8.self) }))
+        list.append(ReviewEvent(
+            id: id, at: at, grade: grade, ms: ms, device: device.map { String(decoding: $0, as: UTF8.self) },
+            synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }))
         return true
     }
 }
@@ -101,7 +103,7 @@ private struct ReviewsInOrder: CanonicalReviews {
     var hashes = HashesSeen()
     var previous: (at: Date, id: UnsafeRawBufferPointer)?
 
-    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?) -> Bool {
+    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?, synthetic: UnsafeRawBufferPointer?) -> Bool {
         if let previous {
             guard previous.at <= at else { return false }
             if previous.at == at {
@@ -209,7 +211,7 @@ enum CanonicalProgressReader {
     }
 
     static func review<Reviews: CanonicalReviews>(_ text: UnsafeRawBufferPointer, into reviews: inout Reviews) -> Bool {
-        var id: UnsafeRawBufferPointer?, at: Date?, grade: Grade?, ms: Int?, device: UnsafeRawBufferPointer?
+        var id: UnsafeRawBufferPointer?, at: Date?, grade: Grade?, ms: Int?, device: UnsafeRawBufferPointer?, synthetic: UnsafeRawBufferPointer?
         var seen: UInt8 = 0
         let ok = flowPairs(text) { key, value in
             let bit: UInt8
@@ -219,6 +221,8 @@ enum CanonicalProgressReader {
             case Keys.grade: bit = 4; grade = isPlain(value) ? self.grade(value) : nil
             case Keys.ms: bit = 8; ms = integer(value)
             case Keys.device: bit = 16; device = isPlain(value) ? value : nil
+            // Nine bytes, past what `packed` holds: compared in full.
+            case UInt64.max where key.elementsEqual("synthetic".utf8): bit = 32; synthetic = isPlain(value) ? value : nil
             default: return false
             }
             guard seen & bit == 0 else { return false }
@@ -228,11 +232,12 @@ enum CanonicalProgressReader {
             case 2: return at != nil
             case 4: return grade != nil
             case 8: return ms != nil
-            default: return device != nil
+            case 16: return device != nil
+            default: return synthetic != nil
             }
         }
         guard ok, let id, let at, let grade else { return false }
-        return reviews.add(id: id, at: at, grade: grade, ms: ms, device: device)
+        return reviews.add(id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic)
     }
 
     static func state(_ text: UnsafeRawBufferPointer) -> MemoryState? {

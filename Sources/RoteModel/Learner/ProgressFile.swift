@@ -110,10 +110,11 @@ public struct ProgressFile: YAMLCodable {
             let gradeText = item.string("grade", required: true)
             let ms = item.int("ms")
             let device = item.string("device")
+            let synthetic = item.string("synthetic")
             if let id, let at, let gradeText {
                 if let grade = Grade(name: gradeText) {
                     if seen.insert(id).inserted {
-                        reviews.append(ReviewEvent(id: id, at: at, grade: grade, ms: ms, device: device))
+                        reviews.append(ReviewEvent(id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic))
                     } else {
                         item.warning("id", "review id \(id) appears twice; the copy is ignored")
                     }
@@ -192,6 +193,7 @@ public struct ProgressFile: YAMLCodable {
             item.add("grade", .string(review.grade.name))
             item.add("ms", review.ms)
             item.add("device", review.device)
+            item.add("synthetic", review.synthetic)
             return item.build(flow: true)
         }, flow: false))
         return map.build()

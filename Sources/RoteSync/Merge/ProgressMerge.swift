@@ -6,7 +6,9 @@ import Scheduling
 ///
 /// Reviews are a grow-only set keyed by id, so the merge is their union — a review recorded
 /// on either device survives, and the base adds nothing (a review is never deleted by a
-/// merge). `status` is last-writer-wins by `status_at`. `state` is derived data, so it is not
+/// merge) — except a synthetic one (seed 002's warm start) that the base held and one side
+/// no longer does: that side undid or replaced a calibration, and the merge keeps it undone.
+/// `status` is last-writer-wins by `status_at`. `state` is derived data, so it is not
 /// merged but replayed from the merged reviews. Each rule is commutative, associative and
 /// idempotent, which is what lets any number of devices merge in any order and end with the
 /// same bytes.
@@ -18,8 +20,8 @@ public enum ProgressMerge {
     /// Merges three versions of one progress file into its canonical text.
     ///
     /// - Parameters:
-    ///   - base: ignored beyond the signature git gives every driver: a union needs no
-    ///     ancestor, and using it could only delete.
+    ///   - base: the common ancestor, read only for its synthetic reviews (a real review is
+    ///     never deleted by a merge); one that does not read is taken as none.
     ///   - settings: the scheduler settings `state` is replayed with.
     ///   - path: the file's library path, for conflict reasons.
     public static func merge(
@@ -27,7 +29,8 @@ public enum ProgressMerge {
     ) -> MergeOutcome {
         let result = ProgressFile.decodeForMerge(ours, side: .ours, path: path).flatMap { ours in
             ProgressFile.decodeForMerge(theirs, side: .theirs, path: path).flatMap { theirs in
-                merge(ours, theirs, scheduler: Scheduler(settings: settings), path: path).map { $0.render() }
+                let base = base.flatMap { ProgressFile.decode($0, path: path).0 }
+                return merge(ours, theirs, base: base, scheduler: Scheduler(settings: settings), path: path).map { $0.render() }
             }
         }
         return MergeOutcome(result)
@@ -35,7 +38,7 @@ public enum ProgressMerge {
 
     /// The merge of two decoded versions; refused only when they name different entries.
     static func merge(
-        _ ours: ProgressFile, _ theirs: ProgressFile, scheduler: Scheduler, path: String
+        _ ours: ProgressFile, _ theirs: ProgressFile, base: ProgressFile? = nil, scheduler: Scheduler, path: String
     ) -> Result<ProgressFile, MergeRefusal> {
         // Two different entries in one path means a file was copied or renamed by hand; which
         // one the path should hold is a person's call, and a union would mix two histories.
@@ -44,7 +47,12 @@ public enum ProgressMerge {
                 "\(path): ours is progress for '\(ours.entry)' but theirs is for '\(theirs.entry)'; keep the right one by hand"))
         }
         let (status, statusAt) = laterStatus(ours, theirs)
-        let reviews = union(ours.reviews, theirs.reviews)
+        var reviews = union(ours.reviews, theirs.reviews)
+        if let base {
+            let oursIDs = Set(ours.reviews.map(\.id)), theirsIDs = Set(theirs.reviews.map(\.id))
+            let undone = Set(base.reviews.filter { $0.synthetic != nil && !(oursIDs.contains($0.id) && theirsIDs.contains($0.id)) }.map(\.id))
+            if !undone.isEmpty { reviews.removeAll { undone.contains($0.id) } }
+        }
         let resetAt = [ours.resetAt, theirs.resetAt].compactMap { $0 }.max()
         var merged = ProgressFile(
             entry: ours.entry, status: status, statusAt: statusAt, resetAt: resetAt,
@@ -84,7 +92,8 @@ public enum ProgressMerge {
         if lhs.at != rhs.at { return lhs.at < rhs.at }
         if lhs.grade != rhs.grade { return lhs.grade < rhs.grade }
         if lhs.ms != rhs.ms { return isBefore(lhs.ms, rhs.ms) }
-        return isBefore(lhs.device, rhs.device)
+        if lhs.device != rhs.device { return isBefore(lhs.device, rhs.device) }
+        return isBefore(lhs.synthetic, rhs.synthetic)
     }
 
     /// Last writer wins by `status_at`; a missing `status_at` is older than any time.

@@ -1,0 +1,100 @@
+import Foundation
+import LaunchIndex
+import RoteModel
+import RoteStore
+import Study
+import StudyData
+
+/// A word of the daily matrix with what a screen shows of it.
+public struct MatrixWord: Sendable, Equatable {
+    public var word: DailyMatrix.Word
+    public var translation: String
+    public var status: LibraryIndex.Status
+}
+
+/// The daily matrix as `rote today` shows it.
+public struct TodayMatrix: Sendable, Equatable {
+    public var day: DailyMatrix.Day
+    public var root: MatrixWord?
+    public var satellites: [MatrixWord]
+}
+
+extension Library {
+    /// Every vocabulary word with a `root:`, from the vocabulary decks' own folders (the
+    /// roots are not in the launch index; a deck's folder is read once).
+    public func rootWords() -> [DailyMatrix.Word] {
+        deckOrder.filter { decks[$0]?.kind == .vocabulary }.flatMap { deck in
+            entries(inDeck: deck).compactMap { entry -> DailyMatrix.Word? in
+                guard case let .vocabulary(word) = entry.content, let root = word.root?.trimmingCharacters(in: .whitespaces).lowercased(), !root.isEmpty
+                else { return nil }
+                return DailyMatrix.Word(id: entry.id, word: word.word, rank: word.rank, root: root)
+            }
+        }
+    }
+
+    /// The day's root and six satellites for the calendar date `date` falls on in
+    /// `timeZone` (`DailyMatrix`); nil when no word has a root.
+    public func today(date: Date = Date(), timeZone: TimeZone = .current) throws -> TodayMatrix? {
+        let words = rootWords()
+        guard let day = DailyMatrix.day(DailyMatrix.epochDay(of: date, timeZone: timeZone), words: words, lexicalRank: profile?.lexicalRank) else {
+            return nil
+        }
+        func shown(_ word: DailyMatrix.Word) throws -> MatrixWord {
+            guard let entry = try? entry(named: word.id), case let .vocabulary(vocabulary) = entry.content else {
+                return MatrixWord(word: word, translation: "", status: .new)
+            }
+            return MatrixWord(word: word, translation: vocabulary.translation, status: status(of: entry))
+        }
+        return TodayMatrix(day: day, root: try day.rootWord.map(shown), satellites: try day.satellites.map(shown))
+    }
+
+    /// The real reviews (synthetic ones left out) of ranked words in rank promotion's window
+    /// before `now`: the index says which progress files have reviews in it, and only
+    /// those are read.
+    func promotionReviews(now: Date) throws -> [RankPromotion.Review] {
+        let launch = try launch()
+        let start = now.addingTimeInterval(-Double(RankPromotion.windowDays) * 86_400)
+        let recent = launch.index.foldProgressDigests(into: { [String]() }) { ids, row in
+            if let marks = row.marks, let last = marks.last, last.at > start { ids.append(row.id) }
+        }.flatMap { $0 }
+        var reviews: [RankPromotion.Review] = []
+        for id in recent.sorted() {
+            guard let entry = launch.entry(id: id), case let .vocabulary(word) = entry.content, let rank = word.rank,
+                let file = progress(of: id)
+            else { continue }
+            for review in file.scheduledReviews where review.synthetic == nil && review.at > start && review.at <= now {
+                reviews.append(RankPromotion.Review(rank: rank, grade: review.grade, at: review.at))
+            }
+        }
+        return reviews
+    }
+
+    /// Applies rank promotion (`RankPromotion`) to the profile: `easy_rating_velocity`,
+    /// `cycle_count` and, when easy ratings come fast, `lexical_rank`, committed when any of
+    /// them changed. Returns the outcome and the rank before.
+    @discardableResult
+    public func promoteRank(now: Date = Date()) throws -> (outcome: RankPromotion.Outcome, before: Int?) {
+        try requireProfile()
+        let outcome = RankPromotion.apply(reviews: try promotionReviews(now: now), lexicalRank: profile?.lexicalRank, now: now)
+        let before = profile?.lexicalRank
+        guard let current = profile,
+            current.easyRatingVelocity != outcome.easyRatingVelocity || (current.cycleCount ?? 0) != outcome.cycleCount
+                || current.lexicalRank != outcome.lexicalRank
+        else { return (outcome, before) }
+        try write(purpose: "promote") { git in
+            guard var updated = try ReadBeforeRewrite.read(Profile.self, at: paths.profile, in: root) else { return }
+            updated.easyRatingVelocity = outcome.easyRatingVelocity
+            // No field for "none yet" written until a day of study gives one.
+            updated.cycleCount = outcome.cycleCount == 0 && updated.cycleCount == nil ? nil : outcome.cycleCount
+            updated.lexicalRank = outcome.lexicalRank
+            updated.updatedAt = Timestamp.wholeSeconds(now)
+            let subject = outcome.promoted
+                ? "Promote: lexical rank \(before.map(String.init) ?? "none") → \(outcome.lexicalRank.map(String.init) ?? "none")"
+                : "Profile: easy rating velocity and cycle count from the last \(RankPromotion.windowDays) days"
+            try git.apply(
+                changes: [paths.profile: Data(updated.render().utf8)],
+                message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n")
+        }
+        return (outcome, before)
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import RoteLibrary
+import RoteModel
+import RoteStore
+import Study
+
+struct Today: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The daily matrix: today's word family (root) and six words around it, chosen for your rank.",
+        discussion: """
+            The root is the same on every device for a date, offline: roots in name order, \
+            number (days since 1970-01-01) mod (how many roots). Roots come from the \
+            vocabulary entries' `root:` field. The six satellites are the family's words \
+            nearest your lexical rank, then other words near it. Before showing it, rank \
+            promotion updates easy_rating_velocity, cycle_count and — when easy answers come \
+            fast — lexical_rank in your profile (docs/scheduling.md, "Rank promotion").
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("Show the matrix of this date (YYYY-MM-DD) instead of today's.", valueName: "date"))
+    var date: String?
+
+    @Flag(help: "Leave the profile as it is (no rank promotion).")
+    var noPromotion = false
+
+    func run() throws {
+        var when = Date()
+        var zone = TimeZone.current
+        if let date {
+            guard let parsed = Timestamp.parse(date + "T12:00:00Z") else {
+                throw ValidationError("--date takes a date as YYYY-MM-DD, not '\(date)'")
+            }
+            when = parsed
+            zone = TimeZone(identifier: "UTC")!
+        }
+        let library = try CommandContext.library(global)
+        if !noPromotion, date == nil {
+            let (outcome, before) = try CLIError.explain { try library.promoteRank() }
+            if outcome.promoted, let rank = outcome.lexicalRank {
+                print("Your easy answers come fast (\(Int(((outcome.easyRatingVelocity ?? 0) * 100).rounded()))% easy): lexical rank \(before.map(String.init) ?? "none") → \(rank).")
+            }
+        }
+        guard let matrix = try CLIError.explain({ try library.today(date: when, timeZone: zone) }) else {
+            throw CLIError("no word has a root yet: the daily matrix needs vocabulary entries with a `root:` field (docs/format.md)")
+        }
+        let day = matrix.day
+        print("Root of the day: \(day.root)  (root \(((day.epochDay % day.rootCount) + day.rootCount) % day.rootCount + 1) of \(day.rootCount), day \(day.epochDay))")
+        if let root = matrix.root { print("  " + Self.line(root)) }
+        let family = day.family.filter { $0.id != day.rootWord?.id }.map(\.word)
+        if !family.isEmpty { print("  family: " + family.joined(separator: ", ")) }
+        print("Satellites:")
+        for word in matrix.satellites { print("  " + Self.line(word)) }
+    }
+
+    static func line(_ word: MatrixWord) -> String {
+        var parts = [word.word.word]
+        if let rank = word.word.rank { parts.append("rank \(rank)") }
+        if !word.translation.isEmpty { parts.append(word.translation) }
+        parts.append(word.status.rawValue)
+        if word.word.root != word.word.word.lowercased() { parts.append("root \(word.word.root)") }
+        parts.append(word.word.id)
+        return parts.joined(separator: " · ")
+    }
+}

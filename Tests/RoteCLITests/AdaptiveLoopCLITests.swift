@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+import TestSupport
+import RoteModel
+
+/// Seed 002's loop through the real binary: `rote calibrate --json`, `ignore`, `add`,
+/// `known`, `read`, `today`.
+@Suite struct AdaptiveLoopCLITests {
+    static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
+
+    func rote(_ arguments: [String], in directory: URL, input: String? = nil) -> Shell.Output {
+        Shell.run(Self.binary, arguments, in: directory, input: input, environment: ["ROTE_USER": "tester"])
+    }
+
+    /// A library made by `rote init` (the starter decks), in `lib`.
+    func library() -> (TemporaryDirectory, URL) {
+        let directory = TemporaryDirectory()
+        let made = rote(["init", "lib"], in: directory.url)
+        #expect(made.status == 0, "\(made.stderr)")
+        return (directory, directory.url.appending(path: "lib"))
+    }
+
+    func commits(_ lib: URL) -> [String] {
+        Shell.run("git", ["log", "--format=%s"], in: lib).stdout.split(separator: "\n").map(String.init)
+    }
+
+    func profile(_ lib: URL) -> String {
+        (try? String(contentsOf: lib.appending(path: "profiles/tester/profile.yaml"), encoding: .utf8)) ?? ""
+    }
+
+    /// Answers for a learner who knows the first `known` ranks: every question is read from
+    /// the output first, so the test drives the protocol line by line through a pipe.
+    func calibrate(_ lib: URL, knowing known: Int) throws -> (questions: [[String: Any]], result: [String: Any]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["-C", lib.path, "calibrate", "--deck", "english-a1", "--json", "--seed", "7"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["ROTE_USER": "tester"]) { $1 }
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        var questions: [[String: Any]] = []
+        var result: [String: Any] = [:]
+        var buffer = Data()
+        let ranks = try Self.ranks()
+        reading: while true {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer += chunk
+            while let newline = buffer.firstIndex(of: 0x0A) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer = Data(buffer[(newline + 1)...])
+                let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any], "\(String(decoding: line, as: UTF8.self))")
+                if let done = object["result"] as? [String: Any] {
+                    result = done
+                    break reading
+                }
+                questions.append(object)
+                let entry = try #require(object["entry"] as? String)
+                let knows = (ranks[entry] ?? .max) <= known
+                let answer: String
+                if object["ask"] as? String == "choice" {
+                    let choices = try #require(object["choices"] as? [String])
+                    answer = String(knows ? (choices.firstIndex(of: try Self.translation(entry)) ?? 0) + 1 : 1)
+                } else {
+                    answer = knows ? "known" : "unknown"
+                }
+                input.fileHandleForWriting.write(Data((answer + "\n").utf8))
+            }
+        }
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        return (questions, result)
+    }
+
+    static func ranks() throws -> [String: Int] {
+        var ranks: [String: Int] = [:]
+        let folder = Checkout.root.appending(path: "corpus/english-a1")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".yaml") && name != "deck.yaml" {
+            let text = try String(contentsOf: folder.appending(path: name), encoding: .utf8)
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("rank: ") }), let rank = Int(line.dropFirst(6)) {
+                ranks["english-a1/" + name.dropLast(5)] = rank
+            }
+        }
+        return ranks
+    }
+
+    static func translation(_ entry: String) throws -> String {
+        let text = try String(contentsOf: Checkout.root.appending(path: "corpus/\(entry).yaml"), encoding: .utf8)
+        return String(text.split(separator: "\n").first { $0.hasPrefix("translation: ") }!.dropFirst(13))
+    }
+
+    @Test func calibrateSpeaksTheLineProtocolAndWarmStarts() throws {
+        let (directory, lib) = library()
+        defer { withExtendedLifetime(directory) {} }
+        let (questions, result) = try calibrate(lib, knowing: 200)
+        #expect(!questions.isEmpty && questions.count <= 40)
+        #expect(questions.first?["question"] as? Int == 1)
+        #expect(questions.allSatisfy { ($0["entry"] as? String)?.hasPrefix("english-a1/") == true && $0["word"] is String })
+        #expect(questions.filter { $0["ask"] as? String == "choice" }.allSatisfy { ($0["choices"] as? [String])?.count == 4 })
+        let rank = try #require(result["lexical_rank"] as? Int)
+        #expect(result["questions"] as? Int == questions.count)
+        #expect(result["standard_error"] is Double || result["standard_error"] is Int)
+        let warmed = try #require(result["warm_started"] as? Int)
+        #expect(warmed > 0)
+        #expect(profile(lib).contains("lexical_rank: \(rank)"))
+        #expect(commits(lib).first?.hasPrefix("Calibrate: lexical rank \(rank)") == true)
+        let synthetic = Shell.run("git", ["grep", "-l", "synthetic: calibration", "--", "profiles"], in: lib).stdout.split(separator: "\n")
+        #expect(synthetic.count == warmed)
+
+        let undo = rote(["calibrate", "--undo"], in: lib)
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(undo.stdout.contains("Removed the synthetic reviews of \(warmed) words"))
+        #expect(Shell.run("git", ["grep", "-l", "synthetic", "--", "profiles"], in: lib).stdout.isEmpty)
+        #expect(!profile(lib).contains("lexical_rank"))
+    }
+
+    /// Synthetic reviews sync like any review; an undo on one device, merged with a real review
+    /// of the same word on another, leaves the real review and no synthetic one anywhere.
+    @Test func syntheticReviewsSyncAndAnUndoMergesWithARealReview() throws {
+        let (directory, desk) = library()
+        let hub = directory.url.appending(path: "hub.git")
+        Shell.run("git", ["init", "-q", "--bare", "-b", "main", hub.path])
+        Shell.run("git", ["remote", "add", "origin", hub.path], in: desk)
+        #expect(rote(["sync"], in: desk).status == 0)
+        let (_, result) = try calibrate(desk, knowing: 200)
+        #expect((result["warm_started"] as? Int ?? 0) > 0)
+        #expect(rote(["sync"], in: desk).status == 0)
+        let cloned = rote(["clone", hub.path, "laptop"], in: directory.url)
+        #expect(cloned.status == 0, "\(cloned.stderr)")
+        let laptop = directory.url.appending(path: "laptop")
+        let warmed = try #require(Shell.run("git", ["grep", "-l", "synthetic: calibration", "--", "profiles"], in: laptop).stdout.split(separator: "\n").first)
+        let entry = String(warmed.dropFirst("profiles/tester/progress/".count).dropLast(".yaml".count))
+
+        let reviewed = rote(["review", entry, "again", "--id", "real-on-laptop"], in: laptop)
+        #expect(reviewed.status == 0, "\(reviewed.stderr)")
+        #expect(rote(["calibrate", "--undo"], in: desk).status == 0)
+        #expect(rote(["sync"], in: desk).status == 0)
+        let merged = rote(["sync"], in: laptop)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(rote(["sync"], in: desk).status == 0)
+        for device in [desk, laptop] {
+            let file = try String(contentsOf: device.appending(path: String(warmed)), encoding: .utf8)
+            #expect(file.contains("{id: real-on-laptop,"), "the real review survives on \(device.lastPathComponent)")
+            #expect(!file.contains("synthetic"), "the undo holds on \(device.lastPathComponent)")
+            #expect(Shell.run("git", ["grep", "-l", "synthetic", "--", "profiles"], in: device).stdout.isEmpty)
+        }
+        #expect(Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: desk).stdout == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: laptop).stdout)
+    }
+
+    @Test(arguments: [
+        ("maybe\n", "question 1: 'maybe' is not an answer", 1),
+        ("known\nunknown\nknown\n7\n", "question 4: '7' is not one of the choices", 1),
+        ("known\nknown\n", "input ended at question 3, before the calibration finished; nothing was written", 1),
+        ("", "input ended at question 1", 1),
+    ])
+    func badAnswersAndEndOfInputWriteNothing(input: String, message: String, status: Int32) throws {
+        let (directory, lib) = library()
+        defer { withExtendedLifetime(directory) {} }
+        let before = commits(lib)
+        let profileBefore = profile(lib)
+        let run = rote(["calibrate", "--json", "--deck", "english-a1"], in: lib, input: input)
+        #expect(run.status == status)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(commits(lib) == before)
+        #expect(profile(lib) == profileBefore)
+        #expect(Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
+    }
+
+    @Test func ignoreAWordInNoDeckAndKnownAddAndRead() throws {
+        let (directory, lib) = library()
+        let ignored = rote(["ignore", "the"], in: lib)
+        #expect(ignored.status == 0, "\(ignored.stderr)")
+        #expect(ignored.stdout.contains("the: ignored"))
+        #expect(profile(lib).contains("ignored_words: [the]"))
+        #expect(commits(lib).first == "Ignore: the")
+
+        let known = rote(["known", "run", "go"], in: lib)
+        #expect(known.status == 0, "\(known.stderr)")
+        #expect(known.stdout.contains("english-a1/run: known"))
+
+        directory.write("text.txt", "The child ran, and they go. Zorblax!")
+        let read = rote(["read", "../text.txt"], in: lib)
+        #expect(read.status == 0, "\(read.stderr)")
+        // Running words: the child ran and they go zorblax = 7; known: ran, go.
+        #expect(read.stdout.contains("7 running words; you know 2 of them: coverage 28.6% (1 ignored)"), "\(read.stdout)")
+        #expect(read.stdout.contains("  child · rank"))
+        #expect(read.stdout.contains("zorblax"))
+
+        let captured = rote(["read", "-", "--capture", "1"], in: lib, input: "child child house")
+        #expect(captured.status == 0, "\(captured.stderr)")
+        #expect(captured.stdout.contains("Captured 1 word for study: english-a1/child"))
+        #expect(commits(lib).first == "Add: english-a1/child")
+        let shown = rote(["show", "english-a1/child"], in: lib)
+        #expect(shown.stdout.contains("again"))
+    }
+
+    @Test func helpNamesTheLoopsCommands() {
+        let help = Shell.run(Self.binary, ["--help"])
+        for command in ["calibrate", "add", "known", "read", "today", "article"] {
+            #expect(help.stdout.contains("  \(command) "), "\(command) is missing from rote --help")
+        }
+        #expect(Shell.run(Self.binary, ["calibrate", "--help"]).stdout.contains("{\"question\": 1, \"entry\": \"english-a1/run\""))
+    }
+
+    @Test func readRefusesEmptyAndBinaryInput() {
+        let (directory, lib) = library()
+        directory.write("empty.txt", "  \n")
+        let empty = rote(["read", "../empty.txt"], in: lib)
+        #expect(empty.status == 1)
+        #expect(empty.stderr.contains("empty.txt is empty; give a text with words in it"))
+        _ = FileManager.default.createFile(atPath: directory.url.appending(path: "blob.bin").path, contents: Data([0x50, 0x4B, 0x03, 0x04, 0x00, 0x01]))
+        let binary = rote(["read", "../blob.bin"], in: lib)
+        #expect(binary.status == 1)
+        #expect(binary.stderr.contains("blob.bin is not text (a zero byte at offset 4)"))
+        let punctuation = rote(["read", "-"], in: lib, input: "… — 42 !")
+        #expect(punctuation.status == 1)
+        #expect(punctuation.stderr.contains("standard input has no words to read"))
+        let missing = rote(["read", "../nope.txt"], in: lib)
+        #expect(missing.status == 1 && missing.stderr.contains("cannot read ../nope.txt"))
+    }
+
+    @Test func todayShowsTheSameMatrixForADate() throws {
+        let (directory, lib) = library()
+        let none = rote(["today", "--date", "2026-11-25"], in: lib)
+        let hasRoots = Shell.run("git", ["grep", "-l", "^root:", "--", "corpus"], in: lib).stdout.isEmpty == false
+        if !hasRoots {
+            #expect(none.status == 1 && none.stderr.contains("no word has a root yet"))
+            for (word, root) in [("run", "run"), ("go", "go"), ("come", "come"), ("child", "child"), ("house", "house"), ("city", "city"), ("book", "book"), ("car", "car")] {
+                let path = "lib/corpus/english-a1/\(word).yaml"
+                directory.write(path, (try String(contentsOf: directory.url.appending(path: path), encoding: .utf8)) + "root: \(root)\n")
+            }
+            Shell.run("git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qam", "roots"], in: lib)
+        }
+        let first = rote(["today", "--date", "2026-11-25"], in: lib)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix("Root of the day: "))
+        #expect(first.stdout.contains("day 20782"))
+        let satellites = first.stdout.split(separator: "\n").drop { $0 != "Satellites:" }.dropFirst()
+        #expect(satellites.count == 6)
+        let again = rote(["today", "--date", "2026-11-25"], in: lib)
+        #expect(again.stdout == first.stdout)
+        #expect(rote(["today", "--date", "2026-13-01"], in: lib).status != 0)
+    }
+}
