@@ -6,12 +6,12 @@ import RoteModel
 /// - a rank belongs to one word of a deck (ranks follow frequency);
 /// - in a deck whose learners read Arabic (`languages: {target: ar}`), `translation` and every
 ///   alternative have Arabic letters;
-/// - a multiple-choice distractor that is itself a word of the deck (reverse translation: its
-///   word; translation match: its translation, when only one word of the deck has it) has the
-///   answer's part of speech, so no choice
-///   can be ruled out by grammar alone. English uses many words in two parts of speech (work,
-///   clean, when, his) while a deck has one entry for the word: the pairs in `sharedRoles`
-///   count as one here.
+/// - a reverse-translation distractor that is itself a word of the deck has the answer's part
+///   of speech, so no choice can be ruled out by grammar alone. English uses many words in two
+///   parts of speech (work, clean, when, his) while a deck has one entry for the word: the pairs
+///   in `sharedRoles` count as one here. Translation-match distractors are translations, not
+///   the deck's words, and Arabic ones name several words too often to be matched to one (من is
+///   from, than and who; نفسه is same and himself), so they are not judged.
 /// All are warnings: the entry still studies.
 enum ContentRulesCheck {
     static func problems(entries: [FileFacts.EntryFacts], decks: [String: DeckManifest], _ finder: LineFinder) -> [Diagnostic] {
@@ -24,17 +24,7 @@ enum ContentRulesCheck {
             let deckWords = words[deck] ?? []
             var ranks: [Int: String] = [:]
             var partsByWord: [String: Set<String>] = [:]
-            var partsByTranslation: [String: Set<String>] = [:]
-            var entriesByTranslation: [String: Set<String>] = [:]
-            for item in deckWords {
-                partsByWord[key(item.word), default: []].insert(item.pos)
-                for translation in item.quality.translations {
-                    partsByTranslation[key(translation), default: []].insert(item.pos)
-                    entriesByTranslation[key(translation), default: []].insert(item.entry.id)
-                }
-            }
-            // A translation that several words share (من: from, than, who) names none of them.
-            partsByTranslation = partsByTranslation.filter { entriesByTranslation[$0.key, default: []].count == 1 }
+            for item in deckWords { partsByWord[key(item.word), default: []].insert(item.pos) }
             let arabic = decks[deck]?.targetLanguage?.lowercased() == "ar"
             for (entry, word, pos, quality) in deckWords {
                 let path = entry.path
@@ -52,9 +42,8 @@ enum ContentRulesCheck {
                     }
                 }
                 for question in quality.questions {
-                    let parts = question.kind == VocabularyQuestion.Kind.reverseTranslation.rawValue ? partsByWord : partsByTranslation
                     for distractor in question.distractors {
-                        guard let found = parts[key(distractor)], !found.contains(where: { sameRole($0, pos) }) else { continue }
+                        guard let found = partsByWord[key(distractor)], !found.contains(where: { sameRole($0, pos) }) else { continue }
                         problems.append(.warning(
                             path, finder.line(containing: "id: \(question.id)", in: path),
                             "question '\(question.id)': distractor '\(distractor)' is \(article(found.sorted().joined(separator: "/"))) in this deck, but '\(word)' is \(article(pos)); use a wrong answer of the same part of speech"))

@@ -53,12 +53,9 @@ public enum FileFacts: Sendable, Equatable {
     /// What the content-quality rules compare across a deck's words (`ContentRulesCheck`).
     public struct VocabularyFacts: Sendable, Equatable, Codable {
         public var rank: Int?
-        /// The translation, then the alternatives: a translation-match distractor that is one of
-        /// these belongs to this word.
-        public var translations: [String]
         /// `translation` and `alternatives[n]` (1-based) that have no Arabic letter.
         public var nonArabic: [String]
-        /// Each multiple-choice question's id and distractors, for the part-of-speech rule.
+        /// Each reverse-translation question's id and distractors, for the part-of-speech rule.
         public var questions: [Question]
 
         public struct Question: Sendable, Equatable, Codable {
@@ -73,9 +70,8 @@ public enum FileFacts: Sendable, Equatable {
             }
         }
 
-        public init(rank: Int? = nil, translations: [String] = [], nonArabic: [String] = [], questions: [Question] = []) {
+        public init(rank: Int? = nil, nonArabic: [String] = [], questions: [Question] = []) {
             self.rank = rank
-            self.translations = translations
             self.nonArabic = nonArabic
             self.questions = questions
         }
@@ -87,8 +83,8 @@ public enum FileFacts: Sendable, Equatable {
                 nonArabic.append("alternatives[\(index + 1)]")
             }
             self.init(
-                rank: word.rank, translations: [word.translation] + word.alternatives, nonArabic: nonArabic,
-                questions: word.questions.filter { $0.kind != .sentenceCompletion }.map { Question(id: $0.id, kind: $0.kind.rawValue, distractors: $0.distractors.map(\.text)) })
+                rank: word.rank, nonArabic: nonArabic,
+                questions: word.questions.filter { $0.kind == .reverseTranslation }.map { Question(id: $0.id, kind: $0.kind.rawValue, distractors: $0.distractors.map(\.text)) })
         }
     }
 

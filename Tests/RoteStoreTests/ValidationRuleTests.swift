@@ -69,7 +69,6 @@ import TestSupport
         Case(name: "alternative not in Arabic script in an Arabic deck", overrides: [runPath: run.replacingOccurrences(of: "translation: يجري\n", with: "translation: يجري\nalternatives: [يركض, yarkud]\n"), "corpus/words/deck.yaml": ValidationRuleTests.arabicDeck], path: runPath, line: 4, severity: .warning, words: "alternatives[2] has no Arabic letter"),
         Case(name: "distractor twice", overrides: [runPath: run.replacingOccurrences(of: "[يمشي, يجلس, يقف]", with: "[يمشي, يجلس, يمشي]")], path: runPath, line: 14, severity: .warning, words: "distractor 'يمشي' is listed twice"),
         Case(name: "answer among distractors in another case", overrides: [runPath: run.replacingOccurrences(of: "[run, runs, running]", with: "[Ran, runs, running]")], path: runPath, line: 19, severity: .error, words: "also listed as a distractor"),
-        Case(name: "translation distractor of another part of speech", overrides: [runPath: run.replacingOccurrences(of: "[يمشي, يجلس, يقف]", with: "[يمشي, يجلس, هو]"), "corpus/words/he.yaml": ValidationRuleTests.he], path: runPath, line: 14, severity: .warning, words: "distractor 'هو' is a pronoun in this deck, but 'run' is a verb"),
         Case(name: "reverse distractor of another part of speech", overrides: [runPath: run.replacingOccurrences(of: "questions:\n", with: "questions:\n  - id: reverse\n    type: reverse_translation\n    prompt: يجري\n    answer: run\n    distractors: [go, he, sit]\n"), "corpus/words/he.yaml": ValidationRuleTests.he], path: runPath, line: 14, severity: .warning, words: "distractor 'he' is a pronoun in this deck"),
         Case(name: "rank twice in a deck", overrides: ["corpus/words/go.yaml": FixtureLibrary.files["corpus/words/go.yaml"]!.replacingOccurrences(of: "rank: 33", with: "rank: 157")], path: runPath, line: 5, severity: .warning, words: "rank 157 is also the rank of corpus/words/go.yaml"),
         Case(name: "lemma twice in a deck", overrides: ["corpus/words/run-again.yaml": run.replacingOccurrences(of: "rank: 157", with: "rank: 158")], path: "corpus/words/run-again.yaml", line: 1, severity: .warning, words: "'run' (verb) is also in corpus/words/run.yaml"),
@@ -97,8 +96,8 @@ import TestSupport
     }
 
     /// The part-of-speech rule stays quiet where a deck cannot tell: a word English uses as
-    /// noun and verb (the deck's 'walk' is a verb, a noun answer may take it), and a translation
-    /// two words share (هو for 'he' and for 'it').
+    /// noun and verb (the deck's 'walk' is a verb, a noun answer may take it), and a
+    /// translation-match distractor (هو is 'he' and 'it').
     @Test func theDistractorRuleStaysQuietWhereTheDeckCannotTell() throws {
         let directory = TemporaryDirectory()
         let walk = "word: walk\npos: verb\ntranslation: يمشي\nforms: {base: walk}\nrank: 301\n"
@@ -106,7 +105,8 @@ import TestSupport
         FixtureLibrary.write(into: directory, overrides: [
             "corpus/words/walk.yaml": walk, "corpus/words/he.yaml": Self.he, "corpus/words/it.yaml": it,
             "corpus/words/go.yaml": FixtureLibrary.files["corpus/words/go.yaml"]!
-                .replacingOccurrences(of: "pos: verb", with: "pos: noun").replacingOccurrences(of: "[يأتي, يأكل, ينام]", with: "[يمشي, هو, ينام]"),
+                .replacingOccurrences(of: "pos: verb", with: "pos: noun").replacingOccurrences(of: "[يأتي, يأكل, ينام]", with: "[يمشي, هو, ينام]")
+                + "  - id: reverse\n    type: reverse_translation\n    prompt: يذهب\n    answer: go\n    distractors: [walk, sit, stand]\n",
         ])
         let library = try LibraryLoader().load(directory.url)
         #expect(!library.diagnostics.contains { $0.message.contains("distractor") }, "\(library.diagnostics)")
