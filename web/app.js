@@ -309,11 +309,18 @@ async function showWord(token, element) {
   element.classList.add("selected");
   const panel = document.getElementById("word-panel");
   const found = await api("/api/lookup?word=" + encodeURIComponent(token.text));
-  if (!found.length) { panel.replaceChildren(h("h2", {}, token.text), h("p", {}, t("reader.notInDeck"))); return; }
-  const setStatus = async (entry, status) => {
-    await api("/api/entries/status", { entry, status });
+  // Every action is one commit; the text is marked again from the files afterwards.
+  const then = async call => {
+    await call;
     state.readerTokens = await api("/api/reader", { text: state.readerText }); drawTokens(); panel.replaceChildren();
   };
+  const setStatus = (entry, status) => then(api("/api/entries/status", { entry, status }));
+  const triage = (entry, action) => then(api("/api/entries/triage", { entry, action }));
+  if (!found.length) {
+    panel.replaceChildren(h("h2", {}, token.text), h("p", {}, t("reader.notInDeck")),
+      h("div", { class: "row" }, h("button", { id: "ignore-word", onclick: () => then(api("/api/words/ignore", { word: token.text })) }, t("reader.ignoreEverywhere"))));
+    return;
+  }
   panel.replaceChildren(...found.map(word => h("div", { class: "word-detail" },
     h("h2", {}, word.lemma, " ", h("span", { class: "muted" }, word.pos)),
     h("p", {}, h("span", { lang: "ar", dir: "rtl" }, word.translation)),
@@ -324,7 +331,9 @@ async function showWord(token, element) {
     h("div", { class: "row" },
       word.status === "ignored" || word.status === "suspended"
         ? h("button", { onclick: () => setStatus(word.entry, "active") }, t("reader.activate"))
-        : [h("button", { id: "ignore-word", onclick: () => setStatus(word.entry, "ignored") }, t("reader.ignore")), h("button", { onclick: () => setStatus(word.entry, "suspended") }, t("reader.suspend"))],
+        : [word.status === "new" ? h("button", { id: "add-word", class: "primary", onclick: () => triage(word.entry, "add") }, t("reader.add")) : null,
+           word.status === "new" ? h("button", { id: "known-word", onclick: () => triage(word.entry, "known") }, t("reader.known")) : null,
+           h("button", { id: "ignore-word", onclick: () => setStatus(word.entry, "ignored") }, t("reader.ignore")), h("button", { onclick: () => setStatus(word.entry, "suspended") }, t("reader.suspend"))],
       h("a", { href: "#/entry/" + word.entry }, t("library.history"))))));
 }
 

@@ -465,8 +465,13 @@ public struct IndexPlanningSource: PlanningSource {
     public func facts(_ entry: Int) -> EntryFacts { index.facts(ofEntry: entry) }
     public func rank(_ entry: Int) -> Int? { index.rank(ofEntry: entry) }
     public func headword(_ entry: Int) -> String? { index.gloss(ofEntry: entry).components(separatedBy: " — ").first }
+    /// A headword the learner ignores or knows — the word itself, as the loaded library's
+    /// `familiarWords` has it, not any entry one of whose forms it is (`was` is no family head
+    /// of `wash` for knowing `be`).
     public func isFamiliar(_ word: String) -> Bool {
-        index.lemmas(of: word).contains { [.ignored, .review].contains(index.status(ofEntry: $0)) }
+        index.lemmas(of: word).contains { entry in
+            [.ignored, .review].contains(index.status(ofEntry: entry)) && headword(entry)?.lowercased() == word
+        }
     }
     public func recentMilliseconds(_ entry: Int) -> [Int] { index.progress(ofEntry: entry)?.recentMilliseconds.compactMap { $0 } ?? [] }
 

@@ -37,6 +37,18 @@ struct StatusRequest: Decodable {
     var status: String
 }
 
+/// Seed 002's triage of a word met in a text: `add` puts it into study now (`rote add`),
+/// `known` marks it known (`rote known`).
+struct TriageRequest: Decodable {
+    var entry: String
+    var action: String
+}
+
+/// A word in no deck, to ignore wherever it turns up (`rote ignore WORD`).
+struct IgnoreWordRequest: Decodable {
+    var word: String
+}
+
 struct TraceRequest: Decodable {
     var letter: String
     var deck: String?
@@ -261,6 +273,25 @@ extension WebApp {
         let verb = ["ignored": "ignore", "suspended": "suspend", "active": "activate"][request.status]!
         let changed = try library.change(.status(status), of: [entry], verb: verb)
         return ["entry": entry.id, "status": changed.first?.file.status.rawValue ?? request.status]
+    }
+
+    func triage(_ request: TriageRequest) throws -> [String: String] {
+        let library = try library()
+        let entry = try library.entry(named: request.entry)
+        switch request.action {
+        case "add": _ = try library.add([entry])
+        case "known": _ = try library.markKnown([entry])
+        default: throw WebError(.badRequest, "bad_action", "action is add or known")
+        }
+        return ["entry": entry.id, "action": request.action]
+    }
+
+    func ignoreWord(_ request: IgnoreWordRequest) throws -> [String: [String]] {
+        let word = request.word.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !word.isEmpty, word.count <= 100, !word.contains(where: \.isNewline) else {
+            throw WebError(.badRequest, "bad_word", "give one word of at most 100 characters")
+        }
+        return ["ignored": try library().ignoreWords([word])]
     }
 
     // MARK: Library

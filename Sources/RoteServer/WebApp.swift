@@ -124,6 +124,14 @@ public final class WebApp: @unchecked Sendable {
             let body = try await JSONReply.body(StatusRequest.self, of: request, limit: BodyLimit.json)
             return try JSONReply.ok(self.changeStatus(body))
         }
+        router.post("/api/entries/triage") { request, _ in
+            let body = try await JSONReply.body(TriageRequest.self, of: request, limit: BodyLimit.json)
+            return try JSONReply.ok(self.triage(body))
+        }
+        router.post("/api/words/ignore") { request, _ in
+            let body = try await JSONReply.body(IgnoreWordRequest.self, of: request, limit: BodyLimit.json)
+            return try JSONReply.ok(self.ignoreWord(body))
+        }
         router.get("/api/decks") { _, _ in try JSONReply.ok(self.decks()) }
         router.get("/api/entries") { request, _ in
             let query = request.uri.queryParameters

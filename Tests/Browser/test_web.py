@@ -435,6 +435,30 @@ class WebTests(unittest.TestCase):
         self.assertEqual(self.served.last_subject(), "Ignore: english-a1/run")
         self.assertIn("status: ignored", (self.served.root / f"profiles/{USER}/progress/english-a1/run.yaml").read_text())
 
+    def test_reader_adds_a_word_marks_one_known_and_ignores_one_in_no_deck(self):
+        before = self.served.commits()
+        self.driver.get(self.served.base + "/#/reader")
+        self.find("#reader-input").send_keys("The house is big, and I say hello to the quokka.")
+        self.click("#read")
+        # Add to study: active, with a first review, so the next session starts with it.
+        self.find(".word[data-word='house']").click()
+        self.click("#add-word")
+        self.wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".word[data-word='house']").get_attribute("data-status") == "learning")
+        self.assertEqual(self.served.last_subject(), "Add: english-a1/house")
+        self.assertIn("grade: again", (self.served.root / f"profiles/{USER}/progress/english-a1/house.yaml").read_text())
+        # I know it: the warm start's reviews, marked as the learner's word.
+        self.find(".word[data-word='say']").click()
+        self.click("#known-word")
+        self.wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".word[data-word='say']").get_attribute("data-status") == "known")
+        self.assertIn("synthetic: known", (self.served.root / f"profiles/{USER}/progress/english-a1/say.yaml").read_text())
+        # A word in no deck is ignored wherever it turns up, through the profile.
+        self.find(".word[data-word='quokka']").click()
+        self.click("#ignore-word")
+        self.wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".word[data-word='quokka']").get_attribute("data-status") == "ignored")
+        self.assertIn("quokka", (self.served.root / f"profiles/{USER}/profile.yaml").read_text())
+        self.assertEqual(self.served.commits(), before + 3)
+        self.assertEqual(self.served.uncommitted(), "")
+
     # MARK: Library and stats, screenshots
 
     def test_library_search_and_entry_history(self):

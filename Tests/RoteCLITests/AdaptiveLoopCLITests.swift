@@ -171,11 +171,16 @@ import RoteModel
 
     @Test func ignoreAWordInNoDeckAndKnownAddAndRead() throws {
         let (directory, lib) = library()
+        // "the" is a word of english-a1: its entry is ignored. A word in no deck goes into the
+        // profile's ignored words.
         let ignored = rote(["ignore", "the"], in: lib)
         #expect(ignored.status == 0, "\(ignored.stderr)")
-        #expect(ignored.stdout.contains("the: ignored"))
-        #expect(profile(lib).contains("ignored_words: [the]"))
-        #expect(commits(lib).first == "Ignore: the")
+        #expect(commits(lib).first == "Ignore: english-a1/the")
+        let nowhere = rote(["ignore", "quokka"], in: lib)
+        #expect(nowhere.status == 0, "\(nowhere.stderr)")
+        #expect(nowhere.stdout.contains("quokka: ignored"), "\(nowhere.stdout)")
+        #expect(profile(lib).contains("ignored_words: [quokka]"))
+        #expect(commits(lib).first == "Ignore: quokka")
 
         let known = rote(["known", "run", "go"], in: lib)
         #expect(known.status == 0, "\(known.stderr)")

@@ -147,6 +147,29 @@ import WebPages
         #expect(served.commitCount() == 1)
     }
 
+    /// The reader's triage: add and known through `Library.add`/`markKnown`, a word in no deck
+    /// into the profile; anything else a JSON error with nothing written.
+    @Test func triageAddsMarksKnownAndIgnoresAWordInNoDeck() async throws {
+        let served = Served()
+        try await served.test { client in
+            let bad = try await client.execute(uri: "/api/entries/triage", method: .post, headers: Self.headers(), body: Self.body(["entry": "english-a1/run", "action": "love"]))
+            #expect(bad.status == .badRequest)
+            #expect(Self.errorCode(bad) == "bad_action")
+            let empty = try await client.execute(uri: "/api/words/ignore", method: .post, headers: Self.headers(), body: Self.body(["word": " "]))
+            #expect(empty.status == .badRequest)
+            for (entry, action) in [("english-a1/borrow", "add"), ("english-a1/banana", "known")] {
+                let done = try await client.execute(uri: "/api/entries/triage", method: .post, headers: Self.headers(), body: Self.body(["entry": entry, "action": action]))
+                #expect(done.status == .ok, "\(String(buffer: done.body))")
+            }
+            let ignored = try await client.execute(uri: "/api/words/ignore", method: .post, headers: Self.headers(), body: Self.body(["word": "quokka"]))
+            #expect(String(buffer: ignored.body).contains("quokka"))
+        }
+        #expect(served.commitCount() == 4, "three triage commits after the first")
+        #expect(served.directory.read("profiles/demo/progress/english-a1/borrow.yaml")?.contains("grade: again") == true)
+        #expect(served.directory.read("profiles/demo/progress/english-a1/banana.yaml")?.contains("synthetic: known") == true)
+        #expect(served.directory.read("profiles/demo/profile.yaml")?.contains("quokka") == true)
+    }
+
     @Test func everyAnswerCarriesAStrictContentSecurityPolicy() async throws {
         let served = Served()
         try await served.test { client in

@@ -151,7 +151,9 @@ import Scheduling
         let devices = try network.devices(2)
         let path = "corpus/english-a1/run.yaml"
         let text = try String(contentsOf: devices[0].root.appending(path: path), encoding: .utf8)
-        try text.replacingOccurrences(of: "usage_notes: Used for", with: "usage_notes: Mostly used for").write(to: devices[0].root.appending(path: path), atomically: true, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "usage_notes: Double the n", with: "usage_notes: Mostly used for moving fast. Double the n")
+        #expect(edited != text, "the hand edit changes run.yaml")
+        try edited.write(to: devices[0].root.appending(path: path), atomically: true, encoding: .utf8)
         try devices[0].sync()
         try devices[1].study(["english-a1/run"], seed: 1)
         let report = try devices[1].sync()
