@@ -32,8 +32,13 @@ struct StudyCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Decks to study (default: all).", valueName: "deck"))
+    @Argument(help: ArgumentHelp(
+        "Decks to study (default: all); in a skills deck, one domain or skill (math/algebra, math/algebra/linear_equations).",
+        valueName: "deck"))
     var decks: [String] = []
+
+    @Option(help: ArgumentHelp("Only passages with this tag (repeat for any of several).", valueName: "tag"))
+    var tag: [String] = []
 
     @Option(help: ArgumentHelp("New entries at most (default: profile's new_per_day).", valueName: "n"))
     var new: Int?
@@ -65,7 +70,7 @@ struct StudyCommand: ParsableCommand {
     func run() throws {
         let library = try CommandContext.library(global)
         let start = try CLIError.explain {
-            try library.startStudy(decks: decks, limits: StudyLimits(newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts), planOnly: plan)
+            try library.startStudy(decks: decks, tags: tag, limits: StudyLimits(newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts), planOnly: plan)
         }
         defer { start.close() }
         if start.recoveredInterruptedSession { Terminal.note("Committed the answers of an interrupted session (see `rote log`).") }

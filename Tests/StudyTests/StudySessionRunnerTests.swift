@@ -140,6 +140,34 @@ final class ScriptedConsole: StudyConsole {
         #expect(consent.granted && consent.version == StudySessionRunner.reflectionConsentVersion)
     }
 
+    /// A session of only new entries is `learning` even when a failed one came back and was
+    /// answered again (a repeat is a review event, not a review of a learned entry).
+    @Test func aSessionOfNewEntriesWithRepeatsIsLearning() throws {
+        let console = ScriptedConsole(["1 2", "2 1"])
+        let (runner, _) = try makeRunner(console)
+        let session = try #require(try runner.run(plan: plan(new: [Self.reorder])))
+        #expect(session.reviews == 2 && session.new == 1, "the failed question came back once")
+        #expect(session.kind == .learning)
+    }
+
+    /// A passage still on the ladder is being learned, though it is not new: a session of
+    /// only ladder work is `learning`; with a due word beside it, `mixed`.
+    @Test func aPassageSessionOfLadderWorkIsLearning() throws {
+        directory.write("profiles/ana/progress/verses/joh-11-35.yaml", """
+            entry: verses/joh-11-35
+            status: active
+            ladder: {level: read2, attempts: 1, at: 2026-11-01T09:00:00Z}
+
+            """)
+        let (runner, _) = try makeRunner(ScriptedConsole(["y", "y", "", "wrong", "", "wrong"]))
+        let session = try #require(try runner.run(plan: plan(new: [], due: [Self.passage])))
+        #expect(session.again == 1, "two setbacks end the visit")
+        #expect(session.new == 0)
+        #expect(session.kind == .learning)
+        #expect(StudySessionRunner.kind(learning: ["a"], review: ["b"]) == .mixed)
+        #expect(StudySessionRunner.kind(learning: [], review: ["b"]) == .review)
+    }
+
     @Test func withoutConsentNoReflectionIsWrittenAndTheQuestionIsNotAskedAgain() throws {
         let console = ScriptedConsole(["y", "n", "Private thoughts"])
         let (runner, _) = try makeRunner(console)
