@@ -75,7 +75,8 @@ public enum SeedExport {
             "id": .string(id), "slug": .string(slug), "title": .string(item.title), "sort_order": .number(Double(item.sortOrder)),
             "is_published": .bool(item.published),
         ]
-        if let description = item.description { fields["description"] = .string(description) }
+        // Present even when empty: the seed's description is optional, and null says "none".
+        fields["description"] = item.description.map(JSONValue.string) ?? .null
         if let parent { fields[parent.key] = .string(parent.id) }
         return .object(fields)
     }

@@ -162,6 +162,38 @@ import RoteStore
         #expect(rote(["stats"]).stdout.contains("leeches (forgotten 8+ times; rewrite them or `rote suspend ID`):\n  words/run"))
     }
 
+    /// Seed 001's JSON out and back in: a skills deck exported, removed and imported again
+    /// is the deck it was, UUIDs, slugs, payloads and publish flags alike.
+    @Test func aSkillsDeckRoundTripsThroughTheSeedJSON() throws {
+        let before = try LibraryLoader().load(lib)
+        let out = lib.appending(path: "maths.json").path
+        let exported = rote(["export", "--deck", "maths", "--format", "json", "--out", out])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let json = try #require(FileManager.default.contents(atPath: out))
+        guard case let .object(top)? = try? JSONValue.parse(json).get(), case let .array(questions)? = top["questions"] else {
+            Issue.record("not the seed's shape")
+            return
+        }
+        #expect(questions.count == 3 && top["domains"] != nil && top["skills"] != nil)
+
+        Shell.run("git", ["rm", "-rq", "corpus/maths"], in: lib)
+        Shell.run("git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "no maths"], in: lib)
+        let imported = rote(["import", out, "--deck", "maths"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("1 domain, 2 skills, 3 questions (6 new"), "\(imported.stdout)")
+        #expect(!imported.stderr.contains("warning") && !imported.stderr.contains("error"), "\(imported.stderr)")
+        let after = try LibraryLoader().load(lib)
+        #expect(after.errors.isEmpty, "\(after.errors)")
+        for (key, domain) in before.domains { #expect(after.domains[key]?.render() == domain.render(), "\(key)") }
+        for (key, skill) in before.skills { #expect(after.skills[key]?.render() == skill.render(), "\(key)") }
+        let questionsBefore = before.entries.filter { $0.deck == "maths" }
+        #expect(questionsBefore.count == 3)
+        for entry in questionsBefore {
+            #expect(after.entries.first { $0.id == entry.id }?.content == entry.content, "\(entry.id)")
+        }
+        #expect(rote(["export", "--deck", "words", "--format", "json"]).stderr.contains("is a vocabulary deck; the seed JSON format holds skills decks"))
+    }
+
     @Test func tracingSettingsAreKeptInTheProfile() throws {
         #expect(rote(["letters", "settings"]).stdout.contains("tracing for ana: right-handed · haptics off"))
         let set = rote(["letters", "settings", "--left-handed", "--haptics"])
