@@ -194,6 +194,39 @@ import RoteStore
         #expect(rote(["export", "--deck", "words", "--format", "json"]).stderr.contains("is a vocabulary deck; the seed JSON format holds skills decks"))
     }
 
+    /// The learner export holds letter attempts (JSON and CSV) and, in CSV as in JSON, the
+    /// ladder positions and reflections of passages, and each session's skill and score.
+    @Test func theLearnerExportHoldsLettersLaddersReflectionsAndScores() throws {
+        let attempt = #"{"letter": "l", "mode": "memory", "score": 86, "stroke_order": 90, "direction": 80, "shape": 85, "start": 90, "tips": ["stem-down"], "hint_used": false, "started_at": "2026-11-21T10:00:00Z", "completed_at": "2026-11-21T10:00:05Z", "drawing": [[[50, 10, 0], [50.5, 80, 400]]]}"#
+        #expect(rote(["letters", "record", "-"], input: attempt).status == 0)
+        directory.write("profiles/ana/progress/verses/joh-11-35.yaml", """
+            entry: verses/joh-11-35
+            status: active
+            ladder: {level: cloze2, covered: [0], attempts: 5, at: 2026-11-20T09:00:00Z}
+            reflection: {text: "He wept, with them.", at: 2026-11-19T09:00:00Z}
+
+            """)
+        _ = rote(["study", "maths/arithmetic/subtraction"], input: "1\n")
+
+        let json = lib.appending(path: "out-json")
+        #expect(rote(["export", "--format", "json", "--out", json.path]).status == 0)
+        let document = try #require(directory.read("out-json/ana.json"))
+        #expect(document.contains("\"letters\": [") && document.contains("\"score\": 86") && document.contains("\"drawing\""), "\(document.prefix(600))")
+
+        let csv = lib.appending(path: "out-csv")
+        let written = rote(["export", "--format", "csv", "--out", csv.path])
+        #expect(written.status == 0, "\(written.stderr)")
+        let letters = try #require(directory.read("out-csv/letter_attempts.csv"))
+        #expect(letters.hasPrefix("letter,id,mode,score,stroke_order,direction,shape,start,tips,hint_used,started_at,completed_at,duration_ms,drawing"))
+        #expect(letters.contains("letters/l,") && letters.contains(",memory,86,90,80,85,90,stem-down,false,2026-11-21T10:00:00Z,2026-11-21T10:00:05Z,5000,") && letters.contains("\"[[[50, 10, 0], [50.5, 80, 400]]]\""), "\(letters)")
+        let progress = try #require(directory.read("out-csv/progress.csv"))
+        #expect(progress.split(separator: "\n").first?.hasSuffix(",ladder_level,ladder_covered,ladder_attempts,ladder_at,reflection,reflection_at") == true)
+        #expect(progress.contains(",cloze2,0,5,2026-11-20T09:00:00Z,\"He wept, with them.\",2026-11-19T09:00:00Z"), "\(progress)")
+        let sessions = try #require(directory.read("out-csv/sessions.csv"))
+        #expect(sessions.split(separator: "\n").first?.hasSuffix(",skill,score") == true)
+        #expect(sessions.contains(",maths/arithmetic/subtraction,"), "\(sessions)")
+    }
+
     @Test func tracingSettingsAreKeptInTheProfile() throws {
         #expect(rote(["letters", "settings"]).stdout.contains("tracing for ana: right-handed · haptics off"))
         let set = rote(["letters", "settings", "--left-handed", "--haptics"])
