@@ -18,7 +18,9 @@ struct Stats: ParsableCommand {
             per skill of a skills deck, attempts, right answers, accuracy, when last practised and \
             mastery; the leeches (entries forgotten 8 times or more). With --questions, each \
             question's times used and average success rate over every learner's sessions, worst \
-            first. Colour is used at a terminal unless NO_COLOR is set.
+            first. Once a day it reminds you of a sync older than 7 days and of publisher decks \
+            with a newer version (nothing is fetched). Colour is used at a terminal unless \
+            NO_COLOR is set.
             """
     )
 
@@ -51,6 +53,7 @@ struct Stats: ParsableCommand {
             if worst.count > limit { print("  … \(worst.count - limit) more (--limit N)") }
             return
         }
+        ReminderNotes.show(for: library)
         let stats = try library.stats()
         let colour = isatty(1) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         print("\(library.user): \(stats.dueToday) due today · \(stats.reviewsToday)/\(stats.dailyGoal) reviews toward today's goal (\(Int((stats.goalProgress * 100).rounded()))%)")

@@ -27,6 +27,10 @@ struct StudyCommand: ParsableCommand {
             NO_COLOR is set. When stdin is not a terminal, one answer per line: a choice \
             number, typed text, a step order such as `2 1 3`, again|hard|good|easy, or the \
             words undo, suspend, ignore, quit; the end of input stops and saves.
+
+            Once a day, it reminds you when this library was last synced more than 7 days ago, \
+            and of publisher decks with a newer version (known from your last `rote deck \
+            status`; nothing is fetched).
             """
     )
 
@@ -75,6 +79,7 @@ struct StudyCommand: ParsableCommand {
         defer { start.close() }
         if start.recoveredInterruptedSession { Terminal.note("Committed the answers of an interrupted session (see `rote log`).") }
         CommandContext.report(start.loadProblems)
+        ReminderNotes.show(for: library)
         for upgrade in start.upgrades {
             for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
         }

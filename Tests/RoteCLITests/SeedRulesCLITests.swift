@@ -227,6 +227,29 @@ import RoteStore
         #expect(sessions.contains(",maths/arithmetic/subtraction,"), "\(sessions)")
     }
 
+    /// Seed 000: after 7 days without a sync, study and stats say so, once a day; a library
+    /// without a remote has nothing to sync with.
+    @Test func aSyncOlderThanAWeekIsMentionedOnceADay() throws {
+        #expect(!rote(["study", "--plan"]).stderr.contains("sync"), "no remote, no reminder")
+        Shell.run("git", ["remote", "add", "origin", lib.appending(path: "elsewhere.git").path], in: lib)
+        #expect(rote(["study", "--plan"]).stderr.contains("This library has not been synced yet"))
+        #expect(!rote(["stats"]).stderr.contains("synced"), "once a day")
+
+        func fetched(daysAgo: Double) throws {
+            let head = lib.appending(path: ".git/FETCH_HEAD")
+            try Data().write(to: head)
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-daysAgo * 86_400)], ofItemAtPath: head.path)
+            directory.remove(".git/rote/reminders")
+        }
+        try fetched(daysAgo: 8)
+        let stale = rote(["stats"])
+        #expect(stale.stderr.contains("Last sync 8 days ago"), "\(stale.stderr)")
+        #expect(stale.stdout.contains("due today"), "stats go on: \(stale.stdout)")
+        #expect(!rote(["study", "--plan"]).stderr.contains("Last sync"))
+        try fetched(daysAgo: 2)
+        #expect(!rote(["study", "--plan"]).stderr.contains("sync"))
+    }
+
     @Test func tracingSettingsAreKeptInTheProfile() throws {
         #expect(rote(["letters", "settings"]).stdout.contains("tracing for ana: right-handed · haptics off"))
         let set = rote(["letters", "settings", "--left-handed", "--haptics"])
