@@ -333,7 +333,8 @@ public final class StudySessionRunner {
         let reviews = source.scheduledReviews(entry.id)
         let learned = (try? recorder.current(entry.id))?.state?.phase == .review
         let visit: VocabularyExercises.Visit = isNew ? .new : .review(number: reviews.count, lastGrade: reviews.last?.grade, learned: learned)
-        for step in VocabularyExercises.plan(for: word, visit: visit) {
+        let learnsTranslations = VocabularyExercises.learnsTranslations(deck: source.decks[entry.deck], profile: profile)
+        for step in VocabularyExercises.plan(for: word, visit: visit, learnsTranslations: learnsTranslations) {
             switch step {
             case .card:
                 console.show(WordCard(entry: word).render())

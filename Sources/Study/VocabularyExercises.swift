@@ -191,6 +191,15 @@ public enum VocabularyExercises {
     /// learned (seed 000's review flow).
     public static func questionsPerReview(learned: Bool) -> Int { learned ? 2 : 1 }
 
+    /// Whether a learner learns a deck's translations rather than its words: their native
+    /// language is the deck's source language, or the language they learn is its target.
+    /// Unset languages keep the deck's own direction.
+    public static func learnsTranslations(deck: DeckManifest?, profile: Profile?) -> Bool {
+        guard let deck, let source = deck.sourceLanguage, let target = deck.targetLanguage, source != target else { return false }
+        let settings = profile?.settings
+        return settings?.nativeLanguage == source || settings?.targetLanguage == target
+    }
+
     /// What an entry gets in one session.
     ///
     /// - A new word: the card, then a translation_match and one sentence_completion (the first
@@ -201,13 +210,20 @@ public enum VocabularyExercises {
     ///   reverse, translation, …; types the entry lacks are skipped), review `number` taking
     ///   the next ones from position `number × questionsPerReview`. Within a type the
     ///   questions take turns, however many there are of it. No question repeats in a review.
-    public static func plan(for entry: VocabularyEntry, visit: Visit) -> [Step] {
+    ///
+    /// With `learnsTranslations` (a learner whose native language is the deck's word side, who
+    /// learns the translations: `native_language` / `target_language` in the profile), the
+    /// sides swap: recognition shows the translation and asks for the word
+    /// (reverse_translation), production shows the word and asks for the translation.
+    public static func plan(for entry: VocabularyEntry, visit: Visit, learnsTranslations: Bool = false) -> [Step] {
         let all = questions(of: entry)
         let byKind = Dictionary(grouping: all, by: \.kind)
+        let recognition: VocabularyQuestion.Kind = learnsTranslations ? .reverseTranslation : .translationMatch
+        let rotation = learnsTranslations ? [.reverseTranslation, .sentenceCompletion, .translationMatch] : reviewRotation
         switch visit {
         case .new:
             var steps: [Step] = [.card]
-            if let match = byKind[.translationMatch]?.first { steps.append(.question(match)) }
+            if let match = byKind[recognition]?.first { steps.append(.question(match)) }
             let sentences = byKind[.sentenceCompletion] ?? []
             let primary = sentences.first { question in
                 question.example.map { entry.examples.indices.contains($0 - 1) && entry.examples[$0 - 1].primary } ?? false
@@ -215,7 +231,7 @@ public enum VocabularyExercises {
             if let sentence = primary ?? sentences.first { steps.append(.question(sentence)) }
             return steps
         case let .review(number, lastGrade, learned):
-            let kinds = reviewRotation.filter { byKind[$0] != nil }
+            let kinds = rotation.filter { byKind[$0] != nil }
             guard !kinds.isEmpty else { return [] }
             let perReview = questionsPerReview(learned: learned)
             let wanted = perReview + ((lastGrade == .again || lastGrade == .hard) ? 1 : 0)

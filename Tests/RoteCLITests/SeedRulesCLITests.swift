@@ -250,6 +250,27 @@ import RoteStore
         #expect(!rote(["study", "--plan"]).stderr.contains("sync"))
     }
 
+    /// `rote init` records the learner's languages (flags; asked only at a terminal), and
+    /// they decide the prompt side: an English speaker learning english-a1's Arabic is asked
+    /// the Arabic first.
+    @Test func initRecordsTheLanguagesAndTheyDecideThePromptSide() throws {
+        let made = Shell.run(Self.binary, ["init", "en-ar", "--user", "eve", "--native-language", "en", "--target-language", "ar"], in: lib)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("languages: native en, learning ar"))
+        let text = try #require(directory.read("en-ar/profiles/eve/profile.yaml"))
+        let profile = try #require(Profile.decode(text, path: "p").0)
+        #expect(profile.settings.nativeLanguage == "en" && profile.settings.targetLanguage == "ar")
+        func firstQuestion(_ library: String) -> String {
+            let output = Shell.run(Self.binary, ["-C", library, "study", "english-a1", "--new", "1", "--typed"], in: lib, input: "quit\n").stdout
+            return output.split(separator: "\n").first { $0.hasPrefix("Translate") }.map(String.init) ?? output
+        }
+        #expect(firstQuestion("en-ar").hasPrefix("Translate back: "), "the Arabic is the prompt")
+        #expect(Shell.run(Self.binary, ["init", "plain", "--user", "bo"], in: lib).status == 0, "without a terminal nothing is asked")
+        #expect(firstQuestion("plain").hasPrefix("Translate: "), "the deck's own direction")
+        let bad = Shell.run(Self.binary, ["init", "bad", "--native-language", "Arabic"], in: lib)
+        #expect(bad.status != 0 && bad.stderr.contains("--native-language 'Arabic' is not a language code"))
+    }
+
     @Test func tracingSettingsAreKeptInTheProfile() throws {
         #expect(rote(["letters", "settings"]).stdout.contains("tracing for ana: right-handed · haptics off"))
         let set = rote(["letters", "settings", "--left-handed", "--haptics"])

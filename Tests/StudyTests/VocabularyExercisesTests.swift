@@ -168,6 +168,27 @@ import Testing
         #expect(steps == expected.map { .question(question($0)) })
     }
 
+    /// A learner whose native language is the deck's word side learns the translations:
+    /// recognition shows the translation (reverse_translation) first.
+    @Test func aLearnerOfTheTranslationsIsShownTheTranslationFirst() {
+        let new = VocabularyExercises.plan(for: run, visit: .new, learnsTranslations: true)
+        #expect(new == [.card, .question(question("reverse")), .question(question("sentence-1"))])
+        let review = VocabularyExercises.plan(for: run, visit: .review(number: 0, lastGrade: .good, learned: true), learnsTranslations: true)
+        #expect(review == [.question(question("reverse")), .question(question("sentence-1"))])
+        let deck = DeckManifest(kind: .vocabulary, title: "T", sourceLanguage: "en", targetLanguage: "ar")
+        func profile(_ native: String?, _ target: String?) -> Profile {
+            var profile = Profile(user: "ana")
+            profile.settings.nativeLanguage = native
+            profile.settings.targetLanguage = target
+            return profile
+        }
+        #expect(!VocabularyExercises.learnsTranslations(deck: deck, profile: profile("ar", "en")))
+        #expect(VocabularyExercises.learnsTranslations(deck: deck, profile: profile("en", "ar")))
+        #expect(VocabularyExercises.learnsTranslations(deck: deck, profile: profile(nil, "ar")))
+        #expect(!VocabularyExercises.learnsTranslations(deck: deck, profile: profile(nil, nil)))
+        #expect(!VocabularyExercises.learnsTranslations(deck: DeckManifest(kind: .vocabulary, title: "T"), profile: profile("en", "ar")))
+    }
+
     /// However many questions of each type an entry has (the deck grows), every one comes up
     /// in turn and every review of a learned word has two different types.
     @Test(arguments: [1, 2, 3, 5])
