@@ -145,15 +145,16 @@ public struct StudyStats: Sendable, Equatable {
 
     /// Computes the statistics. `settings` gives each deck's scheduler settings (by deck id);
     /// decks not in it use `defaultSettings`.
+    /// `skillDecks` names the skills decks, whose questions add up per skill (`skills`).
     public init(
         progress: [ProgressFile], sessions: [SessionFile], profile: Profile?, settings: [String: SchedulerSettings] = [:],
-        defaultSettings: SchedulerSettings = .default, now: Date, timeZone: TimeZone
+        defaultSettings: SchedulerSettings = .default, now: Date, timeZone: TimeZone, skillDecks: Set<String> = []
     ) {
         // A share of a few hundred files per task: enough to spread, few enough to sum.
         let shares = stride(from: 0, to: progress.count, by: 512).map { $0..<min($0 + 512, progress.count) }
-        var totals = Totals()
+        var totals = Totals(skillDecks: skillDecks)
         for share in shares.concurrentMap({ share in
-            StudyStats.totals(of: progress[share], settings: settings, defaultSettings: defaultSettings, now: now, timeZone: timeZone)
+            StudyStats.totals(of: progress[share], settings: settings, defaultSettings: defaultSettings, now: now, timeZone: timeZone, skillDecks: skillDecks)
         }) {
             totals.add(share)
         }
@@ -198,10 +199,10 @@ public struct StudyStats: Sendable, Equatable {
     /// by deck id, `defaultSettings` for the rest).
     public static func totals(
         of progress: some Sequence<ProgressFile>, settings: [String: SchedulerSettings], defaultSettings: SchedulerSettings = .default, now: Date,
-        timeZone: TimeZone
+        timeZone: TimeZone, skillDecks: Set<String> = []
     ) -> Totals {
         var schedulers: [String: Scheduler] = [:]
-        var totals = Totals()
+        var totals = Totals(skillDecks: skillDecks)
         let days = LocalDays(timeZone: timeZone)
         for file in progress {
             let deck = file.entry.split(separator: "/").first.map(String.init) ?? file.entry
