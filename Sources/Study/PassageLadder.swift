@@ -287,7 +287,12 @@ struct ClauseWord: Sendable, Equatable {
     /// the full-width punctuation between them.
     static func isIdeograph(_ character: Character) -> Bool {
         guard let scalar = character.unicodeScalars.first else { return false }
-        switch scalar.value {
+        return isIdeograph(scalarValue: scalar.value)
+    }
+
+    /// `isIdeograph` of one scalar's value, for the byte-level recall tokenizer.
+    @inline(__always) static func isIdeograph(scalarValue: UInt32) -> Bool {
+        switch scalarValue {
         case 0x2E80...0x2FDF, 0x3000...0x303F, 0x3040...0x30FF, 0x3100...0x312F, 0x31A0...0x31FF, 0x3400...0x4DBF,
              0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x20000...0x3FFFF:
             return true

@@ -251,5 +251,17 @@ import Testing
         #expect(chinese.text.hasPrefix("神爱＿＿，甚至＿"))
         #expect(chinese.blanks.prefix(2) == ["世", "人"])
     }
-}
 
+    /// Recitation and typed recall cut a Chinese passage as the ladder does: one wrong
+    /// ideograph costs one word, not a clause; a hint gives the next ideograph.
+    @Test func aChineseRecitationIsComparedIdeographByIdeograph() {
+        let text = Self.chinese.text
+        #expect(RecallComparison.compare(passage: text, typed: text).similarity == 1)
+        let oneWrong = text.replacingOccurrences(of: "世人", with: "世界")
+        let similarity = RecallComparison.compare(passage: text, typed: oneWrong).similarity
+        #expect(similarity > 0.9 && similarity < 1, "one of 30 ideographs: \(similarity)")
+        #expect(PassageLadder.hint(for: Self.chinese, typed: "神爱") == "世")
+        #expect(PassageLadder.outcome(recitationSimilarity: RecallComparison.compare(passage: text, typed: "神爱世人，甚至将他的独生子赐给他们").similarity, hintsUsed: 0) == .failure,
+                "half the verse is not a recitation")
+    }
+}
