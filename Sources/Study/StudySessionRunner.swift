@@ -119,6 +119,15 @@ public final class StudySessionRunner {
             return false
         }
         session.endedAt = session.endedAt ?? session.attempts.last?.at ?? session.startedAt
+        // A kill while the session file was being written leaves that write's temporary file
+        // (`.<id>.yaml.<pid>.<n>.tmp`) beside it; the file is written again below.
+        let sessionPath = SessionFile.path(for: session)
+        let folder = root.appending(path: sessionPath).deletingLastPathComponent()
+        let name = "." + (sessionPath.split(separator: "/").last.map(String.init) ?? "") + "."
+        for leftover in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where leftover.hasPrefix(name) && AtomicFile.isTemporary(path: leftover) && AtomicFile.isAbandoned(path: leftover) {
+            try? FileManager.default.removeItem(at: folder.appending(path: leftover))
+        }
         var progress: [String: Data] = [:]
         let learner = "profiles/\(session.user)/"
         for path in try git.pendingPaths() where path.hasPrefix(learner + "progress/") || path == learner + "profile.yaml" {
