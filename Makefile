@@ -58,6 +58,7 @@ test-deps: deps
 test: test-deps
 	$(SWIFT) build --build-tests
 	ROTE_TEST_SSHD=$(TEST_SSHD) $(SWIFT) test --skip-build
+	python3 tools/english-a1/build_deck.py --check
 	$(MAKE) --no-print-directory check-corpus
 	$(MAKE) --no-print-directory browser-test
 

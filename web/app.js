@@ -154,7 +154,8 @@ function drawScreen() {
   const prompt = screen.prompt;
   const card = h("div", { class: "card", id: "card" },
     h("div", { class: "muted", id: "progress" }, `${t("study.card")} ${screen.number} ${t("study.of")} ${screen.total} · ${screen.title}`),
-    h("div", { class: "lines" }, screen.lines.map(line => h("div", { class: "line " + line.style }, line.text))));
+    h("div", { class: "lines" }, screen.lines.map(line => h("div", { class: "line " + line.style }, line.text))),
+    screen.letter ? h("div", { class: "pad letter-template", id: "letter-template", role: "img", "aria-label": screen.title }, letterTemplate(screen.letter, "trace")) : null);
   if (prompt) card.append(h("div", { class: "muted prompt" }, prompt.text), promptControls(screen, prompt));
   render(h("h1", {}, t("study.heading")), card,
     h("div", { class: "row commands" },
@@ -228,15 +229,24 @@ function orderList(steps) {
     });
     li.addEventListener("pointerdown", event => {
       if (event.target.closest("button")) return;
-      li.setPointerCapture(event.pointerId); li.classList.add("dragging");
+      event.preventDefault();
+      li.classList.add("dragging");
+      // Followed on the document: a finger's events go to whatever is under it (touch
+      // pointers are captured by the element first touched), not always to the dragged step.
+      const pointer = event.pointerId;
       const onMove = e => {
+        if (e.pointerId !== pointer) return;
         const over = [...list.children].find(other => other !== li && e.clientY > other.getBoundingClientRect().top && e.clientY < other.getBoundingClientRect().bottom);
         if (!over) return;
         const below = [...list.children].indexOf(over) > [...list.children].indexOf(li);
         list.insertBefore(li, below ? over.nextSibling : over);
       };
-      const onUp = () => { li.classList.remove("dragging"); li.removeEventListener("pointermove", onMove); li.removeEventListener("pointerup", onUp); };
-      li.addEventListener("pointermove", onMove); li.addEventListener("pointerup", onUp);
+      const onUp = e => {
+        if (e.pointerId !== pointer) return;
+        li.classList.remove("dragging");
+        for (const [type, handler] of [["pointermove", onMove], ["pointerup", onUp], ["pointercancel", onUp]]) document.removeEventListener(type, handler);
+      };
+      for (const [type, handler] of [["pointermove", onMove], ["pointerup", onUp], ["pointercancel", onUp]]) document.addEventListener(type, handler);
     });
     list.append(li);
   });
@@ -354,14 +364,20 @@ async function showTrace(requested) {
 function drawPad() {
   const pad = document.getElementById("pad");
   if (!pad || !state.letter) return;
-  const guides = [10, 40, 80].map(y => h("line", { x1: 0, x2: 100, y1: y, y2: y, stroke: "#e4e1da", "stroke-width": 0.5 }));
-  const opacity = { trace: 1, ghost: 0.18, memory: 0 }[state.mode];
-  const template = state.letter.strokes.map((stroke, i) => h("g", { opacity },
-    h("polyline", { points: stroke.map(p => p.join(",")).join(" "), fill: "none", stroke: "#9fb8b0", "stroke-width": 6, "stroke-linecap": "round", "stroke-linejoin": "round" }),
-    state.mode !== "memory" ? h("circle", { cx: stroke[0][0], cy: stroke[0][1], r: 2.5, fill: "#1e7b3a" }) : null,
-    state.mode === "trace" ? h("text", { x: stroke[0][0] + 3, y: stroke[0][1] - 3 }, String(i + 1)) : null));
   const drawn = state.strokes.map(stroke => h("polyline", { class: "drawn", points: stroke.map(p => p[0] + "," + p[1]).join(" "), fill: "none", stroke: "#1d2430", "stroke-width": 2.2, "stroke-linecap": "round", "stroke-linejoin": "round" }));
-  pad.replaceChildren(h("svg", { viewBox: "0 0 100 100", "aria-hidden": "true" }, guides, template, drawn));
+  pad.replaceChildren(letterTemplate(state.letter.strokes, state.mode, drawn));
+}
+
+/** A letter's strokes in the 100×100 box on the handwriting lines: numbered, with each start
+ * marked, in trace mode; faint in ghost mode; blank in memory mode. */
+function letterTemplate(strokes, mode, drawn = []) {
+  const guides = [10, 40, 80].map(y => h("line", { x1: 0, x2: 100, y1: y, y2: y, stroke: "#e4e1da", "stroke-width": 0.5 }));
+  const opacity = { trace: 1, ghost: 0.18, memory: 0 }[mode];
+  const template = strokes.map((stroke, i) => h("g", { opacity },
+    h("polyline", { points: stroke.map(p => p[0] + "," + p[1]).join(" "), fill: "none", stroke: "#9fb8b0", "stroke-width": 6, "stroke-linecap": "round", "stroke-linejoin": "round" }),
+    mode !== "memory" ? h("circle", { cx: stroke[0][0], cy: stroke[0][1], r: 2.5, fill: "#1e7b3a" }) : null,
+    mode === "trace" ? h("text", { x: stroke[0][0] + 3, y: stroke[0][1] - 3 }, String(i + 1)) : null));
+  return h("svg", { viewBox: "0 0 100 100", "aria-hidden": "true" }, guides, template, drawn);
 }
 
 /** Pointer events (mouse, pen, touch) become strokes of [x, y, t] in the 100×100 box. */

@@ -19,15 +19,31 @@ extension Library {
         let repository = try Repository.open(at: root)
         guard let head = try repository.headCommit() else { return [] }
         let progressPath = paths.progress(entry.id)
+        let changedPaths = ChangedPathsCache.of(root: root)
         var found: [EntryCommit] = []
         for commit in try repository.log(from: head.id, limit: limit) {
-            let tree = try commit.tree()
-            let parentTree = try commit.parents().first?.tree()
-            let touched = [entry.path, progressPath].filter { tree.entryID(atPath: $0) != parentTree?.entryID(atPath: $0) }
-                .map { $0.hasPrefix("corpus/") ? "content" : "progress" }
+            let touchedPaths: [String]
+            switch try changedPaths.paths(of: commit, in: repository) {
+            case .some(let changed):
+                touchedPaths = [entry.path, progressPath].filter(changed.contains)
+            case .many:
+                let tree = try commit.tree()
+                let parentTree = try commit.parents().first?.tree()
+                touchedPaths = [entry.path, progressPath].filter { tree.entryID(atPath: $0) != parentTree?.entryID(atPath: $0) }
+            }
+            let touched = touchedPaths.map { $0.hasPrefix("corpus/") ? "content" : "progress" }
             guard !touched.isEmpty else { continue }
             found.append(EntryCommit(id: commit.id.hex, date: commit.authorTime, summary: commit.summary, touched: touched))
         }
         return found
+    }
+
+    /// Fills the changed-paths cache for the last `limit` commits, so the first entry page or
+    /// `rote history` after new commits arrived does not compare their trees while someone waits.
+    public func rememberChangedPaths(limit: Int = 2000) throws {
+        let repository = try Repository.open(at: root)
+        guard let head = try repository.headCommit() else { return }
+        let changedPaths = ChangedPathsCache.of(root: root)
+        for commit in try repository.log(from: head.id, limit: limit) { _ = try changedPaths.paths(of: commit, in: repository) }
     }
 }

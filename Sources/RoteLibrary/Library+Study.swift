@@ -112,7 +112,7 @@ extension Library {
         let scope = try studyScope(names, tags: tags)
         let requested = scope.decks
         let only = scope.admits
-        let writer = try LibraryWriter(root: root, user: user, purpose: "study")
+        let writer = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
         let recovered = try StudySessionRunner.recoverInterruptedSession(root: root, git: writer.git)
         // A recovered session was committed after this library's index was opened: read afresh.
         let opener = recovered ? try Library(root: root, user: user, announce: announce) : self

@@ -30,6 +30,8 @@ public final class Library: @unchecked Sendable {
     let announce: @Sendable (String) -> Void
     let indexLock = NSLock()
     var opened: LibraryLaunch?
+    /// Where writes take their git from, for a process that writes often (`rote serve`).
+    public var gitPool: LibraryGitPool?
 
     /// Opens the library at `root` for `user`: its manifest, deck manifests and the learner's
     /// profile, a handful of files. The index is opened when an operation first needs it; a

@@ -28,6 +28,8 @@ public final class WebApp: @unchecked Sendable {
     public let policy: AccessPolicy
     let lock = NSLock()
     private var opened: (library: Library, stamp: FileStamp?)?
+    /// The git every write of this server commits with, kept open between them.
+    let gitPool = LibraryGitPool()
     /// Stats read every progress file (a second at 100k entries): kept until the next commit
     /// or the next day, and worked out in the background when the server starts.
     private var statsCache: (stamp: FileStamp?, day: String, stats: StudyStats)?
@@ -50,6 +52,7 @@ public final class WebApp: @unchecked Sendable {
         return try lock.withLock {
             if let opened, opened.stamp == stamp { return opened.library }
             let library = try Library(root: root, user: user)
+            library.gitPool = gitPool
             opened = (library, stamp)
             return library
         }
@@ -67,9 +70,13 @@ public final class WebApp: @unchecked Sendable {
         return stats
     }
 
-    /// Works the stats out ahead of the first page that shows them.
+    /// Works the stats out ahead of the first page that shows them, and the commits' changed
+    /// paths ahead of the first entry page.
     public func warmUp() {
-        Thread.detachNewThread { [self] in _ = try? cachedStats() }
+        Thread.detachNewThread { [self] in
+            _ = try? cachedStats()
+            try? library().rememberChangedPaths()
+        }
     }
 
     /// Stops a study session in progress and waits until it is committed (Ctrl-C).

@@ -28,6 +28,8 @@ struct SessionScreen: Encodable, Sendable {
     var prompt: Prompt?
     /// The entry on screen is a passage being recited, so typing can be marked as it goes.
     var recall = false
+    /// A letter's stroke template to draw (100×100 box, as in its file), once revealed.
+    var letter: [[[Double]]]?
     var finished = false
     /// The end-of-session summary, as `rote study` prints it.
     var summary: String?
@@ -67,7 +69,12 @@ final class WebConsole: StudyConsole, @unchecked Sendable {
             $0.lines = []
             $0.choices = []
             $0.prompt = nil
+            $0.letter = nil
         }
+    }
+
+    func showLetter(_ letter: LetterEntry) {
+        update { $0.letter = letter.strokes.map { $0.map { [$0.x, $0.y] } } }
     }
 
     func show(_ text: String, style: TextStyle) {

@@ -19,6 +19,12 @@ public final class LibraryGit {
     /// latest commit's last: what a launch index records as its own writes.
     public private(set) var committedChanges: [String: Data?] = [:]
 
+    /// A new writer's start, for a git kept open between writers (`LibraryGitPool`): what it
+    /// committed is the new writer's alone.
+    func startWriting() {
+        committedChanges = [:]
+    }
+
     public init(root: URL, user: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.root = root
         do {
@@ -74,13 +80,17 @@ public final class LibraryGit {
         // Only the changed entries: the rest keep the stat data that lets status skip them.
         let index = try repository.index()
         try index.reloadIfChanged()
+        var changed: [String] = []
         for (path, contents) in changes {
             if let contents {
                 // Already in the object store: this only hashes the bytes to name the blob.
-                try index.stage(contents, id: try repository.writeBlob(contents), at: path, workTree: root)
+                let blob = try repository.writeBlob(contents)
+                try index.stage(contents, id: blob, at: path, workTree: root)
+                if base?.entryID(atPath: path) != blob { changed.append(path) }
             } else {
                 try index.remove(path: path)
                 try index.removeDirectory(path)
+                if base?.entryID(atPath: path) != nil { changed.append(path) }
             }
         }
         try index.write()
@@ -88,6 +98,7 @@ public final class LibraryGit {
         let summary = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
         try repository.setReference(named: "HEAD", to: id, message: "commit: \(summary)", expected: head?.id)
         committedChanges.merge(changes) { _, new in new }
+        ChangedPathsCache.of(root: root).record(id, paths: changed)
         return id
     }
 

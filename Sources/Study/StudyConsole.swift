@@ -60,6 +60,9 @@ public protocol StudyConsole: AnyObject {
     /// Numbered choices or steps, answered by number: a terminal lists them, a browser makes
     /// them buttons.
     func showChoices(_ choices: [String])
+    /// A letter's stroke template, shown after the learner wrote it from memory: a terminal
+    /// draws it in dots, a browser as a drawing.
+    func showLetter(_ letter: LetterEntry)
 }
 
 extension StudyConsole {
@@ -67,6 +70,10 @@ extension StudyConsole {
 
     public func showChoices(_ choices: [String]) {
         show(choices.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+    }
+
+    public func showLetter(_ letter: LetterEntry) {
+        show(LetterSketch.render(letter))
     }
 }
 

@@ -414,7 +414,7 @@ public final class StudySessionRunner {
         console.show("Write \(name) on paper from memory, in stroke order.", style: .title)
         let started = now()
         _ = try ask("space to reveal", .reveal)
-        console.show(LetterSketch.render(letter))
+        console.showLetter(letter)
         if !letter.tips.isEmpty { console.show("tips: " + letter.tips.joined(separator: ", "), style: .dim) }
         let reply = try ask("how did it go? 1 again · 2 hard · 3 good · 4 easy", .grade(proposed: nil))
         let grade = Grade(name: reply.trimmingCharacters(in: .whitespaces)) ?? .good

@@ -247,6 +247,107 @@ class WebTests(unittest.TestCase):
         self.assertIn("passage", (self.served.root / f"profiles/{USER}/profile.yaml").read_text())
         self.assertEqual(self.served.uncommitted(), "")
 
+    # MARK: Skills and letters in a session
+
+    def ignore_all_but(self, deck, keep):
+        """Sets every entry of `deck` but those `keep` accepts to ignored, in one commit, so a
+        session of the deck shows only the kind of card a test is about."""
+        for path in sorted((self.served.root / "corpus" / deck).rglob("*.yaml")):
+            if path.name in ("deck.yaml", "domain.yaml", "skill.yaml") or keep(path):
+                continue
+            entry = str(path.relative_to(self.served.root / "corpus"))[: -len(".yaml")]
+            progress = self.served.root / f"profiles/{USER}/progress/{entry}.yaml"
+            progress.parent.mkdir(parents=True, exist_ok=True)
+            progress.write_text(f"entry: {entry}\nstatus: ignored\n")
+        git(self.served.root, "add", "-A")
+        git(self.served.root, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", f"only some of {deck}")
+
+    def order_texts(self):
+        return self.driver.execute_script("return [...document.querySelectorAll('#order li span')].map(s => s.textContent)")
+
+    def test_skills_reorder_steps_by_touch_drag_and_keys(self):
+        self.ignore_all_but("math", lambda path: "type: reorder_steps" in path.read_text())
+        before = self.served.commits()
+        self.driver.get(self.served.base + "/#/today")
+        self.click(".deck[data-deck='math'] button")
+        self.find("#order")
+        self.assertEqual(self.screen()["prompt"]["kind"], "order")
+        # The right order, from the question's file: its steps as the solution lists them.
+        shown = self.order_texts()
+        question = next(p for p in (self.served.root / "corpus/math").rglob("*.yaml")
+                        if "type: reorder_steps" in p.read_text() and all(step in p.read_text() for step in shown))
+        text = question.read_text()
+        steps = [line.strip()[2:].strip().strip('"') for line in text.split("steps:")[1].split("solution:")[0].strip().splitlines()]
+        solution = [int(n) for n in re.search(r"solution: \[([\d, ]+)\]", text).group(1).split(",")]
+        target = [steps[i] for i in solution]
+        self.assertEqual(sorted(target), sorted(shown))
+        # The first step is dragged to the top with a finger…
+        items = self.driver.find_elements(By.CSS_SELECTOR, "#order li")
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        actions = ActionBuilder(self.driver, mouse=finger)
+        mover = items[shown.index(target[0])]
+        top = items[0].rect
+        start = mover.rect
+        actions.pointer_action.move_to_location(int(start["x"] + 20), int(start["y"] + start["height"] / 2))
+        actions.pointer_action.pointer_down()
+        actions.pointer_action.pause(0.1)
+        for step in range(1, 11):
+            y = start["y"] + start["height"] / 2 + (top["y"] + top["height"] / 2 - start["y"] - start["height"] / 2) * step / 10
+            actions.pointer_action.move_to_location(int(start["x"] + 20), int(y))
+            actions.pointer_action.pause(0.05)
+        actions.pointer_action.pointer_up()
+        actions.perform()
+        self.assertEqual(self.order_texts()[0], target[0])
+        # …and the rest are moved up with the arrow keys.
+        for position in range(1, len(target)):
+            current = self.order_texts()
+            index = current.index(target[position])
+            item = self.driver.find_elements(By.CSS_SELECTOR, "#order li")[index]
+            for _ in range(index - position):
+                item.send_keys(Keys.ARROW_UP)
+        self.assertEqual(self.order_texts(), target)
+        self.shoot("reorder-1280")
+        version = self.screen()["version"]
+        self.click("#submit")
+        self.wait_for_screen_change(version)
+        lines = " ".join(line["text"] for line in self.screen()["lines"])
+        self.assertNotIn("not quite", lines.lower())
+        while self.screen()["number"] == 1 and not self.screen()["finished"]:
+            self.answer_by_clicking()
+        self.click("#quit")
+        self.find("#summary")
+        self.assertEqual(self.served.commits(), before + 1)
+        entry = str(question.relative_to(self.served.root / "corpus"))[: -len(".yaml")]
+        self.assertIn(f"profiles/{USER}/progress/{entry}.yaml", self.served.last_files())
+        # Right first time: a passing grade (good, or easy when answered fast).
+        self.assertRegex((self.served.root / f"profiles/{USER}/progress/{entry}.yaml").read_text(), r"grade: (good|easy)")
+        self.assertEqual(self.served.uncommitted(), "")
+
+    def test_a_letter_in_a_study_session(self):
+        before = self.served.commits()
+        self.driver.get(self.served.base + "/#/today")
+        self.click(".deck[data-deck='alphabet'] button")
+        self.find("#card")
+        self.assertEqual(self.screen()["prompt"]["kind"], "reveal")
+        self.assertIn("from memory", " ".join(line["text"] for line in self.screen()["lines"]))
+        version = self.screen()["version"]
+        ActionChains(self.driver).send_keys(" ").perform()
+        self.wait_for_screen_change(version)
+        self.assertEqual(self.screen()["prompt"]["kind"], "grade")
+        # The template is drawn as on the tracing page, stroke by stroke.
+        strokes = self.screen()["letter"]
+        self.assertEqual(len(self.find("#letter-template").find_elements(By.TAG_NAME, "polyline")), len(strokes))
+        self.shoot("letter-session-1280")
+        version = self.screen()["version"]
+        ActionChains(self.driver).send_keys("3").perform()
+        self.wait_for_screen_change(version)
+        # Only the first letter is unlocked, so the session ends with it.
+        self.assertTrue(self.screen()["finished"])
+        self.assertIn("1 review", self.find("#summary").text)
+        self.assertEqual(self.served.commits(), before + 1)
+        self.assertIn(f"profiles/{USER}/progress/alphabet/a.yaml", self.served.last_files())
+        self.assertIn("grade: good", (self.served.root / f"profiles/{USER}/progress/alphabet/a.yaml").read_text())
+
     # MARK: Tracing
 
     def test_trace_a_letter_with_pointer_events(self):
@@ -286,6 +387,35 @@ class WebTests(unittest.TestCase):
         self.assertIn("drawing:", attempts)
         self.assertEqual(self.served.uncommitted(), "")
 
+    def test_trace_with_a_finger_left_handed(self):
+        self.driver.get(self.served.base + "/#/trace/alphabet/a")
+        self.click("#left-handed")
+        self.assertIn("left-handed", self.find(".trace-layout").get_attribute("class"))
+        # The setting outlives a reload: it is the learner's, not the page's.
+        self.driver.refresh()
+        self.assertIn("left-handed", self.find(".trace-layout").get_attribute("class"))
+        self.assertTrue(self.find("#left-handed").is_selected())
+        pad = self.find("#pad")
+        controls = self.find(".trace-controls")
+        self.assertGreater(controls.rect["x"], pad.rect["x"], "the controls sit on the right for a left hand")
+        strokes = self.driver.execute_script("return state.letters.letters")[0]["strokes"]
+        box = pad.rect
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        actions = ActionBuilder(self.driver, mouse=finger)
+        for stroke in strokes:
+            x, y = stroke[0]
+            actions.pointer_action.move_to_location(int(box["x"] + x / 100 * box["width"]), int(box["y"] + y / 100 * box["height"]))
+            actions.pointer_action.pointer_down()
+            for x, y in stroke[1:]:
+                actions.pointer_action.move_to_location(int(box["x"] + x / 100 * box["width"]), int(box["y"] + y / 100 * box["height"]))
+            actions.pointer_action.pointer_up()
+        actions.perform()
+        self.assertEqual(len(self.driver.execute_script("return state.strokes")), len(strokes))
+        self.click("#trace-done")
+        self.assertGreaterEqual(int(self.find("#trace-score").text), 80)
+        self.shoot("trace-left-handed-1280")
+        self.assertIn("mode: trace", (self.served.root / f"profiles/{USER}/letters/alphabet/a.yaml").read_text())
+
     # MARK: Reader
 
     def test_reader_marks_a_text_and_ignores_a_word(self):
@@ -319,6 +449,43 @@ class WebTests(unittest.TestCase):
         self.driver.get(self.served.base + "/#/stats")
         self.assertEqual(len(self.find("#heatmap").find_elements(By.TAG_NAME, "rect")), 90)
         self.assertEqual(len(self.find("#forecast").find_elements(By.TAG_NAME, "rect")), 31)
+
+
+class ServeOptionsTests(unittest.TestCase):
+    """--host warns that the network can reach the server; --open hands the address to the
+    desktop's opener (xdg-open), here a stand-in that writes down what it was given."""
+
+    def setUp(self):
+        self.served = Served()
+
+    def tearDown(self):
+        self.served.stop()
+
+    def test_host_other_than_loopback_is_warned_of(self):
+        process = subprocess.Popen([str(ROTE), "-C", str(self.served.root), "serve", "--host", "0.0.0.0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.served.process = process
+        address = process.stdout.readline().strip()
+        self.assertRegex(address, r"^http://0\.0\.0\.0:\d+/\?token=[0-9a-f]{64}$")
+        process.send_signal(2)
+        process.wait(timeout=30)
+        self.assertIn("warning: listening on 0.0.0.0: other machines on the network can reach this server", process.stderr.read())
+
+    def test_open_hands_the_address_to_the_desktop(self):
+        bin_dir = self.served.folder / "bin"
+        bin_dir.mkdir()
+        opened = self.served.folder / "opened"
+        opener = bin_dir / "xdg-open"
+        opener.write_text(f"#!/bin/sh\necho \"$@\" > {opened}\n")
+        opener.chmod(0o755)
+        environment = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}")
+        process = subprocess.Popen([str(ROTE), "-C", str(self.served.root), "serve", "--open"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+        self.served.process = process
+        address = process.stdout.readline().strip()
+        for _ in range(100):
+            if opened.exists() and opened.read_text().strip():
+                break
+            time.sleep(0.05)
+        self.assertEqual(opened.read_text().strip(), address)
 
 
 class LanguageAndLayoutTests(unittest.TestCase):

@@ -219,7 +219,9 @@ import StudyData
             .sorted().first { $0.hasSuffix(".yaml") }))
         directory.remove(removed)
         let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
-        let fresh = try #require(library.entries.first { $0.deck == "english-a1" && LibraryIndex(library: library, user: "demo").progress[$0.id] == nil })
+        let before = LibraryIndex(library: library, user: "demo")
+        // A new entry: no progress file, and not a word the learner ignores (`ignored_words`).
+        let fresh = try #require(library.entries.first { $0.deck == "english-a1" && before.progress[$0.id] == nil && before.status(of: $0.id) == .new })
         directory.write("profiles/demo/progress/\(fresh.id).yaml", """
             entry: \(fresh.id)
             status: active

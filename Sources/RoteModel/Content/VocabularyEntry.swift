@@ -24,6 +24,9 @@ public struct VocabularyEntry: YAMLCodable {
     public var cefr: String?
     public var batch: Int?
     public var level: String?
+    /// Which source put the word in its deck and level, e.g. `cefrpy A1, wordfreq rank`
+    /// (written by the deck's authoring script, for a reader checking the selection).
+    public var placement: String?
     public var difficulty: String?
     /// Morphological root id (seed 002's `MorphologicalRoot`), e.g. `run`.
     public var root: String?
@@ -113,6 +116,7 @@ public struct VocabularyEntry: YAMLCodable {
         cefr = reader.string("cefr")
         batch = reader.int("batch")
         level = reader.string("level")
+        placement = reader.string("placement")
         difficulty = reader.string("difficulty")
         root = reader.string("root")
         related = []
@@ -245,6 +249,7 @@ public struct VocabularyEntry: YAMLCodable {
         map.add("cefr", cefr)
         map.add("batch", batch)
         map.add("level", level)
+        map.add("placement", placement)
         map.add("difficulty", difficulty)
         map.add("root", root)
         map.add("related", .map(related.map { ($0.0, .strings($0.1)) }, flow: false))
@@ -269,7 +274,7 @@ public struct VocabularyEntry: YAMLCodable {
             && lhs.alternatives == rhs.alternatives && lhs.definition.elementsEqual(rhs.definition, by: ==)
             && lhs.forms.elementsEqual(rhs.forms, by: ==) && lhs.ipa == rhs.ipa && lhs.audio == rhs.audio
             && lhs.image == rhs.image && lhs.rank == rhs.rank && lhs.cefr == rhs.cefr && lhs.batch == rhs.batch
-            && lhs.level == rhs.level && lhs.difficulty == rhs.difficulty && lhs.root == rhs.root
+            && lhs.level == rhs.level && lhs.placement == rhs.placement && lhs.difficulty == rhs.difficulty && lhs.root == rhs.root
             && lhs.related.elementsEqual(rhs.related, by: ==) && lhs.usageNotes == rhs.usageNotes
             && lhs.examples == rhs.examples && lhs.questions == rhs.questions && lhs.ankiNote == rhs.ankiNote
     }
