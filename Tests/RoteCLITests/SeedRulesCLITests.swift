@@ -290,6 +290,8 @@ import RoteStore
         let tokyo = rote(["show", "words/run"], environment: ["TZ": "Asia/Tokyo"]).stdout
         #expect(tokyo.contains("2026-11-01 18:00 +09:00  good"), "\(tokyo)")
         #expect(tokyo.contains("due 2026-11-05 18:00 +09:00"))
+        // Seed 000's per-word confidence (0–100) and mastery level.
+        #expect(tokyo.contains("  confidence ") && tokyo.contains("/100 · mastery "), "\(tokyo)")
         let utc = rote(["show", "words/run"], environment: ["TZ": "UTC"]).stdout
         #expect(utc.contains("2026-11-01 09:00 +00:00  good"))
         #expect((directory.read("profiles/ana/progress/words/run.yaml") ?? "").contains("at: 2026-11-01T09:00:00Z"))
