@@ -341,7 +341,8 @@ async function showWord(token, element) {
 
 async function showTrace(requested) {
   state.letters = await api("/api/letters");
-  const leftHanded = localStorage.getItem("rote.leftHanded") === "1";
+  // The profile's choice (`rote letters settings`) first, else this browser's.
+  const leftHanded = state.letters.left_handed ?? (localStorage.getItem("rote.leftHanded") === "1");
   const letters = state.letters.letters;
   state.letter = letters.find(l => l.id === requested || l.character === requested) || state.letter && letters.find(l => l.id === state.letter.id) || letters.find(l => l.unlocked);
   state.mode = state.mode || "trace";
@@ -414,6 +415,8 @@ async function submitTrace() {
     const score = await api("/api/letters/attempts", {
       letter: state.letter.id, mode: state.mode, drawing: state.strokes,
       started_at: (state.started || now).toISOString().replace(/\.\d+Z$/, "Z"), completed_at: now.toISOString().replace(/\.\d+Z$/, "Z") });
+    // Haptics (`rote letters settings --haptics`): one short pulse for a pass, three for a miss.
+    if (state.letters.haptics && navigator.vibrate) navigator.vibrate(score.score >= state.letters.pass_score ? 40 : [40, 60, 40, 60, 40]);
     result.replaceChildren(h("div", { class: "card" },
       h("div", { class: "big", id: "trace-score" }, String(score.score)),
       h("div", { class: "scores" }, [["trace.start", score.start], ["trace.direction", score.direction], ["trace.strokeOrder", score.stroke_order], ["trace.shape", score.shape]]

@@ -114,7 +114,8 @@ public enum LearnerExport {
     public static func write(user: String, files: LearnerFiles, root: URL, format: Format, to folder: URL, now: Date = Date()) throws -> [URL] {
         let profile = files.profile
         let saved = savedFiles(user: user, root: root)
-        guard profile != nil || files.progressCount > 0 || files.sessionCount > 0 || !saved.isEmpty else {
+        let letters = letterFiles(user: user, root: root)
+        guard profile != nil || files.progressCount > 0 || files.sessionCount > 0 || !saved.isEmpty || !letters.isEmpty else {
             throw Failure(message: "no learner '\(user)' in this library (nothing under profiles/\(user)/); use --user NAME")
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -125,6 +126,9 @@ public enum LearnerExport {
             var document = try JSONObjectWriter(stream.write)
             try document.member("exported_at", .string(Timestamp.format(now)))
             try document.member("format", .string(formatName))
+            try document.arrayMember("letters", rendered: { item in
+                for file in letters { try item(jsonText(file.yamlValue, indent: 2)) }
+            })
             try document.member("profile", profile.map { json($0.yamlValue) } ?? .null)
             try document.arrayMember("progress", rendered: { item in
                 try files.progress({ [jsonText($0.yamlValue, indent: 2)] }, { try item($0[0]) })
@@ -154,7 +158,10 @@ public enum LearnerExport {
             var profileRows: [[String]] = []
             if let profile { flatten(profile.yamlValue, prefix: "", into: &profileRows) }
             for row in profileRows { try add(row, to: profileTable) }
-            let progressTable = try table("progress.csv", ["entry", "status", "status_at", "phase", "step", "stability", "difficulty", "ease", "interval", "due", "reps", "lapses", "last_review", "reviews"])
+            let progressTable = try table("progress.csv", [
+                "entry", "status", "status_at", "phase", "step", "stability", "difficulty", "ease", "interval", "due", "reps", "lapses", "last_review", "reviews",
+                "ladder_level", "ladder_covered", "ladder_attempts", "ladder_at", "reflection", "reflection_at",
+            ])
             let reviewTable = try table("reviews.csv", ["entry", "id", "at", "grade", "ms", "device"])
             try files.progress({ file in
                 let state = file.state
@@ -163,6 +170,8 @@ public enum LearnerExport {
                     state?.stability.map(YAMLValue.format) ?? "", state?.difficulty.map(YAMLValue.format) ?? "", state?.ease.map(YAMLValue.format) ?? "",
                     state?.interval.map(YAMLValue.format) ?? "", state.map { Timestamp.format($0.due) } ?? "", state.map { String($0.reps) } ?? "",
                     state.map { String($0.lapses) } ?? "", state?.lastReview.map(Timestamp.format) ?? "", String(file.reviews.count),
+                    file.ladder?.level ?? "", file.ladder.map { CellList.join($0.covered.map(String.init)) } ?? "", file.ladder.map { String($0.attempts) } ?? "",
+                    file.ladder.map { Timestamp.format($0.at) } ?? "", file.reflection?.text ?? "", file.reflection.map { Timestamp.format($0.at) } ?? "",
                 ])
                 let reviews = file.reviews.map { review in
                     csvRow([file.entry, review.id, Timestamp.format(review.at), review.grade.name, review.ms.map(String.init) ?? "", review.device ?? ""])
@@ -172,13 +181,14 @@ public enum LearnerExport {
                 try progressTable.stream.write(parts[0])
                 try reviewTable.stream.write(parts[1])
             })
-            let sessionTable = try table("sessions.csv", ["id", "device", "type", "started_at", "ended_at", "decks", "again", "hard", "good", "easy", "new", "attempts"])
+            let sessionTable = try table(
+                "sessions.csv", ["id", "device", "type", "started_at", "ended_at", "decks", "again", "hard", "good", "easy", "new", "attempts", "skill", "score"])
             let attemptTable = try table("attempts.csv", ["session", "entry", "question", "answer", "correct", "at", "ms"])
             try files.sessions({ session in
                 let row = csvRow([
                     session.id, session.device ?? "", session.kind.rawValue, Timestamp.format(session.startedAt), session.endedAt.map(Timestamp.format) ?? "",
                     CellList.join(session.decks), String(session.again), String(session.hard), String(session.good), String(session.easy),
-                    String(session.new), String(session.attempts.count),
+                    String(session.new), String(session.attempts.count), session.skill ?? "", session.score.map(YAMLValue.format) ?? "",
                 ])
                 let attempts = session.attempts.map { attempt in
                     csvRow([session.id, attempt.entry, attempt.question, attempt.answer, attempt.correct ? "true" : "false", Timestamp.format(attempt.at), String(attempt.ms)])
@@ -190,10 +200,39 @@ public enum LearnerExport {
             })
             let savedTable = try table("saved.csv", ["path", "content"])
             for item in saved { try add([item.path, item.text], to: savedTable) }
-            let tables = [profileTable, progressTable, reviewTable, sessionTable, attemptTable, savedTable]
+            // Seed 003's letter attempts: scores, tips and the drawing (as JSON, [[[x, y, t]]]).
+            let letterTable = try table("letter_attempts.csv", [
+                "letter", "id", "mode", "score", "stroke_order", "direction", "shape", "start", "tips", "hint_used", "started_at", "completed_at", "duration_ms", "drawing",
+            ])
+            for file in letters {
+                for attempt in file.attempts {
+                    let drawing = attempt.drawing.map { stroke in
+                        "[" + stroke.map { point in "[" + ([point.x, point.y] + (point.t.map { [$0] } ?? [])).map(YAMLValue.format).map(Self.plainNumber).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
+                    }
+                    try add([
+                        file.letter, attempt.id ?? "", attempt.mode.rawValue, String(attempt.score), String(attempt.strokeOrder), String(attempt.direction),
+                        String(attempt.shape), String(attempt.start), CellList.join(attempt.tips), attempt.hintUsed ? "true" : "false",
+                        Timestamp.format(attempt.startedAt), Timestamp.format(attempt.completedAt), String(attempt.durationMs), "[" + drawing.joined(separator: ", ") + "]",
+                    ], to: letterTable)
+                }
+            }
+            let tables = [profileTable, progressTable, reviewTable, sessionTable, attemptTable, savedTable, letterTable]
             for table in tables { try table.stream.commit() }
             return tables.map(\.url)
         }
+    }
+
+    /// `1.0` as `1`, so numbers in a CSV cell read as JSON numbers do.
+    static func plainNumber(_ text: String) -> String { text.hasSuffix(".0") ? String(text.dropLast(2)) : text }
+
+    /// The learner's letter attempt files (`profiles/<user>/letters/**`), by letter id; a file
+    /// that does not read is left out (`rote check` names it).
+    static func letterFiles(user: String, root: URL) -> [LetterAttemptsFile] {
+        let loader = LibraryLoader(users: .only(user), includeSessions: false)
+        return loader.listFiles(root, under: ["\(LibraryPaths(user: user).folder)/letters"]).0.compactMap { path -> LetterAttemptsFile? in
+            guard case let .letters(_, file)? = loader.parse(root: root, path: path, decks: [:])?.value else { return nil }
+            return file
+        }.sorted { $0.letter < $1.letter }
     }
 
     /// Saved content (`profiles/<user>/saved/**`), path relative to the library and text.

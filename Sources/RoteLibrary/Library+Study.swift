@@ -44,6 +44,8 @@ public final class StudyStart {
     private let unchecked: (library: Library, pending: LibraryLaunch.PendingCheck, replan: (LibraryLaunch) -> SessionPlan)?
     /// The library whose index records the session's writes when it closes.
     private let library: Library?
+    /// The skill the session is about, when it studies exactly one (recorded on the session).
+    public internal(set) var skill: String?
 
     init(user: String, plan: SessionPlan, studyableDecks: [String], recovered: Bool, upgrades: [DeckUpgrade], loadProblems: [Diagnostic],
          profile: Profile?, root: URL, source: any StudySource, writer: LibraryWriter,
@@ -69,6 +71,7 @@ public final class StudyStart {
         guard let writer else { throw LibraryError(.notFound, "this study session was closed") }
         let runner = StudySessionRunner(root: root, user: user, source: source, git: writer.git, console: console, seed: seed)
         runner.typedAnswers = typed ?? profile?.settings.typedAnswers ?? false
+        runner.skill = skill
         if let unchecked, let source = source as? LaunchStudySource {
             // Once the check is done: if it found the library changed since the index was
             // saved, the rest of the session follows a plan from the checked index.
@@ -100,7 +103,15 @@ extension Library {
     /// of an interrupted session, runs content upgrades (unless `planOnly`) and plans today's
     /// session from the launch index — or, after an upgrade, from every file. Fails for a
     /// deck the library does not have, naming those it has.
-    public func startStudy(decks requested: [String], limits: StudyLimits, planOnly: Bool = false, now: Date = Date()) throws -> StudyStart {
+    ///
+    /// A name may be a deck (`math`), a domain or skill of a skills deck (`math/algebra`,
+    /// `math/algebra/linear_equations`), and `tags` keeps passages with any of those tags.
+    public func startStudy(
+        decks names: [String], tags: [String] = [], limits: StudyLimits, planOnly: Bool = false, now: Date = Date()
+    ) throws -> StudyStart {
+        let scope = try studyScope(names, tags: tags)
+        let requested = scope.decks
+        let only = scope.admits
         let writer = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
         let recovered = try StudySessionRunner.recoverInterruptedSession(root: root, git: writer.git)
         // A recovered session was committed after this library's index was opened: read afresh.
@@ -122,19 +133,23 @@ extension Library {
             let upgrades = try ContentUpgrade.run(library: library, user: user, git: writer.git)
             let index = LibraryIndex(library: library, user: user)
             let planner = SessionPlanner(library: library, index: index)
-            return StudyStart(
-                user: user, plan: planner.plan(decks: requested, limits: planLimits(index.profile), now: now), studyableDecks: planner.studyableDecks(requested),
+            let start = StudyStart(
+                user: user, plan: planner.plan(decks: requested, limits: planLimits(index.profile), now: now, only: only), studyableDecks: planner.studyableDecks(requested),
                 recovered: recovered, upgrades: upgrades, loadProblems: library.errors, profile: library.profiles[user], root: root,
                 source: LoadedStudySource(library: library, index: index), writer: writer, library: opener)
+            start.skill = scope.skill
+            return start
         }
         try Self.check(decks: requested, known: launch.index.settings.decks.filter { launch.decks[$0] != nil })
         let planner = launch.planner()
-        return StudyStart(
-            user: user, plan: planner.plan(decks: requested, limits: planLimits(launch.profile), now: now), studyableDecks: planner.studyableDecks(requested),
+        let start = StudyStart(
+            user: user, plan: planner.plan(decks: requested, limits: planLimits(launch.profile), now: now, only: only), studyableDecks: planner.studyableDecks(requested),
             recovered: recovered, upgrades: [], loadProblems: [], profile: launch.profile, root: root, source: LaunchStudySource(launch), writer: writer,
             library: opener, unchecked: pending.map { pending in
-                (opener, pending, { checked in checked.planner().plan(decks: requested, limits: planLimits(checked.profile), now: Date()) })
+                (opener, pending, { checked in checked.planner().plan(decks: requested, limits: planLimits(checked.profile), now: Date(), only: only) })
             })
+        start.skill = scope.skill
+        return start
     }
 
     static func check(decks requested: [String], known: [String]) throws {

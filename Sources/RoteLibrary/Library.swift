@@ -241,8 +241,9 @@ extension Library {
         // verified launch has none (the check rebuilds the index when the settings change).
         let digestsHold = schedulers.fingerprint == launch.index.settings.schedulers
         let days = LocalDays(timeZone: timeZone)
-        var totals = StudyStats.Totals()
-        for partial in launch.index.foldProgressDigests(into: { StudyStats.Totals() }, { totals, row in
+        let skillDecks = Set(launch.decks.filter { $0.value.kind == .skills }.keys)
+        var totals = StudyStats.Totals(skillDecks: skillDecks)
+        for partial in launch.index.foldProgressDigests(into: { StudyStats.Totals(skillDecks: skillDecks) }, { totals, row in
             let scheduler = schedulers.scheduler(forEntry: row.id)
             if digestsHold, let marks = row.marks, (marks.last?.at ?? .distantPast) <= now {
                 totals.add(entry: row.id, status: row.status, state: row.state, marks: marks, replayed: row.replayed, scheduler: scheduler, now: now, days: days)
@@ -254,7 +255,14 @@ extension Library {
         }) {
             totals.add(partial)
         }
-        return StudyStats(totals: totals, sessions: sessionsAround(now), profile: profile, now: now, timeZone: timeZone)
+        var stats = StudyStats(totals: totals, sessions: sessionsAround(now), profile: profile, now: now, timeZone: timeZone)
+        if !skillDecks.isEmpty {
+            let index = launch.index
+            stats.countQuestions((0..<index.entryCount).lazy.map(index.id(ofEntry:)).filter { id in
+                id.split(separator: "/").first.map { skillDecks.contains(String($0)) } ?? false
+            })
+        }
+        return stats
     }
 
     /// The learner's sessions filed in the UTC months within two days of `now`: today's,

@@ -166,6 +166,10 @@ public struct DeckManifest: YAMLCodable {
     public var license: String?
     public var source: String?
     public var scheduler: SchedulerKind
+    /// `learning_steps` / `relearning_steps` in minutes in deck.yaml, kept in seconds: the
+    /// author's steps for this deck (a learner's profile may set its own); nil for the default.
+    public var learningSteps: [Double]?
+    public var relearningSteps: [Double]?
     public var order: Order
     public var unlock: UnlockRule?
     public var anki: AnkiOrigin?
@@ -205,6 +209,8 @@ public struct DeckManifest: YAMLCodable {
         license = reader.string("license")
         source = reader.string("source")
         let schedulerText = reader.string("scheduler") ?? SchedulerKind.fsrs.rawValue
+        learningSteps = reader.minuteSteps("learning_steps")
+        relearningSteps = reader.minuteSteps("relearning_steps")
         let orderText = reader.string("order") ?? Order.listed.rawValue
         if var rule = reader.mapping("unlock") {
             unlock = UnlockRule(
@@ -269,6 +275,8 @@ public struct DeckManifest: YAMLCodable {
         map.add("license", license)
         map.add("source", source)
         map.add("scheduler", .string(scheduler.rawValue))
+        if let learningSteps { map.add("learning_steps", YAMLValue.minuteSteps(learningSteps)) }
+        if let relearningSteps { map.add("relearning_steps", YAMLValue.minuteSteps(relearningSteps)) }
         map.add("order", .string(order.rawValue))
         if let unlock {
             map.add("unlock", .map([("mode", .string(unlock.mode)), ("min_score", .int(unlock.minScore)), ("passes", .int(unlock.passes))], flow: true))

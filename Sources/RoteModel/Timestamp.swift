@@ -21,6 +21,23 @@ public enum Timestamp {
         return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
     }
 
+    /// A date as a learner reads it: in `timeZone` (the machine's own by default), to the
+    /// minute, with the zone's offset — `2026-11-21 12:00 +02:00`. Files keep UTC; this is
+    /// for output only.
+    public static func local(_ date: Date, in timeZone: TimeZone = .current) -> String {
+        let offset = timeZone.secondsFromGMT(for: date)
+        let shifted = format(date.addingTimeInterval(TimeInterval(offset)))
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = abs(offset) / 60
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return shifted.prefix(10) + " " + shifted.dropFirst(11).prefix(5) + " \(sign)\(two(minutes / 60)):\(two(minutes % 60))"
+    }
+
+    /// The calendar day of `local`: `2026-11-21`.
+    public static func localDay(_ date: Date, in timeZone: TimeZone = .current) -> String {
+        String(local(date, in: timeZone).prefix(10))
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; a space may stand for `T`.
     /// Returns nil for anything else, including a timestamp without a zone.
     public static func parse(_ text: some StringProtocol) -> Date? {

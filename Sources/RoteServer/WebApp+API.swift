@@ -353,7 +353,8 @@ extension WebApp {
         let attempts = library.letterAttempts().mapValues(\.attempts)
         let unlocked = library.unlockedLetters(inDeck: deck)
         return LettersAnswer(
-            deck: deck, passScore: rule.minScore, passes: rule.passes, passMode: rule.mode, leftHanded: nil,
+            deck: deck, passScore: rule.minScore, passes: rule.passes, passMode: rule.mode,
+            leftHanded: library.profile?.settings.leftHanded, haptics: library.profile?.settings.haptics,
             letters: library.entries(inDeck: deck).compactMap { entry in
                 guard case let .letter(letter) = entry.content else { return nil }
                 let mastery = LetterMastery(attempts: attempts[entry.id] ?? [], rule: rule)
@@ -427,7 +428,9 @@ struct LettersAnswer: Encodable {
     var deck: String
     var passScore, passes: Int
     var passMode: String
+    /// The profile's `left_handed` and `haptics` (`rote letters settings`); nil when unset.
     var leftHanded: Bool?
+    var haptics: Bool?
     var letters: [Letter]
 }
 

@@ -10,11 +10,24 @@ public struct LibraryCreator {
     /// `.anonymous` writes `privacy: anonymous` into rote.yaml: Rote's commits are then
     /// authored by Rote under the learner's id (`CommitAuthor`).
     public var privacy: LibraryManifest.Privacy
+    /// The learner's own language and the one they learn (`native_language`,
+    /// `target_language` in the profile), e.g. `ar` and `en`; they decide which side of a
+    /// vocabulary card is the prompt.
+    public var nativeLanguage: String?
+    public var targetLanguage: String?
 
     public init(user: String, privacy: LibraryManifest.Privacy = .standard, now: Date = Date()) {
         self.user = user
         self.privacy = privacy
         self.now = Timestamp.wholeSeconds(now)
+    }
+
+    /// Whether `code` looks like a language code: a BCP 47 primary subtag of 2–3 lower-case
+    /// letters, with optional subtags (`ar`, `en`, `pt-BR`, `zh-Hant`).
+    public static func isLanguageCode(_ code: String) -> Bool {
+        let parts = code.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLowercase }) else { return false }
+        return parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 
     /// A random learner id for an anonymous library: `learner-` and 10 hex digits. It names
@@ -66,6 +79,8 @@ public struct LibraryCreator {
         profile.settings.newPerDay = 10
         profile.settings.reviewsPerDay = 200
         profile.settings.dailyGoal = 20
+        profile.settings.nativeLanguage = nativeLanguage
+        profile.settings.targetLanguage = targetLanguage
         // The learner starts having seen the starter decks' versions, so a later version of
         // one runs its upgrade rule (see ContentVersions).
         for file in StarterDecks.files where file.path.hasSuffix("/deck.yaml") {

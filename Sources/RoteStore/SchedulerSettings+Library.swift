@@ -3,7 +3,8 @@ import Scheduling
 
 extension SchedulerSettings {
     /// The settings an entry of `deck` is replayed with for a learner: the deck's scheduler,
-    /// the learner's desired retention, maximum interval and fuzz choice, and the FSRS
+    /// the learner's desired retention, maximum interval and fuzz choice, learning and
+    /// relearning steps (the learner's, else the deck's, else the defaults), and the FSRS
     /// parameters `rote optimize` fitted — for this deck (`deckName`) if it has its own, else
     /// the learner's. Values the profile loader already rejected never reach here, so this
     /// cannot fail; parameters outside py-fsrs's bounds (a hand edit `rote check` reports) give
@@ -14,6 +15,7 @@ extension SchedulerSettings {
         for parameters in [profile?.fsrsParameters(for: deckName), nil] {
             if let chosen = try? SchedulerSettings(
                 scheduler: deck?.scheduler ?? .fsrs, parameters: parameters, desiredRetention: settings?.desiredRetention,
+                learningSteps: settings?.learningSteps ?? deck?.learningSteps, relearningSteps: settings?.relearningSteps ?? deck?.relearningSteps,
                 maximumInterval: settings?.maximumInterval, enableFuzzing: settings?.fuzz)
             {
                 return chosen

@@ -50,7 +50,7 @@ public struct SchedulerSettings: Sendable, Hashable {
     ///
     /// This is the one way in, for deck.yaml, profile.yaml and JSON lines alike, so every
     /// source is checked the same way: parameters against py-fsrs's count and bounds,
-    /// retention strictly inside 0…1, steps positive and finite, maximum interval ≥ 1 day.
+    /// retention strictly inside 0…1, steps 0 or more and finite, maximum interval ≥ 1 day.
     public init(
         scheduler: SchedulerKind? = nil,
         parameters: [Double]? = nil,
@@ -73,9 +73,10 @@ public struct SchedulerSettings: Sendable, Hashable {
         let learning = learningSteps ?? Self.defaultLearningSteps
         let relearning = relearningSteps ?? Self.defaultRelearningSteps
         for (name, steps) in [("learning", learning), ("relearning", relearning)] {
-            if let bad = steps.first(where: { !($0 > 0 && $0.isFinite) }) {
+            // 0 is a step: the entry is due again at once (seed 000's 0 → 10 → 45 minutes).
+            if let bad = steps.first(where: { !($0 >= 0 && $0.isFinite) }) {
                 throw SchedulerSettingsError(
-                    .steps, "\(name) step \(bad) must be a positive number of seconds, e.g. 600")
+                    .steps, "\(name) step \(bad) must be 0 or more seconds, e.g. 600")
             }
         }
         let maximum = maximumInterval ?? Self.defaultMaximumInterval

@@ -39,8 +39,8 @@ public enum LadderOutcome: String, Sendable, Hashable, Codable {
     case retry
 }
 
-/// What a rung shows: an instruction and the text with blanks as `____`, plus the words
-/// behind the blanks for checking.
+/// What a rung shows: an instruction and the text with blanks as `____` (`＿` for an
+/// ideograph), plus the words behind the blanks for checking.
 public struct LadderPrompt: Sendable, Equatable {
     public var level: LadderLevel
     public var reference: String
@@ -59,6 +59,12 @@ public struct LadderPrompt: Sendable, Equatable {
         blanks.indices.map { index in
             index < answers.count && TypedAnswer.matches(answers[index], accepted: [blanks[index]])
         }
+    }
+
+    /// `check` of a typed line, cut into words as the passage is (white space, and every
+    /// ideograph on its own, so `爱神` answers two blanks).
+    public func check(typed reply: String) -> [Bool] {
+        check(ClauseWord.answerWords(reply))
     }
 }
 
@@ -152,7 +158,7 @@ public struct PassageLadder: Sendable, Hashable, Codable {
     public func prompt(for passage: PassageEntry, entryID: String) -> LadderPrompt {
         let clauses = passage.clauses.map(ClauseWord.split)
         let reference = passage.reference
-        func whole() -> String { clauses.map { $0.map(\.text).joined(separator: " ") }.joined(separator: " ") }
+        func whole() -> String { ClauseWord.join(clauses.map { $0.map(\.text) }, clauses) }
         switch level {
         case .read1, .read2:
             let round = level == .read1 ? 1 : 2
@@ -202,28 +208,34 @@ public struct PassageLadder: Sendable, Hashable, Codable {
         _ clauses: [[ClauseWord]], hidden: [Set<Int>], level: LadderLevel, reference: String, removedClause: Int?, instruction: String
     ) -> LadderPrompt {
         var blanks: [String] = []
-        var parts: [String] = []
+        var parts: [[String]] = []
         for (clause, words) in clauses.enumerated() {
-            for (index, word) in words.enumerated() {
-                if hidden[clause].contains(index) {
-                    blanks.append(word.core)
-                    parts.append(word.leading + "____" + word.trailing)
-                } else {
-                    parts.append(word.text)
-                }
-            }
+            parts.append(words.enumerated().map { index, word in
+                guard hidden[clause].contains(index) else { return word.text }
+                blanks.append(word.core)
+                // An ideograph's blank is one full-width character, so blanks side by side
+                // still count the missing ideographs.
+                let blank = word.core.first.map(ClauseWord.isIdeograph) == true ? "＿" : "____"
+                return word.leading + blank + word.trailing
+            })
         }
         return LadderPrompt(
-            level: level, reference: reference, instruction: instruction, text: parts.joined(separator: " "), blanks: blanks,
+            level: level, reference: reference, instruction: instruction, text: ClauseWord.join(parts, clauses), blanks: blanks,
             removedClause: removedClause)
     }
 }
 
-/// A whitespace-separated token of a clause: punctuation around a word core.
+/// A word of a clause with the punctuation around it. Words are separated by white space, and
+/// every ideograph (Han and kana, written without spaces) is a word of its
+/// own, as Unicode's word-boundary rules (UAX #29) treat ideographs, so a Chinese verse has as
+/// many blanks to offer as an English one.
 struct ClauseWord: Sendable, Equatable {
     var leading: String
     var core: String
     var trailing: String
+    /// Whether white space came before this word in the passage (false inside a run of
+    /// ideographs, whose words touch).
+    var spaced = true
 
     var text: String { leading + core + trailing }
     /// Holds a letter or digit (a lone dash is not a word).
@@ -232,13 +244,86 @@ struct ClauseWord: Sendable, Equatable {
     var key: String { String(core.lowercased().filter { $0 != "'" && $0 != "’" }) }
 
     static func split(_ clause: String) -> [ClauseWord] {
-        clause.split(whereSeparator: \.isWhitespace).map { token in
-            let isCore: (Character) -> Bool = { $0.isLetter || $0.isNumber }
-            guard let first = token.firstIndex(where: isCore), let last = token.lastIndex(where: isCore) else {
-                return ClauseWord(leading: String(token), core: "", trailing: "")
+        var words: [ClauseWord] = []
+        for token in clause.split(whereSeparator: \.isWhitespace) {
+            for (index, piece) in pieces(of: token).enumerated() {
+                var word = word(piece)
+                word.spaced = index == 0
+                words.append(word)
             }
-            return ClauseWord(
-                leading: String(token[..<first]), core: String(token[first...last]), trailing: String(token[token.index(after: last)...]))
         }
+        return words
+    }
+
+    /// The token cut before every word character that follows an ideograph or is one, so
+    /// punctuation stays with the word before it.
+    static func pieces(of token: Substring) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = token.startIndex
+        var previousCore: Character?
+        for index in token.indices {
+            let character = token[index]
+            guard character.isLetter || character.isNumber else { continue }
+            if let previous = previousCore, isIdeograph(previous) || isIdeograph(character) {
+                pieces.append(token[start..<index])
+                start = index
+            }
+            previousCore = character
+        }
+        pieces.append(token[start...])
+        return pieces
+    }
+
+    static func word(_ token: Substring) -> ClauseWord {
+        let isCore: (Character) -> Bool = { $0.isLetter || $0.isNumber }
+        guard let first = token.firstIndex(where: isCore), let last = token.lastIndex(where: isCore) else {
+            return ClauseWord(leading: String(token), core: "", trailing: "")
+        }
+        return ClauseWord(
+            leading: String(token[..<first]), core: String(token[first...last]), trailing: String(token[token.index(after: last)...]))
+    }
+
+    /// Whether a character is written without spaces around it: CJK ideographs, kana and
+    /// the full-width punctuation between them.
+    static func isIdeograph(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first else { return false }
+        return isIdeograph(scalarValue: scalar.value)
+    }
+
+    /// `isIdeograph` of one scalar's value, for the byte-level recall tokenizer.
+    @inline(__always) static func isIdeograph(scalarValue: UInt32) -> Bool {
+        switch scalarValue {
+        case 0x2E80...0x2FDF, 0x3000...0x303F, 0x3040...0x30FF, 0x3100...0x312F, 0x31A0...0x31FF, 0x3400...0x4DBF,
+             0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x20000...0x3FFFF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The words of each clause back as one text: a space where the passage had one; clauses
+    /// are joined by a space unless one side of the join is written without spaces.
+    static func join(_ parts: [[String]], _ clauses: [[ClauseWord]]) -> String {
+        var text = ""
+        for (clause, words) in parts.enumerated() {
+            for (index, part) in words.enumerated() {
+                if !text.isEmpty, !part.isEmpty {
+                    let spaced: Bool
+                    if index > 0 {
+                        spaced = clauses[clause][index].spaced
+                    } else {
+                        spaced = !(text.last.map(isIdeograph) ?? false) && !(part.first.map(isIdeograph) ?? false)
+                    }
+                    if spaced { text += " " }
+                }
+                text += part
+            }
+        }
+        return text
+    }
+
+    /// The words of a typed answer, cut as the passage's words are (so `爱神` is two words).
+    static func answerWords(_ reply: String) -> [String] {
+        split(reply).map { $0.isWord ? $0.core : $0.text }
     }
 }

@@ -152,11 +152,12 @@ public struct RecallComparer: Sendable {
 
     /// Partial input: the typed words against the passage's beginning, the passage words past
     /// where the typing has reached left unjudged. A last word with no space after it is still
-    /// being typed: it is reported as `pending` rather than judged.
+    /// being typed: it is reported as `pending` rather than judged (an ideograph never is).
     public func comparePrefix(_ typed: String) -> RecallComparison {
         var tokens = RecallTokenizer.tokens(typed)
         var pending: RecallTokenizer.Token?
-        if let last = typed.unicodeScalars.last, !RecallTokenizer.isSeparator(last), !tokens.isEmpty {
+        // An ideograph is a whole word as soon as it is typed.
+        if let last = typed.unicodeScalars.last, !RecallTokenizer.isSeparator(last), !ClauseWord.isIdeograph(scalarValue: last.value), !tokens.isEmpty {
             pending = tokens.removeLast()
         }
         return align(tokens, prefix: true, pending: pending)
@@ -417,7 +418,8 @@ enum RecallAligner {
     }
 }
 
-/// Splits text into normalised words for recall.
+/// Splits text into normalised words for recall: at white space, punctuation and symbols,
+/// and around every ideograph (Han, kana), which is a word of its own.
 ///
 /// Works on the UTF-8 bytes, decoding a scalar only beyond ASCII, because it runs over the
 /// whole typed text on every keystroke.
@@ -499,6 +501,10 @@ enum RecallTokenizer {
             for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
             let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
             if isWordScalar(scalar) {
+                // An ideograph is a word of its own (as the cloze ladder cuts it), so a Chinese
+                // recitation is compared character by character, not clause by clause.
+                let ideograph = ClauseWord.isIdeograph(scalarValue: value)
+                if ideograph { flush() }
                 if start < 0 { start = index }
                 end = index + length
                 if let folded = TypedAnswer.foldedArabic(scalar) {
@@ -508,6 +514,11 @@ enum RecallTokenizer {
                         key.append(contentsOf: Array(String(folded).utf8))
                     }
                     ascii = false
+                }
+                if ideograph {
+                    index += length
+                    flush()
+                    continue
                 }
             } else if !isApostrophe(scalar) || start < 0 {
                 flush()

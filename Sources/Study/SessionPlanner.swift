@@ -132,7 +132,11 @@ public struct SessionPlanner: Sendable {
     /// Letters the learner has not unlocked yet; they never enter a session.
     public func lockedLetters() -> Set<String> { Set((0..<source.count).filter { source.facts($0).locked }.map(source.id)) }
 
-    public func plan(decks requested: [String] = [], limits: Limits, now: Date, timeZone: TimeZone = .current) -> SessionPlan {
+    /// Today's plan over `requested` decks (all by default); with `only`, just the entries it
+    /// admits (a domain or skill of a skills deck, passages with a tag).
+    public func plan(
+        decks requested: [String] = [], limits: Limits, now: Date, timeZone: TimeZone = .current, only: (@Sendable (String) -> Bool)? = nil
+    ) -> SessionPlan {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let startOfDay = calendar.startOfDay(for: now)
@@ -162,6 +166,8 @@ public struct SessionPlanner: Sendable {
                 if let first = progress.firstReviewAt, first >= startOfDay { introducedToday += 1 }
                 if limits.minutes != nil { answerTimes += source.recentMilliseconds(entry) }
             }
+            // Entries out of scope still count against today's limits and the working set.
+            let admitted = only?(source.id(entry)) ?? true
             switch facts.status {
             case .ignored, .suspended:
                 continue
@@ -170,14 +176,14 @@ public struct SessionPlanner: Sendable {
                 // already: it takes a place in the working set and comes before fresh ones.
                 if progress?.ladderStarted == true {
                     inAcquisition += 1
-                    resumed.append(entry)
-                } else {
+                    if admitted { resumed.append(entry) }
+                } else if admitted {
                     new.append(entry)
                 }
             case .learning, .review, .relearning:
                 guard let state = progress?.state else { continue }
                 if state.phase != .review { inAcquisition += 1 }
-                if state.due <= now { due.append((entry, retrievability[deck](state, now), state.due)) }
+                if admitted, state.due <= now { due.append((entry, retrievability[deck](state, now), state.due)) }
             }
         }
         due.sort { $0.retrievability != $1.retrievability ? $0.retrievability < $1.retrievability : source.id($0.entry) < source.id($1.entry) }

@@ -35,6 +35,8 @@ public final class StudySessionRunner {
         var session: SessionFile
         var queue: [Visit]
         var seenNew: Set<String>
+        var learningIDs: Set<String>
+        var reviewIDs: Set<String>
     }
 
     /// Why a visit stopped before its grade.
@@ -56,11 +58,19 @@ public final class StudySessionRunner {
     var medianMilliseconds = 6000
     var queue: [Visit] = []
     var seenNew = Set<String>()
+    /// Entries this session learned (new words and their repeats, passages climbing the
+    /// ladder) and entries it reviewed: together they label the session.
+    var learningIDs = Set<String>()
+    var reviewIDs = Set<String>()
+    /// Whether the last passage visit was ladder work rather than a graduated review.
+    var lastVisitClimbedLadder = false
     var undoStack: [UndoPoint] = []
     var profile: Profile?
     /// Vocabulary questions take a typed answer instead of showing choices (`rote study
     /// --typed`, or the profile's `typed_answers`).
     public var typedAnswers = false
+    /// The skill this session is about, when it studies one skill (seed 001's `skill_id`).
+    public var skill: String?
     /// The entry on screen, for a console that checks typing as it happens (a browser marks
     /// a passage's recall word by word); nil between cards.
     public private(set) var onScreen: String?
@@ -109,6 +119,15 @@ public final class StudySessionRunner {
             return false
         }
         session.endedAt = session.endedAt ?? session.attempts.last?.at ?? session.startedAt
+        // A kill while the session file was being written leaves that write's temporary file
+        // (`.<id>.yaml.<pid>.<n>.tmp`) beside it; the file is written again below.
+        let sessionPath = SessionFile.path(for: session)
+        let folder = root.appending(path: sessionPath).deletingLastPathComponent()
+        let name = "." + (sessionPath.split(separator: "/").last.map(String.init) ?? "") + "."
+        for leftover in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where leftover.hasPrefix(name) && AtomicFile.isTemporary(path: leftover) && AtomicFile.isAbandoned(path: leftover) {
+            try? FileManager.default.removeItem(at: folder.appending(path: leftover))
+        }
         var progress: [String: Data] = [:]
         let learner = "profiles/\(session.user)/"
         for path in try git.pendingPaths() where path.hasPrefix(learner + "progress/") || path == learner + "profile.yaml" {
@@ -173,7 +192,7 @@ public final class StudySessionRunner {
             }
             let before = UndoPoint(
                 entry: visit.id, progress: recorder.bytes(visit.id), written: written[recorder.progressPath(visit.id)], session: session,
-                queue: queue, seenNew: seenNew)
+                queue: queue, seenNew: seenNew, learningIDs: learningIDs, reviewIDs: reviewIDs)
             queue.removeFirst()
             shownIDs.insert(visit.id)
             onScreen = visit.id
@@ -184,8 +203,13 @@ public final class StudySessionRunner {
             do {
                 let grade = try study(entry, visit: visit)
                 if visit.isNew, seenNew.insert(visit.id).inserted { session.new += 1 }
+                if seenNew.contains(visit.id) || lastVisitClimbedLadder {
+                    learningIDs.insert(visit.id)
+                } else {
+                    reviewIDs.insert(visit.id)
+                }
                 // Failed entries come back later in the session, a few places on, until they pass.
-                if grade == .again, visit.tries < 2 {
+                if grade == .again, visit.tries < 2, !statusChanges.contains(where: { $0.entry == visit.id }) {
                     queue.insert(Visit(id: visit.id, tries: visit.tries + 1, isNew: false), at: min(queue.count, 3))
                 }
                 undoStack.append(before)
@@ -237,6 +261,8 @@ public final class StudySessionRunner {
         session = point.session
         queue = point.queue
         seenNew = point.seenNew
+        learningIDs = point.learningIDs
+        reviewIDs = point.reviewIDs
         statusChanges.removeAll { $0.entry == point.entry }
     }
 
@@ -259,10 +285,25 @@ public final class StudySessionRunner {
         }
     }
 
+    /// A leech (`docs/scheduling.md`: forgotten 8 times, told again every 4 more lapses): the
+    /// learner is told, and one key (`s`, or `suspend` in a script) suspends it; anything
+    /// else goes on.
+    func announceLeech(_ id: String, lapses: Int) throws {
+        console.show("Leech: forgotten \(lapses) times. Rewrite it (a mnemonic, a clearer example) or suspend it.", style: .wrong)
+        do {
+            _ = try ask("s suspends it · Enter goes on", .reveal)
+        } catch Interrupt.command(.suspend) {
+            try setStatus(id, .suspended)
+            queue.removeAll { $0.id == id }
+            console.show("Suspended \(id); it leaves every queue until `rote activate \(id)`.", style: .dim)
+        }
+    }
+
     /// Shows one entry's exercises and records its grade.
     func study(_ entry: Entry, visit: Visit) throws -> Grade {
         var answers: [Answer] = []
         var selfGrade: Grade?
+        lastVisitClimbedLadder = false
         switch entry.content {
         case let .vocabulary(word):
             answers = try studyWord(entry, word, isNew: visit.isNew)
@@ -290,14 +331,19 @@ public final class StudySessionRunner {
         count(grade)
         if !session.decks.contains(entry.deck) { session.decks.append(entry.deck) }
         if let due = result.file.state?.due { console.show("\(grade.name) · next \(StudySummary.relative(due, from: now()))", style: .dim) }
+        if grade == .again, let lapses = result.file.state?.lapses, MemoryState.isLeechMilestone(lapses: lapses) {
+            try announceLeech(entry.id, lapses: lapses)
+        }
         return grade
     }
 
     func studyWord(_ entry: Entry, _ word: VocabularyEntry, isNew: Bool) throws -> [Answer] {
         var answers: [Answer] = []
         let reviews = source.scheduledReviews(entry.id)
-        let visit: VocabularyExercises.Visit = isNew ? .new : .review(number: reviews.count, lastGrade: reviews.last?.grade)
-        for step in VocabularyExercises.plan(for: word, visit: visit) {
+        let learned = (try? recorder.current(entry.id))?.state?.phase == .review
+        let visit: VocabularyExercises.Visit = isNew ? .new : .review(number: reviews.count, lastGrade: reviews.last?.grade, learned: learned)
+        let learnsTranslations = VocabularyExercises.learnsTranslations(deck: source.decks[entry.deck], profile: profile)
+        for step in VocabularyExercises.plan(for: word, visit: visit, learnsTranslations: learnsTranslations) {
             switch step {
             case .card:
                 console.show(WordCard(entry: word).render())
@@ -401,6 +447,7 @@ public final class StudySessionRunner {
             }
             return [Answer(correct: correct, similarity: comparison.similarity, milliseconds: ms, medianMilliseconds: medianForPassage)]
         }
+        lastVisitClimbedLadder = true
         var answers: [Answer] = []
         var setbacks = 0
         // One visit climbs until the passage graduates or two rungs did not pass; then it is
@@ -425,8 +472,7 @@ public final class StudySessionRunner {
                 } else {
                     let started = now()
                     let reply = try ask("the \(prompt.blanks.count) missing word\(prompt.blanks.count == 1 ? "" : "s"), in order", .text)
-                    let words = reply.split(whereSeparator: \.isWhitespace).map(String.init)
-                    let results = prompt.check(words)
+                    let results = prompt.check(typed: reply)
                     let correct = !results.contains(false)
                     let ms = milliseconds(since: started)
                     attempt(entry, ladder.level.rawValue, reply, correct, ms)
@@ -539,6 +585,14 @@ public final class StudySessionRunner {
 
     func count(_ grade: Grade) { session.count(grade) }
 
+    /// A session's label: `learning` when every entry it studied was being learned (new words
+    /// however often they came back, passages on the ladder), `review` when every one was
+    /// reviewed (and when nothing was studied), `mixed` otherwise.
+    static func kind(learning: Set<String>, review: Set<String>) -> SessionFile.Kind {
+        if learning.isEmpty { return .review }
+        return review.isEmpty ? .learning : .mixed
+    }
+
     func milliseconds(since start: Date) -> Int { max(0, Int((now().timeIntervalSince(start) * 1000).rounded())) }
 
     /// The session so far, so a crash leaves enough to commit it on the next run.
@@ -560,8 +614,9 @@ public final class StudySessionRunner {
         defer { try? FileManager.default.removeItem(at: root.appending(path: StudySessionRunner.snapshotPath)) }
         guard !written.isEmpty || !session.attempts.isEmpty else { return nil }
         session.endedAt = Timestamp.wholeSeconds(now())
-        let reviews = session.reviews
-        session.kind = session.new == 0 ? .review : (session.new == reviews ? .learning : .mixed)
+        session.kind = Self.kind(learning: learningIDs, review: reviewIDs)
+        session.skill = skill
+        session.score = SessionFile.score(of: session.attempts)
         let order = source.deckOrder
         session.decks.sort { (order.firstIndex(of: $0) ?? Int.max) < (order.firstIndex(of: $1) ?? Int.max) }
         try AtomicFile.write(session.render(), at: SessionFile.path(for: session), in: root)

@@ -51,6 +51,13 @@ public struct StudyStats: Sendable, Equatable {
     public var retention: Retention
     /// Deck → level → entries.
     public var mastery: [String: [MasteryLevel: Int]]
+    /// Skill (`math/algebra/linear_equations`) → the learner's progress with it, for every
+    /// skill with an answered question (`questions` counts only answered ones until
+    /// `countQuestions` gives each skill its full number).
+    public var skills: [String: SkillPractice]
+    /// Active entries forgotten `SchedulerSettings.defaultLeechThreshold` times or more
+    /// (`MemoryState.isLeech`), by id.
+    public var leeches: [String]
     /// Sessions started today, and the seconds they lasted (from `started_at` to `ended_at`).
     public var sessionsToday: Int
     public var secondsStudiedToday: Int
@@ -70,8 +77,12 @@ public struct StudyStats: Sendable, Equatable {
         var reviewDays = DaySet()
         var retentionReviews = 0, retained = 0
         var mastery: [String: [MasteryLevel: Int]] = [:]
+        /// Decks of kind skills, whose questions add up per skill.
+        let skillDecks: Set<String>
+        var skills: [String: SkillPractice] = [:]
+        var leeches: [String] = []
 
-        public init() {}
+        public init(skillDecks: Set<String> = []) { self.skillDecks = skillDecks }
 
         /// Adds one progress file, given by its digest, which must hold no review after `now`
         /// (`ReviewDigest.lastReviewAt`; `StudyStats.digest(of:now:scheduler:)` leaves them out).
@@ -100,7 +111,15 @@ public struct StudyStats: Sendable, Equatable {
                     if mark.grade != .again { retained += 1 }
                 }
             }
+            if !marks.isEmpty, let deck = entry.split(separator: "/").first, skillDecks.contains(String(deck)),
+                let skill = SkillPractice.skill(ofQuestion: entry)
+            {
+                let grades = marks.map(\.grade)
+                let confidence = Mastery(state: replayed, recentGrades: grades.suffix(Mastery.recentWindow), at: now, scheduler: scheduler).confidence
+                skills[skill, default: SkillPractice()].add(grades: grades, last: marks.last?.at, confidence: confidence)
+            }
             guard status == .active, !marks.isEmpty else { return }
+            if (state ?? replayed)?.isLeech() == true { leeches.append(entry) }
             if let state = state ?? replayed {
                 let offset = max(0, days.day(of: state.due) - today)
                 if offset <= StudyStats.upcomingDays { due[offset] += 1 }
@@ -119,20 +138,23 @@ public struct StudyStats: Sendable, Equatable {
             for (deck, levels) in other.mastery {
                 for (level, count) in levels { mastery[deck, default: [:]][level, default: 0] += count }
             }
+            for (skill, progress) in other.skills { skills[skill, default: SkillPractice()].add(progress) }
+            leeches += other.leeches
         }
     }
 
     /// Computes the statistics. `settings` gives each deck's scheduler settings (by deck id);
     /// decks not in it use `defaultSettings`.
+    /// `skillDecks` names the skills decks, whose questions add up per skill (`skills`).
     public init(
         progress: [ProgressFile], sessions: [SessionFile], profile: Profile?, settings: [String: SchedulerSettings] = [:],
-        defaultSettings: SchedulerSettings = .default, now: Date, timeZone: TimeZone
+        defaultSettings: SchedulerSettings = .default, now: Date, timeZone: TimeZone, skillDecks: Set<String> = []
     ) {
         // A share of a few hundred files per task: enough to spread, few enough to sum.
         let shares = stride(from: 0, to: progress.count, by: 512).map { $0..<min($0 + 512, progress.count) }
-        var totals = Totals()
+        var totals = Totals(skillDecks: skillDecks)
         for share in shares.concurrentMap({ share in
-            StudyStats.totals(of: progress[share], settings: settings, defaultSettings: defaultSettings, now: now, timeZone: timeZone)
+            StudyStats.totals(of: progress[share], settings: settings, defaultSettings: defaultSettings, now: now, timeZone: timeZone, skillDecks: skillDecks)
         }) {
             totals.add(share)
         }
@@ -158,19 +180,29 @@ public struct StudyStats: Sendable, Equatable {
             reviews: totals.retentionReviews, retained: totals.retained,
             desired: profile?.settings.desiredRetention ?? SchedulerSettings.defaultDesiredRetention)
         self.mastery = totals.mastery
+        self.skills = totals.skills
+        self.leeches = totals.leeches.sorted()
         self.sessionsToday = sessionsToday
         self.secondsStudiedToday = secondsToday
         self.today = today
+    }
+
+    /// Gives each skill its number of questions from the ids of the skills decks, so
+    /// unanswered questions count in its mastery.
+    public mutating func countQuestions(_ ids: some Sequence<String>) {
+        var counts: [String: Int] = [:]
+        for id in ids { if let skill = SkillPractice.skill(ofQuestion: id) { counts[skill, default: 0] += 1 } }
+        for (skill, count) in counts where skills[skill] != nil { skills[skill]!.questions = max(skills[skill]!.questions, count) }
     }
 
     /// The totals of some progress files, each replayed with its deck's scheduler (`settings`
     /// by deck id, `defaultSettings` for the rest).
     public static func totals(
         of progress: some Sequence<ProgressFile>, settings: [String: SchedulerSettings], defaultSettings: SchedulerSettings = .default, now: Date,
-        timeZone: TimeZone
+        timeZone: TimeZone, skillDecks: Set<String> = []
     ) -> Totals {
         var schedulers: [String: Scheduler] = [:]
-        var totals = Totals()
+        var totals = Totals(skillDecks: skillDecks)
         let days = LocalDays(timeZone: timeZone)
         for file in progress {
             let deck = file.entry.split(separator: "/").first.map(String.init) ?? file.entry

@@ -178,45 +178,71 @@ public enum VocabularyExercises {
         /// First meeting.
         case new
         /// A review: `number` reviews came before it (the rotation counter); `lastGrade` is
-        /// the previous review's grade.
-        case review(number: Int, lastGrade: Grade?)
+        /// the previous review's grade; `learned` says the word has left its learning steps
+        /// (its state is in the review phase).
+        case review(number: Int, lastGrade: Grade?, learned: Bool)
     }
 
     /// The order reviews rotate through: recognition, then production in context, then free
     /// production.
     public static let reviewRotation: [VocabularyQuestion.Kind] = [.translationMatch, .sentenceCompletion, .reverseTranslation]
 
+    /// Questions a review asks: one while the word is in its learning steps, two once it is
+    /// learned (seed 000's review flow).
+    public static func questionsPerReview(learned: Bool) -> Int { learned ? 2 : 1 }
+
+    /// Whether a learner learns a deck's translations rather than its words: their native
+    /// language is the deck's source language, or the language they learn is its target.
+    /// Unset languages keep the deck's own direction.
+    public static func learnsTranslations(deck: DeckManifest?, profile: Profile?) -> Bool {
+        guard let deck, let source = deck.sourceLanguage, let target = deck.targetLanguage, source != target else { return false }
+        let settings = profile?.settings
+        return settings?.nativeLanguage == source || settings?.targetLanguage == target
+    }
+
     /// What an entry gets in one session.
     ///
     /// - A new word: the card, then a translation_match and one sentence_completion (the first
     ///   whose example is primary, else the first) — seed 000's learning flow.
-    /// - A review: one question, of type `reviewRotation[number % 3]` (types the entry lacks
-    ///   are skipped, moving on in the rotation); within a type the questions take turns by
-    ///   `number / 3`. A word that was shaky last time (`again` or `hard`) gets a second
-    ///   question, of the next type in the rotation.
-    public static func plan(for entry: VocabularyEntry, visit: Visit) -> [Step] {
+    /// - A review: `questionsPerReview` questions (one more when the word was shaky last
+    ///   time, `again` or `hard`), their types interleaved across the entry's reviews: the
+    ///   questions of all its reviews follow `reviewRotation` (translation, sentence,
+    ///   reverse, translation, …; types the entry lacks are skipped), review `number` taking
+    ///   the next ones from position `number × questionsPerReview`. Within a type the
+    ///   questions take turns, however many there are of it. No question repeats in a review.
+    ///
+    /// With `learnsTranslations` (a learner whose native language is the deck's word side, who
+    /// learns the translations: `native_language` / `target_language` in the profile), the
+    /// sides swap: recognition shows the translation and asks for the word
+    /// (reverse_translation), production shows the word and asks for the translation.
+    public static func plan(for entry: VocabularyEntry, visit: Visit, learnsTranslations: Bool = false) -> [Step] {
         let all = questions(of: entry)
         let byKind = Dictionary(grouping: all, by: \.kind)
+        let recognition: VocabularyQuestion.Kind = learnsTranslations ? .reverseTranslation : .translationMatch
+        let rotation = learnsTranslations ? [.reverseTranslation, .sentenceCompletion, .translationMatch] : reviewRotation
         switch visit {
         case .new:
             var steps: [Step] = [.card]
-            if let match = byKind[.translationMatch]?.first { steps.append(.question(match)) }
+            if let match = byKind[recognition]?.first { steps.append(.question(match)) }
             let sentences = byKind[.sentenceCompletion] ?? []
             let primary = sentences.first { question in
                 question.example.map { entry.examples.indices.contains($0 - 1) && entry.examples[$0 - 1].primary } ?? false
             }
             if let sentence = primary ?? sentences.first { steps.append(.question(sentence)) }
             return steps
-        case let .review(number, lastGrade):
-            let number = max(0, number)
-            let available = (0..<reviewRotation.count)
-                .map { reviewRotation[(number + $0) % reviewRotation.count] }
-                .filter { byKind[$0] != nil }
-            let wanted = (lastGrade == .again || lastGrade == .hard) ? 2 : 1
-            return available.prefix(wanted).map { kind in
-                let pool = byKind[kind]!
-                return .question(pool[(number / reviewRotation.count) % pool.count])
+        case let .review(number, lastGrade, learned):
+            let kinds = rotation.filter { byKind[$0] != nil }
+            guard !kinds.isEmpty else { return [] }
+            let perReview = questionsPerReview(learned: learned)
+            let wanted = perReview + ((lastGrade == .again || lastGrade == .hard) ? 1 : 0)
+            let start = max(0, number) * perReview
+            var chosen: [VocabularyQuestion] = []
+            for position in start..<(start + wanted) {
+                let pool = byKind[kinds[position % kinds.count]]!
+                let question = pool[(position / kinds.count) % pool.count]
+                if !chosen.contains(question) { chosen.append(question) }
             }
+            return chosen.map { .question($0) }
         }
     }
 

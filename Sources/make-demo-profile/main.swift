@@ -3,6 +3,7 @@
 // something real to show and tests have a history to check.
 //
 // Usage: make-demo-profile [OUTPUT-FOLDER] (default: profiles/demo of the current library)
+//        make-demo-profile --replay [OUTPUT-FOLDER]: keep the history, derive the states again
 //
 // The learner is simulated: each study day they review what FSRS says is due and learn a few
 // new entries; whether they remember is drawn from FSRS's own retrievability with a seeded
@@ -24,8 +25,26 @@ extension SeededGenerator {
 }
 
 let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-let output = URL(fileURLWithPath: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "profiles/demo", relativeTo: root).standardizedFileURL
+let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--replay" }
+let output = URL(fileURLWithPath: arguments.first ?? "profiles/demo", relativeTo: root).standardizedFileURL
 let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
+
+// `--replay`: keep the demo learner's history and only derive each progress file's state
+// again, with the decks' settings as they are now (after a deck's learning steps changed).
+if CommandLine.arguments.contains("--replay") {
+    let learner = library.profiles["demo"]
+    var replayed = 0
+    for (id, file) in library.progress["demo"] ?? [:] {
+        let deck = String(id.split(separator: "/")[0])
+        var updated = file
+        updated.state = Scheduler.replay(file.reviews, entryID: id, settings: .forDeck(library.decks[deck], profile: learner, deckName: deck))
+        guard updated.state != file.state else { continue }
+        try AtomicFile.write(updated.render(), to: output.appending(path: "progress/\(id).yaml"))
+        replayed += 1
+    }
+    print("replayed \(output.path): \(replayed) progress file\(replayed == 1 ? "" : "s") with a new state")
+    exit(0)
+}
 let user = "demo"
 let start = Timestamp.parse("2026-10-24T00:00:00Z")!
 let days = 28
@@ -52,7 +71,10 @@ profile.ignoredWords = ["the"]
 // two maths questions.
 @MainActor func entries(of deck: String) -> [Entry] { library.entries.filter { $0.deck == deck } }
 var newQueues: [(deck: String, perDay: Int, every: Int, queue: [Entry])] = [
-    ("english-a1", 6, 1, entries(of: "english-a1")),
+    // The learner's ignored words never enter a queue, as in `rote study`.
+    ("english-a1", 6, 1, entries(of: "english-a1").filter { entry in
+        if case let .vocabulary(word) = entry.content { return !profile.ignoredWords.contains(word.word) } else { return true }
+    }),
     ("kjv", 1, 3, entries(of: "kjv")),
     ("math", 2, 1, entries(of: "math").filter { if case let .question(q) = $0.content { return q.published } else { return false } }),
 ]

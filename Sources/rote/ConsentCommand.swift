@@ -59,7 +59,7 @@ struct Consent: ParsableCommand {
                 let answer = try LibraryWriter.write(root: root, user: user, purpose: "consent") { git in
                     try PassageConsent.record(granted: true, user: user, git: git)
                 }
-                print("Recorded at \(Timestamp.format(answer.at)): Rote may keep your passage practice. `rote consent withdraw` takes it back and erases it.")
+                print("Recorded at \(Timestamp.local(answer.at)): Rote may keep your passage practice. `rote consent withdraw` takes it back and erases it.")
             case .withdraw:
                 try LibraryWriter.write(root: root, user: user, purpose: "consent withdraw") { git in
                     let result = try PassageConsent.withdraw(user: user, git: git)
@@ -98,6 +98,6 @@ struct Consent: ParsableCommand {
 
     static func describe(_ answer: Profile.Consent?, what: String) -> String {
         guard let answer else { return "\(what): not asked yet" }
-        return "\(what): \(answer.granted ? "granted" : "not granted") at \(Timestamp.format(answer.at))"
+        return "\(what): \(answer.granted ? "granted" : "not granted") at \(Timestamp.local(answer.at))"
     }
 }

@@ -5,7 +5,7 @@ import RoteStore
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export a learner's data (json or csv), or a deck's content as a table (--deck, csv or tsv).",
+        abstract: "Export a learner's data (json or csv), or a deck's content (--deck: csv or tsv; a skills deck as seed JSON).",
         discussion: """
             Without --deck: everything of one learner — profile, progress with every review, \
             sessions with every attempt, saved content — as one JSON file (<user>.json) or a \
@@ -13,14 +13,17 @@ struct Export: ParsableCommand {
             into --out (default: ./rote-export-<user>). The formats are in docs/import-export.md.
 
             With --deck: a vocabulary or passages deck as a table with a header row, in the \
-            columns `rote import` reads, to --out (a file) or stdout. \
-            Examples: rote export --user ana --format json; rote export --deck kjv --format tsv --out kjv.tsv
+            columns `rote import` reads, to --out (a file) or stdout; a skills deck with --format \
+            json in the skills seed's JSON (seed 001: domains, skills, questions), which \
+            `rote import FILE.json --deck NAME` reads back. \
+            Examples: rote export --user ana --format json; rote export --deck kjv --format tsv --out kjv.tsv; \
+            rote export --deck math --format json --out math.json
             """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("json or csv (learner); csv or tsv (deck).", valueName: "format"))
+    @Option(help: ArgumentHelp("json or csv (learner); csv or tsv (deck); json (skills deck).", valueName: "format"))
     var format: String = "json"
 
     @Option(help: ArgumentHelp("A deck to export as a table instead of a learner.", valueName: "deck"))
@@ -31,7 +34,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         if let deck {
-            guard format == "csv" || format == "tsv" else { throw ValidationError("a deck exports as csv or tsv, not '\(format)'") }
+            guard ["csv", "tsv", "json"].contains(format) else { throw ValidationError("a deck exports as csv, tsv or (a skills deck) json, not '\(format)'") }
             let root = try CommandContext.locate(global)
             let settings = try CLIError.explain { try LibrarySettings(root: root, user: try CommandContext.user(at: root, global)) }
             // The deck's own folder, not the library.
@@ -39,7 +42,12 @@ struct Export: ParsableCommand {
             CommandContext.report(problems)
             let text: String
             do {
-                text = try DeckExport.table(deck: deck, decks: settings.decks, deckOrder: settings.deckOrder, entries: entries, separator: format == "csv" ? "," : "\t")
+                if format == "json" {
+                    guard settings.decks[deck] != nil else { throw CLIError("no deck '\(deck)'; decks are: \(settings.deckOrder.joined(separator: ", "))") }
+                    text = try SeedExport.json(deck: deck, manifest: settings.decks[deck], root: root, entries: entries)
+                } else {
+                    text = try DeckExport.table(deck: deck, decks: settings.decks, deckOrder: settings.deckOrder, entries: entries, separator: format == "csv" ? "," : "\t")
+                }
             } catch let failure as DeckExport.Failure {
                 throw CLIError(failure.message)
             }

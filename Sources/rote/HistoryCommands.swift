@@ -35,7 +35,7 @@ struct Log: ParsableCommand {
                 if !all, who != user { continue }
                 let device = SessionCommitMessage.trailer(SessionCommitMessage.deviceTrailer, in: message).map { DeviceCommand.label($0, root: root) } ?? "?"
                 let summary = commit.summary.hasPrefix("Study: ") ? String(commit.summary.dropFirst(7)) : commit.summary
-                let date = Timestamp.format(commit.authorTime).prefix(16).replacingOccurrences(of: "T", with: " ")
+                let date = Timestamp.local(commit.authorTime)
                 let recovered = SessionCommitMessage.trailer(SessionCommitMessage.recoveredTrailer, in: message) != nil ? " (recovered)" : ""
                 print("\(date)  \(all ? who + "  " : "")\(device)  \(summary)\(recovered)")
                 shown += 1
@@ -66,12 +66,12 @@ struct History: ParsableCommand {
         print("\(entry.id) — \(entry.gloss)")
         print("\(reviews.count) review\(reviews.count == 1 ? "" : "s") by \(library.user)")
         for review in reviews {
-            print("  \(Timestamp.format(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \(DeviceCommand.label($0, root: library.root))" } ?? ""))
+            print("  \(Timestamp.local(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \(DeviceCommand.label($0, root: library.root))" } ?? ""))
         }
         let commits = try CLIError.explain { try library.commits(touching: entry) }
         print("commits:")
         for commit in commits {
-            print("  \(commit.id.prefix(10))  \(Timestamp.format(commit.date).prefix(10))  [\(commit.touched.joined(separator: "+"))]  \(commit.summary)")
+            print("  \(commit.id.prefix(10))  \(Timestamp.localDay(commit.date))  [\(commit.touched.joined(separator: "+"))]  \(commit.summary)")
         }
         if commits.isEmpty { print("  none yet (changes not committed)") }
     }

@@ -12,6 +12,11 @@ struct Init: ParsableCommand {
             your git identity (user.name, user.email) when set. With --anonymous the learner gets \
             a random id instead of your login name, rote.yaml says `privacy: anonymous`, and every \
             commit Rote makes is authored `Rote <learner-id@users.rote.invalid>` (docs/privacy.md).
+
+            Your native language and the language you learn (--native-language ar \
+            --target-language en; asked at a terminal when not given) go into your profile and \
+            decide which side of a vocabulary card is the prompt: a learner whose native \
+            language is a deck's word side learns its translations.
             """
     )
 
@@ -19,6 +24,30 @@ struct Init: ParsableCommand {
 
     @Flag(help: "A random learner id, and commits that name no one (privacy: anonymous).")
     var anonymous = false
+
+    @Option(help: ArgumentHelp("Your own language, a code such as ar (asked at a terminal).", valueName: "code"))
+    var nativeLanguage: String?
+
+    @Option(help: ArgumentHelp("The language you learn, a code such as en (asked at a terminal).", valueName: "code"))
+    var targetLanguage: String?
+
+    func validate() throws {
+        for (flag, code) in [("--native-language", nativeLanguage), ("--target-language", targetLanguage)] {
+            if let code, !LibraryCreator.isLanguageCode(code) {
+                throw ValidationError("\(flag) '\(code)' is not a language code; use one such as ar, en or pt-BR")
+            }
+        }
+    }
+
+    /// Asks for a language code at a terminal until one reads (Enter leaves it unset).
+    private func ask(_ question: String) -> String? {
+        while true {
+            print(question, terminator: " ")
+            guard let line = readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else { return nil }
+            if LibraryCreator.isLanguageCode(line) { return line }
+            print("'\(line)' is not a language code; use one such as ar, en or pt-BR (Enter to skip).")
+        }
+    }
 
     @Argument(help: ArgumentHelp("Where to create the library (default: the current folder).", valueName: "path"))
     var path: String?
@@ -33,11 +62,18 @@ struct Init: ParsableCommand {
             ? global.effectiveUser ?? LibraryCreator.anonymousLearnerID()
             : global.effectiveUser ?? ProcessInfo.processInfo.environment["ROTE_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? LibraryLocation.loginUser()
         do {
-            let commit = try LibraryCreator(user: user, privacy: anonymous ? .anonymous : .standard).create(at: root)
+            var creator = LibraryCreator(user: user, privacy: anonymous ? .anonymous : .standard)
+            let interactive = TerminalConsole.isAvailable
+            creator.nativeLanguage = nativeLanguage ?? (interactive ? ask("Your native language (a code such as ar; Enter to skip):") : nil)
+            creator.targetLanguage = targetLanguage ?? (interactive ? ask("The language you are learning (such as en; Enter to skip):") : nil)
+            let commit = try creator.create(at: root)
             try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGit.rotePath)
             print("Created a Rote library in \(root.path)")
             print("  decks: \(LibraryCreator.starterDeckNames.joined(separator: ", "))")
             print("  learner: \(user)" + (anonymous ? " (anonymous: commits are authored by Rote <\(CommitAuthor.anonymousEmail(user: user))>)" : ""))
+            if creator.nativeLanguage != nil || creator.targetLanguage != nil {
+                print("  languages: native \(creator.nativeLanguage ?? "not set"), learning \(creator.targetLanguage ?? "not set")")
+            }
             print("  first commit: \(commit.hex.prefix(10))")
             print("Next: rote -C \(path ?? ".") check, then rote -C \(path ?? ".") list")
         } catch let error as LibraryError {

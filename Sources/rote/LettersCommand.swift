@@ -11,19 +11,57 @@ import StudyData
 /// tracing attempt scored by an app.
 struct Letters: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show letter mastery and unlocks, or record a tracing attempt (`rote letters record`).",
+        abstract: "Show letter mastery and unlocks, record a tracing attempt (`rote letters record`), set tracing options (`rote letters settings`).",
         discussion: """
             Tracing happens in an app; it sends each attempt to `rote letters record` as JSON. \
             A letter unlocks the next one after two memory-mode scores of 80 or more (the \
             deck's `unlock` rule); locked letters never appear in `rote study`.
             """,
-        subcommands: [Show.self, Record.self],
+        subcommands: [Show.self, Record.self, Settings.self],
         defaultSubcommand: Show.self
     )
 
     /// The letters deck a command means: `--deck`, else the library's only letters deck.
     static func deck(_ name: String?, in library: Library) throws -> String {
         try CLIError.explain { try library.lettersDeck(name) }
+    }
+
+    /// `rote letters settings`: the tracing options of seed 003, kept in the profile
+    /// (`left_handed`, `haptics`) so they follow the learner to every device.
+    struct Settings: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "settings",
+            abstract: "Show or set tracing options: --left-handed/--right-handed, --haptics/--no-haptics.",
+            discussion: """
+                Left-handed puts the letter list on the right of the tracing pad so the hand \
+                does not cover it; haptics makes a device vibrate briefly on each scored \
+                attempt (a pass, or a miss in a different pattern). Both are kept in your \
+                profile and read by the tracing page of `rote serve`.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Left-handed (--left-handed) or right-handed (--right-handed) layout.") var hand: Hand?
+        @Flag(inversion: .prefixedNo, help: "Vibrate on each scored attempt.") var haptics: Bool?
+
+        enum Hand: String, EnumerableFlag {
+            case leftHanded, rightHanded
+        }
+
+        func run() throws {
+            let library = try CommandContext.library(global)
+            var settings = library.profile?.settings
+            if hand != nil || haptics != nil {
+                let changed = [hand.map { "\($0 == .leftHanded ? "left" : "right")-handed" }, haptics.map { "haptics \($0 ? "on" : "off")" }]
+                    .compactMap { $0 }.joined(separator: ", ")
+                let profile = try CLIError.explain {
+                    try library.updateProfile(subject: "Settings: \(changed) for \(library.user)") { profile in
+                        if let hand { profile.settings.leftHanded = hand == .leftHanded }
+                        if let haptics { profile.settings.haptics = haptics }
+                    }
+                }
+                settings = profile.settings
+            }
+            print("tracing for \(library.user): \(settings?.leftHanded == true ? "left" : "right")-handed · haptics \(settings?.haptics == true ? "on" : "off")")
+        }
     }
 
     struct Show: ParsableCommand {
@@ -48,7 +86,7 @@ struct Letters: ParsableCommand {
                 if unlocked.contains(entry.id) {
                     line += "unlocked  "
                     if let best = mastery.bestScore, let mode = mastery.bestMode, let last = mastery.lastPracticedAt {
-                        line += "best \(best) (\(mode.rawValue)) · \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s") · \(min(mastery.passes, rule.passes))/\(rule.passes) passes · last \(Timestamp.format(last).prefix(10))"
+                        line += "best \(best) (\(mode.rawValue)) · \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s") · \(min(mastery.passes, rule.passes))/\(rule.passes) passes · last \(Timestamp.localDay(last))"
                     } else {
                         line += "not practised yet"
                     }

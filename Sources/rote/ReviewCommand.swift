@@ -49,9 +49,9 @@ struct Review: ParsableCommand {
         }
         switch recorded.outcome {
         case let .alreadyRecorded(earlier):
-            print("Already recorded: review \(earlier.id) (\(earlier.grade.name) at \(Timestamp.format(earlier.at))) for \(recorded.entry.id); nothing changed.")
+            print("Already recorded: review \(earlier.id) (\(earlier.grade.name) at \(Timestamp.local(earlier.at))) for \(recorded.entry.id); nothing changed.")
         case let .recorded(file):
-            print("Recorded \(grade.name) for \(recorded.entry.id); next due \(file.state.map { Timestamp.format($0.due) } ?? "—").")
+            print("Recorded \(grade.name) for \(recorded.entry.id); next due \(file.state.map { Timestamp.local($0.due) } ?? "—").")
         }
     }
 }

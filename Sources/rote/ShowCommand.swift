@@ -1,12 +1,19 @@
 import ArgumentParser
 import Foundation
 import RoteLibrary
+import RoteModel
 import RoteStore
+import Scheduling
+import Study
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show an entry and your progress with it.",
-        discussion: "ID is an entry id (english-a1/run, kjv/joh-3-16); a word form such as `ran` also finds its entry."
+        discussion: """
+            ID is an entry id (english-a1/run, kjv/joh-3-16); a word form such as `ran` also finds its entry. \
+            A domain or skill of a skills deck (math/algebra, math/algebra/linear_equations) shows each skill \
+            with your progress: attempts, right answers and accuracy, when last practised, and mastery.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
@@ -16,9 +23,17 @@ struct Show: ParsableCommand {
 
     func run() throws {
         let library = try CommandContext.library(global)
+        if let overview = try CLIError.explain({ try library.skillOverview(id) }) {
+            print(EntryPresenter.describe(overview, user: library.user))
+            return
+        }
         let entry = try CLIError.explain { try library.entry(named: id, suffixes: true) }
         print(EntryPresenter.describe(entry, deck: library.decks[entry.deck]))
-        print(EntryPresenter.describeProgress(library.progress(of: entry.id), status: library.status(of: entry), user: library.user))
+        let file = library.progress(of: entry.id)
+        let scheduler = Scheduler(settings: .forDeck(library.decks[entry.deck], profile: library.profile, deckName: entry.deck))
+        let mastery = file.map { Mastery(events: $0.scheduledReviews, entryID: entry.id, at: Date(), scheduler: scheduler) }
+        print(EntryPresenter.describeProgress(file, status: library.status(of: entry), user: library.user, mastery: mastery))
+        print(EntryPresenter.describeQuestions(entry, statistics: library.questionStatistics(under: entry.id)[entry.id] ?? [:]))
     }
 }
 
@@ -71,7 +86,43 @@ enum EntryPresenter {
         return lines.joined(separator: "\n")
     }
 
-    static func describeProgress(_ file: ProgressFile?, status: LibraryIndex.Status, user: String) -> String {
+    /// Each question's times used and average success rate, over every learner's sessions.
+    static func describeQuestions(_ entry: Entry, statistics: [String: QuestionStatistics]) -> String {
+        var questions: [String]
+        switch entry.content {
+        case let .vocabulary(word): questions = word.questions.map(\.id)
+        case .question: questions = Array(statistics.keys)
+        case .passage, .letter: questions = []
+        }
+        questions += statistics.keys.filter { !questions.contains($0) }.sorted()
+        guard !questions.isEmpty else { return "" }
+        var lines = ["", "questions (every learner's sessions):"]
+        let width = questions.map(\.count).max() ?? 0
+        for question in questions {
+            let line = (statistics[question] ?? QuestionStatistics(entry: entry.id, question: question)).summary
+            lines.append("  \(question.padding(toLength: width, withPad: " ", startingAt: 0))  \(line)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A domain or skill and the learner's progress in each skill.
+    static func describe(_ overview: SkillOverview, user: String) -> String {
+        var lines = ["\(overview.path)  (\(overview.isDomain ? "domain" : "skill"))", overview.title]
+        if let description = overview.description { lines.append("  \(description)") }
+        lines.append("")
+        lines.append("progress (\(user)):")
+        for row in overview.skills {
+            let name = overview.isDomain ? "\(row.path.split(separator: "/").last ?? "") — \(row.skill.title)" : row.skill.title
+            lines.append("  \(name)")
+            lines.append("    " + row.practice.summary(formatDate: { Timestamp.local($0) }))
+            let progress = row.progress
+            lines.append("    progress \(Int((progress.progress * 100).rounded()))%: \(progress.mastered) of \(progress.total) published question\(progress.total == 1 ? "" : "s") last answered right")
+        }
+        if overview.skills.isEmpty { lines.append("  no skills") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func describeProgress(_ file: ProgressFile?, status: LibraryIndex.Status, user: String, mastery: Mastery? = nil) -> String {
         guard let file, !file.reviews.isEmpty else { return "\nprogress (\(user)): \(status.rawValue), never reviewed" }
         var lines = ["", "progress (\(user)): \(status.rawValue), \(file.reviews.count) review\(file.reviews.count == 1 ? "" : "s")"]
         if let state = file.state {
@@ -80,12 +131,18 @@ enum EntryPresenter {
             if let difficulty = state.difficulty { parts.append("difficulty \(String(format: "%.2f", difficulty))") }
             if let ease = state.ease { parts.append("ease \(String(format: "%.2f", ease))") }
             if let interval = state.interval { parts.append("interval \(String(format: "%.1f", interval)) d") }
-            parts.append("due \(Timestamp.format(state.due))")
+            parts.append("due \(Timestamp.local(state.due))")
             parts.append("lapses \(state.lapses)")
             lines.append("  " + parts.joined(separator: " · "))
         }
+        if let mastery {
+            lines.append("  confidence \(mastery.confidence)/100 · mastery \(mastery.level.rawValue.replacingOccurrences(of: "_", with: " "))")
+        }
+        if let state = file.state, state.isLeech() {
+            lines.append("  leech: forgotten \(state.lapses) times — rewrite it, or `rote suspend \(file.entry)` takes it out of study")
+        }
         for review in file.reviews.suffix(8) {
-            lines.append("  \(Timestamp.format(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \($0)" } ?? ""))
+            lines.append("  \(Timestamp.local(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \($0)" } ?? ""))
         }
         if file.reviews.count > 8 { lines.insert("  … \(file.reviews.count - 8) earlier", at: 2) }
         return lines.joined(separator: "\n")

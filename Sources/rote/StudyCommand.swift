@@ -27,13 +27,22 @@ struct StudyCommand: ParsableCommand {
             NO_COLOR is set. When stdin is not a terminal, one answer per line: a choice \
             number, typed text, a step order such as `2 1 3`, again|hard|good|easy, or the \
             words undo, suspend, ignore, quit; the end of input stops and saves.
+
+            Once a day, it reminds you when this library was last synced more than 7 days ago, \
+            and of publisher decks with a newer version (known from your last `rote deck \
+            status`; nothing is fetched).
             """
     )
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Decks to study (default: all).", valueName: "deck"))
+    @Argument(help: ArgumentHelp(
+        "Decks to study (default: all); in a skills deck, one domain or skill (math/algebra, math/algebra/linear_equations).",
+        valueName: "deck"))
     var decks: [String] = []
+
+    @Option(help: ArgumentHelp("Only passages with this tag (repeat for any of several).", valueName: "tag"))
+    var tag: [String] = []
 
     @Option(help: ArgumentHelp("New entries at most (default: profile's new_per_day).", valueName: "n"))
     var new: Int?
@@ -65,11 +74,12 @@ struct StudyCommand: ParsableCommand {
     func run() throws {
         let library = try CommandContext.library(global)
         let start = try CLIError.explain {
-            try library.startStudy(decks: decks, limits: StudyLimits(newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts), planOnly: plan)
+            try library.startStudy(decks: decks, tags: tag, limits: StudyLimits(newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts), planOnly: plan)
         }
         defer { start.close() }
         if start.recoveredInterruptedSession { Terminal.note("Committed the answers of an interrupted session (see `rote log`).") }
         CommandContext.report(start.loadProblems)
+        ReminderNotes.show(for: library)
         for upgrade in start.upgrades {
             for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
         }

@@ -127,7 +127,7 @@ import RoteStore
         let (directory, library) = try Self.library()
         let out = directory.url.appending(path: "csv")
         let files = try LearnerExport.write(user: "ana", library: library, format: .csv, to: out)
-        #expect(files.map(\.lastPathComponent) == ["profile.csv", "progress.csv", "reviews.csv", "sessions.csv", "attempts.csv", "saved.csv"])
+        #expect(files.map(\.lastPathComponent) == ["profile.csv", "progress.csv", "reviews.csv", "sessions.csv", "attempts.csv", "saved.csv", "letter_attempts.csv"])
         func rows(_ name: String) throws -> [[String]] {
             let table = try DelimitedText.parse(try Data(contentsOf: out.appending(path: name)), defaultSeparator: ",")
             return table.rows.map(\.fields)

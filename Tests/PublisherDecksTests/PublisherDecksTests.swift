@@ -137,6 +137,27 @@ final class Publisher {
         #expect(isClean(library))
     }
 
+    /// A newer version is mentioned by study and stats once a day, from what the learner's
+    /// own `deck status` fetched: they never fetch.
+    @Test func studyMentionsAKnownUpdateOnceADayWithoutFetching() throws {
+        let publisher = Publisher()
+        publisher.publishVersion1()
+        let library = TemporaryDirectory()
+        FixtureLibrary.write(into: library)
+        #expect(rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library).status == 0)
+        publisher.publishVersion11()
+        let notice = "beatitudes: version 1.1.0 is available from its publisher; `rote deck update beatitudes` takes it"
+        let unknown = rote(["--user", "ana", "study", "--plan"], in: library)
+        #expect(!unknown.stderr.contains(notice), "nothing was fetched, so 1.1.0 is not known yet: \(unknown.stderr)")
+        #expect(rote(["deck", "status"], in: library).stdout.contains("version 1.1.0 available"))
+        let first = rote(["--user", "ana", "study", "--plan"], in: library)
+        #expect(first.stderr.contains(notice), "\(first.stderr)")
+        #expect(!rote(["--user", "ana", "stats"], in: library).stderr.contains(notice), "once a day")
+        library.remove(".git/rote/reminders")
+        #expect(rote(["--user", "ana", "stats"], in: library).stderr.contains(notice), "the next day (the record of today's gone)")
+        #expect(isClean(library))
+    }
+
     @Test func updateMergesThePublishersVersionAndKeepsLocalEdits() throws {
         let publisher = Publisher()
         publisher.publishVersion1()

@@ -70,6 +70,10 @@ import TestSupport
         #expect(terminal.waitFor("answer (number or text)"), "\(terminal.screen)")
         #expect(terminal.waitUntil(raw: true))
         terminal.send("1")
+        // words/run is learned: its review asks a second question.
+        #expect(terminal.waitFor("answer (number or text)"), "\(terminal.screen)")
+        #expect(terminal.waitUntil(raw: true))
+        terminal.send("1")
         #expect(terminal.waitFor("grade:"))
         #expect(terminal.waitUntil(raw: true))
         terminal.send("\r")

@@ -41,7 +41,8 @@ import Study
         #expect(plan.stdout.contains("letters/l") && !plan.stdout.contains("letters/m"), "m is locked: \(plan.stdout)")
 
         let script = [
-            "run",                      // words/run, due: its third review is a reverse translation
+            "ran", "run",               // words/run, due and learned: its third review asks two questions (seed 000),
+                                        // the sentence completion and the reverse translation
             "يذهب", "go",               // words/go, new: translation match, sentence completion
             "y",                        // verses/joh-11-35: Rote may keep passage practice
             "y", "He shares our grief.", // consent to reflections, the reflection
@@ -81,7 +82,7 @@ import Study
         #expect(sessions.count == 2)
         // Both sessions may start in the same second, so find the first by what it studied.
         let full = try #require(sessions.first { $0.decks.contains("verses") })
-        #expect(full.attempts.map(\.question) == ["reverse_translation", "translation", "example-1", "cloze1", "cloze2", "recite", "draw"],
+        #expect(full.attempts.map(\.question) == ["sentence-2", "reverse_translation", "translation", "example-1", "cloze1", "cloze2", "recite", "draw"],
                 "the undone letter attempt is gone: \(full.attempts.map(\.question))")
         let subjects = Shell.run("git", ["log", "--format=%s"], in: lib).stdout.split(separator: "\n")
         #expect(subjects.prefix(2).allSatisfy { $0.hasPrefix("Study: ") }, "\(subjects)")
@@ -99,13 +100,14 @@ import Study
         let profile = try #require(directory.read(profilePath))
         directory.write(profilePath, profile + "settings:\n  typed_answers: true\n")
         #expect(try #require(LibraryLoader().load(lib).profiles["ana"]).settings.typedAnswers == true)
-        #expect(firstQuestion([]).contains("Translate back: يجري"), "typed by the profile's setting")
+        #expect(firstQuestion([]).contains("Fill the blank with the right form of يجري: They ___ home."), "typed by the profile's setting")
         let choices = firstQuestion(["--no-typed"])
         #expect(choices.contains("  1. ") && !choices.contains("Translate"), "\(choices)")
         directory.write(profilePath, profile)
 
         let script = [
-            "Run.",       // words/run, due: reverse translation (AR→EN), typed with a full stop
+            "ran",        // words/run, due and learned: sentence completion, then
+            "Run.",       // reverse translation (AR→EN), typed with a full stop
             "يَذْهَب",       // words/go, new: translation match (EN→AR), typed with harakat
             "goes",       // sentence completion: another form of go, so wrong
             "quit",
@@ -120,15 +122,15 @@ import Study
         #expect(try progress("words/run").reviews.last?.grade != .again)
         #expect(try progress("words/go").reviews.map(\.grade) == [.again])
         let session = try #require(try LibraryLoader().load(lib).sessions["ana"]?.first)
-        #expect(session.attempts.map(\.answer) == ["Run.", "يَذْهَب", "goes"])
-        #expect(session.attempts.map(\.correct) == [true, true, false])
+        #expect(session.attempts.map(\.answer) == ["ran", "Run.", "يَذْهَب", "goes"])
+        #expect(session.attempts.map(\.correct) == [true, true, true, false])
     }
 
     @Test func nothingBeforeTheFirstQuestionGivesItsAnswerAway() throws {
-        // words/run is due first: its reverse translation asks for "run", whose translation
-        // and word must not be printed before that question.
+        // words/run is due first: its sentence completion asks for "ran", and its word must not
+        // be printed before that question.
         let output = rote(["study", "words", "--typed"], input: "quit\n").stdout
-        let question = try #require(output.range(of: "Translate back:"), "\(output)")
+        let question = try #require(output.range(of: "Fill the blank"), "\(output)")
         let before = output[..<question.lowerBound]
         #expect(before.contains("words") && before.contains("1 due"), "the plan shows decks and counts: \(before)")
         for answer in ["run —", "First:", "\nrun", " run\n"] {

@@ -164,9 +164,12 @@ final class PseudoTerminal {
     @Test func singleKeysInRawModeWithColoursAndTheTerminalRestored() throws {
         let (terminal, before, process) = try studyWords(colour: true)
         defer { _ = terminal.finish(process, seconds: 0) }
-        // Card 1: words/run is due; its reverse translation asks for a choice by key.
+        // Card 1: words/run is due and learned; its review asks two questions (a sentence
+        // completion, then a reverse translation), each a choice by key.
         #expect(terminal.waitFor("rote · 1 of 2"), "\(terminal.screen)")
         #expect(terminal.waitFor("answer (number or text)"))
+        press("1", on: terminal)
+        #expect(terminal.waitFor("answer (number or text)"), "\(terminal.screen)")
         press("1", on: terminal)
         #expect(terminal.waitFor("grade:"))
         press("\r", on: terminal)                     // Enter accepts the proposed grade

@@ -218,22 +218,27 @@ extension LibraryTests {
         for (deck, manifest) in loaded.decks { settings[deck] = .forDeck(manifest, profile: profile, deckName: deck) }
         let utc = TimeZone(identifier: "UTC")!
         let library = try Library(root: directory.url, user: "demo")
-        // Across the demo learner's history, so every part (due, streaks, retention) has something.
+        let skillDecks = Set(loaded.decks.filter { $0.value.kind == .skills }.keys)
+        let questionIDs = loaded.entries.filter { skillDecks.contains($0.deck) }.map(\.id)
+        // Across the demo learner's history, so every part (due, streaks, retention, skills) has something.
         let reviews = (loaded.progress["demo"] ?? [:]).values.flatMap(\.reviews).map(\.at)
         let first = try #require(reviews.min()), last = try #require(reviews.max())
         for now in stride(from: first.timeIntervalSince1970, through: last.timeIntervalSince1970 + 40 * 86_400, by: 9 * 86_400).map(Date.init(timeIntervalSince1970:)) {
-            let full = StudyStats(
+            var full = StudyStats(
                 progress: Array((loaded.progress["demo"] ?? [:]).values), sessions: loaded.sessions["demo"] ?? [], profile: profile,
-                settings: settings, now: now, timeZone: utc)
+                settings: settings, now: now, timeZone: utc, skillDecks: skillDecks)
+            full.countQuestions(questionIDs)
             #expect(try library.stats(now: now, timeZone: utc) == full, "at \(now)")
             // Days in a zone with daylight saving: the offset taken at each review.
             let newYork = TimeZone(identifier: "America/New_York")!
-            let fullThere = StudyStats(
+            var fullThere = StudyStats(
                 progress: Array((loaded.progress["demo"] ?? [:]).values), sessions: loaded.sessions["demo"] ?? [], profile: profile,
-                settings: settings, now: now, timeZone: newYork)
+                settings: settings, now: now, timeZone: newYork, skillDecks: skillDecks)
+            fullThere.countQuestions(questionIDs)
             #expect(try library.stats(now: now, timeZone: newYork) == fullThere, "at \(now) in New York")
         }
         #expect(try library.stats(now: last, timeZone: utc).reviewsPerDay.reduce(0, +) > 0, "the history is used")
+        #expect(try library.stats(now: last, timeZone: utc).skills["math/algebra/linear_equations"]?.attempts ?? 0 > 0, "skills are counted")
     }
 }
 

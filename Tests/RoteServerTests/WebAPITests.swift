@@ -278,6 +278,8 @@ import WebPages
         let served = Served()
         try await served.test { client in
             let letters = try #require(try Self.json(try await client.execute(uri: "/api/letters", method: .get, headers: Self.headers())) as? [String: Any])
+            // The demo profile's tracing settings (`rote letters settings`), for the page to follow.
+            #expect(letters["left_handed"] as? Bool == false && letters["haptics"] as? Bool == true, "\(letters.keys.sorted())")
             let a = try #require((letters["letters"] as? [[String: Any]])?.first)
             #expect(a["id"] as? String == "alphabet/a")
             #expect(a["unlocked"] as? Bool == true)

@@ -107,7 +107,7 @@ import Testing
         ),
         (#"{"parameters": "default", "reviews": []}"#, "parameters must be an array of numbers"),
         (#"{"desired_retention": 1.5, "reviews": []}"#, "desired retention 1.5 must be between 0 and 1"),
-        (#"{"learning_steps_s": [60, -1], "reviews": []}"#, "learning step -1.0 must be a positive number of seconds"),
+        (#"{"learning_steps_s": [60, -1], "reviews": []}"#, "learning step -1.0 must be 0 or more seconds"),
         (#"{"maximum_interval": 36.5, "reviews": []}"#, "maximum_interval must be a whole number"),
         (#"{"maximum_interval": 0, "reviews": []}"#, "maximum interval 0 must be at least 1 day"),
         (#"{"scheduler": "anki", "reviews": []}"#, #"unknown scheduler "anki" (use fsrs or sm2)"#),

@@ -175,3 +175,93 @@ import Testing
         #expect(PassageLadder.hint(for: passage, typed: passage.text + " ") == nil)
     }
 }
+
+/// Seed 004 in other scripts: clauses end at each script's own punctuation and words are cut by
+/// Unicode's rules, so a Chinese verse is not one blank.
+@Suite struct PassageLadderScriptTests {
+    static let chinese = PassageEntry(reference: "约翰福音 3:16", text: "神爱世人，甚至将他的独生子赐给他们，叫一切信他的，不至灭亡，反得永生。")
+    static let japanese = PassageEntry(reference: "ヨハネ 11:35", text: "イエスは涙を流された。")
+    static let greek = PassageEntry(
+        reference: "Ιωάννης 3:16",
+        text: "Οὕτως γὰρ ἠγάπησεν ὁ θεὸς τὸν κόσμον, ὥστε τὸν υἱὸν τὸν μονογενῆ ἔδωκεν\u{0387} ἵνα πᾶς ὁ πιστεύων εἰς αὐτὸν μὴ ἀπόληται ἀλλ’ ἔχῃ ζωὴν αἰώνιον.")
+    static let hebrew = PassageEntry(
+        reference: "בראשית 1:1-2",
+        text: "בְּרֵאשִׁית בָּרָא אֱלֹהִים אֵת הַשָּׁמַיִם וְאֵת הָאָרֶץ׃ וְהָאָרֶץ הָיְתָה תֹהוּ וָבֹהוּ, וְחֹשֶׁךְ עַל־פְּנֵי תְהוֹם׃")
+    static let arabic = PassageEntry(
+        reference: "يوحنا 3:16",
+        text: "لأَنَّهُ هكَذَا أَحَبَّ اللهُ الْعَالَمَ حَتَّى بَذَلَ ابْنَهُ الْوَحِيدَ، لِكَيْ لاَ يَهْلِكَ كُلُّ مَنْ يُؤْمِنُ بِهِ، بَلْ تَكُونُ لَهُ الْحَيَاةُ الأَبَدِيَّةُ.")
+
+    @Test(arguments: [
+        (chinese, ["神爱世人，", "甚至将他的独生子赐给他们，", "叫一切信他的，", "不至灭亡，", "反得永生。"]),
+        (greek, ["Οὕτως γὰρ ἠγάπησεν ὁ θεὸς τὸν κόσμον,", "ὥστε τὸν υἱὸν τὸν μονογενῆ ἔδωκεν\u{0387}",
+                 "ἵνα πᾶς ὁ πιστεύων εἰς αὐτὸν μὴ ἀπόληται ἀλλ’ ἔχῃ ζωὴν αἰώνιον."]),
+        (hebrew, ["בְּרֵאשִׁית בָּרָא אֱלֹהִים אֵת הַשָּׁמַיִם וְאֵת הָאָרֶץ׃", "וְהָאָרֶץ הָיְתָה תֹהוּ וָבֹהוּ,", "וְחֹשֶׁךְ עַל־פְּנֵי תְהוֹם׃"]),
+        (arabic, ["لأَنَّهُ هكَذَا أَحَبَّ اللهُ الْعَالَمَ حَتَّى بَذَلَ ابْنَهُ الْوَحِيدَ،", "لِكَيْ لاَ يَهْلِكَ كُلُّ مَنْ يُؤْمِنُ بِهِ،",
+                  "بَلْ تَكُونُ لَهُ الْحَيَاةُ الأَبَدِيَّةُ."]),
+    ])
+    func clausesEndAtEachScriptsPunctuation(passage: PassageEntry, clauses: [String]) {
+        #expect(passage.clauses == clauses)
+    }
+
+    @Test func theEllipsisAndTheIdeographicCommaEndClauses() {
+        let passage = PassageEntry(reference: "x", text: "一、二。三…四；五：六")
+        #expect(passage.clauses == ["一、", "二。", "三…", "四；", "五：", "六"])
+    }
+
+    /// Reading shows the passage exactly as written: no spaces put between ideographs.
+    @Test(arguments: [chinese, japanese, greek, hebrew, arabic])
+    func readingShowsThePassageAsWritten(passage: PassageEntry) {
+        #expect(PassageLadder().prompt(for: passage, entryID: "p/x").text == passage.text)
+    }
+
+    /// cloze1 blanks two words of a clause of four or more: in Chinese, two ideographs, with
+    /// no spaces around the blanks.
+    @Test func aChineseClauseOfFourIdeographsGetsTwoBlanks() {
+        let prompt = PassageLadder(level: .cloze1).prompt(for: Self.chinese, entryID: "cuv/joh-3-16")
+        #expect(prompt.blanks.count == 2 * 5, "every clause has four or more ideographs: \(prompt.blanks)")
+        #expect(prompt.blanks.allSatisfy { $0.count == 1 })
+        #expect(!prompt.text.contains(" "))
+        #expect(prompt.text.hasSuffix("。"))
+        #expect(prompt.check(typed: prompt.blanks.joined()).allSatisfy { $0 }, "typed without spaces, one ideograph a blank")
+        #expect(prompt.check(typed: prompt.blanks.joined(separator: " ")).allSatisfy { $0 })
+        #expect(prompt.check(typed: String(prompt.blanks.joined().reversed())).contains(false))
+    }
+
+    @Test func cloze2RemovesAWholeChineseClauseAndTakesItTypedAsOneLine() {
+        let prompt = PassageLadder(level: .cloze2, clausesCovered: [0]).prompt(for: Self.chinese, entryID: "cuv/joh-3-16")
+        #expect(prompt.removedClause == 1)
+        #expect(prompt.blanks.joined() == "甚至将他的独生子赐给他们")
+        #expect(prompt.text.hasPrefix("神爱世人，＿＿＿＿＿＿＿＿＿＿＿＿，叫"), "one ＿ an ideograph")
+        #expect(prompt.check(typed: "甚至将他的独生子赐给他们").allSatisfy { $0 })
+    }
+
+    /// cloze3 keeps the first two words of each clause, whatever the script.
+    @Test func cloze3KeepsTheFirstTwoWordsOfEachClause() {
+        let greek = PassageLadder(level: .cloze3).prompt(for: Self.greek, entryID: "g/joh-3-16")
+        #expect(greek.text.hasPrefix("Οὕτως γὰρ ____ ____"))
+        #expect(greek.blanks.first == "ἠγάπησεν")
+        let hebrew = PassageLadder(level: .cloze3).prompt(for: Self.hebrew, entryID: "h/gen-1-1")
+        #expect(hebrew.text.hasSuffix("וְחֹשֶׁךְ עַל־פְּנֵי ____׃"), "a maqaf joins two words into one, kept whole: \(hebrew.text)")
+        #expect(hebrew.blanks.last == "תְהוֹם")
+        #expect(hebrew.text.hasPrefix("בְּרֵאשִׁית בָּרָא ____"))
+        let arabic = PassageLadder(level: .cloze3).prompt(for: Self.arabic, entryID: "a/joh-3-16")
+        #expect(arabic.text.contains("لِكَيْ لاَ ____"))
+        #expect(arabic.text.contains("____، لِكَيْ"), "the Arabic comma stays after its blank")
+        let chinese = PassageLadder(level: .cloze3).prompt(for: Self.chinese, entryID: "cuv/joh-3-16")
+        #expect(chinese.text.hasPrefix("神爱＿＿，甚至＿"))
+        #expect(chinese.blanks.prefix(2) == ["世", "人"])
+    }
+
+    /// Recitation and typed recall cut a Chinese passage as the ladder does: one wrong
+    /// ideograph costs one word, not a clause; a hint gives the next ideograph.
+    @Test func aChineseRecitationIsComparedIdeographByIdeograph() {
+        let text = Self.chinese.text
+        #expect(RecallComparison.compare(passage: text, typed: text).similarity == 1)
+        let oneWrong = text.replacingOccurrences(of: "世人", with: "世界")
+        let similarity = RecallComparison.compare(passage: text, typed: oneWrong).similarity
+        #expect(similarity > 0.9 && similarity < 1, "one of 30 ideographs: \(similarity)")
+        #expect(PassageLadder.hint(for: Self.chinese, typed: "神爱") == "世")
+        #expect(PassageLadder.outcome(recitationSimilarity: RecallComparison.compare(passage: text, typed: "神爱世人，甚至将他的独生子赐给他们").similarity, hintsUsed: 0) == .failure,
+                "half the verse is not a recitation")
+    }
+}

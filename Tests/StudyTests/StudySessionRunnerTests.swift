@@ -140,6 +140,53 @@ final class ScriptedConsole: StudyConsole {
         #expect(consent.granted && consent.version == StudySessionRunner.reflectionConsentVersion)
     }
 
+    /// A kill while the session file was being written leaves its temporary file; the next
+    /// command commits the session from its snapshot and removes that file (found by the
+    /// fault-injection test).
+    @Test func recoveringASessionRemovesTheTemporaryFileOfItsKilledWrite() throws {
+        let session = SessionFile(
+            id: "0193a4f2-0000-4000-8000-000000000001", user: "ana", startedAt: Timestamp.parse("2026-11-20T09:00:00Z")!,
+            attempts: [.init(entry: Self.mcq, question: "mcq_single", answer: "4", correct: true, at: Timestamp.parse("2026-11-20T09:00:05Z")!, ms: 900)])
+        directory.write(StudySessionRunner.snapshotPath, session.render())
+        let path = SessionFile.path(for: session)
+        let name = String(path.split(separator: "/").last!)
+        let leftover = path.dropLast(name.count) + ".\(name).999999999.1.tmp"
+        directory.write(String(leftover), "id: 0193a4f2-")
+        let git = try LibraryGit(root: root, user: "ana")
+        #expect(try StudySessionRunner.recoverInterruptedSession(root: root, git: git))
+        #expect(directory.read(String(leftover)) == nil, "the killed write's temporary file is gone")
+        #expect(directory.read(path) != nil)
+        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
+    }
+
+    /// A session of only new entries is `learning` even when a failed one came back and was
+    /// answered again (a repeat is a review event, not a review of a learned entry).
+    @Test func aSessionOfNewEntriesWithRepeatsIsLearning() throws {
+        let console = ScriptedConsole(["1 2", "2 1"])
+        let (runner, _) = try makeRunner(console)
+        let session = try #require(try runner.run(plan: plan(new: [Self.reorder])))
+        #expect(session.reviews == 2 && session.new == 1, "the failed question came back once")
+        #expect(session.kind == .learning)
+    }
+
+    /// A passage still on the ladder is being learned, though it is not new: a session of
+    /// only ladder work is `learning`; with a due word beside it, `mixed`.
+    @Test func aPassageSessionOfLadderWorkIsLearning() throws {
+        directory.write("profiles/ana/progress/verses/joh-11-35.yaml", """
+            entry: verses/joh-11-35
+            status: active
+            ladder: {level: read2, attempts: 1, at: 2026-11-01T09:00:00Z}
+
+            """)
+        let (runner, _) = try makeRunner(ScriptedConsole(["y", "y", "", "wrong", "", "wrong"]))
+        let session = try #require(try runner.run(plan: plan(new: [], due: [Self.passage])))
+        #expect(session.again == 1, "two setbacks end the visit")
+        #expect(session.new == 0)
+        #expect(session.kind == .learning)
+        #expect(StudySessionRunner.kind(learning: ["a"], review: ["b"]) == .mixed)
+        #expect(StudySessionRunner.kind(learning: [], review: ["b"]) == .review)
+    }
+
     @Test func withoutConsentNoReflectionIsWrittenAndTheQuestionIsNotAskedAgain() throws {
         let console = ScriptedConsole(["y", "n", "Private thoughts"])
         let (runner, _) = try makeRunner(console)

@@ -152,15 +152,68 @@ import Testing
         (0, ["translation"]), (1, ["sentence-1"]), (2, ["reverse"]),
         (3, ["translation"]), (4, ["sentence-3"]), (5, ["reverse"]), (7, ["sentence-1"]),
     ])
-    func reviewsRotateThroughTypes(number: Int, expected: [String]) {
-        let steps = VocabularyExercises.plan(for: run, visit: .review(number: number, lastGrade: .good))
+    func whileLearningReviewsRotateThroughTypesOneQuestionAtATime(number: Int, expected: [String]) {
+        let steps = VocabularyExercises.plan(for: run, visit: .review(number: number, lastGrade: .good, learned: false))
         #expect(steps == expected.map { .question(question($0)) })
+    }
+
+    /// Seed 000: a learned word's review asks two questions, and its reviews interleave all
+    /// three types — each type within every two reviews, each question of a type in turn.
+    @Test(arguments: [
+        (0, ["translation", "sentence-1"]), (1, ["reverse", "translation"]), (2, ["sentence-3", "reverse"]),
+        (3, ["translation", "sentence-1"]),
+    ])
+    func aLearnedWordGetsTwoQuestionsInterleavingTheTypes(number: Int, expected: [String]) {
+        let steps = VocabularyExercises.plan(for: run, visit: .review(number: number, lastGrade: .good, learned: true))
+        #expect(steps == expected.map { .question(question($0)) })
+    }
+
+    /// A learner whose native language is the deck's word side learns the translations:
+    /// recognition shows the translation (reverse_translation) first.
+    @Test func aLearnerOfTheTranslationsIsShownTheTranslationFirst() {
+        let new = VocabularyExercises.plan(for: run, visit: .new, learnsTranslations: true)
+        #expect(new == [.card, .question(question("reverse")), .question(question("sentence-1"))])
+        let review = VocabularyExercises.plan(for: run, visit: .review(number: 0, lastGrade: .good, learned: true), learnsTranslations: true)
+        #expect(review == [.question(question("reverse")), .question(question("sentence-1"))])
+        let deck = DeckManifest(kind: .vocabulary, title: "T", sourceLanguage: "en", targetLanguage: "ar")
+        func profile(_ native: String?, _ target: String?) -> Profile {
+            var profile = Profile(user: "ana")
+            profile.settings.nativeLanguage = native
+            profile.settings.targetLanguage = target
+            return profile
+        }
+        #expect(!VocabularyExercises.learnsTranslations(deck: deck, profile: profile("ar", "en")))
+        #expect(VocabularyExercises.learnsTranslations(deck: deck, profile: profile("en", "ar")))
+        #expect(VocabularyExercises.learnsTranslations(deck: deck, profile: profile(nil, "ar")))
+        #expect(!VocabularyExercises.learnsTranslations(deck: deck, profile: profile(nil, nil)))
+        #expect(!VocabularyExercises.learnsTranslations(deck: DeckManifest(kind: .vocabulary, title: "T"), profile: profile("en", "ar")))
+    }
+
+    /// However many questions of each type an entry has (the deck grows), every one comes up
+    /// in turn and every review of a learned word has two different types.
+    @Test(arguments: [1, 2, 3, 5])
+    func everyQuestionOfEveryTypeComesUpInTurn(perType: Int) {
+        var entry = run
+        entry.questions = [VocabularyQuestion.Kind.translationMatch, .reverseTranslation, .sentenceCompletion].flatMap { kind in
+            (0..<perType).map { VocabularyQuestion(id: "\(kind.rawValue)-\($0)", kind: kind, prompt: "p", answer: "a\($0)") }
+        }
+        var seen = Set<String>()
+        for number in 0..<(3 * perType) {
+            let steps = VocabularyExercises.plan(for: entry, visit: .review(number: number, lastGrade: .good, learned: true))
+            let asked = steps.compactMap { step -> VocabularyQuestion? in if case let .question(q) = step { q } else { nil } }
+            #expect(asked.count == 2 && Set(asked.map(\.kind)).count == 2, "review \(number): \(asked.map(\.id))")
+            seen.formUnion(asked.map(\.id))
+        }
+        #expect(seen.count == 3 * perType, "all \(3 * perType) questions within \(3 * perType) reviews")
     }
 
     @Test(arguments: [Grade.again, .hard])
     func aShakyWordGetsTwoQuestionsOfDifferentTypes(last: Grade) {
-        let steps = VocabularyExercises.plan(for: run, visit: .review(number: 2, lastGrade: last))
+        let steps = VocabularyExercises.plan(for: run, visit: .review(number: 2, lastGrade: last, learned: false))
         #expect(steps == [.question(question("reverse")), .question(question("translation"))])
+        let learned = VocabularyExercises.plan(for: run, visit: .review(number: 2, lastGrade: last, learned: true))
+        #expect(learned == [.question(question("sentence-3")), .question(question("reverse")), .question(question("translation"))],
+                "a learned word gets two, and a third when it was shaky")
     }
 
     @Test func missingTypesAreMadeFromTheEntry() {
@@ -171,7 +224,7 @@ import Testing
         #expect(made[0].answer == "يجري" && made[0].prompt == "run")
         #expect(made[1].answer == "run" && made[1].prompt == "يجري")
         #expect(made[2].sentence == "I ___ every morning." && made[2].answer == "run" && made[2].blank == 1)
-        let steps = VocabularyExercises.plan(for: bare, visit: .review(number: 2, lastGrade: nil))
+        let steps = VocabularyExercises.plan(for: bare, visit: .review(number: 2, lastGrade: nil, learned: false))
         #expect(steps == [.question(made[1])])
         var random = SeededGenerator(seed: 4)
         let exercise = VocabularyExercises.exercise(for: made[0], of: bare, deck: deck, using: &random)

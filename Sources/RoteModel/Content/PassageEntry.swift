@@ -42,13 +42,26 @@ public struct PassageEntry: YAMLCodable {
         self.order = order
     }
 
-    /// The passage split into clauses at `, ; : . ? !` — the units of the cloze ladder.
+    /// Punctuation that ends a clause, in every script the starter decks and seeds use: Latin
+    /// `, ; : . ? !`, CJK `、。，；：！？` (full width), the ellipsis `…`, Arabic `، ؛ ؟ ۔`, Greek
+    /// `;` (question mark) and `·` (ano teleia), Hebrew `׃` (sof pasuq) and Devanagari `। ॥`.
+    public static let clauseTerminators: Set<Character> = [
+        ",", ";", ":", ".", "?", "!",
+        "、", "。", "，", "；", "：", "！", "？", "．", "…",
+        "،", "؛", "؟", "۔",
+        "\u{037E}", "\u{0387}", "\u{00B7}",
+        "\u{05C3}",
+        "\u{0964}", "\u{0965}",
+    ]
+
+    /// The passage split into clauses after each of `clauseTerminators` — the units of the
+    /// cloze ladder. A run of punctuation stays with the clause before it.
     public var clauses: [String] {
         var clauses: [String] = []
         var current = ""
         for character in text {
             current.append(character)
-            if ",;:.?!".contains(character) {
+            if Self.clauseTerminators.contains(character) {
                 let clause = current.trimmingCharacters(in: .whitespaces)
                 if clause.contains(where: \.isLetter) { clauses.append(clause) } else if var last = clauses.popLast() {
                     last += clause

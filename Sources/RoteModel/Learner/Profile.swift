@@ -62,13 +62,17 @@ public struct Profile: YAMLCodable {
         /// FSRS-6's 21 weights fitted to this learner's reviews (`rote optimize`); nil for the
         /// defaults. Bounds are checked where the scheduler is built (`rote check` reports them).
         public var fsrsParameters: [Double]?
+        /// Learning and relearning steps in seconds (`learning_steps: [0, 10, 45]`, minutes,
+        /// in the file); they take the place of a deck's own, nil for the deck's or the default.
+        public var learningSteps: [Double]?
+        public var relearningSteps: [Double]?
 
         public init() {}
 
         static let keys = [
             "daily_goal", "new_per_day", "reviews_per_day", "working_set", "desired_retention", "maximum_interval",
             "fuzz", "typed_answers", "native_language", "target_language", "left_handed", "haptics", "last_letter",
-            "fsrs_parameters",
+            "fsrs_parameters", "learning_steps", "relearning_steps",
         ]
     }
 
@@ -140,6 +144,8 @@ public struct Profile: YAMLCodable {
             settings.haptics = values.bool("haptics")
             settings.lastLetter = values.string("last_letter")
             settings.fsrsParameters = Profile.fsrsParameters(&values, "fsrs_parameters", label: "settings.fsrs_parameters")
+            settings.learningSteps = values.minuteSteps("learning_steps")
+            settings.relearningSteps = values.minuteSteps("relearning_steps")
             if let retention = settings.desiredRetention, !(0.7...0.99).contains(retention) {
                 values.error("desired_retention", "desired_retention \(retention) is outside 0.70…0.99")
                 settings.desiredRetention = nil
@@ -217,6 +223,8 @@ public struct Profile: YAMLCodable {
         values.add("haptics", settings.haptics)
         values.add("last_letter", settings.lastLetter)
         values.add("fsrs_parameters", settings.fsrsParameters.map(Profile.parameterList))
+        values.add("learning_steps", settings.learningSteps.map(YAMLValue.minuteSteps))
+        values.add("relearning_steps", settings.relearningSteps.map(YAMLValue.minuteSteps))
         map.add("settings", values.build())
         map.add("lexical_rank", lexicalRank)
         map.add("interests", .map(interests.map { ($0.0, .double($0.1)) }, flow: false))

@@ -38,6 +38,17 @@ public struct SessionFile: YAMLCodable {
     /// Reviews per grade, and entries seen for the first time.
     public var again: Int, hard: Int, good: Int, easy: Int, new: Int
     public var attempts: [Attempt]
+    /// The skill the session was about (`math/algebra/linear_equations`), when it studied one.
+    public var skill: String?
+    /// The share of attempts answered right, 0…1 (seed 001's session `score`); nil without
+    /// attempts.
+    public var score: Double?
+
+    /// Right answers over all answers, rounded to three places; nil for none.
+    public static func score(of attempts: [Attempt]) -> Double? {
+        guard !attempts.isEmpty else { return nil }
+        return (Double(attempts.filter(\.correct).count) / Double(attempts.count) * 1000).rounded() / 1000
+    }
 
     /// Counts one review under its grade.
     public mutating func count(_ grade: Grade) {
@@ -87,6 +98,8 @@ public struct SessionFile: YAMLCodable {
             new = counts.int("new") ?? 0
             reader.absorb(counts)
         }
+        skill = reader.string("skill")
+        score = reader.double("score")
         attempts = []
         for (index, node) in (reader.list("attempts") ?? []).enumerated() {
             guard var item = reader.item(node, "attempts", index) else { continue }
@@ -122,6 +135,8 @@ public struct SessionFile: YAMLCodable {
         map.add("started_at", .date(startedAt))
         map.add("ended_at", endedAt)
         map.add("decks", strings: decks)
+        map.add("skill", skill)
+        map.add("score", score)
         map.add("counts", .map([
             ("again", .int(again)), ("hard", .int(hard)), ("good", .int(good)), ("easy", .int(easy)), ("new", .int(new)),
         ], flow: true))

@@ -129,6 +129,21 @@ public struct MappingReader {
         return out
     }
 
+    /// Learning or relearning steps: a list of minutes, each 0 or more (`[0, 10, 45]`);
+    /// returned in seconds. A bad item is reported and the whole list left unset.
+    public mutating func minuteSteps(_ key: String) -> [Double]? {
+        guard let items = list(key) else { return nil }
+        var seconds: [Double] = []
+        for (index, item) in items.enumerated() {
+            guard let minutes = item.float ?? item.int.map(Double.init), minutes >= 0, minutes.isFinite else {
+                log.error(item.mark?.line, "'\(label(key))[\(index + 1)]' must be 0 or more minutes, found \(MappingReader.describe(item)); e.g. [0, 10, 45]")
+                return nil
+            }
+            seconds.append(minutes * 60)
+        }
+        return seconds
+    }
+
     public mutating func list(_ key: String, required: Bool = false) -> [Node]? {
         guard let node = value(key, required: required) else { return nil }
         guard case let .sequence(sequence) = node else {

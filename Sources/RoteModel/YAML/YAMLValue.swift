@@ -16,6 +16,13 @@ public indirect enum YAMLValue: Sendable, Hashable {
 
     public static func int(_ value: Int) -> YAMLValue { .raw(String(value)) }
     public static func double(_ value: Double) -> YAMLValue { .raw(YAMLValue.format(value)) }
+    /// Steps kept in seconds, written in minutes on one line: `[0, 10, 45]`.
+    public static func minuteSteps(_ seconds: [Double]) -> YAMLValue {
+        .list(seconds.map { seconds in
+            let minutes = seconds / 60
+            return minutes == minutes.rounded() && abs(minutes) < 1e15 ? .int(Int(minutes)) : .double(minutes)
+        }, flow: true)
+    }
     public static func bool(_ value: Bool) -> YAMLValue { .raw(value ? "true" : "false") }
     public static func date(_ value: Date) -> YAMLValue { .raw(Timestamp.format(value)) }
     public static func strings(_ values: [String], flow: Bool = true) -> YAMLValue {

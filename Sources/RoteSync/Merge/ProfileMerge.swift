@@ -91,6 +91,9 @@ public enum ProfileMerge {
         merged.lastLetter = string(\.lastLetter)
         // One fit is one value: two devices' fits are never mixed weight by weight.
         merged.fsrsParameters = pick.value(base.fsrsParameters, ours.fsrsParameters, theirs.fsrsParameters, text: parameterText)
+        // A list of steps is one value, as a fit is.
+        merged.learningSteps = pick.value(base.learningSteps, ours.learningSteps, theirs.learningSteps, text: parameterText)
+        merged.relearningSteps = pick.value(base.relearningSteps, ours.relearningSteps, theirs.relearningSteps, text: parameterText)
         return merged
     }
 
