@@ -342,7 +342,7 @@ async function showWord(token, element) {
 async function showTrace(requested) {
   state.letters = await api("/api/letters");
   // The profile's choice (`rote letters settings`) first, else this browser's.
-  const leftHanded = state.letters.left_handed ?? (localStorage.getItem("rote.leftHanded") === "1");
+  const leftHanded = state.letters.left_handed === true;
   const letters = state.letters.letters;
   state.letter = letters.find(l => l.id === requested || l.character === requested) || state.letter && letters.find(l => l.id === state.letter.id) || letters.find(l => l.unlocked);
   state.mode = state.mode || "trace";
@@ -351,7 +351,12 @@ async function showTrace(requested) {
   mode.addEventListener("change", () => { state.mode = mode.value; drawPad(); });
   const hand = h("input", { type: "checkbox", id: "left-handed" });
   hand.checked = leftHanded;
-  hand.addEventListener("change", () => { localStorage.setItem("rote.leftHanded", hand.checked ? "1" : "0"); layout.classList.toggle("left-handed", hand.checked); });
+  // The learner's setting, in their profile (`rote letters settings --left-handed`): one commit.
+  hand.addEventListener("change", async () => {
+    layout.classList.toggle("left-handed", hand.checked);
+    const saved = await api("/api/letters/settings", { left_handed: hand.checked });
+    state.letters.left_handed = saved.left_handed;
+  });
   const layout = h("div", { class: "trace-layout" + (leftHanded ? " left-handed" : "") },
     h("div", { class: "trace-controls" },
       h("div", { class: "letters" }, letters.map(letter => h("button", {

@@ -49,6 +49,17 @@ struct IgnoreWordRequest: Decodable {
     var word: String
 }
 
+/// `rote letters settings` from the tracing page.
+struct LetterSettingsRequest: Decodable {
+    var leftHanded: Bool?
+    var haptics: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case leftHanded = "left_handed"
+        case haptics
+    }
+}
+
 struct TraceRequest: Decodable {
     var letter: String
     var deck: String?
@@ -345,6 +356,21 @@ extension WebApp {
     }
 
     // MARK: Letters
+
+    /// The tracing page's switches, kept in the profile as `rote letters settings` keeps them.
+    func changeLetterSettings(_ request: LetterSettingsRequest) throws -> [String: Bool] {
+        guard request.leftHanded != nil || request.haptics != nil else {
+            throw WebError(.badRequest, "bad_settings", "give left_handed or haptics (true or false)")
+        }
+        let library = try library()
+        let changed = [request.leftHanded.map { $0 ? "left-handed" : "right-handed" }, request.haptics.map { "haptics \($0 ? "on" : "off")" }]
+            .compactMap { $0 }.joined(separator: ", ")
+        let profile = try library.updateProfile(subject: "Settings: \(changed) for \(library.user)") { profile in
+            if let hand = request.leftHanded { profile.settings.leftHanded = hand }
+            if let haptics = request.haptics { profile.settings.haptics = haptics }
+        }
+        return ["left_handed": profile.settings.leftHanded ?? false, "haptics": profile.settings.haptics ?? false]
+    }
 
     func letters(deck name: String?) throws -> LettersAnswer {
         let library = try library()

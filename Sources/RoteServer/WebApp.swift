@@ -145,6 +145,10 @@ public final class WebApp: @unchecked Sendable {
         }
         router.get("/api/stats") { _, _ in try JSONReply.ok(self.stats()) }
         router.get("/api/letters") { request, _ in try JSONReply.ok(self.letters(deck: request.uri.queryParameters.get("deck"))) }
+        router.post("/api/letters/settings") { request, _ in
+            let body = try await JSONReply.body(LetterSettingsRequest.self, of: request, limit: BodyLimit.json)
+            return try JSONReply.ok(self.changeLetterSettings(body))
+        }
         router.post("/api/letters/attempts") { request, _ in
             let body = try await JSONReply.body(TraceRequest.self, of: request, limit: BodyLimit.drawing)
             return try JSONReply.ok(self.recordTrace(body))

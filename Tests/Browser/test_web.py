@@ -389,9 +389,12 @@ class WebTests(unittest.TestCase):
 
     def test_trace_with_a_finger_left_handed(self):
         self.driver.get(self.served.base + "/#/trace/alphabet/a")
+        before = self.served.commits()
         self.click("#left-handed")
         self.assertIn("left-handed", self.find(".trace-layout").get_attribute("class"))
-        # The setting outlives a reload: it is the learner's, not the page's.
+        # The setting is the learner's, in their profile as `rote letters settings` keeps it.
+        self.wait.until(lambda d: self.served.commits() == before + 1)
+        self.assertIn("left_handed: true", (self.served.root / f"profiles/{USER}/profile.yaml").read_text())
         self.driver.refresh()
         self.assertIn("left-handed", self.find(".trace-layout").get_attribute("class"))
         self.assertTrue(self.find("#left-handed").is_selected())
