@@ -51,13 +51,9 @@ struct IgnoreWordRequest: Decodable {
 
 /// `rote letters settings` from the tracing page.
 struct LetterSettingsRequest: Decodable {
+    /// `left_handed` in the body (keys are read from snake case).
     var leftHanded: Bool?
     var haptics: Bool?
-
-    enum CodingKeys: String, CodingKey {
-        case leftHanded = "left_handed"
-        case haptics
-    }
 }
 
 struct TraceRequest: Decodable {

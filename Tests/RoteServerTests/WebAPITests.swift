@@ -170,6 +170,21 @@ import WebPages
         #expect(served.directory.read("profiles/demo/profile.yaml")?.contains("quokka") == true)
     }
 
+    /// The tracing page's switches go into the profile, as `rote letters settings` puts them.
+    @Test func letterSettingsAreKeptInTheProfile() async throws {
+        let served = Served()
+        try await served.test { client in
+            let none = try await client.execute(uri: "/api/letters/settings", method: .post, headers: Self.headers(), body: Self.body([String: Any]()))
+            #expect(none.status == .badRequest)
+            let saved = try await client.execute(uri: "/api/letters/settings", method: .post, headers: Self.headers(), body: Self.body(["left_handed": true]))
+            #expect(saved.status == .ok, "\(String(buffer: saved.body))")
+            let letters = try Self.json(try await client.execute(uri: "/api/letters", method: .get, headers: Self.headers())) as? [String: Any]
+            #expect(letters?["left_handed"] as? Bool == true)
+        }
+        #expect(served.commitCount() == 2)
+        #expect(served.directory.read("profiles/demo/profile.yaml")?.contains("left_handed: true") == true)
+    }
+
     @Test func everyAnswerCarriesAStrictContentSecurityPolicy() async throws {
         let served = Served()
         try await served.test { client in
