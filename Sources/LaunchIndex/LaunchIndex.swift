@@ -15,7 +15,7 @@ import StudyData
 /// strings, entries, entry forms, progress, form slots, lemma lists, files, and the review
 /// marks of the progress rows' digests (what `rote stats` adds up).
 public final class LaunchIndex: @unchecked Sendable {
-    static let magic: [UInt8] = Array("ROTEIDX9".utf8)
+    static let magic: [UInt8] = Array("ROTEIDXA".utf8)
 
     enum Section: Int, CaseIterable {
         case settings, strings, entries, entryForms, progress, slots, lemmaLists, files, marks

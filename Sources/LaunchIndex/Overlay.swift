@@ -65,7 +65,7 @@ struct Overlay: Sendable {
     /// Changes past this many rows fold into a new base.
     static func limit(entries: Int) -> Int { max(2_000, entries / 20) }
 
-    static let magic: [UInt8] = Array("ROTEDLT4".utf8)
+    static let magic: [UInt8] = Array("ROTEDLT5".utf8)
 
     /// Works out what the index reads per entry: statuses as the base builder works them
     /// out, the masks, and the added entries in study order with their forms.

@@ -101,7 +101,9 @@ public struct StudyStats: Sendable, Equatable {
             replayed: MemoryState?, scheduler: Scheduler, now: Date, days: LocalDays
         ) {
             let today = days.day(of: now)
-            for mark in marks {
+            // A synthetic review (calibration's warm start, `rote known`) was never answered:
+            // it makes no day of study, no streak and no retention.
+            for mark in marks where !mark.synthetic {
                 let day = days.day(of: mark.at)
                 reviewDays.insert(day)
                 let age = today - day

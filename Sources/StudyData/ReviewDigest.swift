@@ -16,17 +16,22 @@ public struct ReviewDigest: Sendable, Equatable {
 
         public init(raw: UInt64) { self.raw = raw }
 
-        public init(at: Date, grade: Grade, followsReviewPhase: Bool) {
+        /// Bits 0–1 the grade, bit 2 `followsReviewPhase`, bit 3 `synthetic`, the rest the
+        /// time in milliseconds.
+        public init(at: Date, grade: Grade, followsReviewPhase: Bool, synthetic: Bool = false) {
             let milliseconds = Int64((at.timeIntervalSince1970 * 1000).rounded(.down))
-            raw = UInt64(bitPattern: milliseconds << 3) | (followsReviewPhase ? 4 : 0) | UInt64(grade.rawValue - 1)
+            raw = UInt64(bitPattern: milliseconds << 4) | (synthetic ? 8 : 0) | (followsReviewPhase ? 4 : 0) | UInt64(grade.rawValue - 1)
         }
 
         /// The review's time, to the millisecond.
-        public var at: Date { Date(timeIntervalSince1970: Double(Int64(bitPattern: raw) >> 3) / 1000) }
+        public var at: Date { Date(timeIntervalSince1970: Double(Int64(bitPattern: raw) >> 4) / 1000) }
         public var grade: Grade { Grade(rawValue: Int(raw & 3) + 1)! }
         /// The review was answered in the review phase (not a learning or relearning step):
         /// the reviews retention counts.
         public var followsReviewPhase: Bool { raw & 4 != 0 }
+        /// A review no one answered: a warm start's or `rote known`'s (`synthetic:`). It
+        /// schedules like any other, but is no day of study and no test of memory.
+        public var synthetic: Bool { raw & 8 != 0 }
     }
 
     /// Every review of the file, in replay order.
@@ -48,7 +53,9 @@ public struct ReviewDigest: Sendable, Equatable {
         var marks: [Mark] = []
         marks.reserveCapacity(reviews.count)
         for (index, review) in reviews.enumerated() {
-            marks.append(Mark(at: review.at, grade: review.grade, followsReviewPhase: phased && index > 0 && states[index - 1].phase == .review))
+            marks.append(Mark(
+                at: review.at, grade: review.grade, followsReviewPhase: phased && index > 0 && states[index - 1].phase == .review,
+                synthetic: review.synthetic != nil))
         }
         self.init(marks: marks, replayed: states.last)
     }

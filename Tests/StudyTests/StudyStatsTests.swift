@@ -2,6 +2,7 @@ import Foundation
 import RoteModel
 import Scheduling
 import Study
+import StudyData
 import Testing
 
 @Suite struct StudyStatsTests {
@@ -56,6 +57,21 @@ import Testing
         let stats = Self.stats([run, go])
         #expect(stats.currentStreak == 2)
         #expect(stats.reviewsToday == 2)
+    }
+
+    /// A warm start's or `rote known`'s reviews schedule the word but were never answered:
+    /// no day of study, no streak, no retention, in the stats from files as from the index.
+    @Test func syntheticReviewsAreNoStudy() {
+        var warm = [Self.review("w1", "2026-11-08T09:00:00Z", .easy), Self.review("w2", "2026-11-09T09:00:00Z", .easy)]
+        for index in warm.indices { warm[index].synthetic = ReviewEvent.calibration }
+        let real = Self.review("r", "2026-11-10T09:00:00Z", .good)
+        let stats = Self.stats([Self.file("words/run", warm + [real])])
+        #expect(stats.reviewsPerDay.suffix(3) == [0, 0, 1])
+        #expect(stats.currentStreak == 1 && stats.longestStreak == 1)
+        #expect(stats.retention.reviews == 1, "the real review, in the review phase the synthetic ones left")
+        let digest = ReviewDigest(reviews: warm + [real], entryID: "words/run", scheduler: Scheduler(settings: .default))
+        #expect(digest.marks.map(\.synthetic) == [true, true, false])
+        #expect(digest.marks.map(\.at) == (warm + [real]).map(\.at), "the time survives the flag")
     }
 
     // MARK: - Counts
