@@ -148,7 +148,7 @@ public final class LibraryGit {
     /// for its editor (`git commit --edit`) has closed its `index.lock` but still owns it, so a
     /// lock counts as live while any git process works in this repository, not only while one
     /// has the file open.
-    func explainStaleLocks() throws {
+    public func explainStaleLocks() throws {
         for lock in repository.staleLockFiles() { try LibraryGit.removeIfStale(lock, repository: root) }
     }
 

@@ -85,6 +85,9 @@ public final class LibrarySync {
             progress("Fetching from \(remoteName) (\(shownURL))…")
             let trackingName = "refs/remotes/\(remoteName)/\(branch)"
             let before = try repository.reference(named: trackingName)
+            // A sync killed mid-fetch leaves its ref lock (`refs/remotes/…/main.lock`), and
+            // every later fetch was refused (found by the fault-injection test).
+            try git.explainStaleLocks()
             do {
                 try remote.fetch(credentials: credentials)
             } catch let error as GitError {

@@ -66,4 +66,16 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: lock.path))
         #expect(Shell.run("git", ["show", "main:\(Self.path)"], in: remote).stdout.contains("desk-2"))
     }
+
+    /// A sync killed mid-fetch leaves its own tracking ref locked; every later fetch was
+    /// refused (found by the fault-injection test).
+    @Test func aTrackingRefLockLeftByAKilledFetchIsTakenOver() throws {
+        try review(desk, id: "desk-3", at: "2026-11-06T09:00:00Z")
+        let lock = desk.appending(path: ".git/refs/remotes/origin/main.lock")
+        try FileManager.default.createDirectory(at: lock.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data().write(to: lock)
+        let report = try LibrarySync(git: LibraryGit(root: desk, user: "ana")).sync()
+        #expect(report.pushed)
+        #expect(!FileManager.default.fileExists(atPath: lock.path))
+    }
 }
