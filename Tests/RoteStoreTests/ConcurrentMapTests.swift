@@ -17,7 +17,13 @@ import Testing
                 return (item * 3 + 1, done)
             }
             #expect(results.map(\.0) == expected, "\(threads) threads")
-            #expect(results.allSatisfy { $0.1 >= 1 })
+            // Each state counts 1, 2, 3… over its own items, so a count above 1 is seen no more
+            // often than the count below it, and as many states began (count 1) as there were
+            // threads that took work — at least one, at most `threads`.
+            let counts = Dictionary(grouping: results.map(\.1), by: { $0 }).mapValues(\.count)
+            #expect((count == 0 ? 0...0 : 1...threads).contains(counts[1] ?? 0), "\(threads) threads: \(counts[1] ?? 0) states began")
+            #expect(counts.keys.allSatisfy { $0 == 1 || (counts[$0] ?? 0) <= (counts[$0 - 1] ?? 0) }, "\(threads) threads")
+            #expect(counts.values.reduce(0, +) == count)
         }
     }
 
