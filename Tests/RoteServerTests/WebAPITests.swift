@@ -157,7 +157,7 @@ import WebPages
             #expect(Self.errorCode(bad) == "bad_action")
             let empty = try await client.execute(uri: "/api/words/ignore", method: .post, headers: Self.headers(), body: Self.body(["word": " "]))
             #expect(empty.status == .badRequest)
-            for (entry, action) in [("english-a1/borrow", "add"), ("english-a1/banana", "known")] {
+            for (entry, action) in [("english-a1/monkey", "add"), ("english-a1/sunny", "known")] {
                 let done = try await client.execute(uri: "/api/entries/triage", method: .post, headers: Self.headers(), body: Self.body(["entry": entry, "action": action]))
                 #expect(done.status == .ok, "\(String(buffer: done.body))")
             }
@@ -165,8 +165,8 @@ import WebPages
             #expect(String(buffer: ignored.body).contains("quokka"))
         }
         #expect(served.commitCount() == 4, "three triage commits after the first")
-        #expect(served.directory.read("profiles/demo/progress/english-a1/borrow.yaml")?.contains("grade: again") == true)
-        #expect(served.directory.read("profiles/demo/progress/english-a1/banana.yaml")?.contains("synthetic: known") == true)
+        #expect(served.directory.read("profiles/demo/progress/english-a1/monkey.yaml")?.contains("grade: again") == true)
+        #expect(served.directory.read("profiles/demo/progress/english-a1/sunny.yaml")?.contains("synthetic: known") == true)
         #expect(served.directory.read("profiles/demo/profile.yaml")?.contains("quokka") == true)
     }
 

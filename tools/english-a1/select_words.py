@@ -2,8 +2,8 @@
 """Chooses the 894 words of the english-a1 deck (seed 000's batches 1-9) and writes words.tsv.
 
 Inputs: wordfreq's English frequency list (ranks) and cefrpy's CEFR levels, both from PyPI
-(versions pinned in requirements.txt), plus the starter words already in corpus/english-a1,
-which are kept. Output: tools/english-a1/words.tsv, one line per word, in rank order:
+(versions pinned in requirements.txt), plus starter_words.txt: the 168 words of the first
+starter deck, which are kept. Output: tools/english-a1/words.tsv, one line per word, in rank order:
 
     rank <TAB> word <TAB> cefr <TAB> batch <TAB> level <TAB> placed_by <TAB> cefrpy tags
 
@@ -20,7 +20,6 @@ from cefrpy import CEFRAnalyzer
 from wordfreq import top_n_list
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DECK = os.path.join(HERE, "..", "..", "corpus", "english-a1")
 TOTAL = 894
 BATCHES = 9
 SCAN = 25000
@@ -54,14 +53,14 @@ news clothes glasses trousers jeans always perhaps its his hers yours ours their
 building evening morning wedding meeting feeling painting clothing shopping swimming reading
 writing spelling interesting boring amazing exciting excited interested bored tired married
 surprised worried pleased crowded closed open ceiling during thing nothing something anything
-everything king ring spring string wing sing bring ping outing
+everything king ring spring string wing sing bring ping outing letter officer
 """.split())
 
 # Frequent in web text but not beginner vocabulary, names, or fragments cefrpy tags A1 by accident.
 NOT_BEGINNER_WORDS = set("""
 american smith congress congressional non gotta mrs mr beta classified underlying warrant legacy
 managed managing metres following desired whilst self due tv ok mum daddy mom cop guy
-est realised momentum notable submission median penis cos thee justified superman notably township
+est realised momentum notable submission median penis cos thee justified superman notably township poorly
 """.split())
 
 # One spelling per word: the deck teaches the spelling wordfreq finds more often.
@@ -76,14 +75,18 @@ SHORT_WORDS = set("a i an am as at be by do go he if in it me my no of on or so 
 
 
 def candidate_forms(lemma):
-    """Regular inflections of a lemma."""
-    forms = {lemma + "s", lemma + "es", lemma + "ed", lemma + "d", lemma + "ing", lemma + "er", lemma + "est", lemma + "ly"}
+    """Regular inflections of a lemma: plural and third person, past, -ing, comparative and
+    superlative. Not -ly, which makes words of their own (really, lovely), and nothing from
+    lemmas of one or two letters, whose "inflections" are other words (an + d, a + s, he + r)."""
+    if len(lemma) < 3:
+        return set()
+    forms = {lemma + "s", lemma + "es", lemma + "ed", lemma + "ing", lemma + "er", lemma + "est"}
     if lemma.endswith("e"):
-        forms |= {lemma[:-1] + "ing", lemma + "r", lemma + "st"}
-    if lemma.endswith("y") and len(lemma) > 2 and lemma[-2] not in "aeiou":
+        forms |= {lemma + "d", lemma[:-1] + "ing", lemma + "r", lemma + "st"}
+    if lemma.endswith("y") and lemma[-2] not in "aeiou":
         stem = lemma[:-1]
-        forms |= {stem + "ies", stem + "ied", stem + "ier", stem + "iest", stem + "ily"}
-    if len(lemma) >= 3 and lemma[-1] not in "aeiouwxy" and lemma[-2] in "aeiou" and lemma[-3] not in "aeiou":
+        forms |= {stem + "ies", stem + "ied", stem + "ier", stem + "iest"}
+    if lemma[-1] not in "aeiouwxy" and lemma[-2] in "aeiou" and lemma[-3] not in "aeiou":
         double = lemma + lemma[-1]
         forms |= {double + "ed", double + "ing", double + "er", double + "est"}
     forms.discard(lemma)
@@ -95,16 +98,9 @@ def level_value(level):
 
 
 def starter_words():
-    words = {}
-    for name in sorted(os.listdir(DECK)):
-        if not name.endswith(".yaml") or name == "deck.yaml":
-            continue
-        with open(os.path.join(DECK, name), encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("word:"):
-                    words[line.split(":", 1)[1].strip().strip('"').lower()] = name
-                    break
-    return words
+    """The 168 words of the first starter deck (starter_words.txt), which the deck keeps."""
+    with open(os.path.join(HERE, "starter_words.txt"), encoding="utf-8") as handle:
+        return {line.strip().lower(): line.strip() for line in handle if line.strip()}
 
 
 def main():
