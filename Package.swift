@@ -175,14 +175,14 @@ let package = Package(
 // compare internal readers), and `rote-fuzz` links libFuzzer's driver. Ordinary builds never
 // see any of it. Fuzz/README.md says how to run one target.
 if Context.environment["ROTE_FUZZ"] == "1" {
-    let instrumented: Set<String> = ["RoteModel", "Scheduling", "LibGit", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "Study", "LaunchIndex", "LetterTracing", "RoteServer"]
+    let instrumented: Set<String> = ["RoteModel", "Scheduling", "LibGit", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "Study", "LaunchIndex", "LetterTracing", "RoteLibrary", "RoteServer"]
     for target in package.targets where instrumented.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer", "-enable-testing"])]
     }
     package.targets.append(
         .executableTarget(
             name: "rote-fuzz",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "LaunchIndex", "LetterTracing", "RoteServer", "Yams"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "LaunchIndex", "LetterTracing", "RoteLibrary", "RoteServer", "Yams"],
             path: "Fuzz/Sources/rote-fuzz",
             swiftSettings: strictSettings + [.unsafeFlags(["-sanitize=fuzzer", "-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]

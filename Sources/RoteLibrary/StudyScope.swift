@@ -45,7 +45,7 @@ extension Library {
             let folder = root.appending(path: "corpus/\(path)")
             let isSkill = FileManager.default.fileExists(atPath: folder.appending(path: "skill.yaml").path)
             let isDomain = FileManager.default.fileExists(atPath: folder.appending(path: "domain.yaml").path)
-            guard decks[deck] != nil, parts.allSatisfy { Slug.isValidSegment($0) }, isSkill || isDomain else {
+            guard decks[deck] != nil, parts.allSatisfy({ Slug.isValidSegment($0) }), isSkill || isDomain else {
                 let known = decks[deck] == nil ? [] : try ids(inDeck: deck).map { $0.split(separator: "/").dropLast().joined(separator: "/") }
                 // The skills (and their domains) beside the name given, else all of the deck's.
                 let parent = parts.dropLast().joined(separator: "/") + "/"

@@ -1,5 +1,6 @@
 import Foundation
 import LetterTracing
+import RoteLibrary
 import RoteModel
 @testable import RoteServer
 
