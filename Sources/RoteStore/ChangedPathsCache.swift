@@ -49,6 +49,12 @@ public final class ChangedPathsCache: @unchecked Sendable {
         return cache
     }
 
+    /// Where a commit being made records its paths: this process's cache of the library when
+    /// it has one, else one that only appends — a commit never reads the file.
+    public static func forRecording(root: URL) -> ChangedPathsCache {
+        sharedLock.withLock { shared[root.standardizedFileURL.path] } ?? ChangedPathsCache(root: root)
+    }
+
     /// The paths `commit` changed, from the file or else from its trees (then remembered).
     public func paths(of commit: Commit, in repository: Repository) throws -> Paths {
         if let paths = lock.withLock({ known[commit.id] }) { return paths }

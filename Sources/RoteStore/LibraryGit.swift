@@ -98,7 +98,7 @@ public final class LibraryGit {
         let summary = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
         try repository.setReference(named: "HEAD", to: id, message: "commit: \(summary)", expected: head?.id)
         committedChanges.merge(changes) { _, new in new }
-        ChangedPathsCache.of(root: root).record(id, paths: changed)
+        ChangedPathsCache.forRecording(root: root).record(id, paths: changed)
         return id
     }
 
