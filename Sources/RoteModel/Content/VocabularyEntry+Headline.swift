@@ -3,24 +3,26 @@ import Yams
 
 extension VocabularyEntry {
     /// What an index keeps of a vocabulary entry: its word, its forms' values in file order,
-    /// its rank.
+    /// its rank — and its root, for the daily matrix.
     public struct Headline: Sendable, Equatable {
         public var word: String
         public var pos: String
         public var translation: String
         public var forms: [String]
         public var rank: Int?
+        public var root: String?
 
-        public init(word: String, pos: String, translation: String, forms: [String], rank: Int?) {
+        public init(word: String, pos: String, translation: String, forms: [String], rank: Int?, root: String? = nil) {
             self.word = word
             self.pos = pos
             self.translation = translation
             self.forms = forms
             self.rank = rank
+            self.root = root
         }
 
         public init(_ entry: VocabularyEntry) {
-            self.init(word: entry.word, pos: entry.pos, translation: entry.translation, forms: entry.forms.map(\.1), rank: entry.rank)
+            self.init(word: entry.word, pos: entry.pos, translation: entry.translation, forms: entry.forms.map(\.1), rank: entry.rank, root: entry.root)
         }
 
         /// What a list shows of the entry: `Entry.gloss`.
@@ -64,7 +66,7 @@ extension VocabularyEntry {
                 guard case let .scalar(text, style) = form.value, !BlockYAMLReader.isNull(text, style: style) else { return nil }
                 return text
             },
-            rank: rank)
+            rank: rank, root: string("root"))
     }
 }
 
@@ -90,7 +92,7 @@ private struct SketchTree: TreeBuilder {
     static func buildsValue(of key: UnsafeBufferPointer<UInt8>, depth: Int) -> Bool {
         guard depth == 0 else { return true }
         switch String(decoding: key, as: UTF8.self) {
-        case "word", "pos", "translation", "forms", "rank": return true
+        case "word", "pos", "translation", "forms", "rank", "root": return true
         default: return false
         }
     }
