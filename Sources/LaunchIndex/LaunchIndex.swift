@@ -15,14 +15,14 @@ import StudyData
 /// strings, entries, entry forms, progress, form slots, lemma lists, files, and the review
 /// marks of the progress rows' digests (what `rote stats` adds up).
 public final class LaunchIndex: @unchecked Sendable {
-    static let magic: [UInt8] = Array("ROTEIDXA".utf8)
+    static let magic: [UInt8] = Array("ROTEIDXB".utf8)
 
     enum Section: Int, CaseIterable {
         case settings, strings, entries, entryForms, progress, slots, lemmaLists, files, marks
     }
 
     enum Stride {
-        static let entry = 56, entryForm = 8, progress = 248, slot = 32, lemma = 4, file = 64, mark = 8
+        static let entry = 64, entryForm = 8, progress = 248, slot = 32, lemma = 4, file = 64, mark = 8
         /// Bytes of a form kept in its slot: a form this short is matched without reading the strings.
         static let inlineForm = 16
     }
@@ -119,6 +119,7 @@ public final class LaunchIndex: @unchecked Sendable {
             guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd, Int(reader.u32(at + 8)) + Int(reader.u16(at + 12)) <= stringsEnd,
                 Int(reader.u32(at + 32)) + Int(reader.u16(at + 36)) <= stringsEnd, Int(reader.u16(at + 6)) < settings.decks.count,
                 Int(reader.u32(at + 48)) + Int(reader.u16(at + 52)) <= stringsEnd,
+                Int(reader.u32(at + 56)) + Int(reader.u16(at + 60)) <= stringsEnd,
                 Int(reader.u32(at + 40)) + Int(reader.u16(at + 38)) <= formsCount,
                 reader.u32(at + 44) == UInt32.max || Int(reader.u32(at + 44)) < progressCount, reader.u8(at + 16) <= 5
             else { throw Invalid(description: "entry \(entry) points outside the file") }
@@ -258,10 +259,23 @@ public final class LaunchIndex: @unchecked Sendable {
         return Int(reader.u16(entryOffset(reference) + 6))
     }
 
+    /// A vocabulary entry's lemma, normalised (`LibraryIndex.normalize`); nil for other kinds.
+    public func headword(ofEntry entry: Int) -> String? { headword(reference: reference(entry)) }
+
     func headword(reference: Int) -> String? {
         if let added = added(reference) { return added.row.headword }
         let at = entryOffset(reference)
         return reader.u8(at + 15) & 4 != 0 ? string(Int(reader.u32(at + 32)), Int(reader.u16(at + 36))) : nil
+    }
+
+    /// A vocabulary entry's word family (`root:`, trimmed and lower-cased), without reading
+    /// its file; nil when it names none.
+    public func root(ofEntry entry: Int) -> String? { root(reference: reference(entry)) }
+
+    func root(reference: Int) -> String? {
+        if let added = added(reference) { return added.row.root }
+        let at = entryOffset(reference)
+        return reader.u8(at + 15) & 8 != 0 ? string(Int(reader.u32(at + 56)), Int(reader.u16(at + 60))) : nil
     }
 
     /// The entry's line in a list (`Entry.gloss`), without reading its file.
@@ -748,6 +762,6 @@ public final class LaunchIndex: @unchecked Sendable {
                 let formAt = formsBase + (formsStart + form) * Stride.entryForm
                 return string(Int(reader.u32(formAt)), Int(reader.u32(formAt + 4)))
             },
-            gloss: gloss(reference: entry))
+            gloss: gloss(reference: entry), root: root(reference: entry))
     }
 }

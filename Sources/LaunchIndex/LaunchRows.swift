@@ -25,6 +25,8 @@ public struct EntryRow: Sendable, Equatable {
     public var forms: [String]
     /// The entry's line in a list (`Entry.gloss`).
     public var gloss: String
+    /// A vocabulary entry's word family (`root:`), trimmed and lower-cased; nil when none.
+    public var root: String?
 
     public init(entry: Entry, published: Bool, locked: Bool) {
         let kind: Kind
@@ -55,12 +57,13 @@ public struct EntryRow: Sendable, Equatable {
         }
         self.init(
             id: id, deck: deck, path: path, kind: .vocabulary, rank: headline.rank, sortKey: headline.rank ?? Int.max, published: true, locked: false,
-            headword: LibraryIndex.normalize(headline.word), forms: forms, gloss: headline.gloss)
+            headword: LibraryIndex.normalize(headline.word), forms: forms, gloss: headline.gloss,
+            root: headline.root.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     init(
         id: String, deck: String, path: String, kind: Kind, rank: Int?, sortKey: Int, published: Bool, locked: Bool, headword: String?, forms: [String],
-        gloss: String
+        gloss: String, root: String? = nil
     ) {
         self.id = id
         self.deck = deck
@@ -73,6 +76,7 @@ public struct EntryRow: Sendable, Equatable {
         self.headword = headword
         self.forms = forms
         self.gloss = gloss
+        self.root = root
     }
 }
 

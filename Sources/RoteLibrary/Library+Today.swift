@@ -20,35 +20,23 @@ public struct TodayMatrix: Sendable, Equatable {
 }
 
 extension Library {
-    /// Every vocabulary word with a `root:`, from the vocabulary decks' own folders (the
-    /// roots are not in the launch index). Each file is read the short way, as the launch
-    /// index reads words (`VocabularyEntry.headline`), and parsed whole only when that
-    /// declines it: parsing 100 000 entries took half a minute.
-    public func rootWords() -> [DailyMatrix.Word] {
-        let loader = LibraryLoader(users: .only(user), includeSessions: false)
-        let root = root, decks = decks
-        let paths = deckOrder.filter { decks[$0]?.kind == .vocabulary }.flatMap { loader.listFiles(root, under: ["corpus/\($0)"]).0 }
-            .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix("/deck.yaml") }
-        return paths.concurrentMap { path -> DailyMatrix.Word? in
-            guard let data = FileManager.default.contents(atPath: root.appending(path: path).path) else { return nil }
-            let id = String(path.dropFirst("corpus/".count).dropLast(".yaml".count))
-            let headline: VocabularyEntry.Headline
-            if let short = VocabularyEntry.headline(data) {
-                headline = short
-            } else if case let .entry(entry)? = loader.parse(root: root, path: path, decks: decks)?.value, case let .vocabulary(word) = entry.content {
-                headline = VocabularyEntry.Headline(word)
-            } else {
-                return nil
-            }
-            guard let wordRoot = headline.root?.trimmingCharacters(in: .whitespaces).lowercased(), !wordRoot.isEmpty else { return nil }
-            return DailyMatrix.Word(id: id, word: headline.word, rank: headline.rank, root: wordRoot)
-        }.compactMap { $0 }
+    /// Every vocabulary word with a `root:`, from the launch index, which keeps each word's
+    /// root beside its rank: reading them from the files took seconds at 100k entries. The
+    /// word is the index's normalised head word; `today` shows the entry's own spelling.
+    public func rootWords() throws -> [DailyMatrix.Word] {
+        let index = try launch().index
+        var words: [DailyMatrix.Word] = []
+        for number in 0..<index.entryCount {
+            guard let root = index.root(ofEntry: number), let headword = index.headword(ofEntry: number) else { continue }
+            words.append(DailyMatrix.Word(id: index.id(ofEntry: number), word: headword, rank: index.rank(ofEntry: number), root: root))
+        }
+        return words
     }
 
     /// The day's root and six satellites for the calendar date `date` falls on in
     /// `timeZone` (`DailyMatrix`); nil when no word has a root.
     public func today(date: Date = Date(), timeZone: TimeZone = .current) throws -> TodayMatrix? {
-        let words = rootWords()
+        let words = try rootWords()
         guard let day = DailyMatrix.day(DailyMatrix.epochDay(of: date, timeZone: timeZone), words: words, lexicalRank: profile?.lexicalRank) else {
             return nil
         }
@@ -56,7 +44,9 @@ extension Library {
             guard let entry = try? entry(named: word.id), case let .vocabulary(vocabulary) = entry.content else {
                 return MatrixWord(word: word, translation: "", status: .new)
             }
-            return MatrixWord(word: word, translation: vocabulary.translation, status: status(of: entry))
+            var shownWord = word
+            shownWord.word = vocabulary.word
+            return MatrixWord(word: shownWord, translation: vocabulary.translation, status: status(of: entry))
         }
         return TodayMatrix(day: day, root: try day.rootWord.map(shown), satellites: try day.satellites.map(shown))
     }

@@ -272,4 +272,30 @@ import Study
         let later = try #require(try Self.reopen(directory).today(date: date, timeZone: utc))
         #expect(later.satellites.map(\.word.id).first == "lex/w48")
     }
+
+    /// The roots come from the launch index, which must follow the files: an edited root, a
+    /// new word (the index's delta) and a word whose root is taken away.
+    @Test func theMatrixRootsFollowEditsThroughTheIndex() throws {
+        let (directory, library) = try Self.library()
+        let words = try library.rootWords()
+        #expect(words.count == Self.count + 7)
+        #expect(words.contains(DailyMatrix.Word(id: "lex/w3", word: "w3", rank: 30, root: "r3")))
+
+        let folder = directory.url.appending(path: "corpus/lex")
+        try "word: w3\npos: noun\ntranslation: t3\nforms: {base: w3}\nrank: 30\nroot: '  R5 '\n".write(
+            to: folder.appending(path: "w3.yaml"), atomically: true, encoding: .utf8)
+        try "word: Zeta\npos: noun\ntranslation: z\nforms: {base: Zeta}\nrank: 700\nroot: zeta\n".write(
+            to: folder.appending(path: "zeta.yaml"), atomically: true, encoding: .utf8)
+        try "word: w4\npos: noun\ntranslation: t4\nforms: {base: w4}\nrank: 40\n".write(
+            to: folder.appending(path: "w4.yaml"), atomically: true, encoding: .utf8)
+        let edited = try Self.reopen(directory).rootWords()
+        #expect(edited.first { $0.id == "lex/w3" }?.root == "r5", "trimmed and lower-cased, as the daily matrix compares roots")
+        #expect(edited.contains(DailyMatrix.Word(id: "lex/zeta", word: "zeta", rank: 700, root: "zeta")))
+        #expect(!edited.contains { $0.id == "lex/w4" })
+        // The matrix shows the entry's own spelling, not the index's normalised head word.
+        let utc = TimeZone(identifier: "UTC")!
+        let zetaDay = try #require((0..<9).map { Timestamp.parse("2026-11-25T08:00:00Z")!.addingTimeInterval(Double($0) * 86_400) }
+            .first { try Self.reopen(directory).today(date: $0, timeZone: utc)?.day.root == "zeta" })
+        #expect(try Self.reopen(directory).today(date: zetaDay, timeZone: utc)?.root?.word.word == "Zeta")
+    }
 }
