@@ -18,7 +18,8 @@ import StudyData
             reviews.append(ReviewEvent(
                 id: "r\(random.next() % 1_000_000)-\(number)", at: Date(timeIntervalSince1970: base + second * 86_400),
                 grade: pick(Grade.allCases), ms: random.next() % 4 == 0 ? nil : Int(random.next() % 20_000),
-                device: random.next() % 3 == 0 ? nil : pick(["laptop", "phone", "desk_top"])))
+                device: random.next() % 3 == 0 ? nil : pick(["laptop", "phone", "desk_top"]),
+                synthetic: random.next() % 5 == 0 ? pick(["calibration", "known"]) : nil))
         }
         reviews.sort(by: ReviewEvent.replayOrder)
         let state = count == 0 ? nil : MemoryState(
@@ -28,8 +29,25 @@ import StudyData
     }
 
     /// The summary of the file as `decode` reads it, with the entry it names.
-    static func reference(_ data: Data) -> (String, ProgressSummary)? {
-        ProgressFile.decode(data, path: "profiles/u/progress/english-a1/run.yaml").0.map { ($0.entry, ProgressSummary($0)) }
+    static func reference(_ data: Data, schedulers: DeckSchedulers? = nil) -> (String, ProgressSummary)? {
+        ProgressFile.decode(data, path: "profiles/u/progress/english-a1/run.yaml").0.map { ($0.entry, ProgressSummary($0, schedulers: schedulers)) }
+    }
+
+    /// With schedulers the summary carries the review digest: its marks, synthetic ones
+    /// flagged (what stats and rank promotion leave out), must be the full reader's.
+    @Test func digestsEveryCanonicalFileAsDecodingDoes() throws {
+        var random = SeededGenerator(seed: 43)
+        let schedulers = DeckSchedulers(decks: [:], profile: nil)
+        var synthetic = 0
+        for round in 0..<200 {
+            let file = Self.randomFile(&random, reviews: round % 12)
+            let data = Data(file.render().utf8)
+            let read = try #require(ProgressSummary.canonical(data, schedulers: schedulers))
+            let expected = try #require(Self.reference(data, schedulers: schedulers))
+            #expect(read.summary.digest == expected.1.digest, "\(file.render())")
+            synthetic += read.summary.digest?.marks.filter(\.synthetic).count ?? 0
+        }
+        #expect(synthetic > 0, "the files hold synthetic reviews")
     }
 
     @Test func summarisesEveryCanonicalFileAsDecodingDoes() throws {

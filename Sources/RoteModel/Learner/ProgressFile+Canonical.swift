@@ -25,9 +25,15 @@ extension ProgressFile {
         public let at: Date
         public let grade: Grade
         public let ms: Int?
+        /// `synthetic:`'s bytes (a warm start's, `rote known`'s), valid only during the call.
+        public let synthetic: UnsafeRawBufferPointer?
 
         /// The review as an event (without its device, which nothing that scans needs).
-        public var event: ReviewEvent { ReviewEvent(id: String(decoding: id, as: UTF8.self), at: at, grade: grade, ms: ms) }
+        public var event: ReviewEvent {
+            ReviewEvent(
+                id: String(decoding: id, as: UTF8.self), at: at, grade: grade, ms: ms,
+                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) })
+        }
     }
 
     /// A canonical progress file read without building its reviews, for what only needs a
@@ -114,7 +120,7 @@ private struct ReviewsInOrder: CanonicalReviews {
         }
         guard hashes.insert(Self.hash(id)) else { return false }
         previous = (at, id)
-        review(ProgressFile.ScannedReview(id: id, at: at, grade: grade, ms: ms))
+        review(ProgressFile.ScannedReview(id: id, at: at, grade: grade, ms: ms, synthetic: synthetic))
         return true
     }
 
