@@ -51,13 +51,6 @@ public enum DailyMatrix {
         return Int((midnight / 86_400).rounded(.down))
     }
 
-    /// Words with a root, gathered root → family (sorted by rank, then id).
-    public static func families(_ words: [Word]) -> [(root: String, words: [Word])] {
-        Dictionary(grouping: words, by: \.root).map { root, members in
-            (root, members.sorted(by: byRank))
-        }.sorted { $0.root < $1.root }
-    }
-
     static func byRank(_ lhs: Word, _ rhs: Word) -> Bool {
         (lhs.rank ?? .max, lhs.id) < (rhs.rank ?? .max, rhs.id)
     }
@@ -65,10 +58,12 @@ public enum DailyMatrix {
     /// The matrix of `epochDay` for a learner at `lexicalRank` (nil: centred on the root's own
     /// rank); nil when no word has a root.
     public static func day(_ epochDay: Int, words: [Word], lexicalRank: Int?) -> Day? {
-        let families = families(words)
-        guard !families.isEmpty else { return nil }
-        let count = families.count
-        let chosen = families[((epochDay % count) + count) % count]
+        // Only the chosen family is gathered: a large library has as many roots as words.
+        let roots = Set(words.map(\.root)).sorted()
+        guard !roots.isEmpty else { return nil }
+        let count = roots.count
+        let chosenRoot = roots[((epochDay % count) + count) % count]
+        let chosen = (root: chosenRoot, words: words.filter { $0.root == chosenRoot }.sorted(by: byRank))
         let rootWord = chosen.words.first { $0.word.lowercased() == chosen.root }
         let centre = Double(lexicalRank ?? rootWord?.rank ?? chosen.words.first?.rank ?? 1)
         func distance(_ word: Word) -> Double { abs(log(Double(max(1, word.rank ?? Int(centre)))) - log(max(1, centre))) }
