@@ -15,14 +15,14 @@ import StudyData
 /// strings, entries, entry forms, progress, form slots, lemma lists, files, and the review
 /// marks of the progress rows' digests (what `rote stats` adds up).
 public final class LaunchIndex: @unchecked Sendable {
-    static let magic: [UInt8] = Array("ROTEIDXB".utf8)
+    static let magic: [UInt8] = Array("ROTEIDXC".utf8)
 
     enum Section: Int, CaseIterable {
         case settings, strings, entries, entryForms, progress, slots, lemmaLists, files, marks
     }
 
     enum Stride {
-        static let entry = 64, entryForm = 8, progress = 248, slot = 32, lemma = 4, file = 64, mark = 8
+        static let entry = 72, entryForm = 8, progress = 248, slot = 32, lemma = 4, file = 64, mark = 8
         /// Bytes of a form kept in its slot: a form this short is matched without reading the strings.
         static let inlineForm = 16
     }
@@ -120,6 +120,7 @@ public final class LaunchIndex: @unchecked Sendable {
                 Int(reader.u32(at + 32)) + Int(reader.u16(at + 36)) <= stringsEnd, Int(reader.u16(at + 6)) < settings.decks.count,
                 Int(reader.u32(at + 48)) + Int(reader.u16(at + 52)) <= stringsEnd,
                 Int(reader.u32(at + 56)) + Int(reader.u16(at + 60)) <= stringsEnd,
+                Int(reader.u32(at + 64)) + Int(reader.u16(at + 68)) <= stringsEnd,
                 Int(reader.u32(at + 40)) + Int(reader.u16(at + 38)) <= formsCount,
                 reader.u32(at + 44) == UInt32.max || Int(reader.u32(at + 44)) < progressCount, reader.u8(at + 16) <= 5
             else { throw Invalid(description: "entry \(entry) points outside the file") }
@@ -276,6 +277,16 @@ public final class LaunchIndex: @unchecked Sendable {
         if let added = added(reference) { return added.row.root }
         let at = entryOffset(reference)
         return reader.u8(at + 15) & 8 != 0 ? string(Int(reader.u32(at + 56)), Int(reader.u16(at + 60))) : nil
+    }
+
+    /// A vocabulary entry's topics (its examples' `context`s), without reading its file.
+    public func topics(ofEntry entry: Int) -> [String] { topics(reference: reference(entry)) }
+
+    func topics(reference: Int) -> [String] {
+        if let added = added(reference) { return added.row.topics }
+        let at = entryOffset(reference)
+        guard reader.u8(at + 15) & 16 != 0 else { return [] }
+        return EntryRow.topics(joined: string(Int(reader.u32(at + 64)), Int(reader.u16(at + 68))))
     }
 
     /// The entry's line in a list (`Entry.gloss`), without reading its file.
@@ -762,6 +773,6 @@ public final class LaunchIndex: @unchecked Sendable {
                 let formAt = formsBase + (formsStart + form) * Stride.entryForm
                 return string(Int(reader.u32(formAt)), Int(reader.u32(formAt + 4)))
             },
-            gloss: gloss(reference: entry), root: root(reference: entry))
+            gloss: gloss(reference: entry), root: root(reference: entry), topics: topics(reference: entry))
     }
 }

@@ -6,6 +6,8 @@ public struct LibraryError: Error, CustomStringConvertible, Sendable {
         case notALibrary, notAGitRepository, alreadyExists, unreadable, invalidUser, gitFailure, notFound
         /// A name given to something other than a learner (a device) that Rote cannot keep.
         case invalidName
+        /// A value out of its range (an interest's weight).
+        case invalidValue
         /// The learner has not agreed to Rote keeping this kind of data (seed 004's consent).
         case consentRequired
     }

@@ -19,7 +19,7 @@ struct Rote: ParsableCommand {
             Init.self, Check.self, List.self, Show.self, Lookup.self, StudyCommand.self, Review.self, Letters.self, Suspend.self, Ignore.self, Activate.self, Reset.self, Stats.self, Sync.self, Clone.self, Log.self, History.self, Replay.self, Optimize.self, Evaluate.self, SetupGit.self, MergeDriverCommand.self,
             Import.self, Export.self, Forget.self, Consent.self, DeviceCommand.self, DeckCommand.self, Serve.self,
             // Seed 002's adaptive loop (#18).
-            Calibrate.self, Add.self, Known.self, Read.self, Today.self, Article.self,
+            Calibrate.self, Add.self, Known.self, Read.self, Today.self, Interests.self, Article.self,
         ]
     )
 }
