@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
+        // FileDescriptor's read and write, the same on Linux and macOS (already in the graph through swift-nio).
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         // The web app of `rote serve`; swift-configuration support (a default trait) is not used.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
     ],
@@ -47,7 +49,7 @@ let package = Package(
         .target(name: "Scheduling", dependencies: ["RoteModel"], swiftSettings: strictSettings),
         .target(
             name: "RoteStore",
-            dependencies: ["RoteModel", "Scheduling", "LibGit", "StarterDecks"],
+            dependencies: ["RoteModel", "Scheduling", "LibGit", "StarterDecks", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -117,6 +119,7 @@ let package = Package(
             dependencies: [
                 "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "StudyData", "Study", "Exchange", "AnkiImport", "PublisherDecks", "LaunchIndex", "RoteLibrary", "RoteServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings
         ),

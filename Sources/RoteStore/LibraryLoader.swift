@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Foundation
 import LibGit
+import SystemPackage
 import Yams
 
 /// Reads a library's files into a `LoadedLibrary`, parsing on every core.
@@ -225,9 +226,9 @@ public struct LibraryLoader: Sendable {
         var filled = 0
         let complete = data.withUnsafeMutableBytes { buffer -> Bool in
             while filled < size {
-                let count = Glibc.read(descriptor, buffer.baseAddress! + filled, size - filled)
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { return false }
+                guard let count = try? FileDescriptor(rawValue: descriptor).read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size])),
+                    count > 0
+                else { return false }
                 filled += count
             }
             return true
@@ -562,9 +563,9 @@ public final class ReadBuffer {
         }
         var filled = 0
         while filled < size {
-            let count = Glibc.read(descriptor, storage + filled, size - filled)
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { return nil }
+            guard let count = try? FileDescriptor(rawValue: descriptor).read(into: UnsafeMutableRawBufferPointer(start: storage + filled, count: size - filled)),
+                count > 0
+            else { return nil }
             filled += count
         }
         return (UnsafeRawBufferPointer(start: storage, count: size), info)
