@@ -8,14 +8,13 @@ import RoteStore
 /// changing where the entries stand for the learner (`Library.change`).
 protocol EntryStatusCommand: ParsableCommand {
     static var change: EntryStatusChange { get }
-    /// The verb of the commit message: "suspend", "activate", "reset".
-    static var verb: String { get }
     var rote: RoteCommand { get }
     var entries: [String] { get }
 }
 
 extension EntryStatusCommand {
-    func run() throws { try Self.change.run(rote.global, ids: entries, verb: Self.verb) }
+    /// The command's name is the verb of its commit message.
+    func run() throws { try Self.change.run(rote.global, ids: entries, verb: Self.configuration.commandName ?? "") }
 }
 
 extension EntryStatusChange {
@@ -33,11 +32,25 @@ extension EntryStatusChange {
 }
 
 struct SuspendCommand: EntryStatusCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "suspend",
-        abstract: "Take entries out of study for now, keeping their schedule (`rote activate` brings them back).")
+    static let configuration = CommandConfiguration(commandName: "suspend", abstract: "Take entries out of study for now, keeping their schedule (`rote activate` brings them back).")
     static let change = EntryStatusChange.status(.suspended)
-    static let verb = "suspend"
+    @ParentCommand var rote: RoteCommand
+    @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
+}
+
+struct ActivateCommand: EntryStatusCommand {
+    static let configuration = CommandConfiguration(commandName: "activate", abstract: "Bring suspended or ignored entries back into study, where their schedule left them.")
+    static let change = EntryStatusChange.status(.active)
+    @ParentCommand var rote: RoteCommand
+    @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
+}
+
+struct ResetCommand: EntryStatusCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset",
+        abstract: "Make entries new again; their reviews stay in the file as history but no longer schedule them.",
+        discussion: "Sets reset_at in the progress file (a merge keeps the later one) and the status to active; a passage starts its acquisition ladder again.")
+    static let change = EntryStatusChange.reset
     @ParentCommand var rote: RoteCommand
     @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
 }
@@ -96,25 +109,4 @@ struct KnownCommand: ParsableCommand {
             print("\(entry.id): " + (changed ? "known" : "has reviews already; its history decides"))
         }
     }
-}
-
-struct ActivateCommand: EntryStatusCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "activate",
-        abstract: "Bring suspended or ignored entries back into study, where their schedule left them.")
-    static let change = EntryStatusChange.status(.active)
-    static let verb = "activate"
-    @ParentCommand var rote: RoteCommand
-    @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
-}
-
-struct ResetCommand: EntryStatusCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "reset",
-        abstract: "Make entries new again; their reviews stay in the file as history but no longer schedule them.",
-        discussion: "Sets reset_at in the progress file (a merge keeps the later one) and the status to active; a passage starts its acquisition ladder again.")
-    static let change = EntryStatusChange.reset
-    static let verb = "reset"
-    @ParentCommand var rote: RoteCommand
-    @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
 }
