@@ -303,7 +303,7 @@ enum FittingOutput {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         let (histories, diagnostics) = ReplayJSONLines.histories(lines)
         guard diagnostics.isEmpty else {
-            for diagnostic in diagnostics { Terminal.error(diagnostic.formatted(path: shown)) }
+            for diagnostic in diagnostics { Terminal.error(diagnostic.inFile(shown).description) }
             throw CLIError("\(diagnostics.count) of \(lines.count - (text.hasSuffix("\n") ? 1 : 0)) lines could not be read, so nothing was \(action); fix them (the format is `rote replay --help`'s) and run it again")
         }
         return histories

@@ -52,7 +52,7 @@ struct ReplayCommand: ParsableCommand {
                 case .failure(let diagnostic):
                     failures += 1
                     flush(&output)
-                    Terminal.error(diagnostic.formatted(path: "<stdin>"))
+                    Terminal.error(diagnostic.inFile("<stdin>").description)
                 case nil:
                     break
                 }
