@@ -1,5 +1,6 @@
 import Foundation
 import LibGit
+import RoteModel
 import Scheduling
 
 /// Rote's use of the git repository behind a library: committing what changed, one commit per
@@ -30,7 +31,7 @@ public final class LibraryGit {
         do {
             repository = try Repository.open(at: root)
         } catch let error as GitError {
-            throw SyncError(.notARepository, "\(root.path) is not a git repository (\(error.message)); create a library with `rote init`")
+            throw SyncError(.notARepository, "\(root.path) is not a git repository (\(error.message)); create a library with `rote init`", cause: error)
         }
         self.user = user
         self.device = DeviceIdentity.id(root: root)
@@ -238,25 +239,41 @@ enum ProcessScan {
 /// Thrown by a test's `interruption` to stop a write as a kill would: with no clean-up.
 struct SimulatedKill: Error {}
 
-/// Why sync could not go on, with what to do.
-public struct SyncError: Error, CustomStringConvertible, Sendable {
-    public enum Code: Sendable, Equatable {
-        case notARepository, noRemote, locked, network, mergeFailed, busy, uncommittedChanges
+/// Why sync could not go on, with what to do; `cause` holds the `GitError` when libgit2
+/// failed (an authentication failure stays one, whatever the code).
+public struct SyncError: RoteError {
+    public struct Code: RoteErrorCode {
+        public typealias Failure = SyncError
+        private enum Wrapped: String, Sendable {
+            case notARepository, noRemote, locked, network, mergeFailed, busy, uncommittedChanges, pushRejected, pushRefused
+        }
+        private let wrapped: Wrapped
+        private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
+        public var description: String { wrapped.rawValue }
+
+        public static let notARepository = Code(.notARepository)
+        public static let noRemote = Code(.noRemote)
+        public static let locked = Code(.locked)
+        /// The remote could not be reached or refused us (`cause` says how).
+        public static let network = Code(.network)
+        public static let mergeFailed = Code(.mergeFailed)
+        public static let busy = Code(.busy)
+        public static let uncommittedChanges = Code(.uncommittedChanges)
         /// Every round's push met newer commits on the remote, up to the limit of rounds.
-        case pushRejected
+        public static let pushRejected = Code(.pushRejected)
         /// The remote refused the push for a reason other than newer commits (a hook, a
         /// protected branch); not retried.
-        case pushRefused
+        public static let pushRefused = Code(.pushRefused)
     }
 
     public let code: Code
     public let message: String
+    public let cause: (any Error)?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, cause: (any Error)? = nil) {
         self.code = code
         // Messages quote remote URLs; a password in one stays hidden.
         self.message = RemoteURL.redactingUserinfo(message)
+        self.cause = cause
     }
-
-    public var description: String { message }
 }

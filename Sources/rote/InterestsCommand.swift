@@ -3,8 +3,9 @@ import Foundation
 import RoteLibrary
 import RoteModel
 
-struct Interests: ParsableCommand {
+struct InterestsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "interests",
         abstract: "Show or set your interests: topics whose words come sooner among new words.",
         discussion: """
             Seed 002's interest vector: topic → weight from 0 to 1 in your profile. A topic is \
@@ -18,7 +19,7 @@ struct Interests: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Argument(help: ArgumentHelp("Weights to set, as topic=weight (0 removes the topic).", valueName: "topic=weight"))
     var weights: [String] = []
@@ -31,10 +32,10 @@ struct Interests: ParsableCommand {
             }
             return (parts[0], weight)
         }
-        let library = try CommandContext.library(global)
+        let library = try CommandContext.library(rote.global)
         if !parsed.isEmpty {
-            try CLIError.explain { try library.setInterests(parsed) }
-            let known = Set(try CLIError.explain { try library.topicCounts() }.map(\.topic))
+            try library.setInterests(parsed)
+            let known = Set(try library.topicCounts().map(\.topic))
             for (topic, weight) in parsed where weight > 0 && !known.contains(topic.lowercased()) {
                 print("note: no example in the decks has the topic '\(topic)' yet; it is kept, and weighs nothing until one has.")
             }
@@ -43,7 +44,7 @@ struct Interests: ParsableCommand {
         let shown = parsed.isEmpty ? interests : (try Library(root: library.root, user: library.user).profile?.interests ?? [])
         print(shown.isEmpty ? "Interests: none yet." : "Interests: " + shown.map { "\($0.0) \(Library.weightText($0.1))" }.joined(separator: ", "))
         if parsed.isEmpty {
-            let topics = try CLIError.explain { try library.topicCounts() }
+            let topics = try library.topicCounts()
             if topics.isEmpty {
                 print("The decks' examples name no topics (`context:`).")
             } else {
