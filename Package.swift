@@ -15,7 +15,7 @@ let package = Package(
         .executable(name: "rote", targets: ["rote"]),
         .library(
             name: "RoteKit",
-            targets: ["RoteLibrary", "RoteModel", "Scheduling", "RoteStore", "RoteSync", "StudyData", "Study", "LaunchIndex", "LibGit", "Exchange", "AnkiImport", "PublisherDecks"]),
+            targets: ["RoteLibrary", "RoteModel", "Scheduling", "RoteStore", "RoteSync", "StudyData", "Study", "LaunchIndex", "LibGit", "Exchange", "AnkiImport", "PublisherDecks", "Parallelism"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
