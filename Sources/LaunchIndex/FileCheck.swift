@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LibGit
+import Parallelism
 import RoteStore
 
 /// What changed in a library since its launch index was made: every recorded file is

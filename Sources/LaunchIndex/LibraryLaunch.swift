@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LibGit
+import Parallelism
 import RoteModel
 import RoteStore
 import StudyData

@@ -1,4 +1,5 @@
 import Foundation
+import Parallelism
 #if canImport(Glibc)
 import Glibc
 #endif
