@@ -99,8 +99,9 @@ import Yams
         let spellings = ["", "~", "null", "Null", "NULL", "nULL", "nul", "none", "0", "7", "007", "-3", "+7", "1_000", "0x1F", "0o17", "0b101",
                          "1:30", "7.0", "12a", "93964", "999999999999999999", "9999999999999999999", "123456789012345678901", "١٢", " 7"]
         for text in spellings {
-            for style in [Node.Scalar.Style.plain, .singleQuoted, .doubleQuoted] {
-                let yams = BlockYAMLReader.yamsScalar(text, style: style)
+            for style in [YAMLNode.Scalar.Style.plain, .singleQuoted, .doubleQuoted] {
+                // The scalar as `Yams.compose` makes it: implicit tag when plain, text when quoted.
+                let yams = Node.scalar(Node.Scalar(text, Tag(style == .plain ? .implicit : .str), style.yams))
                 #expect(BlockYAMLReader.isNull(text, style: style) == (yams.null != nil), "\(text) \(style)")
                 #expect(BlockYAMLReader.int(text, style: style) == yams.int, "\(text) \(style)")
             }

@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// One studiable item of a deck, whatever its kind, with where it lives.
 public struct Entry: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// A letter to trace (the letter-tracing seed): its glyph id, the stroke template an app draws
 /// and scores against, and its place in the unlock order.
@@ -48,7 +47,7 @@ public struct LetterEntry: YAMLCodable {
         var valid = true
         for (index, stroke) in (reader.list("strokes", required: true) ?? []).enumerated() {
             guard case let .sequence(points) = stroke, !points.isEmpty else {
-                reader.log.error(stroke.mark?.line, "strokes[\(index + 1)] must be a non-empty list of [x, y] points")
+                reader.log.error(stroke.mark.line, "strokes[\(index + 1)] must be a non-empty list of [x, y] points")
                 valid = false
                 continue
             }
@@ -57,12 +56,12 @@ public struct LetterEntry: YAMLCodable {
                 guard case let .sequence(pair) = point, pair.count == 2,
                     let x = pair[0].float ?? pair[0].int.map(Double.init), let y = pair[1].float ?? pair[1].int.map(Double.init)
                 else {
-                    reader.log.error(point.mark?.line, "strokes[\(index + 1)] has a point that is not [x, y] numbers")
+                    reader.log.error(point.mark.line, "strokes[\(index + 1)] has a point that is not [x, y] numbers")
                     valid = false
                     continue
                 }
                 if !(0...100).contains(x) || !(0...100).contains(y) {
-                    reader.log.error(point.mark?.line, "strokes[\(index + 1)] point [\(x), \(y)] lies outside the 0…100 box")
+                    reader.log.error(point.mark.line, "strokes[\(index + 1)] point [\(x), \(y)] lies outside the 0…100 box")
                     valid = false
                 }
                 polyline.append(Point(x: x, y: y))

@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// `corpus/<deck>/<domain>/domain.yaml`: a subject area of a skills deck (the skills seed).
 public struct SkillDomain: YAMLCodable {

@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 extension VocabularyEntry {
     /// What an index keeps of a vocabulary entry: its word, its forms' values in file order,
@@ -102,7 +101,7 @@ extension VocabularyEntry {
 /// and checked but not kept. (A mapping's or list's array holds its values, so the enum needs
 /// no box of its own.)
 private enum Sketch {
-    case scalar(String, Node.Scalar.Style)
+    case scalar(String, YAMLNode.Scalar.Style)
     case mapping([(key: String, value: Sketch)])
     case sequence([Sketch])
     case unbuilt
@@ -134,7 +133,7 @@ private struct SketchTree: TreeBuilder {
         }
     }
     var unbuilt: Sketch { .unbuilt }
-    func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Sketch { .scalar(text, style) }
-    func mapping(_ pairs: [(key: String, keyMark: Mark, value: Sketch)], mark: Mark) -> Sketch { .mapping(pairs.map { ($0.key, $0.value) }) }
-    func sequence(_ items: [Sketch], mark: Mark) -> Sketch { .sequence(items) }
+    func scalar(_ text: String, style: YAMLNode.Scalar.Style, mark: YAMLNode.Mark) -> Sketch { .scalar(text, style) }
+    func mapping(_ pairs: [(key: String, keyMark: YAMLNode.Mark, value: Sketch)], mark: YAMLNode.Mark) -> Sketch { .mapping(pairs.map { ($0.key, $0.value) }) }
+    func sequence(_ items: [Sketch], mark: YAMLNode.Mark) -> Sketch { .sequence(items) }
 }

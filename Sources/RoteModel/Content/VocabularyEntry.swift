@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// One word of a vocabulary deck (the English-for-Arabic-speakers seed and the lexical reader
 /// seed): its meaning, forms, pronunciation, examples and questions.
@@ -145,7 +144,7 @@ public struct VocabularyEntry: YAMLCodable {
             if translated == nil { item.error("en", "examples[\(index + 1)] needs its translation ('ar')") }
             if en != nil, form != nil {
                 examples.append(example)
-                exampleLines.append(node.mark?.line)
+                exampleLines.append(node.mark.line)
             }
             reader.absorb(item)
         }
@@ -155,7 +154,7 @@ public struct VocabularyEntry: YAMLCodable {
             guard var item = reader.item(node, "questions", index) else { continue }
             if let question = VocabularyQuestion(reading: &item) {
                 questions.append(question)
-                questionLines.append(node.mark?.line)
+                questionLines.append(node.mark.line)
             }
             reader.absorb(item)
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// Seed 002's `GeneratedContent`: a short reading text Rote composed for the learner's rank.
 ///

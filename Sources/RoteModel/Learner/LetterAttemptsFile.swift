@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// One drawing of a letter, scored by the tracing app (seed 003's `LetterAttempt`).
 ///
@@ -169,7 +168,7 @@ public struct LetterAttemptsFile: YAMLCodable {
         var drawingValid = true
         for (strokeIndex, stroke) in (item.list("drawing") ?? []).enumerated() {
             guard case let .sequence(points) = stroke else {
-                item.log.error(stroke.mark?.line, "'\(item.context).drawing[\(strokeIndex + 1)]' must be a list of points")
+                item.log.error(stroke.mark.line, "'\(item.context).drawing[\(strokeIndex + 1)]' must be a list of points")
                 drawingValid = false
                 continue
             }
@@ -181,7 +180,7 @@ public struct LetterAttemptsFile: YAMLCodable {
                     return numbers.count == values.count && (2...3).contains(numbers.count) ? numbers : nil
                 }()
                 guard let numbers else {
-                    item.log.error(point.mark?.line, "'\(item.context).drawing[\(strokeIndex + 1)]' has a point that is not [x, y] or [x, y, t]")
+                    item.log.error(point.mark.line, "'\(item.context).drawing[\(strokeIndex + 1)]' has a point that is not [x, y] or [x, y, t]")
                     drawingValid = false
                     continue
                 }

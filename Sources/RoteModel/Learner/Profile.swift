@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// `profiles/<user>/profile.yaml`: a learner's settings, consent and adaptive state.
 public struct Profile: YAMLCodable {

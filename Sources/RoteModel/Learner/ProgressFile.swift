@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// `profiles/<user>/progress/<deck>/<entry>.yaml`: one learner's history with one entry.
 ///

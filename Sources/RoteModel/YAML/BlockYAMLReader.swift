@@ -3,7 +3,7 @@ import Yams
 
 /// Reads the plain subset of YAML that Rote writes and people usually type — block mappings
 /// and sequences, flow mappings and sequences on one line, plain, single- and double-quoted
-/// scalars — into the very node tree `Yams.compose` builds, at a fraction of the cost.
+/// scalars — into the node tree Rote reads (`YAMLNode`), at a fraction of libyaml's cost.
 ///
 /// Yams hashes every mapping key (resolving its tag with regular expressions) to look for
 /// duplicates, which made a 100 000-entry library take minutes to read. This reader checks
@@ -11,26 +11,40 @@ import Yams
 /// someone asks. On anything outside the subset — comments, anchors, tags, block scalars,
 /// multi-line scalars, tabs, documents markers, odd escapes, a structure it is unsure of — it
 /// returns nil and `YAMLSource` hands the text to Yams, which stays the reference and the one
-/// that explains errors. A differential test holds the two to identical trees (strings, tags,
-/// styles, line and column of every node) on every starter file and thousands of mutations.
+/// that explains errors, and whose tree is converted. A differential test holds the block
+/// reader's tree to `Yams.compose`'s (strings, tags, scalar styles, line and column of every
+/// node) on every starter file and thousands of mutations.
 enum BlockYAMLReader {
-    static func parse(_ text: String) -> Node? {
-        guard marksCanBeMade else { return nil }
-        return read(text, YamsTree())
+    static func parse(_ text: String) -> YAMLNode? {
+        read(text, NodeTree())
     }
 
     /// Every node depth-first as one line each: what it is, where it is, and what it holds —
-    /// what the differential test and the fuzz harness compare with `Yams.compose`'s tree.
+    /// what the differential test and the fuzz harness compare with `Yams.compose`'s tree
+    /// (described the same way by `describe(_: Yams.Node)`).
+    static func describe(_ node: YAMLNode) -> [String] {
+        let at = "\(node.mark.line):\(node.mark.column)"
+        switch node {
+        case let .scalar(scalar):
+            return ["scalar \(at) \(scalar.style) \(node.resolvedTag) \(scalar.string.debugDescription)"]
+        case let .mapping(mapping):
+            return ["mapping \(at) \(mapping.count)"] + mapping.flatMap { describe($0.key) + describe($0.value) }
+        case let .sequence(sequence):
+            return ["sequence \(at) \(sequence.count)"] + sequence.flatMap(describe)
+        }
+    }
+
+    /// Yams's tree as `describe(_: YAMLNode)` describes Rote's: collections by their items
+    /// alone, as Rote's tree keeps no collection style or tag.
     static func describe(_ node: Node) -> [String] {
         let at = node.mark.map { "\($0.line):\($0.column)" } ?? "?"
         switch node {
         case let .scalar(scalar):
             return ["scalar \(at) \(scalar.style) \(node.tag) \(scalar.string.debugDescription)"]
         case let .mapping(mapping):
-            return ["mapping \(at) \(mapping.style) \(node.tag) \(mapping.count)"]
-                + mapping.flatMap { describe($0.key) + describe($0.value) }
+            return ["mapping \(at) \(mapping.count)"] + mapping.flatMap { describe($0.key) + describe($0.value) }
         case let .sequence(sequence):
-            return ["sequence \(at) \(sequence.style) \(node.tag) \(sequence.count)"] + sequence.flatMap(describe)
+            return ["sequence \(at) \(sequence.count)"] + sequence.flatMap(describe)
         case .alias:
             return ["alias \(at)"]
         }
@@ -75,7 +89,7 @@ enum BlockYAMLReader {
     }
 }
 
-/// What the block reader makes of the nodes it reads: Yams's tree (`YamsTree`), or less.
+/// What the block reader makes of the nodes it reads: Rote's node tree (`NodeTree`), or less.
 protocol TreeBuilder {
     associatedtype Value
     /// Whether `mark` is ever read: counting a node's column costs a pass over its line.
@@ -88,52 +102,39 @@ protocol TreeBuilder {
     /// is read and checked, with everything below it, as any node not built is.
     static func buildsValue(of key: UnsafeBufferPointer<UInt8>, depth: Int) -> Bool
     var unbuilt: Value { get }
-    func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Value
-    func mapping(_ pairs: [(key: String, keyMark: Mark, value: Value)], mark: Mark) -> Value
-    func sequence(_ items: [Value], mark: Mark) -> Value
+    func scalar(_ text: String, style: YAMLNode.Scalar.Style, mark: YAMLNode.Mark) -> Value
+    func mapping(_ pairs: [(key: String, keyMark: YAMLNode.Mark, value: Value)], mark: YAMLNode.Mark) -> Value
+    func sequence(_ items: [Value], mark: YAMLNode.Mark) -> Value
 }
 
 enum NodeKind {
     case scalar, mapping, sequence
 }
 
-/// Yams's own node tree, as `Yams.compose` builds it.
-struct YamsTree: TreeBuilder {
+/// Rote's node tree, as `YAMLSource` hands it to the readers. Tags are those Yams gives:
+/// implicit on a plain scalar (resolved from its text when asked), `tag:yaml.org,2002:str` on
+/// a quoted one — which is why `"yes"` is text and not a flag.
+struct NodeTree: TreeBuilder {
     static var needsMarks: Bool { true }
     static func builds(_ kind: NodeKind, depth: Int) -> Bool { true }
     static func buildsValue(of key: UnsafeBufferPointer<UInt8>, depth: Int) -> Bool { true }
-    var unbuilt: Node { .scalar(Node.Scalar("")) }
+    var unbuilt: YAMLNode { .scalar(YAMLNode.Scalar("", style: .plain, tag: "", mark: YAMLNode.Mark(line: 0, column: 0))) }
 
-    func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Node {
-        .scalar(Node.Scalar(text, tag(style == .plain ? .implicit : quotedTagName), style, mark))
+    func scalar(_ text: String, style: YAMLNode.Scalar.Style, mark: YAMLNode.Mark) -> YAMLNode {
+        .scalar(YAMLNode.Scalar(text, style: style, tag: style == .plain ? "" : quotedTag, mark: mark))
     }
 
-    func mapping(_ pairs: [(key: String, keyMark: Mark, value: Node)], mark: Mark) -> Node {
-        .mapping(Node.Mapping(pairs.map { (scalar($0.key, style: .plain, mark: $0.keyMark), $0.value) }, tag(.implicit), .any, mark))
+    func mapping(_ pairs: [(key: String, keyMark: YAMLNode.Mark, value: YAMLNode)], mark: YAMLNode.Mark) -> YAMLNode {
+        .mapping(YAMLNode.Mapping(pairs.map { (scalar($0.key, style: .plain, mark: $0.keyMark), $0.value) }, mark: mark))
     }
 
-    func sequence(_ items: [Node], mark: Mark) -> Node {
-        .sequence(Node.Sequence(items, tag(.implicit), .any, mark))
+    func sequence(_ items: [YAMLNode], mark: YAMLNode.Mark) -> YAMLNode {
+        .sequence(YAMLNode.Sequence(items, mark: mark))
     }
 }
 
-/// Yams keeps `Mark`'s initialiser internal, and a tree without marks would lose the line
-/// numbers diagnostics and entries carry. `Mark` is two `Int`s (line, column); the reader
-/// builds marks that way only while the layout says so, and the differential test compares
-/// every mark with libyaml's.
-private let marksCanBeMade = MemoryLayout<Mark>.size == MemoryLayout<(Int, Int)>.size
-    && MemoryLayout<Mark>.offset(of: \Mark.line) == 0 && MemoryLayout<Mark>.offset(of: \Mark.column) == MemoryLayout<Int>.size
-
-/// libyaml marks a quoted scalar without a tag as non-specific (`!`), which resolves to text.
-private let quotedTagName = Tag.Name(rawValue: "!")
-
-/// Every node needs a tag object of its own (resolving one changes it in place), but
-/// `Tag(.implicit)` builds a whole new `Constructor`, with its dictionaries, each time — a
-/// third of the reading time. Yams's own parser shares one constructor the same way; it is
-/// only ever read.
-nonisolated(unsafe) private let sharedConstructor = Constructor.default
-
-private func tag(_ name: Tag.Name) -> Tag { Tag(name, .default, sharedConstructor) }
+/// The tag Yams gives a quoted scalar without one (libyaml's `quoted_implicit`).
+let quotedTag = Tag.Name.str.rawValue
 
 /// A mapping's keys so far, to refuse a duplicate, kept as their bytes in the text: a short
 /// list searched in place (most mappings have a handful of keys), a set of strings past that.
@@ -190,10 +191,6 @@ final class ByteSet: Sendable {
     static let plainScalarSuspects = ByteSet(Array(0x00...0x1F) + [0x23, 0x2C, 0x3A, 0x5B, 0x5D, 0x7B, 0x7D, 0x7F, 0xC2, 0xE2])
 }
 
-func makeMark(line: Int, column: Int) -> Mark {
-    unsafeBitCast((line, column), to: Mark.self)
-}
-
 private struct Reader<Builder: TreeBuilder> {
     typealias Value = Builder.Value
     let bytes: UnsafeBufferPointer<UInt8>
@@ -246,15 +243,15 @@ private struct Reader<Builder: TreeBuilder> {
     }
 
     /// Line and column (both from 1, the column in Unicode scalars, as libyaml counts) of an offset.
-    func mark(_ offset: Int, line: Int) -> Mark {
-        guard Builder.needsMarks else { return makeMark(line: line + 1, column: 0) }
+    func mark(_ offset: Int, line: Int) -> YAMLNode.Mark {
+        guard Builder.needsMarks else { return YAMLNode.Mark(line: line + 1, column: 0) }
         var column = 1
         var index = lineStarts[line]
         while index < offset {
             if bytes[index] & 0xC0 != 0x80 { column += 1 }
             index += 1
         }
-        return makeMark(line: line + 1, column: column)
+        return YAMLNode.Mark(line: line + 1, column: column)
     }
 
     // MARK: Document
@@ -329,7 +326,7 @@ private struct Reader<Builder: TreeBuilder> {
     mutating func blockMapping(indent: Int, firstKeyAt: Int, depth: Int) throws -> Value {
         let startLine = line
         let builds = building(.mapping, depth)
-        var pairs: [(key: String, keyMark: Mark, value: Value)] = []
+        var pairs: [(key: String, keyMark: YAMLNode.Mark, value: Value)] = []
         var keys = KeySet()
         var keyStart = firstKeyAt
         while true {
@@ -418,7 +415,7 @@ private struct Reader<Builder: TreeBuilder> {
         let start = index
         let builds = building(.mapping, depth)
         index += 1
-        var pairs: [(key: String, keyMark: Mark, value: Value)] = []
+        var pairs: [(key: String, keyMark: YAMLNode.Mark, value: Value)] = []
         var keys = KeySet()
         if index < lineEnds[line], bytes[index] == 0x7D {
             index += 1
@@ -607,26 +604,21 @@ private struct Reader<Builder: TreeBuilder> {
 }
 
 extension BlockYAMLReader {
-    /// A scalar as `YamsTree` makes it, to ask Yams what it resolves to (null, an int).
-    static func yamsScalar(_ text: String, style: Node.Scalar.Style) -> Node {
-        YamsTree().scalar(text, style: style, mark: makeMark(line: 0, column: 0))
-    }
-
     /// Whether Yams reads the scalar as null (`Node.null`): only plain scalars can be, and
     /// Yams looks for these spellings alone. A test holds this to Yams's answer.
-    static func isNull(_ text: String, style: Node.Scalar.Style) -> Bool {
+    static func isNull(_ text: String, style: YAMLNode.Scalar.Style) -> Bool {
         style == .plain && (text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL")
     }
 
     /// The integer Yams reads from the scalar (`Node.int`). Plain decimal digits without a
     /// leading zero are read here, as Yams would; anything else (signs, `_`, radix prefixes,
     /// sexagesimal `1:30`) is asked of Yams, whose rules are wider than they look.
-    static func int(_ text: String, style: Node.Scalar.Style) -> Int? {
+    static func int(_ text: String, style: YAMLNode.Scalar.Style) -> Int? {
         if style == .plain, let first = text.utf8.first, first >= 0x31, first <= 0x39, text.utf8.count <= 18,
             text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
         {
             return text.utf8.reduce(0) { $0 * 10 + Int($1 - 0x30) }
         }
-        return yamsScalar(text, style: style).int
+        return Int.construct(from: YAMLNode.Scalar(text, style: style, tag: style == .plain ? "" : quotedTag, mark: YAMLNode.Mark(line: 0, column: 0)).yams)
     }
 }

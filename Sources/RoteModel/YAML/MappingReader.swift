@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// Reads the fields of one YAML mapping into typed values, recording a diagnostic with the
 /// line for every missing required field, wrong type or unknown key — so one bad field is
@@ -11,20 +10,20 @@ import Yams
 /// reader.finish()   // warns about keys nobody asked for
 /// ```
 public struct MappingReader {
-    public let node: Node
+    public let node: YAMLNode
     // Keys and values side by side, and which keys a read asked for: scanning the keys
     // touches no node (copying a node retains its payload, a large share of loading).
     private let keyList: [String]
-    private let values: [Node]
+    private let values: [YAMLNode]
     private var used: [Bool]
     /// Dotted path of this mapping inside the file, e.g. `examples[2]`, for messages.
     public let context: String
     public var log: DiagnosticLog
 
     /// Fails (logging an error) when `node` is not a mapping.
-    public init?(_ node: Node, log: inout DiagnosticLog, context: String = "") {
+    public init?(_ node: YAMLNode, log: inout DiagnosticLog, context: String = "") {
         guard case let .mapping(mapping) = node else {
-            log.error(node.mark?.line, "\(context.isEmpty ? "the file" : context) must be a mapping of keys to values, found \(MappingReader.kind(of: node))")
+            log.error(node.mark.line, "\(context.isEmpty ? "the file" : context) must be a mapping of keys to values, found \(MappingReader.kind(of: node))")
             return nil
         }
         self.node = node
@@ -35,7 +34,7 @@ public struct MappingReader {
         self.log = log
     }
 
-    public var line: Int? { node.mark?.line }
+    public var line: Int? { node.mark.line }
 
     /// The keys present, in file order.
     public var keys: [String] { keyList }
@@ -45,15 +44,15 @@ public struct MappingReader {
     private func label(_ key: String) -> String { context.isEmpty ? key : "\(context).\(key)" }
 
     /// The raw node of a key, marking it as known.
-    public mutating func value(_ key: String, required: Bool = false) -> Node? {
+    public mutating func value(_ key: String, required: Bool = false) -> YAMLNode? {
         guard let index = keyList.firstIndex(of: key) else {
             if required { log.error(line, "missing required field '\(label(key))'") }
             return nil
         }
         used[index] = true
         let found = values[index]
-        if found.null != nil {
-            if required { log.error(found.mark?.line ?? line, "'\(label(key))' is empty but required") }
+        if found.isNull {
+            if required { log.error(found.mark.line, "'\(label(key))' is empty but required") }
             return nil
         }
         return found
@@ -62,7 +61,7 @@ public struct MappingReader {
     public mutating func string(_ key: String, required: Bool = false) -> String? {
         guard let node = value(key, required: required) else { return nil }
         guard case let .scalar(scalar) = node else {
-            log.error(node.mark?.line, "'\(label(key))' must be text, found \(MappingReader.kind(of: node))")
+            log.error(node.mark.line, "'\(label(key))' must be text, found \(MappingReader.kind(of: node))")
             return nil
         }
         return scalar.string
@@ -71,7 +70,7 @@ public struct MappingReader {
     public mutating func int(_ key: String, required: Bool = false) -> Int? {
         guard let node = value(key, required: required) else { return nil }
         guard let number = node.int else {
-            log.error(node.mark?.line, "'\(label(key))' must be a whole number, found \(MappingReader.describe(node))")
+            log.error(node.mark.line, "'\(label(key))' must be a whole number, found \(MappingReader.describe(node))")
             return nil
         }
         return number
@@ -80,14 +79,14 @@ public struct MappingReader {
     public mutating func double(_ key: String, required: Bool = false) -> Double? {
         guard let node = value(key, required: required) else { return nil }
         if let number = node.float ?? node.int.map(Double.init) { return number }
-        log.error(node.mark?.line, "'\(label(key))' must be a number, found \(MappingReader.describe(node))")
+        log.error(node.mark.line, "'\(label(key))' must be a number, found \(MappingReader.describe(node))")
         return nil
     }
 
     public mutating func bool(_ key: String, required: Bool = false) -> Bool? {
         guard let node = value(key, required: required) else { return nil }
         guard let flag = node.bool else {
-            log.error(node.mark?.line, "'\(label(key))' must be true or false, found \(MappingReader.describe(node))")
+            log.error(node.mark.line, "'\(label(key))' must be true or false, found \(MappingReader.describe(node))")
             return nil
         }
         return flag
@@ -108,7 +107,7 @@ public struct MappingReader {
         var out: [String] = []
         for (index, item) in items.enumerated() {
             guard case let .scalar(scalar) = item else {
-                log.error(item.mark?.line, "'\(label(key))[\(index + 1)]' must be text, found \(MappingReader.kind(of: item))")
+                log.error(item.mark.line, "'\(label(key))[\(index + 1)]' must be text, found \(MappingReader.kind(of: item))")
                 continue
             }
             out.append(scalar.string)
@@ -121,7 +120,7 @@ public struct MappingReader {
         var out: [Int] = []
         for (index, item) in items.enumerated() {
             guard let number = item.int else {
-                log.error(item.mark?.line, "'\(label(key))[\(index + 1)]' must be a whole number, found \(MappingReader.describe(item))")
+                log.error(item.mark.line, "'\(label(key))[\(index + 1)]' must be a whole number, found \(MappingReader.describe(item))")
                 continue
             }
             out.append(number)
@@ -136,7 +135,7 @@ public struct MappingReader {
         var seconds: [Double] = []
         for (index, item) in items.enumerated() {
             guard let minutes = item.float ?? item.int.map(Double.init), minutes >= 0, minutes.isFinite else {
-                log.error(item.mark?.line, "'\(label(key))[\(index + 1)]' must be 0 or more minutes, found \(MappingReader.describe(item)); e.g. [0, 10, 45]")
+                log.error(item.mark.line, "'\(label(key))[\(index + 1)]' must be 0 or more minutes, found \(MappingReader.describe(item)); e.g. [0, 10, 45]")
                 return nil
             }
             seconds.append(minutes * 60)
@@ -144,13 +143,13 @@ public struct MappingReader {
         return seconds
     }
 
-    public mutating func list(_ key: String, required: Bool = false) -> [Node]? {
+    public mutating func list(_ key: String, required: Bool = false) -> [YAMLNode]? {
         guard let node = value(key, required: required) else { return nil }
         guard case let .sequence(sequence) = node else {
-            log.error(node.mark?.line, "'\(label(key))' must be a list, found \(MappingReader.kind(of: node))")
+            log.error(node.mark.line, "'\(label(key))' must be a list, found \(MappingReader.kind(of: node))")
             return nil
         }
-        return Array(sequence)
+        return sequence.items
     }
 
     /// A nested mapping's reader; its diagnostics flow back when passed to `absorb`.
@@ -174,7 +173,7 @@ public struct MappingReader {
     }
 
     /// Reads a nested mapping at a list position; give it back with `absorb` when done.
-    public mutating func item(_ node: Node, _ key: String, _ index: Int) -> MappingReader? {
+    public mutating func item(_ node: YAMLNode, _ key: String, _ index: Int) -> MappingReader? {
         var nested = DiagnosticLog(path: log.path)
         let reader = MappingReader(node, log: &nested, context: "\(label(key))[\(index + 1)]")
         log.append(contentsOf: nested.items)
@@ -198,27 +197,26 @@ public struct MappingReader {
 
     /// The line of a key's value, else of the mapping.
     public func lineOf(_ key: String) -> Int? {
-        keyList.firstIndex(of: key).flatMap { values[$0].mark?.line } ?? line
+        keyList.firstIndex(of: key).map { values[$0].mark.line } ?? line
     }
 
     /// Warns once about each key that no field read asked for. Call after reading.
     public mutating func finish() {
         for index in keyList.indices where !used[index] {
-            log.warning(values[index].mark?.line ?? line, "unknown key '\(label(keyList[index]))' (ignored); check its spelling")
+            log.warning(values[index].mark.line, "unknown key '\(label(keyList[index]))' (ignored); check its spelling")
             used[index] = true
         }
     }
 
-    static func kind(of node: Node) -> String {
+    static func kind(of node: YAMLNode) -> String {
         switch node {
         case .mapping: "a mapping"
         case .sequence: "a list"
         case .scalar: "text"
-        case .alias: "an alias"
         }
     }
 
-    static func describe(_ node: Node) -> String {
+    static func describe(_ node: YAMLNode) -> String {
         if case let .scalar(scalar) = node { return "'\(scalar.string)'" }
         return kind(of: node)
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// A file format Rote reads with line-accurate diagnostics and writes in one canonical form.
 /// `decode(render(x)) == x` holds for every conforming type (tested for each).
@@ -39,7 +38,7 @@ extension YAMLCodable {
         decode(Data(text.utf8), path: path)
     }
 
-    public static func decode(_ node: Node, path: String) -> (Self?, [Diagnostic]) {
+    public static func decode(_ node: YAMLNode, path: String) -> (Self?, [Diagnostic]) {
         var log = DiagnosticLog(path: path)
         guard var reader = MappingReader(node, log: &log) else { return (nil, log.items) }
         let value = Self(reading: &reader)

@@ -11,7 +11,7 @@ public enum YAMLSource {
 
     /// Parses `data` read from `path`. Returns the root node (nil when the file could not be
     /// read as YAML) and what was wrong.
-    public static func parse(_ data: Data, path: String) -> (Node?, [Diagnostic]) {
+    public static func parse(_ data: Data, path: String) -> (YAMLNode?, [Diagnostic]) {
         if data.count > maximumFileSize {
             return (nil, [.error(path, nil, "file is \(data.count / 1_048_576) MiB; Rote reads files up to \(maximumFileSize / 1_048_576) MiB — split it or move it out of the library")])
         }
@@ -23,7 +23,7 @@ public enum YAMLSource {
     }
 
     /// Parses text already known to be UTF-8.
-    public static func parse(_ text: String, path: String) -> (Node?, [Diagnostic]) {
+    public static func parse(_ text: String, path: String) -> (YAMLNode?, [Diagnostic]) {
         // The common shapes without libyaml's cost; anything else (and every error) below.
         if let node = BlockYAMLReader.parse(text) { return (node, []) }
         let markers = conflictMarkerLines(text)
@@ -46,7 +46,10 @@ public enum YAMLSource {
         if text.contains("*"), !fitsBudget(node, &budget) {
             return (nil, [.error(path, 1, "YAML aliases (*name) expand this file far beyond its size; Rote files do not use anchors and aliases — write the values out")])
         }
-        return (node, [])
+        // Yams's tree in Rote's, which the readers take. `Yams.compose` resolves every alias,
+        // so the conversion cannot fail on what it returns.
+        guard let converted = YAMLNode(node) else { return (nil, [.error(path, 1, "YAML aliases (*name) were left unresolved; Rote files do not use anchors and aliases — write the values out")]) }
+        return (converted, [])
     }
 
     /// Counts nodes depth-first, giving up as soon as the budget is spent.
@@ -103,9 +106,9 @@ public enum YAMLSource {
     /// A warning for each scalar (key or value) holding a control character, on its line and
     /// named by its place in the file (`examples[1].en`): a terminal would obey the character
     /// rather than show it, so it is almost always a paste or an import gone wrong.
-    public static func controlCharacterWarnings(in node: Node, path: String) -> [Diagnostic] {
+    public static func controlCharacterWarnings(in node: YAMLNode, path: String) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        func visit(_ node: Node, _ place: String) {
+        func visit(_ node: YAMLNode, _ place: String) {
             switch node {
             case let .scalar(scalar):
                 let controls = Array(scalar.string.unicodeScalars.filter(ControlCharacters.isControl))
@@ -120,7 +123,7 @@ public enum YAMLSource {
                 let message = distinct.count == 1
                     ? "\(subject) holds \(named), a control character: a terminal would obey it rather than show it (Rote prints it as \(shown)); remove it unless it is meant"
                     : "\(subject) holds \(named), control characters: a terminal would obey them rather than show them (Rote prints them as \(shown)); remove them unless they are meant"
-                found.append(.warning(path, scalar.mark?.line, message))
+                found.append(.warning(path, scalar.mark.line, message))
             case let .mapping(mapping):
                 for (key, value) in mapping {
                     let name = key.string ?? "?"
@@ -129,8 +132,6 @@ public enum YAMLSource {
                 }
             case let .sequence(sequence):
                 for (index, item) in sequence.enumerated() { visit(item, "\(place)[\(index + 1)]") }
-            case .alias:
-                break
             }
         }
         visit(node, "")
