@@ -5,7 +5,6 @@ import Foundation
 import LibGit
 import Parallelism
 import SystemPackage
-import Yams
 
 /// Reads a library's files into a `LoadedLibrary`, parsing on every core.
 public struct LibraryLoader: Sendable {

@@ -1,7 +1,6 @@
 import Foundation
 import RoteModel
 import Scheduling
-import Yams
 
 extension LetterAttempt {
     /// The optional JSON field naming the letter an attempt is at (an entry id such as
