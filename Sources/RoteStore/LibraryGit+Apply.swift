@@ -13,7 +13,10 @@ public final class LibraryWriter {
     /// Waits for nothing: a library another process is writing throws `LibraryLock.Busy`,
     /// naming it and its purpose. With a `pool`, the git it keeps open is used (and given back
     /// when the writer ends) rather than a new one opened.
-    public init(root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() }, pool: LibraryGitPool? = nil) throws {
+    public init(
+        root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() },
+        pool: LibraryGitPool? = nil
+    ) throws {
         lock = try LibraryLock(root: root, purpose: purpose)
         let git = try pool?.take(root: root, user: user) ?? LibraryGit(root: root, user: user, now: now)
         try git.recoverInterruptedApply()
@@ -27,7 +30,8 @@ public final class LibraryWriter {
 
     /// Runs `body` as the library's writer, the lock released when it returns.
     public static func write<Result>(
-        root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() }, pool: LibraryGitPool? = nil,
+        root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() },
+        pool: LibraryGitPool? = nil,
         _ body: (LibraryGit) throws -> Result
     ) throws -> Result {
         let writer = try LibraryWriter(root: root, user: user, purpose: purpose, now: now, pool: pool)
@@ -75,12 +79,19 @@ extension LibraryGit {
     /// (`SyncError.Code.uncommittedChanges`) rather than overwritten — for imports, which
     /// rewrite content a person may be editing.
     @discardableResult
-    public func apply(changes: [String: Data?], message: String, protectingUncommittedEdits: Bool = false) throws -> ObjectID? {
+    public func apply(changes: [String: Data?], message: String, protectingUncommittedEdits: Bool = false) throws
+        -> ObjectID?
+    {
         if protectingUncommittedEdits {
             let pending = Set(try pendingPaths())
-            let touched = changes.keys.filter { path in pending.contains(path) || pending.contains { $0.hasPrefix(path + "/") } }.sorted()
+            let touched = changes.keys.filter { path in
+                pending.contains(path) || pending.contains { $0.hasPrefix(path + "/") }
+            }.sorted()
             if !touched.isEmpty {
-                throw SyncError(.uncommittedChanges, "\(touched.prefix(3).joined(separator: ", "))\(touched.count > 3 ? " and \(touched.count - 3) more" : "") \(touched.count == 1 ? "has" : "have") uncommitted changes that this would overwrite; commit them (`rote sync` or `git commit`) or discard them, then run it again")
+                throw SyncError(
+                    .uncommittedChanges,
+                    "\(touched.prefix(3).joined(separator: ", "))\(touched.count > 3 ? " and \(touched.count - 3) more" : "") \(touched.count == 1 ? "has" : "have") uncommitted changes that this would overwrite; commit them (`rote sync` or `git commit`) or discard them, then run it again"
+                )
             }
         }
         // A git lock in the way fails the whole operation before any file is written.
@@ -185,7 +196,10 @@ extension LibraryGit {
                 }
                 restored += 1
             }
-            FileHandle.standardError.write(Data("rote: undid an interrupted change (\(lines[1])): \(restored) file\(restored == 1 ? "" : "s") put back as before; run it again\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "rote: undid an interrupted change (\(lines[1])): \(restored) file\(restored == 1 ? "" : "s") put back as before; run it again\n"
+                        .utf8))
         }
         try FileManager.default.removeItem(at: journalURL)
     }
@@ -194,7 +208,9 @@ extension LibraryGit {
     private func removeEmptyFolders(above file: URL) {
         var folder = file.deletingLastPathComponent().standardizedFileURL
         let top = root.standardizedFileURL.path
-        while folder.path.hasPrefix(top + "/"), (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
+        while folder.path.hasPrefix(top + "/"),
+            (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true
+        {
             try? FileManager.default.removeItem(at: folder)
             folder = folder.deletingLastPathComponent()
         }

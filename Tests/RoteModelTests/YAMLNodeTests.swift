@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Yams
+
 @testable import RoteModel
 
 /// Files the block reader declines are read by Yams and its tree converted to Rote's: the
@@ -36,8 +37,11 @@ import Yams
     /// number, flag, number. Returns how many nodes were compared.
     @discardableResult
     static func expectSameAnswers(_ mine: YAMLNode, _ theirs: Node, _ text: String) -> Int {
-        let float = mine.float, reference = theirs.float
-        let same = mine.string == theirs.string && mine.isNull == (theirs.null != nil) && mine.int == theirs.int && mine.bool == theirs.bool
+        let float = mine.float
+        let reference = theirs.float
+        let same =
+            mine.string == theirs.string && mine.isNull == (theirs.null != nil) && mine.int == theirs.int
+            && mine.bool == theirs.bool
             && (float == reference || (float?.isNaN == true && reference?.isNaN == true))
         #expect(same, "\(BlockYAMLReader.describe(mine).first ?? "") in \(text)")
         var compared = 1
@@ -68,7 +72,8 @@ import Yams
     /// The block reader's nodes answer as Yams's tree of the same text does — quoted
     /// `"yes"` is text on both paths, not a flag.
     @Test func blockReaderNodesAnswerAsYamsDoes() throws {
-        let sample = "a: 12\nb: '12'\nc: \"yes\"\nd: yes\ne: ~\nf: ''\ng: 7.5\nh: -3\ni: [1, x, \"2\", 'on']\nj: {k: null, l: 0x1F, m: \"true\"}\n"
+        let sample =
+            "a: 12\nb: '12'\nc: \"yes\"\nd: yes\ne: ~\nf: ''\ng: 7.5\nh: -3\ni: [1, x, \"2\", 'on']\nj: {k: null, l: 0x1F, m: \"true\"}\n"
         var compared = 0
         for text in [sample] + BlockYAMLReaderTests.starterFiles {
             guard let fast = BlockYAMLReader.parse(text) else { continue }

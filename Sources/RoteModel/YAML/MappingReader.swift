@@ -23,7 +23,10 @@ public struct MappingReader {
     /// Fails (logging an error) when `node` is not a mapping.
     public init?(_ node: YAMLNode, log: inout DiagnosticLog, context: String = "") {
         guard case let .mapping(mapping) = node else {
-            log.error(node.mark.line, "\(context.isEmpty ? "the file" : context) must be a mapping of keys to values, found \(MappingReader.kind(of: node))")
+            log.error(
+                node.mark.line,
+                "\(context.isEmpty ? "the file" : context) must be a mapping of keys to values, found \(MappingReader.kind(of: node))"
+            )
             return nil
         }
         self.node = node
@@ -107,7 +110,8 @@ public struct MappingReader {
         var out: [String] = []
         for (index, item) in items.enumerated() {
             guard case let .scalar(scalar) = item else {
-                log.error(item.mark.line, "'\(label(key))[\(index + 1)]' must be text, found \(MappingReader.kind(of: item))")
+                log.error(
+                    item.mark.line, "'\(label(key))[\(index + 1)]' must be text, found \(MappingReader.kind(of: item))")
                 continue
             }
             out.append(scalar.string)
@@ -120,7 +124,9 @@ public struct MappingReader {
         var out: [Int] = []
         for (index, item) in items.enumerated() {
             guard let number = item.int else {
-                log.error(item.mark.line, "'\(label(key))[\(index + 1)]' must be a whole number, found \(MappingReader.describe(item))")
+                log.error(
+                    item.mark.line,
+                    "'\(label(key))[\(index + 1)]' must be a whole number, found \(MappingReader.describe(item))")
                 continue
             }
             out.append(number)
@@ -135,7 +141,10 @@ public struct MappingReader {
         var seconds: [Double] = []
         for (index, item) in items.enumerated() {
             guard let minutes = item.float ?? item.int.map(Double.init), minutes >= 0, minutes.isFinite else {
-                log.error(item.mark.line, "'\(label(key))[\(index + 1)]' must be 0 or more minutes, found \(MappingReader.describe(item)); e.g. [0, 10, 45]")
+                log.error(
+                    item.mark.line,
+                    "'\(label(key))[\(index + 1)]' must be 0 or more minutes, found \(MappingReader.describe(item)); e.g. [0, 10, 45]"
+                )
                 return nil
             }
             seconds.append(minutes * 60)

@@ -138,7 +138,10 @@ extension YAMLNode {
     init?(_ node: Node) {
         switch node {
         case let .scalar(scalar):
-            self = .scalar(Scalar(scalar.string, style: Scalar.Style(scalar.style), tag: scalar.tag.rawValue, mark: Mark(scalar.mark)))
+            self = .scalar(
+                Scalar(
+                    scalar.string, style: Scalar.Style(scalar.style), tag: scalar.tag.rawValue, mark: Mark(scalar.mark))
+            )
         case let .mapping(mapping):
             var pairs: [(key: YAMLNode, value: YAMLNode)] = []
             pairs.reserveCapacity(mapping.count)
