@@ -112,6 +112,9 @@ extension Library {
         let scope = try studyScope(names, tags: tags)
         let requested = scope.decks
         let only = scope.admits
+        // An interrupted session takes with it the progress files not yet committed: this
+        // server's writes still being committed behind it go in first, as their own commits.
+        if FileManager.default.fileExists(atPath: root.appending(path: StudySessionRunner.snapshotPath).path) { gitPool?.waitForCommits() }
         let writer = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
         let recovered = try StudySessionRunner.recoverInterruptedSession(root: root, git: writer.git)
         // A recovered session was committed after this library's index was opened: read afresh.

@@ -28,8 +28,10 @@ public final class WebApp: @unchecked Sendable {
     public let policy: AccessPolicy
     let lock = NSLock()
     private var opened: (library: Library, stamp: FileStamp?)?
-    /// The git every write of this server commits with, kept open between them.
-    let gitPool = LibraryGitPool()
+    /// The git every write of this server uses, kept open between them. A write answers once
+    /// its files and its pending commit are durable; the commit is made behind it, in order
+    /// (`LibraryGitPool(defersCommits:)`).
+    public let gitPool = LibraryGitPool(defersCommits: true)
     /// Stats read every progress file (a second at 100k entries): kept until the next commit
     /// or the next day, and worked out in the background when the server starts.
     private var statsCache: (stamp: FileStamp?, day: String, stats: StudyStats)?
@@ -79,10 +81,15 @@ public final class WebApp: @unchecked Sendable {
         }
     }
 
-    /// Stops a study session in progress and waits until it is committed (Ctrl-C).
+    /// Stops a study session in progress and waits until it is committed (Ctrl-C): the
+    /// session, then every write's commit still queued.
     public func stopSession() {
         let running = lock.withLock { session }
         running?.stopAndWait()
+        gitPool.waitForCommits()
+        if let error = gitPool.committerError {
+            FileHandle.standardError.write(Data("rote: \(gitPool.pendingCommits) write(s) saved but not committed (\(error)); the next rote command that writes commits them\n".utf8))
+        }
     }
 
     public func router() -> Router<BasicRequestContext> {

@@ -119,6 +119,12 @@ public final class StudySessionRunner {
             return false
         }
         session.endedAt = session.endedAt ?? session.attempts.last?.at ?? session.startedAt
+        // Killed after its commit (or its pending commit) was made and before the snapshot
+        // went: the session is already in, whole.
+        if try git.isCommitted(SessionFile.path(for: session)) {
+            try FileManager.default.removeItem(at: url)
+            return false
+        }
         // A kill while the session file was being written leaves that write's temporary file
         // (`.<id>.yaml.<pid>.<n>.tmp`) beside it; the file is written again below.
         let sessionPath = SessionFile.path(for: session)

@@ -33,9 +33,19 @@ import WebPages
             try await Application(router: app.router()).test(.router, body)
         }
 
-        func commitCount() -> Int { Int(Shell.run("git", ["rev-list", "--count", "HEAD"], in: root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 }
-        func lastCommitSubject() -> String { Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
-        func uncommitted() -> String { Shell.run("git", ["status", "--porcelain"], in: root).stdout }
+        /// The library's log once every write's commit, made behind its answer, is in.
+        func commitCount() -> Int {
+            app.gitPool.waitForCommits()
+            return Int(Shell.run("git", ["rev-list", "--count", "HEAD"], in: root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        func lastCommitSubject() -> String {
+            app.gitPool.waitForCommits()
+            return Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func uncommitted() -> String {
+            app.gitPool.waitForCommits()
+            return Shell.run("git", ["status", "--porcelain"], in: root).stdout
+        }
     }
 
     /// Headers a page of the server sends: its host, and the token in the cookie.
