@@ -81,6 +81,13 @@ public final class WebApp: @unchecked Sendable {
         }
     }
 
+    /// Commits what a `rote serve` that crashed left pending, before the first request: any
+    /// writer does it first (`LibraryWriter`). A library another `rote` is writing is left to
+    /// it; that command commits them as it starts.
+    public func commitLeftovers() {
+        _ = try? LibraryWriter(root: root, user: user, purpose: "serve", pool: gitPool)
+    }
+
     /// Stops a study session in progress and waits until it is committed (Ctrl-C): the
     /// session, then every write's commit still queued.
     public func stopSession() {
