@@ -128,7 +128,7 @@ extension LibraryGit {
                 throw SyncError(.locked, "\(name) is not a pending commit this Rote can read (its files are in the work tree); move it out of .git/rote/pending-commits and run `rote sync` to commit the files, then run the command again")
             }
             let author = try CommitAuthor.signature(in: repository, privacy: privacy, user: pending.user, at: pending.date)
-            try commit(changes: pending.changes, message: pending.message, author: author)
+            _ = try commit(changes: pending.changes, message: pending.message, author: author)
             try FileManager.default.removeItem(at: url)
             committed?()
         }
