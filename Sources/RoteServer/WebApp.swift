@@ -27,7 +27,7 @@ public final class WebApp: @unchecked Sendable {
     public let user: String
     public let policy: AccessPolicy
     let lock = NSLock()
-    private var opened: (library: Library, stamp: FileStamp?)?
+    private var opened: (library: Library, stamp: FileStamp?, settingsWrites: Int)?
     /// The git every write of this server uses, kept open between them. A write answers once
     /// its files and its pending commit are durable; the commit is made behind it, in order
     /// (`LibraryGitPool(defersCommits:)`).
@@ -46,16 +46,25 @@ public final class WebApp: @unchecked Sendable {
     /// The port the server listens on, once it is (for the Origin check).
     public func listening(on port: Int) { policy.port.value = port }
 
-    /// The library, opened again when git's index changed since (a commit by this server or
-    /// by a `rote` command beside it), so answers follow the files.
+    /// The library, opened again when git's index changed since by a `rote` command beside
+    /// the server, so answers follow the files. A commit of this server's own writes (made
+    /// behind them, `gitPool`) changes nothing the open library does not already hold: its
+    /// writes were recorded in it as they were answered.
     func library() throws -> Library {
         var info = stat()
         let stamp = stat(root.appending(path: ".git/index").path, &info) == 0 ? FileStamp(info) : nil
+        let settingsWrites = gitPool.settingsWrites
         return try lock.withLock {
-            if let opened, opened.stamp == stamp { return opened.library }
+            if let opened, opened.settingsWrites == settingsWrites {
+                if opened.stamp == stamp { return opened.library }
+                if stamp != nil, stamp == gitPool.lastCommittedIndexStamp {
+                    self.opened = (opened.library, stamp, settingsWrites)
+                    return opened.library
+                }
+            }
             let library = try Library(root: root, user: user)
             library.gitPool = gitPool
-            opened = (library, stamp)
+            opened = (library, stamp, settingsWrites)
             return library
         }
     }

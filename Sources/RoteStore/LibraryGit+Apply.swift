@@ -179,14 +179,27 @@ public final class LibraryGitPool: @unchecked Sendable {
     /// Writes `commit` durably as the journal `name` and queues its commit.
     func enqueue(_ commit: PendingCommit, root: URL, user: String, name: String) throws {
         try AtomicFile.write(commit.encoded(), to: root.appending(path: "\(PendingCommit.folder)/\(name)"))
-        lock.withLock { pending += 1 }
+        let settings = commit.changes.keys.contains(where: Self.isSettingsFile)
+        lock.withLock {
+            pending += 1
+            if settings { settingsWriteCount += 1 }
+        }
         commits.async { [self] in
             gate.lock()
             while suspended { gate.wait() }
             gate.unlock()
             guard lock.withLock({ stalled == nil }) else { return }
             do {
-                try committer(root: root, user: user).commitPendingJournals(committed: { [self] in lock.withLock { pending = max(0, pending - 1) } })
+                try committer(root: root, user: user).commitPendingJournals(committed: { [self] in
+                    // Git's index as this commit left it: a reader that finds it so knows the
+                    // change is this process's own, already in what it holds.
+                    var info = stat()
+                    let stamp = stat(root.appending(path: ".git/index").path, &info) == 0 ? FileStamp(info) : nil
+                    lock.withLock {
+                        pending = max(0, pending - 1)
+                        committedIndexStamp = stamp
+                    }
+                })
             } catch {
                 FileHandle.standardError.write(Data("rote: could not commit a write (\(error)); its files are saved and the next write commits it\n".utf8))
                 lock.withLock { stalled = error }
@@ -203,6 +216,24 @@ public final class LibraryGitPool: @unchecked Sendable {
     /// Waits, without blocking a thread, until every commit queued so far is made.
     public func commitsMade() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in commits.async { done.resume() } }
+    }
+
+    /// Git's index (`.git/index`) as this pool's committer last left it: a process that keeps
+    /// the library open tells its own commits — already in what it holds, through the writes
+    /// it recorded — from another process's, after which it opens the library again.
+    public var lastCommittedIndexStamp: FileStamp? { lock.withLock { committedIndexStamp } }
+    private var committedIndexStamp: FileStamp?
+
+    /// How many writes of this pool changed a file an open library reads once, when it opens
+    /// (`LibrarySettings`: `rote.yaml`, a deck's `deck.yaml`, a profile): a process that keeps
+    /// the library open opens it again when this moved.
+    public var settingsWrites: Int { lock.withLock { settingsWriteCount } }
+    private var settingsWriteCount = 0
+
+    static func isSettingsFile(_ path: String) -> Bool {
+        let parts = path.split(separator: "/")
+        return path == LibraryLocation.manifestName || (parts.count == 3 && parts[0] == "corpus" && parts[2] == "deck.yaml")
+            || (parts.count == 3 && parts[0] == "profiles" && parts[2] == "profile.yaml")
     }
 
     /// Why the committer stopped, when it did; its journals wait for the next writer.
