@@ -121,7 +121,7 @@ class WebTests(unittest.TestCase):
     def setUp(self):
         self.served = Served().start()
         self.driver = browser()
-        self.wait = WebDriverWait(self.driver, 15)
+        self.wait = WebDriverWait(self.driver, 15, ignored_exceptions=[StaleElementReferenceException])
         self.driver.get(self.served.address)
         self.wait.until(EC.presence_of_element_located((By.ID, "today-due")))
 
