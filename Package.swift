@@ -15,12 +15,14 @@ let package = Package(
         .executable(name: "rote", targets: ["rote"]),
         .library(
             name: "RoteKit",
-            targets: ["RoteLibrary", "RoteModel", "Scheduling", "RoteStore", "RoteSync", "StudyData", "Study", "LaunchIndex", "LibGit", "Exchange", "AnkiImport", "PublisherDecks"]),
+            targets: ["RoteLibrary", "RoteModel", "Scheduling", "RoteStore", "RoteSync", "StudyData", "Study", "LaunchIndex", "LibGit", "Exchange", "AnkiImport", "PublisherDecks", "Parallelism"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
+        // FileDescriptor's read and write, the same on Linux and macOS (already in the graph through swift-nio).
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         // The web app of `rote serve`; swift-configuration support (a default trait) is not used.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
     ],
@@ -43,11 +45,13 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // Work spread over every core: `concurrentMap`, `inParallel` and the slots they fill.
+        .target(name: "Parallelism", swiftSettings: strictSettings),
         .target(name: "RoteModel", dependencies: ["Yams"], swiftSettings: strictSettings),
         .target(name: "Scheduling", dependencies: ["RoteModel"], swiftSettings: strictSettings),
         .target(
             name: "RoteStore",
-            dependencies: ["RoteModel", "Scheduling", "LibGit", "StarterDecks"],
+            dependencies: ["RoteModel", "Scheduling", "LibGit", "StarterDecks", "Parallelism", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -56,20 +60,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Content in and out: seed JSON and CSV/TSV imports, deck and learner exports, erasure.
-        .target(name: "Exchange", dependencies: ["RoteModel", "RoteStore", "LibGit"], swiftSettings: strictSettings),
+        .target(name: "Exchange", dependencies: ["RoteModel", "RoteStore", "LibGit", "Parallelism"], swiftSettings: strictSettings),
         // What planning, a session and stats read from a library, whoever holds it (the parsed
         // files or the launch index), and the content rules both apply: below Study and
         // LaunchIndex, so neither depends on the other.
         .target(name: "StudyData", dependencies: ["RoteModel", "Scheduling", "RoteStore"], swiftSettings: strictSettings),
-        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Yams"], swiftSettings: strictSettings),
+        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Parallelism", "Yams"], swiftSettings: strictSettings),
         // The launch index cache in .git/rote/: what a launch needs, memory-mapped.
-        .target(name: "LaunchIndex", dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "StudyData"], swiftSettings: strictSettings),
+        .target(name: "LaunchIndex", dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "StudyData", "Parallelism"], swiftSettings: strictSettings),
         // The one way to open a library: the checked launch index, and each operation (show,
         // record a review, change a status, stats…) reading only the files it needs. The CLI,
         // RoteKit users and `rote serve` all go through it.
         .target(
             name: "RoteLibrary",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Study", "LaunchIndex", "LibGit"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Study", "LaunchIndex", "LibGit", "Parallelism"],
             swiftSettings: strictSettings
         ),
         // Scores a tracing attempt against a letter's stroke template: pure, no I/O.
@@ -117,6 +121,7 @@ let package = Package(
             dependencies: [
                 "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "StudyData", "Study", "Exchange", "AnkiImport", "PublisherDecks", "LaunchIndex", "RoteLibrary", "RoteServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings
         ),
@@ -127,7 +132,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "rote-bench",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "LibGit", "StudyData", "Study", "LaunchIndex", "RoteLibrary", "LetterTracing"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "LibGit", "StudyData", "Study", "LaunchIndex", "RoteLibrary", "LetterTracing", "Parallelism"],
             path: "Benchmarks/Sources/rote-bench",
             swiftSettings: strictSettings
         ),
@@ -137,6 +142,7 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "ParallelismTests", dependencies: ["Parallelism"], swiftSettings: strictSettings),
         .testTarget(name: "RoteModelTests", dependencies: ["RoteModel", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RoteModel", "TestSupport"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "Scheduling", "TestSupport", "LibGit"], swiftSettings: strictSettings),
@@ -175,7 +181,7 @@ let package = Package(
 // compare internal readers), and `rote-fuzz` links libFuzzer's driver. Ordinary builds never
 // see any of it. Fuzz/README.md says how to run one target.
 if Context.environment["ROTE_FUZZ"] == "1" {
-    let instrumented: Set<String> = ["RoteModel", "Scheduling", "LibGit", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "Study", "LaunchIndex", "LetterTracing", "RoteLibrary", "RoteServer"]
+    let instrumented: Set<String> = ["Parallelism", "RoteModel", "Scheduling", "LibGit", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "Study", "LaunchIndex", "LetterTracing", "RoteLibrary", "RoteServer"]
     for target in package.targets where instrumented.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer", "-enable-testing"])]
     }

@@ -33,7 +33,7 @@ public struct AnkiPackage: Sendable {
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
-            throw AnkiImportError(.notAnArchive, "\(name) is not a zip archive (an .apkg or .colpkg is one); the file is truncated or not an Anki export — export it from Anki again")
+            throw AnkiImportError(.notAnArchive, "\(name) is not a zip archive (an .apkg or .colpkg is one); the file is truncated or not an Anki export — export it from Anki again", cause: error)
         }
         let tooBig = AnkiImportError(.notAnArchive, "\(name) unpacks to more than \(describeSize(limit)); refusing it (a damaged or hostile package, or not one deck)")
         var entries: [String: ZIPFoundation.Entry] = [:]
@@ -72,7 +72,7 @@ public struct AnkiPackage: Sendable {
             } catch let error as AnkiImportError {
                 throw error
             } catch {
-                throw AnkiImportError(.notAnArchive, "\(name): '\(path)' cannot be unpacked (\(error)); the file is truncated or damaged — export it from Anki again")
+                throw AnkiImportError(.notAnArchive, "\(name): '\(path)' cannot be unpacked (\(error)); the file is truncated or damaged — export it from Anki again", cause: error)
             }
             return data
         }

@@ -2,44 +2,14 @@ import Foundation
 import RoteModel
 import RoteStore
 
-/// One finding of an import: where (a JSON path such as `skills[0].slug`, or a row of a
-/// table), how bad, and what to do.
-public struct ImportIssue: Sendable, Equatable, CustomStringConvertible {
-    public enum Severity: String, Sendable {
-        /// Blocks the whole import; nothing is written.
-        case error
-        /// Reported; the import goes on.
-        case warning
-        /// A table row left out of the import (the rest goes on).
-        case skipped
-    }
-
-    /// The file imported, as given.
-    public var file: String
-    /// `skills[0].slug` for JSON, `line 12` for tables; empty for the file as a whole.
-    public var location: String
-    public var severity: Severity
-    public var message: String
-
-    public init(file: String, location: String, severity: Severity, message: String) {
-        self.file = file
-        self.location = location
-        self.severity = severity
-        self.message = message
-    }
-
-    public var description: String {
-        "\(file)\(location.isEmpty ? "" : ": \(location)"): \(severity.rawValue): \(message)"
-    }
-}
-
 /// What an import will do: the files it writes (library-relative path → bytes), what it
 /// found, and a one-line summary for the commit message. Nothing is written until
 /// `LibraryGit.apply` runs, and not at all when `isBlocked`.
 public struct ImportPlan: Sendable {
     public var deck: String
     public var changes: [String: Data] = [:]
-    public var issues: [ImportIssue] = []
+    /// What it found, each at its JSON path (`skills[0].slug`) or table row (`line 12`).
+    public var issues: [Diagnostic] = []
     /// Counts by what happens to each item.
     public var created = 0, replaced = 0, unchanged = 0, kept = 0
     /// e.g. "1 domain, 1 skill, 2 questions".
@@ -58,13 +28,13 @@ public struct ImportPlan: Sendable {
         return plan
     }
 
-    public var errors: [ImportIssue] { issues.filter { $0.severity == .error } }
+    public var errors: [Diagnostic] { issues.filter { $0.severity == .error } }
     public var isBlocked: Bool { !errors.isEmpty }
 
     /// Text for a person: counts, then every issue (errors first).
     public func report(dryRun: Bool) -> String {
         var lines: [String] = []
-        let order: [ImportIssue.Severity] = [.error, .skipped, .warning]
+        let order: [Diagnostic.Severity] = [.error, .skipped, .warning]
         for severity in order {
             lines += issues.filter { $0.severity == severity }.map(\.description)
         }

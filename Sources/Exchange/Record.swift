@@ -4,27 +4,30 @@ import RoteModel
 /// Issues collected while reading a file to import.
 struct IssueLog: Sendable {
     let file: String
-    private(set) var issues: [ImportIssue] = []
+    private(set) var issues: [Diagnostic] = []
 
     init(file: String) { self.file = file }
 
     mutating func error(_ location: String, _ message: String) {
-        issues.append(ImportIssue(file: file, location: location, severity: .error, message: message))
+        issues.append(Diagnostic(path: file, location: location, severity: .error, message: message))
     }
 
     mutating func warning(_ location: String, _ message: String) {
-        issues.append(ImportIssue(file: file, location: location, severity: .warning, message: message))
+        issues.append(Diagnostic(path: file, location: location, severity: .warning, message: message))
     }
 
     mutating func skipped(_ location: String, _ message: String) {
-        issues.append(ImportIssue(file: file, location: location, severity: .skipped, message: message))
+        issues.append(Diagnostic(path: file, location: location, severity: .skipped, message: message))
     }
 
     var hasErrors: Bool { issues.contains { $0.severity == .error } }
 
     /// True when an error sits at `path` or inside it.
     func hasErrors(under path: String) -> Bool {
-        issues.contains { $0.severity == .error && ($0.location == path || $0.location.hasPrefix(path + ".") || $0.location.hasPrefix(path + "[")) }
+        issues.contains {
+            guard $0.severity == .error, let location = $0.location else { return false }
+            return location == path || location.hasPrefix(path + ".") || location.hasPrefix(path + "[")
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LibGit
+import Parallelism
 import RoteStore
 
 /// What changed in a library since its launch index was made: every recorded file is
@@ -26,7 +27,7 @@ struct FileCheck: Sendable {
     var isEmpty: Bool { changes.isEmpty }
 
     static func run(root: URL, user: String, records index: LaunchIndex) -> FileCheck {
-        let started = now()
+        let started = racyFrom()
         var moved = movedRecords(root: root.path, index: index)
         // Records the overlay changed or added are few: stat'ed by path.
         let overlaid = index.overlay.files.compactMap { number, record in record.map { ($0, Optional(number)) } }
@@ -368,10 +369,15 @@ struct FileCheck: Sendable {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    /// A file changed within two seconds of being stamped could change again with the same
-    /// stamp (file times tick coarsely), so such a stamp is not trusted: git calls it racy.
+    /// The time from which a file's stamp is racy: `FileStamp.racyWindow` before now. Read
+    /// once on the caller's task, before any work spreads over threads.
+    static func racyFrom() -> Int64 { now() - FileStamp.racyWindow }
+
+    /// A file changed within the racy window of being stamped could change again with the
+    /// same stamp (file times tick coarsely), so such a stamp is not trusted: git calls it
+    /// racy. `started` is `racyFrom()` when the check started.
     static func isRacy(_ stamp: FileStamp, since started: Int64) -> Bool {
-        max(stamp.modified, stamp.changed) >= started - 2_000_000_000
+        max(stamp.modified, stamp.changed) >= started
     }
 
     static func settled(_ stamp: FileStamp, since started: Int64) -> FileStamp {

@@ -1,4 +1,5 @@
 import Foundation
+import Parallelism
 import RoteModel
 import RoteStore
 import StudyData
@@ -32,7 +33,7 @@ extension LaunchIndex {
                 if !overridden.isEmpty, overridden.contains(id) { continue }
                 fold(&partial, ProgressDigest(
                     id: id, status: ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3],
-                    state: reader.u8(at + 7) & 1 != 0 ? LaunchIndex.memoryState(reader, at: at, .stored) : nil,
+                    state: LaunchIndex.storedState(reader, at: at),
                     marks: LaunchIndex.marks(reader, at: at, marksSection: marksBase),
                     replayed: LaunchIndex.replayed(reader, at: at)))
             }

@@ -1,5 +1,6 @@
 import Foundation
 import LibGit
+import Parallelism
 import RoteModel
 import RoteStore
 import StudyData
@@ -98,7 +99,7 @@ extension LaunchIndex {
                 counts.marks += progress.map { rows.progress[$0].value.digest?.marks.count ?? 0 } ?? 0
                 counts.forms += entry.forms.count
                 counts.stringBytes += entry.id.utf8.count + entry.path.utf8.count + (entry.headword?.utf8.count ?? 0) + entry.gloss.utf8.count
-                    + (entry.root?.utf8.count ?? 0)
+                    + (entry.root?.utf8.count ?? 0) + (entry.topics.isEmpty ? 0 : entry.joinedTopics.utf8.count)
                 for form in entry.forms { counts.stringBytes += form.utf8.count }
             }
             return counts
@@ -260,6 +261,7 @@ extension LaunchIndex {
             let headword = entry.headword.map(intern) ?? (0, 0)
             let gloss = intern(entry.gloss)
             let root = entry.root.map(intern) ?? (0, 0)
+            let topics = entry.topics.isEmpty ? (0, 0) : intern(entry.joinedTopics)
             for form in entry.forms {
                 let place = intern(form)
                 formPlaces.append(place)
@@ -282,7 +284,7 @@ extension LaunchIndex {
             entries.append(path.0)
             entries.append(UInt16(min(path.1, Int(UInt16.max))))
             entries.append(entry.kind.rawValue)
-            entries.append(UInt8((entry.published ? 1 : 0) | (entry.locked ? 2 : 0) | (entry.headword != nil ? 4 : 0) | (entry.root != nil ? 8 : 0)))
+            entries.append(UInt8((entry.published ? 1 : 0) | (entry.locked ? 2 : 0) | (entry.headword != nil ? 4 : 0) | (entry.root != nil ? 8 : 0) | (entry.topics.isEmpty ? 0 : 16)))
             entries.append(status)
             entries.append(contentsOf: [0, 0, 0])
             entries.append(entry.rank.map { Int32(clamping: $0) } ?? Int32.min)
@@ -297,6 +299,9 @@ extension LaunchIndex {
             entries.append(UInt16(0))
             entries.append(root.0)
             entries.append(UInt16(min(root.1, Int(UInt16.max))))
+            entries.append(UInt16(0))
+            entries.append(topics.0)
+            entries.append(UInt16(min(topics.1, Int(UInt16.max))))
             entries.append(UInt16(0))
             for place in formPlaces.suffix(entry.forms.count) {
                 entryForms.append(place.0)

@@ -1,5 +1,6 @@
 import Foundation
 import LibGit
+import Parallelism
 import RoteModel
 import RoteStore
 import StudyData
@@ -18,7 +19,7 @@ extension LaunchRows {
     /// open file) before its bytes are read, so one that changes meanwhile is read again
     /// next time; blob ids come from git's index where its stat data matches.
     static func read(root: URL, user: String) throws -> (rows: LaunchRows, library: LoadedLibrary) {
-        let started = FileCheck.now()
+        let started = FileCheck.racyFrom()
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
         // The scope is listed before anything is read, so that a file that appears later is
         // not recorded unread, with git's index read beside it; the loader takes the scope's

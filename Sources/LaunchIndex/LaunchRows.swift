@@ -1,5 +1,6 @@
 import Foundation
 import LibGit
+import Parallelism
 import RoteModel
 import RoteStore
 import StudyData
@@ -27,6 +28,13 @@ public struct EntryRow: Sendable, Equatable {
     public var gloss: String
     /// A vocabulary entry's word family (`root:`), trimmed and lower-cased; nil when none.
     public var root: String?
+    /// A vocabulary entry's topics: its examples' `context`s, each once.
+    public var topics: [String]
+
+    /// The topics as the index stores them: one string, joined by the ASCII unit separator
+    /// (which a topic name has no use for).
+    var joinedTopics: String { topics.joined(separator: "\u{1F}") }
+    static func topics(joined: String) -> [String] { joined.split(separator: "\u{1F}").map(String.init) }
 
     public init(entry: Entry, published: Bool, locked: Bool) {
         let kind: Kind
@@ -58,12 +66,13 @@ public struct EntryRow: Sendable, Equatable {
         self.init(
             id: id, deck: deck, path: path, kind: .vocabulary, rank: headline.rank, sortKey: headline.rank ?? Int.max, published: true, locked: false,
             headword: LibraryIndex.normalize(headline.word), forms: forms, gloss: headline.gloss,
-            root: headline.root.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 })
+            root: headline.root.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 },
+            topics: headline.topics)
     }
 
     init(
         id: String, deck: String, path: String, kind: Kind, rank: Int?, sortKey: Int, published: Bool, locked: Bool, headword: String?, forms: [String],
-        gloss: String, root: String? = nil
+        gloss: String, root: String? = nil, topics: [String] = []
     ) {
         self.id = id
         self.deck = deck
@@ -77,6 +86,7 @@ public struct EntryRow: Sendable, Equatable {
         self.forms = forms
         self.gloss = gloss
         self.root = root
+        self.topics = topics
     }
 }
 

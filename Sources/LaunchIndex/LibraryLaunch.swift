@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LibGit
+import Parallelism
 import RoteModel
 import RoteStore
 import StudyData
@@ -464,6 +465,7 @@ public struct IndexPlanningSource: PlanningSource {
     public func id(_ entry: Int) -> String { index.id(ofEntry: entry) }
     public func facts(_ entry: Int) -> EntryFacts { index.facts(ofEntry: entry) }
     public func rank(_ entry: Int) -> Int? { index.rank(ofEntry: entry) }
+    public func topics(_ entry: Int) -> [String] { index.topics(ofEntry: entry) }
     public func headword(_ entry: Int) -> String? { index.gloss(ofEntry: entry).components(separatedBy: " — ").first }
     /// A headword the learner ignores or knows — the word itself, as the loaded library's
     /// `familiarWords` has it, not any entry one of whose forms it is (`was` is no family head

@@ -65,7 +65,7 @@ struct Overlay: Sendable {
     /// Changes past this many rows fold into a new base.
     static func limit(entries: Int) -> Int { max(2_000, entries / 20) }
 
-    static let magic: [UInt8] = Array("ROTEDLT6".utf8)
+    static let magic: [UInt8] = Array("ROTEDLT7".utf8)
 
     /// Works out what the index reads per entry: statuses as the base builder works them
     /// out, the masks, and the added entries in study order with their forms.
@@ -151,11 +151,12 @@ struct Overlay: Sendable {
         text(row.path)
         text(row.gloss)
         writer.append(row.kind.rawValue)
-        writer.append(UInt8((row.published ? 1 : 0) | (row.locked ? 2 : 0) | (row.headword != nil ? 4 : 0) | (entry.progress != nil ? 8 : 0) | (row.root != nil ? 16 : 0)))
+        writer.append(UInt8((row.published ? 1 : 0) | (row.locked ? 2 : 0) | (row.headword != nil ? 4 : 0) | (entry.progress != nil ? 8 : 0) | (row.root != nil ? 16 : 0) | (row.topics.isEmpty ? 0 : 32)))
         writer.append(row.rank.map { Int32(clamping: $0) } ?? Int32.min)
         writer.append(Int64(row.sortKey))
         if let headword = row.headword { text(headword) }
         if let root = row.root { text(root) }
+        if !row.topics.isEmpty { text(row.joinedTopics) }
         writer.append(UInt16(min(row.forms.count, Int(UInt16.max))))
         for form in row.forms.prefix(Int(UInt16.max)) { text(form) }
         if let progress = entry.progress {
@@ -239,6 +240,11 @@ struct Overlay: Sendable {
             guard let text = text() else { return nil }
             root = text
         }
+        var topics: [String] = []
+        if flags & 32 != 0 {
+            guard let text = text() else { return nil }
+            topics = EntryRow.topics(joined: text)
+        }
         guard at + 2 <= reader.count else { return nil }
         let formCount = Int(reader.u16(at))
         at += 2
@@ -255,7 +261,7 @@ struct Overlay: Sendable {
         }
         let row = EntryRow(
             id: id, deck: deck, path: path, kind: kind, rank: rank == Int32.min ? nil : Int(rank), sortKey: sortKey,
-            published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword, forms: forms, gloss: gloss, root: root)
+            published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword, forms: forms, gloss: gloss, root: root, topics: topics)
         return AddedEntry(row: row, progress: progress)
     }
 }

@@ -54,7 +54,7 @@ enum PublisherCache {
             try FileManager.default.moveItem(at: partial, to: folder)
             return try Repository.open(at: folder)
         } catch let error as GitError {
-            throw PublisherError(.unreachable, "cannot reach the publisher at \(url): \(error.message); check the address (a path, file://, ssh:// or https:// URL of a git repository) and your connection")
+            throw PublisherError(.unreachable, "cannot reach the publisher at \(url): \(error.message); check the address (a path, file://, ssh:// or https:// URL of a git repository) and your connection", cause: error)
         }
     }
 }

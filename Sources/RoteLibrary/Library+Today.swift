@@ -1,5 +1,6 @@
 import Foundation
 import LaunchIndex
+import Parallelism
 import RoteModel
 import RoteStore
 import Study

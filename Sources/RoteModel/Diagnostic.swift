@@ -1,22 +1,51 @@
-/// A problem found in a library file, printed the way compilers do:
+/// A problem found in a file or an input, printed the way compilers do:
 /// `corpus/english-a1/run.yaml:12: error: examples[1].en has no {marker}`.
+///
+/// The one diagnostic of Rote: library files and their checks, imports (where a problem sits
+/// at a JSON path such as `skills[0].slug` or a table's `line 12`, given as `location`), and
+/// JSON-lines input (`rote replay`, `rote optimize`), whose diagnostics get their path with
+/// `inFile(_:)` once the caller knows what to call the input.
 public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Severity: String, Sendable, Hashable, Comparable {
-        case error, warning
+        /// Blocks what was asked (an import writes nothing).
+        case error
+        /// Reported; the rest goes on.
+        case warning
+        /// An input row left out (of a table import); the rest goes on.
+        case skipped
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .error && rhs == .warning }
+        /// Errors first, then rows left out, then warnings.
+        private var rank: Int {
+            switch self {
+            case .error: 0
+            case .skipped: 1
+            case .warning: 2
+            }
+        }
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
     /// Path relative to the library root (or as given, for files outside it).
     public var path: String
     /// 1-based line, when the problem has one.
     public var line: Int?
+    /// Where in the file, when that is not a line of it: a JSON path (`skills[0].slug`) or a
+    /// table's row (`line 12`); empty for the file as a whole. Printed as `path: location:`.
+    public var location: String?
     public var severity: Severity
     public var message: String
 
     public init(path: String, line: Int?, severity: Severity, message: String) {
         self.path = path
         self.line = line
+        self.severity = severity
+        self.message = message
+    }
+
+    public init(path: String, location: String, severity: Severity, message: String) {
+        self.path = path
+        self.location = location
         self.severity = severity
         self.message = message
     }
@@ -29,10 +58,19 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         Diagnostic(path: path, line: line, severity: .warning, message: message)
     }
 
+    /// The same problem, named as being in `path` (a JSON-lines input read before its name
+    /// was known: `<stdin>`, or the file given).
+    public func inFile(_ path: String) -> Diagnostic {
+        var copy = self
+        copy.path = path
+        return copy
+    }
+
     /// The line a person reads. Messages quote content and paths, which may hold control
     /// characters; they are shown escaped (`\u{1B}`), never sent to the terminal raw.
     public var description: String {
-        ControlCharacters.visible("\(path):\(line.map(String.init) ?? "1"): \(severity.rawValue): \(message)")
+        let place = location.map { $0.isEmpty ? path : "\(path): \($0)" } ?? "\(path):\(line.map(String.init) ?? "1")"
+        return ControlCharacters.visible("\(place): \(severity.rawValue): \(message)")
     }
 
     /// Orders by path, then line, so reports read top to bottom.

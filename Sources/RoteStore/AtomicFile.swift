@@ -1,5 +1,6 @@
 import Foundation
 import RoteModel
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -75,14 +76,10 @@ public enum AtomicFile {
 
         private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
             guard descriptor >= 0 else { throw WriteError(path: url.path, reason: "the file was already finished") }
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw WriteError(path: url.path, reason: String(cString: strerror(errno)))
-                }
-                offset += written
+            do {
+                _ = try FileDescriptor(rawValue: descriptor).writeAll(bytes)
+            } catch let error as Errno {
+                throw WriteError(path: url.path, reason: String(cString: strerror(error.rawValue)))
             }
         }
 

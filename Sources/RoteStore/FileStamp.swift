@@ -27,4 +27,12 @@ public struct FileStamp: Sendable, Equatable {
 
     /// A stamp no file has, for a file that must be read again next time.
     public static let unknown = FileStamp(size: UInt64.max, modified: 0, changed: 0, inode: 0)
+
+    /// Nanoseconds after a file changes during which its stamp is not trusted: file times
+    /// tick coarsely, so a file changed again within the window could keep the same stamp
+    /// (git calls such a stamp racy). The launch index and `rote check` read such a file again
+    /// next time. Two seconds, which covers every file system's time granularity (FAT's is
+    /// two seconds). Tests that want stamps trusted at once bind it to 0 for their task
+    /// (TestSupport's `.settledFileStamps` trait); it is read once when a check starts.
+    @TaskLocal public static var racyWindow: Int64 = 2_000_000_000
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Parallelism
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,10 +32,6 @@ public enum LibraryCheck {
     /// Version 2: vocabulary facts carry what the content-quality rules compare, and files'
     /// own problems include those rules', so a cache of version 1 is read as empty.
     static let header = "rote-check-cache 2"
-    /// A file changed within this many nanoseconds before the cache was written may change
-    /// again without its stamp moving (coarse file times): it is read again next time.
-    static let racyWindow: Int64 = 2_000_000_000
-
     /// Checks the library at `root`. With `everything`, every file is read, on every core.
     public static func run(root: URL, everything: Bool = false) throws -> Result {
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
@@ -119,13 +116,16 @@ public enum LibraryCheck {
     static func records(root: URL, files: [(String, LibraryFile)], decks: [String: DeckManifest], reuse cached: Cache) -> (records: [Record], read: Int) {
         let loader = LibraryLoader(users: .all, includeSessions: true)
         let rootPath = root.path
+        // A file changed within the racy window before the cache was written may change again
+        // without its stamp moving (coarse file times): it is read again now.
+        let settledBefore = cached.writtenAt - FileStamp.racyWindow
         let results = files.concurrentMap { path, kind -> (Record, Bool) in
             var info = stat()
             let stamp = stat(rootPath + "/" + path, &info) == 0 ? FileStamp(info) : FileStamp.unknown
             var deckKind = ""
             if case let .entry(deck, _) = kind { deckKind = decks[deck]?.kind.rawValue ?? "" }
             if let record = cached.records[path], record.stamp == stamp, record.deckKind == deckKind, stamp != FileStamp.unknown,
-                max(stamp.modified, stamp.changed) < cached.writtenAt - racyWindow
+                max(stamp.modified, stamp.changed) < settledBefore
             {
                 return (record, false)
             }

@@ -64,7 +64,7 @@ public struct LibraryCreator {
         do {
             repository = try Repository.create(at: root)
         } catch let error as GitError {
-            throw LibraryError(.gitFailure, "cannot create a git repository at \(root.path): \(error.message)")
+            throw LibraryError(.gitFailure, "cannot create a git repository at \(root.path): \(error.message)", cause: error)
         }
         var paths: [String] = []
         func write(_ path: String, _ text: String) throws {
@@ -101,7 +101,7 @@ public struct LibraryCreator {
                 tree: tree, parents: [], message: "Create Rote library with \(decks.count) starter decks\n\nDecks: \(decks.joined(separator: ", "))\nRote-User: \(user)\n",
                 author: signature, committer: signature)
         } catch let error as GitError {
-            throw LibraryError(.gitFailure, "cannot make the first commit in \(root.path): \(error.message)")
+            throw LibraryError(.gitFailure, "cannot make the first commit in \(root.path): \(error.message)", cause: error)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LibGit
+import RoteModel
 import Scheduling
 
 /// Rote's use of the git repository behind a library: committing what changed, one commit per
@@ -33,7 +34,7 @@ public final class LibraryGit {
         do {
             repository = try Repository.open(at: root)
         } catch let error as GitError {
-            throw SyncError(.notARepository, "\(root.path) is not a git repository (\(error.message)); create a library with `rote init`")
+            throw SyncError(.notARepository, "\(root.path) is not a git repository (\(error.message)); create a library with `rote init`", cause: error)
         }
         self.user = user
         self.device = DeviceIdentity.id(root: root)
@@ -181,101 +182,4 @@ public final class LibraryGit {
         try? FileManager.default.removeItem(at: lock)
         FileHandle.standardError.write(Data("rote: removed \(lock.path), left by a git or rote process that stopped before finishing; no running process held it\n".utf8))
     }
-}
-
-extension SessionFile {
-    /// `profiles/<user>/sessions/<yyyy>/<mm>/<id>.yaml`.
-    public static func path(for session: SessionFile) -> String {
-        LibraryPaths.session(session)
-    }
-}
-
-/// The message for work committed by `rote sync` before it fetches.
-enum PendingCommitMessage {
-    static func make(paths: [String], changes: [String: Data?], user: String, device: String) -> String {
-        let sessions = paths.filter { $0.contains("/sessions/") && changes[$0] != nil }
-        let progress = paths.filter { $0.contains("/progress/") }
-        let content = paths.filter { $0.hasPrefix("corpus/") }
-        var parts: [String] = []
-        if !content.isEmpty {
-            let decks = Set(content.map { $0.split(separator: "/")[1] }).sorted()
-            parts.append("\(content.count) content file\(content.count == 1 ? "" : "s") (\(decks.joined(separator: ", ")))")
-        }
-        if !sessions.isEmpty { parts.append("\(sessions.count) session\(sessions.count == 1 ? "" : "s")") }
-        if !progress.isEmpty { parts.append("\(progress.count) progress file\(progress.count == 1 ? "" : "s")") }
-        let other = paths.count - content.count - sessions.count - progress.count
-        if other > 0 { parts.append("\(other) other file\(other == 1 ? "" : "s")") }
-        let recovered = !progress.isEmpty && sessions.isEmpty
-        let summary = (recovered ? "Recover: " : "Update: ") + parts.joined(separator: ", ")
-        var message = summary + "\n"
-        if recovered {
-            message += "\nReviews written by a session that ended before it could commit; every answer is kept.\n"
-        }
-        message += "\n\(SessionCommitMessage.deviceTrailer): \(device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-        if recovered { message += "\(SessionCommitMessage.recoveredTrailer): yes\n" }
-        return message
-    }
-}
-
-/// Finds a live process that has a file open, by reading /proc (Linux). Used to tell a stale
-/// git lock file from one a running git is using.
-enum ProcessScan {
-    static func processHolding(_ file: URL) -> String? {
-        let target = file.resolvingSymlinksInPath().path
-        guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
-        for pid in pids where Int(pid) != nil {
-            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { continue }
-            for descriptor in descriptors {
-                if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"), destination == target {
-                    let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-                    return "\(pid) (\(command))"
-                }
-            }
-        }
-        return nil
-    }
-
-    /// A live git process (other than this one) whose working folder is inside `root`: git
-    /// moves to the top of the work tree before it locks anything, so this finds a git that
-    /// may own a lock file it no longer has open.
-    static func gitProcess(workingIn root: URL) -> String? {
-        let top = root.resolvingSymlinksInPath().standardizedFileURL.path
-        guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
-        let me = String(getpid())
-        for pid in pids where Int(pid) != nil && pid != me {
-            guard let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines),
-                command == "git" || command.hasPrefix("git-"),
-                let folder = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
-                folder == top || folder.hasPrefix(top + "/")
-            else { continue }
-            return "\(pid) (\(command))"
-        }
-        return nil
-    }
-}
-
-/// Thrown by a test's `interruption` to stop a write as a kill would: with no clean-up.
-struct SimulatedKill: Error {}
-
-/// Why sync could not go on, with what to do.
-public struct SyncError: Error, CustomStringConvertible, Sendable {
-    public enum Code: Sendable, Equatable {
-        case notARepository, noRemote, locked, network, mergeFailed, busy, uncommittedChanges
-        /// Every round's push met newer commits on the remote, up to the limit of rounds.
-        case pushRejected
-        /// The remote refused the push for a reason other than newer commits (a hook, a
-        /// protected branch); not retried.
-        case pushRefused
-    }
-
-    public let code: Code
-    public let message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        // Messages quote remote URLs; a password in one stays hidden.
-        self.message = RemoteURL.redactingUserinfo(message)
-    }
-
-    public var description: String { message }
 }

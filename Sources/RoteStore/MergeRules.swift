@@ -87,7 +87,7 @@ public enum MergeRules {
         do {
             try AtomicFile.write(updated, to: url)
         } catch {
-            throw LibraryError(.gitFailure, "\(error) (Rote's merge rules); make that folder writable, then run `rote setup-git`")
+            throw LibraryError(.gitFailure, "\(error) (Rote's merge rules); make that folder writable, then run `rote setup-git`", cause: error)
         }
         return true
     }

@@ -56,7 +56,7 @@ public final class LibrarySync {
         do {
             lock = try LibraryLock(root: git.root, purpose: "sync")
         } catch let busy as LibraryLock.Busy {
-            throw SyncError(.busy, busy.description)
+            throw SyncError(.busy, busy.description, cause: busy)
         }
         defer { withExtendedLifetime(lock) {} }
 
@@ -91,7 +91,7 @@ public final class LibrarySync {
             do {
                 try remote.fetch(credentials: credentials)
             } catch let error as GitError {
-                throw SyncError(.network, "cannot fetch from \(remoteName) (\(shownURL)): \(error.message)")
+                throw SyncError(.network, "cannot fetch from \(remoteName) (\(shownURL)): \(error.message)", cause: error)
             }
             try refuseRewrittenHistory(trackingName: trackingName, before: before, branch: branch)
             if let theirs = try repository.reference(named: "refs/remotes/\(remoteName)/\(branch)") {
@@ -123,9 +123,9 @@ public final class LibrarySync {
                 // A hook or a rule on the server said no; another round would only hear it again.
                 throw SyncError(.pushRefused,
                     "\(remoteName) (\(shownURL)) refused the push of \(branch): \(error.message). Your commits are safe in this "
-                        + "library. Fix what the remote's message asks for (or ask whoever runs the remote), then run `rote sync` again.")
+                        + "library. Fix what the remote's message asks for (or ask whoever runs the remote), then run `rote sync` again.", cause: error)
             } catch let error as GitError {
-                throw SyncError(.network, "cannot push to \(remoteName) (\(shownURL)): \(error.message)")
+                throw SyncError(.network, "cannot push to \(remoteName) (\(shownURL)): \(error.message)", cause: error)
             }
         }
         throw SyncError(.pushRejected, "\(remoteName) kept changing while syncing (\(maximumRounds) rounds); run `rote sync` again")

@@ -30,26 +30,9 @@ import RoteModel
 /// A bad line — malformed JSON, an unknown rating, a timestamp without a zone, reviews out of
 /// time order, FSRS parameters of the wrong count or outside py-fsrs's bounds, other invalid
 /// settings — gives one diagnostic naming the line number and why, and the next line is
-/// processed as usual. Blank lines are skipped.
+/// processed as usual. Blank lines are skipped. A diagnostic has no path (the input may be a
+/// stream); the caller names it with `Diagnostic.inFile(_:)`.
 public enum ReplayJSONLines {
-    /// Why one input line gave no output.
-    public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
-        /// 1-based line number in the input.
-        public var line: Int
-        public var message: String
-
-        public init(line: Int, message: String) {
-            self.line = line
-            self.message = message
-        }
-
-        /// `line 3: reviews[1]: unknown rating 5 …`
-        public var description: String { "line \(line): \(message)" }
-
-        /// `path:3: error: message`, the form editors and CI logs link to.
-        public func formatted(path: String) -> String { "\(path):\(line): error: \(message)" }
-    }
-
     /// Output lines for the good input lines, in input order, and a diagnostic per bad line.
     public struct Output: Sendable, Hashable {
         public var lines: [String] = []
@@ -116,7 +99,7 @@ public enum ReplayJSONLines {
             let states = scheduler.history(history.events, entryID: history.id ?? "")
             return .success(write(id: history.id, states: states, scheduler: history.settings.scheduler))
         } catch {
-            return .failure(Diagnostic(line: lineNumber, message: error.message))
+            return .failure(.error("", lineNumber, error.message))
         }
     }
 

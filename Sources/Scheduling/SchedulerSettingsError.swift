@@ -1,11 +1,14 @@
+import RoteModel
+
 /// Why scheduler settings were refused: a code to match on and a message that says what to fix.
 ///
 /// Settings come from files people edit (deck.yaml, profile.yaml) and from JSON lines, so the
 /// message names the value and the accepted range; the code lets callers branch without
 /// parsing text (`catch SchedulerSettingsError.Code.parameterOutOfBounds`).
-public struct SchedulerSettingsError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct SchedulerSettingsError: RoteError, Hashable {
     /// What kind of value was wrong. Extensible: new codes may be added.
-    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+    public struct Code: RoteErrorCode, RawRepresentable {
+        public typealias Failure = SchedulerSettingsError
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
@@ -24,11 +27,6 @@ public struct SchedulerSettingsError: Error, Sendable, Hashable, CustomStringCon
         public static let unknownScheduler = Code(rawValue: "unknown-scheduler")
         /// An SM-2 setting out of its range.
         public static let sm2 = Code(rawValue: "sm2")
-
-        /// Lets `catch SchedulerSettingsError.Code.steps` match an error by its code.
-        public static func ~= (code: Code, error: any Error) -> Bool {
-            (error as? SchedulerSettingsError)?.code == code
-        }
     }
 
     public var code: Code
@@ -39,5 +37,6 @@ public struct SchedulerSettingsError: Error, Sendable, Hashable, CustomStringCon
         self.message = message
     }
 
-    public var description: String { message }
+    /// Settings are checked as given; nothing lies underneath.
+    public var cause: (any Error)? { nil }
 }

@@ -78,13 +78,16 @@ public struct SessionPlanner: Sendable {
         public var rank: Int?
         /// A vocabulary entry's word.
         public var headword: String?
+        /// A vocabulary entry's topics (its examples' `context`s).
+        public var topics: [String]
 
         public init(
             id: String, deck: String, published: Bool, locked: Bool, status: LibraryIndex.Status, progress: ProgressSummary?, rank: Int? = nil,
-            headword: String? = nil
+            headword: String? = nil, topics: [String] = []
         ) {
             self.rank = rank
             self.headword = headword
+            self.topics = topics
             self.id = id
             self.deck = deck
             self.published = published
@@ -115,7 +118,8 @@ public struct SessionPlanner: Sendable {
                 id: id, deck: entry.deck, published: library.isPublished(entry), locked: locked.contains(id),
                 status: index.status(of: id), progress: index.progress[id].map { ProgressSummary($0) },
                 rank: { if case let .vocabulary(word) = entry.content { word.rank } else { nil } }(),
-                headword: { if case let .vocabulary(word) = entry.content { word.word } else { nil } }())
+                headword: { if case let .vocabulary(word) = entry.content { word.word } else { nil } }(),
+                topics: { if case let .vocabulary(word) = entry.content { VocabularyEntry.Headline(word).topics } else { [] } }())
         }
         let progress = index.progress
         self.init(decks: library.decks, deckOrder: library.deckOrder, profile: index.profile, source: CandidateList(candidates) { id, time in
@@ -201,8 +205,10 @@ public struct SessionPlanner: Sendable {
             SessionPlan.Item(id: source.id($0.entry), deck: deckNames[source.facts($0.entry).deck], retrievability: $0.retrievability, due: $0.due)
         }
         let ignored = Set((profile?.ignoredWords ?? []).map { $0.lowercased() })
+        let interests = SessionPlanner.interestWeights(profile?.interests ?? [])
         new = SessionPlanner.ordered(
             new, lexicalRank: profile?.lexicalRank, rank: source.rank, room: newRoom,
+            interest: interests.isEmpty ? nil : { entry in SessionPlanner.interest(in: self.source.topics(entry), weights: interests) },
             similar: { entry in
                 guard self.decks[deckNames[self.source.facts(entry).deck]]?.kind == .vocabulary else { return false }
                 return SessionPlanner.isInFamily(self.source.headword(entry)) { ignored.contains($0) || self.source.isFamiliar($0) }
@@ -220,12 +226,17 @@ public struct SessionPlanner: Sendable {
     /// below the rank counting 1.25× its distance: those were likely warm-started), unranked
     /// entries keep their study order after them. A word in the family of one the learner
     /// ignores or knows (`similar`) weighs half: its distance counts double, plus 0.25; without
-    /// a rank, such words go after the others. Stable, so ties keep study order.
+    /// a rank, such words go after the others. A word on a topic the learner is interested in
+    /// (`interest`, 0…1) comes nearer: its distance is scaled by 1 − interest/2. Stable, so ties
+    /// keep study order.
     ///
-    /// `similar` looks words up, so it is asked only of the entries that can still make the
-    /// first `room`: taken in order of distance, until `room` of them are not similar and the
-    /// next one's distance is beyond every kept one's weighed distance.
-    static func ordered(_ entries: [Int], lexicalRank: Int?, rank: (Int) -> Int?, room: Int, similar: (Int) -> Bool) -> [Int] {
+    /// `similar` and `interest` look words up, so they are asked only of the entries that can
+    /// still make the first `room`: taken in order of distance, until `room` of them are not
+    /// similar and half the next one's distance (the nearest interest can bring it) is beyond
+    /// every kept one's weighed distance.
+    static func ordered(
+        _ entries: [Int], lexicalRank: Int?, rank: (Int) -> Int?, room: Int, interest: ((Int) -> Double)? = nil, similar: (Int) -> Bool
+    ) -> [Int] {
         guard room > 0, !entries.isEmpty else { return entries }
         var base = entries
         if let lexicalRank {
@@ -240,13 +251,16 @@ public struct SessionPlanner: Sendable {
             }.map(\.element.0)
             var weighed: [(entry: Int, key: Double, position: Int)] = []
             var plain = 0
+            // How near interest can bring a word: half its distance.
+            let reach = interest == nil ? 1.0 : 0.5
             for (position, entry) in base.enumerated() {
                 let d = distance(entry)
                 // Every later entry is at least this far: once `room` plain ones are nearer, stop.
-                if plain >= room, let worst = weighed.filter({ $0.key.isFinite }).map(\.key).sorted().dropFirst(room - 1).first, d > worst { break }
+                if plain >= room, let worst = weighed.filter({ $0.key.isFinite }).map(\.key).sorted().dropFirst(room - 1).first, d * reach > worst { break }
                 let isSimilar = d.isFinite && similar(entry)
                 if !isSimilar { plain += 1 }
-                weighed.append((entry, isSimilar ? d * 2 + 0.25 : d, position))
+                let near = d.isFinite ? d * (1 - min(1, max(0, interest?(entry) ?? 0)) / 2) : d
+                weighed.append((entry, isSimilar ? near * 2 + 0.25 : near, position))
             }
             let head = weighed.sorted { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }.map(\.entry)
             let seen = Set(head)
@@ -259,6 +273,20 @@ public struct SessionPlanner: Sendable {
             if similar(entry) { later.append(entry) } else { kept.append(entry) }
         }
         return kept + later
+    }
+
+    /// The profile's interests as topic → weight, weights clamped to 0…1 (the seed's interest
+    /// vector); topics compared in lower case.
+    static func interestWeights(_ interests: [(String, Double)]) -> [String: Double] {
+        var weights: [String: Double] = [:]
+        for (topic, weight) in interests where weight > 0 { weights[topic.lowercased()] = min(1, weight) }
+        return weights
+    }
+
+    /// How much a word with these topics interests the learner: the largest weight among them
+    /// (0 when none is of interest).
+    static func interest(in topics: [String], weights: [String: Double]) -> Double {
+        topics.reduce(0) { max($0, weights[$1.lowercased()] ?? 0) }
     }
 
     /// Whether `word` is in the family of a word `familiar` says the learner ignores or
@@ -321,5 +349,6 @@ public struct CandidateList: PlanningSource {
     public func recentMilliseconds(_ entry: Int) -> [Int] { candidates[entry].progress?.recentMilliseconds.compactMap { $0 } ?? [] }
     public func rank(_ entry: Int) -> Int? { candidates[entry].rank }
     public func headword(_ entry: Int) -> String? { candidates[entry].headword }
+    public func topics(_ entry: Int) -> [String] { candidates[entry].topics }
     public func isFamiliar(_ word: String) -> Bool { familiarWords.contains(word) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Parallelism
 import RoteModel
 import RoteStore
 import Scheduling

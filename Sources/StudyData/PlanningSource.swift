@@ -21,6 +21,9 @@ public protocol PlanningSource: Sendable {
     /// A vocabulary entry's word (its gloss up to ` — `), for telling a word's family apart;
     /// nil when the source does not know.
     func headword(_ entry: Int) -> String?
+    /// A vocabulary entry's topics (its examples' `context`s), which the learner's interests
+    /// weigh; empty when it has none or the source does not know.
+    func topics(_ entry: Int) -> [String]
     /// Whether `word` (lower case) is a word the learner ignores or knows: a lemma whose entry
     /// is ignored or in review, or one of the profile's ignored words.
     func isFamiliar(_ word: String) -> Bool
@@ -29,6 +32,7 @@ public protocol PlanningSource: Sendable {
 extension PlanningSource {
     public func rank(_ entry: Int) -> Int? { nil }
     public func headword(_ entry: Int) -> String? { nil }
+    public func topics(_ entry: Int) -> [String] { [] }
     public func isFamiliar(_ word: String) -> Bool { false }
 }
 

@@ -4,25 +4,26 @@ import RoteLibrary
 import RoteModel
 
 /// `rote article`: seed 002's generated reading texts.
-struct Article: ParsableCommand {
+struct ArticleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "article",
         abstract: "A short reading text aimed at your rank, made from your decks' example sentences.",
         discussion: """
             `rote article` composes one and keeps it on this device only \
             (.git/rote/generated/, never committed); `rote article save ID` commits it to \
             profiles/<you>/saved/ so it syncs; `rote article list` shows the unsaved ones.
             """,
-        subcommands: [New.self, Save.self, ListArticles.self],
-        defaultSubcommand: New.self
+        subcommands: [NewCommand.self, SaveCommand.self, ListArticlesCommand.self],
+        defaultSubcommand: NewCommand.self
     )
 
-    struct New: ParsableCommand {
+    struct NewCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "new", abstract: "Compose a reading text for your rank and show it.")
-        @OptionGroup var global: GlobalOptions
+        @ParentCommand var rote: RoteCommand
 
         func run() throws {
-            let library = try CommandContext.library(global)
-            guard let article = try CLIError.explain({ try library.composeArticle() }) else {
+            let library = try CommandContext.library(rote.global)
+            guard let article = try library.composeArticle() else {
                 throw CLIError("no word you don't know yet has an example sentence to read; add words (rote import) or study on")
             }
             print(article.title)
@@ -34,24 +35,24 @@ struct Article: ParsableCommand {
         }
     }
 
-    struct Save: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Commit an article to your saved texts (profiles/<you>/saved/<id>.yaml).")
-        @OptionGroup var global: GlobalOptions
+    struct SaveCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "save", abstract: "Commit an article to your saved texts (profiles/<you>/saved/<id>.yaml).")
+        @ParentCommand var rote: RoteCommand
         @Argument(help: ArgumentHelp("The article's id, as `rote article` printed it.", valueName: "id")) var id: String
 
         func run() throws {
-            let library = try CommandContext.library(global)
-            let saved = try CLIError.explain { try library.saveArticle(id: id) }
+            let library = try CommandContext.library(rote.global)
+            let saved = try library.saveArticle(id: id)
             print("Saved \"\(saved.article.title)\" as \(saved.path).")
         }
     }
 
-    struct ListArticles: ParsableCommand {
+    struct ListArticlesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "The articles composed on this device and not saved, newest first.")
-        @OptionGroup var global: GlobalOptions
+        @ParentCommand var rote: RoteCommand
 
         func run() throws {
-            let library = try CommandContext.library(global)
+            let library = try CommandContext.library(rote.global)
             for article in library.generatedArticles() { print("\(article.id)  \(Timestamp.format(article.createdAt))  \(article.title)") }
         }
     }

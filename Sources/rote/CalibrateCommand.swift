@@ -4,8 +4,9 @@ import RoteLibrary
 import RoteModel
 import Study
 
-struct Calibrate: ParsableCommand {
+struct CalibrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "calibrate",
         abstract: "Estimate how many words you know (your lexical rank) with a short adaptive test, and warm-start the words below it.",
         discussion: """
             Asks at most 40 questions: "do you know this word?", and every fourth one a check — \
@@ -26,7 +27,7 @@ struct Calibrate: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Option(help: ArgumentHelp("Ask about this vocabulary deck's words only (default: every vocabulary deck).", valueName: "deck"))
     var deck: String?
@@ -41,16 +42,14 @@ struct Calibrate: ParsableCommand {
     var seed: UInt64?
 
     func run() throws {
-        let library = try CommandContext.library(global)
+        let library = try CommandContext.library(rote.global)
         if undo {
-            let words = try CLIError.explain { try library.undoCalibration() }
+            let words = try library.undoCalibration()
             print(words == 0 ? "No calibration to undo." : "Removed the synthetic reviews of \(words) word\(words == 1 ? "" : "s") and your lexical rank.")
             return
         }
-        let items = try CLIError.explain {
-            try library.requireProfile()
-            return try library.calibrationItems(deck: deck)
-        }
+        try library.requireProfile()
+        let items = try library.calibrationItems(deck: deck)
         var test = Calibration(items: items, seed: seed ?? UInt64.random(in: 0...UInt64.max))
         if !json {
             print("How many words do you know? Answer y (I know it) or n (I don't); for a check, the meaning's number. About \(Calibration.maximumQuestions) questions at most.")
@@ -74,7 +73,7 @@ struct Calibrate: ParsableCommand {
                 }
             }
         }
-        let outcome = try CLIError.explain { try library.recordCalibration(test.estimate, items: items) }
+        let outcome = try library.recordCalibration(test.estimate, items: items)
         if json {
             let error = JSONValue.number(outcome.standardError).serialized(pretty: false)
             Terminal.data(

@@ -22,13 +22,9 @@ struct CommandContext {
     /// other command opens a `Library`, which reads only what it needs.
     static func openReadingEveryFile(_ options: GlobalOptions, loader: LibraryLoader? = nil, sessions: Bool = false) throws -> CommandContext {
         let root = try locate(options)
-        do {
-            let library = try (loader ?? LibraryLoader(users: .all, includeSessions: sessions)).load(root)
-            let user = try LibraryLocation.user(explicit: options.effectiveUser, manifest: library.manifest)
-            return CommandContext(root: root, user: user, library: library, index: LibraryIndex(library: library, user: user))
-        } catch let error as LibraryError {
-            throw CLIError(error.message)
-        }
+        let library = try (loader ?? LibraryLoader(users: .all, includeSessions: sessions)).load(root)
+        let user = try LibraryLocation.user(explicit: options.user, manifest: library.manifest)
+        return CommandContext(root: root, user: user, library: library, index: LibraryIndex(library: library, user: user))
     }
 
     /// The library through its checked launch index (`Library`), for commands that read or
@@ -36,35 +32,25 @@ struct CommandContext {
     static func library(_ options: GlobalOptions) throws -> Library {
         let root = try locate(options)
         let user = try user(at: root, options)
-        return try CLIError.explain { try Library(root: root, user: user, announce: Terminal.note) }
+        return try Library(root: root, user: user, announce: Terminal.note)
     }
 
     static func locate(_ options: GlobalOptions) throws -> URL {
-        do {
-            let (root, isDefault) = try LibraryLocation.resolve(explicit: options.effectiveDirectory)
-            if isDefault, !LibraryLocation.isLibrary(root) {
-                let user = options.effectiveUser ?? LibraryLocation.loginUser()
-                try LibraryCreator(user: user).create(at: root)
-                try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGit.rotePath)
-                Terminal.note("Created your library at \(root.path) with the starter decks (\(LibraryCreator.starterDeckNames.joined(separator: ", "))).")
-            }
-            return root
-        } catch let error as LibraryError {
-            throw CLIError(error.message)
-        } catch let error as GitError {
-            throw CLIError(error.description)
+        let (root, isDefault) = try LibraryLocation.resolve(explicit: options.directory)
+        if isDefault, !LibraryLocation.isLibrary(root) {
+            let user = options.user ?? LibraryLocation.loginUser()
+            try LibraryCreator(user: user).create(at: root)
+            try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGitCommand.rotePath)
+            Terminal.note("Created your library at \(root.path) with the starter decks (\(LibraryCreator.starterDeckNames.joined(separator: ", "))).")
         }
+        return root
     }
 
     /// The learner commands act for, without loading the library: `--user`, `ROTE_USER`,
     /// rote.yaml's `default_user`, the login name.
     static func user(at root: URL, _ options: GlobalOptions) throws -> String {
         let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: LibraryLocation.manifestName).path) ?? Data(), path: LibraryLocation.manifestName).0
-        do {
-            return try LibraryLocation.user(explicit: options.effectiveUser, manifest: manifest)
-        } catch let error as LibraryError {
-            throw CLIError(error.message)
-        }
+        return try LibraryLocation.user(explicit: options.user, manifest: manifest)
     }
 
     /// Errors in files are reported as warnings-to-stderr by commands that are not `check`,
@@ -79,42 +65,12 @@ struct CommandContext {
     }
 }
 
-/// A failure the user can act on: printed as `rote: error: message`, exit status 1.
+/// A failure found by the CLI itself (a flag that makes no sense, a file it cannot read).
+/// The libraries' own errors are thrown as they are: their description already says what went
+/// wrong, where and what to do. `main` prints every error as `Error: <description>` on stderr
+/// (argument-parser's form) and exits with status 1.
 struct CLIError: Error, CustomStringConvertible {
     let message: String
-    // Whatever error it wraps, a password in a quoted URL stays hidden.
-    init(_ message: String) { self.message = RemoteURL.redactingUserinfo(message) }
+    init(_ message: String) { self.message = message }
     var description: String { message }
-}
-
-extension CLIError: LocalizedError {
-    var errorDescription: String? { message }
-}
-
-extension CLIError {
-    /// Runs `body`, its errors explained as `explaining` explains them.
-    static func explain<Result>(_ body: () throws -> Result) throws -> Result {
-        do {
-            return try body()
-        } catch {
-            throw explaining(error)
-        }
-    }
-
-    /// The one line a person reads for an error the libraries throw (which already says what
-    /// went wrong, where and what to do); any other error is passed on unchanged.
-    static func explaining(_ error: any Error) -> any Error {
-        switch error {
-        case let busy as LibraryLock.Busy: CLIError(busy.description)
-        case let error as LibraryError: CLIError(error.message)
-        case let error as SyncError: CLIError(error.message)
-        case let error as GitError: CLIError(error.description)
-        case let error as PublisherError: CLIError(error.message)
-        case let error as AnkiImportError: CLIError(error.message)
-        case let failure as Erasure.Failure: CLIError(failure.message)
-        case let future as Timestamp.FutureTime: CLIError(future.description)
-        case let refused as AtomicFile.WriteError: CLIError(refused.description)
-        default: error
-        }
-    }
 }

@@ -16,21 +16,17 @@ struct DeckCommand: ParsableCommand {
             update NAME` merges the new version into your copy, keeping your own edits. Updates \
             are offered, never forced.
             """,
-        subcommands: [Add.self, Status.self, Update.self]
+        subcommands: [AddCommand.self, StatusCommand.self, UpdateCommand.self]
     )
 
-    /// Runs `body`, turning the libraries' errors into one clear line.
-    static func reporting<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw CLIError.explaining(error) }
-    }
-
-    struct Add: ParsableCommand {
+    struct AddCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Import a deck from a publisher's git repository into corpus/NAME/.",
             discussion: "Example: rote deck add https://example.org/decks.git --path english/batch-10 --ref v1.1.0"
         )
 
-        @OptionGroup var global: GlobalOptions
+        @ParentCommand var rote: RoteCommand
 
         @Argument(help: ArgumentHelp("The publisher's repository: a path, file://, ssh:// or https:// URL.", valueName: "git-url"))
         var url: String
@@ -45,22 +41,22 @@ struct DeckCommand: ParsableCommand {
         var ref: String?
 
         func run() throws {
-            let root = try CommandContext.locate(global)
-            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, global))
-            let added = try DeckCommand.reporting { try decks.add(url: url, path: path, name: name, ref: ref) }
+            let root = try CommandContext.locate(rote.global)
+            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, rote.global))
+            let added = try decks.add(url: url, path: path, name: name, ref: ref)
             print("Added deck \(added.name) \(added.version) (\(added.files) file\(added.files == 1 ? "" : "s")) from \(RemoteURL.redactingUserinfo(url)) at \(added.commit.prefix(10)).")
         }
     }
 
-    struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Say which publisher decks have a newer version upstream.")
+    struct StatusCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say which publisher decks have a newer version upstream.")
 
-        @OptionGroup var global: GlobalOptions
+        @ParentCommand var rote: RoteCommand
 
         func run() throws {
-            let root = try CommandContext.locate(global)
-            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, global))
-            let states = try DeckCommand.reporting { try decks.status() }
+            let root = try CommandContext.locate(rote.global)
+            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, rote.global))
+            let states = try decks.status()
             if states.isEmpty {
                 print("No publisher decks here; add one with `rote deck add GIT-URL`.")
                 return
@@ -81,8 +77,9 @@ struct DeckCommand: ParsableCommand {
         }
     }
 
-    struct Update: ParsableCommand {
+    struct UpdateCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Merge a publisher deck's newer version into your copy, keeping your edits.",
             discussion: """
                 A three-way merge: base is the publisher's version you imported last, yours is \
@@ -92,7 +89,7 @@ struct DeckCommand: ParsableCommand {
                 """
         )
 
-        @OptionGroup var global: GlobalOptions
+        @ParentCommand var rote: RoteCommand
 
         @Argument(help: ArgumentHelp("The deck to update.", valueName: "name"))
         var name: String
@@ -111,9 +108,9 @@ struct DeckCommand: ParsableCommand {
             case "theirs", "publisher": preference = .theirs
             default: throw ValidationError("--prefer takes mine or theirs, not '\(prefer!)'")
             }
-            let root = try CommandContext.locate(global)
-            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, global))
-            let updated = try DeckCommand.reporting { try decks.update(deck: name, ref: ref, prefer: preference) }
+            let root = try CommandContext.locate(rote.global)
+            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, rote.global))
+            let updated = try decks.update(deck: name, ref: ref, prefer: preference)
             guard let commit = updated.commit else {
                 print("\(name) \(updated.from) is up to date with its publisher.")
                 return

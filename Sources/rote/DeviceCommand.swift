@@ -15,7 +15,7 @@ struct DeviceCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Option(help: ArgumentHelp("Name this device (kept in this clone only).", valueName: "name"))
     var name: String?
@@ -24,13 +24,11 @@ struct DeviceCommand: ParsableCommand {
     var clearName = false
 
     func run() throws {
-        let root = try CommandContext.locate(global)
-        try CLIError.explain {
-            if clearName {
-                try DeviceIdentity.setLocalName(nil, root: root)
-            } else if let name {
-                try DeviceIdentity.setLocalName(name, root: root)
-            }
+        let root = try CommandContext.locate(rote.global)
+        if clearName {
+            try DeviceIdentity.setLocalName(nil, root: root)
+        } else if let name {
+            try DeviceIdentity.setLocalName(name, root: root)
         }
         print("device id: \(DeviceIdentity.id(root: root)) (random, made for this clone; committed with each review)")
         print("device name: \(DeviceIdentity.localName(root: root) ?? "none") (local: never committed; set with --name)")

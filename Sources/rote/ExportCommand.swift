@@ -3,8 +3,9 @@ import Exchange
 import Foundation
 import RoteStore
 
-struct Export: ParsableCommand {
+struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export a learner's data (json or csv), or a deck's content (--deck: csv or tsv; a skills deck as seed JSON).",
         discussion: """
             Without --deck: everything of one learner — profile, progress with every review, \
@@ -21,7 +22,7 @@ struct Export: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Option(help: ArgumentHelp("json or csv (learner); csv or tsv (deck); json (skills deck).", valueName: "format"))
     var format: String = "json"
@@ -35,21 +36,17 @@ struct Export: ParsableCommand {
     func run() throws {
         if let deck {
             guard ["csv", "tsv", "json"].contains(format) else { throw ValidationError("a deck exports as csv, tsv or (a skills deck) json, not '\(format)'") }
-            let root = try CommandContext.locate(global)
-            let settings = try CLIError.explain { try LibrarySettings(root: root, user: try CommandContext.user(at: root, global)) }
+            let root = try CommandContext.locate(rote.global)
+            let settings = try LibrarySettings(root: root, user: try CommandContext.user(at: root, rote.global))
             // The deck's own folder, not the library.
             let (entries, problems) = settings.read(deck: deck)
             CommandContext.report(problems)
             let text: String
-            do {
-                if format == "json" {
-                    guard settings.decks[deck] != nil else { throw CLIError("no deck '\(deck)'; decks are: \(settings.deckOrder.joined(separator: ", "))") }
-                    text = try SeedExport.json(deck: deck, manifest: settings.decks[deck], root: root, entries: entries)
-                } else {
-                    text = try DeckExport.table(deck: deck, decks: settings.decks, deckOrder: settings.deckOrder, entries: entries, separator: format == "csv" ? "," : "\t")
-                }
-            } catch let failure as DeckExport.Failure {
-                throw CLIError(failure.message)
+            if format == "json" {
+                guard settings.decks[deck] != nil else { throw CLIError("no deck '\(deck)'; decks are: \(settings.deckOrder.joined(separator: ", "))") }
+                text = try SeedExport.json(deck: deck, manifest: settings.decks[deck], root: root, entries: entries)
+            } else {
+                text = try DeckExport.table(deck: deck, decks: settings.decks, deckOrder: settings.deckOrder, entries: entries, separator: format == "csv" ? "," : "\t")
             }
             if let out {
                 try AtomicFile.write(text, to: URL(fileURLWithPath: out))
@@ -62,19 +59,13 @@ struct Export: ParsableCommand {
         guard let format = LearnerExport.Format(rawValue: format) else {
             throw ValidationError("a learner exports as json or csv, not '\(self.format)'")
         }
-        let root = try CommandContext.locate(global)
-        let user = try CommandContext.user(at: root, global)
+        let root = try CommandContext.locate(rote.global)
+        let user = try CommandContext.user(at: root, rote.global)
         let folder = URL(fileURLWithPath: out ?? "rote-export-\(user)")
         // Written as it is read: memory stays that of one file, whatever the history's size.
         let learner = LearnerExport.LearnerFiles(user: user, root: root)
-        do {
-            let files = try LearnerExport.write(user: user, files: learner, root: root, format: format, to: folder)
-            CommandContext.report(learner.problems)
-            print("Exported \(user)'s data to \(folder.path): \(files.map(\.lastPathComponent).joined(separator: ", ")).")
-        } catch let failure as LearnerExport.Failure {
-            throw CLIError(failure.message)
-        } catch {
-            throw CLIError.explaining(error)
-        }
+        let files = try LearnerExport.write(user: user, files: learner, root: root, format: format, to: folder)
+        CommandContext.report(learner.problems)
+        print("Exported \(user)'s data to \(folder.path): \(files.map(\.lastPathComponent).joined(separator: ", ")).")
     }
 }

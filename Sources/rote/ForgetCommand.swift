@@ -8,8 +8,9 @@ import RoteStore
 import Glibc
 #endif
 
-struct Forget: ParsableCommand {
+struct ForgetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "forget",
         abstract: "Erase a learner: delete their files in an erasure commit that sync honours.",
         discussion: """
             Deletes profiles/USER/ (profile, progress, sessions, saved content) in one commit \
@@ -20,7 +21,7 @@ struct Forget: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Argument(help: ArgumentHelp("The learner to erase.", valueName: "user"))
     var learner: String
@@ -32,44 +33,40 @@ struct Forget: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let root = try CommandContext.locate(global)
-        do {
-            let writer = try LibraryWriter(root: root, user: learner, purpose: "forget")
-            defer { withExtendedLifetime(writer) {} }
-            let git = writer.git
-            let files = try Erasure.files(of: learner, git: git)
-            if files.isEmpty, !purgeHistory {
-                throw CLIError("no learner '\(learner)' in this library (nothing under profiles/\(learner)/)")
+        let root = try CommandContext.locate(rote.global)
+        let writer = try LibraryWriter(root: root, user: learner, purpose: "forget")
+        defer { withExtendedLifetime(writer) {} }
+        let git = writer.git
+        let files = try Erasure.files(of: learner, git: git)
+        if files.isEmpty, !purgeHistory {
+            throw CLIError("no learner '\(learner)' in this library (nothing under profiles/\(learner)/)")
+        }
+        var question = files.isEmpty ? "" : "This deletes \(files.count) file\(files.count == 1 ? "" : "s") of \(learner) (profiles/\(learner)/) in an erasure commit."
+        if purgeHistory { question += (question.isEmpty ? "" : "\n\n") + Erasure.purgeExplanation(user: learner, git: git) }
+        print(question)
+        if !yes {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw CLIError("not asking for confirmation: stdin is not a terminal; run again with --yes to erase \(learner)")
             }
-            var question = files.isEmpty ? "" : "This deletes \(files.count) file\(files.count == 1 ? "" : "s") of \(learner) (profiles/\(learner)/) in an erasure commit."
-            if purgeHistory { question += (question.isEmpty ? "" : "\n\n") + Erasure.purgeExplanation(user: learner, git: git) }
-            print(question)
-            if !yes {
-                guard isatty(STDIN_FILENO) == 1 else {
-                    throw CLIError("not asking for confirmation: stdin is not a terminal; run again with --yes to erase \(learner)")
-                }
-                print("\nErase \(learner)\(purgeHistory ? " and rewrite history" : "")? Type the learner's name to confirm: ", terminator: "")
-                guard readLine()?.trimmingCharacters(in: .whitespaces) == learner else {
-                    print("Not confirmed; nothing changed.")
-                    throw ExitCode.failure
-                }
+            print("\nErase \(learner)\(purgeHistory ? " and rewrite history" : "")? Type the learner's name to confirm: ", terminator: "")
+            guard readLine()?.trimmingCharacters(in: .whitespaces) == learner else {
+                print("Not confirmed; nothing changed.")
+                throw ExitCode.failure
             }
-            if !files.isEmpty {
-                let result = try Erasure.forget(learner, git: git)
-                print("Erased \(result.files.count) file\(result.files.count == 1 ? "" : "s") of \(learner) in commit \(result.commit.map { String($0.description.prefix(7)) } ?? "—").")
-                if result.clearedDefaultUser { print("rote.yaml no longer names \(learner) as default_user.") }
+        }
+        if !files.isEmpty {
+            let result = try Erasure.forget(learner, git: git)
+            print("Erased \(result.files.count) file\(result.files.count == 1 ? "" : "s") of \(learner) in commit \(result.commit.map { String($0.description.prefix(7)) } ?? "—").")
+            if result.clearedDefaultUser { print("rote.yaml no longer names \(learner) as default_user.") }
+        }
+        if purgeHistory {
+            let report = try Erasure.purgeHistory(learner, git: git)
+            print("Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", ")).")
+            if let note = report.pruneNote { print("Note: \(note).") }
+            let remotes = (try? git.repository.remoteNames()) ?? []
+            if let remote = remotes.contains("origin") ? "origin" : remotes.first {
+                print("Now push the rewritten history: git -C \(root.path) push --force \(remote) \(git.branch)")
             }
-            if purgeHistory {
-                let report = try Erasure.purgeHistory(learner, git: git)
-                print("Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", ")).")
-                if let note = report.pruneNote { print("Note: \(note).") }
-                let remotes = (try? git.repository.remoteNames()) ?? []
-                if let remote = remotes.contains("origin") ? "origin" : remotes.first {
-                    print("Now push the rewritten history: git -C \(root.path) push --force \(remote) \(git.branch)")
-                }
-            }
-        } catch {
-            throw CLIError.explaining(error)
         }
     }
 }

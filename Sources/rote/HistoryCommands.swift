@@ -4,13 +4,14 @@ import LibGit
 import RoteLibrary
 import RoteStore
 
-struct Log: ParsableCommand {
+struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "log",
         abstract: "Study sessions from the commit history: date, device, counts, duration.",
         discussion: "Reads the Rote-Session trailers of the library's commits, newest first; plain `git log` shows the same commits."
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Show at most this many sessions.", valueName: "n"))
     var number: Int?
@@ -19,56 +20,53 @@ struct Log: ParsableCommand {
     var all = false
 
     func run() throws {
-        let root = try CommandContext.locate(global)
-        let user = try CommandContext.user(at: root, global)
-        do {
-            let repository = try Repository.open(at: root)
-            guard let head = try repository.headCommit() else {
-                print("No commits yet.")
-                return
-            }
-            var shown = 0
-            for commit in try repository.log(from: head.id) {
-                let message = commit.message
-                guard SessionCommitMessage.trailer(SessionCommitMessage.sessionTrailer, in: message) != nil else { continue }
-                let who = SessionCommitMessage.trailer(SessionCommitMessage.userTrailer, in: message) ?? "?"
-                if !all, who != user { continue }
-                let device = SessionCommitMessage.trailer(SessionCommitMessage.deviceTrailer, in: message).map { DeviceCommand.label($0, root: root) } ?? "?"
-                let summary = commit.summary.hasPrefix("Study: ") ? String(commit.summary.dropFirst(7)) : commit.summary
-                let date = Timestamp.local(commit.authorTime)
-                let recovered = SessionCommitMessage.trailer(SessionCommitMessage.recoveredTrailer, in: message) != nil ? " (recovered)" : ""
-                print("\(date)  \(all ? who + "  " : "")\(device)  \(summary)\(recovered)")
-                shown += 1
-                if let number, shown >= number { break }
-            }
-            if shown == 0 { print("No study sessions committed yet for \(all ? "anyone" : user).") }
-        } catch let error as GitError {
-            throw CLIError(error.description)
+        let root = try CommandContext.locate(rote.global)
+        let user = try CommandContext.user(at: root, rote.global)
+        let repository = try Repository.open(at: root)
+        guard let head = try repository.headCommit() else {
+            print("No commits yet.")
+            return
         }
+        var shown = 0
+        for commit in try repository.log(from: head.id) {
+            let message = commit.message
+            guard SessionCommitMessage.trailer(SessionCommitMessage.sessionTrailer, in: message) != nil else { continue }
+            let who = SessionCommitMessage.trailer(SessionCommitMessage.userTrailer, in: message) ?? "?"
+            if !all, who != user { continue }
+            let device = SessionCommitMessage.trailer(SessionCommitMessage.deviceTrailer, in: message).map { DeviceCommand.label($0, root: root) } ?? "?"
+            let summary = commit.summary.hasPrefix("Study: ") ? String(commit.summary.dropFirst(7)) : commit.summary
+            let date = Timestamp.local(commit.authorTime)
+            let recovered = SessionCommitMessage.trailer(SessionCommitMessage.recoveredTrailer, in: message) != nil ? " (recovered)" : ""
+            print("\(date)  \(all ? who + "  " : "")\(device)  \(summary)\(recovered)")
+            shown += 1
+            if let number, shown >= number { break }
+        }
+        if shown == 0 { print("No study sessions committed yet for \(all ? "anyone" : user).") }
     }
 }
 
-struct History: ParsableCommand {
+struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "An entry's reviews, and the commits that touched it (its content or your progress).",
         discussion: "ID is an entry id such as english-a1/run; a word form finds its entry too."
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Argument(help: ArgumentHelp("Entry id, or a word.", valueName: "id"))
     var id: String
 
     func run() throws {
-        let library = try CommandContext.library(global)
-        let entry = try CLIError.explain { try library.entry(named: id) }
+        let library = try CommandContext.library(rote.global)
+        let entry = try library.entry(named: id)
         let reviews = library.progress(of: entry.id)?.reviews ?? []
         print("\(entry.id) — \(entry.gloss)")
         print("\(reviews.count) review\(reviews.count == 1 ? "" : "s") by \(library.user)")
         for review in reviews {
             print("  \(Timestamp.local(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \(DeviceCommand.label($0, root: library.root))" } ?? ""))
         }
-        let commits = try CLIError.explain { try library.commits(touching: entry) }
+        let commits = try library.commits(touching: entry)
         print("commits:")
         for commit in commits {
             print("  \(commit.id.prefix(10))  \(Timestamp.localDay(commit.date))  [\(commit.touched.joined(separator: "+"))]  \(commit.summary)")

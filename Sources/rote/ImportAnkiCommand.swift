@@ -17,36 +17,32 @@ struct AnkiPackageImport {
         let root = try CommandContext.locate(global)
         let user = try CommandContext.user(at: root, global)
         let url = URL(fileURLWithPath: file)
-        do {
-            var fieldMapping = AnkiFieldMapping()
-            if let mapping {
-                let mappingURL = URL(fileURLWithPath: mapping)
-                guard let data = FileManager.default.contents(atPath: mappingURL.path) else {
-                    throw CLIError("\(mapping): cannot read the mapping file")
-                }
-                fieldMapping = try AnkiFieldMapping.read(data, path: mapping)
+        var fieldMapping = AnkiFieldMapping()
+        if let mapping {
+            let mappingURL = URL(fileURLWithPath: mapping)
+            guard let data = FileManager.default.contents(atPath: mappingURL.path) else {
+                throw CLIError("\(mapping): cannot read the mapping file")
             }
-            if let fields { fieldMapping = fieldMapping.overridden(by: try AnkiFieldMapping.parse(flag: fields)) }
-            let report = try AnkiImporter(root: root).importPackage(at: url, options: .init(deck: deck, mapping: fieldMapping, user: user))
-            for deck in report.decks {
-                print("\(deck.created ? "Created" : "Updated") deck \(deck.name) (\(deck.kind.rawValue)): \(deck.entriesAdded) entr\(deck.entriesAdded == 1 ? "y" : "ies") added" + (deck.entriesKept > 0 ? ", \(deck.entriesKept) already here and kept" : "") + ".")
-            }
-            print("History for \(user): \(report.reviewsAdded) review\(report.reviewsAdded == 1 ? "" : "s") added in \(report.progressFiles) progress file\(report.progressFiles == 1 ? "" : "s")" + (report.mediaAdded > 0 ? "; \(report.mediaAdded) media file\(report.mediaAdded == 1 ? "" : "s") copied." : "."))
-            if report.profileCreated { print("Created profiles/\(user)/profile.yaml for the history.") }
-            if let line = report.multiCardSummary { print(line + ".") }
-            if !report.skipped.isEmpty {
-                Terminal.note("Skipped \(report.skipped.count) note\(report.skipped.count == 1 ? "" : "s"):")
-                for reason in report.skipped.prefix(20) { Terminal.note("  \(reason)") }
-                if report.skipped.count > 20 { Terminal.note("  … and \(report.skipped.count - 20) more") }
-            }
-            for warning in report.warnings { Terminal.note("\(url.lastPathComponent): warning: \(warning)") }
-            if let commit = report.commit {
-                print("Committed \(commit.prefix(10)).")
-            } else {
-                print("Nothing new: everything in \(url.lastPathComponent) is already in the library.")
-            }
-        } catch {
-            throw CLIError.explaining(error)
+            fieldMapping = try AnkiFieldMapping.read(data, path: mapping)
+        }
+        if let fields { fieldMapping = fieldMapping.overridden(by: try AnkiFieldMapping.parse(flag: fields)) }
+        let report = try AnkiImporter(root: root).importPackage(at: url, options: .init(deck: deck, mapping: fieldMapping, user: user))
+        for deck in report.decks {
+            print("\(deck.created ? "Created" : "Updated") deck \(deck.name) (\(deck.kind.rawValue)): \(deck.entriesAdded) entr\(deck.entriesAdded == 1 ? "y" : "ies") added" + (deck.entriesKept > 0 ? ", \(deck.entriesKept) already here and kept" : "") + ".")
+        }
+        print("History for \(user): \(report.reviewsAdded) review\(report.reviewsAdded == 1 ? "" : "s") added in \(report.progressFiles) progress file\(report.progressFiles == 1 ? "" : "s")" + (report.mediaAdded > 0 ? "; \(report.mediaAdded) media file\(report.mediaAdded == 1 ? "" : "s") copied." : "."))
+        if report.profileCreated { print("Created profiles/\(user)/profile.yaml for the history.") }
+        if let line = report.multiCardSummary { print(line + ".") }
+        if !report.skipped.isEmpty {
+            Terminal.note("Skipped \(report.skipped.count) note\(report.skipped.count == 1 ? "" : "s"):")
+            for reason in report.skipped.prefix(20) { Terminal.note("  \(reason)") }
+            if report.skipped.count > 20 { Terminal.note("  … and \(report.skipped.count - 20) more") }
+        }
+        for warning in report.warnings { Terminal.note("\(url.lastPathComponent): warning: \(warning)") }
+        if let commit = report.commit {
+            print("Committed \(commit.prefix(10)).")
+        } else {
+            print("Nothing new: everything in \(url.lastPathComponent) is already in the library.")
         }
     }
 }

@@ -4,8 +4,9 @@ import Foundation
 import LibGit
 import RoteStore
 
-struct Import: ParsableCommand {
+struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Import content: a skills seed (.json), a table (.csv, .tsv, .txt) or an Anki package (.apkg, .colpkg) with its history.",
         discussion: """
             FILE.json is the skills seed format (domains, skills and questions; docs/import-export.md). \
@@ -32,7 +33,7 @@ struct Import: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Argument(help: ArgumentHelp("The file to import: .json, .csv, .tsv, .txt, .apkg or .colpkg.", valueName: "file"))
     var file: String
@@ -67,7 +68,7 @@ struct Import: ParsableCommand {
             if kind != nil || fixSlugs || dryRun || title != nil || mode != "append" {
                 throw ValidationError("--kind, --mode, --title, --fix-slugs and --dry-run are for seeds and tables; an Anki package takes --deck, --fields and --mapping")
             }
-            return try AnkiPackageImport(global: global, file: file, deck: deck, mapping: mapping, fields: fields).run()
+            return try AnkiPackageImport(global: rote.global, file: file, deck: deck, mapping: mapping, fields: fields).run()
         }
         if mapping != nil || fields != nil { throw ValidationError("--fields and --mapping are for Anki packages (.apkg, .colpkg)") }
         guard let mode = SeedImporter.Mode(rawValue: mode) else {
@@ -90,28 +91,24 @@ struct Import: ParsableCommand {
         if isJSON, tableKind != nil { throw ValidationError("--kind is for tables; a .json file is a skills seed") }
         if !isJSON, fixSlugs { throw ValidationError("--fix-slugs is for skills seeds (.json)") }
 
-        let root = try CommandContext.locate(global)
-        do {
-            let writer = try LibraryWriter(root: root, user: CommandContext.user(at: root, global), purpose: "import")
-            defer { withExtendedLifetime(writer) {} }
-            let git = writer.git
-            // Read under the lock, so what is checked is what the commit lands on. Every file:
-            // the import is checked by the rules across files over the whole library with it
-            // in place (a seed's ids must be unique across the library, not only its deck).
-            let context = try CommandContext.openReadingEveryFile(global, loader: LibraryLoader(users: .all, includeSessions: false))
-            let plan = isJSON
-                ? SeedImporter(deck: deck, mode: mode, fixSlugs: fixSlugs, file: file, deckTitle: title).plan(data, library: context.library)
-                : TableImporter(deck: deck, kind: tableKind, mode: mode, file: file, deckTitle: title).plan(data, library: context.library)
-            print(plan.report(dryRun: dryRun))
-            if plan.isBlocked { throw ExitCode.failure }
-            guard !dryRun, !plan.changes.isEmpty else { return }
-            let message = "Import: \(url.lastPathComponent) into \(deck) — \(plan.contents) (\(mode.rawValue))\n\n"
-                + "\(plan.created) new, \(plan.replaced) replaced, \(plan.unchanged) unchanged, \(plan.kept) kept.\n\n" + LibraryWrite.trailers(git: git)
-            if let commit = try git.apply(changes: plan.changes.mapValues { $0 }, message: message, protectingUncommittedEdits: true) {
-                print("Committed \(commit.description.prefix(7)); see it with `git -C \(root.path) show --stat HEAD`.")
-            }
-        } catch {
-            throw CLIError.explaining(error)
+        let root = try CommandContext.locate(rote.global)
+        let writer = try LibraryWriter(root: root, user: CommandContext.user(at: root, rote.global), purpose: "import")
+        defer { withExtendedLifetime(writer) {} }
+        let git = writer.git
+        // Read under the lock, so what is checked is what the commit lands on. Every file:
+        // the import is checked by the rules across files over the whole library with it
+        // in place (a seed's ids must be unique across the library, not only its deck).
+        let context = try CommandContext.openReadingEveryFile(rote.global, loader: LibraryLoader(users: .all, includeSessions: false))
+        let plan = isJSON
+            ? SeedImporter(deck: deck, mode: mode, fixSlugs: fixSlugs, file: file, deckTitle: title).plan(data, library: context.library)
+            : TableImporter(deck: deck, kind: tableKind, mode: mode, file: file, deckTitle: title).plan(data, library: context.library)
+        print(plan.report(dryRun: dryRun))
+        if plan.isBlocked { throw ExitCode.failure }
+        guard !dryRun, !plan.changes.isEmpty else { return }
+        let message = "Import: \(url.lastPathComponent) into \(deck) — \(plan.contents) (\(mode.rawValue))\n\n"
+            + "\(plan.created) new, \(plan.replaced) replaced, \(plan.unchanged) unchanged, \(plan.kept) kept.\n\n" + LibraryWrite.trailers(git: git)
+        if let commit = try git.apply(changes: plan.changes.mapValues { $0 }, message: message, protectingUncommittedEdits: true) {
+            print("Committed \(commit.description.prefix(7)); see it with `git -C \(root.path) show --stat HEAD`.")
         }
     }
 }

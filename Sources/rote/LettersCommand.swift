@@ -9,26 +9,27 @@ import StudyData
 
 /// `rote letters`: mastery per letter and what is unlocked; `rote letters record`: store a
 /// tracing attempt scored by an app.
-struct Letters: ParsableCommand {
+struct LettersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "letters",
         abstract: "Show letter mastery and unlocks, record a tracing attempt (`rote letters record`), set tracing options (`rote letters settings`).",
         discussion: """
             Tracing happens in an app; it sends each attempt to `rote letters record` as JSON. \
             A letter unlocks the next one after two memory-mode scores of 80 or more (the \
             deck's `unlock` rule); locked letters never appear in `rote study`.
             """,
-        subcommands: [Show.self, Record.self, Settings.self],
-        defaultSubcommand: Show.self
+        subcommands: [ShowCommand.self, RecordCommand.self, SettingsCommand.self],
+        defaultSubcommand: ShowCommand.self
     )
 
     /// The letters deck a command means: `--deck`, else the library's only letters deck.
     static func deck(_ name: String?, in library: Library) throws -> String {
-        try CLIError.explain { try library.lettersDeck(name) }
+        try library.lettersDeck(name)
     }
 
     /// `rote letters settings`: the tracing options of seed 003, kept in the profile
     /// (`left_handed`, `haptics`) so they follow the learner to every device.
-    struct Settings: ParsableCommand {
+    struct SettingsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "settings",
             abstract: "Show or set tracing options: --left-handed/--right-handed, --haptics/--no-haptics.",
@@ -38,7 +39,7 @@ struct Letters: ParsableCommand {
                 attempt (a pass, or a miss in a different pattern). Both are kept in your \
                 profile and read by the tracing page of `rote serve`.
                 """)
-        @OptionGroup var global: GlobalOptions
+        @ParentCommand var rote: RoteCommand
         @Flag(help: "Left-handed (--left-handed) or right-handed (--right-handed) layout.") var hand: Hand?
         @Flag(inversion: .prefixedNo, help: "Vibrate on each scored attempt.") var haptics: Bool?
 
@@ -47,16 +48,14 @@ struct Letters: ParsableCommand {
         }
 
         func run() throws {
-            let library = try CommandContext.library(global)
+            let library = try CommandContext.library(rote.global)
             var settings = library.profile?.settings
             if hand != nil || haptics != nil {
                 let changed = [hand.map { "\($0 == .leftHanded ? "left" : "right")-handed" }, haptics.map { "haptics \($0 ? "on" : "off")" }]
                     .compactMap { $0 }.joined(separator: ", ")
-                let profile = try CLIError.explain {
-                    try library.updateProfile(subject: "Settings: \(changed) for \(library.user)") { profile in
-                        if let hand { profile.settings.leftHanded = hand == .leftHanded }
-                        if let haptics { profile.settings.haptics = haptics }
-                    }
+                let profile = try library.updateProfile(subject: "Settings: \(changed) for \(library.user)") { profile in
+                    if let hand { profile.settings.leftHanded = hand == .leftHanded }
+                    if let haptics { profile.settings.haptics = haptics }
                 }
                 settings = profile.settings
             }
@@ -64,14 +63,14 @@ struct Letters: ParsableCommand {
         }
     }
 
-    struct Show: ParsableCommand {
+    struct ShowCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Mastery per letter and what is unlocked.")
-        @OptionGroup var global: GlobalOptions
+        @ParentCommand var rote: RoteCommand
         @Option(help: ArgumentHelp("The letters deck (default: the only one).", valueName: "deck")) var deck: String?
 
         func run() throws {
-            let library = try CommandContext.library(global)
-            let deck = try Letters.deck(deck, in: library)
+            let library = try CommandContext.library(rote.global)
+            let deck = try LettersCommand.deck(deck, in: library)
             let rule = library.decks[deck]?.unlock ?? .init()
             let entries = library.entries(inDeck: deck)
             let attempts = library.letterAttempts().mapValues(\.attempts)
@@ -99,7 +98,7 @@ struct Letters: ParsableCommand {
         }
     }
 
-    struct Record: ParsableCommand {
+    struct RecordCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "record",
             abstract: "Store one tracing attempt, given as JSON in FILE or on stdin (-).",
@@ -115,7 +114,7 @@ struct Letters: ParsableCommand {
                 the scheduler: under the pass score (80) again, under 90 hard, else good; a hint \
                 makes it hard at best. Trace and ghost attempts count for mastery only.
                 """)
-        @OptionGroup var global: GlobalOptions
+        @ParentCommand var rote: RoteCommand
         @Option(help: ArgumentHelp("The letters deck (default: the only one).", valueName: "deck")) var deck: String?
         @Option(help: ArgumentHelp("The letter (default: the JSON's \"letter\").", valueName: "letter")) var letter: String?
         @Argument(help: ArgumentHelp("The attempt's JSON file, or - for stdin.", valueName: "file")) var file: String
@@ -137,9 +136,9 @@ struct Letters: ParsableCommand {
             } catch {
                 throw CLIError("\(source): \(error.description)")
             }
-            let library = try CommandContext.library(global)
-            try CLIError.explain { try library.requireProfile() }
-            let deck = try Letters.deck(deck, in: library)
+            let library = try CommandContext.library(rote.global)
+            try library.requireProfile()
+            let deck = try LettersCommand.deck(deck, in: library)
             guard let wanted = letter ?? LetterAttempt.letter(inJSON: data) else {
                 throw CLIError("\(source): which letter? give --letter a, or a \"letter\" field in the JSON")
             }
@@ -149,7 +148,7 @@ struct Letters: ParsableCommand {
             } catch let error as LibraryError {
                 throw CLIError("\(source): \(error.message)")
             }
-            let recorded = try CLIError.explain { try library.recordLetterAttempt(attempt, of: entry, inDeck: deck, source: source) }
+            let recorded = try library.recordLetterAttempt(attempt, of: entry, inDeck: deck, source: source)
             let mastery = recorded.mastery, rule = recorded.rule
             print("Recorded \(attempt.mode.rawValue) \(attempt.score) for \(entry.id): best \(mastery.bestScore ?? attempt.score), \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s"), \(min(mastery.passes, rule.passes))/\(rule.passes) passes.")
             for id in recorded.newlyUnlocked { print("Unlocked \(id).") }

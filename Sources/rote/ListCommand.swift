@@ -3,13 +3,14 @@ import Foundation
 import RoteLibrary
 import RoteStore
 
-struct List: ParsableCommand {
+struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List entries, one per line: id and a short gloss.",
         discussion: "With DECK (or an id prefix such as math/algebra), only those entries."
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Argument(help: ArgumentHelp("A deck name or id prefix.", valueName: "deck"))
     var deck: String?
@@ -18,9 +19,9 @@ struct List: ParsableCommand {
     var status = false
 
     func run() throws {
-        let library = try CommandContext.library(global)
-        let entries = try CLIError.explain { try library.list(deck: deck) }
-        CommandContext.report(try CLIError.explain { try library.unreadableEntries() })
+        let library = try CommandContext.library(rote.global)
+        let entries = try library.list(deck: deck)
+        CommandContext.report(try library.unreadableEntries())
         if entries.isEmpty {
             let decks = library.deckOrder.joined(separator: ", ")
             throw CLIError(deck.map { "no entries in '\($0)'; decks are: \(decks)" } ?? "the library has no entries yet")

@@ -4,20 +4,21 @@ import LaunchIndex
 import RoteLibrary
 import RoteStore
 
-struct Lookup: ParsableCommand {
+struct LookupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lookup",
         abstract: "Look words up: any inflected form → its lemma, rank, level, meaning and your status.",
         discussion: "Example: `rote lookup ran went running` answers run, go, run. Exits 1 when a word is in no deck."
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Argument(help: ArgumentHelp("Words or word forms.", valueName: "word"))
     var words: [String]
 
     func run() throws {
-        let library = try CommandContext.library(global)
-        let launch = try CLIError.explain { try library.launch() }
+        let library = try CommandContext.library(rote.global)
+        let launch = try library.launch()
         var missing: [String] = []
         for word in words {
             // The index finds the lemmas; their files give what to show.

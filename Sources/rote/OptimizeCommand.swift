@@ -7,8 +7,9 @@ import RoteSync
 import Scheduling
 import Study
 
-struct Optimize: ParsableCommand {
+struct OptimizeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "optimize",
         abstract: "Fit FSRS-6's 21 parameters to your own reviews, record them in your profile, and reschedule with them.",
         discussion: """
             Reads your progress files (entries of FSRS decks; with --deck, that deck's alone), \
@@ -30,7 +31,7 @@ struct Optimize: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Option(help: ArgumentHelp("Fit this deck's reviews alone, and record the parameters for this deck only.", valueName: "deck"))
     var deck: String?
@@ -70,55 +71,51 @@ struct Optimize: ParsableCommand {
             try report(outcome, data: data, current: FSRSParameters.defaultValues, who: "these histories", result: .notWritten)
             return
         }
-        let root = try CommandContext.locate(global)
-        do {
-            // Locked before anything is read, so what the fit sees is what it rewrites.
-            let user = try CommandContext.user(at: root, global)
-            let writer = try LibraryWriter(root: root, user: user, purpose: "optimize")
-            defer { withExtendedLifetime(writer) {} }
-            let git = writer.git
-            let library = try FittingOutput.learner(root: root, user: user, deck: deck)
-            try FSRSFitting.checkReadable(library: library, user: user, deck: deck)
-            let profile = library.profiles[user]!
-            let data = FSRSDataset(histories: FSRSFitting.histories(library: library, user: user, deck: deck))
-            let current = FSRSFitting.currentParameters(profile: profile, deck: deck)
-            let outcome = FSRSOptimizer.fit(data, configuration: configuration)
-            let who = deck.map { "\(user)'s \($0) reviews" } ?? "\(user)'s reviews"
-            guard case .fitted(let fit) = outcome else {
-                try report(outcome, data: data, current: current, who: who, result: .notWritten)
-                return
-            }
-            let before = FSRSOptimizer.evaluate(data, parameters: current, threads: threads)
-            let after = FSRSOptimizer.evaluate(data, parameters: fit.parameters, threads: threads)
-            let recorded = deck.map { name in profile.deckFSRSParameters.first { $0.0 == name }?.1 } ?? profile.settings.fsrsParameters
-            let result: Result
-            if recorded == fit.parameters {
-                // The same reviews fit the same parameters: nothing to record or replay.
-                result = .unchanged
-            } else if let before, let after, after.logLoss >= before.logLoss {
-                // As Anki does: parameters that predict these very reviews no better than the
-                // ones in use are not worth a reschedule (a deck's own fit on few reviews,
-                // say, against the learner's fit on many).
-                result = .notBetter
-            } else if dryRun {
-                result = .notWritten
-            } else {
-                let (changes, replayed) = FSRSFitting.changes(
-                    library: library, user: user, profile: profile, deck: deck, parameters: fit.parameters, now: Date())
-                var message = "Optimize: FSRS parameters for \(deck.map { "\(user)'s \($0) deck" } ?? user) from \(data.itemCount) reviews\n\n"
-                message += "log loss \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))\n"
-                message += "RMSE(bins) \(FittingOutput.fixed(before?.rmseBins, 4)) → \(FittingOutput.fixed(after?.rmseBins, 4))\n"
-                message += "(fsrs-rs's definitions, over \(data.itemCount) reviews a day or more after the one before)\n"
-                message += "parameters: \(FittingOutput.list(fit.parameters))\n"
-                message += "replayed \(replayed) progress file\(replayed == 1 ? "" : "s") with them\n"
-                message += "\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-                let commit = try git.apply(changes: changes, message: message)
-                result = .committed(commit.map { String($0.hex.prefix(7)) } ?? "none", replayed: replayed)
-            }
-            try report(outcome, data: data, current: current, who: who, result: result, scores: (before, after))
-        } catch {
-            throw CLIError.explaining(error)
+        let root = try CommandContext.locate(rote.global)
+        // Locked before anything is read, so what the fit sees is what it rewrites.
+        let user = try CommandContext.user(at: root, rote.global)
+        let writer = try LibraryWriter(root: root, user: user, purpose: "optimize")
+        defer { withExtendedLifetime(writer) {} }
+        let git = writer.git
+        let library = try FittingOutput.learner(root: root, user: user, deck: deck)
+        try FSRSFitting.checkReadable(library: library, user: user, deck: deck)
+        let profile = library.profiles[user]!
+        let data = FSRSDataset(histories: FSRSFitting.histories(library: library, user: user, deck: deck))
+        let current = FSRSFitting.currentParameters(profile: profile, deck: deck)
+        let outcome = FSRSOptimizer.fit(data, configuration: configuration)
+        let who = deck.map { "\(user)'s \($0) reviews" } ?? "\(user)'s reviews"
+        guard case .fitted(let fit) = outcome else {
+            try report(outcome, data: data, current: current, who: who, result: .notWritten)
+            return
         }
+        let before = FSRSOptimizer.evaluate(data, parameters: current, threads: threads)
+        let after = FSRSOptimizer.evaluate(data, parameters: fit.parameters, threads: threads)
+        let recorded = deck.map { name in profile.deckFSRSParameters.first { $0.0 == name }?.1 } ?? profile.settings.fsrsParameters
+        let result: Result
+        if recorded == fit.parameters {
+            // The same reviews fit the same parameters: nothing to record or replay.
+            result = .unchanged
+        } else if let before, let after, after.logLoss >= before.logLoss {
+            // As Anki does: parameters that predict these very reviews no better than the
+            // ones in use are not worth a reschedule (a deck's own fit on few reviews,
+            // say, against the learner's fit on many).
+            result = .notBetter
+        } else if dryRun {
+            result = .notWritten
+        } else {
+            let (changes, replayed) = FSRSFitting.changes(
+                library: library, user: user, profile: profile, deck: deck, parameters: fit.parameters, now: Date())
+            var message = "Optimize: FSRS parameters for \(deck.map { "\(user)'s \($0) deck" } ?? user) from \(data.itemCount) reviews\n\n"
+            message += "log loss \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))\n"
+            message += "RMSE(bins) \(FittingOutput.fixed(before?.rmseBins, 4)) → \(FittingOutput.fixed(after?.rmseBins, 4))\n"
+            message += "(fsrs-rs's definitions, over \(data.itemCount) reviews a day or more after the one before)\n"
+            message += "parameters: \(FittingOutput.list(fit.parameters))\n"
+            message += "replayed \(replayed) progress file\(replayed == 1 ? "" : "s") with them\n"
+            message += "\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+            let commit = try git.apply(changes: changes, message: message)
+            result = .committed(commit.map { String($0.hex.prefix(7)) } ?? "none", replayed: replayed)
+        }
+        try report(outcome, data: data, current: current, who: who, result: result, scores: (before, after))
     }
 
     /// What became of a fit.
@@ -175,8 +172,9 @@ struct Optimize: ParsableCommand {
     }
 }
 
-struct Evaluate: ParsableCommand {
+struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "evaluate",
         abstract: "How well FSRS parameters predict your reviews: log loss and RMSE(bins), as fsrs-rs defines them.",
         discussion: """
             Scores the parameters that schedule you now (your fitted ones, or the defaults; with \
@@ -191,7 +189,7 @@ struct Evaluate: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Option(help: ArgumentHelp("Score on this deck's reviews alone, with the parameters that schedule it.", valueName: "deck"))
     var deck: String?
@@ -226,14 +224,10 @@ struct Evaluate: ParsableCommand {
             current = FSRSParameters.defaultValues
             currentName = "default parameters"
         } else {
-            let root = try CommandContext.locate(global)
-            let user = try CommandContext.user(at: root, global)
+            let root = try CommandContext.locate(rote.global)
+            let user = try CommandContext.user(at: root, rote.global)
             let library: LoadedLibrary
-            do {
-                library = try FittingOutput.learner(root: root, user: user, deck: deck)
-            } catch {
-                throw CLIError.explaining(error)
-            }
+            library = try FittingOutput.learner(root: root, user: user, deck: deck)
             // Reviews in a file that does not read are not scored; say which.
             for problem in library.errors.prefix(5) { Terminal.error(problem.description) }
             if library.errors.count > 5 { Terminal.error("… and \(library.errors.count - 5) more; run `rote check` for all") }
@@ -309,7 +303,7 @@ enum FittingOutput {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         let (histories, diagnostics) = ReplayJSONLines.histories(lines)
         guard diagnostics.isEmpty else {
-            for diagnostic in diagnostics { Terminal.error(diagnostic.formatted(path: shown)) }
+            for diagnostic in diagnostics { Terminal.error(diagnostic.inFile(shown).description) }
             throw CLIError("\(diagnostics.count) of \(lines.count - (text.hasSuffix("\n") ? 1 : 0)) lines could not be read, so nothing was \(action); fix them (the format is `rote replay --help`'s) and run it again")
         }
         return histories

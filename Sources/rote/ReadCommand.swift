@@ -4,8 +4,9 @@ import RoteLibrary
 import RoteModel
 import RoteStore
 
-struct Read: ParsableCommand {
+struct ReadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "read",
         abstract: "Run a text through your vocabulary: coverage, the words you don't know yet by rank, and words in no deck.",
         discussion: """
             Every word is looked up as `rote lookup` does (any form → its lemma), with your \
@@ -16,7 +17,7 @@ struct Read: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Argument(help: ArgumentHelp("A UTF-8 text file, or - for standard input.", valueName: "file"))
     var file: String
@@ -37,8 +38,8 @@ struct Read: ParsableCommand {
 
     func run() throws {
         let text = try Self.text(of: file)
-        let library = try CommandContext.library(global)
-        let reading = try CLIError.explain { try library.read(text) }
+        let library = try CommandContext.library(rote.global)
+        let reading = try library.read(text)
         guard reading.runningWords > 0 else {
             throw CLIError("\(file == "-" ? "standard input" : file) has no words to read; give a text with words in it")
         }
@@ -68,9 +69,7 @@ struct Read: ParsableCommand {
                 print("Nothing to capture: every word of the text in a deck is known or already in study.")
                 return
             }
-            let added = try CLIError.explain {
-                try library.add(try chosen.compactMap(\.entry).map { try library.entry(named: $0) })
-            }
+            let added = try library.add(try chosen.compactMap(\.entry).map { try library.entry(named: $0) })
             print("Captured \(added.count) word\(added.count == 1 ? "" : "s") for study: " + added.map(\.entry.id).joined(separator: ", "))
         }
     }

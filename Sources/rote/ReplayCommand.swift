@@ -3,8 +3,9 @@ import Foundation
 import RoteModel
 import Scheduling
 
-struct Replay: ParsableCommand {
+struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Replay review histories given as JSON lines and print the scheduler's state after each review.",
         discussion: """
             Reads lines in the format of FSRS's reference vectors — {"id", "parameters", \
@@ -51,7 +52,7 @@ struct Replay: ParsableCommand {
                 case .failure(let diagnostic):
                     failures += 1
                     flush(&output)
-                    Terminal.error(diagnostic.formatted(path: "<stdin>"))
+                    Terminal.error(diagnostic.inFile("<stdin>").description)
                 case nil:
                     break
                 }

@@ -4,8 +4,9 @@ import RoteLibrary
 import RoteModel
 import Study
 
-struct Review: ParsableCommand {
+struct ReviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "review",
         abstract: "Record one review of an entry from outside a study session (an app, a script, a paper quiz).",
         discussion: """
             Appends the review to your progress file for ID, replays the schedule, and commits \
@@ -14,7 +15,7 @@ struct Review: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Argument(help: ArgumentHelp("Entry id, or a word.", valueName: "id"))
     var id: String
@@ -40,10 +41,8 @@ struct Review: ParsableCommand {
         guard let grade = Grade(name: grade) else {
             throw ValidationError("unknown grade '\(self.grade)'; use again, hard, good or easy (or 1-4)")
         }
-        let library = try CommandContext.library(global)
-        let recorded = try CLIError.explain {
-            try library.recordReview(of: try library.entry(named: id), grade: grade, ms: ms, reviewID: reviewID)
-        }
+        let library = try CommandContext.library(rote.global)
+        let recorded = try library.recordReview(of: try library.entry(named: id), grade: grade, ms: ms, reviewID: reviewID)
         for upgrade in recorded.upgrades {
             for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
         }

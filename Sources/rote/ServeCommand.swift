@@ -3,8 +3,9 @@ import Foundation
 import RoteLibrary
 import RoteServer
 
-struct Serve: ParsableCommand {
+struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Study, read, trace letters and see your stats in a browser: a local web app on this library.",
         discussion: """
             Prints the address to open, with a token made for this launch, as its first line: \
@@ -16,7 +17,7 @@ struct Serve: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Option(help: ArgumentHelp("The address to listen on (default 127.0.0.1, this machine only).", valueName: "address"))
     var host = "127.0.0.1"
@@ -32,8 +33,8 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        let library = try CommandContext.library(global)
-        try CLIError.explain { _ = try library.launch() }
+        let library = try CommandContext.library(rote.global)
+        _ = try library.launch()
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
             Terminal.note("warning: listening on \(host): other machines on the network can reach this server; they still need the token.")
         }
@@ -46,7 +47,7 @@ struct Serve: ParsableCommand {
                 try await WebServer.run(app: app, host: host, port: port) { address in
                     // Unbuffered, so a script or a test reading the first line gets it at once.
                     FileHandle.standardOutput.write(Data((address + "\n").utf8))
-                    if openBrowser { Serve.openInBrowser(address) }
+                    if openBrowser { ServeCommand.openInBrowser(address) }
                 }
             } catch {
                 failure.error = error

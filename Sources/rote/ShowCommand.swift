@@ -6,8 +6,9 @@ import RoteStore
 import Scheduling
 import Study
 
-struct Show: ParsableCommand {
+struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Show an entry and your progress with it.",
         discussion: """
             ID is an entry id (english-a1/run, kjv/joh-3-16); a word form such as `ran` also finds its entry. \
@@ -16,18 +17,18 @@ struct Show: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Argument(help: ArgumentHelp("Entry id, or a word.", valueName: "id"))
     var id: String
 
     func run() throws {
-        let library = try CommandContext.library(global)
-        if let overview = try CLIError.explain({ try library.skillOverview(id) }) {
+        let library = try CommandContext.library(rote.global)
+        if let overview = try library.skillOverview(id) {
             print(EntryPresenter.describe(overview, user: library.user))
             return
         }
-        let entry = try CLIError.explain { try library.entry(named: id, suffixes: true) }
+        let entry = try library.entry(named: id, suffixes: true)
         print(EntryPresenter.describe(entry, deck: library.decks[entry.deck]))
         let file = library.progress(of: entry.id)
         let scheduler = Scheduler(settings: .forDeck(library.decks[entry.deck], profile: library.profile, deckName: entry.deck))

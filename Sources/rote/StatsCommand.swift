@@ -10,8 +10,9 @@ import Study
 import Glibc
 #endif
 
-struct Stats: ParsableCommand {
+struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stats",
         abstract: "Your study at a glance: due counts, a 90-day heatmap, streaks, goal, retention, mastery.",
         discussion: """
             Everything is derived from your progress and session files; nothing is stored twice: \
@@ -24,7 +25,7 @@ struct Stats: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Flag(help: "List the questions learners get wrong most (times used, average success rate), worst first, for an author.")
     var questions = false
@@ -36,7 +37,7 @@ struct Stats: ParsableCommand {
     var limit = 20
 
     func run() throws {
-        let library = try CommandContext.library(global)
+        let library = try CommandContext.library(rote.global)
         if questions {
             if let deck, library.decks[String(deck.split(separator: "/").first ?? "")] == nil {
                 throw CLIError("no deck \(deck); decks are: \(library.deckOrder.joined(separator: ", "))")

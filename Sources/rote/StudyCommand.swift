@@ -34,7 +34,7 @@ struct StudyCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Argument(help: ArgumentHelp(
         "Decks to study (default: all); in a skills deck, one domain or skill (math/algebra, math/algebra/linear_equations).",
@@ -72,10 +72,9 @@ struct StudyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = try CommandContext.library(global)
-        let start = try CLIError.explain {
-            try library.startStudy(decks: decks, tags: tag, limits: StudyLimits(newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts), planOnly: plan)
-        }
+        let library = try CommandContext.library(rote.global)
+        let start = try library.startStudy(
+            decks: decks, tags: tag, limits: StudyLimits(newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts), planOnly: plan)
         defer { start.close() }
         if start.recoveredInterruptedSession { Terminal.note("Committed the answers of an interrupted session (see `rote log`).") }
         CommandContext.report(start.loadProblems)
@@ -86,8 +85,8 @@ struct StudyCommand: ParsableCommand {
         show(start.plan, decks: start.studyableDecks, user: start.user)
         // `--plan` stops here: the launch index answered, nothing was parsed.
         guard !self.plan, !start.plan.isEmpty else { return }
-        let runner = try CLIError.explain { try start.runner(console: console, typed: typed) }
-        let session = try CLIError.explain { try runner.run(plan: start.plan) }
+        let runner = try start.runner(console: console, typed: typed)
+        let session = try runner.run(plan: start.plan)
         guard let session else {
             // Only passages were planned and the learner has not agreed to keeping them.
             if runner.refusedPassages { throw CLIError("passage study refused: " + Profile.passagesConsentRefusal(entry: nil)) }

@@ -5,8 +5,9 @@ import RoteStore
 import RoteSync
 import Study
 
-struct Sync: ParsableCommand {
+struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Commit pending work, fetch, merge and push — bring this library and its remote together.",
         discussion: """
             The remote is `origin` unless --remote says otherwise; it can be a path, file://, \
@@ -19,7 +20,7 @@ struct Sync: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Option(help: ArgumentHelp("The remote to sync with.", valueName: "name"))
     var remote = "origin"
@@ -28,43 +29,38 @@ struct Sync: ParsableCommand {
     var acceptNewHostKey = false
 
     func run() throws {
-        let root = try CommandContext.locate(global)
-        let user = try CommandContext.user(at: root, global)
-        do {
-            let git = try LibraryGit(root: root, user: user)
-            // What `rote setup-git` does, so a clone set up by an older Rote (without a driver
-            // or rule added since) merges by today's rules, in this sync and in a later `git pull`.
-            try MergeDrivers.configure(git.repository, rotePath: SetupGit.rotePath)
-            if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
-                Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
-            }
-            let sync = LibrarySync(git: git, remoteName: remote, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey)) { Terminal.note($0) }
-            let report = try sync.sync()
-            var parts: [String] = []
-            if report.committedPending { parts.append("committed pending work") }
-            if let merged = report.merged { parts.append((report.fastForwarded ? "fast-forwarded: " : "merged ") + merged.text) }
-            if report.pushed { parts.append("pushed") }
-            if parts.isEmpty { parts.append("already up to date") }
-            print("Synced with \(remote): \(parts.joined(separator: "; ")).")
-            if !report.conflicts.isEmpty {
-                print("Content both sides changed on the same lines now holds conflict markers:")
-                for path in report.conflicts { print("  \(path)") }
-                print("Run `rote check` to see the lines, keep what you want, remove the markers, and commit.")
-            }
-        } catch let error as SyncError {
-            throw CLIError(error.message)
-        } catch let error as GitError {
-            throw CLIError(error.description)
+        let root = try CommandContext.locate(rote.global)
+        let user = try CommandContext.user(at: root, rote.global)
+        let git = try LibraryGit(root: root, user: user)
+        // What `rote setup-git` does, so a clone set up by an older Rote (without a driver
+        // or rule added since) merges by today's rules, in this sync and in a later `git pull`.
+        try MergeDrivers.configure(git.repository, rotePath: SetupGitCommand.rotePath)
+        if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
+            Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
+        }
+        let sync = LibrarySync(git: git, remoteName: remote, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey)) { Terminal.note($0) }
+        let report = try sync.sync()
+        var parts: [String] = []
+        if report.committedPending { parts.append("committed pending work") }
+        if let merged = report.merged { parts.append((report.fastForwarded ? "fast-forwarded: " : "merged ") + merged.text) }
+        if report.pushed { parts.append("pushed") }
+        if parts.isEmpty { parts.append("already up to date") }
+        print("Synced with \(remote): \(parts.joined(separator: "; ")).")
+        if !report.conflicts.isEmpty {
+            print("Content both sides changed on the same lines now holds conflict markers:")
+            for path in report.conflicts { print("  \(path)") }
+            print("Run `rote check` to see the lines, keep what you want, remove the markers, and commit.")
         }
     }
 }
 
-struct Clone: ParsableCommand {
+struct CloneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "clone",
         abstract: "Clone a library from a git remote and set up Rote's merge drivers for plain git."
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Argument(help: ArgumentHelp("The remote: a path, file://, git://, ssh or https URL.", valueName: "url"))
     var url: String
@@ -76,7 +72,7 @@ struct Clone: ParsableCommand {
     var acceptNewHostKey = false
 
     func run() throws {
-        let base = URL(fileURLWithPath: global.effectiveDirectory ?? FileManager.default.currentDirectoryPath, isDirectory: true)
+        let base = URL(fileURLWithPath: rote.global.directory ?? FileManager.default.currentDirectoryPath, isDirectory: true)
         let name = path ?? String(url.split(separator: "/").last ?? "rote").replacingOccurrences(of: ".git", with: "")
         let destination = URL(fileURLWithPath: name, relativeTo: base).standardizedFileURL
         if FileManager.default.fileExists(atPath: destination.path), !((try? FileManager.default.contentsOfDirectory(atPath: destination.path)) ?? []).isEmpty {
@@ -88,7 +84,7 @@ struct Clone: ParsableCommand {
             let credentials = Credentials(acceptUnknownHosts: acceptNewHostKey).scopingToken(to: url)
             let repository = try Repository.clone(from: url, to: destination, credentials: credentials)
             try repository.adoptRemoteBranchIfHeadIsUnborn()
-            try MergeDrivers.configure(repository, rotePath: SetupGit.rotePath)
+            try MergeDrivers.configure(repository, rotePath: SetupGitCommand.rotePath)
         } catch let error as GitError {
             throw CLIError("cannot clone \(shownURL): \(error.message)")
         }
@@ -100,14 +96,14 @@ struct Clone: ParsableCommand {
     }
 }
 
-struct SetupGit: ParsableCommand {
+struct SetupGitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup-git",
         abstract: "Tell git how to merge Rote's files, so `git pull` merges exactly as `rote sync` does.",
         discussion: "Writes merge.rote-progress, merge.rote-profile, merge.rote-immutable and merge.rote-letters drivers (`rote merge-driver <kind> %O %A %B %P`) into the library's .git/config, and which paths take them into .git/info/attributes (untracked, and ahead of the library's .gitattributes, which may predate a rule). `rote init`, `rote clone` and `rote sync` do this too."
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     /// This binary's absolute path, so git finds the same rote whatever PATH says.
     static var rotePath: String {
@@ -119,13 +115,9 @@ struct SetupGit: ParsableCommand {
     }
 
     func run() throws {
-        let root = try CommandContext.locate(global)
-        do {
-            try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGit.rotePath)
-        } catch let error as GitError {
-            throw CLIError(error.description)
-        }
-        print("git in \(root.path) now merges progress, profile, session and letters files with \(SetupGit.rotePath) merge-driver.")
+        let root = try CommandContext.locate(rote.global)
+        try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGitCommand.rotePath)
+        print("git in \(root.path) now merges progress, profile, session and letters files with \(SetupGitCommand.rotePath) merge-driver.")
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Study
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -82,7 +83,7 @@ enum TerminalMode {
             signal(signalNumber) { number in
                 if terminalSaved { tcsetattr(0, TCSANOW, &savedTerminal) }
                 let message = "\nrote: stopped; your answers are saved and the next `rote study` commits them.\n"
-                _ = message.withCString { Glibc.write(2, $0, strlen($0)) }
+                _ = message.withCString { try? FileDescriptor.standardError.write(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
                 _exit(128 + number)
             }
         }

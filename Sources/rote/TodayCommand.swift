@@ -5,8 +5,9 @@ import RoteModel
 import RoteStore
 import Study
 
-struct Today: ParsableCommand {
+struct TodayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "today",
         abstract: "The daily matrix: today's word family (root) and six words around it, chosen for your rank.",
         discussion: """
             The root is the same on every device for a date, offline: roots in name order, \
@@ -18,7 +19,7 @@ struct Today: ParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @ParentCommand var rote: RoteCommand
 
     @Option(help: ArgumentHelp("Show the matrix of this date (YYYY-MM-DD) instead of today's.", valueName: "date"))
     var date: String?
@@ -36,14 +37,14 @@ struct Today: ParsableCommand {
             when = parsed
             zone = TimeZone(identifier: "UTC")!
         }
-        let library = try CommandContext.library(global)
+        let library = try CommandContext.library(rote.global)
         if !noPromotion, date == nil {
-            let (outcome, before) = try CLIError.explain { try library.promoteRank() }
+            let (outcome, before) = try library.promoteRank()
             if outcome.promoted, let rank = outcome.lexicalRank {
                 print("Your easy answers come fast (\(Int(((outcome.easyRatingVelocity ?? 0) * 100).rounded()))% easy): lexical rank \(before.map(String.init) ?? "none") → \(rank).")
             }
         }
-        guard let matrix = try CLIError.explain({ try library.today(date: when, timeZone: zone) }) else {
+        guard let matrix = try library.today(date: when, timeZone: zone) else {
             throw CLIError("no word has a root yet: the daily matrix needs vocabulary entries with a `root:` field (docs/format.md)")
         }
         let day = matrix.day

@@ -3,55 +3,15 @@ import Foundation
 import TestSupport
 import ZIPFoundation
 
-/// Anki decks made by the real tools: `genanki` for a Basic + Cloze deck, the `anki` package
-/// for a collection with review history (Tests/AnkiImportTests/Fixtures/make_anki_decks.py).
-/// Both are installed once into a virtualenv under `.build/anki-venv`, and the decks are made
-/// once into `.build/anki-fixtures`, so reruns take no time.
+/// Anki decks made by the real tools: `genanki` 0.13.1 for a Basic + Cloze deck, the `anki`
+/// 26.9.3 package for a collection with review history. They are committed in
+/// Tests/AnkiImportTests/Fixtures/decks/, made once by
+/// Tests/AnkiImportTests/Fixtures/make_anki_decks.py (its README says how to remake them), so
+/// the tests need neither pip nor the network, and never skip.
 enum AnkiFixtures {
-    static let requirements = ["genanki==0.13.1", "anki==26.9.3"]
-    static let venv = Checkout.root.appending(path: ".build/anki-venv")
-    static let output = Checkout.root.appending(path: ".build/anki-fixtures")
-    static let script = Checkout.root.appending(path: "Tests/AnkiImportTests/Fixtures/make_anki_decks.py")
+    static let folder = Checkout.root.appending(path: "Tests/AnkiImportTests/Fixtures/decks")
 
-    /// The folder holding the made decks, or nil (with the reason printed loudly) when the
-    /// packages cannot be installed here.
-    static let folder: URL? = {
-        let marker = venv.appending(path: "rote-requirements.txt")
-        let wanted = requirements.joined(separator: "\n")
-        if (try? String(contentsOf: marker, encoding: .utf8)) != wanted {
-            let python = ProcessInfo.processInfo.environment["PYTHON"] ?? "python3"
-            let create = Shell.run(python, ["-m", "venv", venv.path])
-            let install = create.status == 0
-                ? Shell.run(venv.appending(path: "bin/pip").path, ["install", "--quiet", "--disable-pip-version-check"] + requirements)
-                : create
-            guard install.status == 0 else {
-                skip("could not install \(requirements.joined(separator: " ")) into \(venv.path): \(install.stderr.suffix(600))")
-                return nil
-            }
-            try? wanted.write(to: marker, atomically: true, encoding: .utf8)
-        }
-        let stamp = output.appending(path: "script.py")
-        let scriptText = (try? String(contentsOf: script, encoding: .utf8)) ?? ""
-        if (try? String(contentsOf: stamp, encoding: .utf8)) != scriptText || !FileManager.default.fileExists(atPath: output.appending(path: "expected.json").path) {
-            try? FileManager.default.removeItem(at: output)
-            let made = Shell.run(venv.appending(path: "bin/python").path, [script.path, output.path])
-            guard made.status == 0 else {
-                skip("the fixture script failed: \(made.stderr.suffix(1200))")
-                return nil
-            }
-            try? scriptText.write(to: stamp, atomically: true, encoding: .utf8)
-        }
-        return output
-    }()
-
-    static var available: Bool { folder != nil }
-
-    static func skip(_ reason: String) {
-        let banner = String(repeating: "!", count: 78)
-        print("\n\(banner)\nSKIPPING the Anki tests that need decks made by real tools:\n\(reason)\n\(banner)\n")
-    }
-
-    static func file(_ name: String) -> URL { folder!.appending(path: name) }
+    static func file(_ name: String) -> URL { folder.appending(path: name) }
 
     /// The review log Anki stored, as the fixture script saw it.
     struct Expected: Decodable {

@@ -26,7 +26,7 @@ import ZIPFoundation
 
     // MARK: - Decks made by real tools
 
-    @Test(.enabled(if: AnkiFixtures.available, "genanki and anki could not be installed with pip"))
+    @Test
     func genankiBasicAndClozeBecomeTwoDecksWithMedia() throws {
         let library = TemporaryDirectory()
         FixtureLibrary.write(into: library)
@@ -61,13 +61,14 @@ import ZIPFoundation
         #expect(goodbye.translation == "goodbye bye")
         let passages = loaded.entries.filter { $0.deck == "french-basics-cloze" }
         #expect(passages.count == 1)
-        guard case let .passage(paris)? = passages.first?.content else { return }
+        let content = try #require(passages.first?.content)
+        let paris = try #require({ () -> PassageEntry? in if case let .passage(paris) = content { paris } else { nil } }(), "a cloze note becomes a passage, not \(content)")
         #expect(paris.text == "Paris is the capital of France.")
         #expect(paris.mnemonic == "geography")
         #expect(loaded.decks["french-basics"]?.anki == DeckManifest.AnkiOrigin(deckID: 2_059_400_110, deckName: "French::Basics"))
     }
 
-    @Test(.enabled(if: AnkiFixtures.available, "genanki and anki could not be installed with pip"))
+    @Test
     func ankiHistoryBecomesReviewEventsAndShowShowsTheReplayedState() throws {
         let library = TemporaryDirectory()
         FixtureLibrary.write(into: library)
@@ -104,7 +105,7 @@ import ZIPFoundation
         #expect(head(library) == before)
     }
 
-    @Test(.enabled(if: AnkiFixtures.available, "genanki and anki could not be installed with pip"))
+    @Test
     func aCollectionPackageImportsWithItsHistory() throws {
         let library = TemporaryDirectory()
         FixtureLibrary.write(into: library)
@@ -128,7 +129,7 @@ import ZIPFoundation
         return found
     }
 
-    @Test(.enabled(if: AnkiFixtures.available, "genanki and anki could not be installed with pip"))
+    @Test
     func theDefaultFormatOfCurrentAnkiImportsLikeTheLegacyOne() throws {
         for (modern, legacy) in [("modern.apkg", "history.apkg"), ("modern.colpkg", "history.colpkg")] {
             let fromModern = TemporaryDirectory()

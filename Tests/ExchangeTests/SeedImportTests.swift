@@ -15,8 +15,8 @@ import RoteStore
         return (directory, try LibraryLoader().load(directory.url))
     }
 
-    func issues(_ plan: ImportPlan, _ severity: ImportIssue.Severity) -> [String] {
-        plan.issues.filter { $0.severity == severity }.map { "\($0.location): \($0.message)" }
+    func issues(_ plan: ImportPlan, _ severity: Diagnostic.Severity) -> [String] {
+        plan.issues.filter { $0.severity == severity }.map { "\($0.location ?? ""): \($0.message)" }
     }
 
     @Test func theSeedsOwnSamplesBlockAndNameEveryBadSlug() throws {

@@ -59,7 +59,7 @@ import RoteStore
         let plan = TableImporter(deck: "travel", kind: .vocabulary, file: "travel.csv").plan(Data(csv.utf8), library: library)
         #expect(!plan.isBlocked, "\(plan.issues)")
         #expect(Set(plan.changes.keys) == ["corpus/travel/deck.yaml", "corpus/travel/eat.yaml", "corpus/travel/book.yaml"])
-        let skipped = plan.issues.filter { $0.severity == .skipped }.map { "\($0.location): \($0.message)" }
+        let skipped = plan.issues.filter { $0.severity == .skipped }.map { "\($0.location ?? ""): \($0.message)" }
         #expect(skipped.count == 4, "\(skipped)")
         #expect(skipped.contains("line 3: no 'word'"))
         #expect(skipped.contains("line 4: id 'eat' is also on line 2; each row needs its own id"))

@@ -11,18 +11,15 @@ import StudyData
 
 /// The launch index must answer exactly what the full load answers, notice every change to
 /// the files behind it, and never trust a damaged cache.
-@Suite struct LaunchIndexTests {
+/// Stamps are trusted at once (`.settledFileStamps`): a cache built just after the files
+/// were written is settled, as it would be two seconds later.
+@Suite(.settledFileStamps) struct LaunchIndexTests {
     static let utc = TimeZone(identifier: "UTC")!
-
-    /// File stamps younger than two seconds are racy and re-read on every check; tests that
-    /// want a settled cache wait that long once.
-    static func settle() { Thread.sleep(forTimeInterval: 2.1) }
 
     /// The starter library with its launch index built and settled, the cache file and its
     /// bytes as built.
     static func settledLibrary() throws -> (directory: TemporaryDirectory, cache: URL, base: Data) {
         let directory = StarterLibrary.copy()
-        settle()
         _ = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
         let cache = try #require(LibraryLaunch.cacheURL(root: directory.url, user: "demo"))
         return (directory, cache, try Data(contentsOf: cache))
@@ -103,7 +100,6 @@ import StudyData
 
     @Test func aWarmLaunchMapsTheCacheAndTheStatCheckConfirmsIt() throws {
         let directory = StarterLibrary.copy()
-        LaunchIndexTests.settle()
         let first = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
         guard case .rebuilt = first.source else { Issue.record("first launch: \(first.source)"); return }
         let cache = try #require(LibraryLaunch.cacheURL(root: directory.url, user: "demo"))
@@ -121,7 +117,6 @@ import StudyData
     /// after the others: every row must come back as it went in.
     @Test func rowsComeBackOutOfTheIndexAsTheyWentIn() throws {
         let directory = StarterLibrary.copy()
-        LaunchIndexTests.settle()
         let (rows, _) = try LaunchRows.read(root: directory.url, user: "demo")
         #expect(rows.files.count > 100 && rows.entries.count > 100)
         let back = try LaunchIndex(rows: rows).rows()
@@ -135,7 +130,6 @@ import StudyData
     /// are split, the index is the same to the byte.
     @Test func theIndexIsTheSameHoweverTheEntriesAreSplitIntoRuns() throws {
         let directory = StarterLibrary.copy()
-        LaunchIndexTests.settle()
         let (rows, _) = try LaunchRows.read(root: directory.url, user: "demo")
         #expect(rows.entries.count > 100 && !rows.progress.isEmpty)
         func bytes(_ runs: Int) -> [UInt8] {
@@ -162,7 +156,6 @@ import StudyData
         try files.createSymbolicLink(at: words.appending(path: "leak.yaml"), withDestinationURL: outside.url.appending(path: "secret.yaml"))
         try files.createSymbolicLink(at: words.appending(path: "linked"), withDestinationURL: outside.url)
         try files.createSymbolicLink(at: words.appending(path: "zz-alias.yaml"), withDestinationURL: words.appending(path: word))
-        LaunchIndexTests.settle()
 
         let scope = FileCheck.scope(root: directory.url.path, user: "demo")
         #expect(scope.paths == scope.paths.sorted())
@@ -183,7 +176,6 @@ import StudyData
     /// read is stat'ed.
     @Test func aFileTheLoaderDidNotListIsReadAtTheNextLaunch() throws {
         let directory = StarterLibrary.copy()
-        LaunchIndexTests.settle()
         let root = directory.url.path
         var scope = FileCheck.scope(root: root, user: "demo")
         let word = try #require(scope.paths.first { $0.hasPrefix("corpus/english-a1/") && $0.hasSuffix(".yaml") && !$0.hasSuffix("/deck.yaml") })
@@ -209,7 +201,6 @@ import StudyData
         let root = directory.url
         let progressPath = "profiles/demo/progress/english-a1/" + (try #require(FileManager.default.subpathsOfDirectory(atPath: root.appending(path: "profiles/demo/progress/english-a1").path)
             .sorted().first { $0.hasSuffix(".yaml") }))
-        LaunchIndexTests.settle()
         _ = try LibraryLaunch.openVerified(root: root, user: "demo")
 
         // Suspend an entry by hand (not committed), remove another's history, start a new one.
@@ -264,7 +255,6 @@ import StudyData
     @Test func newSchedulerSettingsRebuildTheDigests() throws {
         let directory = StarterLibrary.copy()
         let root = directory.url
-        LaunchIndexTests.settle()
         _ = try LibraryLaunch.openVerified(root: root, user: "demo")
         let profilePath = LibraryPaths(user: "demo").profile
         let text = try #require(directory.read(profilePath))
@@ -280,7 +270,6 @@ import StudyData
         let schedulers = DeckSchedulers(decks: launch.decks, profile: launch.profile)
         #expect(launch.index.progressSummaries() == full.progress.mapValues { ProgressSummary($0, schedulers: schedulers) })
         // Another edit of the profile that leaves the schedulers alone stays in the delta.
-        LaunchIndexTests.settle()
         directory.write(profilePath, changed + "# a note\n")
         let noted = try LibraryLaunch.openVerified(root: root, user: "demo")
         guard case .refreshed = noted.source else { Issue.record("after a note in the profile: \(noted.source)"); return }
@@ -289,7 +278,6 @@ import StudyData
     @Test func anEditedEntryIsReadAgainAndItsFormsFollow() throws {
         let directory = StarterLibrary.copy()
         let root = directory.url
-        LaunchIndexTests.settle()
         _ = try LibraryLaunch.openVerified(root: root, user: "demo")
         let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
         let word = try #require(library.entries.first { if case .vocabulary = $0.content { return true } else { return false } })
@@ -371,7 +359,6 @@ import StudyData
 
         // On top of the delta: the removed word comes back, the new one is studied again and
         // re-ranked, the moved one moves back.
-        LaunchIndexTests.settle()
         Shell.run("git", ["checkout", "--", studied[1].path, studied[0].path], in: root)
         directory.write("corpus/english-a1/zorbling.yaml", newWord.replacingOccurrences(of: "rank: 2\n", with: "rank: 3\n"))
         directory.remove("profiles/demo/progress/english-a1/zorbling.yaml")
@@ -385,7 +372,6 @@ import StudyData
 
         // An edit written by rename moves its folder's stamp without adding a file: the
         // folder's names are counted, not looked through.
-        LaunchIndexTests.settle()
         _ = try LibraryLaunch.openVerified(root: root, user: "demo")
         let renamed = try #require(directory.read(unstudied[3].path))
         try Data(renamed.replacingOccurrences(of: #"(?m)^rank: \d+$"#, with: "rank: 4", options: .regularExpression).utf8)
@@ -419,7 +405,6 @@ import StudyData
         guard case .refreshed = unseen.source else { Issue.record("after a limit and a version: \(unseen.source)"); return }
         #expect(try Data(contentsOf: cache) == base, "nothing the index keeps changed")
         #expect(unseen.profile?.settings.newPerDay == 9)
-        LaunchIndexTests.settle()
         _ = try LibraryLaunch.openVerified(root: root, user: "demo")
         #expect(try LibraryLaunch.open(root: root, user: "demo").verify().source == .verified, "the new stamps are in the delta")
 
@@ -434,7 +419,6 @@ import StudyData
         try LaunchIndexTests.expectSameAnswers(try LibraryLaunch.openVerified(root: root, user: "demo"), asTheFullLoadOf: root, days: days)
 
         for (path, old, new) in [("corpus/alphabet/deck.yaml", "version: 1.1.0", "version: 1.1.1"), ("corpus/kjv/deck.yaml", "kind: passages", "kind: vocabulary")] {
-            LaunchIndexTests.settle()
             _ = try LibraryLaunch.openVerified(root: root, user: "demo")
             try edit(path, old, new)
             let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
@@ -483,73 +467,5 @@ import StudyData
         #expect(Overlay.decode(Data(delta), base: base.index) == nil)
         let launch = try LibraryLaunch.open(root: root, user: "demo")
         #expect(launch.source == .cache && launch.index.overlay.count == 0)
-    }
-}
-
-/// A console that answers every question with the same reply and keeps what was shown.
-final class TranscriptConsole: StudyConsole {
-    var transcript: [String] = []
-    var replies: Int
-    let isInteractive = false
-
-    init(replies: Int) { self.replies = replies }
-
-    func beginCard(number: Int, total: Int, title: String) { transcript.append("[\(number)/\(total)] \(title)") }
-    func show(_ text: String, style: TextStyle) { transcript.append(text) }
-    func ask(_ prompt: String, kind: AnswerKind) -> ConsoleReply? {
-        transcript.append("? \(prompt)")
-        guard replies > 0 else { return nil }
-        replies -= 1
-        // Alternate right-ish and wrong-ish answers so cards come back within the session.
-        return ConsoleReply.parse(line: replies % 3 == 0 ? "2" : "1")
-    }
-}
-
-@Suite struct LaunchStudySourceTests {
-    /// A clock that moves a second each time it is read, so reviews in one session keep
-    /// their order (two at the same instant would be ordered by their random ids).
-    final class TickingClock: @unchecked Sendable {
-        var now: Date
-        init(_ start: Date) { now = start }
-        func tick() -> Date {
-            now += 1
-            return now
-        }
-    }
-
-    /// The same session, with the same seed, answers and clock, over the parsed library and
-    /// over the launch index: every card, question, option and verdict must be the same.
-    @Test func aSessionOverTheIndexShowsExactlyWhatTheParsedLibraryShows() throws {
-        let start = Timestamp.parse("2026-11-21T10:00:00Z")!
-        var transcripts: [[String]] = []
-        for useIndex in [false, true] {
-            let now = start
-            let clock = TickingClock(start)
-            let directory = StarterLibrary.copy()
-            let root = directory.url
-            let git = try LibraryGit(root: root, user: "demo")
-            let console = TranscriptConsole(replies: 60)
-            let runner: StudySessionRunner
-            let plan: SessionPlan
-            let limits = SessionPlanner.Limits(reviewsPerDay: 12, newPerDay: 6)
-            if useIndex {
-                let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
-                plan = launch.planner().plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)
-                runner = StudySessionRunner(root: root, user: "demo", source: LaunchStudySource(launch), git: git, console: console, now: clock.tick, seed: 7)
-            } else {
-                let library = try LibraryLoader(users: .all, includeSessions: false).load(root)
-                let index = LibraryIndex(library: library, user: "demo")
-                plan = SessionPlanner(library: library, index: index).plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)
-                runner = StudySessionRunner(root: root, user: "demo", library: library, index: index, git: git, console: console, now: clock.tick, seed: 7)
-            }
-            #expect(!plan.isEmpty)
-            _ = try runner.run(plan: plan)
-            // Intervals are fuzzed from each review's random id: compare grades, not intervals.
-            transcripts.append(console.transcript.map { line in line.range(of: " · next").map { String(line[..<$0.lowerBound]) } ?? line })
-        }
-        #expect(transcripts[0].count > 20, "the session showed cards")
-        let first = zip(transcripts[0], transcripts[1]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(first == nil && transcripts[0].count == transcripts[1].count,
-                "first difference at line \(first ?? -1): \(first.map { transcripts[0][$0] } ?? "") / \(first.map { transcripts[1][$0] } ?? "")")
     }
 }

@@ -132,7 +132,9 @@ import TestSupport
         directory.write(".git/index.lock", "")
         let git = try background(fakeGit.path, ["30"])
         defer { git.terminate() }
-        usleep(200_000)
+        // Until the copy of sleep has started under its name, rote cannot see a git.
+        let name = "/proc/\(git.processIdentifier)/comm"
+        for _ in 0..<500 where (try? String(contentsOfFile: name, encoding: .utf8)) != "git\n" { usleep(10_000) }
         let output = rote(["review", "words/go", "good"])
         #expect(output.status == 1)
         #expect(output.stderr.contains("(git)"), "\(output.stderr)")

@@ -65,6 +65,36 @@ import RoteStore
         #expect(missing.stderr.contains("no entry 'english-a1/nothingness'"))
     }
 
+    /// Every error is printed the one way argument-parser prints it, `Error: <message>`, on
+    /// stderr, exit status 1 — a library's error as much as a bad flag.
+    @Test func errorsPrintAsErrorColonMessageOnStderr() {
+        let missing = rote(["-C", Checkout.root.path, "show", "english-a1/nothingness"])
+        #expect(missing.status == 1)
+        #expect(missing.stdout.isEmpty)
+        #expect(missing.stderr.hasPrefix("Error: no entry 'english-a1/nothingness'; "), "\(missing.stderr)")
+        #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+        let badFlag = rote(["-C", Checkout.root.path, "list", "--no-such-flag"])
+        #expect(badFlag.status != 0)
+        #expect(badFlag.stderr.hasPrefix("Error: Unknown option '--no-such-flag'"), "\(badFlag.stderr)")
+    }
+
+    /// -C and --user work before the command, as with git, and after it, in every spelling.
+    @Test func globalOptionsWorkBeforeAndAfterTheCommand() {
+        let directory = TemporaryDirectory()
+        _ = rote(["init", "lib", "--user", "tester"], in: directory.url)
+        let lib = directory.url.appending(path: "lib").path
+        let before = rote(["-C", lib, "--user", "tester", "study", "--plan"])
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(before.stdout.hasPrefix("Study plan for tester:"), "\(before.stdout)")
+        for arguments in [["study", "-C", lib, "--user", "tester", "--plan"], ["-C\(lib)", "study", "--user=tester", "--plan"], ["--user=tester", "study", "--plan", "-C", lib]] {
+            let output = rote(arguments)
+            #expect(output.status == 0, "\(arguments): \(output.stderr)")
+            #expect(output.stdout == before.stdout, "\(arguments)")
+        }
+        let other = rote(["study", "--plan", "-C", lib, "--user", "someone-else"])
+        #expect(!other.stdout.hasPrefix("Study plan for tester:"), "--user after the command is not ignored")
+    }
+
     @Test func theCheckoutIsAValidLibrary() {
         let output = rote(["-C", Checkout.root.path, "check"])
         #expect(output.status == 0, "\(output.stdout)")

@@ -21,7 +21,7 @@ import Study
             "corpus/lex/deck.yaml": "kind: vocabulary\ntitle: Lex\nversion: 1.0.0\norder: rank\n",
         ]
         for n in 1...count {
-            files["corpus/lex/w\(n).yaml"] = "word: w\(n)\npos: noun\ntranslation: t\(n)\nforms: {base: w\(n), plural: w\(n)s}\nrank: \(n * 10)\nroot: r\(n % 7)\nexamples:\n  - en: The {w\(n)} is here.\n    ar: ها هو\n    form: base\n"
+            files["corpus/lex/w\(n).yaml"] = "word: w\(n)\npos: noun\ntranslation: t\(n)\nforms: {base: w\(n), plural: w\(n)s}\nrank: \(n * 10)\nroot: r\(n % 7)\nexamples:\n  - en: The {w\(n)} is here.\n    ar: ها هو\n    form: base\n    context: \(n % 5 == 0 ? "food" : "school")\n"
         }
         for k in 0..<7 {
             files["corpus/lex/r\(k).yaml"] = "word: r\(k)\npos: noun\ntranslation: root \(k)\nforms: {base: r\(k)}\nrank: \(5 * k + 1)\nroot: r\(k)\n"
@@ -297,5 +297,26 @@ import Study
         let zetaDay = try #require((0..<9).map { Timestamp.parse("2026-11-25T08:00:00Z")!.addingTimeInterval(Double($0) * 86_400) }
             .first { try Self.reopen(directory).today(date: $0, timeZone: utc)?.day.root == "zeta" })
         #expect(try Self.reopen(directory).today(date: zetaDay, timeZone: utc)?.root?.word.word == "Zeta")
+    }
+
+    /// Interests bring a topic's words nearer the rank: w45 (food) overtakes w38 and w43.
+    @Test func interestsBringATopicsWordsNearer() throws {
+        let (directory, library) = try Self.library()
+        let now = Timestamp.parse("2026-11-20T10:00:00Z")!
+        _ = try library.recordCalibration(Self.estimate(400), items: [], now: now)
+        let plain = try Self.reopen(directory).launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 6), now: now)
+        #expect(plain.new.map(\.id) == ["lex/w40", "lex/w41", "lex/w39", "lex/w42", "lex/w38", "lex/w43"])
+        #expect(try Self.reopen(directory).topicCounts().map(\.topic) == ["school", "food"])
+
+        let interests = try Self.reopen(directory).setInterests([("food", 1), ("travel", 0.5)])
+        #expect(interests.map(\.0) == ["food", "travel"] && interests.map(\.1) == [1, 0.5])
+        #expect(Self.commits(directory).first == "Interests: food 1, travel 0.5")
+        let keen = try Self.reopen(directory).launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 6), now: now)
+        #expect(keen.new.map(\.id) == ["lex/w40", "lex/w41", "lex/w39", "lex/w42", "lex/w45", "lex/w38"])
+
+        _ = try Self.reopen(directory).setInterests([("food", 0)])
+        #expect(try Self.reopen(directory).profile?.interests.map(\.0) == ["travel"])
+        #expect(throws: LibraryError.self) { try Self.reopen(directory).setInterests([("food", 1.5)]) }
+        #expect(throws: LibraryError.self) { try Self.reopen(directory).setInterests([("two words", 1)]) }
     }
 }

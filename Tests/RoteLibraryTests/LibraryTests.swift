@@ -11,7 +11,8 @@ import StudyData
 
 /// `Library` answers from the launch index and the few files an operation needs; every answer
 /// must be the one the full load (every file parsed) gives.
-@Suite struct LibraryTests {
+/// Stamps are trusted at once (`.settledFileStamps`), as they would be two seconds later.
+@Suite(.settledFileStamps) struct LibraryTests {
     /// Every id, every word form and every deck prefix resolves to the entry the full load
     /// has, with its status and progress file.
     static func expectSameAnswers(root: URL, user: String) throws {
@@ -79,7 +80,6 @@ import StudyData
     @Test func anEditedTranslationReachesTheList() throws {
         let directory = StarterLibrary.copy()
         try LibraryTests.expectSameAnswers(root: directory.url, user: "demo")
-        Thread.sleep(forTimeInterval: 2.1)
         let path = "corpus/english-a1/run.yaml"
         let text = try #require(directory.read(path))
         let translation = try #require(text.split(separator: "\n").first { $0.hasPrefix("translation:") })
@@ -154,8 +154,6 @@ extension LibraryTests {
     /// that is still caught.
     @Test func recordedWritesAreNotReadAgainButAnOutsideEditIs() throws {
         let directory = StarterLibrary.copy(git: .committed)
-        // Stamps younger than two seconds are not trusted, so the index is built after them.
-        Thread.sleep(forTimeInterval: 2.1)
         let library = try Library(root: directory.url, user: "demo")
         _ = try library.launch()
         let entry = try library.entry(named: try #require(try library.ids(inDeck: "english-a1").last))
@@ -180,7 +178,6 @@ extension LibraryTests {
     /// checked index, which has the files changed since the cache was saved.
     @Test func aLaunchCheckingAlongsideSettlesToTheCheckedIndex() throws {
         let directory = StarterLibrary.copy(git: .committed)
-        Thread.sleep(forTimeInterval: 2.1)
         let first = try Library(root: directory.url, user: "demo")
         let id = try #require(try first.ids(inDeck: "english-a1").first { first.progress(of: $0) != nil })
         let library = try Library(root: directory.url, user: "demo")

@@ -6,24 +6,18 @@ import RoteModel
 
 /// `rote check` reads again only what changed since the last check; its answer must be the
 /// full load's, whatever changed, and it must read only the changed files.
-@Suite struct LibraryCheckTests {
+/// Stamps are trusted at once (`.settledFileStamps`), as they would be two seconds later.
+@Suite(.settledFileStamps) struct LibraryCheckTests {
     /// The full load's verdict: what `rote check` printed when it read every file.
     static func fullCheck(_ root: URL) throws -> [Diagnostic] {
         try LibraryLoader(users: .all, includeSessions: true).load(root).diagnostics
     }
 
-    /// File times younger than two seconds are read again by design; tests that want the
-    /// cache used wait that long once.
-    static func settle() { Thread.sleep(forTimeInterval: 2.1) }
-
     @Test func aCheckAfterChangesReadsOnlyThemAndAnswersAsTheFullLoad() throws {
         let directory = StarterLibrary.copy(git: .initialised)
-        // Files copied just now are "racy" when the cache is written; settled, they are not.
-        Self.settle()
         let first = try LibraryCheck.run(root: directory.url)
         #expect(first.diagnostics == (try Self.fullCheck(directory.url)))
         #expect(first.filesRead == first.fileCount - 1, "a first check reads every file (rote.yaml is counted, not cached)")
-        Self.settle()
         let again = try LibraryCheck.run(root: directory.url)
         #expect(again.filesRead == 0, "nothing changed, nothing read")
         #expect(again.diagnostics == first.diagnostics)
@@ -58,7 +52,6 @@ import RoteModel
                 #expect(checked.diagnostics.contains { $0.message.contains("settings.fsrs_parameters") }, "\(checked.diagnostics)")
                 #expect(checked.diagnostics.contains { $0.message.contains("deck_fsrs_parameters names deck 'nowhere'") })
             }
-            Self.settle()
         }
         let quiet = try LibraryCheck.run(root: directory.url)
         #expect(quiet.filesRead == 0)
@@ -73,7 +66,6 @@ import RoteModel
     @Test func everythingReadsEveryFileAndAgrees() throws {
         let directory = TemporaryDirectory()
         FixtureLibrary.write(into: directory)
-        Self.settle()
         _ = try LibraryCheck.run(root: directory.url)
         #expect(try LibraryCheck.run(root: directory.url).filesRead == 0)
         let all = try LibraryCheck.run(root: directory.url, everything: true)

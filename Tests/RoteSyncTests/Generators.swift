@@ -46,7 +46,7 @@ enum ProgressGenerator {
 
     /// A random situation. Times are drawn from a narrow window so that equal timestamps
     /// (two reviews in the same second, two status changes at the same time) are common.
-    static func scenario(_ random: inout SplitMix64, devices deviceCount: Int = 3) -> ProgressScenario {
+    static func scenario(_ random: inout SeededGenerator, devices deviceCount: Int = 3) -> ProgressScenario {
         let settings = random.pick(settingsChoices)
         let entry = random.pick(entries)
         let hasBase = !random.chance(0.15)
@@ -78,7 +78,7 @@ enum ProgressGenerator {
         return ProgressScenario(settings: settings, entry: entry, base: base, devices: devices)
     }
 
-    static func review(_ random: inout SplitMix64, existing: [ReviewEvent], window: ClosedRange<Int>) -> ReviewEvent {
+    static func review(_ random: inout SeededGenerator, existing: [ReviewEvent], window: ClosedRange<Int>) -> ReviewEvent {
         let at = !existing.isEmpty && random.chance(0.25) ? random.pick(existing).at : afterEpoch(random.int(window))
         return ReviewEvent(
             id: random.uuid(), at: at, grade: random.pick(Grade.allCases),
@@ -87,7 +87,7 @@ enum ProgressGenerator {
     }
 
     /// A status and when it was set: from few times, so ties happen; sometimes no time at all.
-    static func status(_ random: inout SplitMix64) -> (ProgressFile.Status, Date?) {
+    static func status(_ random: inout SeededGenerator) -> (ProgressFile.Status, Date?) {
         (random.pick(ProgressFile.Status.allCases), random.chance(0.2) ? nil : afterEpoch(random.pick([3_600, 7_200, 10_800]) * random.int(1...3)))
     }
 
@@ -125,14 +125,14 @@ enum ProfileGenerator {
     /// - Parameter exclusiveKeys: when true, every scalar key (and every interest weight and
     ///   consent answer) is changed by at most one device — the case in which three devices
     ///   converge whatever the merge order (see `ProfileMerge`).
-    static func scenario(_ random: inout SplitMix64, devices deviceCount: Int = 3, exclusiveKeys: Bool = false) -> ProfileScenario {
+    static func scenario(_ random: inout SeededGenerator, devices deviceCount: Int = 3, exclusiveKeys: Bool = false) -> ProfileScenario {
         let hasBase = !random.chance(0.15)
         let base = hasBase ? randomProfile(&random) : nil
         let start = base ?? Profile(user: "ana")
         var devices: [Profile] = []
         // With exclusive keys, each key belongs to one device (or none) chosen up front.
         var owners: [String: Int] = [:]
-        func mayChange(_ key: String, _ device: Int, _ random: inout SplitMix64) -> Bool {
+        func mayChange(_ key: String, _ device: Int, _ random: inout SeededGenerator) -> Bool {
             guard exclusiveKeys else { return true }
             if owners[key] == nil { owners[key] = random.below(deviceCount + 1) }
             return owners[key] == device
@@ -168,7 +168,7 @@ enum ProfileGenerator {
         return ProfileScenario(base: base, devices: devices)
     }
 
-    static func randomProfile(_ random: inout SplitMix64) -> Profile {
+    static func randomProfile(_ random: inout SeededGenerator) -> Profile {
         var profile = Profile(user: "ana", createdAt: epoch, updatedAt: epoch)
         for field in scalarFields where random.chance(0.5) { field.randomize(&profile, &random) }
         profile.interests = random.shuffled(topics).prefix(random.int(0...3)).map { ($0, random.pick(weights)) }
@@ -188,7 +188,7 @@ enum ProfileGenerator {
 
     static let weights = [0.2, 0.4, 0.6, 0.85]
 
-    static func consent(_ topic: String, _ random: inout SplitMix64) -> Profile.Consent {
+    static func consent(_ topic: String, _ random: inout SeededGenerator) -> Profile.Consent {
         Profile.Consent(topic: topic, granted: random.chance(0.5), at: afterEpoch(3_600 * random.int(0...3)), version: random.pick(["1", "2"]))
     }
 
@@ -197,7 +197,7 @@ enum ProfileGenerator {
     struct Field {
         let name: String
         let text: (Profile) -> String?
-        let randomize: (inout Profile, inout SplitMix64) -> Void
+        let randomize: (inout Profile, inout SeededGenerator) -> Void
     }
 
     static func field<Value>(

@@ -65,7 +65,8 @@ import Testing
         #expect(forward == backward)
         let merged = try #require(LetterAttemptsFile.decode(forward, path: "merged.yaml").0)
         #expect(merged.attempts.map(\.id) == ["a", "c", "b"], "every attempt once, in completion order")
-        guard case let .merged(again) = LetterAttemptsMerge.merge(ours: forward, theirs: theirs) else { return }
+        let outcome = LetterAttemptsMerge.merge(ours: forward, theirs: theirs)
+        let again = try #require({ () -> Data? in if case let .merged(again) = outcome { again } else { nil } }(), "merging twice must merge, not \(outcome)")
         #expect(again == forward, "merging twice changes nothing")
         #expect(MergeKind.forPath("profiles/ana/letters/alphabet/a.yaml") == .letters)
     }

@@ -26,7 +26,7 @@ import Scheduling
 
         /// Answers `count` reviews of the given entries and commits them as one session.
         func study(_ entries: [String], seed: UInt64) throws {
-            var random = SplitMix64(seed: seed)
+            var random = SeededGenerator(seed: seed)
             let library = try LibraryLoader(users: .only("ana"), includeSessions: false).load(root)
             var session = SessionFile(id: "\(name)-\(seed)", user: "ana", device: name, startedAt: clock, decks: [])
             var progress: [String: Data] = [:]

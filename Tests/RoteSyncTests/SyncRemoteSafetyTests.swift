@@ -1,5 +1,6 @@
 import Foundation
 import LibGit
+import RoteModel
 import RoteStore
 import Testing
 import TestSupport
@@ -135,6 +136,33 @@ import TestSupport
         let shown = ([error.message] + lines).joined(separator: "\n")
         #expect(!shown.contains("hunter2"), "\(shown)")
         #expect(shown.contains("http://alice:***@127.0.0.1:9/remote.git"), "\(shown)")
+    }
+
+    /// An authentication failure stays one: the sync error keeps libgit2's `GitError` as its
+    /// cause, so a caller can tell it from an unreachable host without reading the text, and
+    /// the code matches in a `catch`.
+    @Test func anAuthenticationFailureKeepsItsGitErrorAsTheCause() throws {
+        let network = Network()
+        let devices = try network.devices(1)
+        // Plain http: the token is refused before it is sent, as an authentication failure.
+        let server = try AuthenticatingGitServer(
+            projectRoot: network.directory.url, user: "x-access-token", password: "s3cret-token", scratch: network.directory, tls: false)
+        Shell.run("git", ["remote", "set-url", "origin", server.url("remote.git")], in: devices[0].root)
+        let credentials = Credentials(token: "s3cret-token", tokenHost: "127.0.0.1", useCredentialHelpers: false)
+        let (error, _) = try Self.failingSync(devices[0], credentials: credentials)
+        #expect(error.code == .network, "\(error)")
+        let cause = try #require(error.cause as? GitError, "\(String(describing: error.cause))")
+        #expect(cause.isAuthenticationFailure, "\(cause)")
+        #expect(cause.code == -16, "\(cause)")  // GIT_EAUTH
+        #expect(error.message.contains(cause.message), "the message still says what libgit2 said")
+        do {
+            _ = try LibrarySync(git: try devices[0].git(), credentials: credentials).sync()
+            Issue.record("the sync went through")
+        } catch SyncError.Code.network {
+        } catch {
+            Issue.record("not matched by its code: \(error)")
+        }
+        #expect(!(SyncError.Code.noRemote ~= error), "a code matches only its own errors")
     }
 
     /// With no ROTE_GIT_TOKEN_HOST, the token is for the host of the library's origin: a sync

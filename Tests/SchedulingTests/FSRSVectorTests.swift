@@ -38,7 +38,7 @@ import Testing
 
     @Test func vectorsReplayedFromShuffledEventsGiveTheSameFinalState() throws {
         let vectors = try FSRSVector.load(from: TestFiles.fsrsVectors)
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for vector in vectors.prefix(50) {
             let settings = try vector.settings()
             let events = vector.reviews.enumerated().map { index, review in

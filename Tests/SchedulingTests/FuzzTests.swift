@@ -83,7 +83,7 @@ import Testing
     /// not on when they were due, so a fuzzed replay has exactly the unfuzzed memory, and each
     /// review-phase due date lies within the fuzz bounds of the unfuzzed interval.
     @Test func fuzzedReplayKeepsMemoryAndStaysInBounds() throws {
-        var generator = SplitMix64(seed: 11)
+        var generator = SeededGenerator(seed: 11)
         var moved = 0
         for entry in 0..<200 {
             let maximum = [36_500, 3650, 365][entry % 3]

@@ -121,14 +121,14 @@ import Testing
         let diagnostic = output.diagnostics.first
         #expect(diagnostic?.line == 2)
         #expect(diagnostic?.message.contains(reason) == true, "\(diagnostic?.message ?? "no diagnostic")")
-        #expect(diagnostic?.formatted(path: "in.jsonl").hasPrefix("in.jsonl:2: error: ") == true)
+        #expect(diagnostic?.inFile("in.jsonl").description.hasPrefix("in.jsonl:2: error: ") == true)
     }
 
     @Test func lineNumbersCountBlankLines() {
         let output = ReplayJSONLines.replay(lines: ["", Self.goodLine, "", "{"])
         #expect(output.lines.count == 1)
         #expect(output.diagnostics.map(\.line) == [4])
-        #expect(output.diagnostics.first?.description.hasPrefix("line 4: malformed JSON") == true)
+        #expect(output.diagnostics.first?.inFile("x.jsonl").description.hasPrefix("x.jsonl:4: error: malformed JSON") == true)
     }
 
     @Test func parametersAreReadExactly() throws {

@@ -77,7 +77,7 @@ import Testing
         #expect(state.due == t0 + 4 * day)
     }
 
-    // MARK: Review answers on time
+    // MARK: Review answers, on time and late
 
     @Test func hardMultipliesByOnePointTwoAndLowersEase() {
         // 10 d × 1.2 = 12 d (≥ 10 + 1); ease 2.5 − 0.15 = 2.35
@@ -87,70 +87,50 @@ import Testing
         #expect(state.due == t0 + 22 * day)
     }
 
-    @Test func hardIsAtLeastOneDayMore() {
+    /// A review answer: from `interval` days at `ease`, answered `answeredAfter` seconds after
+    /// the last review, the next interval (and ease, when the case is about it).
+    struct ReviewCase: Sendable, CustomTestStringConvertible {
+        var rule: String
+        var interval: Double
+        var ease: Double
+        var grade: Grade
+        var answeredAfter: TimeInterval
+        var expectedInterval: Double
+        var expectedEase: Double?
+        var testDescription: String { rule }
+    }
+
+    static let reviewCases: [ReviewCase] = [
         // 1 d × 1.2 = 1.2 → 1, raised to the minimum 1 + 1 = 2
-        let state = sm2.next(after: reviewState(interval: 1, ease: 2.5), grade: .hard, at: t0 + day)
-        #expect(state.interval == 2)
-    }
-
-    @Test func goodMultipliesByEaseAndKeepsEase() {
+        ReviewCase(rule: "hard is at least one day more", interval: 1, ease: 2.5, grade: .hard, answeredAfter: day, expectedInterval: 2),
         // (10 + 0/2) × 2.5 = 25 d; ease unchanged
-        let state = sm2.next(after: reviewState(interval: 10, ease: 2.5), grade: .good, at: t0 + 10 * day)
-        #expect(state.interval == 25)
-        #expect(state.ease == 2.5)
-    }
-
-    @Test func goodIsAtLeastHardPlusOne() {
+        ReviewCase(rule: "good multiplies by ease and keeps ease", interval: 10, ease: 2.5, grade: .good, answeredAfter: 10 * day, expectedInterval: 25, expectedEase: 2.5),
         // ease 1.3: hard 2 × 1.2 = 2.4 → 2 → minimum 3; good 2 × 1.3 = 2.6 → 3 → minimum hard + 1 = 4
-        let state = sm2.next(after: reviewState(interval: 2, ease: 1.3), grade: .good, at: t0 + 2 * day)
-        #expect(state.interval == 4)
-    }
-
-    @Test func goodRoundsInSinglePrecisionAsAnkiDoes() {
+        ReviewCase(rule: "good is at least hard + 1", interval: 2, ease: 1.3, grade: .good, answeredAfter: 2 * day, expectedInterval: 4),
         // 45 × 1.3 = 58.499996 in Float (Anki's f32) → 58; Double would give 58.5 → 59
-        let state = sm2.next(after: reviewState(interval: 45, ease: 1.3), grade: .good, at: t0 + 45 * day)
-        #expect(state.interval == 58)
-    }
-
-    @Test func easyMultipliesByEaseAndBonusAndRaisesEase() {
+        ReviewCase(rule: "good rounds in single precision as Anki does", interval: 45, ease: 1.3, grade: .good, answeredAfter: 45 * day, expectedInterval: 58),
         // 10 × 2.5 × 1.3 = 32.5 → 33 (half away from zero); ease 2.5 + 0.15 = 2.65
-        let state = sm2.next(after: reviewState(interval: 10, ease: 2.5), grade: .easy, at: t0 + 10 * day)
-        #expect(state.interval == 33)
-        #expect(state.ease == 2.65)
-    }
-
-    @Test func easyIsAtLeastGoodPlusOne() {
+        ReviewCase(rule: "easy multiplies by ease and bonus and raises ease", interval: 10, ease: 2.5, grade: .easy, answeredAfter: 10 * day, expectedInterval: 33, expectedEase: 2.65),
         // ease 1.3, 1 d: hard 1.2 → 1 → min 2; good 1.3 → 1 → min 3; easy 1 × 1.3 × 1.3 = 1.69 → 2 → min 4
-        let state = sm2.next(after: reviewState(interval: 1, ease: 1.3), grade: .easy, at: t0 + day)
-        #expect(state.interval == 4)
-    }
-
-    // MARK: Late and early
-
-    @Test func goodWhenLateAddsHalfTheDelay() {
+        ReviewCase(rule: "easy is at least good + 1", interval: 1, ease: 1.3, grade: .easy, answeredAfter: day, expectedInterval: 4),
         // 4 days late: (10 + 4/2) × 2.5 = 30 d
-        let state = sm2.next(after: reviewState(interval: 10, ease: 2.5), grade: .good, at: t0 + 14 * day)
-        #expect(state.interval == 30)
-    }
-
-    @Test func easyWhenLateAddsTheWholeDelay() {
+        ReviewCase(rule: "good when late adds half the delay", interval: 10, ease: 2.5, grade: .good, answeredAfter: 14 * day, expectedInterval: 30),
         // 4 days late: (10 + 4) × 2.5 × 1.3 = 45.5 → 46 d
-        let state = sm2.next(after: reviewState(interval: 10, ease: 2.5), grade: .easy, at: t0 + 14 * day)
-        #expect(state.interval == 46)
-    }
-
-    @Test func hardIgnoresLateness() {
+        ReviewCase(rule: "easy when late adds the whole delay", interval: 10, ease: 2.5, grade: .easy, answeredAfter: 14 * day, expectedInterval: 46),
         // 4 days late: still 10 × 1.2 = 12 d
-        let state = sm2.next(after: reviewState(interval: 10, ease: 2.5), grade: .hard, at: t0 + 14 * day)
-        #expect(state.interval == 12)
+        ReviewCase(rule: "hard ignores lateness", interval: 10, ease: 2.5, grade: .hard, answeredAfter: 14 * day, expectedInterval: 12),
+        // 3 d 23 h late is 3 whole days: (10 + 3/2) × 2.5 = 28.75 → 29 d
+        ReviewCase(rule: "lateness counts whole days", interval: 10, ease: 2.5, grade: .good, answeredAfter: 13 * day + 23 * 3600, expectedInterval: 29),
+    ]
+
+    @Test(arguments: reviewCases)
+    func reviewAnswer(_ review: ReviewCase) {
+        let state = sm2.next(after: reviewState(interval: review.interval, ease: review.ease), grade: review.grade, at: t0 + review.answeredAfter)
+        #expect(state.interval == review.expectedInterval)
+        if let ease = review.expectedEase { #expect(state.ease == ease) }
     }
 
-    @Test func lateCountsWholeDays() {
-        // 3 d 23 h late is 3 whole days: (10 + 3/2) × 2.5 = 28.75 → 29 d
-        let state = sm2.next(
-            after: reviewState(interval: 10, ease: 2.5), grade: .good, at: t0 + 13 * day + 23 * 3600)
-        #expect(state.interval == 29)
-    }
+    // MARK: Early
 
     @Test func earlyReviewGrowsFromTheElapsedTime() {
         // 4 of 10 days elapsed, ease 2.5:

@@ -15,7 +15,7 @@ import Testing
 
     @Test(arguments: settings)
     func shuffledEventsGiveTheSameState(settings: SchedulerSettings) {
-        var generator = SplitMix64(seed: 3)
+        var generator = SeededGenerator(seed: 3)
         for entry in 0..<100 {
             var time = t0
             let events = (0..<15).map { index in
@@ -150,7 +150,7 @@ import Testing
     }
 }
 
-private func uuidBytes(_ generator: inout SplitMix64) -> uuid_t {
+private func uuidBytes(_ generator: inout SeededGenerator) -> uuid_t {
     let a = generator.next(), b = generator.next()
     func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> (8 * index)) }
     return (

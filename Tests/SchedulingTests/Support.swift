@@ -13,19 +13,6 @@ enum TestFiles {
     static let fsrsVectors = packageRoot.appendingPathComponent("Tests/SchedulingTests/Fixtures/fsrs/fsrs6-vectors.jsonl")
 }
 
-/// A seeded generator (SplitMix64) so shuffles and random histories repeat run after run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}
-
 /// 2026-01-01T00:00:00Z, the start of every hand-built history.
 let t0 = Timestamp.parse("2026-01-01T00:00:00Z")!
 let minute: TimeInterval = 60

@@ -107,8 +107,13 @@ import RoteModel
             let similarSet = Set((0..<count).filter { _ in StudyRandom.index(below: 3, using: &random) == 0 })
             let room = StudyRandom.index(below: 12, using: &random) + 1
             let lexicalRank = StudyRandom.index(below: 2 , using: &random) == 0 ? nil : StudyRandom.index(below: 2000, using: &random) + 1
+            // Half the rounds with interests: each entry's 0, 0.5 or 1.
+            let interests = (0..<count).map { _ in [0.0, 0.5, 1.0][StudyRandom.index(below: 3, using: &random)] }
+            let withInterests = StudyRandom.index(below: 2, using: &random) == 0
             var asked = 0
-            let ordered = SessionPlanner.ordered(Array(0..<count), lexicalRank: lexicalRank, rank: { ranks[$0] }, room: room, similar: { asked += 1; return similarSet.contains($0) })
+            let ordered = SessionPlanner.ordered(
+                Array(0..<count), lexicalRank: lexicalRank, rank: { ranks[$0] }, room: room, interest: withInterests ? { interests[$0] } : nil,
+                similar: { asked += 1; return similarSet.contains($0) })
             #expect(Set(ordered) == Set(0..<count) && ordered.count == count, "a permutation")
             // The full sort, by hand.
             func key(_ entry: Int) -> Double {
@@ -116,12 +121,21 @@ import RoteModel
                 if let lexicalRank {
                     guard let rank = ranks[entry] else { return .infinity }
                     let offset = log(Double(rank)) - log(Double(lexicalRank))
-                    distance = offset >= 0 ? offset : -offset * 1.25
+                    distance = (offset >= 0 ? offset : -offset * 1.25) * (withInterests ? 1 - interests[entry] / 2 : 1)
                 }
                 return similarSet.contains(entry) && distance.isFinite ? distance * 2 + 0.25 : distance
             }
             let full = (0..<count).sorted { key($0) != key($1) ? key($0) < key($1) : $0 < $1 }
             #expect(Array(ordered.prefix(room)) == Array(full.prefix(room)), "ranks \(ranks), similar \(similarSet.sorted()), room \(room), rank \(String(describing: lexicalRank))")
         }
+    }
+
+    @Test func interestIsTheLargestWeightAmongTheWordsTopics() {
+        let weights = SessionPlanner.interestWeights([("Food", 1), ("travel", 0.5), ("school", 0), ("home", 3)])
+        #expect(weights == ["food": 1, "travel": 0.5, "home": 1], "lower case, clamped to 1, zero left out")
+        #expect(SessionPlanner.interest(in: ["school", "travel", "food"], weights: weights) == 1)
+        #expect(SessionPlanner.interest(in: ["travel", "work"], weights: weights) == 0.5)
+        #expect(SessionPlanner.interest(in: ["work"], weights: weights) == 0)
+        #expect(SessionPlanner.interest(in: [], weights: weights) == 0)
     }
 }

@@ -73,11 +73,12 @@ import Testing
         #expect(exercise.answer(positions: right) == .order([1, 2, 0]))
     }
 
-    @Test func aTwoStepShuffleThatLandsSolvedIsTurned() {
+    @Test func aTwoStepShuffleThatLandsSolvedIsTurned() throws {
         let two = SkillQuestion(payload: .reorderSteps(prompt: nil, steps: ["a", "b"], solution: [0, 1]), published: true)
         for seed in 0..<20 as Range<UInt64> {
             var random = SeededGenerator(seed: seed)
-            guard case let .reorder(exercise) = SkillExercise(question: two, using: &random) else { continue }
+            let made = SkillExercise(question: two, using: &random)
+            let exercise = try #require({ () -> ReorderExercise? in if case let .reorder(exercise) = made { exercise } else { nil } }(), "seed \(seed): a reorder question makes a reorder exercise, not \(made)")
             #expect(exercise.steps == ["b", "a"])
             #expect(exercise.check(positions: [1, 0]))
         }

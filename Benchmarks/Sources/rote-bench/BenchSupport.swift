@@ -99,28 +99,6 @@ enum Bench {
         return value >= 10 ? String(format: "%.0f×", value) : String(format: "%.2f×", value)
     }
 
-    /// `transform` of every index in `0..<count`, computed on every core, in index order.
-    static func parallelMap<T>(_ count: Int, _ transform: @Sendable (Int) throws -> T) throws -> [T] {
-        let slots = ParallelSlots<T>(count)
-        let chunk = 64
-        DispatchQueue.concurrentPerform(iterations: (count + chunk - 1) / chunk) { part in
-            for index in (part * chunk)..<min(count, (part + 1) * chunk) {
-                do {
-                    let value = try transform(index)
-                    slots.lock.lock()
-                    slots.values[index] = value
-                    slots.lock.unlock()
-                } catch {
-                    slots.lock.lock()
-                    slots.failure = error
-                    slots.lock.unlock()
-                }
-            }
-        }
-        if let failure = slots.failure { throw failure }
-        return slots.values.map { $0! }
-    }
-
     /// Removes a folder with `rm -rf` (much faster than FileManager for 100 000 files).
     static func remove(_ folder: URL) {
         _ = try? run("rm", ["-rf", folder.path])
@@ -147,12 +125,4 @@ enum Bench {
         }
         return "\(hex(a, 8))-\(hex(b, 4))-\(hex(c, 4))-\(hex(d, 4))-\(hex(e, 12))"
     }
-}
-
-/// Results of `Bench.parallelMap`, filled from many threads under a lock.
-final class ParallelSlots<T>: @unchecked Sendable {
-    var values: [T?]
-    var failure: (any Error)?
-    let lock = NSLock()
-    init(_ count: Int) { values = Array(repeating: nil, count: count) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LibGit
+import Parallelism
 import RoteModel
 import RoteStore
 import Scheduling
@@ -122,7 +123,7 @@ enum LibraryGenerator {
             var done = 0
             while done < total {
                 let first = done, count = min(every, total - done)
-                for item in try Bench.parallelMap(count, { make(first + $0) }) { try add(item.path, item.text) }
+                for item in Array(first..<first + count).concurrentMap(make) { try add(item.path, item.text) }
                 done += count
                 report(what, done, total)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import LibGit
+import Parallelism
 import RoteModel
 import RoteStore
 import RoteSync
@@ -199,21 +200,24 @@ enum MergeBenchmark {
         let salt = random.next()
         func branch(_ side: String, _ selection: [String], device: String, day: Double) throws -> ObjectID {
             // Each file draws from its own stream, so the files can be made on every core.
-            let contents = try Bench.parallelMap(selection.count) { number -> (String, Data)? in
-                let path = selection[number]
-                var random = LibraryGenerator.stream(salt, day == 1 ? 11 : 12, number)
-                // From the work tree (the clone has the base checked out): looking a path up
-                // in a tree re-reads its whole folder, 50 000 entries here (see the report).
-                guard let data = FileManager.default.contents(atPath: workTree.appending(path: path).path) else { return nil }
-                var file = try ProgressFile.decode(data, path: path).0.unwrap(path)
-                let last = file.reviews.last?.at.timeIntervalSince1970 ?? LibraryGenerator.end
-                let at = max(last + 3_600, LibraryGenerator.end + day * 86_400 + Double(number))
-                let grade = [Grade.again, .hard, .good, .good, .good, .easy][Int(random.next(upperBound: UInt64(6)))]
-                file.reviews.append(ReviewEvent(id: Bench.uuid(&random), at: Date(timeIntervalSince1970: at), grade: grade,
-                                                ms: 2_000 + Int(random.next(upperBound: UInt64(6_000))), device: device))
-                file.state = Scheduler(settings: settings(path)).replay(file.reviews, entryID: file.entry)
-                return (path, Data(file.render().utf8))
-            }
+            // A file that does not read stops the benchmark, after every file was tried.
+            let contents = try Array(0..<selection.count).concurrentMap { number in
+                Result { () throws -> (String, Data)? in
+                    let path = selection[number]
+                    var random = LibraryGenerator.stream(salt, day == 1 ? 11 : 12, number)
+                    // From the work tree (the clone has the base checked out): looking a path up
+                    // in a tree re-reads its whole folder, 50 000 entries here (see the report).
+                    guard let data = FileManager.default.contents(atPath: workTree.appending(path: path).path) else { return nil }
+                    var file = try ProgressFile.decode(data, path: path).0.unwrap(path)
+                    let last = file.reviews.last?.at.timeIntervalSince1970 ?? LibraryGenerator.end
+                    let at = max(last + 3_600, LibraryGenerator.end + day * 86_400 + Double(number))
+                    let grade = [Grade.again, .hard, .good, .good, .good, .easy][Int(random.next(upperBound: UInt64(6)))]
+                    file.reviews.append(ReviewEvent(id: Bench.uuid(&random), at: Date(timeIntervalSince1970: at), grade: grade,
+                                                    ms: 2_000 + Int(random.next(upperBound: UInt64(6_000))), device: device))
+                    file.state = Scheduler(settings: settings(path)).replay(file.reviews, entryID: file.entry)
+                    return (path, Data(file.render().utf8))
+                }
+            }.map { try $0.get() }
             var changes: [String: Data?] = [:]
             for case let (path, data)? in contents { changes[path] = data }
             let tree = try repository.buildTree(from: baseTree, changes: changes)

@@ -3,7 +3,8 @@ import Yams
 
 extension VocabularyEntry {
     /// What an index keeps of a vocabulary entry: its word, its forms' values in file order,
-    /// its rank — and its root, for the daily matrix.
+    /// its rank — its root, for the daily matrix, and its topics (its examples' `context`s),
+    /// which the learner's interests weigh in new-word selection.
     public struct Headline: Sendable, Equatable {
         public var word: String
         public var pos: String
@@ -11,18 +12,30 @@ extension VocabularyEntry {
         public var forms: [String]
         public var rank: Int?
         public var root: String?
+        /// The examples' `context`s, each once, in file order.
+        public var topics: [String]
 
-        public init(word: String, pos: String, translation: String, forms: [String], rank: Int?, root: String? = nil) {
+        public init(word: String, pos: String, translation: String, forms: [String], rank: Int?, root: String? = nil, topics: [String] = []) {
             self.word = word
             self.pos = pos
             self.translation = translation
             self.forms = forms
             self.rank = rank
             self.root = root
+            self.topics = topics
         }
 
         public init(_ entry: VocabularyEntry) {
-            self.init(word: entry.word, pos: entry.pos, translation: entry.translation, forms: entry.forms.map(\.1), rank: entry.rank, root: entry.root)
+            self.init(
+                word: entry.word, pos: entry.pos, translation: entry.translation, forms: entry.forms.map(\.1), rank: entry.rank, root: entry.root,
+                topics: Headline.topics(entry.examples.map(\.context)))
+        }
+
+        /// Contexts, each non-empty one once, in order.
+        static func topics(_ contexts: [String?]) -> [String] {
+            var topics: [String] = []
+            for case let context? in contexts where !context.isEmpty && !topics.contains(context) { topics.append(context) }
+            return topics
         }
 
         /// What a list shows of the entry: `Entry.gloss`.
@@ -60,23 +73,38 @@ extension VocabularyEntry {
         guard let word = string("word"), let pos = string("pos"), let translation = string("translation"), case let .mapping(forms)? = value("forms") else { return nil }
         var rank: Int?
         if case let .scalar(text, style)? = value("rank") { rank = BlockYAMLReader.int(text, style: style) }
+        // An example counts, as `decode` keeps it, when it is a mapping whose `en` and `form` are text.
+        var contexts: [String?] = []
+        if case let .sequence(examples)? = value("examples") {
+            for case let .mapping(example) in examples {
+                func text(_ key: String) -> String? {
+                    guard case let .scalar(text, style)? = example.first(where: { $0.key == key })?.value,
+                        !BlockYAMLReader.isNull(text, style: style)
+                    else { return nil }
+                    return text
+                }
+                if text("en") != nil, text("form") != nil { contexts.append(text("context")) }
+            }
+        }
         return Headline(
             word: word, pos: pos, translation: translation,
             forms: forms.compactMap { form in
                 guard case let .scalar(text, style) = form.value, !BlockYAMLReader.isNull(text, style: style) else { return nil }
                 return text
             },
-            rank: rank, root: string("root"))
+            rank: rank, root: string("root"), topics: Headline.topics(contexts))
     }
 }
 
 /// A YAML file as far as a headline needs it: the top-level mapping's keys, with the values of
-/// the keys a headline reads when those are scalars or mappings, and those mappings' scalars.
-/// Everything else is read and checked but not kept. (A mapping's list holds its values, so
-/// the enum needs no box of its own.)
+/// the keys a headline reads when those are scalars or mappings, and those mappings' scalars;
+/// the `examples` list with each example's `en`, `form` and `context`. Everything else is read
+/// and checked but not kept. (A mapping's or list's array holds its values, so the enum needs
+/// no box of its own.)
 private enum Sketch {
     case scalar(String, Node.Scalar.Style)
     case mapping([(key: String, value: Sketch)])
+    case sequence([Sketch])
     case unbuilt
 }
 
@@ -84,20 +112,29 @@ private struct SketchTree: TreeBuilder {
     static var needsMarks: Bool { false }
     static func builds(_ kind: NodeKind, depth: Int) -> Bool {
         switch kind {
-        case .scalar: depth <= 2
-        case .mapping: depth <= 1
-        case .sequence: false
+        case .scalar: depth <= 3
+        case .mapping: depth <= 2
+        case .sequence: depth == 1
         }
     }
     static func buildsValue(of key: UnsafeBufferPointer<UInt8>, depth: Int) -> Bool {
-        guard depth == 0 else { return true }
-        switch String(decoding: key, as: UTF8.self) {
-        case "word", "pos", "translation", "forms", "rank", "root": return true
-        default: return false
+        switch depth {
+        case 0:
+            switch String(decoding: key, as: UTF8.self) {
+            case "word", "pos", "translation", "forms", "rank", "root", "examples": return true
+            default: return false
+            }
+        case 2:
+            // An example's keys (a form's value is never a mapping a headline reads).
+            switch String(decoding: key, as: UTF8.self) {
+            case "en", "form", "context": return true
+            default: return false
+            }
+        default: return true
         }
     }
     var unbuilt: Sketch { .unbuilt }
     func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Sketch { .scalar(text, style) }
     func mapping(_ pairs: [(key: String, keyMark: Mark, value: Sketch)], mark: Mark) -> Sketch { .mapping(pairs.map { ($0.key, $0.value) }) }
-    func sequence(_ items: [Sketch], mark: Mark) -> Sketch { .unbuilt }
+    func sequence(_ items: [Sketch], mark: Mark) -> Sketch { .sequence(items) }
 }

@@ -24,7 +24,7 @@ extension ReplayJSONLines {
                     do throws(LineError) {
                         slots[index] = .success(try History(parsing: line, defaults: defaultSettings).events)
                     } catch {
-                        slots[index] = .failure(Diagnostic(line: firstLineNumber + index, message: error.message))
+                        slots[index] = .failure(.error("", firstLineNumber + index, error.message))
                     }
                 }
             }

@@ -176,7 +176,7 @@ import Testing
         final class Slots: @unchecked Sendable { var runs = [[Int]](repeating: [], count: 8) }
         let slots = Slots()
         let lock = NSLock()
-        var random = SplitMix64(seed: 3)
+        var random = SeededGenerator(seed: 3)
         for batch in 0..<20_000 {
             let count = Int(random.next() % 8) + 1
             workers.run(count) { piece in

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import RoteStore
+import Parallelism
 
 /// The parallel helpers hand every item to exactly one worker and give the results back in
 /// item order, whatever the threads and chunks.

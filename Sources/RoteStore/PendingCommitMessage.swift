@@ -1,0 +1,28 @@
+import Foundation
+
+/// The message for work committed by `rote sync` before it fetches.
+enum PendingCommitMessage {
+    static func make(paths: [String], changes: [String: Data?], user: String, device: String) -> String {
+        let sessions = paths.filter { $0.contains("/sessions/") && changes[$0] != nil }
+        let progress = paths.filter { $0.contains("/progress/") }
+        let content = paths.filter { $0.hasPrefix("corpus/") }
+        var parts: [String] = []
+        if !content.isEmpty {
+            let decks = Set(content.map { $0.split(separator: "/")[1] }).sorted()
+            parts.append("\(content.count) content file\(content.count == 1 ? "" : "s") (\(decks.joined(separator: ", ")))")
+        }
+        if !sessions.isEmpty { parts.append("\(sessions.count) session\(sessions.count == 1 ? "" : "s")") }
+        if !progress.isEmpty { parts.append("\(progress.count) progress file\(progress.count == 1 ? "" : "s")") }
+        let other = paths.count - content.count - sessions.count - progress.count
+        if other > 0 { parts.append("\(other) other file\(other == 1 ? "" : "s")") }
+        let recovered = !progress.isEmpty && sessions.isEmpty
+        let summary = (recovered ? "Recover: " : "Update: ") + parts.joined(separator: ", ")
+        var message = summary + "\n"
+        if recovered {
+            message += "\nReviews written by a session that ended before it could commit; every answer is kept.\n"
+        }
+        message += "\n\(SessionCommitMessage.deviceTrailer): \(device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+        if recovered { message += "\(SessionCommitMessage.recoveredTrailer): yes\n" }
+        return message
+    }
+}
