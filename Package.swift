@@ -15,7 +15,7 @@ let package = Package(
         .executable(name: "rote", targets: ["rote"]),
         .library(
             name: "RoteKit",
-            targets: ["RoteLibrary", "RoteModel", "Scheduling", "RoteStore", "RoteSync", "StudyData", "Study", "LaunchIndex", "LibGit", "Exchange", "AnkiImport", "PublisherDecks", "Parallelism"]),
+            targets: ["RoteLibrary", "RoteModel", "Scheduling", "RoteStore", "RoteSync", "StudyData", "Study", "Launch", "Git", "Exchange", "AnkiImport", "Publishing", "Parallelism"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -32,7 +32,7 @@ let package = Package(
             pkgConfig: "libgit2",
             providers: [.apt(["libgit2-dev"])]
         ),
-        .target(name: "LibGit", dependencies: ["CLibGit2"], swiftSettings: strictSettings),
+        .target(name: "Git", dependencies: ["CLibGit2"], swiftSettings: strictSettings),
         // Anki collections are SQLite databases; only AnkiImport reads them.
         .systemLibrary(
             name: "CSQLite",
@@ -51,29 +51,29 @@ let package = Package(
         .target(name: "Scheduling", dependencies: ["RoteModel"], swiftSettings: strictSettings),
         .target(
             name: "RoteStore",
-            dependencies: ["RoteModel", "Scheduling", "LibGit", "StarterDecks", "Parallelism", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["RoteModel", "Scheduling", "Git", "StarterCorpus", "Parallelism", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         .target(
             name: "RoteSync",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "Git"],
             swiftSettings: strictSettings
         ),
         // Content in and out: seed JSON and CSV/TSV imports, deck and learner exports, erasure.
-        .target(name: "Exchange", dependencies: ["RoteModel", "RoteStore", "LibGit", "Parallelism"], swiftSettings: strictSettings),
+        .target(name: "Exchange", dependencies: ["RoteModel", "RoteStore", "Git", "Parallelism"], swiftSettings: strictSettings),
         // What planning, a session and stats read from a library, whoever holds it (the parsed
         // files or the launch index), and the content rules both apply: below Study and
         // LaunchIndex, so neither depends on the other.
         .target(name: "StudyData", dependencies: ["RoteModel", "Scheduling", "RoteStore"], swiftSettings: strictSettings),
         .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Parallelism", "Yams"], swiftSettings: strictSettings),
         // The launch index cache in .git/rote/: what a launch needs, memory-mapped.
-        .target(name: "LaunchIndex", dependencies: ["RoteModel", "Scheduling", "RoteStore", "LibGit", "StudyData", "Parallelism"], swiftSettings: strictSettings),
+        .target(name: "Launch", dependencies: ["RoteModel", "Scheduling", "RoteStore", "Git", "StudyData", "Parallelism"], swiftSettings: strictSettings),
         // The one way to open a library: the checked launch index, and each operation (show,
         // record a review, change a status, stats…) reading only the files it needs. The CLI,
         // RoteKit users and `rote serve` all go through it.
         .target(
             name: "RoteLibrary",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Study", "LaunchIndex", "LibGit", "Parallelism"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Study", "Launch", "Git", "Parallelism"],
             swiftSettings: strictSettings
         ),
         // Scores a tracing attempt against a letter's stroke template: pure, no I/O.
@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "RoteServer",
             dependencies: [
-                "RoteLibrary", "RoteModel", "RoteStore", "Study", "Scheduling", "LaunchIndex", "LetterTracing", "WebPages",
+                "RoteLibrary", "RoteModel", "RoteStore", "Study", "Scheduling", "Launch", "LetterTracing", "WebPages",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strictSettings
@@ -99,14 +99,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
-            name: "PublisherDecks",
-            dependencies: ["RoteModel", "RoteStore", "LibGit"],
+            name: "Publishing",
+            dependencies: ["RoteModel", "RoteStore", "Git"],
             swiftSettings: strictSettings
         ),
         // The starter decks in corpus/ are compiled into the binary, so an installed `rote`
         // can create a library without this checkout beside it.
         .target(
-            name: "StarterDecks",
+            name: "StarterCorpus",
             swiftSettings: strictSettings,
             plugins: ["EmbedFiles"]
         ),
@@ -119,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "rote",
             dependencies: [
-                "RoteModel", "Scheduling", "RoteStore", "LibGit", "RoteSync", "StudyData", "Study", "Exchange", "AnkiImport", "PublisherDecks", "LaunchIndex", "RoteLibrary", "RoteServer",
+                "RoteModel", "Scheduling", "RoteStore", "Git", "RoteSync", "StudyData", "Study", "Exchange", "AnkiImport", "Publishing", "Launch", "RoteLibrary", "RoteServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -132,25 +132,25 @@ let package = Package(
         ),
         .executableTarget(
             name: "rote-bench",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "LibGit", "StudyData", "Study", "LaunchIndex", "RoteLibrary", "LetterTracing", "Parallelism"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Git", "StudyData", "Study", "Launch", "RoteLibrary", "LetterTracing", "Parallelism"],
             path: "Benchmarks/Sources/rote-bench",
             swiftSettings: strictSettings
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["RoteModel", "RoteStore", "LibGit"],
+            dependencies: ["RoteModel", "RoteStore", "Git"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ParallelismTests", dependencies: ["Parallelism"], swiftSettings: strictSettings),
         .testTarget(name: "RoteModelTests", dependencies: ["RoteModel", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RoteModel", "TestSupport"], exclude: ["Fixtures"], swiftSettings: strictSettings),
-        .testTarget(name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "Scheduling", "TestSupport", "LibGit"], swiftSettings: strictSettings),
-        .testTarget(name: "LibGitTests", dependencies: ["LibGit", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "Scheduling", "TestSupport", "Git"], swiftSettings: strictSettings),
+        .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StudyTests", dependencies: ["Study", "StudyData", "RoteStore", "Scheduling", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "RoteSyncTests", dependencies: ["RoteSync", "RoteStore", "RoteModel", "Scheduling", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
+        .testTarget(name: "RoteSyncTests", dependencies: ["RoteSync", "RoteStore", "RoteModel", "Scheduling", "Git", "TestSupport", "rote"], swiftSettings: strictSettings),
         .testTarget(
-            name: "ExchangeTests", dependencies: ["Exchange", "RoteModel", "RoteStore", "RoteSync", "LibGit", "TestSupport"], exclude: ["Fixtures"],
+            name: "ExchangeTests", dependencies: ["Exchange", "RoteModel", "RoteStore", "RoteSync", "Git", "TestSupport"], exclude: ["Fixtures"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "AnkiImportTests",
@@ -158,16 +158,16 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "PublisherDecksTests", dependencies: ["PublisherDecks", "RoteStore", "RoteModel", "LibGit", "TestSupport", "rote"], swiftSettings: strictSettings),
-        .testTarget(name: "LaunchIndexTests", dependencies: ["LaunchIndex", "RoteLibrary", "LibGit", "StudyData", "Study", "RoteStore", "RoteSync", "RoteModel", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "PublishingTests", dependencies: ["Publishing", "RoteStore", "RoteModel", "Git", "TestSupport", "rote"], swiftSettings: strictSettings),
+        .testTarget(name: "LaunchTests", dependencies: ["Launch", "RoteLibrary", "Git", "StudyData", "Study", "RoteStore", "RoteSync", "RoteModel", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "RoteLibraryTests", dependencies: ["RoteLibrary", "LaunchIndex", "StudyData", "Study", "RoteStore", "RoteModel", "Scheduling", "TestSupport"],
+            name: "RoteLibraryTests", dependencies: ["RoteLibrary", "Launch", "StudyData", "Study", "RoteStore", "RoteModel", "Scheduling", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "LetterTracingTests", dependencies: ["LetterTracing", "RoteModel"], swiftSettings: strictSettings),
         .testTarget(
             name: "RoteServerTests",
             dependencies: [
-                "RoteServer", "RoteLibrary", "RoteModel", "RoteStore", "StudyData", "Study", "TestSupport", "LibGit", "WebPages",
+                "RoteServer", "RoteLibrary", "RoteModel", "RoteStore", "StudyData", "Study", "TestSupport", "Git", "WebPages",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strictSettings),
@@ -181,14 +181,14 @@ let package = Package(
 // compare internal readers), and `rote-fuzz` links libFuzzer's driver. Ordinary builds never
 // see any of it. Fuzz/README.md says how to run one target.
 if Context.environment["ROTE_FUZZ"] == "1" {
-    let instrumented: Set<String> = ["Parallelism", "RoteModel", "Scheduling", "LibGit", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "Study", "LaunchIndex", "LetterTracing", "RoteLibrary", "RoteServer"]
+    let instrumented: Set<String> = ["Parallelism", "RoteModel", "Scheduling", "Git", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "Study", "Launch", "LetterTracing", "RoteLibrary", "RoteServer"]
     for target in package.targets where instrumented.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer", "-enable-testing"])]
     }
     package.targets.append(
         .executableTarget(
             name: "rote-fuzz",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "LaunchIndex", "LetterTracing", "RoteLibrary", "RoteServer", "Yams"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "Launch", "LetterTracing", "RoteLibrary", "RoteServer", "Yams"],
             path: "Fuzz/Sources/rote-fuzz",
             swiftSettings: strictSettings + [.unsafeFlags(["-sanitize=fuzzer", "-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]

@@ -2,13 +2,13 @@ import Foundation
 import PackagePlugin
 
 /// Compiles a folder of the checkout into a module, so the `rote` binary carries it wherever
-/// it is installed: `corpus/` (the starter decks) into `StarterDecks`, `web/` (the pages of
+/// it is installed: `corpus/` (the starter decks) into `StarterCorpus`, `web/` (the pages of
 /// `rote serve`) into `WebPages`. Every file is a declared input, so editing one rebuilds the
 /// embedded copy and the two can never drift apart.
 @main
 struct EmbedFiles: BuildToolPlugin {
     /// Each embedding target's folder and the name of the list it gets.
-    static let folders = ["StarterDecks": ("corpus", "starterDeckFileList"), "WebPages": ("web", "webPageFileList")]
+    static let folders = ["StarterCorpus": ("corpus", "starterDeckFileList"), "WebPages": ("web", "webPageFileList")]
 
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         guard let (folderName, listName) = Self.folders[target.name] else {

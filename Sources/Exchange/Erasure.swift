@@ -1,5 +1,5 @@
 import Foundation
-import LibGit
+import Git
 import RoteModel
 import RoteStore
 

@@ -1,6 +1,6 @@
 import Foundation
 import RoteModel
-import LaunchIndex
+import Launch
 import RoteStore
 
 extension Library {

@@ -1,5 +1,5 @@
 import Foundation
-import LaunchIndex
+import Launch
 import Parallelism
 import RoteModel
 import RoteStore

@@ -1,5 +1,5 @@
 import Foundation
-import LaunchIndex
+import Launch
 import RoteModel
 import RoteStore
 import Scheduling

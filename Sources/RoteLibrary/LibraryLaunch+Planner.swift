@@ -1,4 +1,4 @@
-import LaunchIndex
+import Launch
 import Study
 
 extension LibraryLaunch {

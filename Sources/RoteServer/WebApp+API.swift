@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LaunchIndex
+import Launch
 import LetterTracing
 import RoteLibrary
 import RoteModel

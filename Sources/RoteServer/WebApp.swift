@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import LaunchIndex
+import Launch
 import LetterTracing
 import RoteLibrary
 import RoteModel

@@ -1,6 +1,6 @@
 import Foundation
-import LibGit
-import StarterDecks
+import Git
+import StarterCorpus
 
 /// Creates a new library: a git repository holding `rote.yaml`, `.gitattributes`, the starter
 /// decks and a profile for its first learner, committed as one first commit (through libgit2).

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import LibGit
+import Git
 import Parallelism
 import SystemPackage
 import Yams

@@ -1,4 +1,4 @@
-import LibGit
+import Git
 import RoteModel
 
 /// Why sync could not go on, with what to do; `cause` holds the `GitError` when libgit2

@@ -1,6 +1,6 @@
 import Foundation
 import RoteModel
-import LibGit
+import Git
 import RoteStore
 
 /// Runs the upgrade rules of decks whose content version changed since a learner last saw

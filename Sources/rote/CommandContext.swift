@@ -2,8 +2,8 @@ import AnkiImport
 import ArgumentParser
 import Exchange
 import Foundation
-import LibGit
-import PublisherDecks
+import Git
+import Publishing
 import RoteLibrary
 import RoteModel
 import RoteStore

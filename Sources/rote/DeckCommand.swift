@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import LibGit
-import PublisherDecks
+import Git
+import Publishing
 import RoteStore
 
 /// `rote deck add|status|update`: decks from a publisher's git repository.

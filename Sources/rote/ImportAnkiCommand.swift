@@ -1,7 +1,7 @@
 import AnkiImport
 import ArgumentParser
 import Foundation
-import LibGit
+import Git
 import RoteStore
 
 /// `rote import FILE.apkg|.colpkg`: an Anki package with its review history (`Import` hands

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Exchange
 import Foundation
-import LibGit
+import Git
 import RoteStore
 
 struct ImportCommand: ParsableCommand {

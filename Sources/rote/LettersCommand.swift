@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LibGit
+import Git
 import RoteLibrary
 import RoteModel
 import RoteStore

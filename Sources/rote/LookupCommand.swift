@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LaunchIndex
+import Launch
 import RoteLibrary
 import RoteStore
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LibGit
+import Git
 import RoteModel
 import RoteStore
 import RoteSync

@@ -1,5 +1,5 @@
 import Foundation
-import PublisherDecks
+import Publishing
 import RoteLibrary
 
 /// The reminders `rote study` and `rote stats` give, each at most once a day on this device

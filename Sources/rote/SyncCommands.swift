@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LibGit
+import Git
 import RoteStore
 import RoteSync
 import Study

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LibGit
+import Git
 
 // ArgumentParser's own `main` would print errors itself; they carry text from files, remotes
 // and packages, so they go out through `Terminal` like everything else, with any password

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-import LaunchIndex
+import Launch
 import RoteLibrary
 import RoteModel
 import RoteStore

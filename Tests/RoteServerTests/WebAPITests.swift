@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import LibGit
+import Git
 import RoteLibrary
 import RoteModel
 import RoteServer

@@ -1,5 +1,5 @@
 import Foundation
-import LibGit
+import Git
 import Testing
 import TestSupport
 @testable import RoteStore

@@ -1,5 +1,5 @@
 import Foundation
-import LibGit
+import Git
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-@testable import LaunchIndex
+@testable import Launch
 import StudyData
 
 enum IndexTargets {

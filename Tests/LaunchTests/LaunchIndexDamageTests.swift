@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Launch
+import RoteStore
+
+/// Damage the `launch-index` fuzz target found, each with a checksum that matches (as a torn
+/// write that happened to pass it would): the reader must refuse the bytes, never crash,
+/// overflow or loop.
+@Suite struct LaunchIndexDamageTests {
+    /// A good index of the fixture library, as bytes.
+    static func goodIndex() throws -> (Data, TemporaryDirectory) {
+        let directory = TemporaryDirectory()
+        FixtureLibrary.write(into: directory)
+        _ = try LibraryLaunch.openVerified(root: directory.url, user: "ana")
+        let cache = try #require(LibraryLaunch.cacheURL(root: directory.url, user: "ana"))
+        return (try Data(contentsOf: cache), directory)
+    }
+
+    static func field(_ bytes: Data, _ offset: Int) -> UInt64 {
+        bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    }
+
+    /// Opens `bytes` after `damage`, sealed with a matching length and checksum.
+    static func open(_ bytes: Data, _ damage: (UnsafeMutableRawBufferPointer) -> Void) throws -> LaunchIndex {
+        let storage = MappedFile(building: bytes.count) { buffer in
+            bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            damage(buffer)
+            LaunchIndex.seal(buffer)
+        }
+        return try LaunchIndex(storage: storage)
+    }
+
+    @Test func theGoodIndexStillOpensAfterSealing() throws {
+        let (bytes, _) = try Self.goodIndex()
+        let index = try Self.open(bytes) { _ in }
+        #expect(index.entryCount > 0 && index.lookUp("run") != nil)
+    }
+
+    @Test func aSectionLengthNearTwoToTheSixtyFourIsRefusedNotOverflowed() throws {
+        let (bytes, _) = try Self.goodIndex()
+        let countField = 32 + LaunchIndex.Section.entries.rawValue * 16
+        #expect(throws: LaunchIndex.Invalid.self) {
+            _ = try Self.open(bytes) { $0.storeBytes(of: (UInt64.max - 3).littleEndian, toByteOffset: countField, as: UInt64.self) }
+        }
+        let offsetField = 24 + LaunchIndex.Section.strings.rawValue * 16
+        #expect(throws: LaunchIndex.Invalid.self) {
+            _ = try Self.open(bytes) { $0.storeBytes(of: UInt64(1 << 62).littleEndian, toByteOffset: offsetField, as: UInt64.self) }
+        }
+    }
+
+    @Test func anInflectedFormPointingPastTheStringsIsRefused() throws {
+        let (bytes, _) = try Self.goodIndex()
+        let section = LaunchIndex.Section.entryForms.rawValue
+        #expect(Self.field(bytes, 32 + section * 16) > 0, "the fixture has inflected forms")
+        let firstForm = Int(Self.field(bytes, 24 + section * 16))
+        #expect(throws: LaunchIndex.Invalid.self) {
+            _ = try Self.open(bytes) { $0.storeBytes(of: UInt32.max.littleEndian, toByteOffset: firstForm + 4, as: UInt32.self) }
+        }
+    }
+
+    /// Every slot taken: a look-up of a form that is not there would probe for ever.
+    @Test func aFormsTableWithoutAFreeSlotIsRefused() throws {
+        let (bytes, _) = try Self.goodIndex()
+        let section = LaunchIndex.Section.slots.rawValue
+        let start = Int(Self.field(bytes, 24 + section * 16)), slots = Int(Self.field(bytes, 32 + section * 16))
+        #expect(throws: LaunchIndex.Invalid.self) {
+            _ = try Self.open(bytes) { buffer in
+                for slot in 0..<slots {
+                    let at = start + slot * LaunchIndex.Stride.slot
+                    buffer.storeBytes(of: UInt16(1).littleEndian, toByteOffset: at + 14, as: UInt16.self)
+                    buffer.storeBytes(of: UInt32(0).littleEndian, toByteOffset: at + 4, as: UInt32.self)
+                    buffer.storeBytes(of: UInt8(0), toByteOffset: at + 13, as: UInt8.self)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Launch
+import Git
+import RoteModel
+import RoteStore
+import RoteLibrary
+import Study
+import StudyData
+
+/// A console that answers every question with the same reply and keeps what was shown.
+final class TranscriptConsole: StudyConsole {
+    var transcript: [String] = []
+    var replies: Int
+    let isInteractive = false
+
+    init(replies: Int) { self.replies = replies }
+
+    func beginCard(number: Int, total: Int, title: String) { transcript.append("[\(number)/\(total)] \(title)") }
+    func show(_ text: String, style: TextStyle) { transcript.append(text) }
+    func ask(_ prompt: String, kind: AnswerKind) -> ConsoleReply? {
+        transcript.append("? \(prompt)")
+        guard replies > 0 else { return nil }
+        replies -= 1
+        // Alternate right-ish and wrong-ish answers so cards come back within the session.
+        return ConsoleReply.parse(line: replies % 3 == 0 ? "2" : "1")
+    }
+}
+
+@Suite struct LaunchStudySourceTests {
+    /// A clock that moves a second each time it is read, so reviews in one session keep
+    /// their order (two at the same instant would be ordered by their random ids).
+    final class TickingClock: @unchecked Sendable {
+        var now: Date
+        init(_ start: Date) { now = start }
+        func tick() -> Date {
+            now += 1
+            return now
+        }
+    }
+
+    /// The same session, with the same seed, answers and clock, over the parsed library and
+    /// over the launch index: every card, question, option and verdict must be the same.
+    @Test func aSessionOverTheIndexShowsExactlyWhatTheParsedLibraryShows() throws {
+        let start = Timestamp.parse("2026-11-21T10:00:00Z")!
+        var transcripts: [[String]] = []
+        for useIndex in [false, true] {
+            let now = start
+            let clock = TickingClock(start)
+            let directory = StarterLibrary.copy()
+            let root = directory.url
+            let git = try LibraryGit(root: root, user: "demo")
+            let console = TranscriptConsole(replies: 60)
+            let runner: StudySessionRunner
+            let plan: SessionPlan
+            let limits = SessionPlanner.Limits(reviewsPerDay: 12, newPerDay: 6)
+            if useIndex {
+                let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
+                plan = launch.planner().plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)
+                runner = StudySessionRunner(root: root, user: "demo", source: LaunchStudySource(launch), git: git, console: console, now: clock.tick, seed: 7)
+            } else {
+                let library = try LibraryLoader(users: .all, includeSessions: false).load(root)
+                let index = LibraryIndex(library: library, user: "demo")
+                plan = SessionPlanner(library: library, index: index).plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)
+                runner = StudySessionRunner(root: root, user: "demo", library: library, index: index, git: git, console: console, now: clock.tick, seed: 7)
+            }
+            #expect(!plan.isEmpty)
+            _ = try runner.run(plan: plan)
+            // Intervals are fuzzed from each review's random id: compare grades, not intervals.
+            transcripts.append(console.transcript.map { line in line.range(of: " · next").map { String(line[..<$0.lowerBound]) } ?? line })
+        }
+        #expect(transcripts[0].count > 20, "the session showed cards")
+        let first = zip(transcripts[0], transcripts[1]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(first == nil && transcripts[0].count == transcripts[1].count,
+                "first difference at line \(first ?? -1): \(first.map { transcripts[0][$0] } ?? "") / \(first.map { transcripts[1][$0] } ?? "")")
+    }
+}
