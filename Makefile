@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ROTE := .build/debug/rote
 
-.PHONY: study test test-deps build deps release bench check-corpus browser-test demo-profile install clean fuzz fuzz-build fuzz-smoke
+.PHONY: study test format format-check test-deps build deps release bench check-corpus browser-test demo-profile install clean fuzz fuzz-build fuzz-smoke
 
 # The system libraries Rote links, as Debian ships them: libgit2 (git), SQLite (reading Anki
 # collections), zlib (unzipping Anki packages, through ZIPFoundation) and zstd (the compressed
@@ -55,12 +55,22 @@ test-deps: deps
 		python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q 'selenium==$(SELENIUM_VERSION)'; \
 	}
 
-test: test-deps
+test: test-deps format-check
 	$(SWIFT) build --build-tests
 	ROTE_TEST_SSHD=$(TEST_SSHD) $(SWIFT) test --skip-build
 	python3 tools/english-a1/build_deck.py --check
 	$(MAKE) --no-print-directory check-corpus
 	$(MAKE) --no-print-directory browser-test
+
+# swift-format with the rules in .swift-format (line length 120): `make format` rewrites the
+# sources in place; `make format-check` (run by `make test`, so by CI) fails on any difference.
+FORMATTED := Sources Tests Benchmarks Fuzz Plugins Package.swift
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
+
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 
 # `rote serve` in a real headless Chromium: study, recite, trace, read, library, stats, Arabic;
 # screenshots of every page at 1280 and 360 px go to .build/browser-screenshots/.

@@ -15,7 +15,10 @@ let package = Package(
         .executable(name: "rote", targets: ["rote"]),
         .library(
             name: "RoteKit",
-            targets: ["RoteLibrary", "RoteModel", "Scheduling", "RoteStore", "RoteSync", "StudyData", "Study", "Launch", "Git", "Exchange", "AnkiImport", "Publishing", "Parallelism"]),
+            targets: [
+                "RoteLibrary", "RoteModel", "Scheduling", "RoteStore", "RoteSync", "StudyData", "Study", "Launch",
+                "Git", "Exchange", "AnkiImport", "Publishing", "Parallelism",
+            ]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -24,7 +27,8 @@ let package = Package(
         // FileDescriptor's read and write, the same on Linux and macOS (already in the graph through swift-nio).
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         // The web app of `rote serve`; swift-configuration support (a default trait) is not used.
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(
+            url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
     ],
     targets: [
         .systemLibrary(
@@ -51,7 +55,10 @@ let package = Package(
         .target(name: "Scheduling", dependencies: ["RoteModel"], swiftSettings: strictSettings),
         .target(
             name: "RoteStore",
-            dependencies: ["RoteModel", "Scheduling", "Git", "StarterCorpus", "Parallelism", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: [
+                "RoteModel", "Scheduling", "Git", "StarterCorpus", "Parallelism",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -60,20 +67,29 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Content in and out: seed JSON and CSV/TSV imports, deck and learner exports, erasure.
-        .target(name: "Exchange", dependencies: ["RoteModel", "RoteStore", "Git", "Parallelism"], swiftSettings: strictSettings),
+        .target(
+            name: "Exchange", dependencies: ["RoteModel", "RoteStore", "Git", "Parallelism"],
+            swiftSettings: strictSettings),
         // What planning, a session and stats read from a library, whoever holds it (the parsed
         // files or the launch index), and the content rules both apply: below Study and
         // LaunchIndex, so neither depends on the other.
-        .target(name: "StudyData", dependencies: ["RoteModel", "Scheduling", "RoteStore"], swiftSettings: strictSettings),
-        .target(name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Parallelism", "Yams"], swiftSettings: strictSettings),
+        .target(
+            name: "StudyData", dependencies: ["RoteModel", "Scheduling", "RoteStore"], swiftSettings: strictSettings),
+        .target(
+            name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Parallelism", "Yams"],
+            swiftSettings: strictSettings),
         // The launch index cache in .git/rote/: what a launch needs, memory-mapped.
-        .target(name: "Launch", dependencies: ["RoteModel", "Scheduling", "RoteStore", "Git", "StudyData", "Parallelism"], swiftSettings: strictSettings),
+        .target(
+            name: "Launch", dependencies: ["RoteModel", "Scheduling", "RoteStore", "Git", "StudyData", "Parallelism"],
+            swiftSettings: strictSettings),
         // The one way to open a library: the checked launch index, and each operation (show,
         // record a review, change a status, stats…) reading only the files it needs. The CLI,
         // RoteKit users and `rote serve` all go through it.
         .target(
             name: "RoteLibrary",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Study", "Launch", "Git", "Parallelism"],
+            dependencies: [
+                "RoteModel", "Scheduling", "RoteStore", "StudyData", "Study", "Launch", "Git", "Parallelism",
+            ],
             swiftSettings: strictSettings
         ),
         // Scores a tracing attempt against a letter's stroke template: pure, no I/O.
@@ -119,7 +135,8 @@ let package = Package(
         .executableTarget(
             name: "rote",
             dependencies: [
-                "RoteModel", "Scheduling", "RoteStore", "Git", "RoteSync", "StudyData", "Study", "Exchange", "AnkiImport", "Publishing", "Launch", "RoteLibrary", "RoteServer",
+                "RoteModel", "Scheduling", "RoteStore", "Git", "RoteSync", "StudyData", "Study", "Exchange",
+                "AnkiImport", "Publishing", "Launch", "RoteLibrary", "RoteServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -132,7 +149,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "rote-bench",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Git", "StudyData", "Study", "Launch", "RoteLibrary", "LetterTracing", "Parallelism"],
+            dependencies: [
+                "RoteModel", "Scheduling", "RoteStore", "RoteSync", "Git", "StudyData", "Study", "Launch",
+                "RoteLibrary", "LetterTracing", "Parallelism",
+            ],
             path: "Benchmarks/Sources/rote-bench",
             swiftSettings: strictSettings
         ),
@@ -144,34 +164,63 @@ let package = Package(
         ),
         .testTarget(name: "ParallelismTests", dependencies: ["Parallelism"], swiftSettings: strictSettings),
         .testTarget(name: "RoteModelTests", dependencies: ["RoteModel", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "RoteModel", "TestSupport"], exclude: ["Fixtures"], swiftSettings: strictSettings),
-        .testTarget(name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "Scheduling", "TestSupport", "Git"], swiftSettings: strictSettings),
-        .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "StudyTests", dependencies: ["Study", "StudyData", "RoteStore", "Scheduling", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "RoteSyncTests", dependencies: ["RoteSync", "RoteStore", "RoteModel", "Scheduling", "Git", "TestSupport", "rote"], swiftSettings: strictSettings),
         .testTarget(
-            name: "ExchangeTests", dependencies: ["Exchange", "RoteModel", "RoteStore", "RoteSync", "Git", "TestSupport"], exclude: ["Fixtures"],
+            name: "SchedulingTests", dependencies: ["Scheduling", "RoteModel", "TestSupport"], exclude: ["Fixtures"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "RoteStoreTests", dependencies: ["RoteStore", "RoteModel", "Scheduling", "TestSupport", "Git"],
+            swiftSettings: strictSettings),
+        .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StudyTests", dependencies: ["Study", "StudyData", "RoteStore", "Scheduling", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "RoteSyncTests",
+            dependencies: ["RoteSync", "RoteStore", "RoteModel", "Scheduling", "Git", "TestSupport", "rote"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "ExchangeTests",
+            dependencies: ["Exchange", "RoteModel", "RoteStore", "RoteSync", "Git", "TestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "AnkiImportTests",
-            dependencies: ["AnkiImport", "RoteStore", "RoteModel", "Scheduling", "TestSupport", "CSQLite", "rote", "ZIPFoundation"],
+            dependencies: [
+                "AnkiImport", "RoteStore", "RoteModel", "Scheduling", "TestSupport", "CSQLite", "rote", "ZIPFoundation",
+            ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "PublishingTests", dependencies: ["Publishing", "RoteStore", "RoteModel", "Git", "TestSupport", "rote"], swiftSettings: strictSettings),
-        .testTarget(name: "LaunchTests", dependencies: ["Launch", "RoteLibrary", "Git", "StudyData", "Study", "RoteStore", "RoteSync", "RoteModel", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "RoteLibraryTests", dependencies: ["RoteLibrary", "Launch", "StudyData", "Study", "RoteStore", "RoteModel", "Scheduling", "TestSupport"],
+            name: "PublishingTests",
+            dependencies: ["Publishing", "RoteStore", "RoteModel", "Git", "TestSupport", "rote"],
             swiftSettings: strictSettings),
-        .testTarget(name: "LetterTracingTests", dependencies: ["LetterTracing", "RoteModel"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "LaunchTests",
+            dependencies: [
+                "Launch", "RoteLibrary", "Git", "StudyData", "Study", "RoteStore", "RoteSync", "RoteModel",
+                "TestSupport",
+            ], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RoteLibraryTests",
+            dependencies: [
+                "RoteLibrary", "Launch", "StudyData", "Study", "RoteStore", "RoteModel", "Scheduling", "TestSupport",
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "LetterTracingTests", dependencies: ["LetterTracing", "RoteModel"], swiftSettings: strictSettings),
         .testTarget(
             name: "RoteServerTests",
             dependencies: [
-                "RoteServer", "RoteLibrary", "RoteModel", "RoteStore", "StudyData", "Study", "TestSupport", "Git", "WebPages",
+                "RoteServer", "RoteLibrary", "RoteModel", "RoteStore", "StudyData", "Study", "TestSupport", "Git",
+                "WebPages",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strictSettings),
-        .testTarget(name: "RoteCLITests", dependencies: ["TestSupport", "RoteModel", "RoteStore", "StudyData", "Study", "rote"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RoteCLITests",
+            dependencies: ["TestSupport", "RoteModel", "RoteStore", "StudyData", "Study", "rote"],
+            swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -181,14 +230,20 @@ let package = Package(
 // compare internal readers), and `rote-fuzz` links libFuzzer's driver. Ordinary builds never
 // see any of it. Fuzz/README.md says how to run one target.
 if Context.environment["ROTE_FUZZ"] == "1" {
-    let instrumented: Set<String> = ["Parallelism", "RoteModel", "Scheduling", "Git", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "Study", "Launch", "LetterTracing", "RoteLibrary", "RoteServer"]
+    let instrumented: Set<String> = [
+        "Parallelism", "RoteModel", "Scheduling", "Git", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData",
+        "Study", "Launch", "LetterTracing", "RoteLibrary", "RoteServer",
+    ]
     for target in package.targets where instrumented.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer", "-enable-testing"])]
     }
     package.targets.append(
         .executableTarget(
             name: "rote-fuzz",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "Launch", "LetterTracing", "RoteLibrary", "RoteServer", "Yams"],
+            dependencies: [
+                "RoteModel", "Scheduling", "RoteStore", "RoteSync", "Exchange", "AnkiImport", "StudyData", "Launch",
+                "LetterTracing", "RoteLibrary", "RoteServer", "Yams",
+            ],
             path: "Fuzz/Sources/rote-fuzz",
             swiftSettings: strictSettings + [.unsafeFlags(["-sanitize=fuzzer", "-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]

@@ -12,13 +12,15 @@ struct EmbedFiles: BuildToolPlugin {
 
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         guard let (folderName, listName) = Self.folders[target.name] else {
-            throw PluginError(message: "EmbedFiles knows no folder for target \(target.name); add it to EmbedFiles.folders")
+            throw PluginError(
+                message: "EmbedFiles knows no folder for target \(target.name); add it to EmbedFiles.folders")
         }
         let folder = context.package.directoryURL.appending(path: folderName)
         let output = context.pluginWorkDirectoryURL.appending(path: "\(target.name)Files.swift")
         var inputs: [URL] = []
         if let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) {
-            for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            for case let url as URL in walker
+            where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
                 inputs.append(url)
             }
         }

@@ -54,11 +54,15 @@ public struct AnkiCollection: Sendable {
     static func read(_ database: SQLiteDatabase) throws -> AnkiCollection {
         var collection = AnkiCollection()
         for table in ["col", "notes", "cards", "revlog"] where try !database.hasTable(table) {
-            throw AnkiImportError(.notSQLite, "\(database.label) has no '\(table)' table, so it is not an Anki collection")
+            throw AnkiImportError(
+                .notSQLite, "\(database.label) has no '\(table)' table, so it is not an Anki collection")
         }
         let version = Int(try database.scalar("SELECT ver FROM col") ?? "") ?? 0
         if version > 18 {
-            throw AnkiImportError(.unsupportedFormat, "\(database.label) uses Anki's collection schema \(version), newer than Rote reads (up to 18); in Anki, export again with \"Support older Anki versions\" ticked")
+            throw AnkiImportError(
+                .unsupportedFormat,
+                "\(database.label) uses Anki's collection schema \(version), newer than Rote reads (up to 18); in Anki, export again with \"Support older Anki versions\" ticked"
+            )
         }
         if try database.hasTable("notetypes"), try database.hasTable("fields"), try database.hasTable("decks") {
             try collection.readTables(database)
@@ -66,15 +70,20 @@ public struct AnkiCollection: Sendable {
             try collection.readJSON(database)
         }
         try database.forEachRow("SELECT id, mid, flds, tags FROM notes ORDER BY id") { row in
-            let fields = (row.text(2) ?? "").split(separator: "\u{1f}", omittingEmptySubsequences: false).map(String.init)
+            let fields = (row.text(2) ?? "").split(separator: "\u{1f}", omittingEmptySubsequences: false).map(
+                String.init)
             let tags = (row.text(3) ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
             collection.notes.append(Note(id: row.int(0), noteTypeID: row.int(1), fields: fields, tags: tags))
         }
         try database.forEachRow("SELECT id, nid, did, queue, mod FROM cards ORDER BY id") { row in
-            collection.cards.append(Card(id: row.int(0), noteID: row.int(1), deckID: row.int(2), queue: Int(row.int(3)), modified: row.int(4)))
+            collection.cards.append(
+                Card(
+                    id: row.int(0), noteID: row.int(1), deckID: row.int(2), queue: Int(row.int(3)), modified: row.int(4)
+                ))
         }
         try database.forEachRow("SELECT id, cid, ease, time FROM revlog ORDER BY id") { row in
-            collection.reviews.append(Review(id: row.int(0), cardID: row.int(1), ease: Int(row.int(2)), milliseconds: Int(row.int(3))))
+            collection.reviews.append(
+                Review(id: row.int(0), cardID: row.int(1), ease: Int(row.int(2)), milliseconds: Int(row.int(3))))
         }
         return collection
     }
@@ -86,7 +95,10 @@ public struct AnkiCollection: Sendable {
         guard let models = try? JSONSerialization.jsonObject(with: Data(modelsJSON.utf8)) as? [String: Any],
             let decks = try? JSONSerialization.jsonObject(with: Data(decksJSON.utf8)) as? [String: Any]
         else {
-            throw AnkiImportError(.notSQLite, "\(database.label): the note types or decks in its 'col' table are not valid JSON; the package is damaged")
+            throw AnkiImportError(
+                .notSQLite,
+                "\(database.label): the note types or decks in its 'col' table are not valid JSON; the package is damaged"
+            )
         }
         for (key, value) in models {
             guard let model = value as? [String: Any], let id = Int64(key) else { continue }
@@ -94,7 +106,8 @@ public struct AnkiCollection: Sendable {
                 .sorted { ($0["ord"] as? Int ?? 0) < ($1["ord"] as? Int ?? 0) }
                 .compactMap { $0["name"] as? String }
             noteTypes[id] = NoteType(
-                id: id, name: model["name"] as? String ?? "note type \(key)", isCloze: (model["type"] as? Int) == 1, fields: fields)
+                id: id, name: model["name"] as? String ?? "note type \(key)", isCloze: (model["type"] as? Int) == 1,
+                fields: fields)
         }
         for (key, value) in decks {
             guard let deck = value as? [String: Any], let id = Int64(key) else { continue }
@@ -117,7 +130,10 @@ public struct AnkiCollection: Sendable {
             noteTypes[id] = NoteType(id: id, name: name, isCloze: config.integer(1) == 1, fields: [])
         }
         if let name = damaged.first {
-            throw AnkiImportError(.notSQLite, "\(database.label): the settings of note type '\(name)' cannot be read; the package is damaged — export it from Anki again")
+            throw AnkiImportError(
+                .notSQLite,
+                "\(database.label): the settings of note type '\(name)' cannot be read; the package is damaged — export it from Anki again"
+            )
         }
         try database.forEachRow("SELECT ntid, name FROM fields ORDER BY ntid, ord") { row in
             noteTypes[row.int(0)]?.fields.append(row.text(1) ?? "")

@@ -20,7 +20,8 @@ import RoteModel
 public struct AnkiFieldMapping: Sendable, Equatable {
     /// Rote fields a vocabulary entry takes from Anki.
     public static let vocabularyFields: Set<String> = [
-        "word", "translation", "pos", "ipa", "audio", "image", "usage_notes", "definition", "alternatives", "cefr", "root", "ignore",
+        "word", "translation", "pos", "ipa", "audio", "image", "usage_notes", "definition", "alternatives", "cefr",
+        "root", "ignore",
     ]
     /// Rote fields a passage takes from Anki.
     public static let passageFields: Set<String> = ["text", "reference", "translation", "mnemonic", "ignore"]
@@ -41,7 +42,9 @@ public struct AnkiFieldMapping: Sendable, Equatable {
         for pair in flag.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw AnkiImportError(.badMapping, "--fields: '\(pair)' is not ANKI_FIELD=rote_field; write e.g. --fields Front=word,Back=translation")
+                throw AnkiImportError(
+                    .badMapping,
+                    "--fields: '\(pair)' is not ANKI_FIELD=rote_field; write e.g. --fields Front=word,Back=translation")
             }
             try check(parts[1], where: "--fields")
             fields[parts[0].lowercased()] = parts[1]
@@ -53,7 +56,8 @@ public struct AnkiFieldMapping: Sendable, Equatable {
     public static func read(_ data: Data, path: String) throws -> AnkiFieldMapping {
         let (node, problems) = YAMLSource.parse(data, path: path)
         var log = DiagnosticLog(path: path)
-        guard let node, problems.allSatisfy({ $0.severity != .error }), var reader = MappingReader(node, log: &log) else {
+        guard let node, problems.allSatisfy({ $0.severity != .error }), var reader = MappingReader(node, log: &log)
+        else {
             let found = (problems + log.items).filter { $0.severity == .error }
             throw AnkiImportError(.badMapping, found.map(\.description).joined(separator: "\n"))
         }
@@ -64,7 +68,11 @@ public struct AnkiFieldMapping: Sendable, Equatable {
                 if allFields.contains(target) {
                     table[field.lowercased()] = target
                 } else {
-                    wrong.append(.error(path, line, "'\(field): \(target)': \(target) is not a Rote field; use one of \(allFields.sorted().joined(separator: ", "))"))
+                    wrong.append(
+                        .error(
+                            path, line,
+                            "'\(field): \(target)': \(target) is not a Rote field; use one of \(allFields.sorted().joined(separator: ", "))"
+                        ))
                 }
             }
         }
@@ -83,7 +91,9 @@ public struct AnkiFieldMapping: Sendable, Equatable {
         }
         reader.finish()
         let errors = reader.log.items.filter { $0.severity == .error } + wrong
-        guard errors.isEmpty else { throw AnkiImportError(.badMapping, errors.map(\.description).joined(separator: "\n")) }
+        guard errors.isEmpty else {
+            throw AnkiImportError(.badMapping, errors.map(\.description).joined(separator: "\n"))
+        }
         return mapping
     }
 
@@ -91,7 +101,9 @@ public struct AnkiFieldMapping: Sendable, Equatable {
 
     static func check(_ target: String, where source: String) throws {
         guard allFields.contains(target) else {
-            throw AnkiImportError(.badMapping, "\(source): '\(target)' is not a Rote field; use one of \(allFields.sorted().joined(separator: ", "))")
+            throw AnkiImportError(
+                .badMapping,
+                "\(source): '\(target)' is not a Rote field; use one of \(allFields.sorted().joined(separator: ", "))")
         }
     }
 
@@ -117,7 +129,10 @@ public struct AnkiFieldMapping: Sendable, Equatable {
             // Without a mapping for this note type, its first fields take the defaults.
             if target == nil, !anyMapped, position < defaults.count { target = defaults[position] }
             if let chosen = target, !allowed.contains(chosen) {
-                throw AnkiImportError(.badMapping, "note type '\(noteType.name)' field '\(field)' is mapped to '\(chosen)', which a \(noteType.isCloze ? "passage (cloze)" : "vocabulary") entry does not have; use one of \(allowed.sorted().joined(separator: ", "))")
+                throw AnkiImportError(
+                    .badMapping,
+                    "note type '\(noteType.name)' field '\(field)' is mapped to '\(chosen)', which a \(noteType.isCloze ? "passage (cloze)" : "vocabulary") entry does not have; use one of \(allowed.sorted().joined(separator: ", "))"
+                )
             }
             result.append(target == "ignore" ? nil : target)
         }

@@ -7,7 +7,8 @@ public struct AnkiImportError: RoteError {
     public struct Code: RoteErrorCode {
         public typealias Failure = AnkiImportError
         private enum Wrapped: String, Sendable {
-            case notAnArchive, unsafePath, missingCollection, unsupportedFormat, notSQLite, empty, deckExists, badMapping, invalidName
+            case notAnArchive, unsafePath, missingCollection, unsupportedFormat, notSQLite, empty, deckExists,
+                badMapping, invalidName
             case unreadableLibraryFile
         }
         private let wrapped: Wrapped

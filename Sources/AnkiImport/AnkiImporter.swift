@@ -31,7 +31,10 @@ public struct AnkiImporter {
         /// The most bytes the package may unpack to (see `AnkiPackage.read`).
         public var unpackedLimit: UInt64
 
-        public init(deck: String? = nil, mapping: AnkiFieldMapping = AnkiFieldMapping(), user: String, unpackedLimit: UInt64 = AnkiPackage.maximumUnpackedSize) {
+        public init(
+            deck: String? = nil, mapping: AnkiFieldMapping = AnkiFieldMapping(), user: String,
+            unpackedLimit: UInt64 = AnkiPackage.maximumUnpackedSize
+        ) {
             self.deck = deck
             self.mapping = mapping
             self.user = user
@@ -75,7 +78,8 @@ public struct AnkiImporter {
         public var multiCardSummary: String? {
             guard multiCardNotes > 0 else { return nil }
             let notes = multiCardNotes == 1 ? "1 note had" : "\(multiCardNotes) notes had"
-            return "\(notes) several cards (a reversed card, several cloze deletions): each became one entry whose history holds "
+            return
+                "\(notes) several cards (a reversed card, several cloze deletions): each became one entry whose history holds "
                 + "all its cards' answers (\(multiCardReviews) answer\(multiCardReviews == 1 ? "" : "s") in all)"
         }
     }
@@ -92,14 +96,17 @@ public struct AnkiImporter {
     /// while holding the library lock.
     public func importPackage(at url: URL, options: Options) throws -> Report {
         let package = try AnkiPackage.read(url, limit: options.unpackedLimit)
-        let writer = try LibraryWriter(root: root, user: options.user, purpose: "import \(url.lastPathComponent)", now: now)
+        let writer = try LibraryWriter(
+            root: root, user: options.user, purpose: "import \(url.lastPathComponent)", now: now)
         defer { withExtendedLifetime(writer) {} }
         let git = writer.git
         // The deck manifests, the learner's profile, and the entries of the decks the package
         // lands in: never the whole library.
         var report = try plan(package, library: try LibrarySettings(root: root, user: options.user), options: options)
         guard !report.changes.isEmpty else { return report }
-        report.commit = try git.apply(changes: report.changes, message: commitMessage(report, package: package, user: options.user, device: git.device))?.hex
+        report.commit = try git.apply(
+            changes: report.changes,
+            message: commitMessage(report, package: package, user: options.user, device: git.device))?.hex
         return report
     }
 
@@ -108,18 +115,25 @@ public struct AnkiImporter {
     public func plan(_ package: AnkiPackage, library: LibrarySettings, options: Options) throws -> Report {
         let collection = package.collection
         guard Slug.isValidUser(options.user) else {
-            throw AnkiImportError(.invalidName, "'\(options.user)' is not a valid learner name (lowercase letters, digits, _ . -); use --user NAME")
+            throw AnkiImportError(
+                .invalidName,
+                "'\(options.user)' is not a valid learner name (lowercase letters, digits, _ . -); use --user NAME")
         }
         guard !collection.notes.isEmpty else {
             throw AnkiImportError(.empty, "\(package.fileName) holds no notes; nothing to import")
         }
         let cardsPerDeck = Dictionary(grouping: collection.cards, by: \.deckID).mapValues(\.count)
         let mainDeck = cardsPerDeck.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? 1
-        let (ankiDeckName, deckNameHadControls) = AnkiText.withoutControlCharacters(collection.decks[mainDeck] ?? "Anki")
+        let (ankiDeckName, deckNameHadControls) = AnkiText.withoutControlCharacters(
+            collection.decks[mainDeck] ?? "Anki")
         if let name = options.deck, !Slug.isValidSegment(name) {
-            throw AnkiImportError(.invalidName, "--deck '\(name)' is not a valid deck name; use lowercase letters, digits, _ . - (e.g. \(Slug.make(from: name)))")
+            throw AnkiImportError(
+                .invalidName,
+                "--deck '\(name)' is not a valid deck name; use lowercase letters, digits, _ . - (e.g. \(Slug.make(from: name)))"
+            )
         }
-        let baseName = options.deck ?? AnkiImporter.slug(ankiDeckName.replacingOccurrences(of: "::", with: " "), fallback: "anki")
+        let baseName =
+            options.deck ?? AnkiImporter.slug(ankiDeckName.replacingOccurrences(of: "::", with: " "), fallback: "anki")
         var report = Report(ankiDeck: ankiDeckName)
         report.warnings = package.warnings
 
@@ -138,17 +152,30 @@ public struct AnkiImporter {
         }
         let cleaned = drafts.values.flatMap { $0 }.filter(\.hadControlCharacters).map(\.note.id).sorted()
         if !cleaned.isEmpty || deckNameHadControls {
-            let notes = cleaned.prefix(5).map { "note \($0)" }.joined(separator: ", ") + (cleaned.count > 5 ? " and \(cleaned.count - 5) more" : "")
-            let places = [deckNameHadControls ? "the Anki deck's name" : nil, cleaned.isEmpty ? nil : "the fields or tags of \(cleaned.count) note\(cleaned.count == 1 ? "" : "s") (\(notes))"]
-            report.warnings.append("removed control characters (ESC, BEL and the like, which a terminal obeys rather than shows) from " + places.compactMap { $0 }.joined(separator: " and ") + "; the rest of the text is imported as it was")
+            let notes =
+                cleaned.prefix(5).map { "note \($0)" }.joined(separator: ", ")
+                + (cleaned.count > 5 ? " and \(cleaned.count - 5) more" : "")
+            let places = [
+                deckNameHadControls ? "the Anki deck's name" : nil,
+                cleaned.isEmpty
+                    ? nil : "the fields or tags of \(cleaned.count) note\(cleaned.count == 1 ? "" : "s") (\(notes))",
+            ]
+            report.warnings.append(
+                "removed control characters (ESC, BEL and the like, which a terminal obeys rather than shows) from "
+                    + places.compactMap { $0 }.joined(separator: " and ")
+                    + "; the rest of the text is imported as it was")
         }
         guard !drafts.isEmpty else {
-            throw AnkiImportError(.empty, "\(package.fileName): none of its \(collection.notes.count) notes could be imported:\n  " + report.skipped.prefix(10).joined(separator: "\n  "))
+            throw AnkiImportError(
+                .empty,
+                "\(package.fileName): none of its \(collection.notes.count) notes could be imported:\n  "
+                    + report.skipped.prefix(10).joined(separator: "\n  "))
         }
         let kinds = [DeckKind.vocabulary, .passages].filter { drafts[$0] != nil }
-        let deckNames: [DeckKind: String] = Dictionary(uniqueKeysWithValues: kinds.map { kind in
-            (kind, kinds.count > 1 && kind == .passages ? baseName + "-cloze" : baseName)
-        })
+        let deckNames: [DeckKind: String] = Dictionary(
+            uniqueKeysWithValues: kinds.map { kind in
+                (kind, kinds.count > 1 && kind == .passages ? baseName + "-cloze" : baseName)
+            })
 
         // Deck names must be free, or taken by an earlier import of the same Anki deck.
         var manifests: [DeckKind: (DeckManifest, created: Bool)] = [:]
@@ -157,16 +184,25 @@ public struct AnkiImporter {
             if let existing = library.decks[name] {
                 guard existing.anki?.deckID == Int(mainDeck), existing.kind == kind else {
                     let origin = existing.anki.map { "Anki deck '\($0.deckName)' (id \($0.deckID))" } ?? "elsewhere"
-                    throw AnkiImportError(.deckExists, "deck '\(name)' already exists (corpus/\(name)/deck.yaml, \(existing.kind.rawValue) deck '\(existing.title)', from \(origin)), and this package's deck is Anki deck '\(ankiDeckName)' (id \(mainDeck)); nothing was imported — choose another name with --deck NAME")
+                    throw AnkiImportError(
+                        .deckExists,
+                        "deck '\(name)' already exists (corpus/\(name)/deck.yaml, \(existing.kind.rawValue) deck '\(existing.title)', from \(origin)), and this package's deck is Anki deck '\(ankiDeckName)' (id \(mainDeck)); nothing was imported — choose another name with --deck NAME"
+                    )
                 }
                 manifests[kind] = (existing, false)
             } else if FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)").path) {
-                throw AnkiImportError(.deckExists, "corpus/\(name)/ already exists but has no readable deck.yaml; nothing was imported — choose another name with --deck NAME, or fix or remove that folder")
+                throw AnkiImportError(
+                    .deckExists,
+                    "corpus/\(name)/ already exists but has no readable deck.yaml; nothing was imported — choose another name with --deck NAME, or fix or remove that folder"
+                )
             } else {
                 let title = kinds.count > 1 && kind == .passages ? "\(ankiDeckName) (cloze)" : ankiDeckName
-                manifests[kind] = (DeckManifest(
-                    kind: kind, title: title, description: "Imported from the Anki package \(package.fileName).",
-                    source: "Anki deck '\(ankiDeckName)'", order: .listed, anki: .init(deckID: Int(mainDeck), deckName: ankiDeckName)), true)
+                manifests[kind] = (
+                    DeckManifest(
+                        kind: kind, title: title, description: "Imported from the Anki package \(package.fileName).",
+                        source: "Anki deck '\(ankiDeckName)'", order: .listed,
+                        anki: .init(deckID: Int(mainDeck), deckName: ankiDeckName)), true
+                )
             }
         }
 
@@ -176,12 +212,14 @@ public struct AnkiImporter {
         }
 
         // The learner sees the new decks' versions from the start (ContentVersions).
-        let newDecks = Dictionary(uniqueKeysWithValues: kinds.compactMap { kind in
-            manifests[kind]!.created ? (deckNames[kind]!, manifests[kind]!.0.version) : nil
-        })
+        let newDecks = Dictionary(
+            uniqueKeysWithValues: kinds.compactMap { kind in
+                manifests[kind]!.created ? (deckNames[kind]!, manifests[kind]!.0.version) : nil
+            })
         let profile = library.user == options.user ? library.profile : nil
         if profile == nil {
-            var created = Profile(user: options.user, createdAt: Timestamp.wholeSeconds(now()), updatedAt: Timestamp.wholeSeconds(now()))
+            var created = Profile(
+                user: options.user, createdAt: Timestamp.wholeSeconds(now()), updatedAt: Timestamp.wholeSeconds(now()))
             for (deck, version) in newDecks { created.setSeenVersion(version, of: deck) }
             propose(LibraryPaths(user: options.user).profile, Data(created.render().utf8))
             report.profileCreated = true
@@ -202,7 +240,9 @@ public struct AnkiImporter {
             // Entries already in the deck: found again by their Anki note id, never by a name
             // (a note added in Anki later may have the same word and come first).
             let present = library.entries(inDeck: name)
-            let byNote = Dictionary(present.compactMap { entry in entry.content.ankiNote.map { (Int64($0), entry) } }) { first, _ in first }
+            let byNote = Dictionary(present.compactMap { entry in entry.content.ankiNote.map { (Int64($0), entry) } }) {
+                first, _ in first
+            }
             let presentByID = Dictionary(present.map { ($0.id, $0) }) { first, _ in first }
             var taken: Set<String> = Set(present.map { String($0.id.dropFirst(name.count + 1)) }).union(["deck"])
             // Entries imported before `anki_note` existed were named in note order; `legacyTaken`
@@ -214,14 +254,17 @@ public struct AnkiImporter {
                 if let entry = byNote[draft.note.id] {
                     id = entry.id
                     deckReport.entriesKept += 1
-                } else if FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)/\(legacySlug).yaml").path),
+                } else if FileManager.default.fileExists(
+                    atPath: root.appending(path: "corpus/\(name)/\(legacySlug).yaml").path),
                     presentByID["\(name)/\(legacySlug)"].map({ $0.content.ankiNote == nil }) ?? true
                 {
                     id = "\(name)/\(legacySlug)"
                     deckReport.entriesKept += 1
                 } else {
                     var slug = AnkiImporter.unusedSlug(draft.slug, in: &taken)
-                    while FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)/\(slug).yaml").path) {
+                    while FileManager.default.fileExists(
+                        atPath: root.appending(path: "corpus/\(name)/\(slug).yaml").path)
+                    {
                         slug = AnkiImporter.unusedSlug(draft.slug, in: &taken)
                     }
                     id = "\(name)/\(slug)"
@@ -240,14 +283,18 @@ public struct AnkiImporter {
                 // it a passage comes in as content, and its Anki history stays out.
                 if kind == .passages, profile?.keepsPassagePractice != true {
                     if cards.count > 1 { report.multiCardNotes += 1 }
-                    if cards.contains(where: { reviewsByCard[$0.id]?.isEmpty == false }) { passageHistoriesLeftOut += 1 }
+                    if cards.contains(where: { reviewsByCard[$0.id]?.isEmpty == false }) {
+                        passageHistoriesLeftOut += 1
+                    }
                     continue
                 }
                 let answered = cards.flatMap { reviewsByCard[$0.id] ?? [] }.compactMap(AnkiImporter.event)
                 // A review dated ahead of this clock would replay to a due date no reader accepts.
                 let events = answered.filter { !Timestamp.isTooFarAhead($0.at) }
                 if events.count < answered.count {
-                    report.warnings.append("left out \(answered.count - events.count) review\(answered.count - events.count == 1 ? "" : "s") of note \(draft.note.id) dated more than a day ahead of this device's clock")
+                    report.warnings.append(
+                        "left out \(answered.count - events.count) review\(answered.count - events.count == 1 ? "" : "s") of note \(draft.note.id) dated more than a day ahead of this device's clock"
+                    )
                 }
                 if cards.count > 1 {
                     report.multiCardNotes += 1
@@ -259,7 +306,9 @@ public struct AnkiImporter {
                     do {
                         progress = try ReadBeforeRewrite.decode(ProgressFile.self, data, at: progressPath)
                     } catch let refusal as LibraryError {
-                        throw AnkiImportError(.unreadableLibraryFile, "the imported history cannot be merged into \(progressPath): \(refusal.message)")
+                        throw AnkiImportError(
+                            .unreadableLibraryFile,
+                            "the imported history cannot be merged into \(progressPath): \(refusal.message)")
                     }
                 } else if !cards.isEmpty, cards.allSatisfy({ $0.queue == -1 }) {
                     progress.status = .suspended
@@ -286,7 +335,10 @@ public struct AnkiImporter {
         // Media: beside the entries that use them; files no note names go with the first deck.
         for (file, data) in package.media.sorted(by: { $0.key < $1.key }) {
             guard !file.lowercased().hasSuffix(".yaml"), !file.lowercased().hasSuffix(".yml") else {
-                throw AnkiImportError(.unsafePath, "\(package.fileName) holds a media file named '\(file)', which Rote would read as a library file; rename it in Anki's media folder and export again")
+                throw AnkiImportError(
+                    .unsafePath,
+                    "\(package.fileName) holds a media file named '\(file)', which Rote would read as a library file; rename it in Anki's media folder and export again"
+                )
             }
             let deck = mediaHome[file] ?? deckNames[kinds[0]]!
             let path = "corpus/\(deck)/\(file)"
@@ -298,134 +350,6 @@ public struct AnkiImporter {
         return report
     }
 
-    // MARK: - Notes to entries
-
-    struct Draft {
-        var note: AnkiCollection.Note
-        var kind: DeckKind
-        var content: EntryContent
-        var slug: String
-        var media: [String]
-        /// Whether control characters were removed from the note's fields or tags.
-        var hadControlCharacters = false
-    }
-
-    /// The entry a note becomes, or why it cannot become one.
-    static func draft(_ note: AnkiCollection.Note, noteType: AnkiCollection.NoteType, targets: [String?]) -> Result<Draft, DraftError> {
-        var values: [String: AnkiText.Field] = [:]
-        var sounds: [String] = []
-        var images: [String] = []
-        var hadControlCharacters = false
-        for (position, html) in note.fields.enumerated() {
-            let field = AnkiText.field(html)
-            hadControlCharacters = hadControlCharacters || field.hadControlCharacters
-            sounds += field.sounds
-            images += field.images
-            guard position < targets.count, let target = targets[position], values[target] == nil else { continue }
-            values[target] = field
-        }
-        func text(_ name: String) -> String? { values[name].flatMap { $0.text.isEmpty ? nil : $0.text } }
-        let audio = text("audio") ?? values["audio"]?.sounds.first ?? sounds.first
-        let image = text("image") ?? values["image"]?.images.first ?? images.first
-        let content: EntryContent
-        let slugSource: String
-        if noteType.isCloze {
-            guard let raw = text("text") else { return .failure(DraftError("its cloze text is empty")) }
-            let passageText = AnkiText.clozeAnswers(raw)
-            let words = passageText.split(separator: " ")
-            let reference = text("reference") ?? (words.prefix(6).joined(separator: " ") + (words.count > 6 ? " …" : ""))
-            let tags = note.tags.map(AnkiText.withoutControlCharacters)
-            hadControlCharacters = hadControlCharacters || tags.contains(where: \.removed)
-            var passage = PassageEntry(reference: reference, text: passageText, translation: text("translation"), tags: tags.map(\.text).filter { !$0.isEmpty })
-            passage.ankiNote = Int(note.id)
-            passage.mnemonic = text("mnemonic")
-            passage.mnemonicImage = image
-            content = .passage(passage)
-            slugSource = text("reference") ?? words.prefix(5).joined(separator: " ")
-        } else {
-            guard let word = text("word") else { return .failure(DraftError("its \(fieldName("word", noteType, targets)) field is empty")) }
-            guard let translation = text("translation") else { return .failure(DraftError("its \(fieldName("translation", noteType, targets)) field is empty")) }
-            var entry = VocabularyEntry(word: word, pos: text("pos") ?? "phrase", translation: translation, forms: [("base", word)])
-            entry.ipa = text("ipa")
-            entry.ankiNote = Int(note.id)
-            entry.audio = audio
-            entry.image = image
-            entry.usageNotes = text("usage_notes")
-            entry.cefr = text("cefr")
-            entry.root = text("root")
-            if let definition = text("definition") { entry.definition = [("en", definition)] }
-            if let alternatives = text("alternatives") {
-                entry.alternatives = alternatives.split(whereSeparator: { ",;".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            }
-            content = .vocabulary(entry)
-            slugSource = word
-        }
-        // Never write a file Rote would not load.
-        let kind: DeckKind = noteType.isCloze ? .passages : .vocabulary
-        let (decoded, problems) = EntryContent.decode(Data(content.render().utf8), kind: kind, path: "note \(note.id)")
-        guard decoded != nil else {
-            return .failure(DraftError(problems.filter { $0.severity == .error }.map(\.message).joined(separator: "; ")))
-        }
-        return .success(Draft(
-            note: note, kind: kind, content: content, slug: slug(slugSource, fallback: "note-\(note.id)"),
-            media: [audio, image].compactMap { $0 } + sounds + images, hadControlCharacters: hadControlCharacters))
-    }
-
-    /// `base`, or `base-2`, `base-3`, … — the first not in `taken`, which then takes it.
-    static func unusedSlug(_ base: String, in taken: inout Set<String>) -> String {
-        var slug = base
-        var number = 2
-        while taken.contains(slug) {
-            slug = "\(base)-\(number)"
-            number += 1
-        }
-        taken.insert(slug)
-        return slug
-    }
-
-    struct DraftError: Error {
-        let reason: String
-        init(_ reason: String) { self.reason = reason }
-    }
-
-    static func fieldName(_ target: String, _ noteType: AnkiCollection.NoteType, _ targets: [String?]) -> String {
-        targets.firstIndex(of: target).map { noteType.fields[$0] } ?? target
-    }
-
-    /// A file-name slug of at most 60 characters: accents folded (`adiós` → `adios`), other
-    /// characters outside `a-z 0-9 _ . -` made into `-`; `fallback` when nothing is left.
-    static func slug(_ text: String, fallback: String) -> String {
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
-        guard folded.unicodeScalars.contains(where: { $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else { return fallback }
-        var slug = Slug.make(from: folded)
-        if slug.count > 60 {
-            slug = String(slug.prefix(60))
-            while slug.hasSuffix("-") || slug.hasSuffix(".") { slug.removeLast() }
-        }
-        return Slug.isValidSegment(slug) ? slug : fallback
-    }
-
-    /// Anki's answer → a review event: ease 1–4 is again/hard/good/easy; ease 0 (a manual
-    /// reschedule, not an answer) is left out. The revlog id is the answer's time in ms.
-    static func event(_ review: AnkiCollection.Review) -> ReviewEvent? {
-        guard let grade = Grade(rawValue: review.ease) else { return nil }
-        return ReviewEvent(
-            id: "anki-\(review.id)", at: Date(timeIntervalSince1970: TimeInterval(review.id / 1000)), grade: grade,
-            ms: review.milliseconds > 0 ? review.milliseconds : nil, device: "anki")
-    }
-
-    func commitMessage(_ report: Report, package: AnkiPackage, user: String, device: String) -> String {
-        let entries = report.decks.map(\.entriesAdded).reduce(0, +)
-        var message = "Import Anki deck '\(report.ankiDeck)' from \(package.fileName): \(entries) entr\(entries == 1 ? "y" : "ies"), \(report.reviewsAdded) review\(report.reviewsAdded == 1 ? "" : "s")\n\n"
-        for deck in report.decks {
-            message += "- \(deck.name) (\(deck.kind.rawValue)): \(deck.entriesAdded) added" + (deck.entriesKept > 0 ? ", \(deck.entriesKept) already here and kept" : "") + "\n"
-        }
-        if report.mediaAdded > 0 { message += "- \(report.mediaAdded) media file\(report.mediaAdded == 1 ? "" : "s")\n" }
-        if let line = report.multiCardSummary { message += "- \(line)\n" }
-        if !report.skipped.isEmpty { message += "- \(report.skipped.count) note\(report.skipped.count == 1 ? "" : "s") skipped\n" }
-        message += "\n\(SessionCommitMessage.deviceTrailer): \(device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-        return message
-    }
 }
 
 extension EntryContent {

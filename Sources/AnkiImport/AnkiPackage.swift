@@ -33,16 +33,25 @@ public struct AnkiPackage: Sendable {
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
-            throw AnkiImportError(.notAnArchive, "\(name) is not a zip archive (an .apkg or .colpkg is one); the file is truncated or not an Anki export — export it from Anki again", cause: error)
+            throw AnkiImportError(
+                .notAnArchive,
+                "\(name) is not a zip archive (an .apkg or .colpkg is one); the file is truncated or not an Anki export — export it from Anki again",
+                cause: error)
         }
-        let tooBig = AnkiImportError(.notAnArchive, "\(name) unpacks to more than \(describeSize(limit)); refusing it (a damaged or hostile package, or not one deck)")
+        let tooBig = AnkiImportError(
+            .notAnArchive,
+            "\(name) unpacks to more than \(describeSize(limit)); refusing it (a damaged or hostile package, or not one deck)"
+        )
         var entries: [String: ZIPFoundation.Entry] = [:]
         var links: Set<String> = []
         var declared: UInt64 = 0
         for entry in archive {
             let path = entry.path
             guard isSafeName(path) else {
-                throw AnkiImportError(.unsafePath, "\(name) holds '\(path)', a path that would land outside the folder it is unpacked into; refusing the package (Anki never writes such paths)")
+                throw AnkiImportError(
+                    .unsafePath,
+                    "\(name) holds '\(path)', a path that would land outside the folder it is unpacked into; refusing the package (Anki never writes such paths)"
+                )
             }
             guard entry.type == .file else {
                 if entry.type == .symlink { links.insert(path) }
@@ -72,14 +81,20 @@ public struct AnkiPackage: Sendable {
             } catch let error as AnkiImportError {
                 throw error
             } catch {
-                throw AnkiImportError(.notAnArchive, "\(name): '\(path)' cannot be unpacked (\(error)); the file is truncated or damaged — export it from Anki again", cause: error)
+                throw AnkiImportError(
+                    .notAnArchive,
+                    "\(name): '\(path)' cannot be unpacked (\(error)); the file is truncated or damaged — export it from Anki again",
+                    cause: error)
             }
             return data
         }
 
         let layout = try Layout(metadata: contents("meta"), hasEntry: { entries[$0] != nil }, packageName: name)
         guard entries[layout.collectionName] != nil else {
-            throw AnkiImportError(.missingCollection, "\(name) holds no Anki collection (collection.anki21b, collection.anki21 or collection.anki2); is it an Anki export?")
+            throw AnkiImportError(
+                .missingCollection,
+                "\(name) holds no Anki collection (collection.anki21b, collection.anki21 or collection.anki2); is it an Anki export?"
+            )
         }
         // Compressed data may unpack to more than the zip says; the whole package stays under the limit.
         var budget = limit
@@ -103,22 +118,33 @@ public struct AnkiPackage: Sendable {
         var warnings: [String] = []
         for file in try layout.mediaFiles(try contents("media"), packageName: name) {
             guard isSafeName(file.name), !file.name.contains("/"), !file.name.hasPrefix(".") else {
-                throw AnkiImportError(.unsafePath, "\(name) names a media file '\(file.name)', which would land outside the deck folder; refusing the package")
+                throw AnkiImportError(
+                    .unsafePath,
+                    "\(name) names a media file '\(file.name)', which would land outside the deck folder; refusing the package"
+                )
             }
             // Entries refer to media by name, so a name cannot be cleaned the way a field is.
             guard !ControlCharacters.contains(file.name) else {
-                throw AnkiImportError(.unsafePath, "\(name) names a media file '\(ControlCharacters.visible(file.name))', which holds control characters no file of a library should; rename it in Anki's media folder and export again")
+                throw AnkiImportError(
+                    .unsafePath,
+                    "\(name) names a media file '\(ControlCharacters.visible(file.name))', which holds control characters no file of a library should; rename it in Anki's media folder and export again"
+                )
             }
             // A link is never followed (it could name any file on this machine), but a media
             // file that silently goes missing leaves entries pointing at nothing: say so.
             if links.contains(file.zipEntry) {
-                warnings.append("media file '\(file.name)' (zip entry '\(file.zipEntry)') is a symbolic link, not a file; it was left out — Anki never writes links, so export the deck again or copy the file into the deck's folder yourself")
+                warnings.append(
+                    "media file '\(file.name)' (zip entry '\(file.zipEntry)') is a symbolic link, not a file; it was left out — Anki never writes links, so export the deck again or copy the file into the deck's folder yourself"
+                )
                 continue
             }
             guard entries[file.zipEntry] != nil else { continue }
             let data = try unpacked(file.zipEntry, label: "media file '\(file.name)' in \(name)")
             if let size = file.size, size != data.count {
-                throw AnkiImportError(.notAnArchive, "\(name): media file '\(file.name)' holds \(data.count) bytes where its index says \(size); the package is damaged — export it from Anki again")
+                throw AnkiImportError(
+                    .notAnArchive,
+                    "\(name): media file '\(file.name)' holds \(data.count) bytes where its index says \(size); the package is damaged — export it from Anki again"
+                )
             }
             media[file.name] = data
         }
@@ -165,19 +191,27 @@ public struct AnkiPackage: Sendable {
             guard !metadata.isEmpty else {
                 // Newer Anki writes a placeholder collection.anki2 ("please update Anki")
                 // beside the real collection.anki21b, so the compressed one comes first.
-                let name = ["collection.anki21b", "collection.anki21", "collection.anki2"].first(where: hasEntry) ?? "collection.anki2"
+                let name =
+                    ["collection.anki21b", "collection.anki21", "collection.anki2"].first(where: hasEntry)
+                    ?? "collection.anki2"
                 self.init(collectionName: name, isCompressed: name == "collection.anki21b")
                 return
             }
             guard let version = (try? ProtobufMessage(metadata))?.integer(1) else {
-                throw AnkiImportError(.unsupportedFormat, "\(packageName): its 'meta' file is not the package description Anki writes; the package is damaged — export it from Anki again")
+                throw AnkiImportError(
+                    .unsupportedFormat,
+                    "\(packageName): its 'meta' file is not the package description Anki writes; the package is damaged — export it from Anki again"
+                )
             }
             switch version {
             case 1: self.init(collectionName: "collection.anki2", isCompressed: false)
             case 2: self.init(collectionName: "collection.anki21", isCompressed: false)
             case 3: self.init(collectionName: "collection.anki21b", isCompressed: true)
             default:
-                throw AnkiImportError(.unsupportedFormat, "\(packageName) is in a package format newer than Rote knows (version \(version)); in Anki choose File › Export, tick \"Support older Anki versions\", and import that file")
+                throw AnkiImportError(
+                    .unsupportedFormat,
+                    "\(packageName) is in a package format newer than Rote knows (version \(version)); in Anki choose File › Export, tick \"Support older Anki versions\", and import that file"
+                )
             }
         }
 
@@ -189,12 +223,18 @@ public struct AnkiPackage: Sendable {
             guard !index.isEmpty else { return [] }
             guard isCompressed else {
                 guard let names = try? JSONSerialization.jsonObject(with: index) as? [String: String] else {
-                    throw AnkiImportError(.unsupportedFormat, "\(packageName): its media index is not the JSON list Anki writes; the package is damaged — export it from Anki again")
+                    throw AnkiImportError(
+                        .unsupportedFormat,
+                        "\(packageName): its media index is not the JSON list Anki writes; the package is damaged — export it from Anki again"
+                    )
                 }
                 return names.sorted { $0.key < $1.key }.map { MediaFile(name: $0.value, zipEntry: $0.key, size: nil) }
             }
             let plain = try Zstd.decompress(index, label: "the media index in \(packageName)", limit: 64 << 20)
-            let damaged = AnkiImportError(.unsupportedFormat, "\(packageName): its media index is not the list Anki writes; the package is damaged — export it from Anki again")
+            let damaged = AnkiImportError(
+                .unsupportedFormat,
+                "\(packageName): its media index is not the list Anki writes; the package is damaged — export it from Anki again"
+            )
             guard let entries = try? ProtobufMessage(plain) else { throw damaged }
             return try entries.bytes(1).enumerated().map { position, data in
                 guard let entry = try? ProtobufMessage(data), let name = entry.string(1) else { throw damaged }

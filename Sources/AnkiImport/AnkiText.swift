@@ -42,7 +42,9 @@ enum AnkiText {
                 let tag = String(text[text.index(after: index)..<close])
                 let lowered = tag.lowercased()
                 if lowered.hasPrefix("img"), let source = attribute("src", in: tag) { images.append(source) }
-                if lowered.hasPrefix("br") || lowered.hasPrefix("div") || lowered.hasPrefix("/div") || lowered.hasPrefix("p") || lowered.hasPrefix("/p") {
+                if lowered.hasPrefix("br") || lowered.hasPrefix("div") || lowered.hasPrefix("/div")
+                    || lowered.hasPrefix("p") || lowered.hasPrefix("/p")
+                {
                     plain += " "
                 }
                 index = text.index(after: close)
@@ -53,8 +55,10 @@ enum AnkiText {
         }
         // Line breaks and tabs are spacing, the rest of the control characters go (entities
         // decoded first, since `&#27;` is an ESC too).
-        let spaced = decodeEntities(plain).split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\r\n" || $0 == "\u{a0}" })
-            .joined(separator: " ")
+        let spaced = decodeEntities(plain).split(whereSeparator: {
+            $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\r\n" || $0 == "\u{a0}"
+        })
+        .joined(separator: " ")
         let (collapsed, removed) = withoutControlCharacters(spaced)
         return Field(text: collapsed, sounds: sounds, images: images, hadControlCharacters: removed)
     }
@@ -97,7 +101,9 @@ enum AnkiText {
                 var replacement: String?
                 if let value = named[name] {
                     replacement = value
-                } else if name.hasPrefix("#x") || name.hasPrefix("#X"), let code = UInt32(name.dropFirst(2), radix: 16), let scalar = Unicode.Scalar(code) {
+                } else if name.hasPrefix("#x") || name.hasPrefix("#X"), let code = UInt32(name.dropFirst(2), radix: 16),
+                    let scalar = Unicode.Scalar(code)
+                {
                     replacement = String(Character(scalar))
                 } else if name.hasPrefix("#"), let code = UInt32(name.dropFirst()), let scalar = Unicode.Scalar(code) {
                     replacement = String(Character(scalar))

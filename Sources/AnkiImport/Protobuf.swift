@@ -55,7 +55,9 @@ struct ProtobufMessage {
 
     /// The last value of a varint field (protobuf's rule for a repeated scalar), or nil.
     func integer(_ number: Int) -> UInt64? {
-        guard let field = fields.last(where: { $0.number == number }), case let .varint(value) = field.value else { return nil }
+        guard let field = fields.last(where: { $0.number == number }), case let .varint(value) = field.value else {
+            return nil
+        }
         return value
     }
 

@@ -16,7 +16,10 @@ final class SQLiteDatabase {
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(db)
-            throw AnkiImportError(.notSQLite, "\(label) cannot be opened as an SQLite database (\(message)); the package is damaged — export it from Anki again")
+            throw AnkiImportError(
+                .notSQLite,
+                "\(label) cannot be opened as an SQLite database (\(message)); the package is damaged — export it from Anki again"
+            )
         }
         handle = db
         _ = try scalar("SELECT count(*) FROM sqlite_master")
@@ -48,16 +51,23 @@ final class SQLiteDatabase {
 
     /// True when the database has a table called `name`.
     func hasTable(_ name: String) throws -> Bool {
-        try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(name.replacingOccurrences(of: "'", with: "''"))'") != "0"
+        try scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(name.replacingOccurrences(of: "'", with: "''"))'"
+        ) != "0"
     }
 
     private func failure(_ sql: String) -> AnkiImportError {
         let code = sqlite3_errcode(handle)
         let message = String(cString: sqlite3_errmsg(handle))
         if code == SQLITE_NOTADB || code == SQLITE_CORRUPT {
-            return AnkiImportError(.notSQLite, "\(label) is not a readable SQLite database (\(message)); the package is truncated or damaged — export it from Anki again")
+            return AnkiImportError(
+                .notSQLite,
+                "\(label) is not a readable SQLite database (\(message)); the package is truncated or damaged — export it from Anki again"
+            )
         }
-        return AnkiImportError(.notSQLite, "\(label) could not be read (\(message) while running `\(sql.prefix(60))`); is it an Anki collection?")
+        return AnkiImportError(
+            .notSQLite,
+            "\(label) could not be read (\(message) while running `\(sql.prefix(60))`); is it an Anki collection?")
     }
 
     /// One result row, valid only inside the `forEachRow` callback.
@@ -73,7 +83,9 @@ final class SQLiteDatabase {
         }
 
         func text(_ column: Int32) -> String? {
-            guard sqlite3_column_type(statement, column) != SQLITE_NULL, let bytes = sqlite3_column_text(statement, column) else { return nil }
+            guard sqlite3_column_type(statement, column) != SQLITE_NULL,
+                let bytes = sqlite3_column_text(statement, column)
+            else { return nil }
             return String(cString: bytes)
         }
     }

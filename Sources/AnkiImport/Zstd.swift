@@ -31,10 +31,14 @@ enum Zstd {
                 }
                 if ZSTD_isError(result) != 0 {
                     let reason = String(cString: ZSTD_getErrorName(result))
-                    throw AnkiImportError(.notAnArchive, "\(label) is not valid zstd-compressed data (\(reason)); the package is truncated or damaged — export it from Anki again")
+                    throw AnkiImportError(
+                        .notAnArchive,
+                        "\(label) is not valid zstd-compressed data (\(reason)); the package is truncated or damaged — export it from Anki again"
+                    )
                 }
                 guard UInt64(output.count) <= limit else {
-                    throw AnkiImportError(.notAnArchive, "\(label) unpacks to more than \(limit >> 20) MiB; refusing it")
+                    throw AnkiImportError(
+                        .notAnArchive, "\(label) unpacks to more than \(limit >> 20) MiB; refusing it")
                 }
                 remaining = result
                 // A full output chunk may leave more to flush; otherwise stop when the input is used up.
@@ -42,7 +46,10 @@ enum Zstd {
             }
         }
         guard remaining == 0, !data.isEmpty else {
-            throw AnkiImportError(.notAnArchive, "\(label) ends in the middle of its zstd-compressed data; the package is truncated — export it from Anki again")
+            throw AnkiImportError(
+                .notAnArchive,
+                "\(label) ends in the middle of its zstd-compressed data; the package is truncated — export it from Anki again"
+            )
         }
         return output
     }

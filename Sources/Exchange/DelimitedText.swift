@@ -33,19 +33,22 @@ public struct DelimitedText: Sendable, Equatable {
             switch self {
             case let .unterminatedQuote(line): "line \(line): a quoted field is never closed (a \" is missing)"
             case .notText: "the file is not UTF-8 text"
-            case let .badSeparator(name, line): "line \(line): unknown #separator '\(name)'; use comma, semicolon, tab, space, pipe or a single character"
+            case let .badSeparator(name, line):
+                "line \(line): unknown #separator '\(name)'; use comma, semicolon, tab, space, pipe or a single character"
             }
         }
     }
 
     /// Parses `data`; `defaultSeparator` applies when no `#separator:` header names one.
     /// With `headerRow`, the first row names the columns unless `#columns:` did.
-    public static func parse(_ data: Data, defaultSeparator: Character, headerRow: Bool = true) throws -> DelimitedText {
+    public static func parse(_ data: Data, defaultSeparator: Character, headerRow: Bool = true) throws -> DelimitedText
+    {
         guard var text = String(data: data, encoding: .utf8) else { throw ParseError.notText }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         var separator = defaultSeparator
         var columnsLine: String?
-        var html = false, anki = false
+        var html = false
+        var anki = false
         var tagsColumn: Int?
         var line = 1
         // Anki headers: `#key:value` lines at the very top.
@@ -84,7 +87,9 @@ public struct DelimitedText: Sendable, Equatable {
         } else if headerRow, !anki, !rows.isEmpty {
             columns = rows.removeFirst().fields
         }
-        return DelimitedText(separator: separator, columns: columns?.map { $0.trimmingCharacters(in: .whitespaces) }, rows: rows, html: html, tagsColumn: tagsColumn, ankiHeaders: anki)
+        return DelimitedText(
+            separator: separator, columns: columns?.map { $0.trimmingCharacters(in: .whitespaces) }, rows: rows,
+            html: html, tagsColumn: tagsColumn, ankiHeaders: anki)
     }
 
     /// Splits text into rows of fields. Blank lines are skipped.
@@ -92,12 +97,18 @@ public struct DelimitedText: Sendable, Equatable {
         var rows: [Row] = []
         var fields: [String] = []
         var field = ""
-        var line = firstLine, rowLine = firstLine
-        var inQuotes = false, quotedField = false, rowHasContent = false
+        var line = firstLine
+        var rowLine = firstLine
+        var inQuotes = false
+        var quotedField = false
+        var rowHasContent = false
         var iterator = text.makeIterator()
         var pending: Character?
         func next() -> Character? {
-            if let value = pending { pending = nil; return value }
+            if let value = pending {
+                pending = nil
+                return value
+            }
             return iterator.next()
         }
         func endRow() {
@@ -112,7 +123,12 @@ public struct DelimitedText: Sendable, Equatable {
             if inQuotes {
                 if character == "\"" {
                     if let following = next() {
-                        if following == "\"" { field.append("\"") } else { inQuotes = false; pending = following }
+                        if following == "\"" {
+                            field.append("\"")
+                        } else {
+                            inQuotes = false
+                            pending = following
+                        }
                     } else {
                         inQuotes = false
                     }
@@ -154,7 +170,9 @@ public struct DelimitedText: Sendable, Equatable {
     /// One row and its line break, as `render` writes it.
     public static func render(row: [String], separator: Character) -> String {
         row.map { field in
-            if field.contains(separator) || field.contains("\"") || field.contains("\n") || field.contains("\r") || field.hasPrefix(" ") || field.hasSuffix(" ") {
+            if field.contains(separator) || field.contains("\"") || field.contains("\n") || field.contains("\r")
+                || field.hasPrefix(" ") || field.hasSuffix(" ")
+            {
                 return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             }
             return field
@@ -169,7 +187,10 @@ public struct DelimitedText: Sendable, Equatable {
         for character in html {
             if var current = tag {
                 if character == ">" {
-                    let name = current.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/ ")).split(separator: " ").first ?? ""
+                    let name =
+                        current.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/ ")).split(
+                            separator: " "
+                        ).first ?? ""
                     if ["br", "div", "p"].contains(name), !out.isEmpty, !out.hasSuffix("\n") { out += "\n" }
                     tag = nil
                 } else {
@@ -182,7 +203,9 @@ public struct DelimitedText: Sendable, Equatable {
                 out.append(character)
             }
         }
-        for (entity, value) in [("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+        for (entity, value) in [
+            ("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&"),
+        ] {
             out = out.replacingOccurrences(of: entity, with: value)
         }
         return out.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -30,7 +30,8 @@ public enum Erasure {
         let folder = git.root.appending(path: prefix)
         if let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) {
             let rootPath = git.root.standardizedFileURL.path + "/"
-            for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            for case let url as URL in walker
+            where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
                 paths.insert(String(url.standardizedFileURL.path.dropFirst(rootPath.count)))
             }
         }
@@ -48,21 +49,29 @@ public enum Erasure {
     /// Deletes the learner's files from the work tree and commits the deletion. The caller holds
     /// the library lock.
     public static func forget(_ user: String, git: LibraryGit) throws -> Result {
-        guard Slug.isValidUser(user) else { throw Failure(message: "'\(user)' is not a learner name (lowercase letters, digits, _ . -)") }
+        guard Slug.isValidUser(user) else {
+            throw Failure(message: "'\(user)' is not a learner name (lowercase letters, digits, _ . -)")
+        }
         let files = try files(of: user, git: git)
         guard !files.isEmpty else {
-            throw Failure(message: "no learner '\(user)' in this library (nothing under profiles/\(user)/, now or in the last commit)")
+            throw Failure(
+                message:
+                    "no learner '\(user)' in this library (nothing under profiles/\(user)/, now or in the last commit)")
         }
         var changes: [String: Data?] = ["profiles/\(user)": nil]
         var clearedDefault = false
         let manifestURL = git.root.appending(path: LibraryLocation.manifestName)
-        if let data = FileManager.default.contents(atPath: manifestURL.path), LibraryManifest.decode(data, path: LibraryLocation.manifestName).0?.defaultUser == user {
+        if let data = FileManager.default.contents(atPath: manifestURL.path),
+            LibraryManifest.decode(data, path: LibraryLocation.manifestName).0?.defaultUser == user
+        {
             // rote.yaml is written by people: only the one line goes, comments and layout stay.
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             let kept = lines.filter { line in
                 let text = line.trimmingCharacters(in: .whitespaces)
                 guard text.hasPrefix("default_user:") else { return true }
-                let value = text.dropFirst("default_user:".count).split(separator: "#").first?.trimmingCharacters(in: .whitespaces) ?? ""
+                let value =
+                    text.dropFirst("default_user:".count).split(separator: "#").first?.trimmingCharacters(
+                        in: .whitespaces) ?? ""
                 return value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) != user
             }
             changes[LibraryLocation.manifestName] = Data(kept.joined(separator: "\n").utf8)
@@ -70,13 +79,16 @@ public enum Erasure {
         }
         let folder = git.root.appending(path: "profiles/\(user)")
         let backup = git.root.appending(path: ".git/rote/forget-\(user)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: backup.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: backup.deletingLastPathComponent(), withIntermediateDirectories: true)
         // Moved aside, not deleted, until the commit exists: a failed commit puts it back.
         let moved = FileManager.default.fileExists(atPath: folder.path)
         if moved { try FileManager.default.moveItem(at: folder, to: backup) }
         let originalManifest = FileManager.default.contents(atPath: manifestURL.path)
         do {
-            if case let .some(.some(data)) = changes[LibraryLocation.manifestName] { try AtomicFile.write(data, to: manifestURL) }
+            if case let .some(.some(data)) = changes[LibraryLocation.manifestName] {
+                try AtomicFile.write(data, to: manifestURL)
+            }
             let commit = try git.commit(changes: changes, message: message(user: user, files: files.count, git: git))
             if moved { try? FileManager.default.removeItem(at: backup) }
             return Result(files: files, commit: commit, clearedDefaultUser: clearedDefault)
@@ -102,7 +114,8 @@ public enum Erasure {
             Before you go on, know what this clone cannot do for you:
             """
         if remotes.isEmpty {
-            text += "\n  - This library has no remote. Copies made with git clone or rote clone still hold the old history: delete them, or run this command there too."
+            text +=
+                "\n  - This library has no remote. Copies made with git clone or rote clone still hold the old history: delete them, or run this command there too."
         } else {
             text += """
 
@@ -117,10 +130,13 @@ public enum Erasure {
                     ask it to purge them.
                 """
         }
-        text += scope != nil ? """
+        text +=
+            scope != nil
+            ? """
 
               - Commit messages keep their summaries (a study commit names the decks it studied).
-            """ : """
+            """
+            : """
 
               - Commit messages keep the learner's name in their trailers (Rote-User, Rote-Erasure) and
                 the session summaries; the files themselves, profile, progress, sessions, are gone.
@@ -163,7 +179,8 @@ public enum Erasure {
         for path in paths {
             if let id = headTree?.entryID(atPath: path), let data = try? repository.blob(id) { current[path] = data }
         }
-        let references = try repository.references(withPrefix: "refs/heads/") + repository.references(withPrefix: "refs/remotes/")
+        let references =
+            try repository.references(withPrefix: "refs/heads/") + repository.references(withPrefix: "refs/remotes/")
             + repository.references(withPrefix: "refs/tags/")
         var mapping: [ObjectID: ObjectID] = [:]
         var rewritten = 0
@@ -193,9 +210,15 @@ public enum Erasure {
             try repository.setReference(named: reference.name, to: target, message: reason, expected: reference.target)
             moved.append(reference.name)
         }
-        for name in try repository.references(withPrefix: "refs/").map(\.name) + ["HEAD"] { try repository.deleteReflog(of: name) }
-        for name in ["refs/stash", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD"] { try repository.deleteReference(named: name) }
-        for name in ["ORIG_HEAD", "FETCH_HEAD"] { try? FileManager.default.removeItem(at: repository.gitDirectory.appending(path: name)) }
+        for name in try repository.references(withPrefix: "refs/").map(\.name) + ["HEAD"] {
+            try repository.deleteReflog(of: name)
+        }
+        for name in ["refs/stash", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD"] {
+            try repository.deleteReference(named: name)
+        }
+        for name in ["ORIG_HEAD", "FETCH_HEAD"] {
+            try? FileManager.default.removeItem(at: repository.gitDirectory.appending(path: name))
+        }
         if let head = try repository.headCommit() {
             let index = try repository.index()
             try index.read(try head.tree())
@@ -212,7 +235,8 @@ public enum Erasure {
             report.pruned = gc.terminationStatus == 0
         }
         if !report.pruned {
-            report.pruneNote = "the old objects are unreachable but still in .git/objects until pruned; install git and run `git -C \(git.root.path) gc --prune=now` (libgit2 cannot prune)"
+            report.pruneNote =
+                "the old objects are unreachable but still in .git/objects until pruned; install git and run `git -C \(git.root.path) gc --prune=now` (libgit2 cannot prune)"
         }
         return report
     }

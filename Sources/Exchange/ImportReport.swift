@@ -39,7 +39,9 @@ public struct ImportPlan: Sendable {
             lines += issues.filter { $0.severity == severity }.map(\.description)
         }
         if isBlocked {
-            lines.append("Import blocked: \(errors.count) error\(errors.count == 1 ? "" : "s") above; nothing was written. Fix the file and run the import again.")
+            lines.append(
+                "Import blocked: \(errors.count) error\(errors.count == 1 ? "" : "s") above; nothing was written. Fix the file and run the import again."
+            )
         } else {
             let verb = dryRun ? "Would import" : "Imported"
             var counts = "\(created) new, \(replaced) replaced, \(unchanged) unchanged"

@@ -26,9 +26,11 @@ public enum LearnerExport {
         public var sessionCount: Int
         /// Renders each progress file (`render` runs on every core, a share of files at a time)
         /// and hands over the parts in entry order.
-        public var progress: (_ render: @escaping @Sendable (ProgressFile) -> [String], _ each: ([String]) throws -> Void) throws -> Void
+        public var progress:
+            (_ render: @escaping @Sendable (ProgressFile) -> [String], _ each: ([String]) throws -> Void) throws -> Void
         /// The same for each session, in order of its start.
-        public var sessions: (_ render: @escaping @Sendable (SessionFile) -> [String], _ each: ([String]) throws -> Void) throws -> Void
+        public var sessions:
+            (_ render: @escaping @Sendable (SessionFile) -> [String], _ each: ([String]) throws -> Void) throws -> Void
         /// Files that did not read, left out of the export: complete once the export is written.
         public var problems: [Diagnostic] { skipped.problems }
         private let skipped = Skipped()
@@ -55,10 +57,15 @@ public enum LearnerExport {
         public init(user: String, root: URL) {
             let paths = LibraryPaths(user: user)
             let loader = LibraryLoader(users: .only(user), includeSessions: true)
-            profile = FileManager.default.contents(atPath: root.appending(path: paths.profile).path).flatMap { Profile.decode($0, path: paths.profile).0 }
-            @Sendable func parse(_ path: String) -> LibraryLoader.ParseResult? { loader.parse(root: root, path: path, decks: [:]) }
+            profile = FileManager.default.contents(atPath: root.appending(path: paths.profile).path).flatMap {
+                Profile.decode($0, path: paths.profile).0
+            }
+            @Sendable func parse(_ path: String) -> LibraryLoader.ParseResult? {
+                loader.parse(root: root, path: path, decks: [:])
+            }
             // Entry order, which is not path order: `a/b-c.yaml` sorts before `a/b.yaml`.
-            let progressPaths = loader.listFiles(root, under: ["\(paths.folder)/progress"]).0.compactMap { path -> (entry: String, path: String)? in
+            let progressPaths = loader.listFiles(root, under: ["\(paths.folder)/progress"]).0.compactMap {
+                path -> (entry: String, path: String)? in
                 guard case let .success(.progress(_, entry)) = LibraryFile.classify(path) else { return nil }
                 return (entry, path)
             }.sorted { $0.entry < $1.entry }
@@ -74,7 +81,10 @@ public enum LearnerExport {
             progressCount = progressPaths.count
             sessionCount = starts.count
             // A share at a time: parsed and rendered on every core, written in order, dropped.
-            func inShares(_ paths: [String], _ render: @escaping @Sendable (LibraryLoader.ParseResult) -> [String]?, _ each: ([String]) throws -> Void) throws {
+            func inShares(
+                _ paths: [String], _ render: @escaping @Sendable (LibraryLoader.ParseResult) -> [String]?,
+                _ each: ([String]) throws -> Void
+            ) throws {
                 for start in stride(from: 0, to: paths.count, by: 1_024) {
                     let share = Array(paths[start..<min(start + 1_024, paths.count)])
                     for (problems, parts) in share.concurrentMap({ path -> ([Diagnostic], [String]?) in
@@ -86,18 +96,23 @@ public enum LearnerExport {
                     }
                 }
             }
-            let orderedProgress = progressPaths.map(\.path), orderedSessions = starts.map(\.path)
+            let orderedProgress = progressPaths.map(\.path)
+            let orderedSessions = starts.map(\.path)
             progress = { render, each in
-                try inShares(orderedProgress, { parsed in
-                    if case let .progress(_, file)? = parsed.value { return render(file) }
-                    return nil
-                }, each)
+                try inShares(
+                    orderedProgress,
+                    { parsed in
+                        if case let .progress(_, file)? = parsed.value { return render(file) }
+                        return nil
+                    }, each)
             }
             sessions = { render, each in
-                try inShares(orderedSessions, { parsed in
-                    if case let .session(_, session)? = parsed.value { return render(session) }
-                    return nil
-                }, each)
+                try inShares(
+                    orderedSessions,
+                    { parsed in
+                        if case let .session(_, session)? = parsed.value { return render(session) }
+                        return nil
+                    }, each)
             }
         }
     }
@@ -105,19 +120,27 @@ public enum LearnerExport {
     /// Writes the export into `folder` (created if needed) and returns the files written.
     /// `library` must be loaded with sessions.
     @discardableResult
-    public static func write(user: String, library: LoadedLibrary, format: Format, to folder: URL, now: Date = Date()) throws -> [URL] {
-        try write(user: user, files: LearnerFiles(user: user, library: library), root: library.root, format: format, to: folder, now: now)
+    public static func write(user: String, library: LoadedLibrary, format: Format, to folder: URL, now: Date = Date())
+        throws -> [URL]
+    {
+        try write(
+            user: user, files: LearnerFiles(user: user, library: library), root: library.root, format: format,
+            to: folder, now: now)
     }
 
     /// Writes the export of `files` into `folder`, each file written as it is read and put in
     /// place whole (`AtomicFile.Stream`); returns the files written.
     @discardableResult
-    public static func write(user: String, files: LearnerFiles, root: URL, format: Format, to folder: URL, now: Date = Date()) throws -> [URL] {
+    public static func write(
+        user: String, files: LearnerFiles, root: URL, format: Format, to folder: URL, now: Date = Date()
+    ) throws -> [URL] {
         let profile = files.profile
         let saved = savedFiles(user: user, root: root)
         let letters = letterFiles(user: user, root: root)
-        guard profile != nil || files.progressCount > 0 || files.sessionCount > 0 || !saved.isEmpty || !letters.isEmpty else {
-            throw Failure(message: "no learner '\(user)' in this library (nothing under profiles/\(user)/); use --user NAME")
+        guard profile != nil || files.progressCount > 0 || files.sessionCount > 0 || !saved.isEmpty || !letters.isEmpty
+        else {
+            throw Failure(
+                message: "no learner '\(user)' in this library (nothing under profiles/\(user)/); use --user NAME")
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         switch format {
@@ -127,17 +150,24 @@ public enum LearnerExport {
             var document = try JSONObjectWriter(stream.write)
             try document.member("exported_at", .string(Timestamp.format(now)))
             try document.member("format", .string(formatName))
-            try document.arrayMember("letters", rendered: { item in
-                for file in letters { try item(jsonText(file.yamlValue, indent: 2)) }
-            })
+            try document.arrayMember(
+                "letters",
+                rendered: { item in
+                    for file in letters { try item(jsonText(file.yamlValue, indent: 2)) }
+                })
             try document.member("profile", profile.map { json($0.yamlValue) } ?? .null)
-            try document.arrayMember("progress", rendered: { item in
-                try files.progress({ [jsonText($0.yamlValue, indent: 2)] }, { try item($0[0]) })
-            })
-            try document.member("saved", .array(saved.map { .object(["path": .string($0.path), "content": .string($0.text)]) }))
-            try document.arrayMember("sessions", rendered: { item in
-                try files.sessions({ [jsonText($0.yamlValue, indent: 2)] }, { try item($0[0]) })
-            })
+            try document.arrayMember(
+                "progress",
+                rendered: { item in
+                    try files.progress({ [jsonText($0.yamlValue, indent: 2)] }, { try item($0[0]) })
+                })
+            try document.member(
+                "saved", .array(saved.map { .object(["path": .string($0.path), "content": .string($0.text)]) }))
+            try document.arrayMember(
+                "sessions",
+                rendered: { item in
+                    try files.sessions({ [jsonText($0.yamlValue, indent: 2)] }, { try item($0[0]) })
+                })
             try document.member("user", .string(user))
             try document.member("version", .number(Double(formatVersion)))
             try document.finish()
@@ -159,65 +189,107 @@ public enum LearnerExport {
             var profileRows: [[String]] = []
             if let profile { flatten(profile.yamlValue, prefix: "", into: &profileRows) }
             for row in profileRows { try add(row, to: profileTable) }
-            let progressTable = try table("progress.csv", [
-                "entry", "status", "status_at", "phase", "step", "stability", "difficulty", "ease", "interval", "due", "reps", "lapses", "last_review", "reviews",
-                "ladder_level", "ladder_covered", "ladder_attempts", "ladder_at", "reflection", "reflection_at",
-            ])
+            let progressTable = try table(
+                "progress.csv",
+                [
+                    "entry", "status", "status_at", "phase", "step", "stability", "difficulty", "ease", "interval",
+                    "due", "reps", "lapses", "last_review", "reviews",
+                    "ladder_level", "ladder_covered", "ladder_attempts", "ladder_at", "reflection", "reflection_at",
+                ])
             let reviewTable = try table("reviews.csv", ["entry", "id", "at", "grade", "ms", "device"])
-            try files.progress({ file in
-                let state = file.state
-                let row = csvRow([
-                    file.entry, file.status.rawValue, file.statusAt.map(Timestamp.format) ?? "", state?.phase.rawValue ?? "", state?.step.map(String.init) ?? "",
-                    state?.stability.map(YAMLValue.format) ?? "", state?.difficulty.map(YAMLValue.format) ?? "", state?.ease.map(YAMLValue.format) ?? "",
-                    state?.interval.map(YAMLValue.format) ?? "", state.map { Timestamp.format($0.due) } ?? "", state.map { String($0.reps) } ?? "",
-                    state.map { String($0.lapses) } ?? "", state?.lastReview.map(Timestamp.format) ?? "", String(file.reviews.count),
-                    file.ladder?.level ?? "", file.ladder.map { CellList.join($0.covered.map(String.init)) } ?? "", file.ladder.map { String($0.attempts) } ?? "",
-                    file.ladder.map { Timestamp.format($0.at) } ?? "", file.reflection?.text ?? "", file.reflection.map { Timestamp.format($0.at) } ?? "",
-                ])
-                let reviews = file.reviews.map { review in
-                    csvRow([file.entry, review.id, Timestamp.format(review.at), review.grade.name, review.ms.map(String.init) ?? "", review.device ?? ""])
-                }.joined()
-                return [row, reviews]
-            }, { parts in
-                try progressTable.stream.write(parts[0])
-                try reviewTable.stream.write(parts[1])
-            })
+            try files.progress(
+                { file in
+                    let state = file.state
+                    let row = csvRow([
+                        file.entry, file.status.rawValue, file.statusAt.map(Timestamp.format) ?? "",
+                        state?.phase.rawValue ?? "", state?.step.map(String.init) ?? "",
+                        state?.stability.map(YAMLValue.format) ?? "", state?.difficulty.map(YAMLValue.format) ?? "",
+                        state?.ease.map(YAMLValue.format) ?? "",
+                        state?.interval.map(YAMLValue.format) ?? "", state.map { Timestamp.format($0.due) } ?? "",
+                        state.map { String($0.reps) } ?? "",
+                        state.map { String($0.lapses) } ?? "", state?.lastReview.map(Timestamp.format) ?? "",
+                        String(file.reviews.count),
+                        file.ladder?.level ?? "", file.ladder.map { CellList.join($0.covered.map(String.init)) } ?? "",
+                        file.ladder.map { String($0.attempts) } ?? "",
+                        file.ladder.map { Timestamp.format($0.at) } ?? "", file.reflection?.text ?? "",
+                        file.reflection.map { Timestamp.format($0.at) } ?? "",
+                    ])
+                    let reviews = file.reviews.map { review in
+                        csvRow([
+                            file.entry, review.id, Timestamp.format(review.at), review.grade.name,
+                            review.ms.map(String.init) ?? "", review.device ?? "",
+                        ])
+                    }.joined()
+                    return [row, reviews]
+                },
+                { parts in
+                    try progressTable.stream.write(parts[0])
+                    try reviewTable.stream.write(parts[1])
+                })
             let sessionTable = try table(
-                "sessions.csv", ["id", "device", "type", "started_at", "ended_at", "decks", "again", "hard", "good", "easy", "new", "attempts", "skill", "score"])
-            let attemptTable = try table("attempts.csv", ["session", "entry", "question", "answer", "correct", "at", "ms"])
-            try files.sessions({ session in
-                let row = csvRow([
-                    session.id, session.device ?? "", session.kind.rawValue, Timestamp.format(session.startedAt), session.endedAt.map(Timestamp.format) ?? "",
-                    CellList.join(session.decks), String(session.again), String(session.hard), String(session.good), String(session.easy),
-                    String(session.new), String(session.attempts.count), session.skill ?? "", session.score.map(YAMLValue.format) ?? "",
+                "sessions.csv",
+                [
+                    "id", "device", "type", "started_at", "ended_at", "decks", "again", "hard", "good", "easy", "new",
+                    "attempts", "skill", "score",
                 ])
-                let attempts = session.attempts.map { attempt in
-                    csvRow([session.id, attempt.entry, attempt.question, attempt.answer, attempt.correct ? "true" : "false", Timestamp.format(attempt.at), String(attempt.ms)])
-                }.joined()
-                return [row, attempts]
-            }, { parts in
-                try sessionTable.stream.write(parts[0])
-                try attemptTable.stream.write(parts[1])
-            })
+            let attemptTable = try table(
+                "attempts.csv", ["session", "entry", "question", "answer", "correct", "at", "ms"])
+            try files.sessions(
+                { session in
+                    let row = csvRow([
+                        session.id, session.device ?? "", session.kind.rawValue, Timestamp.format(session.startedAt),
+                        session.endedAt.map(Timestamp.format) ?? "",
+                        CellList.join(session.decks), String(session.again), String(session.hard), String(session.good),
+                        String(session.easy),
+                        String(session.new), String(session.attempts.count), session.skill ?? "",
+                        session.score.map(YAMLValue.format) ?? "",
+                    ])
+                    let attempts = session.attempts.map { attempt in
+                        csvRow([
+                            session.id, attempt.entry, attempt.question, attempt.answer,
+                            attempt.correct ? "true" : "false", Timestamp.format(attempt.at), String(attempt.ms),
+                        ])
+                    }.joined()
+                    return [row, attempts]
+                },
+                { parts in
+                    try sessionTable.stream.write(parts[0])
+                    try attemptTable.stream.write(parts[1])
+                })
             let savedTable = try table("saved.csv", ["path", "content"])
             for item in saved { try add([item.path, item.text], to: savedTable) }
             // Seed 003's letter attempts: scores, tips and the drawing (as JSON, [[[x, y, t]]]).
-            let letterTable = try table("letter_attempts.csv", [
-                "letter", "id", "mode", "score", "stroke_order", "direction", "shape", "start", "tips", "hint_used", "started_at", "completed_at", "duration_ms", "drawing",
-            ])
+            let letterTable = try table(
+                "letter_attempts.csv",
+                [
+                    "letter", "id", "mode", "score", "stroke_order", "direction", "shape", "start", "tips", "hint_used",
+                    "started_at", "completed_at", "duration_ms", "drawing",
+                ])
             for file in letters {
                 for attempt in file.attempts {
                     let drawing = attempt.drawing.map { stroke in
-                        "[" + stroke.map { point in "[" + ([point.x, point.y] + (point.t.map { [$0] } ?? [])).map(YAMLValue.format).map(Self.plainNumber).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
+                        "["
+                            + stroke.map { point in
+                                "["
+                                    + ([point.x, point.y] + (point.t.map { [$0] } ?? [])).map(YAMLValue.format).map(
+                                        Self.plainNumber
+                                    ).joined(separator: ", ") + "]"
+                            }.joined(separator: ", ") + "]"
                     }
-                    try add([
-                        file.letter, attempt.id ?? "", attempt.mode.rawValue, String(attempt.score), String(attempt.strokeOrder), String(attempt.direction),
-                        String(attempt.shape), String(attempt.start), CellList.join(attempt.tips), attempt.hintUsed ? "true" : "false",
-                        Timestamp.format(attempt.startedAt), Timestamp.format(attempt.completedAt), String(attempt.durationMs), "[" + drawing.joined(separator: ", ") + "]",
-                    ], to: letterTable)
+                    try add(
+                        [
+                            file.letter, attempt.id ?? "", attempt.mode.rawValue, String(attempt.score),
+                            String(attempt.strokeOrder), String(attempt.direction),
+                            String(attempt.shape), String(attempt.start), CellList.join(attempt.tips),
+                            attempt.hintUsed ? "true" : "false",
+                            Timestamp.format(attempt.startedAt), Timestamp.format(attempt.completedAt),
+                            String(attempt.durationMs), "[" + drawing.joined(separator: ", ") + "]",
+                        ], to: letterTable)
                 }
             }
-            let tables = [profileTable, progressTable, reviewTable, sessionTable, attemptTable, savedTable, letterTable]
+            let tables = [
+                profileTable, progressTable, reviewTable, sessionTable, attemptTable, savedTable, letterTable,
+            ]
             for table in tables { try table.stream.commit() }
             return tables.map(\.url)
         }
@@ -230,8 +302,11 @@ public enum LearnerExport {
     /// that does not read is left out (`rote check` names it).
     static func letterFiles(user: String, root: URL) -> [LetterAttemptsFile] {
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
-        return loader.listFiles(root, under: ["\(LibraryPaths(user: user).folder)/letters"]).0.compactMap { path -> LetterAttemptsFile? in
-            guard case let .letters(_, file)? = loader.parse(root: root, path: path, decks: [:])?.value else { return nil }
+        return loader.listFiles(root, under: ["\(LibraryPaths(user: user).folder)/letters"]).0.compactMap {
+            path -> LetterAttemptsFile? in
+            guard case let .letters(_, file)? = loader.parse(root: root, path: path, decks: [:])?.value else {
+                return nil
+            }
             return file
         }.sorted { $0.letter < $1.letter }
     }
@@ -239,11 +314,19 @@ public enum LearnerExport {
     /// Saved content (`profiles/<user>/saved/**`), path relative to the library and text.
     static func savedFiles(user: String, root: URL) -> [(path: String, text: String)] {
         let folder = root.appending(path: LibraryPaths(user: user).saved)
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }
+        guard
+            let walker = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        else { return [] }
         let rootPath = root.standardizedFileURL.path + "/"
         var out: [(path: String, text: String)] = []
-        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-            out.append((String(url.standardizedFileURL.path.dropFirst(rootPath.count)), String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)))
+        for case let url as URL in walker
+        where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            out.append(
+                (
+                    String(url.standardizedFileURL.path.dropFirst(rootPath.count)),
+                    String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
+                ))
         }
         return out.sorted { $0.path < $1.path }
     }
@@ -260,10 +343,14 @@ public enum LearnerExport {
         case let .map(pairs, _):
             for (key, inner) in pairs { flatten(inner, prefix: prefix.isEmpty ? key : "\(prefix).\(key)", into: &rows) }
         case let .list(items, _):
-            rows.append([prefix, CellList.join(items.map { item in
-                if case let .string(text) = item { return text }
-                return item.inline()
-            })])
+            rows.append([
+                prefix,
+                CellList.join(
+                    items.map { item in
+                        if case let .string(text) = item { return text }
+                        return item.inline()
+                    }),
+            ])
         case let .string(text), let .raw(text): rows.append([prefix, text])
         case .null: rows.append([prefix, ""])
         }

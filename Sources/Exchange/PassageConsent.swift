@@ -21,12 +21,20 @@ public enum PassageConsent {
     /// Records the learner's yes (or, with `granted: false`, no) in their profile, in one
     /// commit. The caller holds the library lock.
     @discardableResult
-    public static func record(granted: Bool, user: String, git: LibraryGit, now: Date = Date()) throws -> Profile.Consent {
+    public static func record(granted: Bool, user: String, git: LibraryGit, now: Date = Date()) throws
+        -> Profile.Consent
+    {
         var profile = try profile(of: user, git: git)
         let at = Timestamp.wholeSeconds(now)
-        profile.recordConsent(Profile.passagesConsentTopic, version: Profile.passagesConsentVersion, granted: granted, at: at)
-        let subject = granted ? "Consent: \(user) lets Rote keep passage practice" : "Consent: \(user) does not let Rote keep passage practice"
-        try git.apply(changes: [LibraryPaths(user: user).profile: Data(profile.render().utf8)], message: subject + "\n\n" + LibraryWrite.trailers(git: git))
+        profile.recordConsent(
+            Profile.passagesConsentTopic, version: Profile.passagesConsentVersion, granted: granted, at: at)
+        let subject =
+            granted
+            ? "Consent: \(user) lets Rote keep passage practice"
+            : "Consent: \(user) does not let Rote keep passage practice"
+        try git.apply(
+            changes: [LibraryPaths(user: user).profile: Data(profile.render().utf8)],
+            message: subject + "\n\n" + LibraryWrite.trailers(git: git))
         return profile.passagePracticeConsent!
     }
 
@@ -34,10 +42,12 @@ public enum PassageConsent {
     public static func passageDecks(root: URL) -> Set<String> {
         let corpus = root.appending(path: "corpus")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
-        return Set(names.filter { name in
-            guard let data = FileManager.default.contents(atPath: corpus.appending(path: "\(name)/deck.yaml").path) else { return false }
-            return DeckManifest.decode(data, path: "corpus/\(name)/deck.yaml").0?.kind == .passages
-        })
+        return Set(
+            names.filter { name in
+                guard let data = FileManager.default.contents(atPath: corpus.appending(path: "\(name)/deck.yaml").path)
+                else { return false }
+                return DeckManifest.decode(data, path: "corpus/\(name)/deck.yaml").0?.kind == .passages
+            })
     }
 
     /// Withdraws consent: records the no in the profile and erases the learner's passage
@@ -49,14 +59,17 @@ public enum PassageConsent {
         let decks = passageDecks(root: git.root)
         let learner = "profiles/\(user)/"
         var changes: [String: Data?] = [:]
-        var deleted: [String] = [], rewritten: [String] = []
+        var deleted: [String] = []
+        var rewritten: [String] = []
         // The passage reviews, read before their files go: a mixed session's counts lose them.
         var passageReviews: [String: [ReviewEvent]] = [:]
         let files = try Erasure.files(of: user, git: git)
         for path in files where path.hasPrefix(learner + "progress/") {
             let deck = path.dropFirst((learner + "progress/").count).split(separator: "/").first.map(String.init) ?? ""
             guard decks.contains(deck) else { continue }
-            if let data = FileManager.default.contents(atPath: git.root.appending(path: path).path), let file = ProgressFile.decode(data, path: path).0 {
+            if let data = FileManager.default.contents(atPath: git.root.appending(path: path).path),
+                let file = ProgressFile.decode(data, path: path).0
+            {
                 passageReviews[file.entry] = file.reviews
             }
             changes[path] = .some(nil)
@@ -67,7 +80,10 @@ public enum PassageConsent {
                 let session = SessionFile.decode(data, path: path).0
             else { continue }
             let isPassage = { (entry: String) in decks.contains(String(entry.split(separator: "/").first ?? "")) }
-            guard session.decks.contains(where: decks.contains) || session.attempts.contains(where: { isPassage($0.entry) }) else { continue }
+            guard
+                session.decks.contains(where: decks.contains)
+                    || session.attempts.contains(where: { isPassage($0.entry) })
+            else { continue }
             let kept = session.attempts.filter { !isPassage($0.entry) }
             if kept.isEmpty && !session.decks.contains(where: { !decks.contains($0) }) {
                 changes[path] = .some(nil)
@@ -78,15 +94,21 @@ public enum PassageConsent {
             rewritten.append(path)
         }
         // Withdrawn already, with nothing left to erase: the first answer's time stands.
-        if changes.isEmpty, profile.passagePracticeConsent?.granted == false { return Withdrawal(deleted: [], rewritten: [], commit: nil) }
-        profile.recordConsent(Profile.passagesConsentTopic, version: Profile.passagesConsentVersion, granted: false, at: Timestamp.wholeSeconds(now))
+        if changes.isEmpty, profile.passagePracticeConsent?.granted == false {
+            return Withdrawal(deleted: [], rewritten: [], commit: nil)
+        }
+        profile.recordConsent(
+            Profile.passagesConsentTopic, version: Profile.passagesConsentVersion, granted: false,
+            at: Timestamp.wholeSeconds(now))
         changes[LibraryPaths(user: user).profile] = Data(profile.render().utf8)
         let count = deleted.count + rewritten.count
-        let message = "Withdraw consent: erase \(user)'s passage practice (\(count) file\(count == 1 ? "" : "s"))\n\n"
+        let message =
+            "Withdraw consent: erase \(user)'s passage practice (\(count) file\(count == 1 ? "" : "s"))\n\n"
             + "The learner withdrew their consent to Rote keeping passage practice (religious data).\n"
             + "Its progress files and session attempts are erased; syncing keeps them erased even where\n"
             + "another clone changed them meanwhile.\n\n"
-            + "\(SessionCommitMessage.erasureTrailer): \(user)\n\(scopeTrailer): passages\n" + LibraryWrite.trailers(git: git)
+            + "\(SessionCommitMessage.erasureTrailer): \(user)\n\(scopeTrailer): passages\n"
+            + LibraryWrite.trailers(git: git)
         let commit = try git.apply(changes: changes, message: message)
         return Withdrawal(deleted: deleted.sorted(), rewritten: rewritten.sorted(), commit: commit)
     }
@@ -94,7 +116,9 @@ public enum PassageConsent {
     /// A session without its passage attempts: the passage decks leave its deck list, and the
     /// grades and new entries of the passage reviews made on its device during it leave its
     /// counts, so what is left describes the rest of the session.
-    static func withoutPassages(_ session: SessionFile, decks: Set<String>, reviews: [String: [ReviewEvent]]) -> SessionFile {
+    static func withoutPassages(_ session: SessionFile, decks: Set<String>, reviews: [String: [ReviewEvent]])
+        -> SessionFile
+    {
         var cleaned = session
         cleaned.attempts.removeAll { decks.contains(String($0.entry.split(separator: "/").first ?? "")) }
         cleaned.decks.removeAll(where: decks.contains)
@@ -118,8 +142,11 @@ public enum PassageConsent {
 
     /// The learner's profile, read in full (a profile that does not read is never rewritten).
     static func profile(of user: String, git: LibraryGit) throws -> Profile {
-        guard Slug.isValidUser(user) else { throw Erasure.Failure(message: "'\(user)' is not a learner name (lowercase letters, digits, _ . -)") }
-        guard let profile = try ReadBeforeRewrite.read(Profile.self, at: LibraryPaths(user: user).profile, in: git.root) else {
+        guard Slug.isValidUser(user) else {
+            throw Erasure.Failure(message: "'\(user)' is not a learner name (lowercase letters, digits, _ . -)")
+        }
+        guard let profile = try ReadBeforeRewrite.read(Profile.self, at: LibraryPaths(user: user).profile, in: git.root)
+        else {
             throw Erasure.Failure(message: "no learner '\(user)' in this library (profiles/\(user)/profile.yaml)")
         }
         return profile
@@ -131,7 +158,9 @@ public enum PassageConsent {
     public static func purgeHistory(user: String, git: LibraryGit) throws -> Erasure.PurgeReport {
         let profile = try profile(of: user, git: git)
         guard profile.passagePracticeConsent?.granted == false else {
-            throw Erasure.Failure(message: "\(user) has not withdrawn consent to keeping passage practice; run `rote consent withdraw` first")
+            throw Erasure.Failure(
+                message:
+                    "\(user) has not withdrawn consent to keeping passage practice; run `rote consent withdraw` first")
         }
         var paths = passageDecks(root: git.root).sorted().map { "profiles/\(user)/progress/\($0)" }
         let repository = git.repository
@@ -141,7 +170,8 @@ public enum PassageConsent {
                 && SessionCommitMessage.trailer(SessionCommitMessage.erasureTrailer, in: commit.message) == user
             {
                 let parent = try commit.parents().first?.tree()
-                for path in try repository.changedPaths(from: parent, to: try commit.tree()) where path.hasPrefix("profiles/\(user)/sessions/") {
+                for path in try repository.changedPaths(from: parent, to: try commit.tree())
+                where path.hasPrefix("profiles/\(user)/sessions/") {
                     paths.append(path)
                 }
             }

@@ -14,13 +14,18 @@ public enum SeedExport {
     public static func json(deck: String, manifest: DeckManifest?, root: URL, entries: [Entry]) throws -> String {
         guard let manifest else { throw DeckExport.Failure(message: "no deck '\(deck)'") }
         guard manifest.kind == .skills else {
-            throw DeckExport.Failure(message: "deck '\(deck)' is a \(manifest.kind.rawValue) deck; the seed JSON format holds skills decks (use --format csv or tsv)")
+            throw DeckExport.Failure(
+                message:
+                    "deck '\(deck)' is a \(manifest.kind.rawValue) deck; the seed JSON format holds skills decks (use --format csv or tsv)"
+            )
         }
         let corpus = root.appending(path: "corpus/\(deck)")
         func folders(_ url: URL) -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { name in
                 var isFolder: ObjCBool = false
-                return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: url.appending(path: name).path, isDirectory: &isFolder) && isFolder.boolValue
+                return !name.hasPrefix(".")
+                    && FileManager.default.fileExists(atPath: url.appending(path: name).path, isDirectory: &isFolder)
+                    && isFolder.boolValue
             }.sorted()
         }
         func read(_ url: URL, _ path: String) throws -> SkillDomain? {
@@ -28,11 +33,16 @@ public enum SeedExport {
             let (value, problems) = SkillDomain.decode(data, path: path)
             guard let value else {
                 let first = problems.first { $0.severity == .error }.map { "\n\($0.description)" } ?? ""
-                throw DeckExport.Failure(message: "\(path) does not read, so the deck cannot be exported whole; fix it (`rote check`) and export again\(first)")
+                throw DeckExport.Failure(
+                    message:
+                        "\(path) does not read, so the deck cannot be exported whole; fix it (`rote check`) and export again\(first)"
+                )
             }
             return value
         }
-        var domains: [JSONValue] = [], skills: [JSONValue] = [], questions: [JSONValue] = []
+        var domains: [JSONValue] = []
+        var skills: [JSONValue] = []
+        var questions: [JSONValue] = []
         var skillIDs: [String: String] = [:]
         for domainSlug in folders(corpus) {
             let domainPath = "corpus/\(deck)/\(domainSlug)/domain.yaml"
@@ -52,27 +62,40 @@ public enum SeedExport {
             let parts = entry.id.split(separator: "/").map(String.init)
             guard parts.count == 4, let skillID = skillIDs[parts.dropLast().joined(separator: "/")] else { continue }
             var fields: [String: JSONValue] = [
-                "id": .string(question.uuid ?? stableUUID(entry.id)), "skill_id": .string(skillID), "slug": .string(parts[3]),
-                "type": .string(question.payload.typeName), "sort_order": .number(Double(question.sortOrder)), "is_published": .bool(question.published),
+                "id": .string(question.uuid ?? stableUUID(entry.id)), "skill_id": .string(skillID),
+                "slug": .string(parts[3]),
+                "type": .string(question.payload.typeName), "sort_order": .number(Double(question.sortOrder)),
+                "is_published": .bool(question.published),
             ]
             switch question.payload {
             case let .mcqSingle(prompt, choices, solution):
-                fields["payload"] = .object(["prompt": .string(prompt), "choices": .array(choices.map(JSONValue.string)), "solution_index": .number(Double(solution))])
+                fields["payload"] = .object([
+                    "prompt": .string(prompt), "choices": .array(choices.map(JSONValue.string)),
+                    "solution_index": .number(Double(solution)),
+                ])
             case let .reorderSteps(prompt, steps, solution):
-                var payload: [String: JSONValue] = ["steps": .array(steps.map(JSONValue.string)), "solution": .array(solution.map { .number(Double($0)) })]
+                var payload: [String: JSONValue] = [
+                    "steps": .array(steps.map(JSONValue.string)),
+                    "solution": .array(solution.map { .number(Double($0)) }),
+                ]
                 if let prompt { payload["prompt"] = .string(prompt) }
                 fields["payload"] = .object(payload)
             }
-            if let explanation = question.explanation { fields["explanation"] = .object(["body": .string(explanation)]) }
+            if let explanation = question.explanation {
+                fields["explanation"] = .object(["body": .string(explanation)])
+            }
             questions.append(.object(fields))
         }
-        let document = JSONValue.object(["domains": .array(domains), "skills": .array(skills), "questions": .array(questions)])
+        let document = JSONValue.object([
+            "domains": .array(domains), "skills": .array(skills), "questions": .array(questions),
+        ])
         return document.serialized(pretty: true) + "\n"
     }
 
     static func record(_ item: SkillDomain, id: String, slug: String, parent: (key: String, id: String)?) -> JSONValue {
         var fields: [String: JSONValue] = [
-            "id": .string(id), "slug": .string(slug), "title": .string(item.title), "sort_order": .number(Double(item.sortOrder)),
+            "id": .string(id), "slug": .string(slug), "title": .string(item.title),
+            "sort_order": .number(Double(item.sortOrder)),
             "is_published": .bool(item.published),
         ]
         // Present even when empty: the seed's description is optional, and null says "none".
@@ -91,11 +114,16 @@ public enum SeedExport {
             }
             return value
         }
-        var bytes = withUnsafeBytes(of: hash(0xcbf2_9ce4_8422_2325).bigEndian, Array.init) + withUnsafeBytes(of: hash(0x84222325cbf29ce4).bigEndian, Array.init)
+        var bytes =
+            withUnsafeBytes(of: hash(0xcbf2_9ce4_8422_2325).bigEndian, Array.init)
+            + withUnsafeBytes(of: hash(0x8422_2325_cbf2_9ce4).bigEndian, Array.init)
         bytes[6] = (bytes[6] & 0x0f) | 0x40
         bytes[8] = (bytes[8] & 0x3f) | 0x80
         let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        let parts = [
+            hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4),
+            hex.dropFirst(20),
+        ]
         return parts.joined(separator: "-")
     }
 }

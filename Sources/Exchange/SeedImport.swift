@@ -83,11 +83,17 @@ public struct SeedImporter: Sendable {
     private func fill(_ data: Data, library: LoadedLibrary, _ plan: inout ImportPlan, _ log: inout IssueLog) {
 
         guard Slug.isValidSegment(deck) else {
-            log.error("", "deck name '\(deck)' is not a valid folder name; use lowercase letters, digits, _ . - (e.g. --deck algebra)")
+            log.error(
+                "",
+                "deck name '\(deck)' is not a valid folder name; use lowercase letters, digits, _ . - (e.g. --deck algebra)"
+            )
             return
         }
         if let existing = library.decks[deck], existing.kind != .skills {
-            log.error("", "deck '\(deck)' already exists as a \(existing.kind.rawValue) deck (corpus/\(deck)/deck.yaml); a seed file holds skills — choose another name with --deck")
+            log.error(
+                "",
+                "deck '\(deck)' already exists as a \(existing.kind.rawValue) deck (corpus/\(deck)/deck.yaml); a seed file holds skills — choose another name with --deck"
+            )
             return
         }
         let document: JSONValue
@@ -97,10 +103,19 @@ public struct SeedImporter: Sendable {
             log.error(problem.location, "not valid JSON: \(problem.message)")
             return
         }
-        guard case let .object(top) = document, !["domains", "skills", "questions"].filter({ top[$0] != nil }).isEmpty else {
+        guard case let .object(top) = document, !["domains", "skills", "questions"].filter({ top[$0] != nil }).isEmpty
+        else {
             let found: String
-            if case let .object(top) = document { found = top.isEmpty ? "an empty object" : "an object with keys " + top.keys.sorted().joined(separator: ", ") } else { found = document.kind }
-            log.error("", "not the skills seed format (seed 001): expected an object with \"domains\", \"skills\" and \"questions\" arrays, found \(found)")
+            if case let .object(top) = document {
+                found =
+                    top.isEmpty ? "an empty object" : "an object with keys " + top.keys.sorted().joined(separator: ", ")
+            } else {
+                found = document.kind
+            }
+            log.error(
+                "",
+                "not the skills seed format (seed 001): expected an object with \"domains\", \"skills\" and \"questions\" arrays, found \(found)"
+            )
             return
         }
         for key in top.keys.sorted() where !["domains", "skills", "questions"].contains(key) {
@@ -119,7 +134,8 @@ public struct SeedImporter: Sendable {
             var record = Record(path: "skills[\(index)]", value: item, log: log)
             let domainID = record.uuid("domain_id", required: true)
             if let domain = readDomain(&record, kind: "skill"), let domainID {
-                skills.append(SkillRecord(path: domain.path, slug: domain.slug, domainID: domainID, value: domain.value))
+                skills.append(
+                    SkillRecord(path: domain.path, slug: domain.slug, domainID: domainID, value: domain.value))
             }
             log = record.finish()
         }
@@ -150,14 +166,19 @@ public struct SeedImporter: Sendable {
         if Slug.isValidSkillSlug(slug) { return slug }
         let fixed = SeedImporter.fixedSlug(slug)
         if fixed.isEmpty {
-            record.error("slug", "slug '\(slug)' breaks the rule ^[a-z0-9_]+$ and has no letters or digits to keep; give it a slug such as 'basics'")
+            record.error(
+                "slug",
+                "slug '\(slug)' breaks the rule ^[a-z0-9_]+$ and has no letters or digits to keep; give it a slug such as 'basics'"
+            )
             return nil
         }
         if fixSlugs {
             record.warning("slug", "slug '\(slug)' breaks the rule ^[a-z0-9_]+$; imported as '\(fixed)' (--fix-slugs)")
             return fixed
         }
-        record.error("slug", "slug '\(slug)' breaks the rule ^[a-z0-9_]+$; use '\(fixed)', or run the import with --fix-slugs to use it")
+        record.error(
+            "slug",
+            "slug '\(slug)' breaks the rule ^[a-z0-9_]+$; use '\(fixed)', or run the import with --fix-slugs to use it")
         // The import is blocked already; the fixed form lets the rest be checked as well, so
         // one run lists every problem instead of a cascade of unresolved references.
         return fixed
@@ -167,7 +188,8 @@ public struct SeedImporter: Sendable {
     private func readDomain(_ record: inout Record, kind: String) -> DomainRecord? {
         let uuid = record.uuid("id", required: false)
         if uuid == nil, !record.has("id") {
-            record.warning("id", "missing optional field 'id' (a UUID); without it a later import cannot recognise this \(kind)")
+            record.warning(
+                "id", "missing optional field 'id' (a UUID); without it a later import cannot recognise this \(kind)")
         }
         let slug = slug(&record)
         let title = record.string("title", required: true)
@@ -183,13 +205,18 @@ public struct SeedImporter: Sendable {
             record.error("title", "'title' is empty; it is required")
             return nil
         }
-        return DomainRecord(path: record.path, slug: slug, value: SkillDomain(uuid: uuid, title: title, description: description, sortOrder: sortOrder ?? 0, published: published ?? false))
+        return DomainRecord(
+            path: record.path, slug: slug,
+            value: SkillDomain(
+                uuid: uuid, title: title, description: description, sortOrder: sortOrder ?? 0,
+                published: published ?? false))
     }
 
     private func readQuestion(_ record: inout Record) -> QuestionRecord? {
         let uuid = record.uuid("id", required: false)
         if uuid == nil, !record.has("id") {
-            record.warning("id", "missing optional field 'id' (a UUID); without it a later import cannot recognise this question")
+            record.warning(
+                "id", "missing optional field 'id' (a UUID); without it a later import cannot recognise this question")
         }
         let skillID = record.uuid("skill_id", required: true)
         let slug = slug(&record)
@@ -200,12 +227,16 @@ public struct SeedImporter: Sendable {
         let explanation = readExplanation(&record)
         let payload = readPayload(&record, type: type)
         if let slug, slug == "skill" || slug == "domain" {
-            record.error("slug", "a question cannot be called '\(slug)': \(slug).yaml describes its folder; choose another slug")
+            record.error(
+                "slug", "a question cannot be called '\(slug)': \(slug).yaml describes its folder; choose another slug")
             return nil
         }
         guard let slug, let skillID, let payload else { return nil }
-        return QuestionRecord(path: record.path, slug: slug, skillID: skillID,
-                              value: SkillQuestion(uuid: uuid, payload: payload, explanation: explanation, sortOrder: sortOrder ?? 0, published: published ?? false))
+        return QuestionRecord(
+            path: record.path, slug: slug, skillID: skillID,
+            value: SkillQuestion(
+                uuid: uuid, payload: payload, explanation: explanation, sortOrder: sortOrder ?? 0,
+                published: published ?? false))
     }
 
     /// The explanation as text: a string, `{"body": "…"}`, or either as JSON text.
@@ -239,7 +270,11 @@ public struct SeedImporter: Sendable {
             switch JSONValue.parse(Data(text.utf8)) {
             case let .success(parsed): value = parsed
             case let .failure(problem):
-                record.error("payload", "payload is not valid JSON" + (problem.location.isEmpty ? "" : " (\(problem.location) of the payload text)") + ": \(problem.message)")
+                record.error(
+                    "payload",
+                    "payload is not valid JSON"
+                        + (problem.location.isEmpty ? "" : " (\(problem.location) of the payload text)")
+                        + ": \(problem.message)")
                 return nil
             }
         }
@@ -278,159 +313,5 @@ public struct SeedImporter: Sendable {
             body.error("", problem.message)
         }
         return body.log.hasErrors(under: body.path) ? nil : payload
-    }
-}
-
-extension SeedImporter {
-    /// Resolves references, checks uniqueness against the file and the deck, decides what
-    /// each item does (new, replaced, unchanged, kept) and checks the publish rules on the
-    /// library as it would be.
-    func place(domains: [DomainRecord], skills: [SkillRecord], questions: [QuestionRecord], library: LoadedLibrary, plan: inout ImportPlan, log: inout IssueLog) {
-        // Unique UUIDs across the file, unique slugs per scope.
-        var uuids: [String: String] = [:]
-        func claim(_ uuid: String?, _ path: String) {
-            guard let uuid = uuid?.lowercased() else { return }
-            if let first = uuids[uuid] { log.error(path + ".id", "id \(uuid) is also used by \(first); ids must be unique") } else { uuids[uuid] = path }
-        }
-        var slugs: [String: String] = [:]
-        func claimSlug(_ scope: String, _ slug: String, _ path: String) {
-            if let first = slugs[scope + "/" + slug] { log.error(path + ".slug", "duplicate slug '\(slug)': \(first) has it too\(scope.isEmpty ? "" : " in the same parent")") } else { slugs[scope + "/" + slug] = path }
-        }
-        for domain in domains {
-            claim(domain.value.uuid, domain.path)
-            claimSlug("", domain.slug, domain.path)
-        }
-
-        // Where each domain lives: from the file, or an existing domain of the deck.
-        var domainFolder: [String: String] = [:]
-        for domain in domains { if let uuid = domain.value.uuid?.lowercased() { domainFolder[uuid] = domain.slug } }
-        for (key, domain) in library.domains where key.hasPrefix(deck + "/") {
-            if let uuid = domain.uuid?.lowercased(), domainFolder[uuid] == nil { domainFolder[uuid] = String(key.dropFirst(deck.count + 1)) }
-        }
-        var skillFolder: [String: String] = [:]
-        var placedSkills: [(SkillRecord, String)] = []
-        for skill in skills {
-            claim(skill.value.uuid, skill.path)
-            guard let folder = domainFolder[skill.domainID.lowercased()] else {
-                log.error(skill.path + ".domain_id", "domain_id \(skill.domainID) matches no domain in the file or in corpus/\(deck)/")
-                continue
-            }
-            claimSlug(folder, skill.slug, skill.path)
-            let key = "\(folder)/\(skill.slug)"
-            if let uuid = skill.value.uuid?.lowercased() { skillFolder[uuid] = key }
-            placedSkills.append((skill, key))
-        }
-        for (key, skill) in library.skills where key.hasPrefix(deck + "/") {
-            if let uuid = skill.uuid?.lowercased(), skillFolder[uuid] == nil { skillFolder[uuid] = String(key.dropFirst(deck.count + 1)) }
-        }
-        var placedQuestions: [(QuestionRecord, String)] = []
-        for question in questions {
-            claim(question.value.uuid, question.path)
-            guard let folder = skillFolder[question.skillID.lowercased()] else {
-                log.error(question.path + ".skill_id", "skill_id \(question.skillID) matches no skill in the file or in corpus/\(deck)/")
-                continue
-            }
-            claimSlug(folder, question.slug, question.path)
-            placedQuestions.append((question, "\(folder)/\(question.slug)"))
-        }
-
-        // UUIDs already used elsewhere in the library.
-        var libraryUUIDs: [String: String] = [:]
-        for (key, domain) in library.domains { if let uuid = domain.uuid?.lowercased() { libraryUUIDs[uuid] = "corpus/\(key)/domain.yaml" } }
-        for (key, skill) in library.skills { if let uuid = skill.uuid?.lowercased() { libraryUUIDs[uuid] = "corpus/\(key)/skill.yaml" } }
-        for entry in library.entries { if case let .question(question) = entry.content, let uuid = question.uuid?.lowercased() { libraryUUIDs[uuid] = entry.path } }
-
-        var overlay = library
-        var jsonPathOf: [String: String] = [:]
-        var counts: [String: Int] = [:]
-
-        /// Decides what happens to one item at `path` whose current value is `existing`.
-        func decide(_ path: String, jsonPath: String, uuid: String?, existing: (uuid: String?, text: String?)?, render: String) -> Bool {
-            jsonPathOf[path] = jsonPath
-            if let uuid = uuid?.lowercased(), let other = libraryUUIDs[uuid], other != path {
-                log.error(jsonPath + ".id", "id \(uuid) is already used by \(other); ids must be unique in the library")
-                return false
-            }
-            guard let existing else {
-                if FileManager.default.fileExists(atPath: library.root.appending(path: path).path) {
-                    log.error(jsonPath, "\(path) exists but does not load; fix it first (`rote check` says why)")
-                    return false
-                }
-                plan.changes[path] = Data(render.utf8)
-                plan.created += 1
-                return true
-            }
-            if let mine = uuid?.lowercased(), let theirs = existing.uuid?.lowercased(), mine != theirs {
-                log.error(jsonPath + ".slug", "\(path) already holds a different item (id \(theirs)); give this one another slug")
-                return false
-            }
-            if existing.text == render {
-                plan.unchanged += 1
-                return true
-            }
-            switch mode {
-            case .append:
-                plan.kept += 1
-                log.warning(jsonPath, "\(path) already exists and differs; kept as it is (--mode override replaces it)")
-                return false
-            case .override:
-                plan.changes[path] = Data(render.utf8)
-                plan.replaced += 1
-                return true
-            }
-        }
-        func currentText(_ path: String) -> String? {
-            FileManager.default.contents(atPath: library.root.appending(path: path).path).map { String(decoding: $0, as: UTF8.self) }
-        }
-
-        for domain in domains {
-            let key = "\(deck)/\(domain.slug)"
-            let path = "corpus/\(key)/domain.yaml"
-            let existing = library.domains[key].map { (uuid: $0.uuid, text: currentText(path)) }
-            if decide(path, jsonPath: domain.path, uuid: domain.value.uuid, existing: existing, render: domain.value.render()) {
-                overlay.domains[key] = domain.value
-            }
-            counts["domain", default: 0] += 1
-        }
-        for (skill, folder) in placedSkills {
-            let key = "\(deck)/\(folder)"
-            let path = "corpus/\(key)/skill.yaml"
-            let existing = library.skills[key].map { (uuid: $0.uuid, text: currentText(path)) }
-            if decide(path, jsonPath: skill.path, uuid: skill.value.uuid, existing: existing, render: skill.value.render()) {
-                overlay.skills[key] = skill.value
-            }
-            counts["skill", default: 0] += 1
-        }
-        let entriesByID = library.entriesByID()
-        for (question, id) in placedQuestions {
-            let entryID = "\(deck)/\(id)"
-            let path = "corpus/\(entryID).yaml"
-            let current = entriesByID[entryID]
-            var existingUUID: String?
-            if case let .question(value)? = current?.content { existingUUID = value.uuid }
-            let existing = current.map { _ in (uuid: existingUUID, text: currentText(path)) }
-            if decide(path, jsonPath: question.path, uuid: question.value.uuid, existing: existing, render: question.value.render()) {
-                let entry = Entry(id: entryID, deck: deck, path: path, content: .question(question.value))
-                if let index = overlay.entries.firstIndex(where: { $0.id == entryID }) { overlay.entries[index] = entry } else { overlay.entries.append(entry) }
-            }
-            counts["question", default: 0] += 1
-        }
-
-        if library.decks[deck] == nil {
-            let manifest = DeckManifest(kind: .skills, title: deckTitle ?? deck, version: "1.0.0", source: "Imported from \(URL(fileURLWithPath: file).lastPathComponent).", order: .listed)
-            plan.changes["corpus/\(deck)/deck.yaml"] = Data(manifest.render().utf8)
-            overlay.decks[deck] = manifest
-        }
-
-        // The publish rules and the rest of the cross-file rules, on the library as it would
-        // be; only problems of the files this import writes count.
-        for problem in LibraryValidator.crossFileProblems(overlay) where plan.changes[problem.path] != nil {
-            let location = jsonPathOf[problem.path] ?? problem.path
-            if problem.severity == .error { log.error(location, problem.message + " (\(problem.path))") } else { log.warning(location, problem.message + " (\(problem.path))") }
-        }
-        plan.contents = ["domain", "skill", "question"].compactMap { kind in
-            counts[kind].map { "\($0) \(kind)\($0 == 1 ? "" : "s")" }
-        }.joined(separator: ", ")
-        if log.hasErrors { plan.changes = [:] }
     }
 }

@@ -23,18 +23,25 @@ public enum TableKind: String, Sendable, CaseIterable {
     var known: [String] {
         switch self {
         case .vocabulary:
-            ["id", "word", "pos", "translation", "alternatives", "forms", "ipa", "rank", "cefr", "level", "batch", "difficulty", "root",
-             "usage_notes", "audio", "image", "example_en", "example_ar", "example_form", "tags"]
+            [
+                "id", "word", "pos", "translation", "alternatives", "forms", "ipa", "rank", "cefr", "level", "batch",
+                "difficulty", "root",
+                "usage_notes", "audio", "image", "example_en", "example_ar", "example_form", "tags",
+            ]
         case .passages:
-            ["id", "reference", "book", "chapter", "verses", "text", "translation", "tags", "mnemonic", "mnemonic_image", "license",
-             "holder", "rights_note", "order"]
+            [
+                "id", "reference", "book", "chapter", "verses", "text", "translation", "tags", "mnemonic",
+                "mnemonic_image", "license",
+                "holder", "rights_note", "order",
+            ]
         }
     }
 
     /// A header as written → the column it means: lower-case, spaces as `_`, and Anki's
     /// Basic note fields (`Front`, `Back`).
     func normalise(_ header: String) -> String {
-        let name = header.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "-", with: "_")
+        let name = header.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: " ", with: "_")
+            .replacingOccurrences(of: "-", with: "_")
         switch (self, name) {
         case (.vocabulary, "front"), (.vocabulary, "english"), (.vocabulary, "lemma"): return "word"
         case (.vocabulary, "back"), (.vocabulary, "meaning"): return "translation"
@@ -46,7 +53,8 @@ public enum TableKind: String, Sendable, CaseIterable {
     }
 
     func isKnown(_ column: String) -> Bool {
-        known.contains(column) || (self == .vocabulary && (column.hasPrefix("form_") || column.hasPrefix("definition_")))
+        known.contains(column)
+            || (self == .vocabulary && (column.hasPrefix("form_") || column.hasPrefix("definition_")))
     }
 }
 
@@ -62,10 +70,16 @@ enum CellList {
         var out: [(String, String)] = []
         for item in split(cell) {
             guard let equals = item.firstIndex(of: "=") else { return nil }
-            out.append((item[..<equals].trimmingCharacters(in: .whitespaces), item[item.index(after: equals)...].trimmingCharacters(in: .whitespaces)))
+            out.append(
+                (
+                    item[..<equals].trimmingCharacters(in: .whitespaces),
+                    item[item.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                ))
         }
         return out
     }
 
-    static func joinPairs(_ pairs: [(String, String)]) -> String { pairs.map { "\($0.0)=\($0.1)" }.joined(separator: "; ") }
+    static func joinPairs(_ pairs: [(String, String)]) -> String {
+        pairs.map { "\($0.0)=\($0.1)" }.joined(separator: "; ")
+    }
 }

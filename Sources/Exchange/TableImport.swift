@@ -15,7 +15,9 @@ public struct TableImporter: Sendable {
     public var file: String
     public var deckTitle: String?
 
-    public init(deck: String, kind: TableKind? = nil, mode: SeedImporter.Mode = .append, file: String, deckTitle: String? = nil) {
+    public init(
+        deck: String, kind: TableKind? = nil, mode: SeedImporter.Mode = .append, file: String, deckTitle: String? = nil
+    ) {
         self.deck = deck
         self.kind = kind
         self.mode = mode
@@ -46,7 +48,9 @@ public struct TableImporter: Sendable {
             return
         }
         let width = table.columns?.count ?? table.rows.first?.fields.count ?? 0
-        var headers = table.columns ?? (0..<width).map { ["front", "back"].indices.contains($0) ? ["front", "back"][$0] : "column\($0 + 1)" }
+        var headers =
+            table.columns
+            ?? (0..<width).map { ["front", "back"].indices.contains($0) ? ["front", "back"][$0] : "column\($0 + 1)" }
         if let tags = table.tagsColumn, headers.indices.contains(tags - 1) { headers[tags - 1] = "tags" }
 
         // The kind: the deck's, the flag's, or what the columns say.
@@ -54,12 +58,18 @@ public struct TableImporter: Sendable {
         var kind = self.kind
         if let existingDeck {
             guard existingDeck.kind == .vocabulary || existingDeck.kind == .passages else {
-                log.error("", "deck '\(deck)' is a \(existingDeck.kind.rawValue) deck; tables import into vocabulary or passages decks — choose another --deck")
+                log.error(
+                    "",
+                    "deck '\(deck)' is a \(existingDeck.kind.rawValue) deck; tables import into vocabulary or passages decks — choose another --deck"
+                )
                 return
             }
             let deckKind: TableKind = existingDeck.kind == .vocabulary ? .vocabulary : .passages
             if let kind, kind != deckKind {
-                log.error("", "deck '\(deck)' already exists as a \(existingDeck.kind.rawValue) deck, but --kind says \(kind.rawValue); drop --kind or choose another --deck")
+                log.error(
+                    "",
+                    "deck '\(deck)' already exists as a \(existingDeck.kind.rawValue) deck, but --kind says \(kind.rawValue); drop --kind or choose another --deck"
+                )
                 return
             }
             kind = deckKind
@@ -69,23 +79,40 @@ public struct TableImporter: Sendable {
             if names.contains("word") { kind = .vocabulary } else if names.contains("reference") { kind = .passages }
         }
         guard let kind else {
-            log.error("", "cannot tell whether this is vocabulary or passages from the columns (\(headers.joined(separator: ", "))); add --kind vocabulary or --kind passage")
+            log.error(
+                "",
+                "cannot tell whether this is vocabulary or passages from the columns (\(headers.joined(separator: ", "))); add --kind vocabulary or --kind passage"
+            )
             return
         }
         let columns = headers.map(kind.normalise)
         for required in kind.required where !columns.contains(required) {
-            log.error("", "no '\(required)' column; the columns are \(headers.joined(separator: ", ")). Name the fields in a header row (or Anki's #columns: line)")
+            log.error(
+                "",
+                "no '\(required)' column; the columns are \(headers.joined(separator: ", ")). Name the fields in a header row (or Anki's #columns: line)"
+            )
         }
         var seenColumns = Set<String>()
         for (index, column) in columns.enumerated() {
-            if !seenColumns.insert(column).inserted { log.error("", "column '\(headers[index])' appears twice in the header") }
-            if !kind.isKnown(column) { log.warning("", "unknown column '\(headers[index])' (ignored); known columns: \(kind.known.joined(separator: ", "))") }
+            if !seenColumns.insert(column).inserted {
+                log.error("", "column '\(headers[index])' appears twice in the header")
+            }
+            if !kind.isKnown(column) {
+                log.warning(
+                    "",
+                    "unknown column '\(headers[index])' (ignored); known columns: \(kind.known.joined(separator: ", "))"
+                )
+            }
         }
         if kind == .vocabulary, !columns.contains("pos") {
-            log.warning("", "no 'pos' column; words get pos 'phrase' — add a pos column (verb, noun, …) or edit the files")
+            log.warning(
+                "", "no 'pos' column; words get pos 'phrase' — add a pos column (verb, noun, …) or edit the files")
         }
         for row in table.rows where row.fields.count != columns.count {
-            log.error("line \(row.line)", "\(row.fields.count) field\(row.fields.count == 1 ? "" : "s") but the header has \(columns.count) (\(headers.joined(separator: ", "))); a separator inside a field needs \"quotes\"")
+            log.error(
+                "line \(row.line)",
+                "\(row.fields.count) field\(row.fields.count == 1 ? "" : "s") but the header has \(columns.count) (\(headers.joined(separator: ", "))); a separator inside a field needs \"quotes\""
+            )
         }
         if table.rows.isEmpty { log.error("", "no rows to import") }
         if log.hasErrors { return }
@@ -100,7 +127,8 @@ public struct TableImporter: Sendable {
             var cells: [String: String] = [:]
             for (index, column) in columns.enumerated() {
                 let raw = row.fields[index]
-                cells[column] = (table.html ? DelimitedText.plainText(fromHTML: raw) : raw).trimmingCharacters(in: .whitespacesAndNewlines)
+                cells[column] = (table.html ? DelimitedText.plainText(fromHTML: raw) : raw).trimmingCharacters(
+                    in: .whitespacesAndNewlines)
             }
             if cells.values.allSatisfy(\.isEmpty) {
                 log.skipped(location, "empty row")
@@ -117,12 +145,16 @@ public struct TableImporter: Sendable {
                 let label = kind == .vocabulary ? cells["word"]! : cells["reference"]!
                 id = Slug.make(from: label)
                 if id == "learner", !label.lowercased().contains("learner") {
-                    log.skipped(location, "cannot make a file name from '\(label)'; add an id column (lowercase letters, digits, _ . -)")
+                    log.skipped(
+                        location,
+                        "cannot make a file name from '\(label)'; add an id column (lowercase letters, digits, _ . -)")
                     continue
                 }
             }
             guard Slug.isValidEntryID("\(deck)/\(id)") else {
-                log.skipped(location, "id '\(id)' is not a valid file name; use lowercase letters, digits, _ . - (and / for sub-folders)")
+                log.skipped(
+                    location,
+                    "id '\(id)' is not a valid file name; use lowercase letters, digits, _ . - (and / for sub-folders)")
                 continue
             }
             if let first = idsSeen[id] {
@@ -138,17 +170,24 @@ public struct TableImporter: Sendable {
                 continue
             }
             if existing != nil, mode == .append {
-                let text = FileManager.default.contents(atPath: library.root.appending(path: path).path).map { String(decoding: $0, as: UTF8.self) }
+                let text = FileManager.default.contents(atPath: library.root.appending(path: path).path).map {
+                    String(decoding: $0, as: UTF8.self)
+                }
                 // Same content → unchanged; different → kept, as append never rewrites.
-                if let content = build(kind, cells: cells, base: nil, location: location, log: &log), content.render() == text {
+                if let content = build(kind, cells: cells, base: nil, location: location, log: &log),
+                    content.render() == text
+                {
                     plan.unchanged += 1
                 } else {
                     plan.kept += 1
-                    log.warning(location, "\(path) already exists; kept as it is (--mode override updates it from the row)")
+                    log.warning(
+                        location, "\(path) already exists; kept as it is (--mode override updates it from the row)")
                 }
                 continue
             }
-            guard let content = build(kind, cells: cells, base: existing?.content, location: location, log: &log) else { continue }
+            guard let content = build(kind, cells: cells, base: existing?.content, location: location, log: &log) else {
+                continue
+            }
             let text = content.render()
             let (_, problems) = EntryContent.decode(Data(text.utf8), kind: kind.deckKind, path: path)
             let errors = problems.filter { $0.severity == .error }
@@ -156,8 +195,13 @@ public struct TableImporter: Sendable {
                 log.skipped(location, errors.map(\.message).joined(separator: "; "))
                 continue
             }
-            for problem in problems where problem.severity == .warning { groupedWarnings[problem.message, default: []].append(row.line) }
-            if let existing, let current = FileManager.default.contents(atPath: library.root.appending(path: existing.path).path), String(decoding: current, as: UTF8.self) == text {
+            for problem in problems where problem.severity == .warning {
+                groupedWarnings[problem.message, default: []].append(row.line)
+            }
+            if let existing,
+                let current = FileManager.default.contents(atPath: library.root.appending(path: existing.path).path),
+                String(decoding: current, as: UTF8.self) == text
+            {
                 plan.unchanged += 1
                 continue
             }
@@ -165,12 +209,17 @@ public struct TableImporter: Sendable {
             lineOf[path] = row.line
             if existing == nil { plan.created += 1 } else { plan.replaced += 1 }
             let entry = Entry(id: entryID, deck: deck, path: path, content: content)
-            if let index = overlay.entries.firstIndex(where: { $0.id == entryID }) { overlay.entries[index] = entry } else { overlay.entries.append(entry) }
+            if let index = overlay.entries.firstIndex(where: { $0.id == entryID }) {
+                overlay.entries[index] = entry
+            } else {
+                overlay.entries.append(entry)
+            }
         }
         if existingDeck == nil {
-            let manifest = DeckManifest(kind: kind.deckKind, title: deckTitle ?? deck, version: "1.0.0",
-                                        source: "Imported from \(URL(fileURLWithPath: file).lastPathComponent).",
-                                        order: kind == .vocabulary && columns.contains("rank") ? .rank : .listed)
+            let manifest = DeckManifest(
+                kind: kind.deckKind, title: deckTitle ?? deck, version: "1.0.0",
+                source: "Imported from \(URL(fileURLWithPath: file).lastPathComponent).",
+                order: kind == .vocabulary && columns.contains("rank") ? .rank : .listed)
             overlay.decks[deck] = manifest
             if !plan.changes.isEmpty { plan.changes["corpus/\(deck)/deck.yaml"] = Data(manifest.render().utf8) }
         }
@@ -179,7 +228,9 @@ public struct TableImporter: Sendable {
             groupedWarnings[problem.message, default: []].append(line)
         }
         for (message, lines) in groupedWarnings.sorted(by: { $0.value.first ?? 0 < $1.value.first ?? 0 }) {
-            let shown = lines.prefix(5).map(String.init).joined(separator: ", ") + (lines.count > 5 ? " and \(lines.count - 5) more" : "")
+            let shown =
+                lines.prefix(5).map(String.init).joined(separator: ", ")
+                + (lines.count > 5 ? " and \(lines.count - 5) more" : "")
             log.warning("line\(lines.count == 1 ? "" : "s") \(shown)", message)
         }
         let noun = kind == .vocabulary ? "word" : "passage"
@@ -193,7 +244,9 @@ public struct TableImporter: Sendable {
 
     /// The entry a row describes; with `base` (override of an existing entry), the columns the
     /// table has replace those fields and everything else (examples, questions) is kept.
-    func build(_ kind: TableKind, cells: [String: String], base: EntryContent?, location: String, log: inout IssueLog) -> EntryContent? {
+    func build(_ kind: TableKind, cells: [String: String], base: EntryContent?, location: String, log: inout IssueLog)
+        -> EntryContent?
+    {
         func value(_ column: String) -> String? {
             guard let text = cells[column], !text.isEmpty else { return nil }
             return text
@@ -209,8 +262,11 @@ public struct TableImporter: Sendable {
         switch kind {
         case .vocabulary:
             var word: VocabularyEntry
-            if case let .vocabulary(existing)? = base { word = existing } else {
-                word = VocabularyEntry(word: cells["word"]!, pos: "phrase", translation: cells["translation"]!, forms: [])
+            if case let .vocabulary(existing)? = base {
+                word = existing
+            } else {
+                word = VocabularyEntry(
+                    word: cells["word"]!, pos: "phrase", translation: cells["translation"]!, forms: [])
             }
             word.word = cells["word"]!
             word.translation = cells["translation"]!
@@ -218,7 +274,8 @@ public struct TableImporter: Sendable {
             if cells["alternatives"] != nil { word.alternatives = CellList.split(cells["alternatives"]!) }
             if let forms = value("forms") {
                 guard let pairs = CellList.pairs(forms) else {
-                    log.skipped(location, "forms '\(forms)' must be name=form pairs separated by ';', e.g. base=run; past=ran")
+                    log.skipped(
+                        location, "forms '\(forms)' must be name=form pairs separated by ';', e.g. base=run; past=ran")
                     return nil
                 }
                 word.forms = pairs
@@ -226,7 +283,11 @@ public struct TableImporter: Sendable {
             for column in cells.keys.sorted() where column.hasPrefix("form_") {
                 guard let form = value(column) else { continue }
                 let name = String(column.dropFirst(5))
-                if let index = word.forms.firstIndex(where: { $0.0 == name }) { word.forms[index].1 = form } else { word.forms.append((name, form)) }
+                if let index = word.forms.firstIndex(where: { $0.0 == name }) {
+                    word.forms[index].1 = form
+                } else {
+                    word.forms.append((name, form))
+                }
             }
             if word.forms.isEmpty { word.forms = [("base", word.word)] }
             for column in cells.keys.sorted() where column.hasPrefix("definition_") {
@@ -234,8 +295,10 @@ public struct TableImporter: Sendable {
                 word.definition.removeAll { $0.0 == language }
                 if let text = value(column) { word.definition.append((language, text)) }
             }
-            for (column, path) in [("ipa", \VocabularyEntry.ipa), ("cefr", \.cefr), ("level", \.level), ("difficulty", \.difficulty),
-                                   ("root", \.root), ("usage_notes", \.usageNotes), ("audio", \.audio), ("image", \.image)] where cells[column] != nil {
+            for (column, path) in [
+                ("ipa", \VocabularyEntry.ipa), ("cefr", \.cefr), ("level", \.level), ("difficulty", \.difficulty),
+                ("root", \.root), ("usage_notes", \.usageNotes), ("audio", \.audio), ("image", \.image),
+            ] where cells[column] != nil {
                 word[keyPath: path] = value(column)
             }
             for (column, path) in [("rank", \VocabularyEntry.rank), ("batch", \.batch)] where cells[column] != nil {
@@ -243,19 +306,25 @@ public struct TableImporter: Sendable {
                 word[keyPath: path] = parsed
             }
             if let english = value("example_en") {
-                let example = VocabularyEntry.Example(en: english, translated: value("example_ar") ?? "", form: value("example_form") ?? "base", primary: true)
+                let example = VocabularyEntry.Example(
+                    en: english, translated: value("example_ar") ?? "", form: value("example_form") ?? "base",
+                    primary: true)
                 if word.examples.isEmpty { word.examples = [example] } else { word.examples[0] = example }
             }
             return .vocabulary(word)
         case .passages:
             var passage: PassageEntry
-            if case let .passage(existing)? = base { passage = existing } else {
+            if case let .passage(existing)? = base {
+                passage = existing
+            } else {
                 passage = PassageEntry(reference: cells["reference"]!, text: cells["text"]!)
             }
             passage.reference = cells["reference"]!
             passage.text = cells["text"]!
-            for (column, path) in [("book", \PassageEntry.book), ("verses", \.verses), ("translation", \.translation),
-                                   ("mnemonic", \.mnemonic), ("mnemonic_image", \.mnemonicImage)] where cells[column] != nil {
+            for (column, path) in [
+                ("book", \PassageEntry.book), ("verses", \.verses), ("translation", \.translation),
+                ("mnemonic", \.mnemonic), ("mnemonic_image", \.mnemonicImage),
+            ] where cells[column] != nil {
                 passage[keyPath: path] = value(column)
             }
             for (column, path) in [("chapter", \PassageEntry.chapter), ("order", \.order)] where cells[column] != nil {
@@ -267,7 +336,8 @@ public struct TableImporter: Sendable {
                 passage.tags = text.contains(";") ? CellList.split(text) : text.split(separator: " ").map(String.init)
             }
             if let license = value("license") {
-                passage.rights = PassageEntry.Rights(license: license, holder: value("holder"), note: value("rights_note"))
+                passage.rights = PassageEntry.Rights(
+                    license: license, holder: value("holder"), note: value("rights_note"))
             } else if cells["license"] != nil {
                 passage.rights = nil
             }

@@ -43,7 +43,8 @@ public final class Commit {
         try check("reading the trailers of commit \(id)") { git_message_trailers(&array, git_commit_message(pointer)) }
         defer { git_message_trailer_array_free(&array) }
         return (0..<array.count).map { index in
-            Trailer(key: String(cString: array.trailers[index].key), value: String(cString: array.trailers[index].value))
+            Trailer(
+                key: String(cString: array.trailers[index].key), value: String(cString: array.trailers[index].value))
         }
     }
 

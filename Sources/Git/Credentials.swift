@@ -64,7 +64,8 @@ public struct Credentials: Sendable {
 
     /// `$HOME/.ssh`.
     public static var defaultSSHDirectory: URL {
-        let home = ProcessInfo.processInfo.environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let home =
+            ProcessInfo.processInfo.environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appending(path: ".ssh", directoryHint: .isDirectory)
     }
@@ -145,9 +146,10 @@ public struct Credentials: Sendable {
                 continue
             }
             let publicKey = sshDirectory.appending(path: name + ".pub")
-            sources.append(.file(
-                privateKey: privateKey,
-                publicKey: FileManager.default.fileExists(atPath: publicKey.path) ? publicKey : nil))
+            sources.append(
+                .file(
+                    privateKey: privateKey,
+                    publicKey: FileManager.default.fileExists(atPath: publicKey.path) ? publicKey : nil))
         }
         return (sources, skipped)
     }
@@ -157,7 +159,8 @@ public struct Credentials: Sendable {
     static func isEncryptedPrivateKey(_ contents: Data) -> Bool {
         let text = String(decoding: contents, as: UTF8.self)
         if text.contains("ENCRYPTED") { return true }
-        let begin = "-----BEGIN OPENSSH PRIVATE KEY-----", end = "-----END OPENSSH PRIVATE KEY-----"
+        let begin = "-----BEGIN OPENSSH PRIVATE KEY-----"
+        let end = "-----END OPENSSH PRIVATE KEY-----"
         guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex)
         else { return false }
         let base64 = text[start.upperBound..<stop.lowerBound].filter { !$0.isWhitespace }
@@ -184,7 +187,9 @@ public struct Credentials: Sendable {
     /// Asks the user's git credential helpers for a user name and password for `url` with
     /// `git credential fill`, run in `directory` so repository-local helpers count. Nothing is
     /// approved or stored back. Nil when no helper answers.
-    func fillFromCredentialHelpers(url: String, username: String?, in directory: URL?) -> (username: String, password: String)? {
+    func fillFromCredentialHelpers(url: String, username: String?, in directory: URL?) -> (
+        username: String, password: String
+    )? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "credential", "fill"]
@@ -194,7 +199,8 @@ public struct Credentials: Sendable {
             environment["GIT_TERMINAL_PROMPT"] = "0"
         }
         process.environment = environment
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         do { try process.run() } catch { return nil }

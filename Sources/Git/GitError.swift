@@ -31,7 +31,8 @@ public struct GitError: Error, CustomStringConvertible, Sendable {
     /// Builds the error from libgit2's thread-local last error.
     static func last(_ code: Int32, _ operation: String) -> GitError {
         if let error = git_error_last(), let text = error.pointee.message {
-            return GitError(code: code, errorClass: error.pointee.klass, message: String(cString: text), operation: operation)
+            return GitError(
+                code: code, errorClass: error.pointee.klass, message: String(cString: text), operation: operation)
         }
         return GitError(code: code, message: "libgit2 error \(code)", operation: operation)
     }

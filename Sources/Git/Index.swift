@@ -88,9 +88,13 @@ public final class Index {
         entry.file_size = UInt32(truncatingIfNeeded: contents.count)
         let file = workTree.appending(path: path).path
         var info = stat()
-        if lstat(file, &info) == 0, Int(info.st_size) == contents.count, FileManager.default.contents(atPath: file) == contents {
-            entry.ctime = git_index_time(seconds: Int32(truncatingIfNeeded: info.st_ctim.tv_sec), nanoseconds: UInt32(info.st_ctim.tv_nsec))
-            entry.mtime = git_index_time(seconds: Int32(truncatingIfNeeded: info.st_mtim.tv_sec), nanoseconds: UInt32(info.st_mtim.tv_nsec))
+        if lstat(file, &info) == 0, Int(info.st_size) == contents.count,
+            FileManager.default.contents(atPath: file) == contents
+        {
+            entry.ctime = git_index_time(
+                seconds: Int32(truncatingIfNeeded: info.st_ctim.tv_sec), nanoseconds: UInt32(info.st_ctim.tv_nsec))
+            entry.mtime = git_index_time(
+                seconds: Int32(truncatingIfNeeded: info.st_mtim.tv_sec), nanoseconds: UInt32(info.st_mtim.tv_nsec))
             entry.dev = UInt32(truncatingIfNeeded: info.st_dev)
             entry.ino = UInt32(truncatingIfNeeded: info.st_ino)
             entry.uid = info.st_uid
@@ -129,7 +133,9 @@ public final class Index {
         defer { git_index_conflict_iterator_free(iterator) }
         var conflicts: [IndexConflict] = []
         while true {
-            var ancestor: UnsafePointer<git_index_entry>?, ours: UnsafePointer<git_index_entry>?, theirs: UnsafePointer<git_index_entry>?
+            var ancestor: UnsafePointer<git_index_entry>?
+            var ours: UnsafePointer<git_index_entry>?
+            var theirs: UnsafePointer<git_index_entry>?
             let result = git_index_conflict_next(&ancestor, &ours, &theirs, iterator)
             if result == GIT_ITEROVER.rawValue { break }
             if result < 0 { throw GitError.last(result, "listing conflicts") }
@@ -151,7 +157,9 @@ public final class Index {
 
     /// The conflict at one path, nil when there is none (`git_index_conflict_get`).
     private func conflict(at path: String) throws -> IndexConflict? {
-        var ancestor: UnsafePointer<git_index_entry>?, ours: UnsafePointer<git_index_entry>?, theirs: UnsafePointer<git_index_entry>?
+        var ancestor: UnsafePointer<git_index_entry>?
+        var ours: UnsafePointer<git_index_entry>?
+        var theirs: UnsafePointer<git_index_entry>?
         let result = git_index_conflict_get(&ancestor, &ours, &theirs, pointer, path)
         if result == GIT_ENOTFOUND.rawValue { return nil }
         if result < 0 { throw GitError.last(result, "reading the conflict at \(path)") }
@@ -161,7 +169,9 @@ public final class Index {
     /// Drops the conflict entries at `path`, if any (`git_index_conflict_remove`).
     private func removeConflict(at path: String) throws {
         let result = git_index_conflict_remove(pointer, path)
-        if result < 0 && result != GIT_ENOTFOUND.rawValue { throw GitError.last(result, "clearing the conflict at \(path)") }
+        if result < 0 && result != GIT_ENOTFOUND.rawValue {
+            throw GitError.last(result, "clearing the conflict at \(path)")
+        }
     }
 }
 
@@ -183,7 +193,10 @@ public struct IndexConflict: Hashable, Sendable {
         self.theirs = theirs
     }
 
-    init(ancestor: UnsafePointer<git_index_entry>?, ours: UnsafePointer<git_index_entry>?, theirs: UnsafePointer<git_index_entry>?) {
+    init(
+        ancestor: UnsafePointer<git_index_entry>?, ours: UnsafePointer<git_index_entry>?,
+        theirs: UnsafePointer<git_index_entry>?
+    ) {
         let named = ours ?? theirs ?? ancestor
         path = named.map { String(cString: $0.pointee.path) } ?? ""
         self.ancestor = ancestor.map { ObjectID($0.pointee.id) }

@@ -33,7 +33,9 @@ public struct IndexStamps: Sendable {
         let mask = table.count - 1
         paths.withUnsafeBytes { bytes in
             for (number, record) in records.enumerated() {
-                var slot = Int(truncatingIfNeeded: IndexStamps.hash(UnsafeRawBufferPointer(rebasing: bytes[record.path]))) & mask
+                var slot =
+                    Int(truncatingIfNeeded: IndexStamps.hash(UnsafeRawBufferPointer(rebasing: bytes[record.path])))
+                    & mask
                 while table[slot] >= 0 { slot = (slot + 1) & mask }
                 table[slot] = Int32(number)
             }
@@ -54,7 +56,9 @@ public struct IndexStamps: Sendable {
                 var slot = Int(truncatingIfNeeded: IndexStamps.hash(wanted)) & mask
                 while table[slot] >= 0 {
                     let record = records[Int(table[slot])]
-                    if record.path.count == wanted.count, memcmp(bytes.baseAddress! + record.path.lowerBound, wanted.baseAddress!, wanted.count) == 0 {
+                    if record.path.count == wanted.count,
+                        memcmp(bytes.baseAddress! + record.path.lowerBound, wanted.baseAddress!, wanted.count) == 0
+                    {
                         return record.stamp
                     }
                     slot = (slot + 1) & mask
@@ -83,7 +87,8 @@ public struct IndexStamps: Sendable {
         func u16(_ at: Int) -> UInt16 { UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self)) }
         let checksumSize = 20
         guard bytes.count >= 12 + checksumSize, bytes.prefix(4).elementsEqual("DIRC".utf8) else { return nil }
-        let version = u32(4), entryCount = Int(u32(8))
+        let version = u32(4)
+        let entryCount = Int(u32(8))
         guard (2...4).contains(version) else { return nil }
         let end = bytes.count - checksumSize
         var paths: [UInt8] = []
@@ -95,9 +100,11 @@ public struct IndexStamps: Sendable {
         for _ in 0..<entryCount {
             let start = at
             guard at + 62 <= end else { return nil }
-            let mode = u32(at + 24), flags = u16(at + 60)
+            let mode = u32(at + 24)
+            let flags = u16(at + 60)
             let stamp = Index.Stamp(
-                id: ObjectID(bytes: UnsafeRawBufferPointer(rebasing: bytes[(at + 40)..<(at + 60)]))!, size: u32(at + 36),
+                id: ObjectID(bytes: UnsafeRawBufferPointer(rebasing: bytes[(at + 40)..<(at + 60)]))!,
+                size: u32(at + 36),
                 modifiedSeconds: Int32(bitPattern: u32(at + 8)), modifiedNanoseconds: u32(at + 12), inode: u32(at + 20))
             let extended = flags & 0x4000 != 0
             guard !extended || version >= 3 else { return nil }
@@ -105,7 +112,8 @@ public struct IndexStamps: Sendable {
             if version == 4 {
                 // The count is git's varint: seven bits a byte, high bit for more, plus one
                 // for each byte after the first.
-                var dropped = 0, byte = 0x80
+                var dropped = 0
+                var byte = 0x80
                 var first = true
                 while byte & 0x80 != 0 {
                     guard at < end else { return nil }

@@ -34,7 +34,9 @@ public enum LibGit {
     /// The libgit2 version linked in, e.g. "1.5.1".
     public static var version: String {
         ensureInitialized()
-        var major: Int32 = 0, minor: Int32 = 0, revision: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        var revision: Int32 = 0
         git_libgit2_version(&major, &minor, &revision)
         return "\(major).\(minor).\(revision)"
     }

@@ -8,7 +8,8 @@ enum LocalRemote {
     /// The hooks `git receive-pack` runs on the receiving side of a push; any of them may
     /// refuse the push or be something its owner relies on (a mirror, a notification).
     static let receiveHookNames = [
-        "pre-receive", "update", "proc-receive", "reference-transaction", "push-to-checkout", "post-receive", "post-update",
+        "pre-receive", "update", "proc-receive", "reference-transaction", "push-to-checkout", "post-receive",
+        "post-update",
     ]
 
     /// The error for a libgit2 failure on `url` when `url` is a folder that does not exist,
@@ -26,14 +27,20 @@ enum LocalRemote {
     /// for them (`core.hooksPath`, else `hooks/` in its git folder). Empty when `path` is not a
     /// repository libgit2 can open.
     static func receiveHooks(at path: String) -> [URL] {
-        guard let repository = try? Repository.open(at: URL(fileURLWithPath: path, isDirectory: true)) else { return [] }
+        guard let repository = try? Repository.open(at: URL(fileURLWithPath: path, isDirectory: true)) else {
+            return []
+        }
         var folder = repository.gitDirectory.appending(path: "hooks", directoryHint: .isDirectory)
         if let configured = (try? repository.config())?.string("core.hooksPath"), !configured.isEmpty {
-            let expanded = configured.hasPrefix("~/")
-                ? (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + configured.dropFirst(1) : configured
+            let expanded =
+                configured.hasPrefix("~/")
+                ? (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + configured.dropFirst(1)
+                : configured
             // git resolves a relative hooksPath from where hooks run: the top of the work
             // tree, or the git folder of a bare repository.
-            folder = URL(fileURLWithPath: expanded, isDirectory: true, relativeTo: repository.workTree ?? repository.gitDirectory)
+            folder = URL(
+                fileURLWithPath: expanded, isDirectory: true, relativeTo: repository.workTree ?? repository.gitDirectory
+            )
         }
         return receiveHookNames.map { folder.appending(path: $0) }
             .filter { FileManager.default.isExecutableFile(atPath: $0.path) }
@@ -74,27 +81,35 @@ enum LocalRemote {
     /// the system `git`, whose `receive-pack` runs the remote's hooks and checks (and updates
     /// each reference with a compare-and-swap) as a plain `git push` would. Returns what git
     /// reported; throws when git cannot be run or fails without saying which reference.
-    static func pushWithGit(gitDirectory: URL, remoteName: String, refspecs: [String], hooks: [URL], operation: String) throws -> PushResult {
+    static func pushWithGit(gitDirectory: URL, remoteName: String, refspecs: [String], hooks: [URL], operation: String)
+        throws -> PushResult
+    {
         let scratch = FileManager.default.temporaryDirectory.appending(path: "rote-push-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appending(path: "stdout"), err = scratch.appending(path: "stderr")
+        let out = scratch.appending(path: "stdout")
+        let err = scratch.appending(path: "stderr")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // --no-verify: this side's own pre-push hook is not run, as libgit2 runs it for no
         // other remote; only the receiving side's rules are the point here.
-        process.arguments = ["git", "--git-dir=\(gitDirectory.path)", "push", "--porcelain", "--no-verify", remoteName] + refspecs
+        process.arguments =
+            ["git", "--git-dir=\(gitDirectory.path)", "push", "--porcelain", "--no-verify", remoteName] + refspecs
         var environment = ProcessInfo.processInfo.environment
-        for name in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE"] {
+        for name in [
+            "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+            "GIT_COMMON_DIR", "GIT_NAMESPACE",
+        ] {
             environment[name] = nil
         }
         environment["GIT_TERMINAL_PROMPT"] = "0"
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         // Files rather than pipes: a chatty hook cannot fill a pipe nobody is reading yet.
-        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
         process.standardOutput = outHandle
         process.standardError = errHandle
         let hookNames = hooks.map(\.lastPathComponent).joined(separator: ", ")
@@ -110,7 +125,9 @@ enum LocalRemote {
         let stderr = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
         // env's own status when it finds no `git` to run.
         if process.terminationStatus == 127, stdout.isEmpty {
-            throw gitMissing(hookNames: hookNames, operation: operation, cause: stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw gitMissing(
+                hookNames: hookNames, operation: operation,
+                cause: stderr.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         let result = parsePush(stdout: stdout, stderr: stderr)
         if process.terminationStatus != 0, result.rejected.isEmpty {
@@ -118,7 +135,8 @@ enum LocalRemote {
                 .filter { !$0.isEmpty }.joined(separator: " / ")
             throw GitError(
                 code: GIT_ERROR.rawValue, errorClass: Int32(GIT_ERROR_NET.rawValue),
-                message: "git push (run because the remote has \(hookNames) hooks) failed with status \(process.terminationStatus): \(said)",
+                message:
+                    "git push (run because the remote has \(hookNames) hooks) failed with status \(process.terminationStatus): \(said)",
                 operation: operation)
         }
         return result
@@ -127,7 +145,8 @@ enum LocalRemote {
     static func gitMissing(hookNames: String, operation: String, cause: String) -> GitError {
         GitError(
             code: GIT_ERROR.rawValue, errorClass: Int32(GIT_ERROR_OS.rawValue),
-            message: "the remote has hooks (\(hookNames)) that only git can run, and `git` could not be started (\(cause)); "
+            message:
+                "the remote has hooks (\(hookNames)) that only git can run, and `git` could not be started (\(cause)); "
                 + "install git (e.g. `apt install git`) so the remote's rules are applied — Rote will not push past them",
             operation: operation)
     }

@@ -66,8 +66,9 @@ final class MergeDriverRegistry: @unchecked Sendable {
         defer { lock.unlock() }
         if drivers[name] == nil {
             let driver = UnsafeMutablePointer<git_merge_driver>.allocate(capacity: 1)
-            driver.initialize(to: git_merge_driver(
-                version: UInt32(GIT_MERGE_DRIVER_VERSION), initialize: nil, shutdown: nil, apply: applyMergeDriver))
+            driver.initialize(
+                to: git_merge_driver(
+                    version: UInt32(GIT_MERGE_DRIVER_VERSION), initialize: nil, shutdown: nil, apply: applyMergeDriver))
             let result = git_merge_driver_register(name, driver)
             if result < 0 {
                 driver.deallocate()
@@ -117,7 +118,8 @@ private let applyMergeDriver: git_merge_driver_apply_fn = { _, pathOut, modeOut,
         let stored = data.withUnsafeBytes { bytes in git_buf_set(mergedOut, bytes.baseAddress, bytes.count) }
         if stored < 0 { return GIT_ERROR.rawValue }
         pathOut.pointee = named.pointee.path
-        modeOut.pointee = mergedMode(ancestor: ancestor?.pointee.mode, ours: ours?.pointee.mode, theirs: theirs?.pointee.mode)
+        modeOut.pointee = mergedMode(
+            ancestor: ancestor?.pointee.mode, ours: ours?.pointee.mode, theirs: theirs?.pointee.mode)
         return 0
     case .conflict:
         return GIT_EMERGECONFLICT.rawValue

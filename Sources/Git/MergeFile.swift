@@ -54,7 +54,9 @@ extension Repository {
                                     value.mode = GIT_FILEMODE_BLOB.rawValue
                                     return value
                                 }
-                                var baseInput = input(baseBytes), oursInput = input(oursBytes), theirsInput = input(theirsBytes)
+                                var baseInput = input(baseBytes)
+                                var oursInput = input(oursBytes)
+                                var theirsInput = input(theirsBytes)
                                 try check("merging the text of \(path)") {
                                     git_merge_file(&result, &baseInput, &oursInput, &theirsInput, &options)
                                 }

@@ -23,7 +23,8 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     public var description: String { hex }
 
     public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
-        var l = lhs.raw, r = rhs.raw
+        var l = lhs.raw
+        var r = rhs.raw
         return git_oid_equal(&l, &r) != 0
     }
 

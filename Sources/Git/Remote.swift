@@ -50,7 +50,8 @@ public final class Remote {
             return git_remote_fetch(pointer, nil, &options, nil)
         }
         if result < 0 {
-            throw session.failure ?? LocalRemote.missingFolderError(url: url, operation: session.operation) ?? session.error(result)
+            throw session.failure ?? LocalRemote.missingFolderError(url: url, operation: session.operation)
+                ?? session.error(result)
         }
     }
 
@@ -76,8 +77,10 @@ public final class Remote {
             let hooks = LocalRemote.receiveHooks(at: path)
             if !hooks.isEmpty {
                 let result = try LocalRemote.pushWithGit(
-                    gitDirectory: repository.gitDirectory, remoteName: name, refspecs: refspecs, hooks: hooks, operation: operation)
-                let said = result.remoteLines.isEmpty ? "" : " (remote said: \(result.remoteLines.joined(separator: " / ")))"
+                    gitDirectory: repository.gitDirectory, remoteName: name, refspecs: refspecs, hooks: hooks,
+                    operation: operation)
+                let said =
+                    result.remoteLines.isEmpty ? "" : " (remote said: \(result.remoteLines.joined(separator: " / ")))"
                 try Self.throwIfRejected(result.rejected, remoteSaid: said, operation: operation)
                 return
             }
@@ -95,7 +98,8 @@ public final class Remote {
             let cause = GitError.last(result, operation)
             throw GitError(
                 code: result, errorClass: cause.errorClass,
-                message: "\(cause.message): the remote has commits this repository does not; fetch, merge and push again",
+                message:
+                    "\(cause.message): the remote has commits this repository does not; fetch, merge and push again",
                 operation: operation)
         }
         if result < 0 { throw session.error(result) }
@@ -121,9 +125,11 @@ public final class Remote {
     /// locked ("failed to create locked file '…/main.lock': File exists").
     static func meansSomeoneElsePushed(_ status: String) -> Bool {
         let lowered = status.lowercased()
-        return ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock", "failed to update ref",
-                "failed to create locked file"]
-            .contains { lowered.contains($0) }
+        return [
+            "non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock", "failed to update ref",
+            "failed to create locked file",
+        ]
+        .contains { lowered.contains($0) }
     }
 }
 

@@ -26,7 +26,10 @@ final class RemoteSession {
     private var triedHelpers = false
     private var tried: [String] = []
 
-    init(credentials: Credentials, operation: String, helperDirectory: URL?, progress: ((TransferProgress) -> Void)? = nil) {
+    init(
+        credentials: Credentials, operation: String, helperDirectory: URL?,
+        progress: ((TransferProgress) -> Void)? = nil
+    ) {
         self.credentials = credentials
         self.operation = operation
         self.helperDirectory = helperDirectory
@@ -58,9 +61,11 @@ final class RemoteSession {
         callbacks.transfer_progress = { stats, payload in
             guard let stats, let payload else { return 0 }
             let session = Unmanaged<RemoteSession>.fromOpaque(payload).takeUnretainedValue()
-            session.progress?(TransferProgress(
-                totalObjects: Int(stats.pointee.total_objects), receivedObjects: Int(stats.pointee.received_objects),
-                indexedObjects: Int(stats.pointee.indexed_objects), receivedBytes: stats.pointee.received_bytes))
+            session.progress?(
+                TransferProgress(
+                    totalObjects: Int(stats.pointee.total_objects),
+                    receivedObjects: Int(stats.pointee.received_objects),
+                    indexedObjects: Int(stats.pointee.indexed_objects), receivedBytes: stats.pointee.received_bytes))
             return 0
         }
         callbacks.sideband_progress = { text, length, payload in
@@ -96,22 +101,26 @@ final class RemoteSession {
     /// Records why the operation failed, tells libgit2 the same, and returns `code` for the
     /// callback to return.
     private func fail(_ code: git_error_code, _ errorClass: git_error_t, _ message: String) -> Int32 {
-        failure = GitError(code: code.rawValue, errorClass: Int32(errorClass.rawValue), message: message, operation: operation)
+        failure = GitError(
+            code: code.rawValue, errorClass: Int32(errorClass.rawValue), message: message, operation: operation)
         git_error_set_str(Int32(errorClass.rawValue), message)
         return code.rawValue
     }
 
     private func acquireCredential(
-        _ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>, url: String, username: String?, allowedTypes: UInt32
+        _ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>, url: String, username: String?,
+        allowedTypes: UInt32
     ) -> Int32 {
         attempts += 1
         let host = Self.host(of: url)
         let user = username ?? ProcessInfo.processInfo.environment["USER"] ?? NSUserName()
         if attempts > credentials.maxAttempts {
-            return fail(GIT_EAUTH, GIT_ERROR_NET,
+            return fail(
+                GIT_EAUTH, GIT_ERROR_NET,
                 "gave up authenticating to \(host) after \(credentials.maxAttempts) attempts (tried \(triedList))")
         }
-        let sshKey = GIT_CREDENTIAL_SSH_KEY.rawValue, userPass = GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue
+        let sshKey = GIT_CREDENTIAL_SSH_KEY.rawValue
+        let userPass = GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue
         if allowedTypes & (sshKey | userPass) == 0, allowedTypes & GIT_CREDENTIAL_USERNAME.rawValue != 0 {
             return git_credential_username_new(out, user)
         }
@@ -136,7 +145,8 @@ final class RemoteSession {
             if !skippedKeys.isEmpty {
                 message += "; skipped \(skippedKeys.map(\.path).joined(separator: ", ")) because it needs a passphrase"
             }
-            message += "; load your key into the ssh-agent (`ssh-add`), or add a key without a passphrase as "
+            message +=
+                "; load your key into the ssh-agent (`ssh-add`), or add a key without a passphrase as "
                 + "\(credentials.sshDirectory.appending(path: "id_ed25519").path) and register its .pub file with the server"
             return fail(GIT_EAUTH, GIT_ERROR_SSH, message)
         }
@@ -159,18 +169,22 @@ final class RemoteSession {
             if credentials.useCredentialHelpers, !triedHelpers {
                 triedHelpers = true
                 tried.append("git credential helpers")
-                if let found = credentials.fillFromCredentialHelpers(url: url, username: username, in: helperDirectory) {
+                if let found = credentials.fillFromCredentialHelpers(url: url, username: username, in: helperDirectory)
+                {
                     return git_credential_userpass_plaintext_new(out, found.username, found.password)
                 }
             }
             let helper = "a git credential helper that knows \(host) (`git config --global credential.helper ...`)"
-            return fail(GIT_EAUTH, GIT_ERROR_NET,
+            return fail(
+                GIT_EAUTH, GIT_ERROR_NET,
                 "authentication to \(host) failed (tried \(triedList)); "
-                    + (credentials.tokenWithheld != nil ? "configure \(helper)"
+                    + (credentials.tokenWithheld != nil
+                        ? "configure \(helper)"
                         : "set ROTE_GIT_TOKEN to an access token for \(host) (sent only over https, to ROTE_GIT_TOKEN_HOST "
                             + "or else the host of the library's origin), or configure \(helper)"))
         }
-        return fail(GIT_EAUTH, GIT_ERROR_NET,
+        return fail(
+            GIT_EAUTH, GIT_ERROR_NET,
             "\(host) asks for a kind of credential Rote cannot supply (libgit2 credential types \(allowedTypes))")
     }
 

@@ -43,7 +43,8 @@ extension Repository {
         func has(_ flag: git_merge_analysis_t) -> Bool { analysis.rawValue & flag.rawValue != 0 }
         return MergeAnalysis(
             upToDate: has(GIT_MERGE_ANALYSIS_UP_TO_DATE), fastForward: has(GIT_MERGE_ANALYSIS_FASTFORWARD),
-            normal: has(GIT_MERGE_ANALYSIS_NORMAL) && !has(GIT_MERGE_ANALYSIS_FASTFORWARD), unborn: has(GIT_MERGE_ANALYSIS_UNBORN))
+            normal: has(GIT_MERGE_ANALYSIS_NORMAL) && !has(GIT_MERGE_ANALYSIS_FASTFORWARD),
+            unborn: has(GIT_MERGE_ANALYSIS_UNBORN))
     }
 
     /// Three-way merges two commits over their merge base into an in-memory index, without
@@ -55,7 +56,8 @@ extension Repository {
     /// pick a driver in a bare repository). What no driver settles stays a conflict in the
     /// result: see `Index.conflicts()`; then `Index.writeTree()` gives the merged tree.
     public func mergeCommits(ours: ObjectID, theirs: ObjectID, defaultDriver: String? = nil) throws -> Index {
-        let ourCommit = try commit(ours), theirCommit = try commit(theirs)
+        let ourCommit = try commit(ours)
+        let theirCommit = try commit(theirs)
         var options = git_merge_options()
         try check("preparing merge options") { git_merge_options_init(&options, UInt32(GIT_MERGE_OPTIONS_VERSION)) }
         var handle: OpaquePointer?
@@ -63,10 +65,14 @@ extension Repository {
         if let defaultDriver {
             try defaultDriver.withCString { name in
                 options.default_driver = name
-                try check(operation) { git_merge_commits(&handle, pointer, ourCommit.pointer, theirCommit.pointer, &options) }
+                try check(operation) {
+                    git_merge_commits(&handle, pointer, ourCommit.pointer, theirCommit.pointer, &options)
+                }
             }
         } else {
-            try check(operation) { git_merge_commits(&handle, pointer, ourCommit.pointer, theirCommit.pointer, &options) }
+            try check(operation) {
+                git_merge_commits(&handle, pointer, ourCommit.pointer, theirCommit.pointer, &options)
+            }
         }
         return Index(pointer: handle!, repository: self)
     }

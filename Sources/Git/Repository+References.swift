@@ -48,11 +48,13 @@ extension Repository {
             if result == GIT_ENOTFOUND.rawValue { return current }
             if result < 0 { throw GitError.last(result, "reading reference \(current)") }
             defer { git_reference_free(handle) }
-            guard git_reference_type(handle) == GIT_REFERENCE_SYMBOLIC, let target = git_reference_symbolic_target(handle)
+            guard git_reference_type(handle) == GIT_REFERENCE_SYMBOLIC,
+                let target = git_reference_symbolic_target(handle)
             else { return current }
             current = String(cString: target)
         }
-        throw GitError(code: GIT_ERROR.rawValue, message: "symbolic references nest too deeply", operation: "resolving \(name)")
+        throw GitError(
+            code: GIT_ERROR.rawValue, message: "symbolic references nest too deeply", operation: "resolving \(name)")
     }
 
     /// The short name of the branch HEAD points to, e.g. "main", even before its first commit;
@@ -70,7 +72,9 @@ extension Repository {
     /// The best common ancestor of two commits, nil when their histories are unrelated
     /// (`git_merge_base`).
     public func mergeBase(_ one: ObjectID, _ two: ObjectID) throws -> ObjectID? {
-        var base = git_oid(), first = one.raw, second = two.raw
+        var base = git_oid()
+        var first = one.raw
+        var second = two.raw
         let result = git_merge_base(&base, pointer, &first, &second)
         if result == GIT_ENOTFOUND.rawValue { return nil }
         if result < 0 { throw GitError.last(result, "finding the merge base of \(one) and \(two)") }
@@ -80,7 +84,8 @@ extension Repository {
     /// True when `commit` has `ancestor` in its history. A commit is not its own descendant
     /// (`git_graph_descendant_of`).
     public func isDescendant(_ commit: ObjectID, of ancestor: ObjectID) throws -> Bool {
-        var descendant = commit.raw, older = ancestor.raw
+        var descendant = commit.raw
+        var older = ancestor.raw
         let result = try check("checking whether \(commit) descends from \(ancestor)") {
             git_graph_descendant_of(pointer, &descendant, &older)
         }

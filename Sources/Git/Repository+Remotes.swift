@@ -20,7 +20,8 @@ extension Repository {
         var handle: OpaquePointer?
         let result = withExtendedLifetime(session) { git_clone(&handle, url, destination.path, &options) }
         if result < 0 {
-            throw session.failure ?? LocalRemote.missingFolderError(url: url, operation: session.operation) ?? session.error(result)
+            throw session.failure ?? LocalRemote.missingFolderError(url: url, operation: session.operation)
+                ?? session.error(result)
         }
         return Repository(pointer: handle!)
     }

@@ -12,14 +12,17 @@ extension Repository {
     public func resolveCommit(_ revision: String) throws -> ObjectID? {
         var object: OpaquePointer?
         let result = git_revparse_single(&object, pointer, revision)
-        if result == GIT_ENOTFOUND.rawValue || result == GIT_EAMBIGUOUS.rawValue || result == GIT_EINVALIDSPEC.rawValue {
+        if result == GIT_ENOTFOUND.rawValue || result == GIT_EAMBIGUOUS.rawValue || result == GIT_EINVALIDSPEC.rawValue
+        {
             return nil
         }
         if result < 0 { throw GitError.last(result, "resolving revision \(revision)") }
         defer { git_object_free(object) }
         var commit: OpaquePointer?
         let peeled = git_object_peel(&commit, object, GIT_OBJECT_COMMIT)
-        if peeled == GIT_ENOTFOUND.rawValue || peeled == GIT_EINVALIDSPEC.rawValue || peeled == GIT_EPEEL.rawValue { return nil }
+        if peeled == GIT_ENOTFOUND.rawValue || peeled == GIT_EINVALIDSPEC.rawValue || peeled == GIT_EPEEL.rawValue {
+            return nil
+        }
         if peeled < 0 { throw GitError.last(peeled, "finding the commit of \(revision)") }
         defer { git_object_free(commit) }
         return ObjectID(git_object_id(commit).pointee)

@@ -34,7 +34,9 @@ extension Repository {
         var walker: OpaquePointer?
         try check("starting a history walk") { git_revwalk_new(&walker, pointer) }
         defer { git_revwalk_free(walker) }
-        try check("sorting the history walk") { git_revwalk_sorting(walker, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue) }
+        try check("sorting the history walk") {
+            git_revwalk_sorting(walker, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue)
+        }
         for tip in tips {
             var oid = tip.raw
             try check("walking history from \(tip)") { git_revwalk_push(walker, &oid) }
@@ -54,7 +56,9 @@ extension Repository {
     /// (`git_reflog_delete`). A reference without a reflog is fine.
     public func deleteReflog(of name: String) throws {
         let result = git_reflog_delete(pointer, name)
-        if result < 0, result != GIT_ENOTFOUND.rawValue { throw GitError.last(result, "deleting the reflog of \(name)") }
+        if result < 0, result != GIT_ENOTFOUND.rawValue {
+            throw GitError.last(result, "deleting the reflog of \(name)")
+        }
     }
 
     /// Deletes a reference (`git_reference_remove`); a missing one is fine.

@@ -59,16 +59,18 @@ extension Repository {
             let existing = base.entryKind(atPath: path)
             if let contents = changes[path]! {
                 if existing == GIT_FILEMODE_TREE.rawValue { return nil }
-                updates.append((GIT_TREE_UPDATE_UPSERT, try writeBlob(contents), existing ?? GIT_FILEMODE_BLOB.rawValue, path))
+                updates.append(
+                    (GIT_TREE_UPDATE_UPSERT, try writeBlob(contents), existing ?? GIT_FILEMODE_BLOB.rawValue, path))
             } else if existing != nil {
                 updates.append((GIT_TREE_UPDATE_REMOVE, ObjectID(git_oid()), 0, path))
             }
         }
         if updates.isEmpty { return base }
         let cPaths = updates.map { strdup($0.path)! }
-        defer { cPaths.forEach { free($0) } }
+        defer { for path in cPaths { free(path) } }
         var raw = updates.enumerated().map { number, update in
-            git_tree_update(action: update.action, id: update.id.raw, filemode: git_filemode_t(update.mode), path: cPaths[number])
+            git_tree_update(
+                action: update.action, id: update.id.raw, filemode: git_filemode_t(update.mode), path: cPaths[number])
         }
         var oid = git_oid()
         try check("writing the changed trees") { git_tree_create_updated(&oid, pointer, base.pointer, raw.count, &raw) }

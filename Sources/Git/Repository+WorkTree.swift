@@ -15,7 +15,8 @@ extension Repository {
         var options = git_status_options()
         try check("preparing status options") { git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)) }
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
-        options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
+        options.flags =
+            GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue | (refreshingIndex ? GIT_STATUS_OPT_UPDATE_INDEX.rawValue : 0)
         var list: OpaquePointer?
         try withStringArray(pathspecs) { array in
@@ -25,7 +26,9 @@ extension Repository {
         defer { git_status_list_free(list) }
         var paths = Set<String>()
         for position in 0..<git_status_list_entrycount(list) {
-            guard let entry = git_status_byindex(list, position), entry.pointee.status != GIT_STATUS_CURRENT else { continue }
+            guard let entry = git_status_byindex(list, position), entry.pointee.status != GIT_STATUS_CURRENT else {
+                continue
+            }
             for delta in [entry.pointee.head_to_index, entry.pointee.index_to_workdir] {
                 guard let delta else { continue }
                 if let path = delta.pointee.old_file.path { paths.insert(String(cString: path)) }
@@ -43,7 +46,8 @@ extension Repository {
     /// `paths` (pathspecs; a folder covers its files) limits what is touched. After a merge or
     /// fast-forward, check out the new tree first, then move the branch with `setReference`.
     public func checkoutTree(_ tree: Tree, paths: [String] = [], force: Bool = false, baseline: Tree? = nil) throws {
-        try checkout(operation: "checking out tree \(tree.id)", paths: paths, force: force, baseline: baseline) { options in
+        try checkout(operation: "checking out tree \(tree.id)", paths: paths, force: force, baseline: baseline) {
+            options in
             git_checkout_tree(pointer, tree.pointer, &options)
         }
     }
@@ -61,7 +65,9 @@ extension Repository {
         _ call: (inout git_checkout_options) -> Int32
     ) throws {
         var options = git_checkout_options()
-        try check("preparing checkout options") { git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)) }
+        try check("preparing checkout options") {
+            git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION))
+        }
         options.checkout_strategy = (force ? GIT_CHECKOUT_FORCE : GIT_CHECKOUT_SAFE).rawValue
         options.baseline = baseline?.pointer
         let result = withStringArray(paths) { array in
@@ -78,8 +84,9 @@ extension Repository {
     /// not searched.
     public func staleLockFiles() -> [URL] {
         let top = gitDirectory.standardizedFileURL
-        guard let walker = FileManager.default.enumerator(
-            at: top, includingPropertiesForKeys: [.isDirectoryKey], options: [])
+        guard
+            let walker = FileManager.default.enumerator(
+                at: top, includingPropertiesForKeys: [.isDirectoryKey], options: [])
         else { return [] }
         var locks: [URL] = []
         for case let url as URL in walker {

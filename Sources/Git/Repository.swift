@@ -114,7 +114,8 @@ public final class Repository {
     /// `fallbackName <fallbackEmail>`. The time is `date`, so tests can fix it.
     public func signature(at date: Date, fallbackName: String, fallbackEmail: String) throws -> Signature {
         var probe: UnsafeMutablePointer<git_signature>?
-        var name = fallbackName, email = fallbackEmail
+        var name = fallbackName
+        var email = fallbackEmail
         if git_signature_default(&probe, pointer) == 0, let probe {
             name = String(cString: probe.pointee.name)
             email = String(cString: probe.pointee.email)

@@ -30,11 +30,14 @@ struct FileCheck: Sendable {
         let started = racyFrom()
         var moved = movedRecords(root: root.path, index: index)
         // Records the overlay changed or added are few: stat'ed by path.
-        let overlaid = index.overlay.files.compactMap { number, record in record.map { ($0, Optional(number)) } }
+        let overlaid =
+            index.overlay.files.compactMap { number, record in record.map { ($0, Optional(number)) } }
             + index.overlay.addedFiles.map { ($0, Int?.none) }
         for (record, number) in overlaid {
             var info = stat()
-            if stat(root.path + "/" + record.path, &info) != 0 || FileStamp(info) != record.stamp { moved.append((record, number)) }
+            if stat(root.path + "/" + record.path, &info) != 0 || FileStamp(info) != record.stamp {
+                moved.append((record, number))
+            }
         }
         var check = FileCheck()
         var recorded: RecordedPaths?
@@ -47,44 +50,58 @@ struct FileCheck: Sendable {
         let children = movedFolders.count <= 8 ? recordedChildren(of: movedFolders, in: index) : [:]
         for ((record, number), found) in zip(moved, stamps) {
             guard let found else {
-                check.changes.append(Change(path: record.path, role: record.role, stamp: nil, bytes: nil, blob: nil, baseRecord: number))
+                check.changes.append(
+                    Change(path: record.path, role: record.role, stamp: nil, bytes: nil, blob: nil, baseRecord: number))
                 continue
             }
             let stamp = settled(found, since: started)
             if record.role == .folder {
-                check.changes.append(Change(path: record.path, role: .folder, stamp: stamp, bytes: nil, blob: nil, baseRecord: number))
+                check.changes.append(
+                    Change(path: record.path, role: .folder, stamp: stamp, bytes: nil, blob: nil, baseRecord: number))
                 // A folder's stamp moves when a file in it is renamed over (as git and most
                 // editors write) as well as when one is added. Names now = recorded − gone +
                 // added, so when the count of names is the recorded count less those gone,
                 // nothing was added and the folder need not be looked through name by name.
-                if let recordedCount = children[record.path], let listed = countPaths(root: root.path, user: user, folder: record.path),
+                if let recordedCount = children[record.path],
+                    let listed = countPaths(root: root.path, user: user, folder: record.path),
                     listed == recordedCount - gone.filter({ isChild($0, of: record.path) }).count
                 {
                     continue
                 }
                 if recorded == nil { recorded = RecordedPaths(index) }
                 let known = recorded!
-                for (path, added) in listFolder(root: root.path, user: user, folder: record.path, skipping: { known.contains($0) }) where !known.contains(path) {
-                    check.changes.append(read(root: root.path, path: path, stamp: settled(added, since: started), known: nil, baseRecord: nil))
+                for (path, added) in listFolder(
+                    root: root.path, user: user, folder: record.path, skipping: { known.contains($0) })
+                where !known.contains(path) {
+                    check.changes.append(
+                        read(
+                            root: root.path, path: path, stamp: settled(added, since: started), known: nil,
+                            baseRecord: nil))
                 }
             } else {
-                check.changes.append(read(root: root.path, path: record.path, stamp: stamp, known: record.blob, baseRecord: number))
+                check.changes.append(
+                    read(root: root.path, path: record.path, stamp: stamp, known: record.blob, baseRecord: number))
             }
         }
         return check
     }
 
     /// A file's change: its bytes when they differ from the blob it held.
-    private static func read(root: String, path: String, stamp: FileStamp, known: ObjectID?, baseRecord: Int?) -> Change {
+    private static func read(root: String, path: String, stamp: FileStamp, known: ObjectID?, baseRecord: Int?) -> Change
+    {
         let role = path.hasSuffix("/") ? FileRecord.Role.folder : FileRecord.role(of: path)
-        guard role != .folder else { return Change(path: path, role: role, stamp: stamp, bytes: nil, blob: nil, baseRecord: baseRecord) }
+        guard role != .folder else {
+            return Change(path: path, role: role, stamp: stamp, bytes: nil, blob: nil, baseRecord: baseRecord)
+        }
         guard let bytes = FileManager.default.contents(atPath: root + "/" + path) else {
             return Change(path: path, role: role, stamp: nil, bytes: nil, blob: nil, baseRecord: baseRecord)
         }
         let blob = bytes.withUnsafeBytes { ObjectID.blob(hashing: $0) }
         let unchanged = known == blob
         // A racy stamp keeps no blob: the bytes may change again within the stamp's tick.
-        return Change(path: path, role: role, stamp: stamp, bytes: unchanged ? nil : bytes, blob: stamp == .unknown ? nil : blob, baseRecord: baseRecord)
+        return Change(
+            path: path, role: role, stamp: stamp, bytes: unchanged ? nil : bytes, blob: stamp == .unknown ? nil : blob,
+            baseRecord: baseRecord)
     }
 
     /// The records whose files' stamps no longer match, stat'ed from the mapped index on
@@ -102,7 +119,8 @@ struct FileCheck: Sendable {
             // Files of one folder lie together (records are sorted by path), so each is
             // stat'ed by name relative to its open folder: the kernel walks one component,
             // not the whole path, per file.
-            var folder: [UInt8] = [], folderDescriptor: Int32 = -1
+            var folder: [UInt8] = []
+            var folderDescriptor: Int32 = -1
             defer { if folderDescriptor >= 0 { close(folderDescriptor) } }
             buffer.withUnsafeMutableBytes { raw in
                 let text = raw.baseAddress!
@@ -132,7 +150,9 @@ struct FileCheck: Sendable {
                         }
                         name.withUnsafeBytes { text.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
                         raw[name.count] = 0
-                        result = folderDescriptor < 0 ? -1 : fstatat(folderDescriptor, text.assumingMemoryBound(to: CChar.self), &info, 0)
+                        result =
+                            folderDescriptor < 0
+                            ? -1 : fstatat(folderDescriptor, text.assumingMemoryBound(to: CChar.self), &info, 0)
                     }
                     if result != 0 || FileStamp(info) != stamp { moved.append(record) }
                 }
@@ -173,7 +193,8 @@ struct FileCheck: Sendable {
             let hash = IndexHash.form(path)
             func holds(_ record: Int32) -> Bool? {
                 let recorded = index.fileStamp(Int(record)).0
-                guard recorded.count == path.count, memcmp(recorded.baseAddress!, path.baseAddress!, path.count) == 0 else { return nil }
+                guard recorded.count == path.count, memcmp(recorded.baseAddress!, path.baseAddress!, path.count) == 0
+                else { return nil }
                 // A record the overlay removed is not recorded any more.
                 if let changed = index.overlay.files[Int(record)], changed == nil { return false }
                 return true
@@ -206,7 +227,8 @@ struct FileCheck: Sendable {
         for record in 0..<index.fileCount {
             if let changed = index.overlay.files[record], changed == nil { continue }
             let path = index.fileStamp(record).0
-            for (folder, prefix) in zip(folders, prefixes) where path.count > prefix.count && memcmp(path.baseAddress!, prefix, prefix.count) == 0 {
+            for (folder, prefix) in zip(folders, prefixes)
+            where path.count > prefix.count && memcmp(path.baseAddress!, prefix, prefix.count) == 0 {
                 let rest = path[prefix.count..<(path.count - 1)]
                 if !rest.contains(UInt8(ascii: "/")) { counts[folder, default: 0] += 1 }
             }
@@ -228,7 +250,9 @@ struct FileCheck: Sendable {
         let filesInScope = inScope(folder + "file.yaml", user: user)
         var count = 0
         while let entry = readdir(directory) {
-            var isYAML = false, hidden = false, empty = false
+            var isYAML = false
+            var hidden = false
+            var empty = false
             withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let length = raw.firstIndex(of: 0) ?? raw.count
                 empty = length == 0
@@ -241,11 +265,15 @@ struct FileCheck: Sendable {
                 if isYAML, filesInScope { count += 1 }
                 continue
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if type != DT_DIR {
                 var info = stat()
                 guard fstatat(dirfd(directory), name, &info, 0) == 0 else { continue }
-                type = (info.st_mode & S_IFMT) == S_IFDIR ? Int32(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
+                type =
+                    (info.st_mode & S_IFMT) == S_IFDIR
+                    ? Int32(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? Int32(DT_REG) : Int32(DT_UNKNOWN)
             }
             if type == DT_DIR {
                 if isYAML { return nil }
@@ -260,9 +288,13 @@ struct FileCheck: Sendable {
     /// Whether a library path belongs in `user`'s launch index: rote.yaml, everything under
     /// corpus/, and the learner's own folder but for session files (history, not study).
     static func inScope(_ path: String, user: String) -> Bool {
-        var hidden = false, atStart = true
+        var hidden = false
+        var atStart = true
         for byte in path.utf8 {
-            if atStart, byte == UInt8(ascii: ".") { hidden = true; break }
+            if atStart, byte == UInt8(ascii: ".") {
+                hidden = true
+                break
+            }
             atStart = byte == UInt8(ascii: "/")
         }
         if hidden { return false }
@@ -286,7 +318,9 @@ struct FileCheck: Sendable {
     /// The paths in scope below `folder`, folders (ending in `/`) included, by the types
     /// readdir reports: only links and unknown types are stat'ed, and a link is followed by
     /// the loader's rule (`LibraryLoader.link`), so this listing is the one the loader reads.
-    static func listPaths(root: String, user: String, folder: String, skipping known: (UnsafeRawBufferPointer) -> Bool = { _ in false }) -> [String] {
+    static func listPaths(
+        root: String, user: String, folder: String, skipping known: (UnsafeRawBufferPointer) -> Bool = { _ in false }
+    ) -> [String] {
         var found: [String] = []
         guard let directory = opendir(root + "/" + folder) else { return [] }
         defer { closedir(directory) }
@@ -314,7 +348,8 @@ struct FileCheck: Sendable {
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR: type = Int32(DT_DIR)
                 case S_IFREG: type = Int32(DT_REG)
-                case S_IFLNK where LibraryLoader.link(at: String(decoding: path, as: UTF8.self), root: root) == .file: type = Int32(DT_REG)
+                case S_IFLNK where LibraryLoader.link(at: String(decoding: path, as: UTF8.self), root: root) == .file:
+                    type = Int32(DT_REG)
                 default: continue
                 }
             }
@@ -323,7 +358,10 @@ struct FileCheck: Sendable {
             if isFolder { path.append(UInt8(ascii: "/")) }
             let relative = String(decoding: path, as: UTF8.self)
             guard allInScope || inScope(relative, user: user) else { continue }
-            if !isFolder, relative.utf8.withContiguousStorageIfAvailable({ known(UnsafeRawBufferPointer($0)) }) == true { continue }
+            if !isFolder, relative.utf8.withContiguousStorageIfAvailable({ known(UnsafeRawBufferPointer($0)) }) == true
+            {
+                continue
+            }
             found.append(relative)
             if isFolder { subfolders.append(relative) }
         }
@@ -347,16 +385,23 @@ struct FileCheck: Sendable {
             for path in paths where path.utf8.last == UInt8(ascii: "/") {
                 if stat(root + "/" + path, &info) == 0 { stamps[path] = FileStamp(info) }
                 // A deck's manifest, `corpus/<deck>/deck.yaml`, found from its folder.
-                if path.hasPrefix("corpus/"), path.utf8.dropFirst(7).firstIndex(of: UInt8(ascii: "/")) == path.utf8.index(before: path.utf8.endIndex) {
+                if path.hasPrefix("corpus/"),
+                    path.utf8.dropFirst(7).firstIndex(of: UInt8(ascii: "/"))
+                        == path.utf8.index(before: path.utf8.endIndex)
+                {
                     let manifest = path + "deck.yaml"
-                    if stat(root + "/" + manifest, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { stamps[manifest] = FileStamp(info) }
+                    if stat(root + "/" + manifest, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                        stamps[manifest] = FileStamp(info)
+                    }
                 }
             }
             return (paths, stamps)
         }
         let paths = listed.flatMap(\.paths) + [LibraryLocation.manifestName]
         var stamps = listed.reduce(into: [:]) { $0.merge($1.stamps) { first, _ in first } }
-        if stat(root + "/" + LibraryLocation.manifestName, &info) == 0 { stamps[LibraryLocation.manifestName] = FileStamp(info) }
+        if stat(root + "/" + LibraryLocation.manifestName, &info) == 0 {
+            stamps[LibraryLocation.manifestName] = FileStamp(info)
+        }
         return (paths, stamps)
     }
 

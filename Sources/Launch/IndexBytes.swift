@@ -27,11 +27,21 @@ struct ByteReader: @unchecked Sendable {
     let count: Int
 
     @inline(__always) func u8(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
-    @inline(__always) func u16(_ offset: Int) -> UInt16 { UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self)) }
-    @inline(__always) func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
-    @inline(__always) func i32(_ offset: Int) -> Int32 { Int32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self)) }
-    @inline(__always) func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
-    @inline(__always) func i64(_ offset: Int) -> Int64 { Int64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: Int64.self)) }
+    @inline(__always) func u16(_ offset: Int) -> UInt16 {
+        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    }
+    @inline(__always) func u32(_ offset: Int) -> UInt32 {
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+    @inline(__always) func i32(_ offset: Int) -> Int32 {
+        Int32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self))
+    }
+    @inline(__always) func u64(_ offset: Int) -> UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+    @inline(__always) func i64(_ offset: Int) -> Int64 {
+        Int64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+    }
     @inline(__always) func f64(_ offset: Int) -> Double { Double(bitPattern: u64(offset)) }
 
     func bytes(_ offset: Int, _ length: Int) -> UnsafeRawBufferPointer {
@@ -49,7 +59,9 @@ enum IndexHash {
     /// for a word, where hashing byte by byte would chain one per letter.
     @inline(__always) static func form(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: min(bytes.count, 16)) }
+        withUnsafeMutableBytes(of: &words) {
+            $0.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: min(bytes.count, 16))
+        }
         return form(words, bytes)
     }
 
@@ -78,8 +90,10 @@ enum IndexHash {
             let offset = block * 32
             lanes.0 = ((lanes.0 ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime).rotated(31)
             lanes.1 = ((lanes.1 ^ base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) &* prime).rotated(31)
-            lanes.2 = ((lanes.2 ^ base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)) &* prime).rotated(31)
-            lanes.3 = ((lanes.3 ^ base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)) &* prime).rotated(31)
+            lanes.2 = ((lanes.2 ^ base.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)) &* prime).rotated(
+                31)
+            lanes.3 = ((lanes.3 ^ base.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)) &* prime).rotated(
+                31)
         }
         var hash = lanes.0 ^ lanes.1.rotated(7) ^ lanes.2.rotated(13) ^ lanes.3.rotated(19) ^ UInt64(bytes.count)
         for offset in (words * 32)..<bytes.count { hash = ((hash ^ UInt64(bytes[offset])) &* prime).rotated(29) }

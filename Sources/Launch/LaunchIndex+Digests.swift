@@ -19,11 +19,15 @@ extension LaunchIndex {
     /// on every core: base rows are read in place, a share at a time, each share into a
     /// partial of its own; the delta's rows go into one more. Sum the partials.
     public func foldProgressDigests<Partial: Sendable>(
-        into initial: @escaping @Sendable () -> Partial, _ fold: @escaping @Sendable (inout Partial, ProgressDigest) -> Void
+        into initial: @escaping @Sendable () -> Partial,
+        _ fold: @escaping @Sendable (inout Partial, ProgressDigest) -> Void
     ) -> [Partial] {
         let changed = changedProgress()
-        let progressBase = sections[Section.progress.rawValue].0, marksBase = sections[Section.marks.rawValue].0
-        let reader = reader, stringsBase = stringsBase, overridden = Set(changed.keys)
+        let progressBase = sections[Section.progress.rawValue].0
+        let marksBase = sections[Section.marks.rawValue].0
+        let reader = reader
+        let stringsBase = stringsBase
+        let overridden = Set(changed.keys)
         let shares = stride(from: 0, to: progressCount, by: 2_048).map { $0..<min($0 + 2_048, progressCount) }
         var partials = shares.concurrentMap { rows -> Partial in
             var partial = initial()
@@ -31,19 +35,24 @@ extension LaunchIndex {
                 let at = progressBase + row * Stride.progress
                 let id = reader.string(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))
                 if !overridden.isEmpty, overridden.contains(id) { continue }
-                fold(&partial, ProgressDigest(
-                    id: id, status: ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3],
-                    state: LaunchIndex.storedState(reader, at: at),
-                    marks: LaunchIndex.marks(reader, at: at, marksSection: marksBase),
-                    replayed: LaunchIndex.replayed(reader, at: at)))
+                fold(
+                    &partial,
+                    ProgressDigest(
+                        id: id, status: ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3],
+                        state: LaunchIndex.storedState(reader, at: at),
+                        marks: LaunchIndex.marks(reader, at: at, marksSection: marksBase),
+                        replayed: LaunchIndex.replayed(reader, at: at)))
             }
             return partial
         }
         var kept = initial()
         for (id, summary) in changed {
             guard let summary else { continue }
-            fold(&kept, ProgressDigest(
-                id: id, status: summary.status, state: summary.state, marks: summary.digest.map { ReviewMarks($0.marks) }, replayed: summary.digest?.replayed))
+            fold(
+                &kept,
+                ProgressDigest(
+                    id: id, status: summary.status, state: summary.state,
+                    marks: summary.digest.map { ReviewMarks($0.marks) }, replayed: summary.digest?.replayed))
         }
         partials.append(kept)
         return partials
@@ -66,7 +75,11 @@ extension LaunchIndex {
         let progressBase = sections[Section.progress.rawValue].0
         for row in 0..<progressCount {
             let at = progressBase + row * Stride.progress
-            if !changed.isEmpty, changed[reader.string(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))] != nil { continue }
+            if !changed.isEmpty,
+                changed[reader.string(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))] != nil
+            {
+                continue
+            }
             base(at)
         }
         for (id, summary) in changed {
@@ -77,12 +90,16 @@ extension LaunchIndex {
     /// When each active entry with a state is due, by id, read in place.
     public func dueDates() -> [String: Date] {
         var dues: [String: Date] = [:]
-        forEachProgress(base: { at in
-            guard ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3] == .active, reader.u8(at + 7) & 1 != 0 else { return }
-            dues[reader.string(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))] = LaunchIndex.memoryState(reader, at: at, .stored).due
-        }, kept: { id, summary in
-            if summary.status == .active, let due = summary.state?.due { dues[id] = due }
-        })
+        forEachProgress(
+            base: { at in
+                guard ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3] == .active, reader.u8(at + 7) & 1 != 0
+                else { return }
+                dues[reader.string(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))] =
+                    LaunchIndex.memoryState(reader, at: at, .stored).due
+            },
+            kept: { id, summary in
+                if summary.status == .active, let due = summary.state?.due { dues[id] = due }
+            })
         return dues
     }
 }

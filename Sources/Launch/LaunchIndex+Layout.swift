@@ -21,8 +21,10 @@ extension LaunchIndex {
     struct StateLayout {
         let phase, reps, lapses, step, due, stability, difficulty, ease, interval, lastReview: Int
         static let stored = StateLayout(
-            phase: 12, reps: 16, lapses: 20, step: 24, due: 32, stability: 40, difficulty: 48, ease: 56, interval: 64, lastReview: 72)
+            phase: 12, reps: 16, lapses: 20, step: 24, due: 32, stability: 40, difficulty: 48, ease: 56, interval: 64,
+            lastReview: 72)
         static let replayed = StateLayout(
-            phase: 177, reps: 188, lapses: 192, step: 196, due: 200, stability: 208, difficulty: 216, ease: 224, interval: 232, lastReview: 240)
+            phase: 177, reps: 188, lapses: 192, step: 196, due: 200, stability: 208, difficulty: 216, ease: 224,
+            interval: 232, lastReview: 240)
     }
 }

@@ -46,8 +46,14 @@ extension LaunchIndex {
     /// Whether the overlay removed one of the base's lemmas of a form or added one.
     private func overlayChangesLemmas(of form: UnsafeRawBufferPointer, slot: Int?) -> Bool {
         if let slot {
-            let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 4))
-            if count == 1 ? overlay.removes(entry: reference) : (0..<count).contains(where: { overlay.removes(entry: Int(reader.u32(lemmasBase + (reference + $0) * 4))) }) {
+            let count = Int(reader.u16(slot + 14))
+            let reference = Int(reader.u32(slot + 4))
+            if count == 1
+                ? overlay.removes(entry: reference)
+                : (0..<count).contains(where: {
+                    overlay.removes(entry: Int(reader.u32(lemmasBase + (reference + $0) * 4)))
+                })
+            {
                 return true
             }
         }
@@ -58,7 +64,8 @@ extension LaunchIndex {
     /// `LibraryIndex.normalize` returns unchanged — its first 16 bytes as the two zero-padded
     /// words a slot keeps, gathered in the same pass that checks it; nil for anything else.
     @inline(__always) static func plainWordPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
-        guard let first = bytes.first, let last = bytes.last, first != 0x27, first != 0x2D, last != 0x27, last != 0x2D else { return nil }
+        guard let first = bytes.first, let last = bytes.last, first != 0x27, first != 0x2D, last != 0x27, last != 0x2D
+        else { return nil }
         var words: (UInt64, UInt64) = (0, 0)
         for offset in 0..<bytes.count {
             let byte = bytes[offset]
@@ -83,8 +90,10 @@ extension LaunchIndex {
     private func lemmaReferences(_ form: UnsafeRawBufferPointer, prefix: (UInt64, UInt64)?) -> [Int] {
         var references: [Int] = []
         if let slot = findSlot(form, prefix: prefix) {
-            let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 4))
-            references = count == 1 ? [reference] : (0..<count).map { Int(reader.u32(lemmasBase + (reference + $0) * 4)) }
+            let count = Int(reader.u16(slot + 14))
+            let reference = Int(reader.u32(slot + 4))
+            references =
+                count == 1 ? [reference] : (0..<count).map { Int(reader.u32(lemmasBase + (reference + $0) * 4)) }
         }
         guard order != nil else { return references }
         references.removeAll { overlay.removes(entry: $0) }
@@ -99,7 +108,8 @@ extension LaunchIndex {
     /// so the table need not be a power of two) and its top half is a tag that rules out
     /// nearly every other form without comparing bytes.
     @inline(__always) private func firstLemma(_ slot: Int) -> Int {
-        let count = Int(reader.u16(slot + 14)), reference = Int(reader.u32(slot + 4))
+        let count = Int(reader.u16(slot + 14))
+        let reference = Int(reader.u32(slot + 4))
         return count == 1 ? reference : Int(reader.u32(lemmasBase + reference * 4))
     }
 
@@ -107,7 +117,9 @@ extension LaunchIndex {
         // The form's first 16 bytes, zero-padded as the slot keeps them, as two words.
         var inline: (UInt64, UInt64) = prefix ?? (0, 0)
         if prefix == nil {
-            withUnsafeMutableBytes(of: &inline) { $0.baseAddress!.copyMemory(from: form.baseAddress!, byteCount: min(form.count, Stride.inlineForm)) }
+            withUnsafeMutableBytes(of: &inline) {
+                $0.baseAddress!.copyMemory(from: form.baseAddress!, byteCount: min(form.count, Stride.inlineForm))
+            }
         }
         let hash = IndexHash.form(inline, form)
         let tag = UInt32(truncatingIfNeeded: hash >> 32)
@@ -116,7 +128,8 @@ extension LaunchIndex {
         while true {
             let at = slotsBase + slot * Stride.slot
             if reader.u16(at + 14) == 0 { return nil }
-            if reader.u32(at) == tag, reader.u8(at + 12) == length, reader.u64(at + 16) == inline.0, reader.u64(at + 24) == inline.1,
+            if reader.u32(at) == tag, reader.u8(at + 12) == length, reader.u64(at + 16) == inline.0,
+                reader.u64(at + 24) == inline.1,
                 form.count <= Stride.inlineForm || lemmaHasForm(firstLemma(at), form)
             {
                 return at
@@ -129,10 +142,13 @@ extension LaunchIndex {
     /// A form longer than a slot keeps, compared in full with the first lemma's forms.
     private func lemmaHasForm(_ entry: Int, _ form: UnsafeRawBufferPointer) -> Bool {
         let at = entryOffset(entry)
-        let formsBase = sections[Section.entryForms.rawValue].0, start = Int(reader.u32(at + 40))
+        let formsBase = sections[Section.entryForms.rawValue].0
+        let start = Int(reader.u32(at + 40))
         for number in 0..<Int(reader.u16(at + 38)) {
             let formAt = formsBase + (start + number) * Stride.entryForm
-            if Int(reader.u32(formAt + 4)) == form.count, memcmp(reader.base + stringsBase + Int(reader.u32(formAt)), form.baseAddress!, form.count) == 0 {
+            if Int(reader.u32(formAt + 4)) == form.count,
+                memcmp(reader.base + stringsBase + Int(reader.u32(formAt)), form.baseAddress!, form.count) == 0
+            {
                 return true
             }
         }

@@ -14,11 +14,15 @@ extension LaunchIndex {
     }
 
     func summary(row: Int) -> ProgressSummary {
-        LaunchIndex.summary(reader, at: sections[Section.progress.rawValue].0 + row * Stride.progress, marksSection: sections[Section.marks.rawValue].0)
+        LaunchIndex.summary(
+            reader, at: sections[Section.progress.rawValue].0 + row * Stride.progress,
+            marksSection: sections[Section.marks.rawValue].0)
     }
 
     /// The bytes of a progress row in a delta, where its marks follow it.
-    static func inlineRowLength(_ reader: ByteReader, at: Int) -> Int { Stride.progress + Int(reader.u32(at + 180)) * Stride.mark }
+    static func inlineRowLength(_ reader: ByteReader, at: Int) -> Int {
+        Stride.progress + Int(reader.u32(at + 180)) * Stride.mark
+    }
 
     /// A progress row at `at` (the layout `encode(_:entry:firstMark:into:)` writes), its
     /// marks in the section at `marksSection`, or right after it (a delta's rows) when nil.
@@ -30,8 +34,11 @@ extension LaunchIndex {
         let flags = reader.u8(at + 7)
         let state = storedState(reader, at: at)
         return ProgressSummary(
-            status: ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3], reviewCount: Int(reader.u32(at + 8)), firstReviewAt: date(80),
-            recentReviewTimes: (0..<min(Int(reader.u8(at + 13)), ProgressSummary.recentLimit)).map { Date(timeIntervalSinceReferenceDate: reader.f64(at + 88 + $0 * 8)) },
+            status: ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3], reviewCount: Int(reader.u32(at + 8)),
+            firstReviewAt: date(80),
+            recentReviewTimes: (0..<min(Int(reader.u8(at + 13)), ProgressSummary.recentLimit)).map {
+                Date(timeIntervalSinceReferenceDate: reader.f64(at + 88 + $0 * 8))
+            },
             recentMilliseconds: (0..<min(Int(reader.u8(at + 14)), ProgressSummary.millisecondsLimit)).map { slot in
                 let value = reader.i32(at + 152 + slot * 4)
                 return value == Int32.min ? nil : Int(value)
@@ -71,8 +78,10 @@ extension LaunchIndex {
         }
         let step = reader.i32(at + layout.step)
         return MemoryState(
-            phase: MemoryState.Phase.allCases[Int(reader.u8(at + layout.phase)) % 3], step: step == Int32.min ? nil : Int(step),
-            stability: number(layout.stability), difficulty: number(layout.difficulty), ease: number(layout.ease), interval: number(layout.interval),
+            phase: MemoryState.Phase.allCases[Int(reader.u8(at + layout.phase)) % 3],
+            step: step == Int32.min ? nil : Int(step),
+            stability: number(layout.stability), difficulty: number(layout.difficulty), ease: number(layout.ease),
+            interval: number(layout.interval),
             due: number(layout.due).map(Date.init(timeIntervalSinceReferenceDate:)) ?? .distantPast,
             reps: Int(reader.u32(at + layout.reps)), lapses: Int(reader.u32(at + layout.lapses)),
             lastReview: number(layout.lastReview).map(Date.init(timeIntervalSinceReferenceDate:)))
@@ -90,14 +99,17 @@ extension LaunchIndex {
     /// Planning facts of an entry's progress, read in place (or from the overlay).
     private func planningProgress(reference entry: Int) -> PlanningProgress? {
         if let added = added(entry) { return added.progress.map(PlanningProgress.init) }
-        if overlay.changes(entry: entry), let changed = overlay.progress[entry] { return changed.map(PlanningProgress.init) }
+        if overlay.changes(entry: entry), let changed = overlay.progress[entry] {
+            return changed.map(PlanningProgress.init)
+        }
         guard let row = progressRow(reference: entry) else { return nil }
         let at = sections[Section.progress.rawValue].0 + row * Stride.progress
         let first = reader.f64(at + 80)
         let flags = reader.u8(at + 7)
         let state = LaunchIndex.storedState(reader, at: at)
         return PlanningProgress(
-            reviewCount: Int(reader.u32(at + 8)), firstReviewAt: first.isNaN ? nil : Date(timeIntervalSinceReferenceDate: first),
+            reviewCount: Int(reader.u32(at + 8)),
+            firstReviewAt: first.isNaN ? nil : Date(timeIntervalSinceReferenceDate: first),
             ladderStarted: flags & 2 != 0, state: state)
     }
 
@@ -106,7 +118,9 @@ extension LaunchIndex {
     func reviews(ofEntry position: Int, since time: Date) -> Int? {
         let entry = reference(position)
         if let added = added(entry) { return added.progress?.reviews(since: time) ?? 0 }
-        if overlay.changes(entry: entry), let changed = overlay.progress[entry] { return changed?.reviews(since: time) ?? 0 }
+        if overlay.changes(entry: entry), let changed = overlay.progress[entry] {
+            return changed?.reviews(since: time) ?? 0
+        }
         guard let row = progressRow(reference: entry) else { return 0 }
         let at = sections[Section.progress.rawValue].0 + row * Stride.progress
         let kept = min(Int(reader.u8(at + 13)), ProgressSummary.recentLimit)
@@ -121,13 +135,15 @@ extension LaunchIndex {
         let entry = reference(position)
         if let added = added(entry) {
             return EntryFacts(
-                deck: deckNumber(reference: entry), published: added.row.published, locked: added.row.locked, status: status(reference: entry),
+                deck: deckNumber(reference: entry), published: added.row.published, locked: added.row.locked,
+                status: status(reference: entry),
                 progress: planningProgress(reference: entry))
         }
         let at = entryOffset(entry)
         let flags = reader.u8(at + 15)
         return EntryFacts(
-            deck: Int(reader.u16(at + 6)), published: flags & 1 != 0, locked: flags & 2 != 0, status: status(reference: entry),
+            deck: Int(reader.u16(at + 6)), published: flags & 1 != 0, locked: flags & 2 != 0,
+            status: status(reference: entry),
             progress: planningProgress(reference: entry))
     }
 }

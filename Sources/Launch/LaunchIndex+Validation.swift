@@ -16,7 +16,9 @@ extension LaunchIndex {
     static func seal(_ bytes: UnsafeMutableRawBufferPointer) {
         guard bytes.count >= headerSize else { return }
         bytes.storeBytes(of: UInt64(bytes.count).littleEndian, toByteOffset: 16, as: UInt64.self)
-        bytes.storeBytes(of: IndexHash.checksum(UnsafeRawBufferPointer(rebasing: bytes[16...])).littleEndian, toByteOffset: 8, as: UInt64.self)
+        bytes.storeBytes(
+            of: IndexHash.checksum(UnsafeRawBufferPointer(rebasing: bytes[16...])).littleEndian, toByteOffset: 8,
+            as: UInt64.self)
     }
 
     /// The offset and count of each section, once the magic, the length and the checksum are
@@ -25,21 +27,29 @@ extension LaunchIndex {
         guard reader.count >= LaunchIndex.headerSize, Array(reader.bytes(0, 8)) == LaunchIndex.magic else {
             throw Invalid(description: "not a launch index of this version")
         }
-        guard reader.u64(16) == UInt64(reader.count) else { throw Invalid(description: "truncated: \(reader.count) bytes, header says \(reader.u64(16))") }
+        guard reader.u64(16) == UInt64(reader.count) else {
+            throw Invalid(description: "truncated: \(reader.count) bytes, header says \(reader.u64(16))")
+        }
         let sum = IndexHash.checksum(reader.bytes(16, reader.count - 16))
         guard sum == reader.u64(8) else { throw Invalid(description: "checksum mismatch (a torn or damaged write)") }
         var sections: [(Int, Int)] = []
         for section in Section.allCases {
             // Checked as the unsigned words they are before any arithmetic: a damaged length
             // near 2^64 must be refused, not overflow (found by fuzzing).
-            let rawOffset = reader.u64(24 + section.rawValue * 16), rawCount = reader.u64(32 + section.rawValue * 16)
-            let stride = [1, 1, Stride.entry, Stride.entryForm, Stride.progress, Stride.slot, Stride.lemma, Stride.file, Stride.mark][section.rawValue]
-            guard rawOffset >= UInt64(LaunchIndex.headerSize), rawOffset <= UInt64(reader.count), rawCount <= UInt64(reader.count) / UInt64(stride),
+            let rawOffset = reader.u64(24 + section.rawValue * 16)
+            let rawCount = reader.u64(32 + section.rawValue * 16)
+            let stride = [
+                1, 1, Stride.entry, Stride.entryForm, Stride.progress, Stride.slot, Stride.lemma, Stride.file,
+                Stride.mark,
+            ][section.rawValue]
+            guard rawOffset >= UInt64(LaunchIndex.headerSize), rawOffset <= UInt64(reader.count),
+                rawCount <= UInt64(reader.count) / UInt64(stride),
                 Int(rawOffset) + Int(rawCount) * stride <= reader.count
             else {
                 throw Invalid(description: "section \(section) lies outside the file")
             }
-            let offset = Int(rawOffset), count = Int(rawCount)
+            let offset = Int(rawOffset)
+            let count = Int(rawCount)
             sections.append((offset, count))
         }
         return sections
@@ -55,8 +65,10 @@ extension LaunchIndex {
         let lemmaCount = sections[Section.lemmaLists.rawValue].1
         for entry in 0..<entryCount {
             let at = entriesBase + entry * Stride.entry
-            guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd, Int(reader.u32(at + 8)) + Int(reader.u16(at + 12)) <= stringsEnd,
-                Int(reader.u32(at + 32)) + Int(reader.u16(at + 36)) <= stringsEnd, Int(reader.u16(at + 6)) < settings.decks.count,
+            guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd,
+                Int(reader.u32(at + 8)) + Int(reader.u16(at + 12)) <= stringsEnd,
+                Int(reader.u32(at + 32)) + Int(reader.u16(at + 36)) <= stringsEnd,
+                Int(reader.u16(at + 6)) < settings.decks.count,
                 Int(reader.u32(at + 48)) + Int(reader.u16(at + 52)) <= stringsEnd,
                 Int(reader.u32(at + 56)) + Int(reader.u16(at + 60)) <= stringsEnd,
                 Int(reader.u32(at + 64)) + Int(reader.u16(at + 68)) <= stringsEnd,
@@ -69,7 +81,9 @@ extension LaunchIndex {
         let formsBase = sections[Section.entryForms.rawValue].0
         for form in 0..<formsCount {
             let at = formsBase + form * Stride.entryForm
-            guard Int(reader.u32(at)) + Int(reader.u32(at + 4)) <= stringsEnd else { throw Invalid(description: "inflected form \(form) points outside the file") }
+            guard Int(reader.u32(at)) + Int(reader.u32(at + 4)) <= stringsEnd else {
+                throw Invalid(description: "inflected form \(form) points outside the file")
+            }
         }
         // A look-up probes until it meets a free slot: a table without one would never end
         // (found by fuzzing).
@@ -78,8 +92,11 @@ extension LaunchIndex {
             let at = slotsBase + slot * Stride.slot
             let count = Int(reader.u16(at + 14))
             if count == 0 { freeSlots += 1 }
-            guard count == 0 || (reader.u8(at + 13) <= 5
-                && (count == 1 ? Int(reader.u32(at + 4)) < entryCount : Int(reader.u32(at + 4)) + count <= lemmaCount))
+            guard
+                count == 0
+                    || (reader.u8(at + 13) <= 5
+                        && (count == 1
+                            ? Int(reader.u32(at + 4)) < entryCount : Int(reader.u32(at + 4)) + count <= lemmaCount))
             else { throw Invalid(description: "form slot \(slot) points outside the file") }
         }
         guard freeSlots > 0 else { throw Invalid(description: "the forms table has no free slot") }
@@ -88,11 +105,14 @@ extension LaunchIndex {
         }
         for record in 0..<fileCount {
             let at = sections[Section.files.rawValue].0 + record * Stride.file
-            guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd else { throw Invalid(description: "file record \(record) points outside the file") }
+            guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd else {
+                throw Invalid(description: "file record \(record) points outside the file")
+            }
         }
         for row in 0..<progressCount {
             let at = sections[Section.progress.rawValue].0 + row * Stride.progress
-            guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd, reader.u8(at + 13) <= ProgressSummary.recentLimit,
+            guard Int(reader.u32(at)) + Int(reader.u16(at + 4)) <= stringsEnd,
+                reader.u8(at + 13) <= ProgressSummary.recentLimit,
                 reader.u8(at + 14) <= ProgressSummary.millisecondsLimit,
                 Int(reader.u32(at + 184)) + Int(reader.u32(at + 180)) <= sections[Section.marks.rawValue].1
             else { throw Invalid(description: "progress row \(row) points outside the file") }

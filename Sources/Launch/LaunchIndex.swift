@@ -45,7 +45,9 @@ public final class LaunchIndex: @unchecked Sendable {
         let sections = try LaunchIndex.checkedSections(reader)
         self.sections = sections
         let settingsSection = sections[Section.settings.rawValue]
-        guard let settings = try? JSONDecoder().decode(LaunchRows.Settings.self, from: Data(reader.bytes(settingsSection.0, settingsSection.1))),
+        guard
+            let settings = try? JSONDecoder().decode(
+                LaunchRows.Settings.self, from: Data(reader.bytes(settingsSection.0, settingsSection.1))),
             settings.deckKinds.count == settings.decks.count
         else { throw Invalid(description: "its settings do not read") }
         self.settings = settings
@@ -90,7 +92,8 @@ public final class LaunchIndex: @unchecked Sendable {
         let positions: [Int32]
 
         init(base: LaunchIndex, overlay: Overlay) {
-            let deckOrder = Dictionary(base.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            let deckOrder = Dictionary(
+                base.settings.decks.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             let added = overlay.added
             let addedDecks = added.map { deckOrder[$0.row.deck] ?? Int.max }
             // Study order (as `LibraryLoader.sortedInStudyOrder` sorts) of an added row against
@@ -145,7 +148,9 @@ public final class LaunchIndex: @unchecked Sendable {
     // MARK: Entries
 
     @inline(__always) func entryOffset(_ entry: Int) -> Int { entriesBase + entry * Stride.entry }
-    @inline(__always) func string(_ offset: Int, _ length: Int) -> String { reader.string(stringsBase + offset, length) }
+    @inline(__always) func string(_ offset: Int, _ length: Int) -> String {
+        reader.string(stringsBase + offset, length)
+    }
 
     // Public accessors take study positions; the `reference:` ones below them read the base
     // or the overlay.
@@ -226,7 +231,9 @@ public final class LaunchIndex: @unchecked Sendable {
         return Int(reader.i64(entryOffset(reference) + 24))
     }
 
-    @inline(__always) public func status(ofEntry entry: Int) -> LibraryIndex.Status { status(reference: reference(entry)) }
+    @inline(__always) public func status(ofEntry entry: Int) -> LibraryIndex.Status {
+        status(reference: reference(entry))
+    }
 
     @inline(__always) func status(reference: Int) -> LibraryIndex.Status {
         if reference >= baseEntryCount { return overlay.addedStatuses[reference - baseEntryCount] }
@@ -279,19 +286,25 @@ public final class LaunchIndex: @unchecked Sendable {
     public func entryFilesWithoutEntries() -> [String] {
         if overlay.files.isEmpty, overlay.addedFiles.isEmpty {
             var entryFiles = 0
-            for record in 0..<fileCount where reader.u8(fileOffset(record) + 6) == FileRecord.Role.entry.rawValue { entryFiles += 1 }
+            for record in 0..<fileCount where reader.u8(fileOffset(record) + 6) == FileRecord.Role.entry.rawValue {
+                entryFiles += 1
+            }
             if entryFiles == entryCount { return [] }
         }
         let entryPaths = Set((0..<entryCount).map(path(ofEntry:)))
         return files.filter { $0.role == .entry && !entryPaths.contains($0.path) }.map(\.path)
     }
 
-    @inline(__always) private func fileOffset(_ record: Int) -> Int { sections[Section.files.rawValue].0 + record * Stride.file }
+    @inline(__always) private func fileOffset(_ record: Int) -> Int {
+        sections[Section.files.rawValue].0 + record * Stride.file
+    }
 
     /// A record's path bytes and stamp, read in place.
     @inline(__always) func fileStamp(_ record: Int) -> (UnsafeRawBufferPointer, FileStamp) {
         let at = fileOffset(record)
-        let stamp = FileStamp(size: reader.u64(at + 8), modified: reader.i64(at + 16), changed: reader.i64(at + 24), inode: reader.u64(at + 32))
+        let stamp = FileStamp(
+            size: reader.u64(at + 8), modified: reader.i64(at + 16), changed: reader.i64(at + 24),
+            inode: reader.u64(at + 32))
         return (reader.bytes(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4))), stamp)
     }
 
@@ -302,7 +315,9 @@ public final class LaunchIndex: @unchecked Sendable {
 
     /// A file record at `at` (the layout `encode(_:path:into:)` writes).
     static func fileRecord(_ reader: ByteReader, at: Int, path: String) -> FileRecord {
-        let stamp = FileStamp(size: reader.u64(at + 8), modified: reader.i64(at + 16), changed: reader.i64(at + 24), inode: reader.u64(at + 32))
+        let stamp = FileStamp(
+            size: reader.u64(at + 8), modified: reader.i64(at + 16), changed: reader.i64(at + 24),
+            inode: reader.u64(at + 32))
         return FileRecord(
             path: path, role: FileRecord.Role(rawValue: reader.u8(at + 6)) ?? .configuration,
             stamp: stamp, blob: reader.u8(at + 7) == 1 ? ObjectID(bytes: reader.bytes(at + 40, 20)) : nil)
@@ -314,7 +329,9 @@ public final class LaunchIndex: @unchecked Sendable {
     /// looked up.
     func entryReferences(of ids: Set<String>, baseNumbers: [String: Int]? = nil) -> [String: Int] {
         var found: [String: Int] = [:]
-        for (offset, entry) in overlay.added.enumerated() where ids.contains(entry.row.id) { found[entry.row.id] = baseEntryCount + offset }
+        for (offset, entry) in overlay.added.enumerated() where ids.contains(entry.row.id) {
+            found[entry.row.id] = baseEntryCount + offset
+        }
         let numbers = baseNumbers ?? baseEntryNumbers(of: ids.subtracting(found.keys))
         for id in ids where found[id] == nil {
             if let entry = numbers[id], !overlay.removes(entry: entry) { found[id] = entry }
@@ -324,14 +341,17 @@ public final class LaunchIndex: @unchecked Sendable {
 
     /// Numbers of the base's entries with these ids, removed by the overlay or not.
     func baseEntryNumbers(of ids: Set<String>) -> [String: Int] {
-        LaunchIndex.firstMatches(of: ids, in: 0..<baseEntryCount, id: { entryOffset($0) }, reader: reader, strings: stringsBase)
+        LaunchIndex.firstMatches(
+            of: ids, in: 0..<baseEntryCount, id: { entryOffset($0) }, reader: reader, strings: stringsBase)
     }
 
     /// The base's progress rows for these ids, whether their entries are live, removed or
     /// were never there.
     func baseProgress(of ids: Set<String>) -> [String: ProgressSummary] {
         let progressBase = sections[Section.progress.rawValue].0
-        let rows = LaunchIndex.firstMatches(of: ids, in: 0..<progressCount, id: { progressBase + $0 * Stride.progress }, reader: reader, strings: stringsBase)
+        let rows = LaunchIndex.firstMatches(
+            of: ids, in: 0..<progressCount, id: { progressBase + $0 * Stride.progress }, reader: reader,
+            strings: stringsBase)
         return rows.mapValues(summary(row:))
     }
 
@@ -360,15 +380,17 @@ public final class LaunchIndex: @unchecked Sendable {
     /// place.
     public func recentAnswerTimes(last count: Int) -> [Int] {
         var times: [Int] = []
-        forEachProgress(base: { at in
-            let kept = min(Int(reader.u8(at + 14)), ProgressSummary.millisecondsLimit)
-            for slot in max(0, kept - count)..<kept {
-                let value = reader.i32(at + 152 + slot * 4)
-                if value != Int32.min { times.append(Int(value)) }
-            }
-        }, kept: { _, summary in
-            times += summary.recentMilliseconds.suffix(count).compactMap { $0 }
-        })
+        forEachProgress(
+            base: { at in
+                let kept = min(Int(reader.u8(at + 14)), ProgressSummary.millisecondsLimit)
+                for slot in max(0, kept - count)..<kept {
+                    let value = reader.i32(at + 152 + slot * 4)
+                    if value != Int32.min { times.append(Int(value)) }
+                }
+            },
+            kept: { _, summary in
+                times += summary.recentMilliseconds.suffix(count).compactMap { $0 }
+            })
         return times
     }
 
@@ -389,7 +411,9 @@ public final class LaunchIndex: @unchecked Sendable {
 
     /// The rows this index was built from, to patch and build again.
     public func rows() -> LaunchRows {
-        LaunchRows(settings: settings, entries: (0..<entryCount).map { entryRow($0) }, progress: progressSummaries(), files: files)
+        LaunchRows(
+            settings: settings, entries: (0..<entryCount).map { entryRow($0) }, progress: progressSummaries(),
+            files: files)
     }
 
     /// One entry's row, as it was built.
@@ -402,8 +426,10 @@ public final class LaunchIndex: @unchecked Sendable {
         let flags = reader.u8(at + 15)
         let formsStart = Int(reader.u32(at + 40))
         return EntryRow(
-            id: id(reference: entry), deck: settings.decks[deckNumber(reference: entry)], path: string(Int(reader.u32(at + 8)), Int(reader.u16(at + 12))),
-            kind: EntryRow.Kind(rawValue: reader.u8(at + 14)) ?? .vocabulary, rank: rank(reference: entry), sortKey: Int(reader.i64(at + 24)),
+            id: id(reference: entry), deck: settings.decks[deckNumber(reference: entry)],
+            path: string(Int(reader.u32(at + 8)), Int(reader.u16(at + 12))),
+            kind: EntryRow.Kind(rawValue: reader.u8(at + 14)) ?? .vocabulary, rank: rank(reference: entry),
+            sortKey: Int(reader.i64(at + 24)),
             published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword(reference: entry),
             forms: (0..<Int(reader.u16(at + 38))).map { form in
                 let formAt = formsBase + (formsStart + form) * Stride.entryForm

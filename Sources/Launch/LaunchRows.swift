@@ -49,7 +49,8 @@ public struct EntryRow: Sendable, Equatable {
         case .question: kind = .question
         }
         self.init(
-            id: entry.id, deck: entry.deck, path: entry.path, kind: kind, rank: nil, sortKey: entry.sortKey, published: published, locked: locked,
+            id: entry.id, deck: entry.deck, path: entry.path, kind: kind, rank: nil, sortKey: entry.sortKey,
+            published: published, locked: locked,
             headword: nil, forms: [], gloss: entry.gloss)
     }
 
@@ -64,14 +65,18 @@ public struct EntryRow: Sendable, Equatable {
             if !key.isEmpty, !forms.contains(key) { forms.append(key) }
         }
         self.init(
-            id: id, deck: deck, path: path, kind: .vocabulary, rank: headline.rank, sortKey: headline.rank ?? Int.max, published: true, locked: false,
+            id: id, deck: deck, path: path, kind: .vocabulary, rank: headline.rank, sortKey: headline.rank ?? Int.max,
+            published: true, locked: false,
             headword: LibraryIndex.normalize(headline.word), forms: forms, gloss: headline.gloss,
-            root: headline.root.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 },
+            root: headline.root.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap {
+                $0.isEmpty ? nil : $0
+            },
             topics: headline.topics)
     }
 
     init(
-        id: String, deck: String, path: String, kind: Kind, rank: Int?, sortKey: Int, published: Bool, locked: Bool, headword: String?, forms: [String],
+        id: String, deck: String, path: String, kind: Kind, rank: Int?, sortKey: Int, published: Bool, locked: Bool,
+        headword: String?, forms: [String],
         gloss: String, root: String? = nil, topics: [String] = []
     ) {
         self.id = id
@@ -160,7 +165,8 @@ public struct LaunchRows: Sendable {
     /// trust (racy) is recorded as unknown. The blob id comes from git's index where git's
     /// stat data matches the stamp.
     static func records(
-        root: String, scope: (paths: [String], stamps: [String: FileStamp]), read: [(stamp: FileStamp?, role: FileRecord.Role)?], since started: Int64,
+        root: String, scope: (paths: [String], stamps: [String: FileStamp]),
+        read: [(stamp: FileStamp?, role: FileRecord.Role)?], since started: Int64,
         gitStamps: IndexStamps
     ) -> [FileRecord] {
         let paths = scope.paths
@@ -181,20 +187,16 @@ public struct LaunchRows: Sendable {
             stamp = FileCheck.settled(stamp, since: started)
             if path.hasSuffix("/") { return FileRecord(path: path, role: .folder, stamp: stamp, blob: nil) }
             var blob: ObjectID?
-            if let known = gitStamps.stamp(forPath: path), UInt64(known.size) == stamp.size, Int64(known.modifiedSeconds) == stamp.modified / 1_000_000_000,
-                Int64(known.modifiedNanoseconds) == stamp.modified % 1_000_000_000, UInt64(known.inode) == stamp.inode & 0xFFFF_FFFF
+            if let known = gitStamps.stamp(forPath: path), UInt64(known.size) == stamp.size,
+                Int64(known.modifiedSeconds) == stamp.modified / 1_000_000_000,
+                Int64(known.modifiedNanoseconds) == stamp.modified % 1_000_000_000,
+                UInt64(known.inode) == stamp.inode & 0xFFFF_FFFF
             {
                 blob = known.id
             }
-            return FileRecord(path: path, role: read[index]?.role ?? FileRecord.role(of: path), stamp: stamp, blob: blob)
+            return FileRecord(
+                path: path, role: read[index]?.role ?? FileRecord.role(of: path), stamp: stamp, blob: blob)
         }.compactMap { $0 }
-    }
-
-    init(settings: Settings, entries: [EntryRow], progress: [String: ProgressSummary], files: [FileRecord]) {
-        self.settings = settings
-        self.entries = entries
-        self.progress = progress
-        self.files = files
     }
 
     /// The status the learner's files give an entry, as `LibraryIndex.status(of:)` does.

@@ -50,7 +50,8 @@ public final class LaunchStudySource: StudySource, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let known = reviews[id] { return known }
-        let found = LibraryLaunch.progressFile(root: current.root, user: current.user, entry: id)?.scheduledReviews ?? []
+        let found =
+            LibraryLaunch.progressFile(root: current.root, user: current.user, entry: id)?.scheduledReviews ?? []
         reviews[id] = found
         return found
     }
@@ -59,8 +60,10 @@ public final class LaunchStudySource: StudySource, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let known = vocabularies[deck] { return known }
-        let launch = current, index = launch.index
-        let words = (0..<index.entryCount).filter { index.deck(ofEntry: $0) == deck }.compactMap { number -> VocabularyEntry? in
+        let launch = current
+        let index = launch.index
+        let words = (0..<index.entryCount).filter { index.deck(ofEntry: $0) == deck }.compactMap {
+            number -> VocabularyEntry? in
             guard case let .vocabulary(word)? = launch.entry(number)?.content else { return nil }
             return word
         }

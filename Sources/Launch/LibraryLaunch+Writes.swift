@@ -22,15 +22,18 @@ extension LibraryLaunch {
         var check = FileCheck()
         var folders = Set<String>()
         let progress = LibraryPaths(user: user).folder + "/progress/"
-        for (path, bytes) in writes.sorted(by: { $0.key < $1.key }) where path.hasPrefix(progress) && FileRecord.role(of: path) == .progress {
+        for (path, bytes) in writes.sorted(by: { $0.key < $1.key })
+        where path.hasPrefix(progress) && FileRecord.role(of: path) == .progress {
             var info = stat()
             let present = stat(root.path + "/" + path, &info) == 0
             // What is on disk now must be what was written; anything else is left to the check.
             let onDisk = present ? FileManager.default.contents(atPath: root.path + "/" + path) : nil
             guard onDisk == bytes else { continue }
-            check.changes.append(FileCheck.Change(
-                path: path, role: FileRecord.role(of: path), stamp: present ? FileStamp(info) : nil, bytes: bytes,
-                blob: bytes.map { data in data.withUnsafeBytes { ObjectID.blob(hashing: $0) } }, baseRecord: index.baseRecordNumber(of: path)))
+            check.changes.append(
+                FileCheck.Change(
+                    path: path, role: FileRecord.role(of: path), stamp: present ? FileStamp(info) : nil, bytes: bytes,
+                    blob: bytes.map { data in data.withUnsafeBytes { ObjectID.blob(hashing: $0) } },
+                    baseRecord: index.baseRecordNumber(of: path)))
             var folder = path
             while let slash = folder.dropLast().lastIndex(of: "/") {
                 folder = String(folder[...slash])
@@ -42,7 +45,8 @@ extension LibraryLaunch {
             guard let number = index.baseRecordNumber(of: folder) else { continue }
             var info = stat()
             let stamp = stat(root.path + "/" + folder, &info) == 0 ? FileStamp(info) : nil
-            check.changes.append(FileCheck.Change(path: folder, role: .folder, stamp: stamp, bytes: nil, blob: nil, baseRecord: number))
+            check.changes.append(
+                FileCheck.Change(path: folder, role: .folder, stamp: stamp, bytes: nil, blob: nil, baseRecord: number))
         }
         return try refreshed(with: check)
     }
@@ -51,7 +55,8 @@ extension LibraryLaunch {
 extension LaunchIndex {
     /// The number of the base's record of `path`, by binary search (records are sorted by path).
     func baseRecordNumber(of path: String) -> Int? {
-        var low = 0, high = fileCount
+        var low = 0
+        var high = fileCount
         var wanted = path
         return wanted.withUTF8 { target -> Int? in
             let target = UnsafeRawBufferPointer(target)

@@ -12,7 +12,9 @@ final class MappedFile: @unchecked Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_size > 0 else { return nil }
         length = Int(info.st_size)
-        guard let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else { return nil }
+        guard let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+            return nil
+        }
         reader = ByteReader(base: UnsafeRawPointer(address), count: length)
     }
 

@@ -60,7 +60,10 @@ struct Overlay: Sendable {
         return word < bits.count && bits[word] & (1 << UInt64(entry & 63)) != 0
     }
 
-    var count: Int { progress.count + orphanProgress.count + files.count + addedFiles.count + removedEntries.count + addedEntries.count }
+    var count: Int {
+        progress.count + orphanProgress.count + files.count + addedFiles.count + removedEntries.count
+            + addedEntries.count
+    }
 
     /// Changes past this many rows fold into a new base.
     static func limit(entries: Int) -> Int { max(2_000, entries / 20) }
@@ -73,16 +76,24 @@ struct Overlay: Sendable {
         let words = (base.baseEntryCount + 63) / 64
         changedEntries = [UInt64](repeating: 0, count: words)
         removedBits = [UInt64](repeating: 0, count: words)
-        for entry in progress.keys where entry >= 0 && entry < base.baseEntryCount { changedEntries[entry >> 6] |= 1 << UInt64(entry & 63) }
-        for entry in removedEntries where entry >= 0 && entry < base.baseEntryCount { removedBits[entry >> 6] |= 1 << UInt64(entry & 63) }
+        for entry in progress.keys where entry >= 0 && entry < base.baseEntryCount {
+            changedEntries[entry >> 6] |= 1 << UInt64(entry & 63)
+        }
+        for entry in removedEntries where entry >= 0 && entry < base.baseEntryCount {
+            removedBits[entry >> 6] |= 1 << UInt64(entry & 63)
+        }
         let ignored = Set(base.settings.ignoredWords)
         func status(headword: String?, _ summary: ProgressSummary?) -> LibraryIndex.Status {
             if let headword, ignored.contains(headword) { return .ignored }
             return summary?.indexStatus ?? .new
         }
         statuses = [:]
-        for (entry, summary) in progress { statuses[entry] = status(headword: base.headword(reference: entry), summary) }
-        added = LibraryLoader.sortedInStudyOrder(Array(addedEntries.values), deckOrder: base.settings.decks) { ($0.row.deck, $0.row.sortKey, $0.row.id) }
+        for (entry, summary) in progress {
+            statuses[entry] = status(headword: base.headword(reference: entry), summary)
+        }
+        added = LibraryLoader.sortedInStudyOrder(Array(addedEntries.values), deckOrder: base.settings.decks) {
+            ($0.row.deck, $0.row.sortKey, $0.row.id)
+        }
         addedStatuses = added.map { status(headword: $0.row.headword, $0.progress) }
         addedForms = [:]
         addedFormHashes = []
@@ -135,7 +146,8 @@ struct Overlay: Sendable {
         for entry in removedEntries.sorted() { writer.append(Int32(entry)) }
         for id in addedEntries.keys.sorted() { Overlay.encode(addedEntries[id]!, into: &writer) }
         writer.set(UInt64(writer.bytes.count), at: 16)
-        writer.set(writer.bytes.withUnsafeBytes { IndexHash.checksum(UnsafeRawBufferPointer(rebasing: $0[16...])) }, at: 8)
+        writer.set(
+            writer.bytes.withUnsafeBytes { IndexHash.checksum(UnsafeRawBufferPointer(rebasing: $0[16...])) }, at: 8)
         return writer.bytes
     }
 
@@ -151,7 +163,10 @@ struct Overlay: Sendable {
         text(row.path)
         text(row.gloss)
         writer.append(row.kind.rawValue)
-        writer.append(UInt8((row.published ? 1 : 0) | (row.locked ? 2 : 0) | (row.headword != nil ? 4 : 0) | (entry.progress != nil ? 8 : 0) | (row.root != nil ? 16 : 0) | (row.topics.isEmpty ? 0 : 32)))
+        writer.append(
+            UInt8(
+                (row.published ? 1 : 0) | (row.locked ? 2 : 0) | (row.headword != nil ? 4 : 0)
+                    | (entry.progress != nil ? 8 : 0) | (row.root != nil ? 16 : 0) | (row.topics.isEmpty ? 0 : 32)))
         writer.append(row.rank.map { Int32(clamping: $0) } ?? Int32.min)
         writer.append(Int64(row.sortKey))
         if let headword = row.headword { text(headword) }
@@ -170,14 +185,17 @@ struct Overlay: Sendable {
         data.withUnsafeBytes { raw -> Overlay? in
             guard raw.count >= 48, Array(raw.prefix(8)) == magic, let address = raw.baseAddress else { return nil }
             let reader = ByteReader(base: address, count: raw.count)
-            guard reader.u64(16) == UInt64(raw.count), IndexHash.checksum(reader.bytes(16, raw.count - 16)) == reader.u64(8),
+            guard reader.u64(16) == UInt64(raw.count),
+                IndexHash.checksum(reader.bytes(16, raw.count - 16)) == reader.u64(8),
                 reader.u64(24) == base.checksum
             else { return nil }
             var overlay = Overlay()
             var at = 48
             func item() -> (number: Int, text: String, present: Bool, body: Int)? {
                 guard at + 8 <= raw.count else { return nil }
-                let number = Int(reader.i32(at)), length = Int(reader.u16(at + 4)), present = reader.u8(at + 6) == 1
+                let number = Int(reader.i32(at))
+                let length = Int(reader.u16(at + 4))
+                let present = reader.u8(at + 6) == 1
                 guard at + 8 + length <= raw.count else { return nil }
                 let text = reader.string(at + 8, length)
                 let body = at + 8 + length
@@ -185,18 +203,31 @@ struct Overlay: Sendable {
             }
             for _ in 0..<Int(reader.u32(32)) {
                 guard let (number, id, present, body) = item(), number < base.baseEntryCount,
-                    !present || (body + LaunchIndex.Stride.progress <= raw.count && body + LaunchIndex.inlineRowLength(reader, at: body) <= raw.count)
+                    !present
+                        || (body + LaunchIndex.Stride.progress <= raw.count
+                            && body + LaunchIndex.inlineRowLength(reader, at: body) <= raw.count)
                 else { return nil }
                 let summary = present ? LaunchIndex.summary(reader, at: body, marksSection: nil) : nil
-                if number >= 0 { overlay.progress[number] = .some(summary) } else { overlay.orphanProgress[id] = .some(summary) }
+                if number >= 0 {
+                    overlay.progress[number] = .some(summary)
+                } else {
+                    overlay.orphanProgress[id] = .some(summary)
+                }
                 at = body + (present ? LaunchIndex.inlineRowLength(reader, at: body) : 0)
             }
             for _ in 0..<Int(reader.u32(36)) {
                 guard let (number, path, present, body) = item(), number < base.fileCount,
                     !present || body + LaunchIndex.Stride.file <= raw.count, number >= 0 || present
                 else { return nil }
-                let record = present ? LaunchIndex.fileRecord(reader, at: body, path: number >= 0 ? base.fileRecord(number).path : path) : nil
-                if number >= 0 { overlay.files[number] = .some(record) } else if let record { overlay.addedFiles.append(record) }
+                let record =
+                    present
+                    ? LaunchIndex.fileRecord(reader, at: body, path: number >= 0 ? base.fileRecord(number).path : path)
+                    : nil
+                if number >= 0 {
+                    overlay.files[number] = .some(record)
+                } else if let record {
+                    overlay.addedFiles.append(record)
+                }
                 at = body + (present ? LaunchIndex.Stride.file : 0)
             }
             for _ in 0..<Int(reader.u32(40)) {
@@ -207,7 +238,9 @@ struct Overlay: Sendable {
                 at += 4
             }
             for _ in 0..<Int(reader.u32(44)) {
-                guard let entry = decodeAddedEntry(reader, at: &at, decks: base.settings.decks), overlay.addedEntries[entry.row.id] == nil else { return nil }
+                guard let entry = decodeAddedEntry(reader, at: &at, decks: base.settings.decks),
+                    overlay.addedEntries[entry.row.id] == nil
+                else { return nil }
                 overlay.addedEntries[entry.row.id] = entry
             }
             guard at == raw.count else { return nil }
@@ -225,10 +258,13 @@ struct Overlay: Sendable {
             defer { at += 2 + length }
             return reader.string(at + 2, length)
         }
-        guard let id = text(), let deck = text(), decks.contains(deck), let path = text(), let gloss = text(), at + 14 <= reader.count,
+        guard let id = text(), let deck = text(), decks.contains(deck), let path = text(), let gloss = text(),
+            at + 14 <= reader.count,
             let kind = EntryRow.Kind(rawValue: reader.u8(at))
         else { return nil }
-        let flags = reader.u8(at + 1), rank = reader.i32(at + 2), sortKey = Int(reader.i64(at + 6))
+        let flags = reader.u8(at + 1)
+        let rank = reader.i32(at + 2)
+        let sortKey = Int(reader.i64(at + 6))
         at += 14
         var headword: String?
         if flags & 4 != 0 {
@@ -255,13 +291,16 @@ struct Overlay: Sendable {
         }
         var progress: ProgressSummary?
         if flags & 8 != 0 {
-            guard at + LaunchIndex.Stride.progress <= reader.count, at + LaunchIndex.inlineRowLength(reader, at: at) <= reader.count else { return nil }
+            guard at + LaunchIndex.Stride.progress <= reader.count,
+                at + LaunchIndex.inlineRowLength(reader, at: at) <= reader.count
+            else { return nil }
             progress = LaunchIndex.summary(reader, at: at, marksSection: nil)
             at += LaunchIndex.inlineRowLength(reader, at: at)
         }
         let row = EntryRow(
             id: id, deck: deck, path: path, kind: kind, rank: rank == Int32.min ? nil : Int(rank), sortKey: sortKey,
-            published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword, forms: forms, gloss: gloss, root: root, topics: topics)
+            published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword, forms: forms, gloss: gloss,
+            root: root, topics: topics)
         return AddedEntry(row: row, progress: progress)
     }
 }

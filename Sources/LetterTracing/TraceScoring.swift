@@ -6,7 +6,9 @@ import RoteModel
 public typealias TracePoint = LetterAttempt.Point
 
 extension LetterAttempt.Point {
-    func distance(to other: TracePoint) -> Double { ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot() }
+    func distance(to other: TracePoint) -> Double {
+        ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot()
+    }
 }
 
 /// How a tracing attempt compares with its letter's template: four sub-scores and the overall
@@ -81,12 +83,16 @@ public enum TraceScoring {
         var candidates: [Pair] = []
         for (d, stroke) in drawn.enumerated() {
             for (m, target) in model.enumerated() {
-                candidates.append(Pair(drawn: d, model: m, forwards: meanDistance(stroke, target), backwards: meanDistance(stroke.reversed(), target)))
+                candidates.append(
+                    Pair(
+                        drawn: d, model: m, forwards: meanDistance(stroke, target),
+                        backwards: meanDistance(stroke.reversed(), target)))
             }
         }
         candidates.sort { ($0.distance, $0.drawn, $0.model) < ($1.distance, $1.drawn, $1.model) }
         var pairs: [Pair] = []
-        var usedDrawn = Set<Int>(), usedModel = Set<Int>()
+        var usedDrawn = Set<Int>()
+        var usedModel = Set<Int>()
         for pair in candidates where !usedDrawn.contains(pair.drawn) && !usedModel.contains(pair.model) {
             pairs.append(pair)
             usedDrawn.insert(pair.drawn)
@@ -95,18 +101,28 @@ public enum TraceScoring {
         pairs.sort { $0.drawn < $1.drawn }
         let strokeCount = max(drawn.count, model.count)
         let unpaired = Double(strokeCount - pairs.count)
-        let meanShapeDistance = (pairs.map { min($0.distance, shapeTolerance) }.reduce(0, +) + unpaired * shapeTolerance) / Double(strokeCount)
+        let meanShapeDistance =
+            (pairs.map { min($0.distance, shapeTolerance) }.reduce(0, +) + unpaired * shapeTolerance)
+            / Double(strokeCount)
         let shape = percent(1 - meanShapeDistance / shapeTolerance)
-        let start = percent(pairs.map { max(0, 1 - drawn[$0.drawn][0].distance(to: model[$0.model][0]) / startTolerance) }.reduce(0, +) / Double(pairs.count))
+        let start = percent(
+            pairs.map { max(0, 1 - drawn[$0.drawn][0].distance(to: model[$0.model][0]) / startTolerance) }.reduce(0, +)
+                / Double(pairs.count))
         let reversed = pairs.filter { $0.backwards < $0.forwards }
         var direction = percent(1 - Double(reversed.count) / Double(pairs.count))
-        var strokeOrder = pairs.count < 2 ? 100 : percent(Double(zip(pairs, pairs.dropFirst()).filter { $1.model == $0.model + 1 }.count) / Double(pairs.count - 1))
+        var strokeOrder =
+            pairs.count < 2
+            ? 100
+            : percent(
+                Double(zip(pairs, pairs.dropFirst()).filter { $1.model == $0.model + 1 }.count)
+                    / Double(pairs.count - 1))
         // A drawing like nothing in the template has no direction or order to speak of.
         if shape == 0 {
             direction = 0
             strokeOrder = 0
         }
-        let score = Int((0.4 * Double(shape) + 0.2 * Double(start) + 0.2 * Double(direction) + 0.2 * Double(strokeOrder)).rounded())
+        let score = Int(
+            (0.4 * Double(shape) + 0.2 * Double(start) + 0.2 * Double(direction) + 0.2 * Double(strokeOrder)).rounded())
         var tips: [String] = []
         if drawn.count != model.count { tips.append(Tip.strokeCount) }
         if start < tipThreshold { tips.append(Tip.startPoint) }
@@ -119,7 +135,8 @@ public enum TraceScoring {
         }
         if strokeOrder < 100, pairs.count > 1, shape > 0 { tips.append(Tip.strokeOrder) }
         if shape < tipThreshold { tips.append(Tip.shape) }
-        return TraceScore(score: score, start: start, direction: direction, strokeOrder: strokeOrder, shape: shape, tips: tips)
+        return TraceScore(
+            score: score, start: start, direction: direction, strokeOrder: strokeOrder, shape: shape, tips: tips)
     }
 
     /// Which way a stroke turns as the eye sees it on a page whose y grows downwards.
@@ -131,7 +148,8 @@ public enum TraceScoring {
         guard stroke.count > 2 else { return .straight }
         var twiceArea = 0.0
         for (a, b) in zip(stroke, stroke.dropFirst() + [stroke[0]]) { twiceArea += a.x * b.y - b.x * a.y }
-        let xs = stroke.map(\.x), ys = stroke.map(\.y)
+        let xs = stroke.map(\.x)
+        let ys = stroke.map(\.y)
         let box = (xs.max()! - xs.min()!) * (ys.max()! - ys.min()!)
         guard box > 0, abs(twiceArea / 2) >= box / 10 else { return .straight }
         // With y downwards, a positive shoelace area is clockwise on the page.
@@ -146,7 +164,8 @@ public enum TraceScoring {
         guard length > 0 else { return Array(repeating: stroke[0], count: count) }
         var points: [TracePoint] = []
         points.reserveCapacity(count)
-        var segment = 0, covered = 0.0
+        var segment = 0
+        var covered = 0.0
         for index in 0..<count {
             let target = length * Double(index) / Double(count - 1)
             while segment < segments.count - 1, covered + segments[segment] < target {
@@ -154,7 +173,8 @@ public enum TraceScoring {
                 segment += 1
             }
             let fraction = segments[segment] > 0 ? min(1, max(0, (target - covered) / segments[segment])) : 0
-            let a = stroke[segment], b = stroke[segment + 1]
+            let a = stroke[segment]
+            let b = stroke[segment + 1]
             points.append(TracePoint(x: a.x + (b.x - a.x) * fraction, y: a.y + (b.y - a.y) * fraction))
         }
         return points

@@ -16,7 +16,9 @@ public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ s
 }
 
 /// `inParallel` of steps that may throw: both run to the end, then the first error is thrown.
-public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () throws -> A, _ second: @Sendable () throws -> B) throws -> (A, B) {
+public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () throws -> A, _ second: @Sendable () throws -> B)
+    throws -> (A, B)
+{
     let (a, b) = inParallel({ Result { try first() } }, { Result { try second() } })
     return (try a.get(), try b.get())
 }

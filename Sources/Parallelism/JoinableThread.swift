@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// `body` started on a thread of its own, which `join` waits for. The thread holds `body`
 /// only while running it. When no thread can be made, `body` runs at once on the caller's.
@@ -16,10 +17,13 @@ final class JoinableThread {
 
     init(_ body: @escaping () -> Void) {
         let context = Unmanaged.passRetained(Job(body)).toOpaque()
-        started = pthread_create(&thread, nil, { context in
-            Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context) == 0
+        started =
+            pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().body()
+                    return nil
+                }, context) == 0
         if !started { Unmanaged<Job>.fromOpaque(context).takeRetainedValue().body() }
     }
 

@@ -1,8 +1,9 @@
 import Dispatch
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Lets `value` go on another thread: freeing the hundreds of thousands of small objects a
 /// cold launch's rows hold takes a tenth of a second nobody needs to wait for. Pass the last

@@ -33,11 +33,14 @@ enum PublisherCache {
     /// can edit, so `ROTE_GIT_TOKEN` is never offered to it (credential helpers still are:
     /// they answer per host, with the user's own rules).
     static func refreshed(root: URL, url: String, credentials: Credentials, purpose: String) throws -> Repository {
-        let credentials = credentials.withoutToken(because: "a publisher's address comes from a deck.yaml anyone sharing the library can edit")
+        let credentials = credentials.withoutToken(
+            because: "a publisher's address comes from a deck.yaml anyone sharing the library can edit")
         let folder = folder(root: root, url: url)
         let lock = try LibraryLock(
             file: folder.deletingLastPathComponent().appending(path: "\(folder.lastPathComponent).lock"),
-            resource: "the mirror of the publisher \(RemoteURL.redactingUserinfo(url)) (.git/rote/publishers/\(folder.lastPathComponent))", purpose: purpose)
+            resource:
+                "the mirror of the publisher \(RemoteURL.redactingUserinfo(url)) (.git/rote/publishers/\(folder.lastPathComponent))",
+            purpose: purpose)
         defer { withExtendedLifetime(lock) {} }
         do {
             if FileManager.default.fileExists(atPath: folder.appending(path: "HEAD").path) {
@@ -46,15 +49,20 @@ enum PublisherCache {
                 try origin.fetch(refspecs: refspecs, credentials: credentials)
                 return repository
             }
-            try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let partial = folder.deletingLastPathComponent().appending(path: ".\(folder.lastPathComponent).\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(
+                at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let partial = folder.deletingLastPathComponent().appending(
+                path: ".\(folder.lastPathComponent).\(UUID().uuidString.prefix(8))")
             defer { try? FileManager.default.removeItem(at: partial) }
             let repository = try Repository.clone(from: url, to: partial, credentials: credentials, bare: true)
             try repository.remote(named: "origin")?.fetch(refspecs: refspecs, credentials: credentials)
             try FileManager.default.moveItem(at: partial, to: folder)
             return try Repository.open(at: folder)
         } catch let error as GitError {
-            throw PublisherError(.unreachable, "cannot reach the publisher at \(url): \(error.message); check the address (a path, file://, ssh:// or https:// URL of a git repository) and your connection", cause: error)
+            throw PublisherError(
+                .unreachable,
+                "cannot reach the publisher at \(url): \(error.message); check the address (a path, file://, ssh:// or https:// URL of a git repository) and your connection",
+                cause: error)
         }
     }
 }

@@ -16,7 +16,8 @@ extension PublisherDecks {
             guard FileManager.default.fileExists(atPath: folder.appending(path: "HEAD").path),
                 let repository = try? Repository.open(at: folder),
                 let (candidate, _) = try? newest(upstream, in: repository),
-                let theirs = SemanticVersion(candidate.manifest.version), let ours = SemanticVersion(upstream.version), theirs > ours
+                let theirs = SemanticVersion(candidate.manifest.version), let ours = SemanticVersion(upstream.version),
+                theirs > ours
             else { continue }
             updates.append((name, candidate.manifest.version))
         }

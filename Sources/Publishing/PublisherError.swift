@@ -8,7 +8,8 @@ public struct PublisherError: RoteError {
     public struct Code: RoteErrorCode {
         public typealias Failure = PublisherError
         private enum Wrapped: String, Sendable {
-            case unreachable, unknownRef, noDeck, deckExists, notAPublisherDeck, unknownDeck, pendingEdits, conflicts, missingBase
+            case unreachable, unknownRef, noDeck, deckExists, notAPublisherDeck, unknownDeck, pendingEdits, conflicts,
+                missingBase
             case invalidName, unsafePath, credentialInURL
         }
         private let wrapped: Wrapped

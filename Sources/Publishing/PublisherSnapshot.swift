@@ -11,7 +11,9 @@ struct PublisherSnapshot {
     var manifestText: Data
 
     /// Reads the deck at `path` (nil: the repository's root) of `commit`.
-    static func read(_ repository: Repository, commit: ObjectID, path: String?, url: String, label: String) throws -> PublisherSnapshot {
+    static func read(_ repository: Repository, commit: ObjectID, path: String?, url: String, label: String) throws
+        -> PublisherSnapshot
+    {
         let tree = try repository.commit(commit).tree()
         let all = try tree.files()
         let prefix = path.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? ""
@@ -19,8 +21,12 @@ struct PublisherSnapshot {
         for file in all where file.path.hasPrefix(prefix) {
             let relative = String(file.path.dropFirst(prefix.count))
             let segments = relative.split(separator: "/", omittingEmptySubsequences: false)
-            guard !relative.hasPrefix("/"), !segments.contains(where: { $0 == ".." || $0 == ".git" || $0.isEmpty }) else {
-                throw PublisherError(.unsafePath, "the publisher's repository \(url) holds '\(file.path)', a path that would land outside the deck folder; refusing it")
+            guard !relative.hasPrefix("/"), !segments.contains(where: { $0 == ".." || $0 == ".git" || $0.isEmpty })
+            else {
+                throw PublisherError(
+                    .unsafePath,
+                    "the publisher's repository \(url) holds '\(file.path)', a path that would land outside the deck folder; refusing it"
+                )
             }
             files[relative] = try repository.blob(file.id)
         }
@@ -30,12 +36,19 @@ struct PublisherSnapshot {
                 decks.append(file.path == "deck.yaml" ? "(the root)" : String(file.path.dropLast(10)))
             }
             let place = path.map { "at '\($0)'" } ?? "at its root"
-            let hint = decks.isEmpty ? "it holds no deck.yaml at all" : "decks there: \(decks.joined(separator: ", ")); choose one with --path"
-            throw PublisherError(.noDeck, "the publisher's repository \(url) has no deck.yaml \(place) (\(label)); \(hint)")
+            let hint =
+                decks.isEmpty
+                ? "it holds no deck.yaml at all"
+                : "decks there: \(decks.joined(separator: ", ")); choose one with --path"
+            throw PublisherError(
+                .noDeck, "the publisher's repository \(url) has no deck.yaml \(place) (\(label)); \(hint)")
         }
         let (manifest, problems) = DeckManifest.decode(text, path: "\(path.map { $0 + "/" } ?? "")deck.yaml")
         guard let manifest else {
-            throw PublisherError(.noDeck, "the publisher's deck.yaml (\(url), \(label)) cannot be read:\n" + problems.map(\.description).joined(separator: "\n"))
+            throw PublisherError(
+                .noDeck,
+                "the publisher's deck.yaml (\(url), \(label)) cannot be read:\n"
+                    + problems.map(\.description).joined(separator: "\n"))
         }
         return PublisherSnapshot(commit: commit, files: files, manifest: manifest, manifestText: text)
     }
@@ -43,7 +56,9 @@ struct PublisherSnapshot {
     /// The part of the publisher's changelog between `newer` and `older` (the lines under
     /// `newer`'s heading, down to `older`'s), from `CHANGELOG.md` in the deck folder or the
     /// repository root; empty when there is none.
-    static func changelog(_ repository: Repository, commit: ObjectID, path: String?, newer: String, older: String) -> [String] {
+    static func changelog(_ repository: Repository, commit: ObjectID, path: String?, newer: String, older: String)
+        -> [String]
+    {
         guard let tree = try? repository.commit(commit).tree() else { return [] }
         let names = ["CHANGELOG.md", "CHANGELOG", "CHANGES.md", "changelog.md"]
         let folders = [path.map { $0 + "/" } ?? "", ""]
@@ -72,7 +87,8 @@ struct PublisherSnapshot {
 /// and replaced as text, so the publisher's comments and layout stay, and it is left out of
 /// the three-way merge so it never conflicts with the publisher's own lines.
 enum UpstreamBlock {
-    static let comment = "# Written by `rote deck add/update`: where this deck comes from; the commit is the base of the next update."
+    static let comment =
+        "# Written by `rote deck add/update`: where this deck comes from; the commit is the base of the next update."
 
     /// `text` without the block (and its comment).
     static func strip(_ text: Data) -> Data {

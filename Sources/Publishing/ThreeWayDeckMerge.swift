@@ -23,15 +23,28 @@ enum ThreeWayDeckMerge {
 
         var summary: String {
             var lines: [String] = []
-            if !taken.isEmpty { lines.append("- \(taken.count) file\(taken.count == 1 ? "" : "s") taken from the publisher") }
-            if !merged.isEmpty { lines.append("- \(merged.count) file\(merged.count == 1 ? "" : "s") merged with local edits: \(merged.sorted().joined(separator: ", "))") }
-            if !keptLocal.isEmpty { lines.append("- \(keptLocal.count) locally edited file\(keptLocal.count == 1 ? "" : "s") kept as they are") }
-            if !settled.isEmpty { lines.append("- conflicts settled by preference in: \(settled.sorted().joined(separator: ", "))") }
+            if !taken.isEmpty {
+                lines.append("- \(taken.count) file\(taken.count == 1 ? "" : "s") taken from the publisher")
+            }
+            if !merged.isEmpty {
+                lines.append(
+                    "- \(merged.count) file\(merged.count == 1 ? "" : "s") merged with local edits: \(merged.sorted().joined(separator: ", "))"
+                )
+            }
+            if !keptLocal.isEmpty {
+                lines.append(
+                    "- \(keptLocal.count) locally edited file\(keptLocal.count == 1 ? "" : "s") kept as they are")
+            }
+            if !settled.isEmpty {
+                lines.append("- conflicts settled by preference in: \(settled.sorted().joined(separator: ", "))")
+            }
             return lines.joined(separator: "\n")
         }
     }
 
-    static func merge(base: [String: Data], ours: [String: Data], theirs: [String: Data], prefer: PublisherDecks.Preference) -> Result {
+    static func merge(
+        base: [String: Data], ours: [String: Data], theirs: [String: Data], prefer: PublisherDecks.Preference
+    ) -> Result {
         var result = Result()
         for path in Set(base.keys).union(ours.keys).union(theirs.keys).sorted() {
             let (b, o, t) = (base[path], ours[path], theirs[path])
@@ -51,7 +64,8 @@ enum ThreeWayDeckMerge {
             }
             // Changed on both sides, differently.
             guard let o, let t else {
-                let message = o == nil
+                let message =
+                    o == nil
                     ? "you removed this file, which the publisher changed"
                     : "the publisher removed this file, which you edited"
                 switch prefer {
@@ -64,7 +78,9 @@ enum ThreeWayDeckMerge {
             }
             guard isText(o), isText(t), b.map(isText) ?? true else {
                 switch prefer {
-                case .none: result.conflicts.append(Conflict(path: path, line: 1, message: "a binary file changed both here and by the publisher"))
+                case .none:
+                    result.conflicts.append(
+                        Conflict(path: path, line: 1, message: "a binary file changed both here and by the publisher"))
                 case .mine: result.files[path] = o
                 case .theirs: result.files[path] = t
                 }
@@ -72,21 +88,28 @@ enum ThreeWayDeckMerge {
                 continue
             }
             do {
-                let favor: Repository.Favor = switch prefer {
-                case .none: .none
-                case .mine: .ours
-                case .theirs: .theirs
-                }
-                let clean = try Repository.mergeText(ancestor: b, ours: o, theirs: t, path: path, oursLabel: "yours", theirsLabel: "publisher")
+                let favor: Repository.Favor =
+                    switch prefer {
+                    case .none: .none
+                    case .mine: .ours
+                    case .theirs: .theirs
+                    }
+                let clean = try Repository.mergeText(
+                    ancestor: b, ours: o, theirs: t, path: path, oursLabel: "yours", theirsLabel: "publisher")
                 if clean.isClean {
                     result.files[path] = clean.contents
                     result.merged.append(path)
                 } else if prefer != .none {
-                    result.files[path] = try Repository.mergeText(ancestor: b, ours: o, theirs: t, path: path, favor: favor).contents
+                    result.files[path] = try Repository.mergeText(
+                        ancestor: b, ours: o, theirs: t, path: path, favor: favor
+                    ).contents
                     result.settled.append(path)
                 } else {
                     for line in markerLines(clean.contents) {
-                        result.conflicts.append(Conflict(path: path, line: line, message: "your edit and the publisher's change touch the same lines"))
+                        result.conflicts.append(
+                            Conflict(
+                                path: path, line: line,
+                                message: "your edit and the publisher's change touch the same lines"))
                     }
                 }
             } catch {

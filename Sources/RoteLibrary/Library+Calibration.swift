@@ -29,13 +29,19 @@ public enum WarmStart {
     /// and neither counts as studied today. Ids are derived from the calibration and entry,
     /// so a retried write gives the same file.
     /// `mark` is the reviews' `synthetic` value: `calibration`, or `known` for `rote known`.
-    public static func reviews(entry: String, calibration: String, now: Date, device: String, mark: String = ReviewEvent.calibration) -> [ReviewEvent] {
+    public static func reviews(
+        entry: String, calibration: String, now: Date, device: String, mark: String = ReviewEvent.calibration
+    ) -> [ReviewEvent] {
         let now = Timestamp.wholeSeconds(now)
         let hash = String(StableHash.fnv1a([calibration, entry, Timestamp.format(now)]), radix: 16)
         let prefix = mark == ReviewEvent.calibration ? "cal" : mark
         return [
-            ReviewEvent(id: "\(prefix)-\(hash)-1", at: now.addingTimeInterval(-60 * 86_400), grade: .easy, device: device, synthetic: mark),
-            ReviewEvent(id: "\(prefix)-\(hash)-2", at: now.addingTimeInterval(-86_400), grade: .easy, device: device, synthetic: mark),
+            ReviewEvent(
+                id: "\(prefix)-\(hash)-1", at: now.addingTimeInterval(-60 * 86_400), grade: .easy, device: device,
+                synthetic: mark),
+            ReviewEvent(
+                id: "\(prefix)-\(hash)-2", at: now.addingTimeInterval(-86_400), grade: .easy, device: device,
+                synthetic: mark),
         ]
     }
 }
@@ -45,9 +51,14 @@ extension Library {
     /// deck, each with its translation for meaning checks. Ignored words are left out.
     public func calibrationItems(deck: String?) throws -> [Calibration.Item] {
         if let deck {
-            guard let manifest = decks[deck] else { throw LibraryError(.notFound, "no deck '\(deck)'; `rote list` shows the decks") }
+            guard let manifest = decks[deck] else {
+                throw LibraryError(.notFound, "no deck '\(deck)'; `rote list` shows the decks")
+            }
             guard manifest.kind == .vocabulary else {
-                throw LibraryError(.notFound, "deck '\(deck)' holds \(manifest.kind.rawValue), not vocabulary; calibration asks about words — give a vocabulary deck")
+                throw LibraryError(
+                    .notFound,
+                    "deck '\(deck)' holds \(manifest.kind.rawValue), not vocabulary; calibration asks about words — give a vocabulary deck"
+                )
             }
         }
         let launch = try launch()
@@ -63,10 +74,16 @@ extension Library {
             else { continue }
             // One item a word: two decks with the same word would ask it twice.
             guard seen.insert(LibraryIndex.normalize(word.word)).inserted else { continue }
-            items.append(Calibration.Item(id: entry.id, word: word.word, rank: rank, translation: word.translation.isEmpty ? nil : word.translation))
+            items.append(
+                Calibration.Item(
+                    id: entry.id, word: word.word, rank: rank,
+                    translation: word.translation.isEmpty ? nil : word.translation))
         }
         guard !items.isEmpty else {
-            throw LibraryError(.notFound, "no ranked words to ask about\(deck.map { " in deck '\($0)'" } ?? ""); calibration needs vocabulary entries with a `rank:`")
+            throw LibraryError(
+                .notFound,
+                "no ranked words to ask about\(deck.map { " in deck '\($0)'" } ?? ""); calibration needs vocabulary entries with a `rank:`"
+            )
         }
         return items
     }
@@ -74,7 +91,9 @@ extension Library {
     /// Progress files of every vocabulary deck holding synthetic calibration reviews, read for
     /// a rewrite (a file that does not read cleanly is refused, as every rewrite refuses it).
     func progressWithCalibrationReviews() throws -> [ProgressFile] {
-        let folders = decks.filter { $0.value.kind == .vocabulary }.keys.sorted().map { "\(paths.folder)/progress/\($0)" }
+        let folders = decks.filter { $0.value.kind == .vocabulary }.keys.sorted().map {
+            "\(paths.folder)/progress/\($0)"
+        }
         var files: [ProgressFile] = []
         for path in LibraryLoader().listFiles(root, under: folders).0 where path.hasSuffix(".yaml") {
             // Cheap test first: most files hold no synthetic review.
@@ -102,7 +121,9 @@ extension Library {
     /// synthetic reviews of any earlier calibration taken out, and new ones for every ranked
     /// word of the calibrated decks well below the rank (`WarmStart.rankShare`) that the
     /// learner has never studied for real and does not ignore or suspend.
-    public func recordCalibration(_ estimate: Calibration.Estimate, items: [Calibration.Item], now: Date = Date()) throws -> CalibrationOutcome {
+    public func recordCalibration(_ estimate: Calibration.Estimate, items: [Calibration.Item], now: Date = Date())
+        throws -> CalibrationOutcome
+    {
         try requireProfile()
         return try write(purpose: "calibrate") { git in
             let recorder = ReviewRecorder(root: root, user: user, device: git.device, decks: decks, profile: profile)
@@ -123,23 +144,33 @@ extension Library {
                 var file = try cleared[item.id] ?? recorder.current(item.id)
                 guard file.status == .active, !file.reviews.contains(where: { $0.synthetic == nil }) else { continue }
                 if file.reviews.contains(where: { $0.synthetic != nil }) { continue }  // `rote known` said so already
-                file.reviews += WarmStart.reviews(entry: item.id, calibration: calibrationID, now: now, device: git.device)
+                file.reviews += WarmStart.reviews(
+                    entry: item.id, calibration: calibrationID, now: now, device: git.device)
                 file.reviews.sort(by: ReviewEvent.replayOrder)
                 let deck = String(item.id.split(separator: "/")[0])
-                file.state = Scheduler.replay(file.scheduledReviews, entryID: item.id, settings: .forDeck(decks[deck], profile: profile, deckName: deck))
+                file.state = Scheduler.replay(
+                    file.scheduledReviews, entryID: item.id,
+                    settings: .forDeck(decks[deck], profile: profile, deckName: deck))
                 changes[paths.progress(item.id)] = Data(file.render().utf8)
                 warmed += 1
             }
             guard var updated = try ReadBeforeRewrite.read(Profile.self, at: paths.profile, in: root) else {
-                throw LibraryError(.notFound, "no learner '\(user)' in this library (\(paths.profile)); use --user NAME")
+                throw LibraryError(
+                    .notFound, "no learner '\(user)' in this library (\(paths.profile)); use --user NAME")
             }
             updated.lexicalRank = estimate.lexicalRank
             updated.updatedAt = Timestamp.wholeSeconds(now)
             changes[paths.profile] = Data(updated.render().utf8)
-            let subject = "Calibrate: lexical rank \(estimate.lexicalRank) ± \(Int(estimate.standardError.rounded())), \(warmed) word\(warmed == 1 ? "" : "s") warm-started"
-            try git.apply(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n")
+            let subject =
+                "Calibrate: lexical rank \(estimate.lexicalRank) ± \(Int(estimate.standardError.rounded())), \(warmed) word\(warmed == 1 ? "" : "s") warm-started"
+            try git.apply(
+                changes: changes,
+                message:
+                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+            )
             return CalibrationOutcome(
-                lexicalRank: estimate.lexicalRank, standardError: estimate.standardError, questions: estimate.questions, warmStarted: warmed, replaced: replaced)
+                lexicalRank: estimate.lexicalRank, standardError: estimate.standardError, questions: estimate.questions,
+                warmStarted: warmed, replaced: replaced)
         }
     }
 
@@ -160,8 +191,13 @@ extension Library {
                 changes[paths.profile] = Data(updated.render().utf8)
             }
             guard !changes.isEmpty else { return 0 }
-            let subject = "Calibrate --undo: synthetic reviews of \(files.count) word\(files.count == 1 ? "" : "s") removed"
-            try git.apply(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n")
+            let subject =
+                "Calibrate --undo: synthetic reviews of \(files.count) word\(files.count == 1 ? "" : "s") removed"
+            try git.apply(
+                changes: changes,
+                message:
+                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+            )
             return files.count
         }
     }

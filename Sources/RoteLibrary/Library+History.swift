@@ -29,11 +29,14 @@ extension Library {
             case .many:
                 let tree = try commit.tree()
                 let parentTree = try commit.parents().first?.tree()
-                touchedPaths = [entry.path, progressPath].filter { tree.entryID(atPath: $0) != parentTree?.entryID(atPath: $0) }
+                touchedPaths = [entry.path, progressPath].filter {
+                    tree.entryID(atPath: $0) != parentTree?.entryID(atPath: $0)
+                }
             }
             let touched = touchedPaths.map { $0.hasPrefix("corpus/") ? "content" : "progress" }
             guard !touched.isEmpty else { continue }
-            found.append(EntryCommit(id: commit.id.hex, date: commit.authorTime, summary: commit.summary, touched: touched))
+            found.append(
+                EntryCommit(id: commit.id.hex, date: commit.authorTime, summary: commit.summary, touched: touched))
         }
         return found
     }
@@ -44,6 +47,8 @@ extension Library {
         let repository = try Repository.open(at: root)
         guard let head = try repository.headCommit() else { return }
         let changedPaths = ChangedPathsCache.of(root: root)
-        for commit in try repository.log(from: head.id, limit: limit) { _ = try changedPaths.paths(of: commit, in: repository) }
+        for commit in try repository.log(from: head.id, limit: limit) {
+            _ = try changedPaths.paths(of: commit, in: repository)
+        }
     }
 }

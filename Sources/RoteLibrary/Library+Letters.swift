@@ -24,12 +24,17 @@ extension Library {
         let letterDecks = deckOrder.filter { decks[$0]?.kind == .letters }
         if let name {
             guard letterDecks.contains(name) else {
-                throw LibraryError(.notFound, "no letters deck '\(name)'; letters decks are: \(letterDecks.joined(separator: ", "))")
+                throw LibraryError(
+                    .notFound, "no letters deck '\(name)'; letters decks are: \(letterDecks.joined(separator: ", "))")
             }
             return name
         }
         guard letterDecks.count == 1 else {
-            throw LibraryError(.notFound, letterDecks.isEmpty ? "this library has no letters deck" : "choose a deck with --deck: \(letterDecks.joined(separator: ", "))")
+            throw LibraryError(
+                .notFound,
+                letterDecks.isEmpty
+                    ? "this library has no letters deck"
+                    : "choose a deck with --deck: \(letterDecks.joined(separator: ", "))")
         }
         return letterDecks[0]
     }
@@ -38,18 +43,26 @@ extension Library {
     /// (`a`), its glyph id (`latin-small-a`) or its character.
     public func letterEntry(_ wanted: String, inDeck deck: String) throws -> Entry {
         let entries = entries(inDeck: deck)
-        guard let entry = entries.first(where: { entry in
-            guard case let .letter(letter) = entry.content else { return false }
-            return [entry.id, String(entry.id.dropFirst(deck.count + 1)), letter.glyph, letter.character].contains(wanted)
-        }) else {
-            throw LibraryError(.notFound, "letter: no letter '\(wanted)' in \(deck); use its id (\(entries.first?.id ?? "\(deck)/a")), glyph id or character")
+        guard
+            let entry = entries.first(where: { entry in
+                guard case let .letter(letter) = entry.content else { return false }
+                return [entry.id, String(entry.id.dropFirst(deck.count + 1)), letter.glyph, letter.character].contains(
+                    wanted)
+            })
+        else {
+            throw LibraryError(
+                .notFound,
+                "letter: no letter '\(wanted)' in \(deck); use its id (\(entries.first?.id ?? "\(deck)/a")), glyph id or character"
+            )
         }
         return entry
     }
 
     /// The letters of a deck the learner has unlocked (the deck's `unlock` rule over their attempts).
     public func unlockedLetters(inDeck deck: String) -> Set<String> {
-        LetterUnlock.unlocked(entries: entries(inDeck: deck), attempts: letterAttempts().mapValues(\.attempts), rule: decks[deck]?.unlock ?? .init())
+        LetterUnlock.unlocked(
+            entries: entries(inDeck: deck), attempts: letterAttempts().mapValues(\.attempts),
+            rule: decks[deck]?.unlock ?? .init())
     }
 
     /// Stores one tracing attempt in `profiles/<user>/letters/<deck>/<letter>.yaml` and commits
@@ -57,7 +70,9 @@ extension Library {
     /// the letter (`LetterReview`), once — the review takes the attempt's id, so recording the
     /// same attempt again adds nothing. All or nothing.
     /// `source` names where the attempt came from in an error (a file, `<stdin>`, a request).
-    public func recordLetterAttempt(_ attempt: LetterAttempt, of entry: Entry, inDeck deck: String, source: String) throws -> RecordedLetterAttempt {
+    public func recordLetterAttempt(_ attempt: LetterAttempt, of entry: Entry, inDeck deck: String, source: String)
+        throws -> RecordedLetterAttempt
+    {
         try requireProfile()
         guard var profile else { throw LibraryError(.notFound, "no learner '\(user)'") }
         var attempt = attempt
@@ -70,7 +85,9 @@ extension Library {
         return try write(purpose: "letters record") { git in
             let path = paths.letterAttempts(entry.id)
             // Read under the lock: another process may have added an attempt since loading.
-            let existing = try ReadBeforeRewrite.read(LetterAttemptsFile.self, at: path, in: root) ?? LetterAttemptsFile(letter: entry.id)
+            let existing =
+                try ReadBeforeRewrite.read(LetterAttemptsFile.self, at: path, in: root)
+                ?? LetterAttemptsFile(letter: entry.id)
             let updated = existing.adding(attempt)
             let fileData = Data(updated.render().utf8)
             try AtomicFile.write(fileData, at: path, in: root)
@@ -85,22 +102,33 @@ extension Library {
                 changes[paths.profile] = profileData
             }
             var review: (grade: Grade, due: Date?)?
-            let recorder = ReviewRecorder(root: root, user: user, device: git.device, decks: decks, profile: self.profile)
+            let recorder = ReviewRecorder(
+                root: root, user: user, device: git.device, decks: decks, profile: self.profile)
             if let grade = LetterReview.grade(for: attempt, rule: rule), let id = attempt.id,
                 !(try recorder.current(entry.id)).reviews.contains(where: { $0.id == id })
             {
-                let written = try recorder.record(entry: entry.id, grade: grade, at: attempt.completedAt, ms: attempt.durationMs, id: id)
+                let written = try recorder.record(
+                    entry: entry.id, grade: grade, at: attempt.completedAt, ms: attempt.durationMs, id: id)
                 changes[written.path] = written.data
                 review = (grade, written.file.state?.due)
             }
             attempts[entry.id] = updated.attempts
-            let newlyUnlocked = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule).subtracting(unlockedBefore).sorted()
+            let newlyUnlocked = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule).subtracting(
+                unlockedBefore
+            ).sorted()
             var subject = "Letters: \(entry.id) \(attempt.mode.rawValue) \(attempt.score)"
-            if !newlyUnlocked.isEmpty { subject += " — " + newlyUnlocked.map { "unlocked \($0)" }.joined(separator: ", ") }
+            if !newlyUnlocked.isEmpty {
+                subject += " — " + newlyUnlocked.map { "unlocked \($0)" }.joined(separator: ", ")
+            }
             if let review { subject += " · review \(review.grade.name)" }
-            try git.commit(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n")
+            try git.commit(
+                changes: changes,
+                message:
+                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+            )
             return RecordedLetterAttempt(
-                entry: entry, attempt: attempt, mastery: LetterMastery(attempts: updated.attempts, rule: rule), rule: rule, newlyUnlocked: newlyUnlocked,
+                entry: entry, attempt: attempt, mastery: LetterMastery(attempts: updated.attempts, rule: rule),
+                rule: rule, newlyUnlocked: newlyUnlocked,
                 review: review)
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import RoteModel
 import Launch
+import RoteModel
 import RoteStore
 
 extension Library {
@@ -9,7 +9,9 @@ extension Library {
     /// `updated_at` moves so a sync merges the edit key by key. Returns the profile written;
     /// nothing is committed when `change` leaves it as it was.
     @discardableResult
-    public func updateProfile(subject: String, now: Date = Date(), _ change: (inout Profile) throws -> Void) throws -> Profile {
+    public func updateProfile(subject: String, now: Date = Date(), _ change: (inout Profile) throws -> Void) throws
+        -> Profile
+    {
         try write(purpose: "profile") { git in
             let path = paths.profile
             guard var profile = try ReadBeforeRewrite.read(Profile.self, at: path, in: root) else {
@@ -21,7 +23,9 @@ extension Library {
             profile.updatedAt = Timestamp.wholeSeconds(now)
             try git.apply(
                 changes: [path: Data(profile.render().utf8)],
-                message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n")
+                message:
+                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+            )
             return profile
         }
     }
@@ -38,16 +42,23 @@ extension Library {
         for number in 0..<index.entryCount {
             for topic in index.topics(ofEntry: number) { counts[topic, default: 0] += 1 }
         }
-        return counts.map { ($0.key, $0.value) }.sorted { $0.words != $1.words ? $0.words > $1.words : $0.topic < $1.topic }
+        return counts.map { ($0.key, $0.value) }.sorted {
+            $0.words != $1.words ? $0.words > $1.words : $0.topic < $1.topic
+        }
     }
 
     /// Sets interests' weights (0…1; 0 removes the topic) in one commit; topics are kept
     /// sorted, as a sync's merge writes them. Returns the interests after.
     @discardableResult
-    public func setInterests(_ weights: [(topic: String, weight: Double)], now: Date = Date()) throws -> [(String, Double)] {
+    public func setInterests(_ weights: [(topic: String, weight: Double)], now: Date = Date()) throws -> [(
+        String, Double
+    )] {
         for (topic, weight) in weights {
             guard !topic.isEmpty, !topic.contains(where: { $0.isWhitespace || $0 == ":" }) else {
-                throw LibraryError(.invalidName, "'\(topic)' is no topic name: use a deck's context name such as food or travel (rote interests lists them)")
+                throw LibraryError(
+                    .invalidName,
+                    "'\(topic)' is no topic name: use a deck's context name such as food or travel (rote interests lists them)"
+                )
             }
             guard weight.isFinite, (0...1).contains(weight) else {
                 throw LibraryError(.invalidValue, "the weight of '\(topic)' must be between 0 and 1, not \(weight)")
@@ -55,7 +66,8 @@ extension Library {
         }
         try requireProfile()
         let described = weights.map { "\($0.topic) \($0.weight == 0 ? "removed" : Self.weightText($0.weight))" }
-        let subject = "Interests: " + (described.count <= 3 ? described.joined(separator: ", ") : "\(described.count) topics")
+        let subject =
+            "Interests: " + (described.count <= 3 ? described.joined(separator: ", ") : "\(described.count) topics")
         let profile = try updateProfile(subject: subject, now: now) { profile in
             var current = Dictionary(profile.interests, uniquingKeysWith: { _, last in last })
             for (topic, weight) in weights { current[topic.lowercased()] = weight == 0 ? nil : weight }

@@ -25,9 +25,12 @@ public enum ReaderText {
         var inWord = false
         let characters = Array(text)
         for (index, character) in characters.enumerated() {
-            let joiner = (character == "'" || character == "’" || character == "-") && inWord
+            let joiner =
+                (character == "'" || character == "’" || character == "-") && inWord
                 && index + 1 < characters.count && (characters[index + 1].isLetter || characters[index + 1].isNumber)
-            let wordy = character.isLetter || character.isNumber || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .nonspacingMark } || joiner
+            let wordy =
+                character.isLetter || character.isNumber
+                || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .nonspacingMark } || joiner
             if wordy != inWord, !current.isEmpty {
                 tokens.append(Token(text: current, isWord: inWord))
                 current = ""
@@ -82,9 +85,10 @@ public struct Reading: Sendable {
     /// The `count` unknown words most worth learning: new ones (not already in learning),
     /// those the text uses most first, then the most frequent in the language.
     public func mostUseful(_ count: Int) -> [Word] {
-        Array(unknown.filter { $0.status == .new }.sorted {
-            $0.count != $1.count ? $0.count > $1.count : ($0.rank ?? .max, $0.word) < ($1.rank ?? .max, $1.word)
-        }.prefix(count))
+        Array(
+            unknown.filter { $0.status == .new }.sorted {
+                $0.count != $1.count ? $0.count > $1.count : ($0.rank ?? .max, $0.word) < ($1.rank ?? .max, $1.word)
+            }.prefix(count))
     }
 }
 
@@ -99,7 +103,9 @@ extension Library {
         var cache: [String: Reading.Token] = [:]
         var unknown: [String: Reading.Word] = [:]
         var missing: [String: Reading.Word] = [:]
-        var running = 0, known = 0, ignoredCount = 0
+        var running = 0
+        var known = 0
+        var ignoredCount = 0
         let tokens = ReaderText.tokens(text).map { token -> Reading.Token in
             guard token.isWord else { return Reading.Token(text: token.text, isWord: false) }
             let key = LibraryIndex.normalize(token.text)
@@ -129,7 +135,10 @@ extension Library {
             case .suspended?: break
             case let status? where answer.entry != nil:
                 let lemma = answer.lemma ?? key
-                unknown[answer.entry!, default: Reading.Word(entry: answer.entry, word: lemma, rank: answer.rank, status: status, count: 0)].count += 1
+                unknown[
+                    answer.entry!,
+                    default: Reading.Word(entry: answer.entry, word: lemma, rank: answer.rank, status: status, count: 0)
+                ].count += 1
             default:
                 missing[key, default: Reading.Word(entry: nil, word: key, rank: nil, status: nil, count: 0)].count += 1
             }

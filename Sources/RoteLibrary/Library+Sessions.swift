@@ -15,12 +15,15 @@ extension Library {
             users = [user]
         } else {
             let folder = root.appending(path: "profiles")
-            users = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { Slug.isValidUser($0) }.sorted()
+            users = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+                Slug.isValidUser($0)
+            }.sorted()
         }
         let loader = LibraryLoader(users: .all, includeSessions: true)
         let root = root
         let needle = text.map { Data($0.utf8) }
-        return loader.listFiles(root, under: users.map { "profiles/\($0)/sessions" }).0.concurrentMap { path -> SessionFile? in
+        return loader.listFiles(root, under: users.map { "profiles/\($0)/sessions" }).0.concurrentMap {
+            path -> SessionFile? in
             guard let data = FileManager.default.contents(atPath: root.appending(path: path).path) else { return nil }
             if let needle, data.range(of: needle) == nil { return nil }
             return SessionFile.decode(data, path: path).0

@@ -31,9 +31,12 @@ extension Library {
     /// the learner's progress in each of its skills; nil when `path` is neither.
     public func skillOverview(_ path: String, now: Date = Date()) throws -> SkillOverview? {
         let parts = path.split(separator: "/").map(String.init)
-        guard parts.count >= 2, parts.allSatisfy({ Slug.isValidSegment($0) }), decks[parts[0]]?.kind == .skills else { return nil }
+        guard parts.count >= 2, parts.allSatisfy({ Slug.isValidSegment($0) }), decks[parts[0]]?.kind == .skills else {
+            return nil
+        }
         func read(_ relative: String) -> Skill? {
-            guard let data = FileManager.default.contents(atPath: root.appending(path: "corpus/\(relative)").path) else { return nil }
+            guard let data = FileManager.default.contents(atPath: root.appending(path: "corpus/\(relative)").path)
+            else { return nil }
             return Skill.decode(data, path: "corpus/\(relative)").0
         }
         let isDomain: Bool
@@ -58,12 +61,14 @@ extension Library {
         var rows: [SkillOverview.Row] = paths.compactMap { skillPath in
             guard let skill = read("\(skillPath)/skill.yaml") else { return nil }
             var practice = stats.skills[skillPath] ?? SkillPractice()
-            practice.questions = max(practice.questions, questions.filter { SkillPractice.skill(ofQuestion: $0.id) == skillPath }.count)
+            practice.questions = max(
+                practice.questions, questions.filter { SkillPractice.skill(ofQuestion: $0.id) == skillPath }.count)
             return SkillOverview.Row(
                 path: skillPath, skill: skill, practice: practice,
                 progress: progress[skillPath] ?? SkillProgress(skill: skillPath, publishedQuestions: [], attempts: []))
         }
         rows.sort { ($0.skill.sortOrder, $0.path) < ($1.skill.sortOrder, $1.path) }
-        return SkillOverview(path: path, isDomain: isDomain, title: head.title, description: head.description, skills: rows)
+        return SkillOverview(
+            path: path, isDomain: isDomain, title: head.title, description: head.description, skills: rows)
     }
 }

@@ -41,15 +41,21 @@ public final class StudyStart {
     private var writer: LibraryWriter?
     /// When the plan came from the index as the cache held it: the library, its check still
     /// running, and how to plan again from the checked index.
-    private let unchecked: (library: Library, pending: LibraryLaunch.PendingCheck, replan: (LibraryLaunch) -> SessionPlan)?
+    private let unchecked:
+        (library: Library, pending: LibraryLaunch.PendingCheck, replan: (LibraryLaunch) -> SessionPlan)?
     /// The library whose index records the session's writes when it closes.
     private let library: Library?
     /// The skill the session is about, when it studies exactly one (recorded on the session).
     public internal(set) var skill: String?
 
-    init(user: String, plan: SessionPlan, studyableDecks: [String], recovered: Bool, upgrades: [DeckUpgrade], loadProblems: [Diagnostic],
-         profile: Profile?, root: URL, source: any StudySource, writer: LibraryWriter,
-         library: Library? = nil, unchecked: (library: Library, pending: LibraryLaunch.PendingCheck, replan: (LibraryLaunch) -> SessionPlan)? = nil) {
+    init(
+        user: String, plan: SessionPlan, studyableDecks: [String], recovered: Bool, upgrades: [DeckUpgrade],
+        loadProblems: [Diagnostic],
+        profile: Profile?, root: URL, source: any StudySource, writer: LibraryWriter,
+        library: Library? = nil,
+        unchecked: (library: Library, pending: LibraryLaunch.PendingCheck, replan: (LibraryLaunch) -> SessionPlan)? =
+            nil
+    ) {
         self.library = library
         self.unchecked = unchecked
         self.user = user
@@ -66,10 +72,16 @@ public final class StudyStart {
 
     /// The runner for the plan, talking through `console`; vocabulary answers are typed when
     /// `typed` says so, else when the profile's `typed_answers` does.
-    public func runner(console: any StudyConsole, typed: Bool?, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) throws -> StudySessionRunner {
-        guard profile != nil else { throw LibraryError(.notFound, "no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME") }
+    public func runner(console: any StudyConsole, typed: Bool?, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) throws
+        -> StudySessionRunner
+    {
+        guard profile != nil else {
+            throw LibraryError(
+                .notFound, "no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME")
+        }
         guard let writer else { throw LibraryError(.notFound, "this study session was closed") }
-        let runner = StudySessionRunner(root: root, user: user, source: source, git: writer.git, console: console, seed: seed)
+        let runner = StudySessionRunner(
+            root: root, user: user, source: source, git: writer.git, console: console, seed: seed)
         runner.typedAnswers = typed ?? profile?.settings.typedAnswers ?? false
         runner.skill = skill
         if let unchecked, let source = source as? LaunchStudySource {
@@ -114,7 +126,9 @@ extension Library {
         let only = scope.admits
         // An interrupted session takes with it the progress files not yet committed: this
         // server's writes still being committed behind it go in first, as their own commits.
-        if FileManager.default.fileExists(atPath: root.appending(path: StudySessionRunner.snapshotPath).path) { gitPool?.waitForCommits() }
+        if FileManager.default.fileExists(atPath: root.appending(path: StudySessionRunner.snapshotPath).path) {
+            gitPool?.waitForCommits()
+        }
         let writer = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
         let recovered = try StudySessionRunner.recoverInterruptedSession(root: root, git: writer.git)
         // A recovered session was committed after this library's index was opened: read afresh.
@@ -122,9 +136,12 @@ extension Library {
         // A session plans from the index as the cache holds it and shows its first card while
         // the check of every file runs beside it (at 100 000 entries the check is most of a
         // launch); a plan alone prints counts, which must be the checked ones.
-        let (launch, pending) = planOnly ? (try opener.launch(), nil) : try opener.launchCheckingAlongside(patience: 0.02)
+        let (launch, pending) =
+            planOnly ? (try opener.launch(), nil) : try opener.launchCheckingAlongside(patience: 0.02)
         func planLimits(_ profile: Profile?) -> SessionPlanner.Limits {
-            SessionPlanner.Limits.from(profile, newPerDay: limits.newPerDay, reviewsPerDay: limits.reviewsPerDay, minutes: limits.minutes, drafts: limits.drafts)
+            SessionPlanner.Limits.from(
+                profile, newPerDay: limits.newPerDay, reviewsPerDay: limits.reviewsPerDay, minutes: limits.minutes,
+                drafts: limits.drafts)
         }
         // A deck whose version changed since the learner last saw it runs its upgrade rule,
         // which lists the entries added and removed: that takes the parsed library.
@@ -137,8 +154,11 @@ extension Library {
             let index = LibraryIndex(library: library, user: user)
             let planner = SessionPlanner(library: library, index: index)
             let start = StudyStart(
-                user: user, plan: planner.plan(decks: requested, limits: planLimits(index.profile), now: now, only: only), studyableDecks: planner.studyableDecks(requested),
-                recovered: recovered, upgrades: upgrades, loadProblems: library.errors, profile: library.profiles[user], root: root,
+                user: user,
+                plan: planner.plan(decks: requested, limits: planLimits(index.profile), now: now, only: only),
+                studyableDecks: planner.studyableDecks(requested),
+                recovered: recovered, upgrades: upgrades, loadProblems: library.errors, profile: library.profiles[user],
+                root: root,
                 source: LoadedStudySource(library: library, index: index), writer: writer, library: opener)
             start.skill = scope.skill
             return start
@@ -146,10 +166,19 @@ extension Library {
         try Self.check(decks: requested, known: launch.index.settings.decks.filter { launch.decks[$0] != nil })
         let planner = launch.planner()
         let start = StudyStart(
-            user: user, plan: planner.plan(decks: requested, limits: planLimits(launch.profile), now: now, only: only), studyableDecks: planner.studyableDecks(requested),
-            recovered: recovered, upgrades: [], loadProblems: [], profile: launch.profile, root: root, source: LaunchStudySource(launch), writer: writer,
-            library: opener, unchecked: pending.map { pending in
-                (opener, pending, { checked in checked.planner().plan(decks: requested, limits: planLimits(checked.profile), now: Date(), only: only) })
+            user: user, plan: planner.plan(decks: requested, limits: planLimits(launch.profile), now: now, only: only),
+            studyableDecks: planner.studyableDecks(requested),
+            recovered: recovered, upgrades: [], loadProblems: [], profile: launch.profile, root: root,
+            source: LaunchStudySource(launch), writer: writer,
+            library: opener,
+            unchecked: pending.map { pending in
+                (
+                    opener, pending,
+                    { checked in
+                        checked.planner().plan(
+                            decks: requested, limits: planLimits(checked.profile), now: Date(), only: only)
+                    }
+                )
             })
         start.skill = scope.skill
         return start
@@ -157,6 +186,9 @@ extension Library {
 
     static func check(decks requested: [String], known: [String]) throws {
         let unknown = requested.filter { !known.contains($0) }
-        if !unknown.isEmpty { throw LibraryError(.notFound, "no deck \(unknown.joined(separator: ", ")); decks are: \(known.joined(separator: ", "))") }
+        if !unknown.isEmpty {
+            throw LibraryError(
+                .notFound, "no deck \(unknown.joined(separator: ", ")); decks are: \(known.joined(separator: ", "))")
+        }
     }
 }

@@ -28,8 +28,12 @@ extension Library {
         let index = try launch().index
         var words: [DailyMatrix.Word] = []
         for number in 0..<index.entryCount {
-            guard let root = index.root(ofEntry: number), let headword = index.headword(ofEntry: number) else { continue }
-            words.append(DailyMatrix.Word(id: index.id(ofEntry: number), word: headword, rank: index.rank(ofEntry: number), root: root))
+            guard let root = index.root(ofEntry: number), let headword = index.headword(ofEntry: number) else {
+                continue
+            }
+            words.append(
+                DailyMatrix.Word(
+                    id: index.id(ofEntry: number), word: headword, rank: index.rank(ofEntry: number), root: root))
         }
         return words
     }
@@ -38,7 +42,10 @@ extension Library {
     /// `timeZone` (`DailyMatrix`); nil when no word has a root.
     public func today(date: Date = Date(), timeZone: TimeZone = .current) throws -> TodayMatrix? {
         let words = try rootWords()
-        guard let day = DailyMatrix.day(DailyMatrix.epochDay(of: date, timeZone: timeZone), words: words, lexicalRank: profile?.lexicalRank) else {
+        guard
+            let day = DailyMatrix.day(
+                DailyMatrix.epochDay(of: date, timeZone: timeZone), words: words, lexicalRank: profile?.lexicalRank)
+        else {
             return nil
         }
         func shown(_ word: DailyMatrix.Word) throws -> MatrixWord {
@@ -74,7 +81,8 @@ extension Library {
             if wanted.contains(id) { ranks[id] = rank }
         }
         return recent.sorted { $0.id < $1.id }.flatMap { row in
-            ranks[row.id].map { rank in row.marks.map { RankPromotion.Review(rank: rank, grade: $0.grade, at: $0.at) } } ?? []
+            ranks[row.id].map { rank in row.marks.map { RankPromotion.Review(rank: rank, grade: $0.grade, at: $0.at) } }
+                ?? []
         }
     }
 
@@ -84,7 +92,8 @@ extension Library {
     @discardableResult
     public func promoteRank(now: Date = Date()) throws -> (outcome: RankPromotion.Outcome, before: Int?) {
         try requireProfile()
-        let outcome = RankPromotion.apply(reviews: try promotionReviews(now: now), lexicalRank: profile?.lexicalRank, now: now)
+        let outcome = RankPromotion.apply(
+            reviews: try promotionReviews(now: now), lexicalRank: profile?.lexicalRank, now: now)
         let before = profile?.lexicalRank
         guard let current = profile,
             current.easyRatingVelocity != outcome.easyRatingVelocity || (current.cycleCount ?? 0) != outcome.cycleCount
@@ -97,12 +106,15 @@ extension Library {
             updated.cycleCount = outcome.cycleCount == 0 && updated.cycleCount == nil ? nil : outcome.cycleCount
             updated.lexicalRank = outcome.lexicalRank
             updated.updatedAt = Timestamp.wholeSeconds(now)
-            let subject = outcome.promoted
+            let subject =
+                outcome.promoted
                 ? "Promote: lexical rank \(before.map(String.init) ?? "none") → \(outcome.lexicalRank.map(String.init) ?? "none")"
                 : "Profile: easy rating velocity and cycle count from the last \(RankPromotion.windowDays) days"
             try git.apply(
                 changes: [paths.profile: Data(updated.render().utf8)],
-                message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n")
+                message:
+                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+            )
         }
         return (outcome, before)
     }

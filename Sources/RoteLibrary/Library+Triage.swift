@@ -16,14 +16,18 @@ extension Library {
             guard var updated = try ReadBeforeRewrite.read(Profile.self, at: paths.profile, in: root) else { return [] }
             let had = LibraryIndex.ignoredWords(of: updated)
             var added: [String] = []
-            for word in words.map(LibraryIndex.normalize) where !had.contains(word) && !added.contains(word) { added.append(word) }
+            for word in words.map(LibraryIndex.normalize) where !had.contains(word) && !added.contains(word) {
+                added.append(word)
+            }
             guard !added.isEmpty else { return [] }
             updated.ignoredWords += added
             updated.updatedAt = Timestamp.wholeSeconds(now)
             let subject = "Ignore: " + (added.count <= 3 ? added.joined(separator: ", ") : "\(added.count) words")
             try git.apply(
                 changes: [paths.profile: Data(updated.render().utf8)],
-                message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n")
+                message:
+                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+            )
             return added
         }
     }
@@ -45,7 +49,8 @@ extension Library {
                 let result = try recorder.updated(entry: entry.id) { file in
                     file.status = .active
                     file.statusAt = now
-                    file.reviews.append(ReviewEvent(id: UUID().uuidString.lowercased(), at: now, grade: .again, device: git.device))
+                    file.reviews.append(
+                        ReviewEvent(id: UUID().uuidString.lowercased(), at: now, grade: .again, device: git.device))
                     file.reviews.sort(by: ReviewEvent.replayOrder)
                 }
                 changes[result.path] = result.data
@@ -59,7 +64,8 @@ extension Library {
                 updated.updatedAt = now
                 changes[paths.profile] = Data(updated.render().utf8)
             }
-            try git.apply(changes: changes, message: Self.subject("Add", results.map(\.entry.id), device: git.device, user: user))
+            try git.apply(
+                changes: changes, message: Self.subject("Add", results.map(\.entry.id), device: git.device, user: user))
             return results
         }
     }
@@ -82,14 +88,18 @@ extension Library {
                 }
                 let result = try recorder.updated(entry: entry.id) { file in
                     file.status = .active
-                    file.reviews += WarmStart.reviews(entry: entry.id, calibration: "known", now: now, device: git.device, mark: ReviewEvent.known)
+                    file.reviews += WarmStart.reviews(
+                        entry: entry.id, calibration: "known", now: now, device: git.device, mark: ReviewEvent.known)
                     file.reviews.sort(by: ReviewEvent.replayOrder)
                 }
                 changes[result.path] = result.data
                 results.append((entry, true))
             }
             if !changes.isEmpty {
-                try git.apply(changes: changes, message: Self.subject("Known", results.filter(\.changed).map(\.entry.id), device: git.device, user: user))
+                try git.apply(
+                    changes: changes,
+                    message: Self.subject(
+                        "Known", results.filter(\.changed).map(\.entry.id), device: git.device, user: user))
             }
             return results
         }

@@ -76,7 +76,9 @@ extension Library {
     /// one-review session file, so it shows in `rote log` and syncs like any study. All or
     /// nothing: when this throws, nothing was recorded. With `reviewID`, a review already
     /// recorded under that id changes nothing, so a failed call can be retried.
-    public func recordReview(of entry: Entry, grade: Grade, ms: Int?, reviewID: String?, now: Date = Date()) throws -> RecordedReview {
+    public func recordReview(of entry: Entry, grade: Grade, ms: Int?, reviewID: String?, now: Date = Date()) throws
+        -> RecordedReview
+    {
         try requireProfile()
         return try write(purpose: "review") { git in
             let upgrades = try upgradeContentReadingEveryFile(git: git)
@@ -86,12 +88,17 @@ extension Library {
                 return RecordedReview(entry: entry, outcome: .alreadyRecorded(earlier), upgrades: upgrades)
             }
             let wasNew = before.reviews.isEmpty
-            let written = try recorder.recorded(entry: entry.id, grade: grade, at: now, ms: ms, id: reviewID ?? UUID().uuidString.lowercased())
+            let written = try recorder.recorded(
+                entry: entry.id, grade: grade, at: now, ms: ms, id: reviewID ?? UUID().uuidString.lowercased())
             let at = Timestamp.wholeSeconds(now)
             var session = SessionFile(
                 id: UUID().uuidString.lowercased(), user: user, device: git.device, kind: wasNew ? .learning : .review,
                 startedAt: at, endedAt: at, decks: [entry.deck], new: wasNew ? 1 : 0,
-                attempts: [.init(entry: entry.id, question: "review", answer: grade.name, correct: grade != .again, at: at, ms: ms ?? 0)])
+                attempts: [
+                    .init(
+                        entry: entry.id, question: "review", answer: grade.name, correct: grade != .again, at: at,
+                        ms: ms ?? 0)
+                ])
             session.count(grade)
             try git.applySession(session, progress: [written.path: written.data])
             return RecordedReview(entry: entry, outcome: .recorded(written.file), upgrades: upgrades)
@@ -100,7 +107,9 @@ extension Library {
 
     /// Applies `change` to each entry's progress file and commits them together (subject
     /// "`Verb`: ids"); returns each entry with its file as written. All or nothing.
-    public func change(_ change: EntryStatusChange, of entries: [Entry], verb: String, now: Date = Date()) throws -> [(entry: Entry, file: ProgressFile)] {
+    public func change(_ change: EntryStatusChange, of entries: [Entry], verb: String, now: Date = Date()) throws -> [(
+        entry: Entry, file: ProgressFile
+    )] {
         try requireProfile()
         return try write(purpose: verb) { git in
             let recorder = ReviewRecorder(root: root, user: user, device: git.device, decks: decks, profile: profile)
@@ -123,8 +132,14 @@ extension Library {
                 results.append((entry, result.file))
             }
             let names = results.map(\.entry.id)
-            let subject = "\(verb.prefix(1).uppercased() + verb.dropFirst()): " + (names.count <= 3 ? names.joined(separator: ", ") : "\(names.count) entries")
-            try git.apply(changes: changes, message: "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n")
+            let subject =
+                "\(verb.prefix(1).uppercased() + verb.dropFirst()): "
+                + (names.count <= 3 ? names.joined(separator: ", ") : "\(names.count) entries")
+            try git.apply(
+                changes: changes,
+                message:
+                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+            )
             return results
         }
     }

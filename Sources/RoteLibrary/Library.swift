@@ -46,7 +46,9 @@ public final class Library: @unchecked Sendable {
     /// with its check running on another thread, unless the check is done within `patience`
     /// (a small library's is; then the checked launch and no pending check). Without a usable
     /// cache the index is built, checked, first. Wait for a pending check with `settle(_:)`.
-    public func launchCheckingAlongside(patience: TimeInterval) throws -> (launch: LibraryLaunch, pending: LibraryLaunch.PendingCheck?) {
+    public func launchCheckingAlongside(patience: TimeInterval) throws -> (
+        launch: LibraryLaunch, pending: LibraryLaunch.PendingCheck?
+    ) {
         indexLock.lock()
         if let opened {
             indexLock.unlock()
@@ -98,7 +100,10 @@ public final class Library: @unchecked Sendable {
             if let problem = parsed.problems.filter({ $0.severity == .error }).sorted(by: Diagnostic.fileOrder).first,
                 FileManager.default.fileExists(atPath: root.appending(path: path).path)
             {
-                throw LibraryError(.unreadable, "\(name) cannot be used: its file does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
+                throw LibraryError(
+                    .unreadable,
+                    "\(name) cannot be used: its file does not read.\n\(problem.description)\nFix the file, then run `rote check`."
+                )
             }
         }
         let launch = try launch()
@@ -110,7 +115,10 @@ public final class Library: @unchecked Sendable {
         let near = try ids().filter { $0.contains(name.lowercased()) }.prefix(5)
         throw LibraryError(
             .notFound,
-            "no entry '\(name)'" + (near.isEmpty ? "; list them with `rote list` (ids look like english-a1/run, or give a word)" : "; did you mean \(near.joined(separator: ", "))?"))
+            "no entry '\(name)'"
+                + (near.isEmpty
+                    ? "; list them with `rote list` (ids look like english-a1/run, or give a word)"
+                    : "; did you mean \(near.joined(separator: ", "))?"))
     }
 
     /// Every entry id in study order.
@@ -127,7 +135,8 @@ public final class Library: @unchecked Sendable {
 
     /// Where the learner stands with an entry, from its progress file and the profile.
     public func status(of entry: Entry) -> LibraryIndex.Status {
-        LibraryIndex.status(of: entry, progress: progress(of: entry.id), ignoredWords: LibraryIndex.ignoredWords(of: profile))
+        LibraryIndex.status(
+            of: entry, progress: progress(of: entry.id), ignoredWords: LibraryIndex.ignoredWords(of: profile))
     }
 
     /// The learner's progress file for an entry as it is on disk now; nil when there is none.
@@ -135,7 +144,9 @@ public final class Library: @unchecked Sendable {
     /// writers read it again through `ReadBeforeRewrite`, which tolerates none.
     public func progress(of entry: String) -> ProgressFile? {
         let path = paths.progress(entry)
-        return FileManager.default.contents(atPath: root.appending(path: path).path).flatMap { ProgressFile.decode($0, path: path).0 }
+        return FileManager.default.contents(atPath: root.appending(path: path).path).flatMap {
+            ProgressFile.decode($0, path: path).0
+        }
     }
 
     /// Fails unless the learner has a profile that reads; a profile with errors is named with
@@ -144,9 +155,13 @@ public final class Library: @unchecked Sendable {
         guard profile == nil else { return }
         let path = paths.profile
         if let data = FileManager.default.contents(atPath: root.appending(path: path).path),
-            let problem = Profile.decode(data, path: path).1.filter({ $0.severity == .error }).sorted(by: Diagnostic.fileOrder).first
+            let problem = Profile.decode(data, path: path).1.filter({ $0.severity == .error }).sorted(
+                by: Diagnostic.fileOrder
+            ).first
         {
-            throw LibraryError(.unreadable, "the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
+            throw LibraryError(
+                .unreadable,
+                "the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
         }
         throw LibraryError(.notFound, "no learner '\(user)' in this library (\(path)); use --user NAME")
     }
@@ -171,7 +186,8 @@ extension Library {
     public func unreadableEntries() throws -> [Diagnostic] {
         let launch = try launch()
         return launch.index.entryFilesWithoutEntries().compactMap { path in
-            LibraryLoader().parse(root: root, path: path, decks: decks)?.problems.filter { $0.severity == .error }.sorted(by: Diagnostic.fileOrder).first
+            LibraryLoader().parse(root: root, path: path, decks: decks)?.problems.filter { $0.severity == .error }
+                .sorted(by: Diagnostic.fileOrder).first
         }
     }
 
@@ -192,7 +208,9 @@ extension Library {
     /// (ignoring ASCII case), in study order: how many there are, and those from `offset`,
     /// `limit` at most, with gloss and status. Read from the index; only the page's entries
     /// are made into answers, so a search stays cheap at 100 000 entries.
-    public func search(deck: String?, query: String, offset: Int, limit: Int) throws -> (total: Int, page: [ListedEntry]) {
+    public func search(deck: String?, query: String, offset: Int, limit: Int) throws -> (
+        total: Int, page: [ListedEntry]
+    ) {
         let index = try launch().index
         let needle = Array(query.trimmingCharacters(in: .whitespaces).lowercased().utf8)
         let prefix = deck.map { $0 + "/" }
@@ -202,10 +220,13 @@ extension Library {
             let id = index.id(ofEntry: number)
             if let deck, let prefix, id != deck, !id.hasPrefix(prefix) { continue }
             if !needle.isEmpty {
-                guard Self.contains(id.utf8, needle) || Self.contains(index.gloss(ofEntry: number).utf8, needle) else { continue }
+                guard Self.contains(id.utf8, needle) || Self.contains(index.gloss(ofEntry: number).utf8, needle) else {
+                    continue
+                }
             }
             if total >= offset, page.count < limit {
-                page.append(ListedEntry(id: id, gloss: index.gloss(ofEntry: number), status: index.status(ofEntry: number)))
+                page.append(
+                    ListedEntry(id: id, gloss: index.gloss(ofEntry: number), status: index.status(ofEntry: number)))
             }
             total += 1
         }
@@ -243,24 +264,32 @@ extension Library {
         let days = LocalDays(timeZone: timeZone)
         let skillDecks = Set(launch.decks.filter { $0.value.kind == .skills }.keys)
         var totals = StudyStats.Totals(skillDecks: skillDecks)
-        for partial in launch.index.foldProgressDigests(into: { StudyStats.Totals(skillDecks: skillDecks) }, { totals, row in
-            let scheduler = schedulers.scheduler(forEntry: row.id)
-            if digestsHold, let marks = row.marks, (marks.last?.at ?? .distantPast) <= now {
-                totals.add(entry: row.id, status: row.status, state: row.state, marks: marks, replayed: row.replayed, scheduler: scheduler, now: now, days: days)
-            } else if let file = self.progress(of: row.id) {
-                totals.add(
-                    entry: row.id, status: file.status, state: file.state, digest: StudyStats.digest(of: file, now: now, scheduler: scheduler),
-                    scheduler: scheduler, now: now, days: days)
-            }
-        }) {
+        for partial in launch.index.foldProgressDigests(
+            into: { StudyStats.Totals(skillDecks: skillDecks) },
+            { totals, row in
+                let scheduler = schedulers.scheduler(forEntry: row.id)
+                if digestsHold, let marks = row.marks, (marks.last?.at ?? .distantPast) <= now {
+                    totals.add(
+                        entry: row.id, status: row.status, state: row.state, marks: marks, replayed: row.replayed,
+                        scheduler: scheduler, now: now, days: days)
+                } else if let file = self.progress(of: row.id) {
+                    totals.add(
+                        entry: row.id, status: file.status, state: file.state,
+                        digest: StudyStats.digest(of: file, now: now, scheduler: scheduler),
+                        scheduler: scheduler, now: now, days: days)
+                }
+            })
+        {
             totals.add(partial)
         }
-        var stats = StudyStats(totals: totals, sessions: sessionsAround(now), profile: profile, now: now, timeZone: timeZone)
+        var stats = StudyStats(
+            totals: totals, sessions: sessionsAround(now), profile: profile, now: now, timeZone: timeZone)
         if !skillDecks.isEmpty {
             let index = launch.index
-            stats.countQuestions((0..<index.entryCount).lazy.map(index.id(ofEntry:)).filter { id in
-                id.split(separator: "/").first.map { skillDecks.contains(String($0)) } ?? false
-            })
+            stats.countQuestions(
+                (0..<index.entryCount).lazy.map(index.id(ofEntry:)).filter { id in
+                    id.split(separator: "/").first.map { skillDecks.contains(String($0)) } ?? false
+                })
         }
         return stats
     }
@@ -269,13 +298,17 @@ extension Library {
     /// wherever the learner is, are among them.
     func sessionsAround(_ now: Date) -> [SessionFile] {
         let loader = LibraryLoader(users: .only(user), includeSessions: true)
-        let months = Set([-2.0, 2.0].map { days in
-            let date = Timestamp.format(now.addingTimeInterval(days * 86_400))
-            return "\(paths.folder)/sessions/\(date.prefix(4))/\(date.dropFirst(5).prefix(2))"
-        })
-        let decks = decks, root = root
+        let months = Set(
+            [-2.0, 2.0].map { days in
+                let date = Timestamp.format(now.addingTimeInterval(days * 86_400))
+                return "\(paths.folder)/sessions/\(date.prefix(4))/\(date.dropFirst(5).prefix(2))"
+            })
+        let decks = decks
+        let root = root
         var sessions = loader.listFiles(root, under: months.sorted()).0.compactMap { path -> SessionFile? in
-            guard case let .session(_, session)? = loader.parse(root: root, path: path, decks: decks)?.value else { return nil }
+            guard case let .session(_, session)? = loader.parse(root: root, path: path, decks: decks)?.value else {
+                return nil
+            }
             return session
         }
         sessions.sort { $0.startedAt < $1.startedAt }
@@ -293,7 +326,9 @@ extension Library {
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
         var attempts: [String: LetterAttemptsFile] = [:]
         for path in loader.listFiles(root, under: ["\(paths.folder)/letters"]).0 {
-            guard case let .letters(_, file)? = loader.parse(root: root, path: path, decks: decks)?.value else { continue }
+            guard case let .letters(_, file)? = loader.parse(root: root, path: path, decks: decks)?.value else {
+                continue
+            }
             attempts[file.letter] = file
         }
         return attempts

@@ -39,15 +39,20 @@ public struct Reminders: Sendable {
     /// than `syncAge` ago (or never).
     public func syncReminder(now: Date) -> String? {
         guard hasRemote() else { return nil }
-        guard let last = lastSync() else { return "This library has not been synced yet: `rote sync` keeps your other devices up to date." }
+        guard let last = lastSync() else {
+            return "This library has not been synced yet: `rote sync` keeps your other devices up to date."
+        }
         let days = Int(now.timeIntervalSince(last) / 86_400)
         guard now.timeIntervalSince(last) > Self.syncAge else { return nil }
-        return "Last sync \(days) days ago (\(Timestamp.local(last))): `rote sync` when you are online; study goes on offline meanwhile."
+        return
+            "Last sync \(days) days ago (\(Timestamp.local(last))): `rote sync` when you are online; study goes on offline meanwhile."
     }
 
     /// The reminders not yet given today (by `timeZone`'s day), marked as given. `candidates`
     /// are (kind, text); a kind is given once a day whatever its text.
-    public func dueToday(_ candidates: [(kind: String, text: String)], now: Date, timeZone: TimeZone = .current) -> [String] {
+    public func dueToday(_ candidates: [(kind: String, text: String)], now: Date, timeZone: TimeZone = .current)
+        -> [String]
+    {
         let day = Timestamp.localDay(now, in: timeZone)
         let url = root.appending(path: Self.statePath)
         var given: [String: String] = [:]

@@ -18,7 +18,8 @@ public struct StudyScope: Sendable {
     /// Whether an entry is in scope; nil when every entry of the decks is.
     public var admits: (@Sendable (String) -> Bool)? {
         guard !prefixes.isEmpty || tagged != nil else { return nil }
-        let prefixes = prefixes, tagged = tagged
+        let prefixes = prefixes
+        let tagged = tagged
         return { id in
             (prefixes.isEmpty || prefixes.contains { id.hasPrefix($0) }) && (tagged?.contains(id) ?? true)
         }
@@ -46,7 +47,9 @@ extension Library {
             let isSkill = FileManager.default.fileExists(atPath: folder.appending(path: "skill.yaml").path)
             let isDomain = FileManager.default.fileExists(atPath: folder.appending(path: "domain.yaml").path)
             guard decks[deck] != nil, parts.allSatisfy({ Slug.isValidSegment($0) }), isSkill || isDomain else {
-                let known = decks[deck] == nil ? [] : try ids(inDeck: deck).map { $0.split(separator: "/").dropLast().joined(separator: "/") }
+                let known =
+                    decks[deck] == nil
+                    ? [] : try ids(inDeck: deck).map { $0.split(separator: "/").dropLast().joined(separator: "/") }
                 // The skills (and their domains) beside the name given, else all of the deck's.
                 let parent = parts.dropLast().joined(separator: "/") + "/"
                 let skills = Set(known.filter { $0.contains("/") })
@@ -55,8 +58,10 @@ extension Library {
                 let near = (beside.isEmpty ? Array(domains) : Array(beside)).sorted().prefix(12)
                 throw LibraryError(
                     .notFound,
-                    "no domain or skill \(path)" + (near.isEmpty ? "; give a deck, or a domain or skill folder of a skills deck (math/algebra)"
-                        : "; try \(near.joined(separator: ", "))"))
+                    "no domain or skill \(path)"
+                        + (near.isEmpty
+                            ? "; give a deck, or a domain or skill folder of a skills deck (math/algebra)"
+                            : "; try \(near.joined(separator: ", "))"))
             }
             scope.prefixes.append(path + "/")
             if isSkill { skills.append(path) }
@@ -66,7 +71,8 @@ extension Library {
         if !scope.prefixes.isEmpty, scope.prefixes.count == skills.count, skills.count == 1 { scope.skill = skills[0] }
         if !tags.isEmpty {
             let wanted = Set(tags.map { $0.lowercased() })
-            var tagged = Set<String>(), seen = Set<String>()
+            var tagged = Set<String>()
+            var seen = Set<String>()
             for deck in (scope.decks.isEmpty ? deckOrder : scope.decks) where decks[deck]?.kind == .passages {
                 for entry in entries(inDeck: deck) {
                     guard case let .passage(passage) = entry.content else { continue }
@@ -78,7 +84,9 @@ extension Library {
             guard !tagged.isEmpty else {
                 throw LibraryError(
                     .notFound,
-                    "no passage tagged \(tags.joined(separator: ", "))" + (seen.isEmpty ? "; no passage has tags" : "; tags are: \(seen.sorted().joined(separator: ", "))"))
+                    "no passage tagged \(tags.joined(separator: ", "))"
+                        + (seen.isEmpty
+                            ? "; no passage has tags" : "; tags are: \(seen.sorted().joined(separator: ", "))"))
             }
             scope.tagged = tagged
         }

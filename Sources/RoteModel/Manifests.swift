@@ -26,7 +26,10 @@ public struct LibraryManifest: YAMLCodable {
         case anonymous
     }
 
-    public init(format: Int = LibraryManifest.currentFormat, title: String? = nil, defaultUser: String? = nil, decks: [String] = [], privacy: Privacy = .standard) {
+    public init(
+        format: Int = LibraryManifest.currentFormat, title: String? = nil, defaultUser: String? = nil,
+        decks: [String] = [], privacy: Privacy = .standard
+    ) {
         self.format = format
         self.title = title
         self.defaultUser = defaultUser
@@ -37,14 +40,18 @@ public struct LibraryManifest: YAMLCodable {
     public init?(reading reader: inout MappingReader) {
         guard let format = reader.int("format", required: true) else { return nil }
         if format > LibraryManifest.currentFormat {
-            reader.error("format", "library format \(format) is newer than this rote understands (\(LibraryManifest.currentFormat)); update rote")
+            reader.error(
+                "format",
+                "library format \(format) is newer than this rote understands (\(LibraryManifest.currentFormat)); update rote"
+            )
             return nil
         }
         self.format = format
         title = reader.string("title")
         defaultUser = reader.string("default_user")
         if let user = defaultUser, !Slug.isValidUser(user) {
-            reader.error("default_user", "default_user '\(user)' is not a valid user name (lowercase letters, digits, _ . -)")
+            reader.error(
+                "default_user", "default_user '\(user)' is not a valid user name (lowercase letters, digits, _ . -)")
             defaultUser = nil
         }
         decks = reader.strings("decks") ?? []
@@ -53,7 +60,9 @@ public struct LibraryManifest: YAMLCodable {
             if let known = Privacy(rawValue: value) {
                 privacy = known
             } else {
-                reader.error("privacy", "privacy '\(value)' is not one of: \(Privacy.allCases.map(\.rawValue).joined(separator: ", "))")
+                reader.error(
+                    "privacy",
+                    "privacy '\(value)' is not one of: \(Privacy.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }
     }
@@ -214,7 +223,8 @@ public struct DeckManifest: YAMLCodable {
         let orderText = reader.string("order") ?? Order.listed.rawValue
         if var rule = reader.mapping("unlock") {
             unlock = UnlockRule(
-                mode: rule.string("mode") ?? "memory", minScore: rule.int("min_score") ?? 80, passes: rule.int("passes") ?? 2)
+                mode: rule.string("mode") ?? "memory", minScore: rule.int("min_score") ?? 80,
+                passes: rule.int("passes") ?? 2)
             reader.absorb(rule)
         }
         if var origin = reader.mapping("anki") {
@@ -238,7 +248,10 @@ public struct DeckManifest: YAMLCodable {
         }
         guard let kindText, let title, let version else { return nil }
         guard let kind = DeckKind(rawValue: kindText) else {
-            reader.error("kind", "unknown deck kind '\(kindText)'; use one of \(DeckKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            reader.error(
+                "kind",
+                "unknown deck kind '\(kindText)'; use one of \(DeckKind.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
             return nil
         }
         guard SemanticVersion(version) != nil else {
@@ -279,7 +292,13 @@ public struct DeckManifest: YAMLCodable {
         if let relearningSteps { map.add("relearning_steps", YAMLValue.minuteSteps(relearningSteps)) }
         map.add("order", .string(order.rawValue))
         if let unlock {
-            map.add("unlock", .map([("mode", .string(unlock.mode)), ("min_score", .int(unlock.minScore)), ("passes", .int(unlock.passes))], flow: true))
+            map.add(
+                "unlock",
+                .map(
+                    [
+                        ("mode", .string(unlock.mode)), ("min_score", .int(unlock.minScore)),
+                        ("passes", .int(unlock.passes)),
+                    ], flow: true))
         }
         if let anki {
             map.add("anki", .map([("deck_id", .int(anki.deckID)), ("deck", .string(anki.deckName))], flow: true))

@@ -7,7 +7,10 @@ public struct ReviewEvent: Sendable, Hashable {
     /// letters, digits, `-`, `_`, `.`, which the canonical file writes without quoting.
     public static func isValidID(_ text: String) -> Bool {
         (1...100).contains(text.utf8.count)
-            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || [0x2D, 0x5F, 0x2E].contains($0) }
+            && text.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+                    || [0x2D, 0x5F, 0x2E].contains($0)
+            }
     }
 
     /// Unique id (a UUID, lowercase); the merge key.

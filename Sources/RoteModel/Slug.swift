@@ -19,7 +19,10 @@ public enum Slug {
         guard let first = text.first, isLowerAlnum(first) else { return false }
         var previous = first
         for byte in text.dropFirst() {
-            guard isLowerAlnum(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else { return false }
+            guard
+                isLowerAlnum(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
+            else { return false }
             if byte == UInt8(ascii: "."), previous == UInt8(ascii: ".") { return false }
             previous = byte
         }
@@ -58,6 +61,7 @@ public enum Slug {
     }
 
     private static func isLowerAlnum(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 }

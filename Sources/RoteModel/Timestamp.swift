@@ -18,7 +18,8 @@ public enum Timestamp {
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         var yearText = String(year)
         while yearText.count < 4 { yearText = "0" + yearText }
-        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+        return
+            "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
     }
 
     /// A date as a learner reads it: in `timeZone` (the machine's own by default), to the
@@ -30,7 +31,8 @@ public enum Timestamp {
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return shifted.prefix(10) + " " + shifted.dropFirst(11).prefix(5) + " \(sign)\(two(minutes / 60)):\(two(minutes % 60))"
+        return shifted.prefix(10) + " " + shifted.dropFirst(11).prefix(5)
+            + " \(sign)\(two(minutes / 60)):\(two(minutes % 60))"
     }
 
     /// The calendar day of `local`: `2026-11-21`.
@@ -57,7 +59,8 @@ public enum Timestamp {
             }
             return value
         }
-        guard utf8[4] == 45, utf8[7] == 45, utf8[10] == UInt8(ascii: "T") || utf8[10] == UInt8(ascii: " "), utf8[13] == 58, utf8[16] == 58,
+        guard utf8[4] == 45, utf8[7] == 45, utf8[10] == UInt8(ascii: "T") || utf8[10] == UInt8(ascii: " "),
+            utf8[13] == 58, utf8[16] == 58,
             let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
             let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
             (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),

@@ -21,7 +21,9 @@ enum JSONReply {
 
     static func ok(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let data = try encoder.encode(value)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     static func error(_ error: WebError) -> Response {
@@ -29,8 +31,12 @@ enum JSONReply {
             struct Detail: Encodable { var code: String, message: String }
             var error: Detail
         }
-        let data = (try? encoder.encode(Body(error: .init(code: error.code, message: error.message)))) ?? Data("{\"error\":{\"code\":\"internal\"}}".utf8)
-        return Response(status: error.status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        let data =
+            (try? encoder.encode(Body(error: .init(code: error.code, message: error.message))))
+            ?? Data("{\"error\":{\"code\":\"internal\"}}".utf8)
+        return Response(
+            status: error.status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// A request's JSON body, read up to `limit` bytes (413 beyond), decoded as `T` (400 when it does not decode).
@@ -54,7 +60,9 @@ enum JSONReply {
         } catch let DecodingError.keyNotFound(key, _) {
             throw WebError(.badRequest, "bad_json", "the JSON body needs \"\(key.stringValue)\"")
         } catch let DecodingError.typeMismatch(_, context) {
-            throw WebError(.badRequest, "bad_json", "the JSON body has the wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+            throw WebError(
+                .badRequest, "bad_json",
+                "the JSON body has the wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
         } catch {
             throw WebError(.badRequest, "bad_json", "the request body is not the JSON this call takes; see docs/web.md")
         }
@@ -73,7 +81,9 @@ extension WebError {
         switch error {
         case let error as WebError: error
         case let error as LibraryError:
-            WebError(error.code == .notFound ? .notFound : .unprocessableContent, error.code == .notFound ? "not_found" : "library", error.message)
+            WebError(
+                error.code == .notFound ? .notFound : .unprocessableContent,
+                error.code == .notFound ? "not_found" : "library", error.message)
         case let busy as LibraryLock.Busy: WebError(.conflict, "busy", busy.description)
         case let error as LetterAttemptError: WebError(.badRequest, "bad_attempt", error.description)
         case let future as Timestamp.FutureTime: WebError(.badRequest, "bad_attempt", future.description)

@@ -74,7 +74,9 @@ public struct AccessPolicy: Sendable {
         for host in claimed {
             let (hostName, hostPort) = Self.split(authority: host)
             guard hosts.contains(hostName) else {
-                return WebError(.forbidden, "foreign_host", "this server answers only to \(hosts.sorted().joined(separator: ", ")), not \(hostName)")
+                return WebError(
+                    .forbidden, "foreign_host",
+                    "this server answers only to \(hosts.sorted().joined(separator: ", ")), not \(hostName)")
             }
             if let known = port.value, let hostPort, hostPort != known {
                 return WebError(.forbidden, "foreign_host", "this server listens on port \(known), not \(hostPort)")
@@ -94,7 +96,8 @@ public struct AccessPolicy: Sendable {
             return WebError(.unauthorized, "no_token", "open the address `rote serve` printed, with its ?token=")
         }
         guard Self.constantTimeEqual(presented, token) else {
-            return WebError(.forbidden, "wrong_token", "that token is not this server's; open the address `rote serve` printed")
+            return WebError(
+                .forbidden, "wrong_token", "that token is not this server's; open the address `rote serve` printed")
         }
         return nil
     }
@@ -113,7 +116,8 @@ public struct AccessPolicy: Sendable {
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         guard x.count == y.count else { return false }
         return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
@@ -148,7 +152,9 @@ public struct WebError: Error, Sendable {
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: AccessPolicy
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let started = ContinuousClock.now
         var response: Response
         if let refusal = policy.refusal(for: request) {
@@ -159,7 +165,9 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
             } catch let error as WebError {
                 response = JSONReply.error(error)
             } catch let error as HTTPError {
-                let code = error.status == .contentTooLarge ? "too_large" : error.status == .notFound ? "not_found" : "bad_request"
+                let code =
+                    error.status == .contentTooLarge
+                    ? "too_large" : error.status == .notFound ? "not_found" : "bad_request"
                 response = JSONReply.error(WebError(error.status, code, error.body ?? error.status.reasonPhrase))
             } catch {
                 response = JSONReply.error(WebError.from(error))
@@ -167,7 +175,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
             // The token in the first address becomes a cookie, and the address loses it.
             if request.uri.path == "/", request.uri.queryParameters.get("token") != nil, response.status == .ok {
                 response = Response(status: .seeOther, headers: [.location: "/"])
-                response.headers[.setCookie] = "\(AccessPolicy.cookieName)=\(policy.token); Path=/; HttpOnly; SameSite=Strict"
+                response.headers[.setCookie] =
+                    "\(AccessPolicy.cookieName)=\(policy.token); Path=/; HttpOnly; SameSite=Strict"
             }
         }
         response.headers[.contentSecurityPolicy] = AccessPolicy.contentSecurityPolicy

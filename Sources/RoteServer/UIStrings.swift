@@ -28,18 +28,23 @@ enum UIStrings {
     static func answer(requested: String?, acceptLanguage: String?) throws -> Answer {
         let lang = requested.flatMap { table[$0] == nil ? nil : $0 } ?? preferred(acceptLanguage) ?? fallback
         let strings = (table[fallback] ?? [:]).merging(table[lang] ?? [:]) { _, translated in translated }
-        return Answer(lang: lang, dir: rightToLeft.contains(lang) ? "rtl" : "ltr", strings: strings, available: table.keys.sorted())
+        return Answer(
+            lang: lang, dir: rightToLeft.contains(lang) ? "rtl" : "ltr", strings: strings,
+            available: table.keys.sorted())
     }
 
     /// `ar-EG,ar;q=0.9,en;q=0.8` → ar, when the table has it.
     static func preferred(_ header: String?) -> String? {
         guard let header else { return nil }
-        let ranked = header.split(separator: ",").enumerated().compactMap { position, item -> (tag: String, weight: Double, position: Int)? in
+        let ranked = header.split(separator: ",").enumerated().compactMap {
+            position, item -> (tag: String, weight: Double, position: Int)? in
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let tag = parts.first?.lowercased(), !tag.isEmpty else { return nil }
             let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             return (String(tag.split(separator: "-").first ?? ""), weight, position)
         }
-        return ranked.filter { $0.weight > 0 }.sorted { ($0.weight, -$0.position) > ($1.weight, -$1.position) }.map(\.tag).first { table[$0] != nil }
+        return ranked.filter { $0.weight > 0 }.sorted { ($0.weight, -$0.position) > ($1.weight, -$1.position) }.map(
+            \.tag
+        ).first { table[$0] != nil }
     }
 }

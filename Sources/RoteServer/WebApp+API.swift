@@ -72,7 +72,8 @@ extension TraceRequest {
     /// finite numbers.
     func points() throws -> [[TracePoint]] {
         for (s, stroke) in drawing.enumerated() {
-            for (p, point) in stroke.enumerated() where point.count < 2 || point.count > 3 || !point.allSatisfy(\.isFinite) {
+            for (p, point) in stroke.enumerated()
+            where point.count < 2 || point.count > 3 || !point.allSatisfy(\.isFinite) {
                 throw WebError(.badRequest, "bad_attempt", "drawing[\(s)][\(p)]: a point is [x, y] or [x, y, t]")
             }
         }
@@ -177,26 +178,33 @@ extension WebApp {
                 due: plan.due.count { $0.deck == name }, new: plan.new.count { $0.deck == name })
         }
         return TodayAnswer(
-            user: user, due: plan.due.count, new: plan.new.count, dueDeferred: plan.dueDeferred, reviewedToday: plan.reviewedToday, decks: decks,
-            dailyGoal: StudyStats.dailyGoal(of: library.profile), sessionOpen: lock.withLock { session.map { !$0.isFinished } ?? false })
+            user: user, due: plan.due.count, new: plan.new.count, dueDeferred: plan.dueDeferred,
+            reviewedToday: plan.reviewedToday, decks: decks,
+            dailyGoal: StudyStats.dailyGoal(of: library.profile),
+            sessionOpen: lock.withLock { session.map { !$0.isFinished } ?? false })
     }
 
     // MARK: Study
 
     func currentScreen() throws -> SessionScreen {
-        guard let session = lock.withLock({ session }) else { throw WebError(.notFound, "no_session", "no study session; start one with POST /api/session") }
+        guard let session = lock.withLock({ session }) else {
+            throw WebError(.notFound, "no_session", "no study session; start one with POST /api/session")
+        }
         return session.console.current
     }
 
     func startSession(_ request: StartRequest) async throws -> SessionScreen {
         if let open = lock.withLock({ session }), !open.isFinished { return open.console.current }
         let library = try library()
-        let start = try library.startStudy(decks: request.decks ?? [], limits: StudyLimits(newPerDay: request.new, reviewsPerDay: request.reviews))
+        let start = try library.startStudy(
+            decks: request.decks ?? [], limits: StudyLimits(newPerDay: request.new, reviewsPerDay: request.reviews))
         guard !start.plan.isEmpty else {
             start.close()
             var screen = SessionScreen()
             screen.finished = true
-            screen.summary = "Nothing to study right now" + (start.plan.reviewedToday > 0 ? " — \(start.plan.reviewedToday) reviews done today." : ".")
+            screen.summary =
+                "Nothing to study right now"
+                + (start.plan.reviewedToday > 0 ? " — \(start.plan.reviewedToday) reviews done today." : ".")
             return screen
         }
         let opened: WebStudySession
@@ -212,32 +220,43 @@ extension WebApp {
     }
 
     func reply(_ request: ReplyRequest) async throws -> SessionScreen {
-        guard let session = lock.withLock({ session }) else { throw WebError(.notFound, "no_session", "no study session; start one with POST /api/session") }
+        guard let session = lock.withLock({ session }) else {
+            throw WebError(.notFound, "no_session", "no study session; start one with POST /api/session")
+        }
         let before = session.console.current
         if let version = request.version, version != before.version {
             throw WebError(.conflict, "stale", "that question was already answered; here is the current one")
         }
         let reply: ConsoleReply
         if let command = request.command {
-            guard let parsed = SessionCommand(rawValue: command) else { throw WebError(.badRequest, "bad_command", "command is undo, suspend, ignore or quit") }
+            guard let parsed = SessionCommand(rawValue: command) else {
+                throw WebError(.badRequest, "bad_command", "command is undo, suspend, ignore or quit")
+            }
             reply = .command(parsed)
         } else {
             reply = .answer(request.answer ?? "")
         }
-        guard session.console.answer(reply) else { throw WebError(.conflict, "not_waiting", "the session is not waiting for an answer") }
+        guard session.console.answer(reply) else {
+            throw WebError(.conflict, "not_waiting", "the session is not waiting for an answer")
+        }
         return await session.console.next(after: before.version)
     }
 
     /// Typed recall so far, marked word by word against the passage on screen (`RecallComparison`).
     func recall(_ request: RecallRequest) throws -> RecallComparisonAnswer {
-        guard let session = lock.withLock({ session }), session.console.current.recall, let id = session.console.entryOnScreen,
+        guard let session = lock.withLock({ session }), session.console.current.recall,
+            let id = session.console.entryOnScreen,
             case let .passage(passage)? = try library().launch().entry(id: id)?.content
         else { throw WebError(.conflict, "no_recall", "no passage is being recited") }
         // The words typed so far, judged as far as they reach; the word still being typed waits.
         let comparison = RecallComparison.comparePrefix(passage: passage.text, typed: request.typed)
         // Only the typed words' marks go back: the passage itself stays hidden.
-        var words = comparison.words.compactMap { word in word.typed.map { RecallComparisonAnswer.Word(typed: $0, mark: word.mark.rawValue) } }
-        if let pending = comparison.pending { words.append(.init(typed: pending, mark: comparison.pendingOnTrack ? "pending" : "wrong")) }
+        var words = comparison.words.compactMap { word in
+            word.typed.map { RecallComparisonAnswer.Word(typed: $0, mark: word.mark.rawValue) }
+        }
+        if let pending = comparison.pending {
+            words.append(.init(typed: pending, mark: comparison.pendingOnTrack ? "pending" : "wrong"))
+        }
         return RecallComparisonAnswer(words: words, pendingOnTrack: comparison.pendingOnTrack)
     }
 
@@ -247,7 +266,9 @@ extension WebApp {
     func read(_ text: String) throws -> [ReaderToken] {
         try library().read(text).tokens.map { token in
             guard token.isWord else { return ReaderToken(text: token.text, isWord: false) }
-            return ReaderToken(text: token.text, isWord: true, status: token.status?.readerStatus ?? "none", rank: token.rank, entry: token.entry)
+            return ReaderToken(
+                text: token.text, isWord: true, status: token.status?.readerStatus ?? "none", rank: token.rank,
+                entry: token.entry)
         }
     }
 
@@ -255,11 +276,14 @@ extension WebApp {
     func readingSummary(_ text: String) throws -> ReadingSummary {
         let reading = try library().read(text)
         func word(_ word: Reading.Word) -> ReadingSummary.Word {
-            ReadingSummary.Word(entry: word.entry, word: word.word, rank: word.rank, status: word.status?.readerStatus, count: word.count)
+            ReadingSummary.Word(
+                entry: word.entry, word: word.word, rank: word.rank, status: word.status?.readerStatus,
+                count: word.count)
         }
         return ReadingSummary(
             runningWords: reading.runningWords, knownWords: reading.knownWords, ignoredWords: reading.ignoredWords,
-            coverage: (reading.coverage * 10_000).rounded() / 10_000, unknown: reading.unknown.map(word), notInDeck: reading.notInDeck.map(word))
+            coverage: (reading.coverage * 10_000).rounded() / 10_000, unknown: reading.unknown.map(word),
+            notInDeck: reading.notInDeck.map(word))
     }
 
     func lookup(_ word: String) throws -> [WordAnswer] {
@@ -267,14 +291,18 @@ extension WebApp {
         return launch.index.lemmas(of: word).compactMap { number in
             guard let entry = launch.entry(number), case let .vocabulary(lemma) = entry.content else { return nil }
             return WordAnswer(
-                entry: entry.id, lemma: lemma.word, pos: lemma.pos, translation: lemma.translation, meaning: lemma.definition.first { $0.0 == "en" }?.1,
-                rank: lemma.rank, cefr: lemma.cefr, forms: lemma.forms.map { [$0.0, $0.1] }, examples: lemma.examples.map { .init(en: $0.en, translated: $0.translated) },
+                entry: entry.id, lemma: lemma.word, pos: lemma.pos, translation: lemma.translation,
+                meaning: lemma.definition.first { $0.0 == "en" }?.1,
+                rank: lemma.rank, cefr: lemma.cefr, forms: lemma.forms.map { [$0.0, $0.1] },
+                examples: lemma.examples.map { .init(en: $0.en, translated: $0.translated) },
                 status: launch.index.status(ofEntry: number).readerStatus)
         }
     }
 
     func changeStatus(_ request: StatusRequest) throws -> [String: String] {
-        guard let status = ProgressFile.Status(rawValue: request.status) else { throw WebError(.badRequest, "bad_status", "status is ignored, suspended or active") }
+        guard let status = ProgressFile.Status(rawValue: request.status) else {
+            throw WebError(.badRequest, "bad_status", "status is ignored, suspended or active")
+        }
         let library = try library()
         let entry = try library.entry(named: request.entry)
         let verb = ["ignored": "ignore", "suspended": "suspend", "active": "activate"][request.status]!
@@ -307,12 +335,15 @@ extension WebApp {
         let library = try library()
         return library.deckOrder.compactMap { name in
             guard let deck = library.decks[name] else { return nil }
-            return ["name": name, "title": deck.title, "kind": deck.kind.rawValue, "description": deck.description ?? ""]
+            return [
+                "name": name, "title": deck.title, "kind": deck.kind.rawValue, "description": deck.description ?? "",
+            ]
         }
     }
 
     func entries(deck: String?, search: String?, offset: Int, limit: Int) throws -> [String: AnyEncodable] {
-        let found = try library().search(deck: deck?.isEmpty == true ? nil : deck, query: search ?? "", offset: max(0, offset), limit: max(0, limit))
+        let found = try library().search(
+            deck: deck?.isEmpty == true ? nil : deck, query: search ?? "", offset: max(0, offset), limit: max(0, limit))
         let page = found.page.map { ["id": $0.id, "gloss": $0.gloss, "status": $0.status.readerStatus] }
         return ["total": AnyEncodable(found.total), "entries": AnyEncodable(page)]
     }
@@ -321,18 +352,25 @@ extension WebApp {
         let library = try library()
         let entry = try library.entry(named: id)
         let progress = library.progress(of: entry.id)
-        let kind = switch entry.content {
-        case .vocabulary: "vocabulary"
-        case .passage: "passage"
-        case .letter: "letter"
-        case .question: "question"
-        }
+        let kind =
+            switch entry.content {
+            case .vocabulary: "vocabulary"
+            case .passage: "passage"
+            case .letter: "letter"
+            case .question: "question"
+            }
         return EntryAnswer(
-            id: entry.id, deck: entry.deck, kind: kind, gloss: entry.gloss, status: library.status(of: entry).readerStatus,
+            id: entry.id, deck: entry.deck, kind: kind, gloss: entry.gloss,
+            status: library.status(of: entry).readerStatus,
             file: (try? String(contentsOf: root.appending(path: entry.path), encoding: .utf8)) ?? "",
-            due: progress?.state?.due, stability: progress?.state?.stability, difficulty: progress?.state?.difficulty, ladder: progress?.ladder?.level,
-            reviews: (progress?.reviews ?? []).map { .init(at: $0.at, grade: $0.grade.name, ms: $0.ms, device: $0.device) },
-            commits: try library.commits(touching: entry, limit: 2000).map { .init(id: $0.id, date: $0.date, summary: $0.summary, touched: $0.touched) })
+            due: progress?.state?.due, stability: progress?.state?.stability, difficulty: progress?.state?.difficulty,
+            ladder: progress?.ladder?.level,
+            reviews: (progress?.reviews ?? []).map {
+                .init(at: $0.at, grade: $0.grade.name, ms: $0.ms, device: $0.device)
+            },
+            commits: try library.commits(touching: entry, limit: 2000).map {
+                .init(id: $0.id, date: $0.date, summary: $0.summary, touched: $0.touched)
+            })
     }
 
     // MARK: Stats
@@ -342,12 +380,19 @@ extension WebApp {
         let stats = try cachedStats()
         let maximum = stats.reviewsPerDay.max() ?? 0
         return StatsAnswer(
-            dueToday: stats.dueToday, forecast: Array(stats.due.prefix(StudyStats.upcomingDays + 1)), reviewsPerDay: stats.reviewsPerDay,
-            heatLevels: stats.reviewsPerDay.map { StudyHeatmap.level($0, maximum: maximum) }, currentStreak: stats.currentStreak, longestStreak: stats.longestStreak,
-            dailyGoal: stats.dailyGoal, reviewsToday: stats.reviewsToday, retentionReviews: stats.retention.reviews, retentionAchieved: stats.retention.achieved,
+            dueToday: stats.dueToday, forecast: Array(stats.due.prefix(StudyStats.upcomingDays + 1)),
+            reviewsPerDay: stats.reviewsPerDay,
+            heatLevels: stats.reviewsPerDay.map { StudyHeatmap.level($0, maximum: maximum) },
+            currentStreak: stats.currentStreak, longestStreak: stats.longestStreak,
+            dailyGoal: stats.dailyGoal, reviewsToday: stats.reviewsToday, retentionReviews: stats.retention.reviews,
+            retentionAchieved: stats.retention.achieved,
             retentionDesired: stats.retention.desired,
             mastery: library.deckOrder.compactMap { deck in
-                stats.mastery[deck].map { levels in .init(deck: deck, levels: MasteryLevel.allCases.map { .init(level: $0.rawValue, count: levels[$0] ?? 0) }) }
+                stats.mastery[deck].map { levels in
+                    .init(
+                        deck: deck,
+                        levels: MasteryLevel.allCases.map { .init(level: $0.rawValue, count: levels[$0] ?? 0) })
+                }
             })
     }
 
@@ -359,8 +404,11 @@ extension WebApp {
             throw WebError(.badRequest, "bad_settings", "give left_handed or haptics (true or false)")
         }
         let library = try library()
-        let changed = [request.leftHanded.map { $0 ? "left-handed" : "right-handed" }, request.haptics.map { "haptics \($0 ? "on" : "off")" }]
-            .compactMap { $0 }.joined(separator: ", ")
+        let changed = [
+            request.leftHanded.map { $0 ? "left-handed" : "right-handed" },
+            request.haptics.map { "haptics \($0 ? "on" : "off")" },
+        ]
+        .compactMap { $0 }.joined(separator: ", ")
         let profile = try library.updateProfile(subject: "Settings: \(changed) for \(library.user)") { profile in
             if let hand = request.leftHanded { profile.settings.leftHanded = hand }
             if let haptics = request.haptics { profile.settings.haptics = haptics }
@@ -381,9 +429,12 @@ extension WebApp {
                 guard case let .letter(letter) = entry.content else { return nil }
                 let mastery = LetterMastery(attempts: attempts[entry.id] ?? [], rule: rule)
                 return .init(
-                    id: entry.id, character: letter.character ?? letter.glyph, name: letter.name ?? "", glyph: letter.glyph,
-                    strokes: letter.strokes.map { $0.map { [$0.x, $0.y] } }, tips: letter.tips, unlocked: unlocked.contains(entry.id),
-                    best: mastery.bestScore, attempts: mastery.attemptCount, passesDone: min(mastery.passes, rule.passes))
+                    id: entry.id, character: letter.character ?? letter.glyph, name: letter.name ?? "",
+                    glyph: letter.glyph,
+                    strokes: letter.strokes.map { $0.map { [$0.x, $0.y] } }, tips: letter.tips,
+                    unlocked: unlocked.contains(entry.id),
+                    best: mastery.bestScore, attempts: mastery.attemptCount,
+                    passesDone: min(mastery.passes, rule.passes))
             })
     }
 
@@ -393,12 +444,17 @@ extension WebApp {
         let library = try library()
         let deck = try library.lettersDeck(request.deck)
         let entry = try library.letterEntry(request.letter, inDeck: deck)
-        guard case let .letter(letter) = entry.content else { throw WebError(.notFound, "not_found", "\(entry.id) is not a letter") }
-        let score = TraceScoring.score(drawing: try request.points(), template: letter.strokes.map { $0.map { TracePoint(x: $0.x, y: $0.y) } })
+        guard case let .letter(letter) = entry.content else {
+            throw WebError(.notFound, "not_found", "\(entry.id) is not a letter")
+        }
+        let score = TraceScoring.score(
+            drawing: try request.points(), template: letter.strokes.map { $0.map { TracePoint(x: $0.x, y: $0.y) } })
         // The attempt as the JSON `rote letters record` reads, through the same parser.
         var json: [String: Any] = [
-            "mode": request.mode, "score": score.score, "stroke_order": score.strokeOrder, "direction": score.direction, "shape": score.shape,
-            "start": score.start, "tips": score.tips, "hint_used": request.hintUsed ?? false, "started_at": request.startedAt,
+            "mode": request.mode, "score": score.score, "stroke_order": score.strokeOrder, "direction": score.direction,
+            "shape": score.shape,
+            "start": score.start, "tips": score.tips, "hint_used": request.hintUsed ?? false,
+            "started_at": request.startedAt,
             "completed_at": request.completedAt,
             "drawing": request.drawing.map { $0.map { $0.map { ($0 * 10).rounded() / 10 } } },
         ]
@@ -406,9 +462,12 @@ extension WebApp {
         let attempt = try LetterAttempt.parse(json: try JSONSerialization.data(withJSONObject: json))
         let recorded = try library.recordLetterAttempt(attempt, of: entry, inDeck: deck, source: "the attempt")
         return TraceAnswer(
-            letter: entry.id, score: score.score, start: score.start, direction: score.direction, strokeOrder: score.strokeOrder, shape: score.shape,
-            tips: score.tips, file: library.paths.letterAttempts(entry.id), best: recorded.mastery.bestScore, attempts: recorded.mastery.attemptCount,
-            passesDone: min(recorded.mastery.passes, recorded.rule.passes), unlocked: recorded.newlyUnlocked, review: recorded.review?.grade.name)
+            letter: entry.id, score: score.score, start: score.start, direction: score.direction,
+            strokeOrder: score.strokeOrder, shape: score.shape,
+            tips: score.tips, file: library.paths.letterAttempts(entry.id), best: recorded.mastery.bestScore,
+            attempts: recorded.mastery.attemptCount,
+            passesDone: min(recorded.mastery.passes, recorded.rule.passes), unlocked: recorded.newlyUnlocked,
+            review: recorded.review?.grade.name)
     }
 }
 

@@ -104,7 +104,10 @@ public final class WebApp: @unchecked Sendable {
         running?.stopAndWait()
         gitPool.waitForCommits()
         if let error = gitPool.committerError {
-            FileHandle.standardError.write(Data("rote: \(gitPool.pendingCommits) write(s) saved but not committed (\(error)); the next rote command that writes commits them\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "rote: \(gitPool.pendingCommits) write(s) saved but not committed (\(error)); the next rote command that writes commits them\n"
+                        .utf8))
         }
     }
 
@@ -115,7 +118,10 @@ public final class WebApp: @unchecked Sendable {
         router.get("/assets/{name}") { _, context in try Self.page(context.parameters.require("name")) }
         router.get("/media/**") { request, _ in try self.media(request.uri.path) }
         router.get("/api/strings") { request, _ in
-            try JSONReply.ok(try UIStrings.answer(requested: request.uri.queryParameters.get("lang"), acceptLanguage: request.headers[.acceptLanguage]))
+            try JSONReply.ok(
+                try UIStrings.answer(
+                    requested: request.uri.queryParameters.get("lang"), acceptLanguage: request.headers[.acceptLanguage]
+                ))
         }
         router.get("/api/today") { _, _ in try JSONReply.ok(self.today()) }
         router.get("/api/session") { _, _ in try JSONReply.ok(self.currentScreen()) }
@@ -140,7 +146,9 @@ public final class WebApp: @unchecked Sendable {
             return try JSONReply.ok(self.readingSummary(body.text))
         }
         router.get("/api/lookup") { request, _ in
-            guard let word = request.uri.queryParameters.get("word"), !word.isEmpty else { throw WebError(.badRequest, "bad_query", "give ?word=") }
+            guard let word = request.uri.queryParameters.get("word"), !word.isEmpty else {
+                throw WebError(.badRequest, "bad_query", "give ?word=")
+            }
             return try JSONReply.ok(self.lookup(word))
         }
         router.post("/api/entries/status") { request, _ in
@@ -159,15 +167,21 @@ public final class WebApp: @unchecked Sendable {
         router.get("/api/entries") { request, _ in
             let query = request.uri.queryParameters
             return try JSONReply.ok(
-                self.entries(deck: query.get("deck"), search: query.get("q"), offset: query.get("offset").flatMap { Int($0) } ?? 0,
-                             limit: min(200, query.get("limit").flatMap { Int($0) } ?? 50)))
+                self.entries(
+                    deck: query.get("deck"), search: query.get("q"),
+                    offset: query.get("offset").flatMap { Int($0) } ?? 0,
+                    limit: min(200, query.get("limit").flatMap { Int($0) } ?? 50)))
         }
         router.get("/api/entry") { request, _ in
-            guard let id = request.uri.queryParameters.get("id"), !id.isEmpty else { throw WebError(.badRequest, "bad_query", "give ?id=") }
+            guard let id = request.uri.queryParameters.get("id"), !id.isEmpty else {
+                throw WebError(.badRequest, "bad_query", "give ?id=")
+            }
             return try JSONReply.ok(self.entry(id))
         }
         router.get("/api/stats") { _, _ in try JSONReply.ok(self.stats()) }
-        router.get("/api/letters") { request, _ in try JSONReply.ok(self.letters(deck: request.uri.queryParameters.get("deck"))) }
+        router.get("/api/letters") { request, _ in
+            try JSONReply.ok(self.letters(deck: request.uri.queryParameters.get("deck")))
+        }
         router.post("/api/letters/settings") { request, _ in
             let body = try await JSONReply.body(LetterSettingsRequest.self, of: request, limit: BodyLimit.json)
             return try JSONReply.ok(self.changeLetterSettings(body))
@@ -181,31 +195,45 @@ public final class WebApp: @unchecked Sendable {
 
     // MARK: Pages and media
 
-    static let contentTypes = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "json": "application/json; charset=utf-8", "svg": "image/svg+xml"]
+    static let contentTypes = [
+        "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
+        "json": "application/json; charset=utf-8", "svg": "image/svg+xml",
+    ]
 
     /// An embedded page or asset; nothing on disk is read, so no path can reach outside them.
     static func page(_ name: String) throws -> Response {
-        guard let text = WebPages.files[name], let type = contentTypes[String(name.split(separator: ".").last ?? "")] else {
+        guard let text = WebPages.files[name], let type = contentTypes[String(name.split(separator: ".").last ?? "")]
+        else {
             throw WebError(.notFound, "not_found", "no page \(name)")
         }
-        return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        return Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    static let mediaTypes = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp", "mp3": "audio/mpeg", "ogg": "audio/ogg", "wav": "audio/wav", "m4a": "audio/mp4"]
+    static let mediaTypes = [
+        "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
+        "mp3": "audio/mpeg", "ogg": "audio/ogg", "wav": "audio/wav", "m4a": "audio/mp4",
+    ]
 
     /// `/media/<deck>/<file>`: a file of a deck's own `media/` folder (`corpus/<deck>/media/`),
     /// of a media type, and nothing else — no `..`, no hidden files, no link out of the folder.
     func media(_ rawPath: String) throws -> Response {
         let notFound = WebError(.notFound, "not_found", "no such media file")
         guard let path = rawPath.removingPercentEncoding, path.hasPrefix("/media/") else { throw notFound }
-        let parts = path.dropFirst("/media/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && !$0.contains("\\") && !$0.contains("\0") }),
+        let parts = path.dropFirst("/media/".count).split(separator: "/", omittingEmptySubsequences: false).map(
+            String.init)
+        guard parts.count >= 2,
+            parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && !$0.contains("\\") && !$0.contains("\0") }),
             let type = Self.mediaTypes[(parts.last!.split(separator: ".").last.map(String.init) ?? "").lowercased()],
             try library().decks[parts[0]] != nil
         else { throw notFound }
         let folder = root.appending(path: "corpus/\(parts[0])/media").resolvingSymlinksInPath().standardizedFileURL
-        let file = folder.appending(path: parts.dropFirst().joined(separator: "/")).resolvingSymlinksInPath().standardizedFileURL
-        guard file.path.hasPrefix(folder.path + "/"), let data = FileManager.default.contents(atPath: file.path) else { throw notFound }
+        let file = folder.appending(path: parts.dropFirst().joined(separator: "/")).resolvingSymlinksInPath()
+            .standardizedFileURL
+        guard file.path.hasPrefix(folder.path + "/"), let data = FileManager.default.contents(atPath: file.path) else {
+            throw notFound
+        }
         return Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -7,9 +7,12 @@ import NIOCore
 /// SIGTERM stops taking requests, then saves a study session in progress and commits it, and
 /// makes every commit still queued behind the writes it answered.
 public enum WebServer {
-    public static func run(app: WebApp, host: String, port: Int, announce: @escaping @Sendable (String) -> Void) async throws {
+    public static func run(app: WebApp, host: String, port: Int, announce: @escaping @Sendable (String) -> Void)
+        async throws
+    {
         var logger = Logger(label: "rote-serve")
-        logger.logLevel = ProcessInfo.processInfo.environment["ROTE_SERVE_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["ROTE_SERVE_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
         let token = app.policy.token
         app.commitLeftovers()
         let application = Application(

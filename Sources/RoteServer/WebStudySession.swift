@@ -24,10 +24,12 @@ final class WebStudySession: @unchecked Sendable {
 
     func begin() {
         let thread = Thread { [self] in
-            var summary: String?, failure: String?
+            var summary: String?
+            var failure: String?
             do {
                 if let session = try runner.run(plan: start.plan) {
-                    summary = StudySummary.render(session, nextDue: runner.nextDue(), now: Date(), statusChanges: runner.statusChanges.count)
+                    summary = StudySummary.render(
+                        session, nextDue: runner.nextDue(), now: Date(), statusChanges: runner.statusChanges.count)
                 } else {
                     summary = "Nothing answered; nothing saved."
                 }

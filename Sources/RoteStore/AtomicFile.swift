@@ -45,7 +45,8 @@ public enum AtomicFile {
             self.url = url
             let folder = url.deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            temporary = folder.appending(path: ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            temporary = folder.appending(
+                path: ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
             descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw WriteError(path: url.path, reason: String(cString: strerror(errno))) }
             buffer.reserveCapacity(Stream.bufferSize)
@@ -137,9 +138,11 @@ public enum AtomicFile {
 
     /// `rote check`'s warning for a temporary file found while listing the library.
     public static func leftoverWarning(_ path: String) -> Diagnostic {
-        .warning(path, nil, isAbandoned(path: path)
-            ? "temporary file of a write that was killed before it finished; it is never committed — delete it, or run `rote check --repair`"
-            : "temporary file of a write still in progress")
+        .warning(
+            path, nil,
+            isAbandoned(path: path)
+                ? "temporary file of a write that was killed before it finished; it is never committed — delete it, or run `rote check --repair`"
+                : "temporary file of a write still in progress")
     }
 
     /// Writes a file of the library at `root`, by its library-relative `path`, refusing a path
@@ -174,8 +177,13 @@ public enum AtomicFile {
             var info = stat()
             guard lstat(current, &info) == 0 else { return }
             if (info.st_mode & S_IFMT) == S_IFLNK {
-                let inside = String(current.dropFirst(root.path.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-                throw WriteError(path: path, reason: "\(inside) is a symbolic link, and Rote never writes through one; replace it with a real \(inside == path ? "file" : "folder") (`rote check` lists links)")
+                let inside = String(current.dropFirst(root.path.count)).trimmingCharacters(
+                    in: CharacterSet(charactersIn: "/"))
+                throw WriteError(
+                    path: path,
+                    reason:
+                        "\(inside) is a symbolic link, and Rote never writes through one; replace it with a real \(inside == path ? "file" : "folder") (`rote check` lists links)"
+                )
             }
         }
     }

@@ -12,7 +12,9 @@ public enum CommitAuthor {
 
     public static func anonymousEmail(user: String) -> String { "\(user)@users.rote.invalid" }
 
-    public static func signature(in repository: Repository, privacy: LibraryManifest.Privacy, user: String, at date: Date) throws -> Signature {
+    public static func signature(
+        in repository: Repository, privacy: LibraryManifest.Privacy, user: String, at date: Date
+    ) throws -> Signature {
         switch privacy {
         case .anonymous:
             try Signature(name: anonymousName, email: anonymousEmail(user: user), date: date)

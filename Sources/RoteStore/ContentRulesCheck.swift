@@ -14,10 +14,16 @@ import RoteModel
 ///   from, than and who; نفسه is same and himself), so they are not judged.
 /// All are warnings: the entry still studies.
 enum ContentRulesCheck {
-    static func problems(entries: [FileFacts.EntryFacts], decks: [String: DeckManifest], _ finder: LineFinder) -> [Diagnostic] {
-        var words: [String: [(entry: FileFacts.EntryFacts, word: String, pos: String, quality: FileFacts.VocabularyFacts)]] = [:]
+    static func problems(entries: [FileFacts.EntryFacts], decks: [String: DeckManifest], _ finder: LineFinder)
+        -> [Diagnostic]
+    {
+        var words:
+            [String: [(entry: FileFacts.EntryFacts, word: String, pos: String, quality: FileFacts.VocabularyFacts)]] =
+                [:]
         for entry in entries {
-            if case let .vocabulary(word, pos, quality) = entry.content { words[entry.deck, default: []].append((entry, word, pos, quality)) }
+            if case let .vocabulary(word, pos, quality) = entry.content {
+                words[entry.deck, default: []].append((entry, word, pos, quality))
+            }
         }
         var problems: [Diagnostic] = []
         for deck in words.keys.sorted() {
@@ -30,7 +36,10 @@ enum ContentRulesCheck {
                 let path = entry.path
                 if let rank = quality.rank {
                     if let other = ranks[rank] {
-                        problems.append(.warning(path, finder.line(containing: "rank:", in: path), "rank \(rank) is also the rank of \(other); ranks follow frequency, one word each"))
+                        problems.append(
+                            .warning(
+                                path, finder.line(containing: "rank:", in: path),
+                                "rank \(rank) is also the rank of \(other); ranks follow frequency, one word each"))
                     } else {
                         ranks[rank] = path
                     }
@@ -38,15 +47,22 @@ enum ContentRulesCheck {
                 if arabic {
                     for field in quality.nonArabic {
                         let name = field.hasPrefix("alternatives") ? "alternatives:" : "translation:"
-                        problems.append(.warning(path, finder.line(containing: name, in: path), "\(field) has no Arabic letter, but this deck's learners read Arabic (languages: {target: ar}); write it in Arabic script"))
+                        problems.append(
+                            .warning(
+                                path, finder.line(containing: name, in: path),
+                                "\(field) has no Arabic letter, but this deck's learners read Arabic (languages: {target: ar}); write it in Arabic script"
+                            ))
                     }
                 }
                 for question in quality.questions {
                     for distractor in question.distractors {
-                        guard let found = partsByWord[key(distractor)], !found.contains(where: { sameRole($0, pos) }) else { continue }
-                        problems.append(.warning(
-                            path, finder.line(containing: "id: \(question.id)", in: path),
-                            "question '\(question.id)': distractor '\(distractor)' is \(article(found.sorted().joined(separator: "/"))) in this deck, but '\(word)' is \(article(pos)); use a wrong answer of the same part of speech"))
+                        guard let found = partsByWord[key(distractor)], !found.contains(where: { sameRole($0, pos) })
+                        else { continue }
+                        problems.append(
+                            .warning(
+                                path, finder.line(containing: "id: \(question.id)", in: path),
+                                "question '\(question.id)': distractor '\(distractor)' is \(article(found.sorted().joined(separator: "/"))) in this deck, but '\(word)' is \(article(pos)); use a wrong answer of the same part of speech"
+                            ))
                     }
                 }
             }
@@ -64,7 +80,8 @@ enum ContentRulesCheck {
         ["noun", "verb"], ["noun", "adjective"], ["adjective", "verb"], ["adjective", "adverb"],
         ["adverb", "preposition"], ["adverb", "conjunction"], ["preposition", "conjunction"],
         ["determiner", "pronoun"], ["number", "adjective"], ["number", "noun"], ["number", "determiner"],
-        ["interjection", "adjective"], ["interjection", "adverb"], ["interjection", "determiner"], ["interjection", "noun"],
+        ["interjection", "adjective"], ["interjection", "adverb"], ["interjection", "determiner"],
+        ["interjection", "noun"],
         ["pronoun", "adverb"], ["noun", "determiner"], ["adjective", "preposition"],
     ]
 

@@ -17,7 +17,10 @@ public struct DeckUpgrade: Sendable, Equatable {
     /// Of the removed entries, those the learner has history for (kept, never deleted).
     public var removedWithHistory: [String]
 
-    public init(deck: String, kind: DeckKind, from: String?, to: String, added: [String]? = nil, removed: [String]? = nil, removedWithHistory: [String] = []) {
+    public init(
+        deck: String, kind: DeckKind, from: String?, to: String, added: [String]? = nil, removed: [String]? = nil,
+        removedWithHistory: [String] = []
+    ) {
         self.deck = deck
         self.kind = kind
         self.from = from
@@ -43,7 +46,8 @@ public enum ContentVersions {
     /// only recorded, not upgraded): the question a launch asks before anything is parsed.
     public static func hasUpgrade(decks: [String: DeckManifest], profile: Profile?) -> Bool {
         guard let profile else { return false }
-        return decks.contains { deck, manifest in profile.seenVersion(of: deck).map { $0 != manifest.version } ?? false }
+        return decks.contains { deck, manifest in profile.seenVersion(of: deck).map { $0 != manifest.version } ?? false
+        }
     }
 
     /// The decks whose version `user` has not seen, in study order; empty for a learner
@@ -63,15 +67,21 @@ public enum ContentVersions {
             }
             if history == nil {
                 repository = try? Repository.open(at: library.root)
-                history = (try? repository?.headCommit().map { try repository!.log(from: $0.id, limit: historyLimit) } ?? []) ?? []
+                history =
+                    (try? repository?.headCommit().map { try repository!.log(from: $0.id, limit: historyLimit) } ?? [])
+                    ?? []
             }
             var upgrade = DeckUpgrade(deck: deck, kind: manifest.kind, from: seen, to: manifest.version)
-            if let repository, let before = entryIDs(of: deck, atVersion: seen, in: history ?? [], repository: repository) {
+            if let repository,
+                let before = entryIDs(of: deck, atVersion: seen, in: history ?? [], repository: repository)
+            {
                 let now = Set(library.entries.filter { $0.deck == deck }.map(\.id))
                 upgrade.added = now.subtracting(before).sorted()
                 upgrade.removed = before.subtracting(now).sorted()
                 let progress = library.progress[user] ?? [:]
-                upgrade.removedWithHistory = upgrade.removed!.filter { progress[$0].map { !$0.reviews.isEmpty } ?? false }
+                upgrade.removedWithHistory = upgrade.removed!.filter {
+                    progress[$0].map { !$0.reviews.isEmpty } ?? false
+                }
             }
             result.append(upgrade)
         }
@@ -79,10 +89,13 @@ public enum ContentVersions {
     }
 
     /// The entry ids of `deck` in the newest commit whose deck.yaml has `version`.
-    static func entryIDs(of deck: String, atVersion version: String, in history: [Commit], repository: Repository) -> Set<String>? {
+    static func entryIDs(of deck: String, atVersion version: String, in history: [Commit], repository: Repository)
+        -> Set<String>?
+    {
         let manifestPath = "corpus/\(deck)/deck.yaml"
         for commit in history {
-            guard let tree = try? commit.tree(), let id = tree.entryID(atPath: manifestPath), let data = try? repository.blob(id),
+            guard let tree = try? commit.tree(), let id = tree.entryID(atPath: manifestPath),
+                let data = try? repository.blob(id),
                 DeckManifest.decode(data, path: manifestPath).0?.version == version,
                 let files = try? tree.files()
             else { continue }
@@ -100,7 +113,9 @@ extension ContentVersions {
     /// `user`'s profile.yaml with `versions` (deck → version) recorded as seen, for commands
     /// that add a deck to stamp it in the same commit; nil when the learner has no readable
     /// profile or nothing changes.
-    public static func profileSeeing(_ versions: [String: String], user: String, root: URL, now: Date) -> (path: String, data: Data)? {
+    public static func profileSeeing(_ versions: [String: String], user: String, root: URL, now: Date) -> (
+        path: String, data: Data
+    )? {
         let path = LibraryPaths(user: user).profile
         // Bookkeeping only: a profile that does not read in full is never rewritten for it.
         guard let data = FileManager.default.contents(atPath: root.appending(path: path).path),

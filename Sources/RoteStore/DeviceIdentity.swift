@@ -49,8 +49,10 @@ public enum DeviceIdentity {
             if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
             return
         }
-        guard name.count <= 64, !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
-            throw LibraryError(.invalidName, "a device name is one line of at most 64 characters, without control characters")
+        guard name.count <= 64, !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+        else {
+            throw LibraryError(
+                .invalidName, "a device name is one line of at most 64 characters, without control characters")
         }
         try AtomicFile.write(name + "\n", to: file)
     }
@@ -62,7 +64,9 @@ public enum DeviceIdentity {
     }
 
     private static func read(_ file: URL) -> String? {
-        guard let text = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        guard let text = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+            !text.isEmpty
+        else { return nil }
         return text
     }
 }

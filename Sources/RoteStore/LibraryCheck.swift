@@ -1,5 +1,6 @@
 import Foundation
 import Parallelism
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,12 +51,15 @@ public enum LibraryCheck {
             crossFile = cachedCrossFile
         } else {
             let facts = records.concurrentMap { $0.facts }.compactMap { $0 }
-            crossFile = LibraryValidator.crossFileProblems(root: root, manifest: listed.manifest, decks: listed.decks, facts: facts)
+            crossFile = LibraryValidator.crossFileProblems(
+                root: root, manifest: listed.manifest, decks: listed.decks, facts: facts)
         }
         diagnostics += crossFile
         diagnostics.sort(by: Diagnostic.fileOrder)
         if !unchanged || cached.crossFile == nil { save(records: records, crossFile: crossFile, root: root) }
-        return Result(diagnostics: diagnostics, fileCount: listed.fileCount, entryCount: entries, deckCount: listed.decks.count, filesRead: read)
+        return Result(
+            diagnostics: diagnostics, fileCount: listed.fileCount, entryCount: entries, deckCount: listed.decks.count,
+            filesRead: read)
     }
 
     /// What the check keeps of one file.
@@ -113,7 +117,9 @@ public enum LibraryCheck {
     /// Each listed file's record: the cached one when its stamp (and its deck's kind) is
     /// unchanged and was settled when cached, else the file read again now. Returns how many
     /// were read.
-    static func records(root: URL, files: [(String, LibraryFile)], decks: [String: DeckManifest], reuse cached: Cache) -> (records: [Record], read: Int) {
+    static func records(root: URL, files: [(String, LibraryFile)], decks: [String: DeckManifest], reuse cached: Cache)
+        -> (records: [Record], read: Int)
+    {
         let loader = LibraryLoader(users: .all, includeSessions: true)
         let rootPath = root.path
         // A file changed within the racy window before the cache was written may change again
@@ -124,13 +130,18 @@ public enum LibraryCheck {
             let stamp = stat(rootPath + "/" + path, &info) == 0 ? FileStamp(info) : FileStamp.unknown
             var deckKind = ""
             if case let .entry(deck, _) = kind { deckKind = decks[deck]?.kind.rawValue ?? "" }
-            if let record = cached.records[path], record.stamp == stamp, record.deckKind == deckKind, stamp != FileStamp.unknown,
+            if let record = cached.records[path], record.stamp == stamp, record.deckKind == deckKind,
+                stamp != FileStamp.unknown,
                 max(stamp.modified, stamp.changed) < settledBefore
             {
                 return (record, false)
             }
             let parsed = loader.parse(root: root, path: path, kind: kind, decks: decks)
-            return (Record(path: path, stamp: stamp, deckKind: deckKind, problems: parsed.problems, facts: parsed.value.flatMap(FileFacts.init)), true)
+            return (
+                Record(
+                    path: path, stamp: stamp, deckKind: deckKind, problems: parsed.problems,
+                    facts: parsed.value.flatMap(FileFacts.init)), true
+            )
         }
         return (results.map(\.0), results.filter(\.1).count)
     }
@@ -156,7 +167,8 @@ public enum LibraryCheck {
         guard FileManager.default.fileExists(atPath: root.appending(path: ".git").path) else { return }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        let text = encode(records, crossFile: crossFile, writtenAt: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
+        let text = encode(
+            records, crossFile: crossFile, writtenAt: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
         // A cache: a lost or torn one is only read as empty, so no fsync.
         try? Data(text.utf8).withUnsafeBytes { try AtomicFile.write($0, to: cacheURL(root), durable: false) }
     }
@@ -170,13 +182,22 @@ public enum LibraryCheck {
         out.reserveCapacity(records.count * 120)
         func problemLines(_ problems: [Diagnostic]) {
             for problem in problems {
-                out += " " + [escape(problem.path), problem.line.map(String.init) ?? "-", problem.severity.rawValue, escape(problem.message)].joined(separator: "\t") + "\n"
+                out +=
+                    " "
+                    + [
+                        escape(problem.path), problem.line.map(String.init) ?? "-", problem.severity.rawValue,
+                        escape(problem.message),
+                    ].joined(separator: "\t") + "\n"
             }
         }
         for record in records {
             let stamp = record.stamp
-            out += [escape(record.path), String(stamp.size), String(stamp.modified), String(stamp.changed), String(stamp.inode), escape(record.deckKind),
-                    record.factsField, String(record.problems.count)].joined(separator: "\t") + "\n"
+            out +=
+                [
+                    escape(record.path), String(stamp.size), String(stamp.modified), String(stamp.changed),
+                    String(stamp.inode), escape(record.deckKind),
+                    record.factsField, String(record.problems.count),
+                ].joined(separator: "\t") + "\n"
             problemLines(record.problems)
         }
         if let crossFile {
@@ -200,9 +221,11 @@ public enum LibraryCheck {
         var trimmed = bytes
         let mark = Array(("\n" + crossFileMark + "\t").utf8)
         if let start = lastRange(of: mark, in: bytes) {
-            guard let trailer = try? bytes.withUnsafeBufferPointer({ buffer in
-                try decodeRecords(UnsafeBufferPointer(rebasing: buffer[(start + 1)...]), crossFile: true)
-            }), let problems = trailer.first?.problems else { return nil }
+            guard
+                let trailer = try? bytes.withUnsafeBufferPointer({ buffer in
+                    try decodeRecords(UnsafeBufferPointer(rebasing: buffer[(start + 1)...]), crossFile: true)
+                }), let problems = trailer.first?.problems
+            else { return nil }
             crossFile = problems
             trimmed.removeSubrange((start + 1)...)
         }
@@ -266,34 +289,49 @@ public enum LibraryCheck {
             return at..<end
         }
         func text(_ field: UnsafeBufferPointer<UInt8>) -> String { unescape(String(decoding: field, as: UTF8.self)) }
-        func number<Number: FixedWidthInteger>(_ field: UnsafeBufferPointer<UInt8>) -> Number? { Number(String(decoding: field, as: UTF8.self)) }
+        func number<Number: FixedWidthInteger>(_ field: UnsafeBufferPointer<UInt8>) -> Number? {
+            Number(String(decoding: field, as: UTF8.self))
+        }
         func problem(_ fields: [UnsafeBufferPointer<UInt8>]) throws -> Diagnostic {
-            guard fields.count == 4, let severity = Diagnostic.Severity(rawValue: String(decoding: fields[2], as: UTF8.self)) else { throw Unreadable() }
-            return Diagnostic(path: text(fields[0]), line: number(fields[1]), severity: severity, message: text(fields[3]))
+            guard fields.count == 4,
+                let severity = Diagnostic.Severity(rawValue: String(decoding: fields[2], as: UTF8.self))
+            else { throw Unreadable() }
+            return Diagnostic(
+                path: text(fields[0]), line: number(fields[1]), severity: severity, message: text(fields[3]))
         }
         while let line = nextLine() {
             if line.isEmpty { continue }
             let parts = fields(of: line)
             var problems: [Diagnostic] = []
             if crossFile {
-                guard parts.count == 2, text(parts[0]) == crossFileMark, let count: Int = number(parts[1]) else { throw Unreadable() }
+                guard parts.count == 2, text(parts[0]) == crossFileMark, let count: Int = number(parts[1]) else {
+                    throw Unreadable()
+                }
                 for _ in 0..<count {
-                    guard let problemLine = nextLine(), !problemLine.isEmpty, bytes[problemLine.lowerBound] == 0x20 else { throw Unreadable() }
+                    guard let problemLine = nextLine(), !problemLine.isEmpty, bytes[problemLine.lowerBound] == 0x20
+                    else { throw Unreadable() }
                     problems.append(try problem(fields(of: (problemLine.lowerBound + 1)..<problemLine.upperBound)))
                 }
                 return [Record(path: "", stamp: .unknown, deckKind: "", problems: problems, facts: nil)]
             }
-            guard parts.count == 8, let size: UInt64 = number(parts[1]), let modified: Int64 = number(parts[2]), let changed: Int64 = number(parts[3]),
-                let inode: UInt64 = number(parts[4]), let count: Int = number(parts[7]), let kind = parts[6].first, "VLQPDSUG-".utf8.contains(kind)
+            guard parts.count == 8, let size: UInt64 = number(parts[1]), let modified: Int64 = number(parts[2]),
+                let changed: Int64 = number(parts[3]),
+                let inode: UInt64 = number(parts[4]), let count: Int = number(parts[7]), let kind = parts[6].first,
+                "VLQPDSUG-".utf8.contains(kind)
             else { throw Unreadable() }
             let facts = String(decoding: parts[6], as: UTF8.self)
             for _ in 0..<count {
-                guard let problemLine = nextLine(), !problemLine.isEmpty, bytes[problemLine.lowerBound] == 0x20 else { throw Unreadable() }
+                guard let problemLine = nextLine(), !problemLine.isEmpty, bytes[problemLine.lowerBound] == 0x20 else {
+                    throw Unreadable()
+                }
                 problems.append(try problem(fields(of: (problemLine.lowerBound + 1)..<problemLine.upperBound)))
             }
-            records.append(Record(
-                path: text(parts[0]), stamp: FileStamp(size: size, modified: modified, changed: changed, inode: inode), deckKind: text(parts[5]),
-                problems: problems, storedFacts: .encoded(facts)))
+            records.append(
+                Record(
+                    path: text(parts[0]),
+                    stamp: FileStamp(size: size, modified: modified, changed: changed, inode: inode),
+                    deckKind: text(parts[5]),
+                    problems: problems, storedFacts: .encoded(facts)))
         }
         return records
     }
@@ -315,7 +353,8 @@ public enum LibraryCheck {
         case let .domain(key, uuid, published): return "D" + join([key, uuid ?? "\u{0}", flag(published)])
         case let .skill(key, uuid, published): return "S" + join([key, uuid ?? "\u{0}", flag(published)])
         case let .profile(user, fitted):
-            return "U" + join([user] + fitted.flatMap { [$0.key, $0.values.map { String($0) }.joined(separator: ",")] })
+            return "U"
+                + join([user] + fitted.flatMap { [$0.key, $0.values.map { String($0) }.joined(separator: ",")] })
         case let .progress(user, entry, ahead):
             return "G" + join([user, entry] + ahead.flatMap { [$0.id, String($0.at.timeIntervalSince1970)] })
         }
@@ -343,7 +382,9 @@ public enum LibraryCheck {
             let content: FileFacts.EntryFacts.Content
             switch kind {
             case "V":
-                guard parts.count == 7, let quality = try? JSONDecoder().decode(FileFacts.VocabularyFacts.self, from: Data(parts[6].utf8)) else { throw Unreadable() }
+                guard parts.count == 7,
+                    let quality = try? JSONDecoder().decode(FileFacts.VocabularyFacts.self, from: Data(parts[6].utf8))
+                else { throw Unreadable() }
                 content = .vocabulary(word: parts[4], pos: parts[5], quality: quality)
             case "L":
                 guard parts.count == 6, let order = Int(parts[5]) else { throw Unreadable() }
@@ -358,13 +399,15 @@ public enum LibraryCheck {
             return .entry(.init(id: parts[0], deck: parts[1], path: parts[2], sortKey: sortKey, content: content))
         case "D", "S":
             guard parts.count == 3 else { throw Unreadable() }
-            return kind == "D" ? .domain(key: parts[0], uuid: optional(parts[1]), published: parts[2] == "1")
+            return kind == "D"
+                ? .domain(key: parts[0], uuid: optional(parts[1]), published: parts[2] == "1")
                 : .skill(key: parts[0], uuid: optional(parts[1]), published: parts[2] == "1")
         case "U":
             guard parts.count % 2 == 1 else { throw Unreadable() }
             var fitted: [FileFacts.FittedParameters] = []
             for index in stride(from: 1, to: parts.count, by: 2) {
-                let values = parts[index + 1].isEmpty ? [] : parts[index + 1].split(separator: ",").compactMap { Double($0) }
+                let values =
+                    parts[index + 1].isEmpty ? [] : parts[index + 1].split(separator: ",").compactMap { Double($0) }
                 fitted.append(.init(key: parts[index], values: values))
             }
             return .profile(user: parts[0], fitted: fitted)
@@ -382,7 +425,9 @@ public enum LibraryCheck {
     }
 
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x1F }) else { return text }
+        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x1F }) else {
+            return text
+        }
         var out = ""
         for character in text.unicodeScalars {
             switch character {

@@ -26,8 +26,11 @@ public struct LibraryCreator {
     /// letters, with optional subtags (`ar`, `en`, `pt-BR`, `zh-Hant`).
     public static func isLanguageCode(_ code: String) -> Bool {
         let parts = code.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLowercase }) else { return false }
-        return parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLowercase })
+        else { return false }
+        return parts.dropFirst().allSatisfy {
+            (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
     }
 
     /// A random learner id for an anonymous library: `learner-` and 10 hex digits. It names
@@ -48,23 +51,28 @@ public struct LibraryCreator {
     @discardableResult
     public func create(at root: URL) throws -> ObjectID {
         guard Slug.isValidUser(user) else {
-            throw LibraryError(.invalidUser, "'\(user)' is not a valid learner name; use lowercase letters, digits, _ . - (e.g. --user jane)")
+            throw LibraryError(
+                .invalidUser,
+                "'\(user)' is not a valid learner name; use lowercase letters, digits, _ . - (e.g. --user jane)")
         }
         let manager = FileManager.default
         if manager.fileExists(atPath: root.path) {
             let contents = (try? manager.contentsOfDirectory(atPath: root.path)) ?? []
             if LibraryLocation.isLibrary(root) {
-                throw LibraryError(.alreadyExists, "\(root.path) is already a Rote library; use it with `rote -C \(root.path) …`")
+                throw LibraryError(
+                    .alreadyExists, "\(root.path) is already a Rote library; use it with `rote -C \(root.path) …`")
             }
             if !contents.isEmpty {
-                throw LibraryError(.alreadyExists, "\(root.path) exists and is not empty; choose a new folder for the library")
+                throw LibraryError(
+                    .alreadyExists, "\(root.path) exists and is not empty; choose a new folder for the library")
             }
         }
         let repository: Repository
         do {
             repository = try Repository.create(at: root)
         } catch let error as GitError {
-            throw LibraryError(.gitFailure, "cannot create a git repository at \(root.path): \(error.message)", cause: error)
+            throw LibraryError(
+                .gitFailure, "cannot create a git repository at \(root.path): \(error.message)", cause: error)
         }
         var paths: [String] = []
         func write(_ path: String, _ text: String) throws {
@@ -72,7 +80,9 @@ public struct LibraryCreator {
             paths.append(path)
         }
         let decks = LibraryCreator.starterDeckNames
-        try write(LibraryLocation.manifestName, LibraryManifest(title: "My Rote library", defaultUser: user, decks: decks, privacy: privacy).render())
+        try write(
+            LibraryLocation.manifestName,
+            LibraryManifest(title: "My Rote library", defaultUser: user, decks: decks, privacy: privacy).render())
         try write(".gitattributes", MergeRules.gitAttributes)
         for file in StarterDecks.files { try write("corpus/\(file.path)", file.text) }
         var profile = Profile(user: user, createdAt: now, updatedAt: now)
@@ -98,10 +108,13 @@ public struct LibraryCreator {
             try CommitAuthor.configureGit(repository, root: root)
             let signature = try CommitAuthor.signature(in: repository, privacy: privacy, user: user, at: now)
             return try repository.createCommit(
-                tree: tree, parents: [], message: "Create Rote library with \(decks.count) starter decks\n\nDecks: \(decks.joined(separator: ", "))\nRote-User: \(user)\n",
+                tree: tree, parents: [],
+                message:
+                    "Create Rote library with \(decks.count) starter decks\n\nDecks: \(decks.joined(separator: ", "))\nRote-User: \(user)\n",
                 author: signature, committer: signature)
         } catch let error as GitError {
-            throw LibraryError(.gitFailure, "cannot make the first commit in \(root.path): \(error.message)", cause: error)
+            throw LibraryError(
+                .gitFailure, "cannot make the first commit in \(root.path): \(error.message)", cause: error)
         }
     }
 }

@@ -6,7 +6,8 @@ public struct LibraryError: RoteError {
     public struct Code: RoteErrorCode {
         public typealias Failure = LibraryError
         private enum Wrapped: String, Sendable {
-            case notALibrary, notAGitRepository, alreadyExists, unreadable, invalidUser, gitFailure, notFound, invalidName, invalidValue, consentRequired
+            case notALibrary, notAGitRepository, alreadyExists, unreadable, invalidUser, gitFailure, notFound,
+                invalidName, invalidValue, consentRequired
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }

@@ -29,39 +29,54 @@ public enum LibraryFile: Sendable, Equatable {
         let parts = path.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
         if path == LibraryLocation.manifestName { return .success(.manifest) }
         guard let top = parts.first, parts.count >= 2, let name = parts.last, name.hasSuffix(".yaml") else {
-            return .failure(.warning(path, nil, "not a file Rote reads (only rote.yaml, corpus/ and profiles/ hold library files)"))
+            return .failure(
+                .warning(path, nil, "not a file Rote reads (only rote.yaml, corpus/ and profiles/ hold library files)"))
         }
         let stem = String(name.dropLast(5))
         let segments = Array(parts.dropLast()) + [stem]
         for segment in segments.dropFirst() where !Slug.isValidSegment(segment) {
-            return .failure(.error(path, nil, "'\(segment)' is not a valid id segment; use lowercase letters, digits, _ . - (starting with a letter or digit)"))
+            return .failure(
+                .error(
+                    path, nil,
+                    "'\(segment)' is not a valid id segment; use lowercase letters, digits, _ . - (starting with a letter or digit)"
+                ))
         }
         switch top {
         case "corpus":
             let deck = segments[1]
             if parts.count == 2 {
-                return .failure(.error(path, nil, "a YAML file directly in corpus/ belongs in a deck folder, corpus/<deck>/"))
+                return .failure(
+                    .error(path, nil, "a YAML file directly in corpus/ belongs in a deck folder, corpus/<deck>/"))
             }
             if parts.count == 3, stem == "deck" { return .success(.deckManifest(deck: deck)) }
             if stem == "domain", parts.count == 4 { return .success(.domain(deck: deck, domain: segments[2])) }
-            if stem == "skill", parts.count == 5 { return .success(.skill(deck: deck, domain: segments[2], skill: segments[3])) }
+            if stem == "skill", parts.count == 5 {
+                return .success(.skill(deck: deck, domain: segments[2], skill: segments[3]))
+            }
             return .success(.entry(deck: deck, id: segments[1...].joined(separator: "/")))
         case "profiles":
             let user = segments[1]
             if parts.count == 3, stem == "profile" { return .success(.profile(user: user)) }
             guard parts.count >= 4 else { break }
             switch parts[2] {
-            case "progress" where parts.count >= 5: return .success(.progress(user: user, entry: segments[3...].joined(separator: "/")))
+            case "progress" where parts.count >= 5:
+                return .success(.progress(user: user, entry: segments[3...].joined(separator: "/")))
             case "sessions": return .success(.session(user: user))
             case "saved": return .success(.saved(user: user))
-            case "letters" where parts.count >= 5: return .success(.letters(user: user, letter: segments[3...].joined(separator: "/")))
+            case "letters" where parts.count >= 5:
+                return .success(.letters(user: user, letter: segments[3...].joined(separator: "/")))
             default: break
             }
-            return .failure(.warning(path, nil, "unexpected file under profiles/\(user)/; Rote reads profile.yaml, progress/, letters/, sessions/ and saved/"))
+            return .failure(
+                .warning(
+                    path, nil,
+                    "unexpected file under profiles/\(user)/; Rote reads profile.yaml, progress/, letters/, sessions/ and saved/"
+                ))
         default:
             break
         }
-        return .failure(.warning(path, nil, "not a file Rote reads (only rote.yaml, corpus/ and profiles/ hold library files)"))
+        return .failure(
+            .warning(path, nil, "not a file Rote reads (only rote.yaml, corpus/ and profiles/ hold library files)"))
     }
 
     /// The two shapes nearly every file has — `corpus/<deck>/<name>.yaml`, an entry, and
@@ -84,11 +99,14 @@ public enum LibraryFile: Sendable, Equatable {
                 if bounds.count > 4 { return nil }
             }
             bounds.append((start, bytes.count - 5))
-            func segment(_ number: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[bounds[number].0..<bounds[number].1]) }
+            func segment(_ number: Int) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: bytes[bounds[number].0..<bounds[number].1])
+            }
             func text(_ number: Int) -> String { String(decoding: segment(number), as: UTF8.self) }
             func equals(_ number: Int, _ word: StaticString) -> Bool {
                 let part = segment(number)
-                return part.count == word.utf8CodeUnitCount && memcmp(part.baseAddress!, word.utf8Start, part.count) == 0
+                return part.count == word.utf8CodeUnitCount
+                    && memcmp(part.baseAddress!, word.utf8Start, part.count) == 0
             }
             guard (1..<bounds.count).allSatisfy({ Slug.isValidSegment(segment($0)) }) else { return nil }
             if bounds.count == 3, equals(0, "corpus"), !equals(2, "deck") {

@@ -16,7 +16,10 @@ public final class LibraryWriter {
     /// the pool holds the lock (`LibraryGitPool.beginWriting`) and the writer's commits are
     /// made behind it. Before anything else, a write a kill left half-done is undone and the
     /// commits a `rote serve` promised are made (`recoverInterruptedWrites`).
-    public init(root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() }, pool: LibraryGitPool? = nil) throws {
+    public init(
+        root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() },
+        pool: LibraryGitPool? = nil
+    ) throws {
         if let pool, pool.defersCommits {
             git = try pool.beginWriting(root: root, user: user, purpose: purpose, now: now)
             lock = nil
@@ -39,7 +42,8 @@ public final class LibraryWriter {
 
     /// Runs `body` as the library's writer, the lock released when it returns.
     public static func write<Result>(
-        root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() }, pool: LibraryGitPool? = nil,
+        root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() },
+        pool: LibraryGitPool? = nil,
         _ body: (LibraryGit) throws -> Result
     ) throws -> Result {
         let writer = try LibraryWriter(root: root, user: user, purpose: purpose, now: now, pool: pool)
@@ -105,7 +109,9 @@ public final class LibraryGitPool: @unchecked Sendable {
     /// pending (the first write, or after the committer stopped), commits journals left on
     /// disk — by a `rote serve` that crashed — before anything is read. Throws `Busy` when
     /// another writer of this process or another process is at work.
-    func beginWriting(root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date) throws -> LibraryGit {
+    func beginWriting(root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date) throws
+        -> LibraryGit
+    {
         let (git, recover): (LibraryGit, Bool) = try lock.withLock {
             if let activeWriter { throw LibraryLock.Busy(holder: "pid \(getpid()): rote \(activeWriter)") }
             if libraryLock == nil { libraryLock = try LibraryLock(root: root, purpose: purpose) }
@@ -169,7 +175,8 @@ public final class LibraryGitPool: @unchecked Sendable {
     func nextJournalName(root: URL) -> String {
         lock.withLock {
             if lastNumber < 0 {
-                lastNumber = PendingCommit.journals(in: root).compactMap { Int($0.lastPathComponent.prefix(12)) }.max() ?? 0
+                lastNumber =
+                    PendingCommit.journals(in: root).compactMap { Int($0.lastPathComponent.prefix(12)) }.max() ?? 0
             }
             lastNumber += 1
             return String(format: "%012d", lastNumber) + "-\(UUID().uuidString.lowercased()).commit"
@@ -201,7 +208,10 @@ public final class LibraryGitPool: @unchecked Sendable {
                     }
                 })
             } catch {
-                FileHandle.standardError.write(Data("rote: could not commit a write (\(error)); its files are saved and the next write commits it\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "rote: could not commit a write (\(error)); its files are saved and the next write commits it\n"
+                            .utf8))
                 lock.withLock { stalled = error }
             }
             lock.withLock { releaseLockIfIdle() }
@@ -232,7 +242,8 @@ public final class LibraryGitPool: @unchecked Sendable {
 
     static func isSettingsFile(_ path: String) -> Bool {
         let parts = path.split(separator: "/")
-        return path == LibraryLocation.manifestName || (parts.count == 3 && parts[0] == "corpus" && parts[2] == "deck.yaml")
+        return path == LibraryLocation.manifestName
+            || (parts.count == 3 && parts[0] == "corpus" && parts[2] == "deck.yaml")
             || (parts.count == 3 && parts[0] == "profiles" && parts[2] == "profile.yaml")
     }
 
@@ -270,12 +281,19 @@ extension LibraryGit {
     /// (`SyncError.Code.uncommittedChanges`) rather than overwritten — for imports, which
     /// rewrite content a person may be editing.
     @discardableResult
-    public func apply(changes: [String: Data?], message: String, protectingUncommittedEdits: Bool = false) throws -> ObjectID? {
+    public func apply(changes: [String: Data?], message: String, protectingUncommittedEdits: Bool = false) throws
+        -> ObjectID?
+    {
         if protectingUncommittedEdits {
             let pending = Set(try pendingPaths())
-            let touched = changes.keys.filter { path in pending.contains(path) || pending.contains { $0.hasPrefix(path + "/") } }.sorted()
+            let touched = changes.keys.filter { path in
+                pending.contains(path) || pending.contains { $0.hasPrefix(path + "/") }
+            }.sorted()
             if !touched.isEmpty {
-                throw SyncError(.uncommittedChanges, "\(touched.prefix(3).joined(separator: ", "))\(touched.count > 3 ? " and \(touched.count - 3) more" : "") \(touched.count == 1 ? "has" : "have") uncommitted changes that this would overwrite; commit them (`rote sync` or `git commit`) or discard them, then run it again")
+                throw SyncError(
+                    .uncommittedChanges,
+                    "\(touched.prefix(3).joined(separator: ", "))\(touched.count > 3 ? " and \(touched.count - 3) more" : "") \(touched.count == 1 ? "has" : "have") uncommitted changes that this would overwrite; commit them (`rote sync` or `git commit`) or discard them, then run it again"
+                )
             }
         }
         // A git lock in the way fails the whole operation before any file is written. A write
@@ -356,7 +374,8 @@ extension LibraryGit {
         }
         let landed: Bool
         if lines[0].hasPrefix("pending ") {
-            landed = FileManager.default.fileExists(atPath: root.appending(path: "\(PendingCommit.folder)/\(lines[0].dropFirst("pending ".count))").path)
+            landed = FileManager.default.fileExists(
+                atPath: root.appending(path: "\(PendingCommit.folder)/\(lines[0].dropFirst("pending ".count))").path)
         } else {
             landed = String(lines[0]) != (try repository.headCommit()?.id.hex ?? "none")
         }
@@ -391,7 +410,10 @@ extension LibraryGit {
                 }
                 restored += 1
             }
-            FileHandle.standardError.write(Data("rote: undid an interrupted change (\(lines[1])): \(restored) file\(restored == 1 ? "" : "s") put back as before; run it again\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "rote: undid an interrupted change (\(lines[1])): \(restored) file\(restored == 1 ? "" : "s") put back as before; run it again\n"
+                        .utf8))
         }
         try FileManager.default.removeItem(at: journalURL)
     }
@@ -400,7 +422,9 @@ extension LibraryGit {
     private func removeEmptyFolders(above file: URL) {
         var folder = file.deletingLastPathComponent().standardizedFileURL
         let top = root.standardizedFileURL.path
-        while folder.path.hasPrefix(top + "/"), (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
+        while folder.path.hasPrefix(top + "/"),
+            (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true
+        {
             try? FileManager.default.removeItem(at: folder)
             folder = folder.deletingLastPathComponent()
         }

@@ -40,7 +40,10 @@ extension LibraryGit {
         try explainStaleLocks()
         let changed = try repository.changedPaths(from: try head.tree(), to: try target.tree())
         if !changed.isEmpty { try repository.checkoutTree(try target.tree(), paths: changed, force: true) }
-        try repository.setReference(named: "refs/heads/\(branch)", to: to, message: (lines.count > 2 ? lines[2] : "rote sync") + " (finished after an interruption)", expected: from)
-        FileHandle.standardError.write(Data("rote: finished a sync that was interrupted while it updated the files\n".utf8))
+        try repository.setReference(
+            named: "refs/heads/\(branch)", to: to,
+            message: (lines.count > 2 ? lines[2] : "rote sync") + " (finished after an interruption)", expected: from)
+        FileHandle.standardError.write(
+            Data("rote: finished a sync that was interrupted while it updated the files\n".utf8))
     }
 }

@@ -34,7 +34,10 @@ public final class LibraryGit {
         do {
             repository = try Repository.open(at: root)
         } catch let error as GitError {
-            throw SyncError(.notARepository, "\(root.path) is not a git repository (\(error.message)); create a library with `rote init`", cause: error)
+            throw SyncError(
+                .notARepository,
+                "\(root.path) is not a git repository (\(error.message)); create a library with `rote init`",
+                cause: error)
         }
         self.user = user
         self.device = DeviceIdentity.id(root: root)
@@ -77,7 +80,8 @@ public final class LibraryGit {
     func commit(changes: [String: Data?], message: String, journalName: String?) throws -> ObjectID? {
         if let deferral {
             let pending = PendingCommit(changes: changes, message: message, user: user, date: now())
-            try deferral.enqueue(pending, root: root, user: user, name: journalName ?? deferral.nextJournalName(root: root))
+            try deferral.enqueue(
+                pending, root: root, user: user, name: journalName ?? deferral.nextJournalName(root: root))
             committedChanges.merge(changes) { _, new in new }
             return nil
         }
@@ -96,7 +100,9 @@ public final class LibraryGit {
         // HEAD (the new files staged, as a plain `git commit` would take them), never behind it
         // — an index behind HEAD stages the reverse of the commit, and the next `git commit`
         // would quietly undo it.
-        let id = try repository.createCommit(tree: tree, parents: head.map { [$0] } ?? [], message: message, author: author, committer: author, updateReference: nil)
+        let id = try repository.createCommit(
+            tree: tree, parents: head.map { [$0] } ?? [], message: message, author: author, committer: author,
+            updateReference: nil)
         // Only the changed entries: the rest keep the stat data that lets status skip them.
         let index = try repository.index()
         try index.reloadIfChanged()
@@ -143,7 +149,9 @@ public final class LibraryGit {
     }
 
     @discardableResult
-    public func commitSession(_ session: SessionFile, progress: [String: Data], recovered: Bool = false) throws -> ObjectID? {
+    public func commitSession(_ session: SessionFile, progress: [String: Data], recovered: Bool = false) throws
+        -> ObjectID?
+    {
         var changes: [String: Data?] = progress.mapValues { $0 }
         changes[SessionFile.path(for: session)] = Data(session.render().utf8)
         return try commit(changes: changes, message: SessionCommitMessage.make(for: session, recovered: recovered))
@@ -160,7 +168,9 @@ public final class LibraryGit {
         for path in paths {
             changes[path] = FileManager.default.contents(atPath: root.appending(path: path).path)
         }
-        return try commit(changes: changes, message: PendingCommitMessage.make(paths: paths, changes: changes, user: user, device: device))
+        return try commit(
+            changes: changes,
+            message: PendingCommitMessage.make(paths: paths, changes: changes, user: user, device: device))
     }
 
     /// Explains git lock files left by a crashed git or rote, and removes those no live process
@@ -177,9 +187,14 @@ public final class LibraryGit {
     public static func removeIfStale(_ lock: URL, repository: URL) throws {
         guard FileManager.default.fileExists(atPath: lock.path) else { return }
         if let holder = ProcessScan.processHolding(lock) ?? ProcessScan.gitProcess(workingIn: repository) {
-            throw SyncError(.locked, "\(lock.path) is in use by process \(holder); wait for it to finish (or stop it), then try again")
+            throw SyncError(
+                .locked,
+                "\(lock.path) is in use by process \(holder); wait for it to finish (or stop it), then try again")
         }
         try? FileManager.default.removeItem(at: lock)
-        FileHandle.standardError.write(Data("rote: removed \(lock.path), left by a git or rote process that stopped before finishing; no running process held it\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "rote: removed \(lock.path), left by a git or rote process that stopped before finishing; no running process held it\n"
+                    .utf8))
     }
 }

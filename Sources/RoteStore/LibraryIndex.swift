@@ -44,7 +44,9 @@ public struct LibraryIndex: Sendable {
             var seen = Set<String>()
             for form in [word.word] + word.forms.map(\.1) {
                 let key = LibraryIndex.normalize(form)
-                if !key.isEmpty, seen.insert(key).inserted { forms[key, default: []].append(Lemma(id: entry.id, rank: word.rank)) }
+                if !key.isEmpty, seen.insert(key).inserted {
+                    forms[key, default: []].append(Lemma(id: entry.id, rank: word.rank))
+                }
             }
             ranked.append((word.rank ?? Int.max, entry.id))
         }

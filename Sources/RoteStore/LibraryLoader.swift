@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Git
 import Parallelism
 import SystemPackage
 import Yams
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a library's files into a `LoadedLibrary`, parsing on every core.
 public struct LibraryLoader: Sendable {
@@ -47,13 +48,19 @@ public struct LibraryLoader: Sendable {
         var library = LoadedLibrary(root: root)
         let manifestURL = root.appending(path: LibraryLocation.manifestName)
         guard let manifestData = FileManager.default.contents(atPath: manifestURL.path) else {
-            throw LibraryError(.notALibrary, "\(manifestURL.path): missing, so this is not a Rote library; create one with `rote init \(root.path)`")
+            throw LibraryError(
+                .notALibrary,
+                "\(manifestURL.path): missing, so this is not a Rote library; create one with `rote init \(root.path)`")
         }
         let (manifest, manifestProblems) = LibraryManifest.decode(manifestData, path: LibraryLocation.manifestName)
         library.manifest = manifest
         library.diagnostics += manifestProblems
         if !Repository.isWorkTree(root) {
-            library.diagnostics.append(.error(".git", nil, "\(root.path) is not a git repository, so it cannot sync or keep history; run `git init` there and commit, or create a library with `rote init`"))
+            library.diagnostics.append(
+                .error(
+                    ".git", nil,
+                    "\(root.path) is not a git repository, so it cannot sync or keep history; run `git init` there and commit, or create a library with `rote init`"
+                ))
         }
 
         var (paths, listingProblems) = listed.map { ($0, []) } ?? listFiles(root)
@@ -108,7 +115,9 @@ public struct LibraryLoader: Sendable {
     }
 
     /// Anything that stands for entries, in study order by the entry `key` gives.
-    public static func sortedInStudyOrder<Item>(_ items: [Item], deckOrder: [String], key: (Item) -> (deck: String, sortKey: Int, id: String)) -> [Item] {
+    public static func sortedInStudyOrder<Item>(
+        _ items: [Item], deckOrder: [String], key: (Item) -> (deck: String, sortKey: Int, id: String)
+    ) -> [Item] {
         let order = Dictionary(deckOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let keys = items.map { item in
             let key = key(item)
@@ -119,7 +128,9 @@ public struct LibraryLoader: Sendable {
 
     /// Study order on keys whose deck is already its place in the deck order.
     @inline(__always)
-    static func precedes(_ lhs: (deck: Int, sortKey: Int, id: String), _ rhs: (deck: Int, sortKey: Int, id: String)) -> Bool {
+    static func precedes(_ lhs: (deck: Int, sortKey: Int, id: String), _ rhs: (deck: Int, sortKey: Int, id: String))
+        -> Bool
+    {
         if lhs.deck != rhs.deck { return lhs.deck < rhs.deck }
         if lhs.sortKey != rhs.sortKey { return lhs.sortKey < rhs.sortKey }
         return lhs.id < rhs.id
@@ -151,7 +162,9 @@ public struct LibraryLoader: Sendable {
             guard let directory = opendir(rootPath + "/" + relative) else { return }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 let path = relative + "/" + name
                 if name.hasPrefix(".") {
                     // Noticed here, where every name passes anyway, rather than by a walk of its own.
@@ -162,7 +175,9 @@ public struct LibraryLoader: Sendable {
                 if type == DT_UNKNOWN {
                     var info = stat()
                     guard lstat(rootPath + "/" + path, &info) == 0 else { continue }
-                    type = (info.st_mode & S_IFMT) == S_IFDIR ? DT_DIR : (info.st_mode & S_IFMT) == S_IFLNK ? DT_LNK : DT_REG
+                    type =
+                        (info.st_mode & S_IFMT) == S_IFDIR
+                        ? DT_DIR : (info.st_mode & S_IFMT) == S_IFLNK ? DT_LNK : DT_REG
                 }
                 switch type {
                 case DT_DIR:
@@ -170,7 +185,10 @@ public struct LibraryLoader: Sendable {
                 case DT_LNK:
                     switch Self.link(at: path, root: rootPath) {
                     case let .outside(target):
-                        problems.append(.error(path, nil, "symbolic link leads outside the library (to \(target)); copy the file in instead"))
+                        problems.append(
+                            .error(
+                                path, nil,
+                                "symbolic link leads outside the library (to \(target)); copy the file in instead"))
                     case .file where path.hasSuffix(".yaml"): paths.append(path)
                     case .file, .notAFile: continue
                     }
@@ -200,7 +218,8 @@ public struct LibraryLoader: Sendable {
         let root = URL(fileURLWithPath: root).resolvingSymlinksInPath().standardizedFileURL.path
         guard target.hasPrefix(root + "/") else { return .outside(target: target) }
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) && !isDirectory.boolValue ? .file : .notAFile
+        return FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) && !isDirectory.boolValue
+            ? .file : .notAFile
     }
 
     /// The file's bytes, refusing one over the size limit before reading it. One open, one
@@ -219,14 +238,20 @@ public struct LibraryLoader: Sendable {
         }
         let size = Int(info.st_size)
         if size > YAMLSource.maximumFileSize {
-            problems.append(.error(path, nil, "file is \(size / 1_048_576) MiB; Rote reads files up to \(YAMLSource.maximumFileSize / 1_048_576) MiB — split it or move it out of the library"))
+            problems.append(
+                .error(
+                    path, nil,
+                    "file is \(size / 1_048_576) MiB; Rote reads files up to \(YAMLSource.maximumFileSize / 1_048_576) MiB — split it or move it out of the library"
+                ))
             return nil
         }
         var data = Data(count: size)
         var filled = 0
         let complete = data.withUnsafeMutableBytes { buffer -> Bool in
             while filled < size {
-                guard let count = try? FileDescriptor(rawValue: descriptor).read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size])),
+                guard
+                    let count = try? FileDescriptor(rawValue: descriptor).read(
+                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<size])),
                     count > 0
                 else { return false }
                 filled += count
@@ -286,41 +311,74 @@ public struct LibraryLoader: Sendable {
             return ParseResult(value: nil, problems: [])
         case let .entry(deck, id):
             guard let manifest = decks[deck] else {
-                return ParseResult(value: nil, problems: [.error(path, nil, "deck '\(deck)' has no readable corpus/\(deck)/deck.yaml, so its entries cannot be read")])
+                return ParseResult(
+                    value: nil,
+                    problems: [
+                        .error(
+                            path, nil,
+                            "deck '\(deck)' has no readable corpus/\(deck)/deck.yaml, so its entries cannot be read")
+                    ])
             }
             if manifest.kind == .skills {
                 let depth = id.split(separator: "/").count
                 if depth != 4 {
-                    return ParseResult(value: nil, problems: [.error(path, nil, "skills questions live at corpus/\(deck)/<domain>/<skill>/<question>.yaml")])
+                    return ParseResult(
+                        value: nil,
+                        problems: [
+                            .error(
+                                path, nil, "skills questions live at corpus/\(deck)/<domain>/<skill>/<question>.yaml")
+                        ])
                 }
                 for segment in id.split(separator: "/").dropFirst() where !Slug.isValidSkillSlug(segment) {
-                    return ParseResult(value: nil, problems: [.error(path, nil, "slug '\(segment)' breaks the skills rule ^[a-z0-9_]+$; rename it with underscores")])
+                    return ParseResult(
+                        value: nil,
+                        problems: [
+                            .error(
+                                path, nil,
+                                "slug '\(segment)' breaks the skills rule ^[a-z0-9_]+$; rename it with underscores")
+                        ])
                 }
             }
             let (content, found) = EntryContent.decode(data, kind: manifest.kind, path: path)
-            return ParseResult(value: content.map { .entry(Entry(id: id, deck: deck, path: path, content: $0)) }, problems: found)
+            return ParseResult(
+                value: content.map { .entry(Entry(id: id, deck: deck, path: path, content: $0)) }, problems: found)
         case let .domain(deck, domain):
             let (value, found) = SkillDomain.decode(data, path: path)
             problems += found
-            if !Slug.isValidSkillSlug(domain) { problems.append(.error(path, nil, "slug '\(domain)' breaks the skills rule ^[a-z0-9_]+$; rename the folder with underscores")) }
+            if !Slug.isValidSkillSlug(domain) {
+                problems.append(
+                    .error(
+                        path, nil,
+                        "slug '\(domain)' breaks the skills rule ^[a-z0-9_]+$; rename the folder with underscores"))
+            }
             return ParseResult(value: value.map { .domain("\(deck)/\(domain)", $0) }, problems: problems)
         case let .skill(deck, domain, skill):
             let (value, found) = Skill.decode(data, path: path)
             problems += found
-            if !Slug.isValidSkillSlug(skill) { problems.append(.error(path, nil, "slug '\(skill)' breaks the skills rule ^[a-z0-9_]+$; rename the folder with underscores")) }
+            if !Slug.isValidSkillSlug(skill) {
+                problems.append(
+                    .error(
+                        path, nil,
+                        "slug '\(skill)' breaks the skills rule ^[a-z0-9_]+$; rename the folder with underscores"))
+            }
             return ParseResult(value: value.map { .skill("\(deck)/\(domain)/\(skill)", $0) }, problems: problems)
         case let .profile(user):
             let (value, found) = Profile.decode(data, path: path)
             problems += found
             if let value, value.user != user {
-                problems.append(.error(path, nil, "profile says user '\(value.user)' but lives in profiles/\(user)/; make them match"))
+                problems.append(
+                    .error(
+                        path, nil, "profile says user '\(value.user)' but lives in profiles/\(user)/; make them match"))
             }
             return ParseResult(value: value.map { .profile(user, $0) }, problems: problems)
         case let .progress(user, entry):
             let (value, found) = ProgressFile.decode(data, path: path)
             problems += found
             if let value, value.entry != entry {
-                problems.append(.error(path, nil, "progress file is for '\(value.entry)' but its path says '\(entry)'; move it or fix 'entry'"))
+                problems.append(
+                    .error(
+                        path, nil,
+                        "progress file is for '\(value.entry)' but its path says '\(entry)'; move it or fix 'entry'"))
                 return ParseResult(value: nil, problems: problems)
             }
             return ParseResult(value: value.map { .progress(user, $0) }, problems: problems)
@@ -331,7 +389,11 @@ public struct LibraryLoader: Sendable {
             let (value, found) = LetterAttemptsFile.decode(data, path: path)
             problems += found
             if let value, value.letter != letter {
-                problems.append(.error(path, nil, "letter attempts are for '\(value.letter)' but the path says '\(letter)'; move the file or fix 'letter'"))
+                problems.append(
+                    .error(
+                        path, nil,
+                        "letter attempts are for '\(value.letter)' but the path says '\(letter)'; move the file or fix 'letter'"
+                    ))
                 return ParseResult(value: nil, problems: problems)
             }
             return ParseResult(value: value.map { .letters(user, $0) }, problems: problems)

@@ -17,9 +17,13 @@ public enum LibraryLocation {
             guard isLibrary(url) else {
                 var isFolder: ObjCBool = false
                 if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
-                    throw LibraryError(.notFound, "\(url.path): no such folder; create a library there with `rote init \(explicit)`")
+                    throw LibraryError(
+                        .notFound, "\(url.path): no such folder; create a library there with `rote init \(explicit)`")
                 }
-                throw LibraryError(.notALibrary, "\(url.path)/\(manifestName): missing, so this is not a Rote library; create one with `rote init \(explicit)`")
+                throw LibraryError(
+                    .notALibrary,
+                    "\(url.path)/\(manifestName): missing, so this is not a Rote library; create one with `rote init \(explicit)`"
+                )
             }
             return (url, false)
         }
@@ -52,18 +56,32 @@ public enum LibraryLocation {
     /// This is the one place a learner name enters Rote, and it becomes part of file paths
     /// (`profiles/<user>/…`, `.git/rote/launch-<user>.index`), so a name that is not a slug —
     /// `../../victim`, a slash, an empty segment — is refused here, for every command.
-    public static func user(explicit: String?, manifest: LibraryManifest?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+    public static func user(
+        explicit: String?, manifest: LibraryManifest?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> String {
         // An anonymous library never takes a learner's name from their login.
-        if manifest?.privacy == .anonymous, explicit?.isEmpty ?? true, environment["ROTE_USER"]?.isEmpty ?? true, manifest?.defaultUser == nil {
-            throw LibraryError(.invalidUser, "this library is anonymous (privacy: anonymous in rote.yaml) and names no default_user, so your login name is not used; pass --user with your learner id")
+        if manifest?.privacy == .anonymous, explicit?.isEmpty ?? true, environment["ROTE_USER"]?.isEmpty ?? true,
+            manifest?.defaultUser == nil
+        {
+            throw LibraryError(
+                .invalidUser,
+                "this library is anonymous (privacy: anonymous in rote.yaml) and names no default_user, so your login name is not used; pass --user with your learner id"
+            )
         }
         let (user, source): (String, String) =
-            if let explicit, !explicit.isEmpty { (explicit, "--user") }
-            else if let fromEnvironment = environment["ROTE_USER"], !fromEnvironment.isEmpty { (fromEnvironment, "ROTE_USER") }
-            else if let user = manifest?.defaultUser { (user, "rote.yaml's default_user") }
-            else { (loginUser(environment: environment), "your login name") }
+            if let explicit, !explicit.isEmpty {
+                (explicit, "--user")
+            } else if let fromEnvironment = environment["ROTE_USER"], !fromEnvironment.isEmpty {
+                (fromEnvironment, "ROTE_USER")
+            } else if let user = manifest?.defaultUser { (user, "rote.yaml's default_user") } else {
+                (loginUser(environment: environment), "your login name")
+            }
         guard Slug.isValidUser(user) else {
-            throw LibraryError(.invalidUser, "'\(user)' (from \(source)) is not a valid learner name; use lowercase letters, digits, _ . - (e.g. --user jane)")
+            throw LibraryError(
+                .invalidUser,
+                "'\(user)' (from \(source)) is not a valid learner name; use lowercase letters, digits, _ . - (e.g. --user jane)"
+            )
         }
         return user
     }

@@ -39,7 +39,8 @@ public final class LibraryLock: @unchecked Sendable {
             throw AtomicFile.WriteError(path: url.path, reason: String(cString: strerror(errno)))
         }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let holder = (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let holder = (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             close(descriptor)
             throw Busy(holder: holder.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown process", resource: resource)
         }

@@ -18,7 +18,9 @@ public struct LibrarySettings: Sendable {
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
         let manifestURL = root.appending(path: LibraryLocation.manifestName)
         guard let manifestData = FileManager.default.contents(atPath: manifestURL.path) else {
-            throw LibraryError(.notALibrary, "\(manifestURL.path): missing, so this is not a Rote library; create one with `rote init \(root.path)`")
+            throw LibraryError(
+                .notALibrary,
+                "\(manifestURL.path): missing, so this is not a Rote library; create one with `rote init \(root.path)`")
         }
         self.root = root
         self.user = user
@@ -45,7 +47,9 @@ public struct LibrarySettings: Sendable {
     /// A learner's profile, when it reads.
     public static func readProfile(of user: String, root: URL) -> Profile? {
         let path = LibraryPaths(user: user).profile
-        return FileManager.default.contents(atPath: root.appending(path: path).path).flatMap { Profile.decode($0, path: path).0 }
+        return FileManager.default.contents(atPath: root.appending(path: path).path).flatMap {
+            Profile.decode($0, path: path).0
+        }
     }
 
     /// Deck names in study order, as `rote.yaml` lists them and then the rest by name.
@@ -57,10 +61,14 @@ public struct LibrarySettings: Sendable {
     /// A deck's entries in study order, and the errors of its entry files that gave none.
     public func read(deck: String) -> (entries: [Entry], problems: [Diagnostic]) {
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
-        let decks = decks, root = root
-        let results = loader.listFiles(root, under: ["corpus/\(deck)"]).0.concurrentMap { path -> (Entry?, [Diagnostic]) in
+        let decks = decks
+        let root = root
+        let results = loader.listFiles(root, under: ["corpus/\(deck)"]).0.concurrentMap {
+            path -> (Entry?, [Diagnostic]) in
             guard let parsed = loader.parse(root: root, path: path, decks: decks) else { return (nil, []) }
-            guard case let .entry(entry)? = parsed.value else { return (nil, parsed.problems.filter { $0.severity == .error }) }
+            guard case let .entry(entry)? = parsed.value else {
+                return (nil, parsed.problems.filter { $0.severity == .error })
+            }
             return (entry, [])
         }
         let entries = LibraryLoader.sortedInStudyOrder(results.compactMap(\.0), deckOrder: deckOrder)

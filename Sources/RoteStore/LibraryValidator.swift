@@ -41,7 +41,8 @@ public enum FileFacts: Sendable, Equatable {
         public init(_ entry: Entry) {
             let content: Content
             switch entry.content {
-            case let .vocabulary(word): content = .vocabulary(word: word.word, pos: word.pos, quality: VocabularyFacts(word))
+            case let .vocabulary(word):
+                content = .vocabulary(word: word.word, pos: word.pos, quality: VocabularyFacts(word))
             case let .letter(letter): content = .letter(glyph: letter.glyph, order: letter.order)
             case let .question(question): content = .question(uuid: question.uuid, published: question.published)
             case .passage: content = .passage
@@ -79,12 +80,15 @@ public enum FileFacts: Sendable, Equatable {
         public init(_ word: VocabularyEntry) {
             var nonArabic: [String] = []
             if !ContentQuality.hasArabicLetter(word.translation) { nonArabic.append("translation") }
-            for (index, alternative) in word.alternatives.enumerated() where !ContentQuality.hasArabicLetter(alternative) {
+            for (index, alternative) in word.alternatives.enumerated()
+            where !ContentQuality.hasArabicLetter(alternative) {
                 nonArabic.append("alternatives[\(index + 1)]")
             }
             self.init(
                 rank: word.rank, nonArabic: nonArabic,
-                questions: word.questions.filter { $0.kind == .reverseTranslation }.map { Question(id: $0.id, kind: $0.kind.rawValue, distractors: $0.distractors.map(\.text)) })
+                questions: word.questions.filter { $0.kind == .reverseTranslation }.map {
+                    Question(id: $0.id, kind: $0.kind.rawValue, distractors: $0.distractors.map(\.text))
+                })
         }
     }
 
@@ -99,7 +103,8 @@ public enum FileFacts: Sendable, Equatable {
         }
 
         static func of(_ profile: Profile) -> [FittedParameters] {
-            var sets = profile.settings.fsrsParameters.map { [FittedParameters(key: "fsrs_parameters", values: $0)] } ?? []
+            var sets =
+                profile.settings.fsrsParameters.map { [FittedParameters(key: "fsrs_parameters", values: $0)] } ?? []
             sets += profile.deckFSRSParameters.map { FittedParameters(key: "\($0.0):", values: $0.1) }
             return sets
         }
@@ -145,15 +150,19 @@ public enum FileFacts: Sendable, Equatable {
 /// Rules inside one file live with that file's codec.
 public enum LibraryValidator {
     public static func crossFileProblems(_ library: LoadedLibrary) -> [Diagnostic] {
-        crossFileProblems(root: library.root, manifest: library.manifest, decks: library.decks, facts: FileFacts.of(library))
+        crossFileProblems(
+            root: library.root, manifest: library.manifest, decks: library.decks, facts: FileFacts.of(library))
     }
 
     /// The same rules over the files' facts, for a check that reads only what changed.
-    public static func crossFileProblems(root: URL, manifest: LibraryManifest?, decks: [String: DeckManifest], facts: [FileFacts]) -> [Diagnostic] {
+    public static func crossFileProblems(
+        root: URL, manifest: LibraryManifest?, decks: [String: DeckManifest], facts: [FileFacts]
+    ) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         let finder = LineFinder(root: root)
         var entries: [FileFacts.EntryFacts] = []
-        var domains: [String: (uuid: String?, published: Bool)] = [:], skills: [String: (uuid: String?, published: Bool)] = [:]
+        var domains: [String: (uuid: String?, published: Bool)] = [:]
+        var skills: [String: (uuid: String?, published: Bool)] = [:]
         var profiles = Set<String>()
         var fitted: [String: [FileFacts.FittedParameters]] = [:]
         var progress: [String: [String: [FileFacts.AheadReview]]] = [:]
@@ -173,10 +182,19 @@ public enum LibraryValidator {
 
         if let manifest {
             for deck in manifest.decks where decks[deck] == nil {
-                problems.append(.error(LibraryLocation.manifestName, finder.line(containing: deck, in: LibraryLocation.manifestName), "rote.yaml lists deck '\(deck)' but corpus/\(deck)/deck.yaml does not exist or cannot be read"))
+                problems.append(
+                    .error(
+                        LibraryLocation.manifestName, finder.line(containing: deck, in: LibraryLocation.manifestName),
+                        "rote.yaml lists deck '\(deck)' but corpus/\(deck)/deck.yaml does not exist or cannot be read"))
             }
-            if let user = manifest.defaultUser, !profiles.contains(user), progress[user] != nil || profiles.isEmpty == false {
-                problems.append(.warning(LibraryLocation.manifestName, finder.line(containing: "default_user", in: LibraryLocation.manifestName), "default_user '\(user)' has no profiles/\(user)/profile.yaml"))
+            if let user = manifest.defaultUser, !profiles.contains(user),
+                progress[user] != nil || profiles.isEmpty == false
+            {
+                problems.append(
+                    .warning(
+                        LibraryLocation.manifestName,
+                        finder.line(containing: "default_user", in: LibraryLocation.manifestName),
+                        "default_user '\(user)' has no profiles/\(user)/profile.yaml"))
             }
         }
 
@@ -187,7 +205,10 @@ public enum LibraryValidator {
         func claim(_ uuid: String?, _ path: String) {
             guard let uuid else { return }
             if let first = uuids[uuid.lowercased()] {
-                problems.append(.error(path, finder.line(containing: uuid, in: path), "id \(uuid) is already used by \(first); ids must be unique"))
+                problems.append(
+                    .error(
+                        path, finder.line(containing: uuid, in: path),
+                        "id \(uuid) is already used by \(first); ids must be unique"))
             } else {
                 uuids[uuid.lowercased()] = path
             }
@@ -205,12 +226,18 @@ public enum LibraryValidator {
                 claim(uuid, entry.path)
             case let .letter(glyph, order):
                 if let other = glyphs["\(entry.deck)/\(glyph)"] {
-                    problems.append(.error(entry.path, finder.line(containing: "glyph", in: entry.path), "glyph '\(glyph)' is also used by \(other)"))
+                    problems.append(
+                        .error(
+                            entry.path, finder.line(containing: "glyph", in: entry.path),
+                            "glyph '\(glyph)' is also used by \(other)"))
                 } else {
                     glyphs["\(entry.deck)/\(glyph)"] = entry.path
                 }
                 if let other = letterOrders["\(entry.deck)/\(order)"] {
-                    problems.append(.error(entry.path, finder.line(containing: "order", in: entry.path), "order \(order) is also used by \(other); the unlock order must be unambiguous"))
+                    problems.append(
+                        .error(
+                            entry.path, finder.line(containing: "order", in: entry.path),
+                            "order \(order) is also used by \(other); the unlock order must be unambiguous"))
                 } else {
                     letterOrders["\(entry.deck)/\(order)"] = entry.path
                 }
@@ -218,12 +245,18 @@ public enum LibraryValidator {
                 let hasRank = quality.rank != nil
                 let key = "\(entry.deck)/\(word.lowercased())/\(pos)"
                 if let other = words[key] {
-                    problems.append(.warning(entry.path, finder.line(containing: "word", in: entry.path), "'\(word)' (\(pos)) is also in \(other)"))
+                    problems.append(
+                        .warning(
+                            entry.path, finder.line(containing: "word", in: entry.path),
+                            "'\(word)' (\(pos)) is also in \(other)"))
                 } else {
                     words[key] = entry.path
                 }
                 if decks[entry.deck]?.order == .rank, !hasRank {
-                    problems.append(.warning(entry.path, finder.line(containing: "word", in: entry.path), "missing optional field 'rank'; this deck studies in rank order, so the word comes last"))
+                    problems.append(
+                        .warning(
+                            entry.path, finder.line(containing: "word", in: entry.path),
+                            "missing optional field 'rank'; this deck studies in rank order, so the word comes last"))
                 }
             case .passage:
                 break
@@ -234,19 +267,31 @@ public enum LibraryValidator {
 
         for (user, files) in progress.sorted(by: { $0.key < $1.key }) {
             if !profiles.contains(user) {
-                problems.append(.warning(LibraryPaths(user: user).profile, nil, "learner '\(user)' has progress but no profile.yaml; run `rote -C . check` after creating one, or remove the folder"))
+                problems.append(
+                    .warning(
+                        LibraryPaths(user: user).profile, nil,
+                        "learner '\(user)' has progress but no profile.yaml; run `rote -C . check` after creating one, or remove the folder"
+                    ))
             }
             // A review from a clock set years ahead (or a typo) arrives by merge too, and a
             // merge keeps every review; it is named here for a person to judge.
             for (entry, ahead) in files.sorted(by: { $0.key < $1.key }) {
                 for review in ahead where Timestamp.isTooFarAhead(review.at) {
                     let path = LibraryPaths(user: user).progress(entry)
-                    problems.append(.warning(path, finder.line(containing: review.id, in: path), "review \(review.id) is dated \(Timestamp.format(review.at)), more than a day ahead of this device's clock; it schedules the entry for then. if the date is wrong, remove the line by hand"))
+                    problems.append(
+                        .warning(
+                            path, finder.line(containing: review.id, in: path),
+                            "review \(review.id) is dated \(Timestamp.format(review.at)), more than a day ahead of this device's clock; it schedules the entry for then. if the date is wrong, remove the line by hand"
+                        ))
                 }
             }
             for entry in files.keys.sorted() where !entryIDs.contains(entry) {
                 let path = LibraryPaths(user: user).progress(entry)
-                problems.append(.warning(path, 1, "progress for '\(entry)', which is not in the corpus (renamed or removed?); the history is kept but not studied"))
+                problems.append(
+                    .warning(
+                        path, 1,
+                        "progress for '\(entry)', which is not in the corpus (renamed or removed?); the history is kept but not studied"
+                    ))
             }
         }
         return problems
@@ -254,7 +299,9 @@ public enum LibraryValidator {
 
     /// Fitted FSRS parameters in profiles: inside py-fsrs's bounds (else the scheduler uses the
     /// defaults), and per-deck ones for a deck that exists.
-    static func fsrsParameterProblems(profiles: [String: [FileFacts.FittedParameters]], decks: [String: DeckManifest], _ finder: LineFinder) -> [Diagnostic] {
+    static func fsrsParameterProblems(
+        profiles: [String: [FileFacts.FittedParameters]], decks: [String: DeckManifest], _ finder: LineFinder
+    ) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         for (user, sets) in profiles.sorted(by: { $0.key < $1.key }) {
             let path = LibraryPaths(user: user).profile
@@ -262,19 +309,28 @@ public enum LibraryValidator {
                 do {
                     _ = try FSRSParameters(set.values)
                 } catch {
-                    problems.append(.error(path, finder.line(containing: set.key, in: path), "\(set.key.hasSuffix(":") ? "deck_fsrs_parameters." + set.key.dropLast() : "settings.fsrs_parameters"): \(error.message); the default parameters are used instead. Run `rote optimize` again, or remove the line"))
+                    problems.append(
+                        .error(
+                            path, finder.line(containing: set.key, in: path),
+                            "\(set.key.hasSuffix(":") ? "deck_fsrs_parameters." + set.key.dropLast() : "settings.fsrs_parameters"): \(error.message); the default parameters are used instead. Run `rote optimize` again, or remove the line"
+                        ))
                 }
             }
             for set in sets where set.key.hasSuffix(":") && decks[String(set.key.dropLast())] == nil {
                 let deck = set.key.dropLast()
-                problems.append(.warning(path, finder.line(containing: "\(deck):", in: path), "deck_fsrs_parameters names deck '\(deck)', which is not in the library; they are kept but schedule nothing"))
+                problems.append(
+                    .warning(
+                        path, finder.line(containing: "\(deck):", in: path),
+                        "deck_fsrs_parameters names deck '\(deck)', which is not in the library; they are kept but schedule nothing"
+                    ))
             }
         }
         return problems
     }
 
     static func skillsProblems(
-        entries: [FileFacts.EntryFacts], domains: [String: (uuid: String?, published: Bool)], skills: [String: (uuid: String?, published: Bool)],
+        entries: [FileFacts.EntryFacts], domains: [String: (uuid: String?, published: Bool)],
+        skills: [String: (uuid: String?, published: Bool)],
         _ finder: LineFinder
     ) -> [Diagnostic] {
         var problems: [Diagnostic] = []
@@ -288,18 +344,32 @@ public enum LibraryValidator {
             questionCounts[skillKey, default: 0] += 1
             if published { publishedQuestions[skillKey, default: 0] += 1 }
             if skills[skillKey] == nil {
-                problems.append(.error(entry.path, nil, "question's skill has no corpus/\(skillKey)/skill.yaml; add one (title, sort_order, published)"))
+                problems.append(
+                    .error(
+                        entry.path, nil,
+                        "question's skill has no corpus/\(skillKey)/skill.yaml; add one (title, sort_order, published)")
+                )
             } else if let skill = skills[skillKey], published, !skill.published {
-                problems.append(.warning(entry.path, finder.line(containing: "published", in: entry.path), "question is published but its skill '\(skillKey)' is not, so learners will not see it"))
+                problems.append(
+                    .warning(
+                        entry.path, finder.line(containing: "published", in: entry.path),
+                        "question is published but its skill '\(skillKey)' is not, so learners will not see it"))
             }
             if domains[domainKey] == nil, skills[skillKey] != nil {
-                problems.append(.error(entry.path, nil, "question's domain has no corpus/\(domainKey)/domain.yaml; add one (title, sort_order, published)"))
+                problems.append(
+                    .error(
+                        entry.path, nil,
+                        "question's domain has no corpus/\(domainKey)/domain.yaml; add one (title, sort_order, published)"
+                    ))
             }
         }
         for (key, skill) in skills.sorted(by: { $0.key < $1.key }) {
             let path = "corpus/\(key)/skill.yaml"
             if skill.published, publishedQuestions[key, default: 0] == 0 {
-                problems.append(.error(path, finder.line(containing: "published", in: path), "skill is published but has no published question; publish a question or set published: false"))
+                problems.append(
+                    .error(
+                        path, finder.line(containing: "published", in: path),
+                        "skill is published but has no published question; publish a question or set published: false"))
             }
             if questionCounts[key, default: 0] == 0 {
                 problems.append(.warning(path, nil, "skill has no questions yet"))
@@ -313,7 +383,10 @@ public enum LibraryValidator {
             let hasPublishedSkill = skills.contains { $0.key.hasPrefix(key + "/") && $0.value.published }
             if !hasPublishedSkill {
                 let path = "corpus/\(key)/domain.yaml"
-                problems.append(.error(path, finder.line(containing: "published", in: path), "domain is published but has no published skill; publish a skill or set published: false"))
+                problems.append(
+                    .error(
+                        path, finder.line(containing: "published", in: path),
+                        "domain is published but has no published skill; publish a skill or set published: false"))
             }
         }
         return problems
@@ -329,7 +402,8 @@ struct LineFinder {
         guard let data = FileManager.default.contents(atPath: root.appending(path: path).path),
             let content = String(data: data, encoding: .utf8)
         else { return nil }
-        for (index, line) in content.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains(text) {
+        for (index, line) in content.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where line.contains(text) {
             return index + 1
         }
         return nil

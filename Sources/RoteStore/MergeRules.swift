@@ -35,7 +35,8 @@ public enum MergeRules {
 
     /// The tracked `.gitattributes` of a new library.
     public static var gitAttributes: String {
-        "# Rote's merge drivers (defined by `rote setup-git`); see docs/sync.md.\n" + rules.map { $0.line + "\n" }.joined()
+        "# Rote's merge drivers (defined by `rote setup-git`); see docs/sync.md.\n"
+            + rules.map { $0.line + "\n" }.joined()
     }
 
     /// The driver kind for a path relative to the library root, or nil for paths git merges
@@ -58,7 +59,8 @@ public enum MergeRules {
 
     // MARK: - .git/info/attributes
 
-    static let blockStart = "# Rote's merge rules: written by `rote setup-git` and `rote sync` from the current Rote; do not edit."
+    static let blockStart =
+        "# Rote's merge rules: written by `rote setup-git` and `rote sync` from the current Rote; do not edit."
     static let blockEnd = "# End of Rote's merge rules."
 
     /// The block of rules in `.git/info/attributes`.
@@ -77,8 +79,14 @@ public enum MergeRules {
         var kept: [Substring] = []
         var inside = false
         for line in existing.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == blockStart { inside = true; continue }
-            if inside { if line == blockEnd { inside = false }; continue }
+            if line == blockStart {
+                inside = true
+                continue
+            }
+            if inside {
+                if line == blockEnd { inside = false }
+                continue
+            }
             kept.append(line)
         }
         while kept.last?.isEmpty == true { kept.removeLast() }
@@ -87,7 +95,9 @@ public enum MergeRules {
         do {
             try AtomicFile.write(updated, to: url)
         } catch {
-            throw LibraryError(.gitFailure, "\(error) (Rote's merge rules); make that folder writable, then run `rote setup-git`", cause: error)
+            throw LibraryError(
+                .gitFailure, "\(error) (Rote's merge rules); make that folder writable, then run `rote setup-git`",
+                cause: error)
         }
         return true
     }

@@ -70,7 +70,9 @@ public struct PendingCommit: Sendable, Equatable {
         }
         guard line().map({ $0 + "\n" }) == header else { return nil }
         var result = PendingCommit(changes: [:], message: "", user: "", date: Date(timeIntervalSince1970: 0))
-        var sawUser = false, sawDate = false, sawMessage = false
+        var sawUser = false
+        var sawDate = false
+        var sawMessage = false
         while let next = line() {
             let parts = next.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             switch parts[0] {
@@ -106,7 +108,9 @@ public struct PendingCommit: Sendable, Equatable {
     public static func journals(in root: URL) -> [URL] {
         let folder = root.appending(path: Self.folder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".commit") }.sorted().map { folder.appending(path: $0) }
+        return names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".commit") }.sorted().map {
+            folder.appending(path: $0)
+        }
     }
 }
 
@@ -122,12 +126,19 @@ extension LibraryGit {
         for url in journals {
             let name = "\(PendingCommit.folder)/\(url.lastPathComponent)"
             guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw SyncError(.locked, "cannot read \(name), a commit a `rote serve` promised; check its permissions, then run the command again")
+                throw SyncError(
+                    .locked,
+                    "cannot read \(name), a commit a `rote serve` promised; check its permissions, then run the command again"
+                )
             }
             guard let pending = PendingCommit.decode(data) else {
-                throw SyncError(.locked, "\(name) is not a pending commit this Rote can read (its files are in the work tree); move it out of .git/rote/pending-commits and run `rote sync` to commit the files, then run the command again")
+                throw SyncError(
+                    .locked,
+                    "\(name) is not a pending commit this Rote can read (its files are in the work tree); move it out of .git/rote/pending-commits and run `rote sync` to commit the files, then run the command again"
+                )
             }
-            let author = try CommitAuthor.signature(in: repository, privacy: privacy, user: pending.user, at: pending.date)
+            let author = try CommitAuthor.signature(
+                in: repository, privacy: privacy, user: pending.user, at: pending.date)
             _ = try commit(changes: pending.changes, message: pending.message, author: author)
             try FileManager.default.removeItem(at: url)
             committed?()

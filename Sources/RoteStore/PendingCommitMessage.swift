@@ -9,7 +9,8 @@ enum PendingCommitMessage {
         var parts: [String] = []
         if !content.isEmpty {
             let decks = Set(content.map { $0.split(separator: "/")[1] }).sorted()
-            parts.append("\(content.count) content file\(content.count == 1 ? "" : "s") (\(decks.joined(separator: ", ")))")
+            parts.append(
+                "\(content.count) content file\(content.count == 1 ? "" : "s") (\(decks.joined(separator: ", ")))")
         }
         if !sessions.isEmpty { parts.append("\(sessions.count) session\(sessions.count == 1 ? "" : "s")") }
         if !progress.isEmpty { parts.append("\(progress.count) progress file\(progress.count == 1 ? "" : "s")") }

@@ -7,10 +7,16 @@ enum ProcessScan {
         let target = file.resolvingSymlinksInPath().path
         guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
         for pid in pids where Int(pid) != nil {
-            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { continue }
+            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else {
+                continue
+            }
             for descriptor in descriptors {
-                if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"), destination == target {
-                    let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+                if let destination = try? FileManager.default.destinationOfSymbolicLink(
+                    atPath: "/proc/\(pid)/fd/\(descriptor)"), destination == target
+                {
+                    let command =
+                        (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(
+                            in: .whitespacesAndNewlines) ?? "?"
                     return "\(pid) (\(command))"
                 }
             }
@@ -26,7 +32,9 @@ enum ProcessScan {
         guard let pids = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
         let me = String(getpid())
         for pid in pids where Int(pid) != nil && pid != me {
-            guard let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines),
+            guard
+                let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(
+                    in: .whitespacesAndNewlines),
                 command == "git" || command.hasPrefix("git-"),
                 let folder = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
                 folder == top || folder.hasPrefix(top + "/")

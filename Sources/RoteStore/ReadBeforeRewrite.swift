@@ -27,10 +27,12 @@ public enum ReadBeforeRewrite {
     public static func refusal(path: String, problems: [Diagnostic]) -> LibraryError {
         let ordered = problems.sorted(by: Diagnostic.fileOrder)
         let first = ordered.first { $0.severity == .error } ?? ordered.first
-        let more = problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
+        let more =
+            problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
         let problem = first?.description ?? "\(path):1: error: cannot be read"
         return LibraryError(
             .unreadable,
-            "\(problem)\(more)\nRote will not write over a file it cannot read in full, so nothing was changed. Fix the line by hand and run `rote check`, or run `rote check --repair` to rebuild the file from the reviews it can still read.")
+            "\(problem)\(more)\nRote will not write over a file it cannot read in full, so nothing was changed. Fix the line by hand and run `rote check`, or run `rote check --repair` to rebuild the file from the reviews it can still read."
+        )
     }
 }

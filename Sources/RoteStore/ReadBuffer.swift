@@ -1,8 +1,9 @@
+import Foundation
+import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import SystemPackage
 
 /// One growing buffer that file after file is read into, for passes over thousands of files
 /// whose bytes are not kept: no allocation, and no fresh pages to fault in, per file. The
@@ -35,7 +36,8 @@ public final class ReadBuffer {
             if folderDescriptor < 0 || !folder.elementsEqual(folderBytes) {
                 if folderDescriptor >= 0 { close(folderDescriptor) }
                 folder = Array(folderBytes)
-                folderDescriptor = open(root + "/" + String(decoding: folderBytes, as: UTF8.self), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                folderDescriptor = open(
+                    root + "/" + String(decoding: folderBytes, as: UTF8.self), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                 guard folderDescriptor >= 0 else { return -1 }
             }
             let name = UnsafeBufferPointer(rebasing: path[(slash.map { $0 + 1 } ?? 0)...])
@@ -58,7 +60,9 @@ public final class ReadBuffer {
         }
         var filled = 0
         while filled < size {
-            guard let count = try? FileDescriptor(rawValue: descriptor).read(into: UnsafeMutableRawBufferPointer(start: storage + filled, count: size - filled)),
+            guard
+                let count = try? FileDescriptor(rawValue: descriptor).read(
+                    into: UnsafeMutableRawBufferPointer(start: storage + filled, count: size - filled)),
                 count > 0
             else { return nil }
             filled += count

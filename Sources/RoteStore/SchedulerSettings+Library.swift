@@ -14,8 +14,10 @@ extension SchedulerSettings {
         let settings = profile?.settings
         for parameters in [profile?.fsrsParameters(for: deckName), nil] {
             if let chosen = try? SchedulerSettings(
-                scheduler: deck?.scheduler ?? .fsrs, parameters: parameters, desiredRetention: settings?.desiredRetention,
-                learningSteps: settings?.learningSteps ?? deck?.learningSteps, relearningSteps: settings?.relearningSteps ?? deck?.relearningSteps,
+                scheduler: deck?.scheduler ?? .fsrs, parameters: parameters,
+                desiredRetention: settings?.desiredRetention,
+                learningSteps: settings?.learningSteps ?? deck?.learningSteps,
+                relearningSteps: settings?.relearningSteps ?? deck?.relearningSteps,
                 maximumInterval: settings?.maximumInterval, enableFuzzing: settings?.fuzz)
             {
                 return chosen

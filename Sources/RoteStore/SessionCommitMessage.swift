@@ -19,7 +19,8 @@ public enum SessionCommitMessage {
 
     public static func make(for session: SessionFile, recovered: Bool = false) -> String {
         let reviews = session.reviews
-        var summary = "Study: \(reviews) review\(reviews == 1 ? "" : "s") (\(session.again) again, \(session.hard) hard, \(session.good) good, \(session.easy) easy)"
+        var summary =
+            "Study: \(reviews) review\(reviews == 1 ? "" : "s") (\(session.again) again, \(session.hard) hard, \(session.good) good, \(session.easy) easy)"
         if session.new > 0 { summary += ", \(session.new) new" }
         if !session.decks.isEmpty { summary += " — " + session.decks.joined(separator: ", ") }
         if let end = session.endedAt {

@@ -7,7 +7,8 @@ public struct SyncError: RoteError {
     public struct Code: RoteErrorCode {
         public typealias Failure = SyncError
         private enum Wrapped: String, Sendable {
-            case notARepository, noRemote, locked, network, mergeFailed, busy, uncommittedChanges, pushRejected, pushRefused
+            case notARepository, noRemote, locked, network, mergeFailed, busy, uncommittedChanges, pushRejected,
+                pushRefused
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }

@@ -38,8 +38,11 @@ public final class LibrarySync {
     public let maximumRounds: Int
     let progress: (String) -> Void
 
-    public init(git: LibraryGit, remoteName: String = "origin", credentials: Credentials = Credentials(), maximumRounds: Int = 5,
-                progress: @escaping (String) -> Void = { _ in }) {
+    public init(
+        git: LibraryGit, remoteName: String = "origin", credentials: Credentials = Credentials(),
+        maximumRounds: Int = 5,
+        progress: @escaping (String) -> Void = { _ in }
+    ) {
         self.git = git
         self.remoteName = remoteName
         self.credentials = credentials
@@ -70,7 +73,8 @@ public final class LibrarySync {
         report.committedPending = try git.commitPending() != nil
         guard let remote = try repository.remote(named: remoteName) else {
             let names = (try? repository.remoteNames()) ?? []
-            let hint = names.isEmpty
+            let hint =
+                names.isEmpty
                 ? "add one with `git -C \(git.root.path) remote add \(remoteName) URL` (a path, file://, git://, ssh or https URL)"
                 : "this library's remotes are \(names.joined(separator: ", ")); use --remote NAME"
             throw SyncError(.noRemote, "no remote named '\(remoteName)'; \(hint)")
@@ -91,7 +95,8 @@ public final class LibrarySync {
             do {
                 try remote.fetch(credentials: credentials)
             } catch let error as GitError {
-                throw SyncError(.network, "cannot fetch from \(remoteName) (\(shownURL)): \(error.message)", cause: error)
+                throw SyncError(
+                    .network, "cannot fetch from \(remoteName) (\(shownURL)): \(error.message)", cause: error)
             }
             try refuseRewrittenHistory(trackingName: trackingName, before: before, branch: branch)
             if let theirs = try repository.reference(named: "refs/remotes/\(remoteName)/\(branch)") {
@@ -121,14 +126,17 @@ public final class LibrarySync {
                 continue
             } catch let error as GitError where error.isRejectedPush {
                 // A hook or a rule on the server said no; another round would only hear it again.
-                throw SyncError(.pushRefused,
+                throw SyncError(
+                    .pushRefused,
                     "\(remoteName) (\(shownURL)) refused the push of \(branch): \(error.message). Your commits are safe in this "
-                        + "library. Fix what the remote's message asks for (or ask whoever runs the remote), then run `rote sync` again.", cause: error)
+                        + "library. Fix what the remote's message asks for (or ask whoever runs the remote), then run `rote sync` again.",
+                    cause: error)
             } catch let error as GitError {
                 throw SyncError(.network, "cannot push to \(remoteName) (\(shownURL)): \(error.message)", cause: error)
             }
         }
-        throw SyncError(.pushRejected, "\(remoteName) kept changing while syncing (\(maximumRounds) rounds); run `rote sync` again")
+        throw SyncError(
+            .pushRejected, "\(remoteName) kept changing while syncing (\(maximumRounds) rounds); run `rote sync` again")
     }
 
     /// A push into a folder (a remote given as a path) locks the branch there itself, with
@@ -137,9 +145,17 @@ public final class LibrarySync {
     /// test). A lock no live process holds is removed, as this library's own git locks are.
     func removeStaleLocks(inFolderRemote url: String, branch: String) throws {
         let path: String
-        if url.hasPrefix("file://") { path = String(url.dropFirst("file://".count)) } else if url.hasPrefix("/") { path = url } else { return }
+        if url.hasPrefix("file://") {
+            path = String(url.dropFirst("file://".count))
+        } else if url.hasPrefix("/") {
+            path = url
+        } else {
+            return
+        }
         var folder = URL(fileURLWithPath: path)
-        if FileManager.default.fileExists(atPath: folder.appending(path: ".git").path) { folder = folder.appending(path: ".git") }
+        if FileManager.default.fileExists(atPath: folder.appending(path: ".git").path) {
+            folder = folder.appending(path: ".git")
+        }
         for lock in [folder.appending(path: "refs/heads/\(branch).lock"), folder.appending(path: "packed-refs.lock")] {
             try LibraryGit.removeIfStale(lock, repository: folder)
         }
@@ -172,18 +188,26 @@ public final class LibrarySync {
         // commits with the same message in the same second differ by changed files instead.
         // The walks cover only the commits that differ between the two tips.
         var gone: [String: [Commit]] = [:]
-        for commit in try repository.log(from: before, hiding: after) { gone[fingerprint(commit), default: []].append(commit) }
+        for commit in try repository.log(from: before, hiding: after) {
+            gone[fingerprint(commit), default: []].append(commit)
+        }
         func isRewrittenCopy(_ copy: Commit, of original: Commit) throws -> Bool {
             let (old, new) = (try original.tree(), try copy.tree())
-            return try repository.changedPaths(from: old, to: new).allSatisfy { old.entryID(atPath: $0) != nil && new.entryID(atPath: $0) == nil }
+            return try repository.changedPaths(from: old, to: new).allSatisfy {
+                old.entryID(atPath: $0) != nil && new.entryID(atPath: $0) == nil
+            }
         }
         let rewritten = try repository.log(from: after, hiding: before).contains { copy in
             // Either side may hold the rewrite: the remote, or this clone before pushing it.
-            try (gone[fingerprint(copy)] ?? []).contains { try isRewrittenCopy(copy, of: $0) || isRewrittenCopy($0, of: copy) }
+            try (gone[fingerprint(copy)] ?? []).contains {
+                try isRewrittenCopy(copy, of: $0) || isRewrittenCopy($0, of: copy)
+            }
         }
         guard rewritten else { return }
         try repository.setReference(named: trackingName, to: before, message: "rote sync: refused a rewritten history")
-        throw SyncError(.mergeFailed, """
+        throw SyncError(
+            .mergeFailed,
+            """
             \(remoteName)/\(branch) (\(after.description.prefix(7))) does not continue the history this clone last synced \
             (\(before.description.prefix(7))): one side's history was rewritten, e.g. by `rote forget --purge-history`. \
             Merging the two would bring erased data back, so nothing was merged. If this clone rewrote it, push it: \
@@ -225,8 +249,10 @@ public final class LibrarySync {
             return
         }
         let merge = try mergeCommit(ours: head, theirs: theirCommit)
-        let summary = merge.summary, mergeCommit = merge.commit
-        try git.moveBranchAndWorkTree(from: head, to: try repository.commit(mergeCommit), message: "rote sync: merge \(remoteName)")
+        let summary = merge.summary
+        let mergeCommit = merge.commit
+        try git.moveBranchAndWorkTree(
+            from: head, to: try repository.commit(mergeCommit), message: "rote sync: merge \(remoteName)")
         report.merged = summary
         report.conflicts += merge.conflicts
     }
@@ -242,7 +268,9 @@ public final class LibrarySync {
     /// and writing no file: libgit2's merge with Rote's drivers, every conflict resolved by
     /// `resolve`, the merged tree, what it brought in, and the merge commit. The merge
     /// benchmark times this, so its figure is the product's.
-    public func mergeCommit(ours head: Commit, theirs theirCommit: Commit) throws -> (tree: Tree, commit: ObjectID, summary: MergeSummary, conflicts: [String]) {
+    public func mergeCommit(ours head: Commit, theirs theirCommit: Commit) throws -> (
+        tree: Tree, commit: ObjectID, summary: MergeSummary, conflicts: [String]
+    ) {
         let index = try repository.mergeCommits(ours: head.id, theirs: theirCommit.id)
         var conflicts: [String] = []
         if index.hasConflicts {
@@ -261,9 +289,12 @@ public final class LibrarySync {
         if !conflicts.isEmpty {
             message += "Conflicts left with markers (fix, then commit): \(conflicts.joined(separator: ", "))\n\n"
         }
-        message += "\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(git.user)\n"
+        message +=
+            "\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(git.user)\n"
         let signature = try git.signature()
-        let commit = try repository.createCommit(tree: tree, parents: [head, theirCommit], message: message, author: signature, committer: signature, updateReference: nil)
+        let commit = try repository.createCommit(
+            tree: tree, parents: [head, theirCommit], message: message, author: signature, committer: signature,
+            updateReference: nil)
         return (tree, commit, summary, conflicts)
     }
 
@@ -275,7 +306,9 @@ public final class LibrarySync {
         case let (ours?, theirs?):
             // Both sides have the file and no driver could merge it: git's markers, so the
             // learner sees both versions and `rote check` points at the lines.
-            let text = try Repository.mergeText(ancestor: ancestor, ours: ours, theirs: theirs, path: conflict.path, oursLabel: "ours (this device)", theirsLabel: "theirs (\(remoteName))")
+            let text = try Repository.mergeText(
+                ancestor: ancestor, ours: ours, theirs: theirs, path: conflict.path, oursLabel: "ours (this device)",
+                theirsLabel: "theirs (\(remoteName))")
             return Resolution(contents: text.contents, hasMarkers: !text.isClean)
         case let (kept?, nil), let (nil, kept?):
             // Deleted on one side, changed on the other. A learner's progress stays deleted
@@ -295,13 +328,17 @@ public final class LibrarySync {
     /// Counts what the merge brought in beyond this side: session files added, review ids
     /// added to progress files, and files changed.
     func summary(ours: Tree, merged: Tree, changed: [String]) throws -> MergeSummary {
-        var sessions = 0, reviews = 0
+        var sessions = 0
+        var reviews = 0
         for path in changed {
             guard let kind = MergeKind.forPath(path) else { continue }
             if kind == .immutable, path.contains("/sessions/"), ours.entryID(atPath: path) == nil { sessions += 1 }
             if kind == .progress, let newID = merged.entryID(atPath: path) {
                 let after = Set(ProgressFile.decode(try repository.blob(newID), path: path).0?.reviews.map(\.id) ?? [])
-                let before = try ours.entryID(atPath: path).map { Set(ProgressFile.decode(try repository.blob($0), path: path).0?.reviews.map(\.id) ?? []) } ?? []
+                let before =
+                    try ours.entryID(atPath: path).map {
+                        Set(ProgressFile.decode(try repository.blob($0), path: path).0?.reviews.map(\.id) ?? [])
+                    } ?? []
                 reviews += after.subtracting(before).count
             }
         }
@@ -319,14 +356,19 @@ public enum ErasureRule {
 
     /// True when an erasure commit of `user` reachable from `tip` but not from `base` is the
     /// one that deleted `path` — another deletion of the same learner's file does not count.
-    static func erased(_ path: String, of user: String, on tip: ObjectID, since base: ObjectID?, in repository: Repository) throws -> Bool {
+    static func erased(
+        _ path: String, of user: String, on tip: ObjectID, since base: ObjectID?, in repository: Repository
+    ) throws -> Bool {
         for commit in try repository.log(from: tip, limit: 10_000) {
             if let base {
                 if commit.id == base { continue }
                 if try repository.isDescendant(base, of: commit.id) { continue }
             }
-            guard SessionCommitMessage.trailer(SessionCommitMessage.erasureTrailer, in: commit.message) == user else { continue }
-            let deletedHere = try commit.tree().entryID(atPath: path) == nil
+            guard SessionCommitMessage.trailer(SessionCommitMessage.erasureTrailer, in: commit.message) == user else {
+                continue
+            }
+            let deletedHere =
+                try commit.tree().entryID(atPath: path) == nil
                 && (try commit.parents().contains { try $0.tree().entryID(atPath: path) != nil })
             if deletedHere { return true }
         }

@@ -23,7 +23,9 @@ public enum MergeDrivers {
         for kind in MergeKind.allCases {
             try MergeDriver.register(name: driverName(kind)) { input in
                 guard let ours = input.ours, let theirs = input.theirs else { return .conflict }
-                let outcome = SemanticMerge.merge(kind: kind, base: input.ancestor, ours: ours, theirs: theirs, path: input.path, settings: settings(input.path))
+                let outcome = SemanticMerge.merge(
+                    kind: kind, base: input.ancestor, ours: ours, theirs: theirs, path: input.path,
+                    settings: settings(input.path))
                 switch outcome {
                 case .merged(let data): return .merged(data)
                 case .conflict: return .conflict
@@ -46,7 +48,8 @@ public enum MergeDrivers {
         let command = rotePath.contains(" ") ? "\"\(rotePath)\"" : rotePath
         for kind in MergeKind.allCases {
             try config.set("merge.\(driverName(kind)).name", to: "Rote \(kind.rawValue) merge")
-            try config.set("merge.\(driverName(kind)).driver", to: "\(command) merge-driver \(kind.rawValue) %O %A %B %P")
+            try config.set(
+                "merge.\(driverName(kind)).driver", to: "\(command) merge-driver \(kind.rawValue) %O %A %B %P")
         }
     }
 }

@@ -206,7 +206,6 @@ public struct FSRS: Sendable {
         return max(s, Self.minimumStability)
     }
 
-
     /// `_short_term_stability`: S · e^(w17·(grade − 3 + w18)) · S^(−w19), the increase at
     /// least 1 for a passing grade.
     func shortTermStability(_ stability: Double, _ grade: Grade) -> Double {

@@ -170,7 +170,8 @@ public enum ReplayJSONLines {
                 }
                 guard let at = Timestamp.parse(atText) else {
                     throw LineError(
-                        message: "\(place): timestamp \"\(atText)\" is not ISO-8601 with a zone, e.g. 2026-11-21T10:00:00Z")
+                        message:
+                            "\(place): timestamp \"\(atText)\" is not ISO-8601 with a zone, e.g. 2026-11-21T10:00:00Z")
                 }
                 let grade: Grade
                 switch review.rating {
@@ -181,7 +182,9 @@ public enum ReplayJSONLines {
                 }
                 if let previous = events.last, at < previous.at {
                     throw LineError(
-                        message: "\(place) at \(atText) is before reviews[\(index - 1)] at \(Timestamp.format(previous.at)); reviews must be in time order")
+                        message:
+                            "\(place) at \(atText) is before reviews[\(index - 1)] at \(Timestamp.format(previous.at)); reviews must be in time order"
+                    )
                 }
                 events.append(ReviewEvent(id: review.id ?? Self.positionalID(index), at: at, grade: grade))
             }
@@ -302,7 +305,8 @@ public enum ReplayJSONLines {
             case .fsrs:
                 out += ", \"stability\": \(number(state.stability)), \"difficulty\": \(number(state.difficulty))"
             case .sm2:
-                out += ", \"ease\": \(number(state.ease)), \"interval\": \(state.interval.map { String(Int($0)) } ?? "null")"
+                out +=
+                    ", \"ease\": \(number(state.ease)), \"interval\": \(state.interval.map { String(Int($0)) } ?? "null")"
             }
             out += ", \"due\": \"\(Timestamp.format(state.due))\"}"
         }

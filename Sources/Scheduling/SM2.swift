@@ -59,7 +59,8 @@ public struct SM2Settings: Sendable, Hashable {
             throw fail("SM-2 graduating, easy and minimum lapse intervals must be at least 1 day")
         }
         guard minimumEase >= 1, startingEase >= minimumEase, startingEase.isFinite else {
-            throw fail("SM-2 starting ease \(startingEase) must be finite and at least the minimum ease \(minimumEase) (≥ 1)")
+            throw fail(
+                "SM-2 starting ease \(startingEase) must be finite and at least the minimum ease \(minimumEase) (≥ 1)")
         }
         guard hardMultiplier > 0, easyBonus >= 1, newIntervalMultiplier >= 0,
             hardMultiplier.isFinite, easyBonus.isFinite, newIntervalMultiplier.isFinite
@@ -247,7 +248,8 @@ public struct SM2: Sendable {
         if daysLate < 0 {
             // Early review: grow from the time actually elapsed, never below the old interval.
             let elapsedDays = Float(elapsed)
-            let hard = constrain(max(elapsedDays * hardMultiplier, current * (hardMultiplier / 2)), minimum: 0, fuzz: nil)
+            let hard = constrain(
+                max(elapsedDays * hardMultiplier, current * (hardMultiplier / 2)), minimum: 0, fuzz: nil)
             let good = constrain(max(elapsedDays * ease, current), minimum: 0, fuzz: nil)
             let reducedBonus = easyBonus - (easyBonus - 1) / 2
             let easy = constrain(max(elapsedDays * ease, current) * reducedBonus, minimum: 0, fuzz: nil)
@@ -263,7 +265,8 @@ public struct SM2: Sendable {
 
     /// The interval after a lapse: `max(minimum lapse interval, ivl × new-interval multiplier)`.
     func lapseInterval(_ scheduled: Int, fuzz: Double?) -> Int {
-        constrain(max(Float(scheduled), 1) * newIntervalMultiplier, minimum: settings.sm2.minimumLapseInterval, fuzz: fuzz)
+        constrain(
+            max(Float(scheduled), 1) * newIntervalMultiplier, minimum: settings.sm2.minimumLapseInterval, fuzz: fuzz)
     }
 
     /// Rounds (half away from zero) or fuzzes an interval, then keeps it within

@@ -56,18 +56,23 @@ public enum ArticleComposer {
         sentences += knownSentences
         var seen = Set<String>()
         sentences = sentences.filter { seen.insert($0).inserted }
-        let body = stride(from: 0, to: sentences.count, by: 3).map { sentences[$0..<min($0 + 3, sentences.count)].joined(separator: " ") }
-            .joined(separator: "\n\n")
+        let body = stride(from: 0, to: sentences.count, by: 3).map {
+            sentences[$0..<min($0 + 3, sentences.count)].joined(separator: " ")
+        }
+        .joined(separator: "\n\n")
         let stamp = Timestamp.format(Timestamp.wholeSeconds(now))
         let hash = String(StableHash.fnv1a([stamp] + targets.map(\.id)), radix: 16)
         let day = stamp.prefix(10).replacingOccurrences(of: "-", with: "")
         let targetWords = targets.map(\.word).joined(separator: ", ")
-        let madeBy = "Put together by Rote from example sentences in your decks, not written by a person or a language model: "
+        let madeBy =
+            "Put together by Rote from example sentences in your decks, not written by a person or a language model: "
             + "\(targets.count) sentence\(targets.count == 1 ? "" : "s") for words near your rank you do not know yet (\(targetWords))"
-            + (known.isEmpty ? "" : " and \(known.count) for words you know (\(known.map(\.word).joined(separator: ", ")))")
+            + (known.isEmpty
+                ? "" : " and \(known.count) for words you know (\(known.map(\.word).joined(separator: ", ")))")
             + ". The sentences do not tell one story."
         return GeneratedArticle(
-            id: "\(day)-\(hash.prefix(8))", title: "Reading near rank \(centre): \(targetWords)", createdAt: Timestamp.wholeSeconds(now),
+            id: "\(day)-\(hash.prefix(8))", title: "Reading near rank \(centre): \(targetWords)",
+            createdAt: Timestamp.wholeSeconds(now),
             targetRank: lexicalRank, targets: targets.map(\.id), known: known.map(\.id), madeBy: madeBy, body: body)
     }
 }

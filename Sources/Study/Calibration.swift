@@ -144,7 +144,8 @@ public struct Calibration: Sendable {
     mutating func refit() {
         var posterior = Array(repeating: 0.0, count: grid.count)
         for asked in history {
-            let values = likelihood(of: asked.answer, index: asked.index, isCheck: asked.isCheck, correct: asked.correct)
+            let values = likelihood(
+                of: asked.answer, index: asked.index, isCheck: asked.isCheck, correct: asked.correct)
             for point in grid.indices { posterior[point] += log(max(values[point], 1e-300)) }
         }
         logPosterior = posterior
@@ -165,7 +166,8 @@ public struct Calibration: Sendable {
         let meanRank = zip(grid, weights).reduce(0) { $0 + exp($1.0) * $1.1 }
         let varianceRank = zip(grid, weights).reduce(0) { $0 + (exp($1.0) - meanRank) * (exp($1.0) - meanRank) * $1.1 }
         return Estimate(
-            lexicalRank: max(1, Int(exp(meanTheta).rounded())), standardError: (varianceRank.squareRoot() * 10).rounded() / 10,
+            lexicalRank: max(1, Int(exp(meanTheta).rounded())),
+            standardError: (varianceRank.squareRoot() * 10).rounded() / 10,
             logStandardError: varianceTheta.squareRoot(), questions: questions)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import RoteModel
 import Git
+import RoteModel
 import RoteStore
 
 /// Runs the upgrade rules of decks whose content version changed since a learner last saw
@@ -20,7 +20,9 @@ import RoteStore
 public enum ContentUpgrade {
     /// Upgrades `user`'s view of every deck whose version changed, in one commit; returns the
     /// upgrades that ran (first sightings left out), empty when there were none.
-    public static func run(library: LoadedLibrary, user: String, git: LibraryGit, now: Date = Date()) throws -> [DeckUpgrade] {
+    public static func run(library: LoadedLibrary, user: String, git: LibraryGit, now: Date = Date()) throws
+        -> [DeckUpgrade]
+    {
         let pending = ContentVersions.pending(library, user: user)
         let upgrades = pending.filter(\.isUpgrade)
         guard !upgrades.isEmpty else { return [] }
@@ -35,25 +37,37 @@ public enum ContentUpgrade {
         let body = upgrades.flatMap(describe).map { "- " + $0 }.joined(separator: "\n")
         try git.apply(
             changes: [path: Data(profile.render().utf8)],
-            message: "Content: \(title) for \(user)\n\n\(body)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n")
+            message:
+                "Content: \(title) for \(user)\n\n\(body)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+        )
         return upgrades
     }
 
     /// What an upgrade did, one line per change, for the terminal and the commit message.
     public static func describe(_ upgrade: DeckUpgrade) -> [String] {
         var lines = ["\(upgrade.deck): version \(upgrade.from ?? "?") → \(upgrade.to)"]
-        func plural(_ count: Int) -> String { upgrade.kind == .letters ? (count == 1 ? "letter" : "letters") : (count == 1 ? "entry" : "entries") }
+        func plural(_ count: Int) -> String {
+            upgrade.kind == .letters ? (count == 1 ? "letter" : "letters") : (count == 1 ? "entry" : "entries")
+        }
         guard let added = upgrade.added, let removed = upgrade.removed else {
-            lines.append("\(upgrade.deck): version \(upgrade.from ?? "?") is not in this library's history, so what changed cannot be listed")
+            lines.append(
+                "\(upgrade.deck): version \(upgrade.from ?? "?") is not in this library's history, so what changed cannot be listed"
+            )
             return lines
         }
         if !added.isEmpty {
-            let rule = upgrade.kind == .letters ? " with default mastery (not practised, no passes yet)" : ", to study as new"
-            lines.append("\(added.count) new \(plural(added.count))\(rule): \(added.map(short).joined(separator: ", "))")
+            let rule =
+                upgrade.kind == .letters ? " with default mastery (not practised, no passes yet)" : ", to study as new"
+            lines.append(
+                "\(added.count) new \(plural(added.count))\(rule): \(added.map(short).joined(separator: ", "))")
         }
         if !removed.isEmpty {
-            let kept = upgrade.removedWithHistory.isEmpty ? "" : "; your history for \(upgrade.removedWithHistory.map(short).joined(separator: ", ")) is kept"
-            lines.append("\(removed.count) \(plural(removed.count)) removed: \(removed.map(short).joined(separator: ", "))\(kept)")
+            let kept =
+                upgrade.removedWithHistory.isEmpty
+                ? "" : "; your history for \(upgrade.removedWithHistory.map(short).joined(separator: ", ")) is kept"
+            lines.append(
+                "\(removed.count) \(plural(removed.count)) removed: \(removed.map(short).joined(separator: ", "))\(kept)"
+            )
         }
         if added.isEmpty, removed.isEmpty { lines.append("no \(plural(2)) added or removed") }
         return lines

@@ -66,7 +66,9 @@ public enum DailyMatrix {
         let chosen = (root: chosenRoot, words: words.filter { $0.root == chosenRoot }.sorted(by: byRank))
         let rootWord = chosen.words.first { $0.word.lowercased() == chosen.root }
         let centre = Double(lexicalRank ?? rootWord?.rank ?? chosen.words.first?.rank ?? 1)
-        func distance(_ word: Word) -> Double { abs(log(Double(max(1, word.rank ?? Int(centre)))) - log(max(1, centre))) }
+        func distance(_ word: Word) -> Double {
+            abs(log(Double(max(1, word.rank ?? Int(centre)))) - log(max(1, centre)))
+        }
         func nearer(_ lhs: Word, _ rhs: Word) -> Bool {
             let (a, b) = (distance(lhs), distance(rhs))
             return a != b ? a < b : lhs.id < rhs.id

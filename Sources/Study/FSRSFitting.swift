@@ -58,7 +58,10 @@ public enum FSRSFitting {
     public static func checkReadable(library: LoadedLibrary, user: String, deck: String?) throws {
         let prefix = "profiles/\(user)/progress/" + (deck.map { "\($0)/" } ?? "")
         let profilePath = "profiles/\(user)/profile.yaml"
-        let flagged = Set(library.diagnostics.map(\.path).filter { $0 == profilePath || ($0.hasPrefix(prefix) && $0.hasSuffix(".yaml")) })
+        let flagged = Set(
+            library.diagnostics.map(\.path).filter {
+                $0 == profilePath || ($0.hasPrefix(prefix) && $0.hasSuffix(".yaml"))
+            })
         for path in flagged.sorted() {
             if path == profilePath {
                 _ = try ReadBeforeRewrite.read(Profile.self, at: path, in: library.root)

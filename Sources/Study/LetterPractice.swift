@@ -45,13 +45,16 @@ extension LetterAttempt {
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: json)
         } catch {
-            throw LetterAttemptError(.invalidJSON, "", "the attempt is not valid JSON; send one object such as {\"mode\": \"memory\", \"score\": 86, …}")
+            throw LetterAttemptError(
+                .invalidJSON, "",
+                "the attempt is not valid JSON; send one object such as {\"mode\": \"memory\", \"score\": 86, …}")
         }
         guard case let .object(object) = root else {
             throw LetterAttemptError(.wrongType, "", "an attempt must be a JSON object, found \(root.shown)")
         }
         for key in object.keys.sorted() where !fields.contains(key) && key != letterField {
-            let hint = seedNames[key].map { "; did you mean '\($0)'?" } ?? "; known fields: \(fields.joined(separator: ", "))"
+            let hint =
+                seedNames[key].map { "; did you mean '\($0)'?" } ?? "; known fields: \(fields.joined(separator: ", "))"
             throw LetterAttemptError(.unknownField, key, "unknown field '\(key)'" + hint)
         }
         let reader = JSONFields(object)
@@ -70,14 +73,22 @@ extension LetterAttempt {
         let startedAt = try reader.date("started_at")
         let completedAt = try reader.date("completed_at")
         guard completedAt >= startedAt else {
-            throw LetterAttemptError(.invalidValue, "completed_at", "completed_at \(Timestamp.format(completedAt)) is before started_at \(Timestamp.format(startedAt))")
+            throw LetterAttemptError(
+                .invalidValue, "completed_at",
+                "completed_at \(Timestamp.format(completedAt)) is before started_at \(Timestamp.format(startedAt))")
         }
-        let durationMs = try reader.int("duration_ms") ?? Int((completedAt.timeIntervalSince(startedAt) * 1000).rounded())
-        guard durationMs >= 0 else { throw LetterAttemptError(.outOfRange, "duration_ms", "duration_ms must not be negative, found \(durationMs)") }
+        let durationMs =
+            try reader.int("duration_ms") ?? Int((completedAt.timeIntervalSince(startedAt) * 1000).rounded())
+        guard durationMs >= 0 else {
+            throw LetterAttemptError(
+                .outOfRange, "duration_ms", "duration_ms must not be negative, found \(durationMs)")
+        }
         let drawing = try reader.drawing("drawing")
         return LetterAttempt(
-            id: id, mode: mode, score: score, strokeOrder: strokeOrder, direction: direction, shape: shape, start: start, tips: tips,
-            hintUsed: hintUsed, startedAt: startedAt, completedAt: completedAt, durationMs: durationMs, drawing: drawing)
+            id: id, mode: mode, score: score, strokeOrder: strokeOrder, direction: direction, shape: shape,
+            start: start, tips: tips,
+            hintUsed: hintUsed, startedAt: startedAt, completedAt: completedAt, durationMs: durationMs, drawing: drawing
+        )
     }
 
     /// `parse(json:)` on text.
@@ -182,7 +193,8 @@ struct JSONFields {
     func date(_ key: String) throws(LetterAttemptError) -> Date {
         let text = try string(key, required: true)!
         guard let date = Timestamp.parse(text) else {
-            throw LetterAttemptError(.invalidValue, key, "'\(key)' must be a UTC timestamp like 2026-11-21T10:00:00Z, found \"\(text)\"")
+            throw LetterAttemptError(
+                .invalidValue, key, "'\(key)' must be a UTC timestamp like 2026-11-21T10:00:00Z, found \"\(text)\"")
         }
         return date
     }
@@ -211,19 +223,24 @@ struct JSONFields {
         for (strokeIndex, stroke) in strokes.enumerated() {
             let strokePath = "\(key)[\(strokeIndex)]"
             guard case let .array(points) = stroke else {
-                throw LetterAttemptError(.wrongType, strokePath, "a stroke must be a list of points, found \(stroke.shown)")
+                throw LetterAttemptError(
+                    .wrongType, strokePath, "a stroke must be a list of points, found \(stroke.shown)")
             }
-            guard !points.isEmpty else { throw LetterAttemptError(.invalidValue, strokePath, "a stroke needs at least one point") }
+            guard !points.isEmpty else {
+                throw LetterAttemptError(.invalidValue, strokePath, "a stroke needs at least one point")
+            }
             var line: [LetterAttempt.Point] = []
             for (pointIndex, point) in points.enumerated() {
                 let pointPath = "\(strokePath)[\(pointIndex)]"
                 guard case let .array(numbers) = point, (2...3).contains(numbers.count) else {
-                    throw LetterAttemptError(.wrongType, pointPath, "a point is [x, y] or [x, y, t], found \(point.shown)")
+                    throw LetterAttemptError(
+                        .wrongType, pointPath, "a point is [x, y] or [x, y, t], found \(point.shown)")
                 }
                 var values: [Double] = []
                 for (index, number) in numbers.enumerated() {
                     guard case let .number(value) = number, value.isFinite else {
-                        throw LetterAttemptError(.wrongType, "\(pointPath)[\(index)]", "must be a number, found \(number.shown)")
+                        throw LetterAttemptError(
+                            .wrongType, "\(pointPath)[\(index)]", "must be a number, found \(number.shown)")
                     }
                     values.append(value)
                 }

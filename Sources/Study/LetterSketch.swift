@@ -31,6 +31,7 @@ public enum LetterSketch {
             let (row, column) = cell(first)
             grid[row][column] = Character(String(min(number + 1, 9)))
         }
-        return grid.map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n")
+        return grid.map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(
+            separator: "\n")
     }
 }

@@ -162,31 +162,41 @@ public struct PassageLadder: Sendable, Hashable, Codable {
         switch level {
         case .read1, .read2:
             let round = level == .read1 ? 1 : 2
-            return LadderPrompt(level: level, reference: reference, instruction: "Read \(reference) aloud (\(round) of 2).", text: whole(), blanks: [])
+            return LadderPrompt(
+                level: level, reference: reference, instruction: "Read \(reference) aloud (\(round) of 2).",
+                text: whole(), blanks: [])
         case .reflect:
             return LadderPrompt(
-                level: level, reference: reference, instruction: "What does \(reference) mean to you? Put it in your own words.",
+                level: level, reference: reference,
+                instruction: "What does \(reference) mean to you? Put it in your own words.",
                 text: whole(), blanks: [])
         case .cloze1:
             var generator = SeededGenerator(seed: entryID, "cloze1", String(attempts))
             let hidden = clauses.map { Self.cloze1Blanks(in: $0, using: &generator) }
-            return render(clauses, hidden: hidden, level: level, reference: reference, removedClause: nil,
-                          instruction: "Fill in the missing words of \(reference).")
+            return render(
+                clauses, hidden: hidden, level: level, reference: reference, removedClause: nil,
+                instruction: "Fill in the missing words of \(reference).")
         case .cloze2:
             let removed = clauseToRemove(clauseCount: clauses.count)
-            let hidden = clauses.indices.map { index in index == removed ? Set(clauses[index].indices.filter { clauses[index][$0].isWord }) : [] }
-            return render(clauses, hidden: hidden, level: level, reference: reference, removedClause: removed,
-                          instruction: "Fill in the missing clause of \(reference).")
+            let hidden = clauses.indices.map { index in
+                index == removed ? Set(clauses[index].indices.filter { clauses[index][$0].isWord }) : []
+            }
+            return render(
+                clauses, hidden: hidden, level: level, reference: reference, removedClause: removed,
+                instruction: "Fill in the missing clause of \(reference).")
         case .cloze3:
             let hidden = clauses.map { words in Set(words.indices.filter { words[$0].isWord }.dropFirst(2)) }
-            return render(clauses, hidden: hidden, level: level, reference: reference, removedClause: nil,
-                          instruction: "Complete each clause of \(reference) from its first two words.")
+            return render(
+                clauses, hidden: hidden, level: level, reference: reference, removedClause: nil,
+                instruction: "Complete each clause of \(reference) from its first two words.")
         case .recite:
             return LadderPrompt(
-                level: level, reference: reference, instruction: "Recite \(reference) from memory; ask for a hint to see the next word.",
+                level: level, reference: reference,
+                instruction: "Recite \(reference) from memory; ask for a hint to see the next word.",
                 text: "", blanks: [])
         case .review:
-            return LadderPrompt(level: level, reference: reference, instruction: "Type \(reference) from memory.", text: "", blanks: [])
+            return LadderPrompt(
+                level: level, reference: reference, instruction: "Type \(reference) from memory.", text: "", blanks: [])
         }
     }
 
@@ -205,22 +215,25 @@ public struct PassageLadder: Sendable, Hashable, Codable {
     }
 
     func render(
-        _ clauses: [[ClauseWord]], hidden: [Set<Int>], level: LadderLevel, reference: String, removedClause: Int?, instruction: String
+        _ clauses: [[ClauseWord]], hidden: [Set<Int>], level: LadderLevel, reference: String, removedClause: Int?,
+        instruction: String
     ) -> LadderPrompt {
         var blanks: [String] = []
         var parts: [[String]] = []
         for (clause, words) in clauses.enumerated() {
-            parts.append(words.enumerated().map { index, word in
-                guard hidden[clause].contains(index) else { return word.text }
-                blanks.append(word.core)
-                // An ideograph's blank is one full-width character, so blanks side by side
-                // still count the missing ideographs.
-                let blank = word.core.first.map(ClauseWord.isIdeograph) == true ? "＿" : "____"
-                return word.leading + blank + word.trailing
-            })
+            parts.append(
+                words.enumerated().map { index, word in
+                    guard hidden[clause].contains(index) else { return word.text }
+                    blanks.append(word.core)
+                    // An ideograph's blank is one full-width character, so blanks side by side
+                    // still count the missing ideographs.
+                    let blank = word.core.first.map(ClauseWord.isIdeograph) == true ? "＿" : "____"
+                    return word.leading + blank + word.trailing
+                })
         }
         return LadderPrompt(
-            level: level, reference: reference, instruction: instruction, text: ClauseWord.join(parts, clauses), blanks: blanks,
+            level: level, reference: reference, instruction: instruction, text: ClauseWord.join(parts, clauses),
+            blanks: blanks,
             removedClause: removedClause)
     }
 }
@@ -280,7 +293,8 @@ struct ClauseWord: Sendable, Equatable {
             return ClauseWord(leading: String(token), core: "", trailing: "")
         }
         return ClauseWord(
-            leading: String(token[..<first]), core: String(token[first...last]), trailing: String(token[token.index(after: last)...]))
+            leading: String(token[..<first]), core: String(token[first...last]),
+            trailing: String(token[token.index(after: last)...]))
     }
 
     /// Whether a character is written without spaces around it: CJK ideographs, kana and
@@ -294,7 +308,7 @@ struct ClauseWord: Sendable, Equatable {
     @inline(__always) static func isIdeograph(scalarValue: UInt32) -> Bool {
         switch scalarValue {
         case 0x2E80...0x2FDF, 0x3000...0x303F, 0x3040...0x30FF, 0x3100...0x312F, 0x31A0...0x31FF, 0x3400...0x4DBF,
-             0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x20000...0x3FFFF:
+            0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x20000...0x3FFFF:
             return true
         default:
             return false

@@ -38,7 +38,8 @@ public enum ProgressRepair {
             if line.hasPrefix("- ") {
                 let probe = "entry: \(entry)\nreviews:\n  \(line)\n"
                 let (value, problems) = ProgressFile.decode(probe, path: path)
-                if let review = value?.reviews.first, value?.reviews.count == 1, !problems.contains(where: { $0.severity == .error }),
+                if let review = value?.reviews.first, value?.reviews.count == 1,
+                    !problems.contains(where: { $0.severity == .error }),
                     !Timestamp.isTooFarAhead(review.at)
                 {
                     if seen.insert(review.id).inserted { file.reviews.append(review) }
@@ -59,7 +60,9 @@ public enum ProgressRepair {
             dropped.append((number + 1, String(raw)))
         }
         file.reviews.sort(by: ReviewEvent.replayOrder)
-        file.state = file.scheduledReviews.isEmpty ? nil : Scheduler.replay(file.scheduledReviews, entryID: entry, settings: settings)
+        file.state =
+            file.scheduledReviews.isEmpty
+            ? nil : Scheduler.replay(file.scheduledReviews, entryID: entry, settings: settings)
         return Outcome(file: file, reviews: file.reviews.count, dropped: dropped)
     }
 }

@@ -26,11 +26,15 @@ public struct QuestionStatistics: Sendable, Equatable {
 
     /// Every question attempted in `sessions` that `include` admits (by entry id), keyed by
     /// entry then question.
-    public static func tally(_ sessions: some Sequence<SessionFile>, include: (String) -> Bool = { _ in true }) -> [String: [String: QuestionStatistics]] {
+    public static func tally(_ sessions: some Sequence<SessionFile>, include: (String) -> Bool = { _ in true })
+        -> [String: [String: QuestionStatistics]]
+    {
         var table: [String: [String: QuestionStatistics]] = [:]
         for session in sessions {
             for attempt in session.attempts where include(attempt.entry) {
-                var statistics = table[attempt.entry]?[attempt.question] ?? QuestionStatistics(entry: attempt.entry, question: attempt.question)
+                var statistics =
+                    table[attempt.entry]?[attempt.question]
+                    ?? QuestionStatistics(entry: attempt.entry, question: attempt.question)
                 statistics.timesUsed += 1
                 if attempt.correct { statistics.correct += 1 }
                 table[attempt.entry, default: [:]][attempt.question] = statistics
@@ -41,9 +45,12 @@ public struct QuestionStatistics: Sendable, Equatable {
 
     /// The questions an author should look at first: lowest success rate, then most used,
     /// then by id; only those used at least `minimumUses` times.
-    public static func worst(_ table: [String: [String: QuestionStatistics]], minimumUses: Int = 1) -> [QuestionStatistics] {
+    public static func worst(_ table: [String: [String: QuestionStatistics]], minimumUses: Int = 1)
+        -> [QuestionStatistics]
+    {
         table.values.flatMap(\.values).filter { $0.timesUsed >= minimumUses }.sorted {
-            let left = $0.averageSuccessRate ?? 1, right = $1.averageSuccessRate ?? 1
+            let left = $0.averageSuccessRate ?? 1
+            let right = $1.averageSuccessRate ?? 1
             if left != right { return left < right }
             if $0.timesUsed != $1.timesUsed { return $0.timesUsed > $1.timesUsed }
             return ($0.entry, $0.question) < ($1.entry, $1.question)

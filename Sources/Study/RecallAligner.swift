@@ -23,9 +23,11 @@ enum RecallAligner {
     /// then an extra word, then a missing one, then a wrong one, so ties keep the most words
     /// correct.
     static func align(
-        _ expected: ArraySlice<Int32>, _ typed: ArraySlice<Int32>, prefix: Bool, lowerBound: Int, into ops: inout [AlignmentStep]
+        _ expected: ArraySlice<Int32>, _ typed: ArraySlice<Int32>, prefix: Bool, lowerBound: Int,
+        into ops: inout [AlignmentStep]
     ) -> Int {
-        let n = expected.count, m = typed.count
+        let n = expected.count
+        let m = typed.count
         if m == 0 {
             if !prefix { for _ in 0..<n { ops.append(.missing) } }
             return prefix ? 0 : n
@@ -34,7 +36,8 @@ enum RecallAligner {
             for _ in 0..<m { ops.append(.extra) }
             return 0
         }
-        let e = Array(expected), t = Array(typed)
+        let e = Array(expected)
+        let t = Array(typed)
         var k = max(16, 2 * lowerBound + 8)
         while 2 * k + 1 < n + 1 {
             let band = Band(e, t, k: k, prefix: prefix)
@@ -102,7 +105,8 @@ enum RecallAligner {
                             let band = whole ? 0 : k
                             for j in 0...min(n, whole ? n : k) { cost[j + band] = Int32(j) }
                             for i in 1...m {
-                                let low = whole ? 0 : max(0, i - k), high = whole ? n : min(n, i + k)
+                                let low = whole ? 0 : max(0, i - k)
+                                let high = whole ? n : min(n, i + k)
                                 guard low <= high else { continue }
                                 let base = i * width - (whole ? 0 : i) + band
                                 let above = whole ? base - width : base - width + 1
@@ -147,8 +151,10 @@ enum RecallAligner {
         /// last row (the furthest of equals).
         var end: Int {
             guard prefix else { return n }
-            var best = RecallAligner.infinity, column = n
-            for candidate in stride(from: min(n, m + k), through: max(0, m - k), by: -1) where cost(m, candidate) < best {
+            var best = RecallAligner.infinity
+            var column = n
+            for candidate in stride(from: min(n, m + k), through: max(0, m - k), by: -1) where cost(m, candidate) < best
+            {
                 best = cost(m, candidate)
                 column = candidate
             }
@@ -171,13 +177,19 @@ enum RecallAligner {
             while i > 0 || j > 0 {
                 let here = cost(i, j)
                 if i > 0, j > 0, e[j - 1] == t[i - 1], cost(i - 1, j - 1) == here {
-                    reversed.append(.match); i -= 1; j -= 1
+                    reversed.append(.match)
+                    i -= 1
+                    j -= 1
                 } else if i > 0, cost(i - 1, j) + 1 == here {
-                    reversed.append(.extra); i -= 1
+                    reversed.append(.extra)
+                    i -= 1
                 } else if j > 0, cost(i, j - 1) + 1 == here {
-                    reversed.append(.missing); j -= 1
+                    reversed.append(.missing)
+                    j -= 1
                 } else {
-                    reversed.append(.substitute); i -= 1; j -= 1
+                    reversed.append(.substitute)
+                    i -= 1
+                    j -= 1
                 }
             }
             ops.append(contentsOf: reversed.reversed())

@@ -157,7 +157,9 @@ public struct RecallComparer: Sendable {
         var tokens = RecallTokenizer.tokens(typed)
         var pending: RecallTokenizer.Token?
         // An ideograph is a whole word as soon as it is typed.
-        if let last = typed.unicodeScalars.last, !RecallTokenizer.isSeparator(last), !ClauseWord.isIdeograph(scalarValue: last.value), !tokens.isEmpty {
+        if let last = typed.unicodeScalars.last, !RecallTokenizer.isSeparator(last),
+            !ClauseWord.isIdeograph(scalarValue: last.value), !tokens.isEmpty
+        {
             pending = tokens.removeLast()
         }
         return align(tokens, prefix: true, pending: pending)
@@ -172,7 +174,8 @@ public struct RecallComparer: Sendable {
 
     func align(_ tokens: [RecallTokenizer.Token], prefix: Bool, pending: RecallTokenizer.Token?) -> RecallComparison {
         let typedIDs = tokens.map { vocabulary[$0.key] ?? -1 }
-        let n = ids.count, m = typedIDs.count
+        let n = ids.count
+        let m = typedIDs.count
         // Matching ends are matched without the dynamic program.
         var head = 0
         while head < n, head < m, ids[head] == typedIDs[head] { head += 1 }
@@ -183,36 +186,49 @@ public struct RecallComparer: Sendable {
         var ops: [AlignmentStep] = []
         ops.reserveCapacity(max(n, m))
         for _ in 0..<head { ops.append(.match) }
-        let expected = ids[head..<(n - tail)], typedMiddle = typedIDs[head..<(m - tail)]
+        let expected = ids[head..<(n - tail)]
+        let typedMiddle = typedIDs[head..<(m - tail)]
         let end = RecallAligner.align(
-            expected, typedMiddle, prefix: prefix, lowerBound: lowerBound(expected, typedMiddle, prefix: prefix), into: &ops)
+            expected, typedMiddle, prefix: prefix, lowerBound: lowerBound(expected, typedMiddle, prefix: prefix),
+            into: &ops)
         for _ in 0..<tail { ops.append(.match) }
         let judged = prefix ? head + end : n
 
         var words: [RecallComparison.Word] = []
         words.reserveCapacity(ops.count)
-        var e = 0, t = 0, edits = 0
+        var e = 0
+        var t = 0
+        var edits = 0
         for op in ops {
             switch op {
             case .match:
-                words.append(.init(mark: .correct, expected: display[e], typed: tokens[t].text, expectedIndex: e, typedIndex: t))
-                e += 1; t += 1
+                words.append(
+                    .init(mark: .correct, expected: display[e], typed: tokens[t].text, expectedIndex: e, typedIndex: t))
+                e += 1
+                t += 1
             case .substitute:
-                words.append(.init(mark: .wrong, expected: display[e], typed: tokens[t].text, expectedIndex: e, typedIndex: t))
-                e += 1; t += 1; edits += 1
+                words.append(
+                    .init(mark: .wrong, expected: display[e], typed: tokens[t].text, expectedIndex: e, typedIndex: t))
+                e += 1
+                t += 1
+                edits += 1
             case .missing:
                 words.append(.init(mark: .missing, expected: display[e], typed: nil, expectedIndex: e, typedIndex: nil))
-                e += 1; edits += 1
+                e += 1
+                edits += 1
             case .extra:
-                words.append(.init(mark: .extra, expected: nil, typed: tokens[t].text, expectedIndex: nil, typedIndex: t))
-                t += 1; edits += 1
+                words.append(
+                    .init(mark: .extra, expected: nil, typed: tokens[t].text, expectedIndex: nil, typedIndex: t))
+                t += 1
+                edits += 1
             }
         }
         let denominator = max(judged, m)
         let similarity = denominator == 0 ? 1 : Double(denominator - edits) / Double(denominator)
         let onTrack = pending.map { judged < keys.count && keys[judged].hasPrefix($0.key) } ?? false
         return RecallComparison(
-            words: words, similarity: similarity, passageWordsJudged: judged, pending: pending?.text, pendingOnTrack: onTrack)
+            words: words, similarity: similarity, passageWordsJudged: judged, pending: pending?.text,
+            pendingOnTrack: onTrack)
     }
 }
 

@@ -20,7 +20,8 @@ enum RecallTokenizer {
     @inline(__always) static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0x80 {
-            return (value >= 0x61 && value <= 0x7A) || (value >= 0x41 && value <= 0x5A) || (value >= 0x30 && value <= 0x39)
+            return (value >= 0x61 && value <= 0x7A) || (value >= 0x41 && value <= 0x5A)
+                || (value >= 0x30 && value <= 0x39)
         }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
@@ -45,13 +46,16 @@ enum RecallTokenizer {
         var tokens: [Token] = []
         var key: [UInt8] = []
         key.reserveCapacity(32)
-        var start = -1, end = 0
+        var start = -1
+        var end = 0
         var ascii = true
         func flush() {
             if start >= 0, !key.isEmpty {
                 let word = String(decoding: key, as: UTF8.self)
-                tokens.append(Token(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self),
-                                    key: ascii ? word : word.lowercased()))
+                tokens.append(
+                    Token(
+                        text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self),
+                        key: ascii ? word : word.lowercased()))
             }
             key.removeAll(keepingCapacity: true)
             start = -1

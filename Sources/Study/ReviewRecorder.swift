@@ -49,7 +49,9 @@ public struct ReviewRecorder {
     /// Appends one review, replays the state, and writes the file. Returns the new file's
     /// path and bytes (for the session's commit).
     @discardableResult
-    public func record(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased()) throws -> (path: String, data: Data, file: ProgressFile) {
+    public func record(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased())
+        throws -> (path: String, data: Data, file: ProgressFile)
+    {
         let result = try recorded(entry: entry, grade: grade, at: at, ms: ms, id: id)
         try AtomicFile.write(result.data, at: result.path, in: root)
         return result
@@ -57,34 +59,45 @@ public struct ReviewRecorder {
 
     /// The file `record` would write, without writing it — for callers that write it together
     /// with other files, all or nothing (`LibraryGit.apply`).
-    public func recorded(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased()) throws -> (path: String, data: Data, file: ProgressFile) {
+    public func recorded(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased())
+        throws -> (path: String, data: Data, file: ProgressFile)
+    {
         try requireConsent(for: entry)
         try Timestamp.checkNotInFuture(at, what: "the review's time")
         var file = try current(entry)
         file.reviews.append(ReviewEvent(id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device))
         file.reviews.sort(by: ReviewEvent.replayOrder)
         let deck = String(entry.split(separator: "/")[0])
-        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck))
+        file.state = Scheduler.replay(
+            file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck))
         return (progressPath(entry), Data(file.render().utf8), file)
     }
 
     /// Changes the entry's file without adding a review — status, reset, ladder position or
     /// reflection — replays the state (a reset changes which reviews count) and writes it.
     @discardableResult
-    public func update(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (path: String, data: Data, file: ProgressFile) {
+    public func update(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (
+        path: String, data: Data, file: ProgressFile
+    ) {
         let result = try updated(entry: entry, change)
         try AtomicFile.write(result.data, at: result.path, in: root)
         return result
     }
 
     /// The file `update` would write, without writing it.
-    public func updated(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (path: String, data: Data, file: ProgressFile) {
+    public func updated(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (
+        path: String, data: Data, file: ProgressFile
+    ) {
         try requireConsent(for: entry)
         var file = try current(entry)
         change(&file)
         let deck = String(entry.split(separator: "/")[0])
-        file.state = file.scheduledReviews.isEmpty
-            ? nil : Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck))
+        file.state =
+            file.scheduledReviews.isEmpty
+            ? nil
+            : Scheduler.replay(
+                file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck)
+            )
         return (progressPath(entry), Data(file.render().utf8), file)
     }
 
@@ -108,7 +121,8 @@ public struct ReviewRecorder {
         var file = try current(entry)
         file.reviews.removeAll { $0.id == reviewID }
         let deck = String(entry.split(separator: "/")[0])
-        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck))
+        file.state = Scheduler.replay(
+            file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck))
         let data = Data(file.render().utf8)
         try AtomicFile.write(data, at: progressPath(entry), in: root)
         return (progressPath(entry), data)

@@ -43,7 +43,10 @@ public struct SessionPlanner: Sendable {
         /// Include unpublished skills content.
         public var drafts: Bool
 
-        public init(reviewsPerDay: Int = 200, newPerDay: Int = 10, workingSet: Int? = nil, minutes: Int? = nil, drafts: Bool = false) {
+        public init(
+            reviewsPerDay: Int = 200, newPerDay: Int = 10, workingSet: Int? = nil, minutes: Int? = nil,
+            drafts: Bool = false
+        ) {
             self.reviewsPerDay = reviewsPerDay
             self.newPerDay = newPerDay
             self.workingSet = workingSet
@@ -52,7 +55,10 @@ public struct SessionPlanner: Sendable {
         }
 
         /// The profile's limits, each overridable.
-        public static func from(_ profile: Profile?, newPerDay: Int? = nil, reviewsPerDay: Int? = nil, minutes: Int? = nil, drafts: Bool = false) -> Limits {
+        public static func from(
+            _ profile: Profile?, newPerDay: Int? = nil, reviewsPerDay: Int? = nil, minutes: Int? = nil,
+            drafts: Bool = false
+        ) -> Limits {
             Limits(
                 reviewsPerDay: reviewsPerDay ?? profile?.settings.reviewsPerDay ?? 200,
                 newPerDay: newPerDay ?? profile?.settings.newPerDay ?? 10,
@@ -82,7 +88,8 @@ public struct SessionPlanner: Sendable {
         public var topics: [String]
 
         public init(
-            id: String, deck: String, published: Bool, locked: Bool, status: LibraryIndex.Status, progress: ProgressSummary?, rank: Int? = nil,
+            id: String, deck: String, published: Bool, locked: Bool, status: LibraryIndex.Status,
+            progress: ProgressSummary?, rank: Int? = nil,
             headword: String? = nil, topics: [String] = []
         ) {
             self.rank = rank
@@ -119,12 +126,16 @@ public struct SessionPlanner: Sendable {
                 status: index.status(of: id), progress: index.progress[id].map { ProgressSummary($0) },
                 rank: { if case let .vocabulary(word) = entry.content { word.rank } else { nil } }(),
                 headword: { if case let .vocabulary(word) = entry.content { word.word } else { nil } }(),
-                topics: { if case let .vocabulary(word) = entry.content { VocabularyEntry.Headline(word).topics } else { [] } }())
+                topics: {
+                    if case let .vocabulary(word) = entry.content { VocabularyEntry.Headline(word).topics } else { [] }
+                }())
         }
         let progress = index.progress
-        self.init(decks: library.decks, deckOrder: library.deckOrder, profile: index.profile, source: CandidateList(candidates) { id, time in
-            progress[id]?.reviews.filter { $0.at >= time }.count ?? 0
-        })
+        self.init(
+            decks: library.decks, deckOrder: library.deckOrder, profile: index.profile,
+            source: CandidateList(candidates) { id, time in
+                progress[id]?.reviews.filter { $0.at >= time }.count ?? 0
+            })
     }
 
     /// Decks a session studies: the requested ones that exist (all by default).
@@ -134,12 +145,15 @@ public struct SessionPlanner: Sendable {
     }
 
     /// Letters the learner has not unlocked yet; they never enter a session.
-    public func lockedLetters() -> Set<String> { Set((0..<source.count).filter { source.facts($0).locked }.map(source.id)) }
+    public func lockedLetters() -> Set<String> {
+        Set((0..<source.count).filter { source.facts($0).locked }.map(source.id))
+    }
 
     /// Today's plan over `requested` decks (all by default); with `only`, just the entries it
     /// admits (a domain or skill of a skills deck, passages with a tag).
     public func plan(
-        decks requested: [String] = [], limits: Limits, now: Date, timeZone: TimeZone = .current, only: (@Sendable (String) -> Bool)? = nil
+        decks requested: [String] = [], limits: Limits, now: Date, timeZone: TimeZone = .current,
+        only: (@Sendable (String) -> Bool)? = nil
     ) -> SessionPlan {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -154,7 +168,9 @@ public struct SessionPlanner: Sendable {
             return { scheduler.retrievability(of: $0, at: $1) }
         }
 
-        var reviewedToday = 0, introducedToday = 0, inAcquisition = 0
+        var reviewedToday = 0
+        var introducedToday = 0
+        var inAcquisition = 0
         var answerTimes: [Int] = []
         // Entry numbers, made into items only for what the plan keeps.
         var due: [(entry: Int, retrievability: Double, due: Date)] = []
@@ -190,7 +206,10 @@ public struct SessionPlanner: Sendable {
                 if admitted, state.due <= now { due.append((entry, retrievability[deck](state, now), state.due)) }
             }
         }
-        due.sort { $0.retrievability != $1.retrievability ? $0.retrievability < $1.retrievability : source.id($0.entry) < source.id($1.entry) }
+        due.sort {
+            $0.retrievability != $1.retrievability
+                ? $0.retrievability < $1.retrievability : source.id($0.entry) < source.id($1.entry)
+        }
         let dueTotal = due.count
         var reviewRoom = max(0, limits.reviewsPerDay - reviewedToday)
         var newRoom = max(0, limits.newPerDay - introducedToday)
@@ -202,18 +221,25 @@ public struct SessionPlanner: Sendable {
             newRoom = min(newRoom, max(0, room - min(reviewRoom, due.count)))
         }
         let keptDue = due.prefix(reviewRoom).map {
-            SessionPlan.Item(id: source.id($0.entry), deck: deckNames[source.facts($0.entry).deck], retrievability: $0.retrievability, due: $0.due)
+            SessionPlan.Item(
+                id: source.id($0.entry), deck: deckNames[source.facts($0.entry).deck],
+                retrievability: $0.retrievability, due: $0.due)
         }
         let ignored = Set((profile?.ignoredWords ?? []).map { $0.lowercased() })
         let interests = SessionPlanner.interestWeights(profile?.interests ?? [])
         new = SessionPlanner.ordered(
             new, lexicalRank: profile?.lexicalRank, rank: source.rank, room: newRoom,
-            interest: interests.isEmpty ? nil : { entry in SessionPlanner.interest(in: self.source.topics(entry), weights: interests) },
+            interest: interests.isEmpty
+                ? nil : { entry in SessionPlanner.interest(in: self.source.topics(entry), weights: interests) },
             similar: { entry in
                 guard self.decks[deckNames[self.source.facts(entry).deck]]?.kind == .vocabulary else { return false }
-                return SessionPlanner.isInFamily(self.source.headword(entry)) { ignored.contains($0) || self.source.isFamiliar($0) }
+                return SessionPlanner.isInFamily(self.source.headword(entry)) {
+                    ignored.contains($0) || self.source.isFamiliar($0)
+                }
             })
-        let kept = (resumed + new.prefix(newRoom)).map { SessionPlan.Item(id: source.id($0), deck: deckNames[source.facts($0).deck]) }
+        let kept = (resumed + new.prefix(newRoom)).map {
+            SessionPlan.Item(id: source.id($0), deck: deckNames[source.facts($0).deck])
+        }
         return SessionPlan(
             due: keptDue, new: kept, dueDeferred: dueTotal - keptDue.count, dueTotal: dueTotal,
             reviewedToday: reviewedToday, introducedToday: introducedToday)
@@ -235,7 +261,8 @@ public struct SessionPlanner: Sendable {
     /// similar and half the next one's distance (the nearest interest can bring it) is beyond
     /// every kept one's weighed distance.
     static func ordered(
-        _ entries: [Int], lexicalRank: Int?, rank: (Int) -> Int?, room: Int, interest: ((Int) -> Double)? = nil, similar: (Int) -> Bool
+        _ entries: [Int], lexicalRank: Int?, rank: (Int) -> Int?, room: Int, interest: ((Int) -> Double)? = nil,
+        similar: (Int) -> Bool
     ) -> [Int] {
         guard room > 0, !entries.isEmpty else { return entries }
         var base = entries
@@ -256,7 +283,12 @@ public struct SessionPlanner: Sendable {
             for (position, entry) in base.enumerated() {
                 let d = distance(entry)
                 // Every later entry is at least this far: once `room` plain ones are nearer, stop.
-                if plain >= room, let worst = weighed.filter({ $0.key.isFinite }).map(\.key).sorted().dropFirst(room - 1).first, d * reach > worst { break }
+                if plain >= room,
+                    let worst = weighed.filter({ $0.key.isFinite }).map(\.key).sorted().dropFirst(room - 1).first,
+                    d * reach > worst
+                {
+                    break
+                }
                 let isSimilar = d.isFinite && similar(entry)
                 if !isSimilar { plain += 1 }
                 let near = d.isFinite ? d * (1 - min(1, max(0, interest?(entry) ?? 0)) / 2) : d
@@ -267,7 +299,8 @@ public struct SessionPlanner: Sendable {
             return head + base.filter { !seen.contains($0) }
         }
         // No rank: study order, words of a familiar family after the first `room` others.
-        var kept: [Int] = [], later: [Int] = []
+        var kept: [Int] = []
+        var later: [Int] = []
         for (position, entry) in entries.enumerated() {
             if kept.count >= room { return kept + later + entries[position...] }
             if similar(entry) { later.append(entry) } else { kept.append(entry) }
@@ -321,9 +354,11 @@ public struct CandidateList: PlanningSource {
     /// Headwords of the entries the learner ignores or knows.
     private let familiarWords: Set<String>
 
-    public init(_ candidates: [SessionPlanner.Candidate], exactReviewsSince: @escaping @Sendable (String, Date) -> Int) {
+    public init(_ candidates: [SessionPlanner.Candidate], exactReviewsSince: @escaping @Sendable (String, Date) -> Int)
+    {
         self.candidates = candidates
-        var names: [String] = [], numbers: [String: Int] = [:]
+        var names: [String] = []
+        var numbers: [String: Int] = [:]
         deckNumbers = candidates.map { candidate in
             if let number = numbers[candidate.deck] { return number }
             numbers[candidate.deck] = names.count
@@ -332,7 +367,9 @@ public struct CandidateList: PlanningSource {
         }
         deckNames = names
         self.exactReviewsSince = exactReviewsSince
-        familiarWords = Set(candidates.filter { $0.status == .ignored || $0.status == .review }.compactMap { $0.headword?.lowercased() })
+        familiarWords = Set(
+            candidates.filter { $0.status == .ignored || $0.status == .review }.compactMap { $0.headword?.lowercased() }
+        )
     }
 
     public var count: Int { candidates.count }
@@ -340,13 +377,16 @@ public struct CandidateList: PlanningSource {
     public func facts(_ entry: Int) -> EntryFacts {
         let candidate = candidates[entry]
         return EntryFacts(
-            deck: deckNumbers[entry], published: candidate.published, locked: candidate.locked, status: candidate.status,
+            deck: deckNumbers[entry], published: candidate.published, locked: candidate.locked,
+            status: candidate.status,
             progress: candidate.progress.map(PlanningProgress.init))
     }
     public func reviews(_ entry: Int, since time: Date) -> Int {
         candidates[entry].progress?.reviews(since: time) ?? exactReviewsSince(candidates[entry].id, time)
     }
-    public func recentMilliseconds(_ entry: Int) -> [Int] { candidates[entry].progress?.recentMilliseconds.compactMap { $0 } ?? [] }
+    public func recentMilliseconds(_ entry: Int) -> [Int] {
+        candidates[entry].progress?.recentMilliseconds.compactMap { $0 } ?? []
+    }
     public func rank(_ entry: Int) -> Int? { candidates[entry].rank }
     public func headword(_ entry: Int) -> String? { candidates[entry].headword }
     public func topics(_ entry: Int) -> [String] { candidates[entry].topics }

@@ -21,7 +21,9 @@ public struct MCQExercise: Sendable, Equatable {
     }
 
     /// The choices shuffled with `generator`.
-    public init(prompt: String, choices: [String], solutionIndex: Int, shuffledWith generator: inout some RandomNumberGenerator) {
+    public init(
+        prompt: String, choices: [String], solutionIndex: Int, shuffledWith generator: inout some RandomNumberGenerator
+    ) {
         let order = StudyRandom.shuffled(Array(choices.indices), using: &generator)
         self.prompt = prompt
         self.choices = order.map { choices[$0] }
@@ -74,7 +76,9 @@ public struct ReorderExercise: Sendable, Equatable {
     /// Whether the displayed positions, in the learner's order, put the steps in the solution
     /// order. Every step must be placed exactly once.
     public func check(positions: [Int]) -> Bool {
-        guard positions.count == solution.count, positions.allSatisfy(storedIndex.indices.contains) else { return false }
+        guard positions.count == solution.count, positions.allSatisfy(storedIndex.indices.contains) else {
+            return false
+        }
         return positions.map { storedIndex[$0] } == solution
     }
 
@@ -91,12 +95,14 @@ public enum SkillExercise: Sendable, Equatable {
 
     /// The exercise for a question: mcq choices shuffled when `shuffleChoices` (else in stored
     /// order), reorder steps always shuffled — both with `generator`.
-    public init(question: SkillQuestion, shuffleChoices: Bool = true, using generator: inout some RandomNumberGenerator) {
+    public init(question: SkillQuestion, shuffleChoices: Bool = true, using generator: inout some RandomNumberGenerator)
+    {
         switch question.payload {
         case let .mcqSingle(prompt, choices, solution):
-            self = .mcq(shuffleChoices
-                ? MCQExercise(prompt: prompt, choices: choices, solutionIndex: solution, shuffledWith: &generator)
-                : MCQExercise(prompt: prompt, choices: choices, solutionIndex: solution))
+            self = .mcq(
+                shuffleChoices
+                    ? MCQExercise(prompt: prompt, choices: choices, solutionIndex: solution, shuffledWith: &generator)
+                    : MCQExercise(prompt: prompt, choices: choices, solutionIndex: solution))
         case let .reorderSteps(prompt, steps, solution):
             self = .reorder(ReorderExercise(prompt: prompt, steps: steps, solution: solution, using: &generator))
         }
@@ -158,7 +164,8 @@ public struct SkillAttempt: Sendable, Equatable {
 
     /// The line a session file keeps for it.
     public var sessionAttempt: SessionFile.Attempt {
-        SessionFile.Attempt(entry: question, question: exercise, answer: answer.text, correct: correct, at: at, ms: milliseconds)
+        SessionFile.Attempt(
+            entry: question, question: exercise, answer: answer.text, correct: correct, at: at, ms: milliseconds)
     }
 }
 
@@ -183,7 +190,8 @@ public struct SkillProgress: Sendable, Equatable {
 
     /// Progress in `skill` over its published question ids, from attempts (any order; ties
     /// in time go to the later one in the sequence). Attempts at other entries are ignored.
-    public init(skill: String, publishedQuestions: some Sequence<String>, attempts: some Sequence<SessionFile.Attempt>) {
+    public init(skill: String, publishedQuestions: some Sequence<String>, attempts: some Sequence<SessionFile.Attempt>)
+    {
         let questions = Set(publishedQuestions)
         var latest: [String: SessionFile.Attempt] = [:]
         for attempt in attempts where questions.contains(attempt.entry) {
@@ -201,7 +209,9 @@ public struct SkillProgress: Sendable, Equatable {
     /// Progress in every skill of `entries` (skills question entries; others are skipped):
     /// questions are grouped by the first three segments of their id, and only published ones
     /// count (pass `includeDrafts` to count all).
-    public static func all(entries: [Entry], attempts: [SessionFile.Attempt], includeDrafts: Bool = false) -> [String: SkillProgress] {
+    public static func all(entries: [Entry], attempts: [SessionFile.Attempt], includeDrafts: Bool = false) -> [String:
+        SkillProgress]
+    {
         var questionsBySkill: [String: [String]] = [:]
         for entry in entries {
             guard case let .question(question) = entry.content, includeDrafts || question.published else { continue }

@@ -11,7 +11,9 @@ public enum StudyRandom {
     }
 
     /// Fisher–Yates from the last position down: position `i` swaps with `index(below: i + 1)`.
-    public static func shuffled<Element>(_ items: [Element], using generator: inout some RandomNumberGenerator) -> [Element] {
+    public static func shuffled<Element>(_ items: [Element], using generator: inout some RandomNumberGenerator)
+        -> [Element]
+    {
         var items = items
         var position = items.count - 1
         while position > 0 {

@@ -12,7 +12,9 @@ extension StudySessionRunner {
     /// is saved in the progress file as it is climbed, so a stopped session resumes there.
     func studyPassage(_ entry: Entry, _ passage: PassageEntry) throws -> [Answer] {
         var file = try recorder.current(entry.id)
-        var ladder = PassageLadder(position: file.ladder) ?? PassageLadder(level: file.scheduledReviews.isEmpty ? .read1 : .review)
+        var ladder =
+            PassageLadder(position: file.ladder)
+            ?? PassageLadder(level: file.scheduledReviews.isEmpty ? .read1 : .review)
         let clauseCount = passage.clauses.count
         let medianForPassage = max(medianMilliseconds, 1000 * passage.text.split(separator: " ").count / 2)
         if ladder.level == .review {
@@ -30,7 +32,11 @@ extension StudySessionRunner {
                 ladder.record(.failure, clauseCount: clauseCount)
                 try saveLadder(entry.id, ladder, &file)
             }
-            return [Answer(correct: correct, similarity: comparison.similarity, milliseconds: ms, medianMilliseconds: medianForPassage)]
+            return [
+                Answer(
+                    correct: correct, similarity: comparison.similarity, milliseconds: ms,
+                    medianMilliseconds: medianForPassage)
+            ]
         }
         lastVisitClimbedLadder = true
         var answers: [Answer] = []
@@ -56,7 +62,9 @@ extension StudySessionRunner {
                     outcome = .success
                 } else {
                     let started = now()
-                    let reply = try ask("the \(prompt.blanks.count) missing word\(prompt.blanks.count == 1 ? "" : "s"), in order", .text)
+                    let reply = try ask(
+                        "the \(prompt.blanks.count) missing word\(prompt.blanks.count == 1 ? "" : "s"), in order", .text
+                    )
                     let results = prompt.check(typed: reply)
                     let correct = !results.contains(false)
                     let ms = milliseconds(since: started)
@@ -72,8 +80,14 @@ extension StudySessionRunner {
                 let ms = milliseconds(since: started)
                 outcome = PassageLadder.outcome(recitationSimilarity: comparison.similarity, hintsUsed: hints)
                 attempt(entry, "recite", typed, outcome == .success, ms)
-                answers.append(Answer(correct: outcome != .failure, similarity: comparison.similarity, milliseconds: ms, medianMilliseconds: medianForPassage))
-                feedback(outcome == .success, "\(Int((comparison.similarity * 100).rounded()))% of the words right" + (hints > 0 ? ", with \(hints) hint\(hints == 1 ? "" : "s") — once more without" : ""))
+                answers.append(
+                    Answer(
+                        correct: outcome != .failure, similarity: comparison.similarity, milliseconds: ms,
+                        medianMilliseconds: medianForPassage))
+                feedback(
+                    outcome == .success,
+                    "\(Int((comparison.similarity * 100).rounded()))% of the words right"
+                        + (hints > 0 ? ", with \(hints) hint\(hints == 1 ? "" : "s") — once more without" : ""))
                 if outcome == .failure { console.show("  \(passage.text)") }
             }
             if outcome != .success { setbacks += 1 }
@@ -93,10 +107,14 @@ extension StudySessionRunner {
         var hints = 0
         while true {
             let line = try ask(hintsAllowed ? Self.recitePrompt : Self.recallPrompt, .text)
-            guard hintsAllowed, line.hasSuffix("?") else { return ((typed + " " + line).trimmingCharacters(in: .whitespaces), hints) }
+            guard hintsAllowed, line.hasSuffix("?") else {
+                return ((typed + " " + line).trimmingCharacters(in: .whitespaces), hints)
+            }
             typed = (typed + " " + String(line.dropLast())).trimmingCharacters(in: .whitespaces)
             hints += 1
-            console.show(PassageLadder.hint(for: passage, typed: typed).map { "next word: \($0)" } ?? "that is the end of the passage", style: .dim)
+            console.show(
+                PassageLadder.hint(for: passage, typed: typed).map { "next word: \($0)" }
+                    ?? "that is the end of the passage", style: .dim)
         }
     }
 
@@ -117,14 +135,18 @@ extension StudySessionRunner {
     /// Seed 004's reflection: asks for consent once (recorded in the profile with time and
     /// version), then saves the learner's words in the progress file only if they agreed.
     func reflect(on entry: Entry, _ file: inout ProgressFile) throws {
-        var consent = profile?.consent.first { $0.topic == Self.reflectionConsentTopic && $0.version == Self.reflectionConsentVersion }
+        var consent = profile?.consent.first {
+            $0.topic == Self.reflectionConsentTopic && $0.version == Self.reflectionConsentVersion
+        }
         if consent == nil, profile != nil {
             console.show(
                 "Reflections on scripture are religious data (special-category data under GDPR Art. 9). "
-                    + "Saved reflections are kept in your progress files and sync wherever this library syncs.", style: .dim)
+                    + "Saved reflections are kept in your progress files and sync wherever this library syncs.",
+                style: .dim)
             let reply = try ask("save your reflections? (y/n)", .yesNo)
             let granted = ["y", "yes"].contains(reply.lowercased())
-            consent = try recordConsent(Self.reflectionConsentTopic, version: Self.reflectionConsentVersion, granted: granted)
+            consent = try recordConsent(
+                Self.reflectionConsentTopic, version: Self.reflectionConsentVersion, granted: granted)
         }
         let text = try ask("what does it mean to you? (Enter to skip)", .text).trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return }
@@ -132,7 +154,9 @@ extension StudySessionRunner {
             console.show("Not saved: you chose not to save reflections.", style: .dim)
             return
         }
-        let result = try recorder.update(entry: entry.id) { $0.reflection = .init(text: text, at: Timestamp.wholeSeconds(now())) }
+        let result = try recorder.update(entry: entry.id) {
+            $0.reflection = .init(text: text, at: Timestamp.wholeSeconds(now()))
+        }
         written[result.path] = result.data
         file = result.file
     }

@@ -19,13 +19,17 @@ extension StudySessionRunner {
             let correct = mcq.check(position: position)
             let ms = milliseconds(since: started)
             answer = Answer(correct: correct, milliseconds: ms, medianMilliseconds: medianMilliseconds)
-            attempt(entry, "mcq_single", mcq.choices.indices.contains(position) ? mcq.choices[position] : reply, correct, ms)
+            attempt(
+                entry, "mcq_single", mcq.choices.indices.contains(position) ? mcq.choices[position] : reply, correct, ms
+            )
             feedback(correct, correct ? "correct" : "the answer is \(mcq.choices[mcq.correctPosition])")
         case let .reorder(reorder):
             console.show(reorder.prompt ?? "Put the steps in order:", style: .title)
             console.showChoices(reorder.steps)
             let reply = try ask("order (e.g. 2 1 3)", .order(count: reorder.steps.count))
-            let positions = reply.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Int($0) }.map { $0 - 1 }
+            let positions = reply.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Int($0) }.map {
+                $0 - 1
+            }
             let correct = reorder.check(positions: positions)
             let ms = milliseconds(since: started)
             answer = Answer(correct: correct, milliseconds: ms, medianMilliseconds: medianMilliseconds)

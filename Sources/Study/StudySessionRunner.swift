@@ -86,13 +86,20 @@ public final class StudySessionRunner {
     /// Entries shown in this session.
     private var shownIDs = Set<String>()
 
-    public convenience init(root: URL, user: String, library: LoadedLibrary, index: LibraryIndex, git: LibraryGit, console: any StudyConsole,
-                            now: @escaping () -> Date = { Date() }, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
-        self.init(root: root, user: user, source: LoadedStudySource(library: library, index: index), git: git, console: console, now: now, seed: seed)
+    public convenience init(
+        root: URL, user: String, library: LoadedLibrary, index: LibraryIndex, git: LibraryGit,
+        console: any StudyConsole,
+        now: @escaping () -> Date = { Date() }, seed: UInt64 = UInt64.random(in: 0...UInt64.max)
+    ) {
+        self.init(
+            root: root, user: user, source: LoadedStudySource(library: library, index: index), git: git,
+            console: console, now: now, seed: seed)
     }
 
-    public init(root: URL, user: String, source: any StudySource, git: LibraryGit, console: any StudyConsole,
-                now: @escaping () -> Date = { Date() }, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
+    public init(
+        root: URL, user: String, source: any StudySource, git: LibraryGit, console: any StudyConsole,
+        now: @escaping () -> Date = { Date() }, seed: UInt64 = UInt64.random(in: 0...UInt64.max)
+    ) {
         self.root = root
         self.user = user
         self.source = source
@@ -100,8 +107,11 @@ public final class StudySessionRunner {
         self.console = console
         self.now = now
         self.random = SeededGenerator(seed: seed)
-        self.recorder = ReviewRecorder(root: root, user: user, device: git.device, decks: source.decks, profile: source.profile)
-        self.session = SessionFile(id: UUID().uuidString.lowercased(), user: user, device: git.device, startedAt: Timestamp.wholeSeconds(now()))
+        self.recorder = ReviewRecorder(
+            root: root, user: user, device: git.device, decks: source.decks, profile: source.profile)
+        self.session = SessionFile(
+            id: UUID().uuidString.lowercased(), user: user, device: git.device, startedAt: Timestamp.wholeSeconds(now())
+        )
         self.profile = source.profile
         let times = source.recentAnswerTimes().sorted()
         if !times.isEmpty { medianMilliseconds = max(1000, times[times.count / 2]) }
@@ -131,13 +141,18 @@ public final class StudySessionRunner {
         let folder = root.appending(path: sessionPath).deletingLastPathComponent()
         let name = "." + (sessionPath.split(separator: "/").last.map(String.init) ?? "") + "."
         for leftover in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        where leftover.hasPrefix(name) && AtomicFile.isTemporary(path: leftover) && AtomicFile.isAbandoned(path: leftover) {
+        where leftover.hasPrefix(name) && AtomicFile.isTemporary(path: leftover)
+            && AtomicFile.isAbandoned(path: leftover)
+        {
             try? FileManager.default.removeItem(at: folder.appending(path: leftover))
         }
         var progress: [String: Data] = [:]
         let learner = "profiles/\(session.user)/"
-        for path in try git.pendingPaths() where path.hasPrefix(learner + "progress/") || path == learner + "profile.yaml" {
-            if let file = FileManager.default.contents(atPath: root.appending(path: path).path) { progress[path] = file }
+        for path in try git.pendingPaths()
+        where path.hasPrefix(learner + "progress/") || path == learner + "profile.yaml" {
+            if let file = FileManager.default.contents(atPath: root.appending(path: path).path) {
+                progress[path] = file
+            }
         }
         let hasWork = !session.attempts.isEmpty || !progress.isEmpty
         if hasWork {
@@ -197,7 +212,8 @@ public final class StudySessionRunner {
                 continue
             }
             let before = UndoPoint(
-                entry: visit.id, progress: recorder.bytes(visit.id), written: written[recorder.progressPath(visit.id)], session: session,
+                entry: visit.id, progress: recorder.bytes(visit.id), written: written[recorder.progressPath(visit.id)],
+                session: session,
                 queue: queue, seenNew: seenNew, learningIDs: learningIDs, reviewIDs: reviewIDs)
             queue.removeFirst()
             shownIDs.insert(visit.id)
@@ -205,7 +221,9 @@ public final class StudySessionRunner {
             defer { onScreen = nil }
             shown += 1
             // The title names the deck, never the entry: an id or gloss would give answers away.
-            console.beginCard(number: shown, total: max(total, shown + queue.count), title: "\(entry.deck) · \(visit.isNew ? "new" : visit.tries > 0 ? "again" : "review")")
+            console.beginCard(
+                number: shown, total: max(total, shown + queue.count),
+                title: "\(entry.deck) · \(visit.isNew ? "new" : visit.tries > 0 ? "again" : "review")")
             do {
                 let grade = try study(entry, visit: visit)
                 if visit.isNew, seenNew.insert(visit.id).inserted { session.new += 1 }
@@ -240,7 +258,9 @@ public final class StudySessionRunner {
                     try setStatus(entry.id, status)
                     queue.removeAll { $0.id == entry.id }
                     undoStack.append(before)
-                    console.show("\(command == .suspend ? "Suspended" : "Ignored") \(entry.id); it leaves every queue until `rote activate \(entry.id)`.", style: .dim)
+                    console.show(
+                        "\(command == .suspend ? "Suspended" : "Ignored") \(entry.id); it leaves every queue until `rote activate \(entry.id)`.",
+                        style: .dim)
                 }
             }
             try snapshot()
@@ -254,7 +274,9 @@ public final class StudySessionRunner {
         let retries = queue.filter { $0.tries > 0 }
         let waiting = Set(retries.map(\.id))
         let newIDs = Set(plan.new.map(\.id))
-        queue = retries + (plan.due + plan.new).filter { !shownIDs.contains($0.id) && !waiting.contains($0.id) }
+        queue =
+            retries
+            + (plan.due + plan.new).filter { !shownIDs.contains($0.id) && !waiting.contains($0.id) }
             .map { Visit(id: $0.id, tries: 0, isNew: newIDs.contains($0.id)) }
     }
 
@@ -279,7 +301,9 @@ public final class StudySessionRunner {
         }
         written[result.path] = result.data
         statusChanges.append((id, status))
-        if !session.decks.contains(String(id.split(separator: "/")[0])) { session.decks.append(String(id.split(separator: "/")[0])) }
+        if !session.decks.contains(String(id.split(separator: "/")[0])) {
+            session.decks.append(String(id.split(separator: "/")[0]))
+        }
     }
 
     /// Asks, turning commands and the end of input into `Interrupt`s.
@@ -295,7 +319,9 @@ public final class StudySessionRunner {
     /// learner is told, and one key (`s`, or `suspend` in a script) suspends it; anything
     /// else goes on.
     func announceLeech(_ id: String, lapses: Int) throws {
-        console.show("Leech: forgotten \(lapses) times. Rewrite it (a mnemonic, a clearer example) or suspend it.", style: .wrong)
+        console.show(
+            "Leech: forgotten \(lapses) times. Rewrite it (a mnemonic, a clearer example) or suspend it.", style: .wrong
+        )
         do {
             _ = try ask("s suspends it · Enter goes on", .reveal)
         } catch Interrupt.command(.suspend) {
@@ -326,7 +352,9 @@ public final class StudySessionRunner {
         } else {
             grade = Grading.grade(answers) ?? .good
             if console.isInteractive {
-                let reply = try ask("grade: \(grade.name) — Enter to accept, or 1 again · 2 hard · 3 good · 4 easy", .grade(proposed: grade))
+                let reply = try ask(
+                    "grade: \(grade.name) — Enter to accept, or 1 again · 2 hard · 3 good · 4 easy",
+                    .grade(proposed: grade))
                 if let override = Grade(name: reply.trimmingCharacters(in: .whitespaces)) { grade = override }
             }
         }
@@ -336,7 +364,9 @@ public final class StudySessionRunner {
         written[result.path] = result.data
         count(grade)
         if !session.decks.contains(entry.deck) { session.decks.append(entry.deck) }
-        if let due = result.file.state?.due { console.show("\(grade.name) · next \(StudySummary.relative(due, from: now()))", style: .dim) }
+        if let due = result.file.state?.due {
+            console.show("\(grade.name) · next \(StudySummary.relative(due, from: now()))", style: .dim)
+        }
         if grade == .again, let lapses = result.file.state?.lapses, MemoryState.isLeechMilestone(lapses: lapses) {
             try announceLeech(entry.id, lapses: lapses)
         }
@@ -348,7 +378,10 @@ public final class StudySessionRunner {
     }
 
     func attempt(_ entry: Entry, _ question: String, _ answer: String, _ correct: Bool, _ ms: Int) {
-        session.attempts.append(.init(entry: entry.id, question: question, answer: answer, correct: correct, at: Timestamp.wholeSeconds(now()), ms: ms))
+        session.attempts.append(
+            .init(
+                entry: entry.id, question: question, answer: answer, correct: correct,
+                at: Timestamp.wholeSeconds(now()), ms: ms))
         if !session.decks.contains(entry.deck) { session.decks.append(entry.deck) }
     }
 

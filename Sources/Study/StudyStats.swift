@@ -90,9 +90,12 @@ public struct StudyStats: Sendable, Equatable {
         /// The one rule every total comes from, whether the digest was made from the file just
         /// now or kept in the launch index.
         public mutating func add(
-            entry: String, status: ProgressFile.Status, state: MemoryState?, digest: ReviewDigest, scheduler: Scheduler, now: Date, days: LocalDays
+            entry: String, status: ProgressFile.Status, state: MemoryState?, digest: ReviewDigest, scheduler: Scheduler,
+            now: Date, days: LocalDays
         ) {
-            add(entry: entry, status: status, state: state, marks: ReviewMarks(digest.marks), replayed: digest.replayed, scheduler: scheduler, now: now, days: days)
+            add(
+                entry: entry, status: status, state: state, marks: ReviewMarks(digest.marks), replayed: digest.replayed,
+                scheduler: scheduler, now: now, days: days)
         }
 
         /// `add(entry:status:state:digest:…)` with the digest's marks wherever they lie (the
@@ -118,8 +121,11 @@ public struct StudyStats: Sendable, Equatable {
                 let skill = SkillPractice.skill(ofQuestion: entry)
             {
                 let grades = marks.map(\.grade)
-                let confidence = Mastery(state: replayed, recentGrades: grades.suffix(Mastery.recentWindow), at: now, scheduler: scheduler).confidence
-                skills[skill, default: SkillPractice()].add(grades: grades, last: marks.last?.at, confidence: confidence)
+                let confidence = Mastery(
+                    state: replayed, recentGrades: grades.suffix(Mastery.recentWindow), at: now, scheduler: scheduler
+                ).confidence
+                skills[skill, default: SkillPractice()].add(
+                    grades: grades, last: marks.last?.at, confidence: confidence)
             }
             guard status == .active, !marks.isEmpty else { return }
             if (state ?? replayed)?.isLeech() == true { leeches.append(entry) }
@@ -128,7 +134,10 @@ public struct StudyStats: Sendable, Equatable {
                 if offset <= StudyStats.upcomingDays { due[offset] += 1 }
             }
             let deck = entry.split(separator: "/").first.map(String.init) ?? entry
-            let level = Mastery(state: replayed, recentGrades: marks.suffix(Mastery.recentWindow).map(\.grade), at: now, scheduler: scheduler).level
+            let level = Mastery(
+                state: replayed, recentGrades: marks.suffix(Mastery.recentWindow).map(\.grade), at: now,
+                scheduler: scheduler
+            ).level
             mastery[deck, default: [:]][level, default: 0] += 1
         }
 
@@ -150,14 +159,17 @@ public struct StudyStats: Sendable, Equatable {
     /// decks not in it use `defaultSettings`.
     /// `skillDecks` names the skills decks, whose questions add up per skill (`skills`).
     public init(
-        progress: [ProgressFile], sessions: [SessionFile], profile: Profile?, settings: [String: SchedulerSettings] = [:],
+        progress: [ProgressFile], sessions: [SessionFile], profile: Profile?,
+        settings: [String: SchedulerSettings] = [:],
         defaultSettings: SchedulerSettings = .default, now: Date, timeZone: TimeZone, skillDecks: Set<String> = []
     ) {
         // A share of a few hundred files per task: enough to spread, few enough to sum.
         let shares = stride(from: 0, to: progress.count, by: 512).map { $0..<min($0 + 512, progress.count) }
         var totals = Totals(skillDecks: skillDecks)
         for share in shares.concurrentMap({ share in
-            StudyStats.totals(of: progress[share], settings: settings, defaultSettings: defaultSettings, now: now, timeZone: timeZone, skillDecks: skillDecks)
+            StudyStats.totals(
+                of: progress[share], settings: settings, defaultSettings: defaultSettings, now: now, timeZone: timeZone,
+                skillDecks: skillDecks)
         }) {
             totals.add(share)
         }
@@ -169,10 +181,13 @@ public struct StudyStats: Sendable, Equatable {
     public init(totals: Totals, sessions: [SessionFile], profile: Profile?, now: Date, timeZone: TimeZone) {
         let days = LocalDays(timeZone: timeZone)
         let today = days.day(of: now)
-        var sessionsToday = 0, secondsToday = 0
+        var sessionsToday = 0
+        var secondsToday = 0
         for session in sessions where days.day(of: session.startedAt) == today {
             sessionsToday += 1
-            if let ended = session.endedAt { secondsToday += max(0, Int(ended.timeIntervalSince(session.startedAt).rounded())) }
+            if let ended = session.endedAt {
+                secondsToday += max(0, Int(ended.timeIntervalSince(session.startedAt).rounded()))
+            }
         }
 
         self.due = totals.due
@@ -195,13 +210,16 @@ public struct StudyStats: Sendable, Equatable {
     public mutating func countQuestions(_ ids: some Sequence<String>) {
         var counts: [String: Int] = [:]
         for id in ids { if let skill = SkillPractice.skill(ofQuestion: id) { counts[skill, default: 0] += 1 } }
-        for (skill, count) in counts where skills[skill] != nil { skills[skill]!.questions = max(skills[skill]!.questions, count) }
+        for (skill, count) in counts where skills[skill] != nil {
+            skills[skill]!.questions = max(skills[skill]!.questions, count)
+        }
     }
 
     /// The totals of some progress files, each replayed with its deck's scheduler (`settings`
     /// by deck id, `defaultSettings` for the rest).
     public static func totals(
-        of progress: some Sequence<ProgressFile>, settings: [String: SchedulerSettings], defaultSettings: SchedulerSettings = .default, now: Date,
+        of progress: some Sequence<ProgressFile>, settings: [String: SchedulerSettings],
+        defaultSettings: SchedulerSettings = .default, now: Date,
         timeZone: TimeZone, skillDecks: Set<String> = []
     ) -> Totals {
         var schedulers: [String: Scheduler] = [:]
@@ -211,20 +229,26 @@ public struct StudyStats: Sendable, Equatable {
             let deck = file.entry.split(separator: "/").first.map(String.init) ?? file.entry
             let scheduler = schedulers[deck] ?? Scheduler(settings: settings[deck] ?? defaultSettings)
             schedulers[deck] = scheduler
-            totals.add(entry: file.entry, status: file.status, state: file.state, digest: digest(of: file, now: now, scheduler: scheduler),
-                       scheduler: scheduler, now: now, days: days)
+            totals.add(
+                entry: file.entry, status: file.status, state: file.state,
+                digest: digest(of: file, now: now, scheduler: scheduler),
+                scheduler: scheduler, now: now, days: days)
         }
         return totals
     }
 
     /// The digest of a file's reviews up to `now`: what `Totals.add` reads.
     public static func digest(of file: ProgressFile, now: Date, scheduler: Scheduler) -> ReviewDigest {
-        ReviewDigest(reviews: file.reviews.filter { $0.at <= now }.sorted(by: ReviewEvent.replayOrder), entryID: file.entry, scheduler: scheduler)
+        ReviewDigest(
+            reviews: file.reviews.filter { $0.at <= now }.sorted(by: ReviewEvent.replayOrder), entryID: file.entry,
+            scheduler: scheduler)
     }
 
     /// Current and longest runs of consecutive days in `days`.
     static func streaks(_ days: DaySet, today: Int) -> (current: Int, longest: Int) {
-        var longest = 0, run = 0, previous: Int?
+        var longest = 0
+        var run = 0
+        var previous: Int?
         for day in days.ascending() {
             run = previous.map { day == $0 + 1 } == true ? run + 1 : 1
             longest = max(longest, run)
@@ -295,7 +319,8 @@ public final class LocalDays: @unchecked Sendable {
 
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone
-        fixedOffset = timeZone.nextDaylightSavingTimeTransition(after: .distantPast) == nil ? timeZone.secondsFromGMT() : nil
+        fixedOffset =
+            timeZone.nextDaylightSavingTimeTransition(after: .distantPast) == nil ? timeZone.secondsFromGMT() : nil
     }
 
     public func day(of date: Date) -> Int {
@@ -384,7 +409,8 @@ public enum StudyHeatmap {
             while line.hasSuffix(" ") { line.removeLast() }
             lines.append(line)
         }
-        lines.append(gutter + "less " + (0..<symbols.count).map { cell($0, colour: colour) }.joined(separator: " ") + " more")
+        lines.append(
+            gutter + "less " + (0..<symbols.count).map { cell($0, colour: colour) }.joined(separator: " ") + " more")
         return lines.joined(separator: "\n")
     }
 

@@ -6,13 +6,18 @@ public enum StudySummary {
     public static func render(_ session: SessionFile, nextDue: Date?, now: Date, statusChanges: Int = 0) -> String {
         let reviews = session.reviews
         let correct = session.attempts.filter(\.correct).count
-        let accuracy = session.attempts.isEmpty ? "—" : "\(Int((Double(correct) / Double(session.attempts.count) * 100).rounded()))%"
+        let accuracy =
+            session.attempts.isEmpty
+            ? "—" : "\(Int((Double(correct) / Double(session.attempts.count) * 100).rounded()))%"
         let seconds = Int((session.endedAt ?? now).timeIntervalSince(session.startedAt).rounded())
         var lines = [
             "Session saved: \(reviews) review\(reviews == 1 ? "" : "s") (\(session.again) again, \(session.hard) hard, \(session.good) good, \(session.easy) easy), \(session.new) new; \(correct)/\(session.attempts.count) answers right.",
-            "accuracy \(accuracy) · time \(seconds / 60)m \(String(format: "%02d", seconds % 60))s" + (nextDue.map { " · next due \(relative($0, from: now))" } ?? ""),
+            "accuracy \(accuracy) · time \(seconds / 60)m \(String(format: "%02d", seconds % 60))s"
+                + (nextDue.map { " · next due \(relative($0, from: now))" } ?? ""),
         ]
-        if statusChanges > 0 { lines.append("\(statusChanges) entr\(statusChanges == 1 ? "y" : "ies") suspended or ignored.") }
+        if statusChanges > 0 {
+            lines.append("\(statusChanges) entr\(statusChanges == 1 ? "y" : "ies") suspended or ignored.")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -50,4 +50,3 @@ public enum TerminalStyle {
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"
     }
 }
-

@@ -32,10 +32,10 @@ public enum TypedAnswer {
     /// itself otherwise.
     @inlinable public static func foldedArabic(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         switch scalar.value {
-        case 0x0640: return nil                                   // tatweel
-        case 0x0649: return "\u{064A}"                            // alef maqsura ى → ya ي
-        case 0x0622, 0x0623, 0x0625, 0x0671: return "\u{0627}"    // آ أ إ ٱ → ا
-        case 0x0629: return "\u{0647}"                            // ta marbuta ة → ha ه
+        case 0x0640: return nil  // tatweel
+        case 0x0649: return "\u{064A}"  // alef maqsura ى → ya ي
+        case 0x0622, 0x0623, 0x0625, 0x0671: return "\u{0627}"  // آ أ إ ٱ → ا
+        case 0x0629: return "\u{0647}"  // ta marbuta ة → ha ه
         default: return isHaraka(scalar) ? nil : scalar
         }
     }
@@ -75,7 +75,8 @@ public enum TypedAnswer {
     /// characters each cost 1) over the longer length. `runing` for `running` is 6/7 ≈ 0.86;
     /// anything matching after normalisation is 1; nothing typed is 0.
     public static func similarity(_ typed: String, _ expected: String) -> Double {
-        let a = Array(normalized(typed)), b = Array(normalized(expected))
+        let a = Array(normalized(typed))
+        let b = Array(normalized(expected))
         guard !a.isEmpty, !b.isEmpty else { return a.isEmpty && b.isEmpty ? 1 : 0 }
         if a == b { return 1 }
         // Optimal string alignment distance over characters, three rows at a time.

@@ -84,7 +84,8 @@ public struct WordCard: Sendable, Equatable {
             return sentence
         }
         let marked = String(sentence[sentence.index(after: open)..<close])
-        return String(sentence[..<open]) + emphasis(marked) + VocabularyEntry.Example.plain(String(sentence[sentence.index(after: close)...]))
+        return String(sentence[..<open]) + emphasis(marked)
+            + VocabularyEntry.Example.plain(String(sentence[sentence.index(after: close)...]))
     }
 }
 
@@ -111,7 +112,8 @@ public struct VocabularyExercise: Sendable, Equatable {
     public var hint: String?
 
     public init(
-        questionID: String, kind: VocabularyQuestion.Kind, prompt: String, options: [String], correctIndex: Int, accepted: [String],
+        questionID: String, kind: VocabularyQuestion.Kind, prompt: String, options: [String], correctIndex: Int,
+        accepted: [String],
         explanation: String? = nil, rejected: [String] = [], hint: String? = nil
     ) {
         self.questionID = questionID
@@ -131,7 +133,8 @@ public struct VocabularyExercise: Sendable, Equatable {
         switch kind {
         case .translationMatch: "Translate: \(prompt)"
         case .reverseTranslation: "Translate back: \(prompt)"
-        case .sentenceCompletion: "Fill the blank with the right form" + (hint.map { " of \($0)" } ?? "") + ": \(prompt)"
+        case .sentenceCompletion:
+            "Fill the blank with the right form" + (hint.map { " of \($0)" } ?? "") + ": \(prompt)"
         }
     }
 
@@ -185,7 +188,9 @@ public enum VocabularyExercises {
 
     /// The order reviews rotate through: recognition, then production in context, then free
     /// production.
-    public static let reviewRotation: [VocabularyQuestion.Kind] = [.translationMatch, .sentenceCompletion, .reverseTranslation]
+    public static let reviewRotation: [VocabularyQuestion.Kind] = [
+        .translationMatch, .sentenceCompletion, .reverseTranslation,
+    ]
 
     /// Questions a review asks: one while the word is in its learning steps, two once it is
     /// learned (seed 000's review flow).
@@ -195,7 +200,9 @@ public enum VocabularyExercises {
     /// language is the deck's source language, or the language they learn is its target.
     /// Unset languages keep the deck's own direction.
     public static func learnsTranslations(deck: DeckManifest?, profile: Profile?) -> Bool {
-        guard let deck, let source = deck.sourceLanguage, let target = deck.targetLanguage, source != target else { return false }
+        guard let deck, let source = deck.sourceLanguage, let target = deck.targetLanguage, source != target else {
+            return false
+        }
         let settings = profile?.settings
         return settings?.nativeLanguage == source || settings?.targetLanguage == target
     }
@@ -219,14 +226,16 @@ public enum VocabularyExercises {
         let all = questions(of: entry)
         let byKind = Dictionary(grouping: all, by: \.kind)
         let recognition: VocabularyQuestion.Kind = learnsTranslations ? .reverseTranslation : .translationMatch
-        let rotation = learnsTranslations ? [.reverseTranslation, .sentenceCompletion, .translationMatch] : reviewRotation
+        let rotation =
+            learnsTranslations ? [.reverseTranslation, .sentenceCompletion, .translationMatch] : reviewRotation
         switch visit {
         case .new:
             var steps: [Step] = [.card]
             if let match = byKind[recognition]?.first { steps.append(.question(match)) }
             let sentences = byKind[.sentenceCompletion] ?? []
             let primary = sentences.first { question in
-                question.example.map { entry.examples.indices.contains($0 - 1) && entry.examples[$0 - 1].primary } ?? false
+                question.example.map { entry.examples.indices.contains($0 - 1) && entry.examples[$0 - 1].primary }
+                    ?? false
             }
             if let sentence = primary ?? sentences.first { steps.append(.question(sentence)) }
             return steps
@@ -255,21 +264,27 @@ public enum VocabularyExercises {
         var questions = entry.questions
         let kinds = Set(questions.map(\.kind))
         if !kinds.contains(.translationMatch) {
-            questions.append(VocabularyQuestion(id: "translation_match", kind: .translationMatch, prompt: entry.word, answer: entry.translation))
+            questions.append(
+                VocabularyQuestion(
+                    id: "translation_match", kind: .translationMatch, prompt: entry.word, answer: entry.translation))
         }
         if !kinds.contains(.reverseTranslation) {
             let base = entry.form("base") ?? entry.forms.first?.1 ?? entry.word
             let form = entry.form("base") != nil ? "base" : entry.forms.first?.0
-            questions.append(VocabularyQuestion(id: "reverse_translation", kind: .reverseTranslation, prompt: entry.translation, answer: base, form: form))
+            questions.append(
+                VocabularyQuestion(
+                    id: "reverse_translation", kind: .reverseTranslation, prompt: entry.translation, answer: base,
+                    form: form))
         }
         if !kinds.contains(.sentenceCompletion), let example = entry.examples.first,
             let marked = VocabularyEntry.Example.marked(in: example.en)
         {
             let sentence = blanked(example.en)
             let blank = sentence.split(whereSeparator: \.isWhitespace).firstIndex { $0.contains("___") }
-            questions.append(VocabularyQuestion(
-                id: "example-1", kind: .sentenceCompletion, answer: marked, form: example.form, example: 1,
-                sentence: sentence, blank: blank))
+            questions.append(
+                VocabularyQuestion(
+                    id: "example-1", kind: .sentenceCompletion, answer: marked, form: example.form, example: 1,
+                    sentence: sentence, blank: blank))
         }
         return questions
     }
@@ -330,7 +345,8 @@ public enum VocabularyExercises {
     /// form is skipped, so every option is grammatically plausible). Nothing that would also
     /// be a right answer is offered, and no option repeats; a tiny deck can leave fewer.
     public static func distractors(
-        for question: VocabularyQuestion, of entry: VocabularyEntry, deck: @autoclosure () -> [VocabularyEntry], count: Int = distractorCount,
+        for question: VocabularyQuestion, of entry: VocabularyEntry, deck: @autoclosure () -> [VocabularyEntry],
+        count: Int = distractorCount,
         using generator: inout some RandomNumberGenerator
     ) -> [String] {
         var taken = Set(accepted(for: question, of: entry).map(TypedAnswer.normalized))
@@ -344,11 +360,14 @@ public enum VocabularyExercises {
         var chosen = pool
         let formName = expectedFormName(for: question, of: entry)
         // The deck is read only here: most questions bring enough wrong options of their own.
-        let others = deck().filter { $0.pos == entry.pos && !($0.word == entry.word && $0.translation == entry.translation) }
+        let others = deck().filter {
+            $0.pos == entry.pos && !($0.word == entry.word && $0.translation == entry.translation)
+        }
         let sameLevel = entry.cefr.map { level in others.filter { $0.cefr == level } } ?? []
         let rest = others.filter { candidate in entry.cefr == nil || candidate.cefr != entry.cefr }
             .sorted { lhs, rhs in
-                let left = rankDistance(lhs, entry), right = rankDistance(rhs, entry)
+                let left = rankDistance(lhs, entry)
+                let right = rankDistance(rhs, entry)
                 return left != right ? left < right : lhs.word < rhs.word
             }
         for candidate in StudyRandom.shuffled(sameLevel, using: &generator) + rest {
@@ -381,7 +400,9 @@ public enum VocabularyExercises {
 
     /// An example sentence with its `{marker}` replaced by `___`.
     static func blanked(_ sentence: String) -> String {
-        guard let open = sentence.firstIndex(of: "{"), let close = sentence[open...].firstIndex(of: "}") else { return sentence }
+        guard let open = sentence.firstIndex(of: "{"), let close = sentence[open...].firstIndex(of: "}") else {
+            return sentence
+        }
         return String(sentence[..<open]) + "___" + String(sentence[sentence.index(after: close)...])
     }
 }

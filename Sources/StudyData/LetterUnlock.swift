@@ -38,7 +38,8 @@ public struct LetterMastery: Sendable, Equatable {
 public enum LetterUnlock {
     /// The unlocked letter ids among `letters`, given each letter's attempts by id.
     public static func unlocked(
-        letters: [(id: String, order: Int)], attempts: [String: [LetterAttempt]], rule: DeckManifest.UnlockRule = .init()
+        letters: [(id: String, order: Int)], attempts: [String: [LetterAttempt]],
+        rule: DeckManifest.UnlockRule = .init()
     ) -> Set<String> {
         let ordered = letters.sorted { $0.order != $1.order ? $0.order < $1.order : $0.id < $1.id }
         var result = Set<String>()
@@ -48,13 +49,17 @@ public enum LetterUnlock {
                 continue
             }
             let previous = ordered[index - 1].id
-            if LetterMastery(attempts: attempts[previous] ?? [], rule: rule).unlocksNext(rule) { result.insert(letter.id) }
+            if LetterMastery(attempts: attempts[previous] ?? [], rule: rule).unlocksNext(rule) {
+                result.insert(letter.id)
+            }
         }
         return result
     }
 
     /// The unlocked letters of a letters deck's entries (other entries are ignored).
-    public static func unlocked(entries: [Entry], attempts: [String: [LetterAttempt]], rule: DeckManifest.UnlockRule = .init()) -> Set<String> {
+    public static func unlocked(
+        entries: [Entry], attempts: [String: [LetterAttempt]], rule: DeckManifest.UnlockRule = .init()
+    ) -> Set<String> {
         let letters: [(id: String, order: Int)] = entries.compactMap { entry in
             guard case let .letter(letter) = entry.content else { return nil }
             return (entry.id, letter.order)

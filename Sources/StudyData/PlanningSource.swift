@@ -68,6 +68,8 @@ public struct PlanningProgress: Sendable {
     }
 
     public init(_ summary: ProgressSummary) {
-        self.init(reviewCount: summary.reviewCount, firstReviewAt: summary.firstReviewAt, ladderStarted: summary.ladderStarted, state: summary.state)
+        self.init(
+            reviewCount: summary.reviewCount, firstReviewAt: summary.firstReviewAt,
+            ladderStarted: summary.ladderStarted, state: summary.state)
     }
 }

@@ -31,8 +31,11 @@ public struct ProgressSummary: Sendable, Equatable {
     /// schedulers (the launch index's are); nil otherwise.
     public var digest: ReviewDigest?
 
-    public init(status: ProgressFile.Status, reviewCount: Int, firstReviewAt: Date?, recentReviewTimes: [Date], recentMilliseconds: [Int?],
-                ladderStarted: Bool, hasScheduledReviews: Bool, state: MemoryState?, digest: ReviewDigest? = nil) {
+    public init(
+        status: ProgressFile.Status, reviewCount: Int, firstReviewAt: Date?, recentReviewTimes: [Date],
+        recentMilliseconds: [Int?],
+        ladderStarted: Bool, hasScheduledReviews: Bool, state: MemoryState?, digest: ReviewDigest? = nil
+    ) {
         self.status = status
         self.reviewCount = reviewCount
         self.firstReviewAt = firstReviewAt
@@ -52,21 +55,28 @@ public struct ProgressSummary: Sendable, Equatable {
             recentReviewTimes: file.reviews.suffix(ProgressSummary.recentLimit).map(\.at),
             recentMilliseconds: file.reviews.suffix(ProgressSummary.millisecondsLimit).map(\.ms),
             ladderStarted: file.ladder.map { $0.level != "read1" || $0.attempts > 0 } ?? false,
-            hasScheduledReviews: resetAt.map { reset in file.reviews.contains { $0.at > reset } } ?? !file.reviews.isEmpty,
+            hasScheduledReviews: resetAt.map { reset in file.reviews.contains { $0.at > reset } } ?? !file.reviews
+                .isEmpty,
             state: file.state,
-            digest: schedulers.map { ReviewDigest(reviews: file.reviews, entryID: file.entry, scheduler: $0.scheduler(forEntry: file.entry)) })
+            digest: schedulers.map {
+                ReviewDigest(reviews: file.reviews, entryID: file.entry, scheduler: $0.scheduler(forEntry: file.entry))
+            })
     }
 
     /// The summary of a progress file in Rote's canonical form, read without building its
     /// reviews, with the entry it names: the same as `ProgressSummary(file)` of the file
     /// `ProgressFile.decode` gives (with `schedulers`, its digest too). Nil where
     /// `ProgressFile.scanCanonical` gives up; then read the file in full.
-    public static func canonical(_ data: Data, schedulers: DeckSchedulers? = nil) -> (entry: String, summary: ProgressSummary)? {
+    public static func canonical(_ data: Data, schedulers: DeckSchedulers? = nil) -> (
+        entry: String, summary: ProgressSummary
+    )? {
         data.withUnsafeBytes { canonical(bytes: $0, schedulers: schedulers) }
     }
 
     /// `canonical` of a file's bytes.
-    public static func canonical(bytes: UnsafeRawBufferPointer, schedulers: DeckSchedulers? = nil) -> (entry: String, summary: ProgressSummary)? {
+    public static func canonical(bytes: UnsafeRawBufferPointer, schedulers: DeckSchedulers? = nil) -> (
+        entry: String, summary: ProgressSummary
+    )? {
         var count = 0
         var first: Date?
         // The last few reviews, in rings: slot `count % limit` holds the newest.
@@ -76,14 +86,23 @@ public struct ProgressSummary: Sendable, Equatable {
         milliseconds.reserveCapacity(millisecondsLimit)
         // The digest replays every review, so it needs them as events.
         var events: [ReviewEvent] = []
-        guard let file = ProgressFile.scanCanonical(bytes: bytes, review: { review in
-            let at = review.at, ms = review.ms
-            if schedulers != nil { events.append(review.event) }
-            if first == nil { first = at }
-            if times.count < recentLimit { times.append(at) } else { times[count % recentLimit] = at }
-            if milliseconds.count < millisecondsLimit { milliseconds.append(ms) } else { milliseconds[count % millisecondsLimit] = ms }
-            count += 1
-        }) else { return nil }
+        guard
+            let file = ProgressFile.scanCanonical(
+                bytes: bytes,
+                review: { review in
+                    let at = review.at
+                    let ms = review.ms
+                    if schedulers != nil { events.append(review.event) }
+                    if first == nil { first = at }
+                    if times.count < recentLimit { times.append(at) } else { times[count % recentLimit] = at }
+                    if milliseconds.count < millisecondsLimit {
+                        milliseconds.append(ms)
+                    } else {
+                        milliseconds[count % millisecondsLimit] = ms
+                    }
+                    count += 1
+                })
+        else { return nil }
         // Which reviews come after a reset, and where the ladder stands, are not worked out
         // here: the canonical form has neither.
         guard file.resetAt == nil, file.ladder == nil else { return nil }
@@ -93,10 +112,13 @@ public struct ProgressSummary: Sendable, Equatable {
             return Array(ring[oldest...] + ring[..<oldest])
         }
         let summary = ProgressSummary(
-            status: file.status, reviewCount: count, firstReviewAt: first, recentReviewTimes: oldestFirst(times, limit: recentLimit),
+            status: file.status, reviewCount: count, firstReviewAt: first,
+            recentReviewTimes: oldestFirst(times, limit: recentLimit),
             recentMilliseconds: oldestFirst(milliseconds, limit: millisecondsLimit),
             ladderStarted: false, hasScheduledReviews: count > 0, state: file.state,
-            digest: schedulers.map { ReviewDigest(reviews: events, entryID: file.entry, scheduler: $0.scheduler(forEntry: file.entry)) })
+            digest: schedulers.map {
+                ReviewDigest(reviews: events, entryID: file.entry, scheduler: $0.scheduler(forEntry: file.entry))
+            })
         return (file.entry, summary)
     }
 

@@ -20,7 +20,9 @@ public struct ReviewDigest: Sendable, Equatable {
         /// time in milliseconds.
         public init(at: Date, grade: Grade, followsReviewPhase: Bool, synthetic: Bool = false) {
             let milliseconds = Int64((at.timeIntervalSince1970 * 1000).rounded(.down))
-            raw = UInt64(bitPattern: milliseconds << 4) | (synthetic ? 8 : 0) | (followsReviewPhase ? 4 : 0) | UInt64(grade.rawValue - 1)
+            raw =
+                UInt64(bitPattern: milliseconds << 4) | (synthetic ? 8 : 0) | (followsReviewPhase ? 4 : 0)
+                | UInt64(grade.rawValue - 1)
         }
 
         /// The review's time, to the millisecond.
@@ -53,9 +55,11 @@ public struct ReviewDigest: Sendable, Equatable {
         var marks: [Mark] = []
         marks.reserveCapacity(reviews.count)
         for (index, review) in reviews.enumerated() {
-            marks.append(Mark(
-                at: review.at, grade: review.grade, followsReviewPhase: phased && index > 0 && states[index - 1].phase == .review,
-                synthetic: review.synthetic != nil))
+            marks.append(
+                Mark(
+                    at: review.at, grade: review.grade,
+                    followsReviewPhase: phased && index > 0 && states[index - 1].phase == .review,
+                    synthetic: review.synthetic != nil))
         }
         self.init(marks: marks, replayed: states.last)
     }
@@ -90,7 +94,8 @@ public struct ReviewMarks: RandomAccessCollection, @unchecked Sendable {
 
     @inline(__always) public subscript(position: Int) -> ReviewDigest.Mark {
         guard let bytes else { return kept[position] }
-        return ReviewDigest.Mark(raw: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position * 8, as: UInt64.self)))
+        return ReviewDigest.Mark(
+            raw: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position * 8, as: UInt64.self)))
     }
 }
 
@@ -102,9 +107,10 @@ public struct DeckSchedulers: Sendable {
     private let fallback = Scheduler(settings: .default)
 
     public init(decks: [String: DeckManifest], profile: Profile?) {
-        byDeck = Dictionary(uniqueKeysWithValues: decks.map { name, manifest in
-            (name, Scheduler(settings: .forDeck(manifest, profile: profile, deckName: name)))
-        })
+        byDeck = Dictionary(
+            uniqueKeysWithValues: decks.map { name, manifest in
+                (name, Scheduler(settings: .forDeck(manifest, profile: profile, deckName: name)))
+            })
     }
 
     /// Every deck's settings as text, by deck name: equal exactly when every replay would be.

@@ -48,7 +48,9 @@ public final class LoadedStudySource: StudySource {
 
     public func dueDates() -> [String: Date] {
         var dues: [String: Date] = [:]
-        for (id, file) in index.progress where file.status == .active { if let due = file.state?.due { dues[id] = due } }
+        for (id, file) in index.progress where file.status == .active {
+            if let due = file.state?.due { dues[id] = due }
+        }
         return dues
     }
 }

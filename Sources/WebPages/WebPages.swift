@@ -3,5 +3,6 @@
 /// app works offline and nothing is fetched from elsewhere.
 public enum WebPages {
     /// Each file's text by its path relative to `web/` (e.g. `app.js`).
-    public static let files: [String: String] = Dictionary(uniqueKeysWithValues: webPageFileList.map { ($0.path, $0.text) })
+    public static let files: [String: String] = Dictionary(
+        uniqueKeysWithValues: webPageFileList.map { ($0.path, $0.text) })
 }

@@ -18,13 +18,15 @@ struct ArticleCommand: ParsableCommand {
     )
 
     struct NewCommand: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "new", abstract: "Compose a reading text for your rank and show it.")
+        static let configuration = CommandConfiguration(
+            commandName: "new", abstract: "Compose a reading text for your rank and show it.")
         @ParentCommand var rote: RoteCommand
 
         func run() throws {
             let library = try CommandContext.library(rote.global)
             guard let article = try library.composeArticle() else {
-                throw CLIError("no word you don't know yet has an example sentence to read; add words (rote import) or study on")
+                throw CLIError(
+                    "no word you don't know yet has an example sentence to read; add words (rote import) or study on")
             }
             print(article.title)
             print("")
@@ -36,7 +38,8 @@ struct ArticleCommand: ParsableCommand {
     }
 
     struct SaveCommand: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "save", abstract: "Commit an article to your saved texts (profiles/<you>/saved/<id>.yaml).")
+        static let configuration = CommandConfiguration(
+            commandName: "save", abstract: "Commit an article to your saved texts (profiles/<you>/saved/<id>.yaml).")
         @ParentCommand var rote: RoteCommand
         @Argument(help: ArgumentHelp("The article's id, as `rote article` printed it.", valueName: "id")) var id: String
 
@@ -48,12 +51,15 @@ struct ArticleCommand: ParsableCommand {
     }
 
     struct ListArticlesCommand: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "The articles composed on this device and not saved, newest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "The articles composed on this device and not saved, newest first.")
         @ParentCommand var rote: RoteCommand
 
         func run() throws {
             let library = try CommandContext.library(rote.global)
-            for article in library.generatedArticles() { print("\(article.id)  \(Timestamp.format(article.createdAt))  \(article.title)") }
+            for article in library.generatedArticles() {
+                print("\(article.id)  \(Timestamp.format(article.createdAt))  \(article.title)")
+            }
         }
     }
 }

@@ -7,7 +7,8 @@ import Study
 struct CalibrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
-        abstract: "Estimate how many words you know (your lexical rank) with a short adaptive test, and warm-start the words below it.",
+        abstract:
+            "Estimate how many words you know (your lexical rank) with a short adaptive test, and warm-start the words below it.",
         discussion: """
             Asks at most 40 questions: "do you know this word?", and every fourth one a check — \
             choose its meaning among four. It stops as soon as the estimate is precise enough. \
@@ -29,7 +30,9 @@ struct CalibrateCommand: ParsableCommand {
 
     @ParentCommand var rote: RoteCommand
 
-    @Option(help: ArgumentHelp("Ask about this vocabulary deck's words only (default: every vocabulary deck).", valueName: "deck"))
+    @Option(
+        help: ArgumentHelp(
+            "Ask about this vocabulary deck's words only (default: every vocabulary deck).", valueName: "deck"))
     var deck: String?
 
     @Flag(help: "Speak the JSON line protocol (for apps and tests).")
@@ -38,21 +41,27 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(help: "Remove every synthetic calibration review and lexical_rank, in one commit; real reviews stay.")
     var undo = false
 
-    @Option(help: ArgumentHelp("Seed for the choice of distractors (default: random), to replay a test.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp("Seed for the choice of distractors (default: random), to replay a test.", valueName: "n"))
     var seed: UInt64?
 
     func run() throws {
         let library = try CommandContext.library(rote.global)
         if undo {
             let words = try library.undoCalibration()
-            print(words == 0 ? "No calibration to undo." : "Removed the synthetic reviews of \(words) word\(words == 1 ? "" : "s") and your lexical rank.")
+            print(
+                words == 0
+                    ? "No calibration to undo."
+                    : "Removed the synthetic reviews of \(words) word\(words == 1 ? "" : "s") and your lexical rank.")
             return
         }
         try library.requireProfile()
         let items = try library.calibrationItems(deck: deck)
         var test = Calibration(items: items, seed: seed ?? UInt64.random(in: 0...UInt64.max))
         if !json {
-            print("How many words do you know? Answer y (I know it) or n (I don't); for a check, the meaning's number. About \(Calibration.maximumQuestions) questions at most.")
+            print(
+                "How many words do you know? Answer y (I know it) or n (I don't); for a check, the meaning's number. About \(Calibration.maximumQuestions) questions at most."
+            )
         }
         while let question = test.nextQuestion() {
             if json {
@@ -62,7 +71,9 @@ struct CalibrateCommand: ParsableCommand {
             }
             while true {
                 guard let line = readLine() else {
-                    throw CLIError("input ended at question \(question.number), before the calibration finished; nothing was written")
+                    throw CLIError(
+                        "input ended at question \(question.number), before the calibration finished; nothing was written"
+                    )
                 }
                 do {
                     try test.answer(try Self.answer(line, to: question, strict: json))
@@ -77,10 +88,15 @@ struct CalibrateCommand: ParsableCommand {
         if json {
             let error = JSONValue.number(outcome.standardError).serialized(pretty: false)
             Terminal.data(
-                "{\"result\": {\"lexical_rank\": \(outcome.lexicalRank), \"standard_error\": \(error), \"questions\": \(outcome.questions), \"warm_started\": \(outcome.warmStarted)}}\n")
+                "{\"result\": {\"lexical_rank\": \(outcome.lexicalRank), \"standard_error\": \(error), \"questions\": \(outcome.questions), \"warm_started\": \(outcome.warmStarted)}}\n"
+            )
         } else {
-            print("Your lexical rank: about \(outcome.lexicalRank) (± \(Int(outcome.standardError.rounded()))), from \(outcome.questions) questions.")
-            print("\(outcome.warmStarted) word\(outcome.warmStarted == 1 ? "" : "s") below it start as known" + (outcome.replaced > 0 ? " (the earlier calibration's reviews were replaced)." : "."))
+            print(
+                "Your lexical rank: about \(outcome.lexicalRank) (± \(Int(outcome.standardError.rounded()))), from \(outcome.questions) questions."
+            )
+            print(
+                "\(outcome.warmStarted) word\(outcome.warmStarted == 1 ? "" : "s") below it start as known"
+                    + (outcome.replaced > 0 ? " (the earlier calibration's reviews were replaced)." : "."))
             print("`rote calibrate --undo` takes them out again.")
         }
     }
@@ -99,11 +115,17 @@ struct CalibrateCommand: ParsableCommand {
             case ("known", _), ("y", false), ("yes", false): return .known
             case ("unknown", _), ("n", false), ("no", false): return .unknown
             default:
-                throw AnswerProblem(message: "'\(line)' is not an answer to \"do you know '\(question.item.word)'?\"; answer \(strict ? "known or unknown" : "y or n (or known, unknown)")")
+                throw AnswerProblem(
+                    message:
+                        "'\(line)' is not an answer to \"do you know '\(question.item.word)'?\"; answer \(strict ? "known or unknown" : "y or n (or known, unknown)")"
+                )
             }
         case let .choice(choices, _):
             guard let number = Int(text), (1...choices.count).contains(number) else {
-                throw AnswerProblem(message: "'\(line)' is not one of the choices for '\(question.item.word)'; answer a number from 1 to \(choices.count)")
+                throw AnswerProblem(
+                    message:
+                        "'\(line)' is not one of the choices for '\(question.item.word)'; answer a number from 1 to \(choices.count)"
+                )
             }
             return .choice(number - 1)
         }
@@ -122,7 +144,8 @@ struct CalibrateCommand: ParsableCommand {
     static func quoted(_ text: String) -> String { JSONValue.string(text).serialized(pretty: false) }
 
     static func jsonLine(_ question: Calibration.Question) -> String {
-        var line = "{\"question\": \(question.number), \"entry\": \(Self.quoted(question.item.id)), \"word\": \(Self.quoted(question.item.word))"
+        var line =
+            "{\"question\": \(question.number), \"entry\": \(Self.quoted(question.item.id)), \"word\": \(Self.quoted(question.item.word))"
         switch question.ask {
         case .known:
             line += ", \"ask\": \"known\"}"

@@ -23,12 +23,17 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .customLong("quiet"), help: "Print errors only, not warnings.")
     var quiet = false
 
-    @Flag(name: .customLong("repair"), help: ArgumentHelp(
-        "Rebuild each progress file that does not read from the lines that still do (reviews, status), in one commit, and remove temporary files left by writes that were killed. Prints what was kept and what was dropped."))
+    @Flag(
+        name: .customLong("repair"),
+        help: ArgumentHelp(
+            "Rebuild each progress file that does not read from the lines that still do (reviews, status), in one commit, and remove temporary files left by writes that were killed. Prints what was kept and what was dropped."
+        ))
     var repair = false
 
-    @Flag(name: .customLong("all"), help: ArgumentHelp(
-        "Read every file again, on every core, rather than only those changed since the last check."))
+    @Flag(
+        name: .customLong("all"),
+        help: ArgumentHelp(
+            "Read every file again, on every core, rather than only those changed since the last check."))
     var all = false
 
     func run() throws {
@@ -41,8 +46,10 @@ struct CheckCommand: ParsableCommand {
         for problem in result.diagnostics where !(quiet && problem.severity == .warning) {
             print(problem.description)
         }
-        let errors = result.errors.count, warnings = result.warnings.count
-        let summary = "\(result.fileCount) files, \(result.entryCount) entries in \(result.deckCount) decks: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+        let errors = result.errors.count
+        let warnings = result.warnings.count
+        let summary =
+            "\(result.fileCount) files, \(result.entryCount) entries in \(result.deckCount) decks: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         Terminal.note(summary)
         if errors > 0 { throw ExitCode(1) }
     }
@@ -71,25 +78,30 @@ enum Repair {
                 let data = FileManager.default.contents(atPath: context.root.appending(path: path).path)
             else { continue }
             let deck = String(entry.split(separator: "/")[0])
-            let settings = SchedulerSettings.forDeck(context.library.decks[deck], profile: context.library.profiles[user], deckName: deck)
+            let settings = SchedulerSettings.forDeck(
+                context.library.decks[deck], profile: context.library.profiles[user], deckName: deck)
             let outcome = ProgressRepair.salvage(data, path: path, entry: entry, settings: settings)
             if pending == nil { pending = Set(try git.pendingPaths()) }
             if pending?.contains(path) == true {
                 // Never committed: its text would be gone from everywhere once rewritten.
-                let copy = context.root.appending(path: ".git/rote/repaired/\(path).\(Int(Date().timeIntervalSince1970))")
+                let copy = context.root.appending(
+                    path: ".git/rote/repaired/\(path).\(Int(Date().timeIntervalSince1970))")
                 try AtomicFile.write(data, to: copy)
                 Terminal.note("kept the old text of \(path) in \(copy.path)")
             }
             changes[path] = Data(outcome.file.render().utf8)
             kept += outcome.reviews
-            print("repaired \(path): kept \(outcome.reviews) review\(outcome.reviews == 1 ? "" : "s")\(outcome.dropped.isEmpty ? "" : ", dropped \(outcome.dropped.count) line\(outcome.dropped.count == 1 ? "" : "s"):")")
+            print(
+                "repaired \(path): kept \(outcome.reviews) review\(outcome.reviews == 1 ? "" : "s")\(outcome.dropped.isEmpty ? "" : ", dropped \(outcome.dropped.count) line\(outcome.dropped.count == 1 ? "" : "s"):")"
+            )
             for (line, text) in outcome.dropped { print("  \(path):\(line): \(text)") }
         }
         guard !changes.isEmpty else {
             Terminal.note("no progress file needed repair")
             return removed > 0
         }
-        let message = "Repair: \(changes.count) progress file\(changes.count == 1 ? "" : "s") rebuilt from their readable lines (\(kept) review\(kept == 1 ? "" : "s") kept)\n\n"
+        let message =
+            "Repair: \(changes.count) progress file\(changes.count == 1 ? "" : "s") rebuilt from their readable lines (\(kept) review\(kept == 1 ? "" : "s") kept)\n\n"
             + "\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(context.user)\n"
         try git.apply(changes: changes, message: message)
         return true

@@ -20,11 +20,14 @@ struct CommandContext {
     /// library on first use: for the few commands whose rules look at every file (`check
     /// --all`, a seed or table import, whose ids must be unique across the library). Every
     /// other command opens a `Library`, which reads only what it needs.
-    static func openReadingEveryFile(_ options: GlobalOptions, loader: LibraryLoader? = nil, sessions: Bool = false) throws -> CommandContext {
+    static func openReadingEveryFile(_ options: GlobalOptions, loader: LibraryLoader? = nil, sessions: Bool = false)
+        throws -> CommandContext
+    {
         let root = try locate(options)
         let library = try (loader ?? LibraryLoader(users: .all, includeSessions: sessions)).load(root)
         let user = try LibraryLocation.user(explicit: options.user, manifest: library.manifest)
-        return CommandContext(root: root, user: user, library: library, index: LibraryIndex(library: library, user: user))
+        return CommandContext(
+            root: root, user: user, library: library, index: LibraryIndex(library: library, user: user))
     }
 
     /// The library through its checked launch index (`Library`), for commands that read or
@@ -41,7 +44,9 @@ struct CommandContext {
             let user = options.user ?? LibraryLocation.loginUser()
             try LibraryCreator(user: user).create(at: root)
             try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGitCommand.rotePath)
-            Terminal.note("Created your library at \(root.path) with the starter decks (\(LibraryCreator.starterDeckNames.joined(separator: ", "))).")
+            Terminal.note(
+                "Created your library at \(root.path) with the starter decks (\(LibraryCreator.starterDeckNames.joined(separator: ", ")))."
+            )
         }
         return root
     }
@@ -49,7 +54,10 @@ struct CommandContext {
     /// The learner commands act for, without loading the library: `--user`, `ROTE_USER`,
     /// rote.yaml's `default_user`, the login name.
     static func user(at root: URL, _ options: GlobalOptions) throws -> String {
-        let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: LibraryLocation.manifestName).path) ?? Data(), path: LibraryLocation.manifestName).0
+        let manifest = LibraryManifest.decode(
+            FileManager.default.contents(atPath: root.appending(path: LibraryLocation.manifestName).path) ?? Data(),
+            path: LibraryLocation.manifestName
+        ).0
         return try LibraryLocation.user(explicit: options.user, manifest: manifest)
     }
 

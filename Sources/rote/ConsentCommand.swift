@@ -52,27 +52,40 @@ struct ConsentCommand: ParsableCommand {
         switch action {
         case .status:
             let profile = try ReadBeforeRewrite.read(Profile.self, at: LibraryPaths(user: user).profile, in: root)
-            guard let profile else { throw CLIError("no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME") }
+            guard let profile else {
+                throw CLIError("no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME")
+            }
             print(ConsentCommand.describe(profile.passagePracticeConsent, what: "passage practice"))
             print(ConsentCommand.describe(profile.consentAnswer("reflections", version: "1"), what: "reflections"))
         case .grant:
             let answer = try LibraryWriter.write(root: root, user: user, purpose: "consent") { git in
                 try PassageConsent.record(granted: true, user: user, git: git)
             }
-            print("Recorded at \(Timestamp.local(answer.at)): Rote may keep your passage practice. `rote consent withdraw` takes it back and erases it.")
+            print(
+                "Recorded at \(Timestamp.local(answer.at)): Rote may keep your passage practice. `rote consent withdraw` takes it back and erases it."
+            )
         case .withdraw:
             try LibraryWriter.write(root: root, user: user, purpose: "consent withdraw") { git in
                 let result = try PassageConsent.withdraw(user: user, git: git)
                 print("Consent withdrawn: Rote keeps no passage practice of \(user) from now on.")
-                if result.commit != nil { print("Erased \(result.deleted.count) file\(result.deleted.count == 1 ? "" : "s") and removed passage attempts from \(result.rewritten.count) session\(result.rewritten.count == 1 ? "" : "s") in commit \(result.commit.map { String($0.description.prefix(7)) } ?? "—"); sync keeps them erased.") }
+                if result.commit != nil {
+                    print(
+                        "Erased \(result.deleted.count) file\(result.deleted.count == 1 ? "" : "s") and removed passage attempts from \(result.rewritten.count) session\(result.rewritten.count == 1 ? "" : "s") in commit \(result.commit.map { String($0.description.prefix(7)) } ?? "—"); sync keeps them erased."
+                    )
+                }
                 guard purgeHistory else {
                     print(PassageConsent.purgeAdvice(user: user))
                     return
                 }
-                print(Erasure.purgeExplanation(user: user, git: git, scope: "the passage practice of \(user) (passage progress files and session attempts)"))
+                print(
+                    Erasure.purgeExplanation(
+                        user: user, git: git,
+                        scope: "the passage practice of \(user) (passage progress files and session attempts)"))
                 if !yes {
                     guard isatty(STDIN_FILENO) == 1 else {
-                        throw CLIError("not asking for confirmation: stdin is not a terminal; run `rote consent withdraw --purge-history --yes` to rewrite history")
+                        throw CLIError(
+                            "not asking for confirmation: stdin is not a terminal; run `rote consent withdraw --purge-history --yes` to rewrite history"
+                        )
                     }
                     print("\nRewrite history? Type yes to confirm: ", terminator: "")
                     guard readLine()?.trimmingCharacters(in: .whitespaces) == "yes" else {
@@ -81,7 +94,9 @@ struct ConsentCommand: ParsableCommand {
                     }
                 }
                 let report = try PassageConsent.purgeHistory(user: user, git: git)
-                print("Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", ")).")
+                print(
+                    "Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", "))."
+                )
                 if let note = report.pruneNote { print("Note: \(note).") }
                 let remotes = (try? git.repository.remoteNames()) ?? []
                 if let remote = remotes.contains("origin") ? "origin" : remotes.first {

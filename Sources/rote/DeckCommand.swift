@@ -28,13 +28,17 @@ struct DeckCommand: ParsableCommand {
 
         @ParentCommand var rote: RoteCommand
 
-        @Argument(help: ArgumentHelp("The publisher's repository: a path, file://, ssh:// or https:// URL.", valueName: "git-url"))
+        @Argument(
+            help: ArgumentHelp(
+                "The publisher's repository: a path, file://, ssh:// or https:// URL.", valueName: "git-url"))
         var url: String
 
         @Option(help: ArgumentHelp("The deck's folder in the repository (default: its root).", valueName: "subdir"))
         var path: String?
 
-        @Option(name: .customLong("as"), help: ArgumentHelp("The deck's name here (default: the folder's or repository's name).", valueName: "name"))
+        @Option(
+            name: .customLong("as"),
+            help: ArgumentHelp("The deck's name here (default: the folder's or repository's name).", valueName: "name"))
         var name: String?
 
         @Option(help: ArgumentHelp("A tag or branch to follow (default: the default branch).", valueName: "tag"))
@@ -44,12 +48,15 @@ struct DeckCommand: ParsableCommand {
             let root = try CommandContext.locate(rote.global)
             let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, rote.global))
             let added = try decks.add(url: url, path: path, name: name, ref: ref)
-            print("Added deck \(added.name) \(added.version) (\(added.files) file\(added.files == 1 ? "" : "s")) from \(RemoteURL.redactingUserinfo(url)) at \(added.commit.prefix(10)).")
+            print(
+                "Added deck \(added.name) \(added.version) (\(added.files) file\(added.files == 1 ? "" : "s")) from \(RemoteURL.redactingUserinfo(url)) at \(added.commit.prefix(10))."
+            )
         }
     }
 
     struct StatusCommand: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say which publisher decks have a newer version upstream.")
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Say which publisher decks have a newer version upstream.")
 
         @ParentCommand var rote: RoteCommand
 
@@ -66,10 +73,14 @@ struct DeckCommand: ParsableCommand {
                 case .upToDate:
                     print("\(status.deck) \(status.version): up to date")
                 case let .newer(version, ref, commit, changelog):
-                    print("\(status.deck) \(status.version): version \(version) available\(ref.map { " (\($0))" } ?? "") at \(commit.prefix(10)); take it with `rote deck update \(status.deck)`")
+                    print(
+                        "\(status.deck) \(status.version): version \(version) available\(ref.map { " (\($0))" } ?? "") at \(commit.prefix(10)); take it with `rote deck update \(status.deck)`"
+                    )
                     for line in changelog { print("    \(line)") }
                 case let .changed(commit):
-                    print("\(status.deck) \(status.version): the publisher changed it without a new version (\(commit.prefix(10))); `rote deck update \(status.deck)` takes the changes")
+                    print(
+                        "\(status.deck) \(status.version): the publisher changed it without a new version (\(commit.prefix(10))); `rote deck update \(status.deck)` takes the changes"
+                    )
                 case let .unreachable(message):
                     print("\(status.deck) \(status.version): could not check — \(message)")
                 }
@@ -116,10 +127,14 @@ struct DeckCommand: ParsableCommand {
                 return
             }
             print("Updated \(name) \(updated.from) → \(updated.to) (commit \(commit.prefix(10))):")
-            if !updated.taken.isEmpty { print("  \(updated.taken.count) file\(updated.taken.count == 1 ? "" : "s") from the publisher") }
+            if !updated.taken.isEmpty {
+                print("  \(updated.taken.count) file\(updated.taken.count == 1 ? "" : "s") from the publisher")
+            }
             if !updated.merged.isEmpty { print("  merged with your edits: \(updated.merged.joined(separator: ", "))") }
             if !updated.keptLocal.isEmpty { print("  your edits kept: \(updated.keptLocal.joined(separator: ", "))") }
-            if !updated.settled.isEmpty { print("  conflicts settled (\(prefer ?? "")): \(updated.settled.joined(separator: ", "))") }
+            if !updated.settled.isEmpty {
+                print("  conflicts settled (\(prefer ?? "")): \(updated.settled.joined(separator: ", "))")
+            }
         }
     }
 }

@@ -31,7 +31,8 @@ struct DeviceCommand: ParsableCommand {
             try DeviceIdentity.setLocalName(name, root: root)
         }
         print("device id: \(DeviceIdentity.id(root: root)) (random, made for this clone; committed with each review)")
-        print("device name: \(DeviceIdentity.localName(root: root) ?? "none") (local: never committed; set with --name)")
+        print(
+            "device name: \(DeviceIdentity.localName(root: root) ?? "none") (local: never committed; set with --name)")
     }
 
     /// How a device id from a file or commit is shown: this device's local name when it is

@@ -6,7 +6,8 @@ import RoteStore
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a learner's data (json or csv), or a deck's content (--deck: csv or tsv; a skills deck as seed JSON).",
+        abstract:
+            "Export a learner's data (json or csv), or a deck's content (--deck: csv or tsv; a skills deck as seed JSON).",
         discussion: """
             Without --deck: everything of one learner — profile, progress with every review, \
             sessions with every attempt, saved content — as one JSON file (<user>.json) or a \
@@ -30,12 +31,15 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A deck to export as a table instead of a learner.", valueName: "deck"))
     var deck: String?
 
-    @Option(help: ArgumentHelp("Learner: the folder to write into. Deck: the file (default stdout).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp("Learner: the folder to write into. Deck: the file (default stdout).", valueName: "path"))
     var out: String?
 
     func run() throws {
         if let deck {
-            guard ["csv", "tsv", "json"].contains(format) else { throw ValidationError("a deck exports as csv, tsv or (a skills deck) json, not '\(format)'") }
+            guard ["csv", "tsv", "json"].contains(format) else {
+                throw ValidationError("a deck exports as csv, tsv or (a skills deck) json, not '\(format)'")
+            }
             let root = try CommandContext.locate(rote.global)
             let settings = try LibrarySettings(root: root, user: try CommandContext.user(at: root, rote.global))
             // The deck's own folder, not the library.
@@ -43,10 +47,14 @@ struct ExportCommand: ParsableCommand {
             CommandContext.report(problems)
             let text: String
             if format == "json" {
-                guard settings.decks[deck] != nil else { throw CLIError("no deck '\(deck)'; decks are: \(settings.deckOrder.joined(separator: ", "))") }
+                guard settings.decks[deck] != nil else {
+                    throw CLIError("no deck '\(deck)'; decks are: \(settings.deckOrder.joined(separator: ", "))")
+                }
                 text = try SeedExport.json(deck: deck, manifest: settings.decks[deck], root: root, entries: entries)
             } else {
-                text = try DeckExport.table(deck: deck, decks: settings.decks, deckOrder: settings.deckOrder, entries: entries, separator: format == "csv" ? "," : "\t")
+                text = try DeckExport.table(
+                    deck: deck, decks: settings.decks, deckOrder: settings.deckOrder, entries: entries,
+                    separator: format == "csv" ? "," : "\t")
             }
             if let out {
                 try AtomicFile.write(text, to: URL(fileURLWithPath: out))

@@ -41,14 +41,22 @@ struct ForgetCommand: ParsableCommand {
         if files.isEmpty, !purgeHistory {
             throw CLIError("no learner '\(learner)' in this library (nothing under profiles/\(learner)/)")
         }
-        var question = files.isEmpty ? "" : "This deletes \(files.count) file\(files.count == 1 ? "" : "s") of \(learner) (profiles/\(learner)/) in an erasure commit."
-        if purgeHistory { question += (question.isEmpty ? "" : "\n\n") + Erasure.purgeExplanation(user: learner, git: git) }
+        var question =
+            files.isEmpty
+            ? ""
+            : "This deletes \(files.count) file\(files.count == 1 ? "" : "s") of \(learner) (profiles/\(learner)/) in an erasure commit."
+        if purgeHistory {
+            question += (question.isEmpty ? "" : "\n\n") + Erasure.purgeExplanation(user: learner, git: git)
+        }
         print(question)
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
-                throw CLIError("not asking for confirmation: stdin is not a terminal; run again with --yes to erase \(learner)")
+                throw CLIError(
+                    "not asking for confirmation: stdin is not a terminal; run again with --yes to erase \(learner)")
             }
-            print("\nErase \(learner)\(purgeHistory ? " and rewrite history" : "")? Type the learner's name to confirm: ", terminator: "")
+            print(
+                "\nErase \(learner)\(purgeHistory ? " and rewrite history" : "")? Type the learner's name to confirm: ",
+                terminator: "")
             guard readLine()?.trimmingCharacters(in: .whitespaces) == learner else {
                 print("Not confirmed; nothing changed.")
                 throw ExitCode.failure
@@ -56,12 +64,16 @@ struct ForgetCommand: ParsableCommand {
         }
         if !files.isEmpty {
             let result = try Erasure.forget(learner, git: git)
-            print("Erased \(result.files.count) file\(result.files.count == 1 ? "" : "s") of \(learner) in commit \(result.commit.map { String($0.description.prefix(7)) } ?? "—").")
+            print(
+                "Erased \(result.files.count) file\(result.files.count == 1 ? "" : "s") of \(learner) in commit \(result.commit.map { String($0.description.prefix(7)) } ?? "—")."
+            )
             if result.clearedDefaultUser { print("rote.yaml no longer names \(learner) as default_user.") }
         }
         if purgeHistory {
             let report = try Erasure.purgeHistory(learner, git: git)
-            print("Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", ")).")
+            print(
+                "Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", "))."
+            )
             if let note = report.pruneNote { print("Note: \(note).") }
             let remotes = (try? git.repository.remoteNames()) ?? []
             if let remote = remotes.contains("origin") ? "origin" : remotes.first {

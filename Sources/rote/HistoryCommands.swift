@@ -8,7 +8,8 @@ struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
         abstract: "Study sessions from the commit history: date, device, counts, duration.",
-        discussion: "Reads the Rote-Session trailers of the library's commits, newest first; plain `git log` shows the same commits."
+        discussion:
+            "Reads the Rote-Session trailers of the library's commits, newest first; plain `git log` shows the same commits."
     )
 
     @ParentCommand var rote: RoteCommand
@@ -30,13 +31,20 @@ struct LogCommand: ParsableCommand {
         var shown = 0
         for commit in try repository.log(from: head.id) {
             let message = commit.message
-            guard SessionCommitMessage.trailer(SessionCommitMessage.sessionTrailer, in: message) != nil else { continue }
+            guard SessionCommitMessage.trailer(SessionCommitMessage.sessionTrailer, in: message) != nil else {
+                continue
+            }
             let who = SessionCommitMessage.trailer(SessionCommitMessage.userTrailer, in: message) ?? "?"
             if !all, who != user { continue }
-            let device = SessionCommitMessage.trailer(SessionCommitMessage.deviceTrailer, in: message).map { DeviceCommand.label($0, root: root) } ?? "?"
+            let device =
+                SessionCommitMessage.trailer(SessionCommitMessage.deviceTrailer, in: message).map {
+                    DeviceCommand.label($0, root: root)
+                } ?? "?"
             let summary = commit.summary.hasPrefix("Study: ") ? String(commit.summary.dropFirst(7)) : commit.summary
             let date = Timestamp.local(commit.authorTime)
-            let recovered = SessionCommitMessage.trailer(SessionCommitMessage.recoveredTrailer, in: message) != nil ? " (recovered)" : ""
+            let recovered =
+                SessionCommitMessage.trailer(SessionCommitMessage.recoveredTrailer, in: message) != nil
+                ? " (recovered)" : ""
             print("\(date)  \(all ? who + "  " : "")\(device)  \(summary)\(recovered)")
             shown += 1
             if let number, shown >= number { break }
@@ -64,12 +72,17 @@ struct HistoryCommand: ParsableCommand {
         print("\(entry.id) — \(entry.gloss)")
         print("\(reviews.count) review\(reviews.count == 1 ? "" : "s") by \(library.user)")
         for review in reviews {
-            print("  \(Timestamp.local(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \(DeviceCommand.label($0, root: library.root))" } ?? ""))
+            print(
+                "  \(Timestamp.local(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))"
+                    + (review.ms.map { "  \($0) ms" } ?? "")
+                    + (review.device.map { "  \(DeviceCommand.label($0, root: library.root))" } ?? ""))
         }
         let commits = try library.commits(touching: entry)
         print("commits:")
         for commit in commits {
-            print("  \(commit.id.prefix(10))  \(Timestamp.localDay(commit.date))  [\(commit.touched.joined(separator: "+"))]  \(commit.summary)")
+            print(
+                "  \(commit.id.prefix(10))  \(Timestamp.localDay(commit.date))  [\(commit.touched.joined(separator: "+"))]  \(commit.summary)"
+            )
         }
         if commits.isEmpty { print("  none yet (changes not committed)") }
     }

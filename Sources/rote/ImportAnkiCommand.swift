@@ -26,11 +26,17 @@ struct AnkiPackageImport {
             fieldMapping = try AnkiFieldMapping.read(data, path: mapping)
         }
         if let fields { fieldMapping = fieldMapping.overridden(by: try AnkiFieldMapping.parse(flag: fields)) }
-        let report = try AnkiImporter(root: root).importPackage(at: url, options: .init(deck: deck, mapping: fieldMapping, user: user))
+        let report = try AnkiImporter(root: root).importPackage(
+            at: url, options: .init(deck: deck, mapping: fieldMapping, user: user))
         for deck in report.decks {
-            print("\(deck.created ? "Created" : "Updated") deck \(deck.name) (\(deck.kind.rawValue)): \(deck.entriesAdded) entr\(deck.entriesAdded == 1 ? "y" : "ies") added" + (deck.entriesKept > 0 ? ", \(deck.entriesKept) already here and kept" : "") + ".")
+            print(
+                "\(deck.created ? "Created" : "Updated") deck \(deck.name) (\(deck.kind.rawValue)): \(deck.entriesAdded) entr\(deck.entriesAdded == 1 ? "y" : "ies") added"
+                    + (deck.entriesKept > 0 ? ", \(deck.entriesKept) already here and kept" : "") + ".")
         }
-        print("History for \(user): \(report.reviewsAdded) review\(report.reviewsAdded == 1 ? "" : "s") added in \(report.progressFiles) progress file\(report.progressFiles == 1 ? "" : "s")" + (report.mediaAdded > 0 ? "; \(report.mediaAdded) media file\(report.mediaAdded == 1 ? "" : "s") copied." : "."))
+        print(
+            "History for \(user): \(report.reviewsAdded) review\(report.reviewsAdded == 1 ? "" : "s") added in \(report.progressFiles) progress file\(report.progressFiles == 1 ? "" : "s")"
+                + (report.mediaAdded > 0
+                    ? "; \(report.mediaAdded) media file\(report.mediaAdded == 1 ? "" : "s") copied." : "."))
         if report.profileCreated { print("Created profiles/\(user)/profile.yaml for the history.") }
         if let line = report.multiCardSummary { print(line + ".") }
         if !report.skipped.isEmpty {

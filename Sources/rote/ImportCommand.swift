@@ -7,7 +7,8 @@ import RoteStore
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import content: a skills seed (.json), a table (.csv, .tsv, .txt) or an Anki package (.apkg, .colpkg) with its history.",
+        abstract:
+            "Import content: a skills seed (.json), a table (.csv, .tsv, .txt) or an Anki package (.apkg, .colpkg) with its history.",
         discussion: """
             FILE.json is the skills seed format (domains, skills and questions; docs/import-export.md). \
             Hard violations — a required field missing, a wrong type, an invalid payload, a \
@@ -44,7 +45,10 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("append (keep existing entries) or override (rewrite them).", valueName: "mode"))
     var mode: String = "append"
 
-    @Option(help: ArgumentHelp("Tables: vocabulary or passage (default: the deck's kind, or guessed from the columns).", valueName: "kind"))
+    @Option(
+        help: ArgumentHelp(
+            "Tables: vocabulary or passage (default: the deck's kind, or guessed from the columns).", valueName: "kind")
+    )
     var kind: String?
 
     @Option(help: ArgumentHelp("Title of the deck when the import creates it.", valueName: "title"))
@@ -56,7 +60,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Check and report, write nothing.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp("Anki: a YAML file mapping Anki fields to Rote fields (see docs/decks.md).", valueName: "file.yaml"))
+    @Option(
+        help: ArgumentHelp(
+            "Anki: a YAML file mapping Anki fields to Rote fields (see docs/decks.md).", valueName: "file.yaml"))
     var mapping: String?
 
     @Option(help: ArgumentHelp("Anki: Anki field → Rote field, e.g. Front=word,Back=translation.", valueName: "pairs"))
@@ -66,21 +72,30 @@ struct ImportCommand: ParsableCommand {
         let fileExtension = URL(fileURLWithPath: file).pathExtension.lowercased()
         if ["apkg", "colpkg"].contains(fileExtension) {
             if kind != nil || fixSlugs || dryRun || title != nil || mode != "append" {
-                throw ValidationError("--kind, --mode, --title, --fix-slugs and --dry-run are for seeds and tables; an Anki package takes --deck, --fields and --mapping")
+                throw ValidationError(
+                    "--kind, --mode, --title, --fix-slugs and --dry-run are for seeds and tables; an Anki package takes --deck, --fields and --mapping"
+                )
             }
-            return try AnkiPackageImport(global: rote.global, file: file, deck: deck, mapping: mapping, fields: fields).run()
+            return try AnkiPackageImport(global: rote.global, file: file, deck: deck, mapping: mapping, fields: fields)
+                .run()
         }
-        if mapping != nil || fields != nil { throw ValidationError("--fields and --mapping are for Anki packages (.apkg, .colpkg)") }
+        if mapping != nil || fields != nil {
+            throw ValidationError("--fields and --mapping are for Anki packages (.apkg, .colpkg)")
+        }
         guard let mode = SeedImporter.Mode(rawValue: mode) else {
             throw ValidationError("unknown --mode '\(self.mode)'; use append or override")
         }
         let tableKind = try kind.map { name in
-            guard let kind = TableKind(name: name) else { throw ValidationError("unknown --kind '\(name)'; use vocabulary or passage") }
+            guard let kind = TableKind(name: name) else {
+                throw ValidationError("unknown --kind '\(name)'; use vocabulary or passage")
+            }
             return kind
         }
         let url = URL(fileURLWithPath: file)
         guard fileExtension == "json" || ["csv", "tsv", "txt"].contains(fileExtension) else {
-            throw CLIError("\(file): unknown kind of file; import .json (skills seed), .csv, .tsv or .txt (tables), or .apkg / .colpkg (Anki)")
+            throw CLIError(
+                "\(file): unknown kind of file; import .json (skills seed), .csv, .tsv or .txt (tables), or .apkg / .colpkg (Anki)"
+            )
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw CLIError("\(file): cannot read it (no such file, or not readable)")
@@ -98,16 +113,24 @@ struct ImportCommand: ParsableCommand {
         // Read under the lock, so what is checked is what the commit lands on. Every file:
         // the import is checked by the rules across files over the whole library with it
         // in place (a seed's ids must be unique across the library, not only its deck).
-        let context = try CommandContext.openReadingEveryFile(rote.global, loader: LibraryLoader(users: .all, includeSessions: false))
-        let plan = isJSON
-            ? SeedImporter(deck: deck, mode: mode, fixSlugs: fixSlugs, file: file, deckTitle: title).plan(data, library: context.library)
-            : TableImporter(deck: deck, kind: tableKind, mode: mode, file: file, deckTitle: title).plan(data, library: context.library)
+        let context = try CommandContext.openReadingEveryFile(
+            rote.global, loader: LibraryLoader(users: .all, includeSessions: false))
+        let plan =
+            isJSON
+            ? SeedImporter(deck: deck, mode: mode, fixSlugs: fixSlugs, file: file, deckTitle: title).plan(
+                data, library: context.library)
+            : TableImporter(deck: deck, kind: tableKind, mode: mode, file: file, deckTitle: title).plan(
+                data, library: context.library)
         print(plan.report(dryRun: dryRun))
         if plan.isBlocked { throw ExitCode.failure }
         guard !dryRun, !plan.changes.isEmpty else { return }
-        let message = "Import: \(url.lastPathComponent) into \(deck) — \(plan.contents) (\(mode.rawValue))\n\n"
-            + "\(plan.created) new, \(plan.replaced) replaced, \(plan.unchanged) unchanged, \(plan.kept) kept.\n\n" + LibraryWrite.trailers(git: git)
-        if let commit = try git.apply(changes: plan.changes.mapValues { $0 }, message: message, protectingUncommittedEdits: true) {
+        let message =
+            "Import: \(url.lastPathComponent) into \(deck) — \(plan.contents) (\(mode.rawValue))\n\n"
+            + "\(plan.created) new, \(plan.replaced) replaced, \(plan.unchanged) unchanged, \(plan.kept) kept.\n\n"
+            + LibraryWrite.trailers(git: git)
+        if let commit = try git.apply(
+            changes: plan.changes.mapValues { $0 }, message: message, protectingUncommittedEdits: true)
+        {
             print("Committed \(commit.description.prefix(7)); see it with `git -C \(root.path) show --stat HEAD`.")
         }
     }

@@ -54,25 +54,34 @@ struct InitCommand: ParsableCommand {
     var path: String?
 
     func run() throws {
-        let base = URL(fileURLWithPath: rote.global.directory ?? FileManager.default.currentDirectoryPath, isDirectory: true)
+        let base = URL(
+            fileURLWithPath: rote.global.directory ?? FileManager.default.currentDirectoryPath, isDirectory: true)
         let root = URL(fileURLWithPath: path ?? ".", relativeTo: base).standardizedFileURL
         // Anonymous: only a name the learner typed on this command line, never one from the
         // environment or the login.
         let user =
             anonymous
             ? rote.global.user ?? LibraryCreator.anonymousLearnerID()
-            : rote.global.user ?? ProcessInfo.processInfo.environment["ROTE_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? LibraryLocation.loginUser()
+            : rote.global.user ?? ProcessInfo.processInfo.environment["ROTE_USER"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? LibraryLocation.loginUser()
         var creator = LibraryCreator(user: user, privacy: anonymous ? .anonymous : .standard)
         let interactive = TerminalConsole.isAvailable
-        creator.nativeLanguage = nativeLanguage ?? (interactive ? ask("Your native language (a code such as ar; Enter to skip):") : nil)
-        creator.targetLanguage = targetLanguage ?? (interactive ? ask("The language you are learning (such as en; Enter to skip):") : nil)
+        creator.nativeLanguage =
+            nativeLanguage ?? (interactive ? ask("Your native language (a code such as ar; Enter to skip):") : nil)
+        creator.targetLanguage =
+            targetLanguage ?? (interactive ? ask("The language you are learning (such as en; Enter to skip):") : nil)
         let commit = try creator.create(at: root)
         try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGitCommand.rotePath)
         print("Created a Rote library in \(root.path)")
         print("  decks: \(LibraryCreator.starterDeckNames.joined(separator: ", "))")
-        print("  learner: \(user)" + (anonymous ? " (anonymous: commits are authored by Rote <\(CommitAuthor.anonymousEmail(user: user))>)" : ""))
+        print(
+            "  learner: \(user)"
+                + (anonymous
+                    ? " (anonymous: commits are authored by Rote <\(CommitAuthor.anonymousEmail(user: user))>)" : ""))
         if creator.nativeLanguage != nil || creator.targetLanguage != nil {
-            print("  languages: native \(creator.nativeLanguage ?? "not set"), learning \(creator.targetLanguage ?? "not set")")
+            print(
+                "  languages: native \(creator.nativeLanguage ?? "not set"), learning \(creator.targetLanguage ?? "not set")"
+            )
         }
         print("  first commit: \(commit.hex.prefix(10))")
         print("Next: rote -C \(path ?? ".") check, then rote -C \(path ?? ".") list")

@@ -37,12 +37,18 @@ struct InterestsCommand: ParsableCommand {
             try library.setInterests(parsed)
             let known = Set(try library.topicCounts().map(\.topic))
             for (topic, weight) in parsed where weight > 0 && !known.contains(topic.lowercased()) {
-                print("note: no example in the decks has the topic '\(topic)' yet; it is kept, and weighs nothing until one has.")
+                print(
+                    "note: no example in the decks has the topic '\(topic)' yet; it is kept, and weighs nothing until one has."
+                )
             }
         }
         let interests = library.profile?.interests ?? []
-        let shown = parsed.isEmpty ? interests : (try Library(root: library.root, user: library.user).profile?.interests ?? [])
-        print(shown.isEmpty ? "Interests: none yet." : "Interests: " + shown.map { "\($0.0) \(Library.weightText($0.1))" }.joined(separator: ", "))
+        let shown =
+            parsed.isEmpty ? interests : (try Library(root: library.root, user: library.user).profile?.interests ?? [])
+        print(
+            shown.isEmpty
+                ? "Interests: none yet."
+                : "Interests: " + shown.map { "\($0.0) \(Library.weightText($0.1))" }.joined(separator: ", "))
         if parsed.isEmpty {
             let topics = try library.topicCounts()
             if topics.isEmpty {

@@ -12,7 +12,8 @@ import StudyData
 struct LettersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "letters",
-        abstract: "Show letter mastery and unlocks, record a tracing attempt (`rote letters record`), set tracing options (`rote letters settings`).",
+        abstract:
+            "Show letter mastery and unlocks, record a tracing attempt (`rote letters record`), set tracing options (`rote letters settings`).",
         discussion: """
             Tracing happens in an app; it sends each attempt to `rote letters record` as JSON. \
             A letter unlocks the next one after two memory-mode scores of 80 or more (the \
@@ -51,20 +52,27 @@ struct LettersCommand: ParsableCommand {
             let library = try CommandContext.library(rote.global)
             var settings = library.profile?.settings
             if hand != nil || haptics != nil {
-                let changed = [hand.map { "\($0 == .leftHanded ? "left" : "right")-handed" }, haptics.map { "haptics \($0 ? "on" : "off")" }]
-                    .compactMap { $0 }.joined(separator: ", ")
-                let profile = try library.updateProfile(subject: "Settings: \(changed) for \(library.user)") { profile in
+                let changed = [
+                    hand.map { "\($0 == .leftHanded ? "left" : "right")-handed" },
+                    haptics.map { "haptics \($0 ? "on" : "off")" },
+                ]
+                .compactMap { $0 }.joined(separator: ", ")
+                let profile = try library.updateProfile(subject: "Settings: \(changed) for \(library.user)") {
+                    profile in
                     if let hand { profile.settings.leftHanded = hand == .leftHanded }
                     if let haptics { profile.settings.haptics = haptics }
                 }
                 settings = profile.settings
             }
-            print("tracing for \(library.user): \(settings?.leftHanded == true ? "left" : "right")-handed · haptics \(settings?.haptics == true ? "on" : "off")")
+            print(
+                "tracing for \(library.user): \(settings?.leftHanded == true ? "left" : "right")-handed · haptics \(settings?.haptics == true ? "on" : "off")"
+            )
         }
     }
 
     struct ShowCommand: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Mastery per letter and what is unlocked.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Mastery per letter and what is unlocked.")
         @ParentCommand var rote: RoteCommand
         @Option(help: ArgumentHelp("The letters deck (default: the only one).", valueName: "deck")) var deck: String?
 
@@ -75,7 +83,9 @@ struct LettersCommand: ParsableCommand {
             let entries = library.entries(inDeck: deck)
             let attempts = library.letterAttempts().mapValues(\.attempts)
             let unlocked = LetterUnlock.unlocked(entries: entries, attempts: attempts, rule: rule)
-            print("\(deck) for \(library.user): \(unlocked.count) of \(entries.count) unlocked (next unlocks after \(rule.passes) \(rule.mode) scores of \(rule.minScore)+)")
+            print(
+                "\(deck) for \(library.user): \(unlocked.count) of \(entries.count) unlocked (next unlocks after \(rule.passes) \(rule.mode) scores of \(rule.minScore)+)"
+            )
             var previous: String?
             for entry in entries {
                 guard case let .letter(letter) = entry.content else { continue }
@@ -85,7 +95,8 @@ struct LettersCommand: ParsableCommand {
                 if unlocked.contains(entry.id) {
                     line += "unlocked  "
                     if let best = mastery.bestScore, let mode = mastery.bestMode, let last = mastery.lastPracticedAt {
-                        line += "best \(best) (\(mode.rawValue)) · \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s") · \(min(mastery.passes, rule.passes))/\(rule.passes) passes · last \(Timestamp.localDay(last))"
+                        line +=
+                            "best \(best) (\(mode.rawValue)) · \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s") · \(min(mastery.passes, rule.passes))/\(rule.passes) passes · last \(Timestamp.localDay(last))"
                     } else {
                         line += "not practised yet"
                     }
@@ -116,7 +127,8 @@ struct LettersCommand: ParsableCommand {
                 """)
         @ParentCommand var rote: RoteCommand
         @Option(help: ArgumentHelp("The letters deck (default: the only one).", valueName: "deck")) var deck: String?
-        @Option(help: ArgumentHelp("The letter (default: the JSON's \"letter\").", valueName: "letter")) var letter: String?
+        @Option(help: ArgumentHelp("The letter (default: the JSON's \"letter\").", valueName: "letter")) var letter:
+            String?
         @Argument(help: ArgumentHelp("The attempt's JSON file, or - for stdin.", valueName: "file")) var file: String
 
         func run() throws {
@@ -149,11 +161,16 @@ struct LettersCommand: ParsableCommand {
                 throw CLIError("\(source): \(error.message)")
             }
             let recorded = try library.recordLetterAttempt(attempt, of: entry, inDeck: deck, source: source)
-            let mastery = recorded.mastery, rule = recorded.rule
-            print("Recorded \(attempt.mode.rawValue) \(attempt.score) for \(entry.id): best \(mastery.bestScore ?? attempt.score), \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s"), \(min(mastery.passes, rule.passes))/\(rule.passes) passes.")
+            let mastery = recorded.mastery
+            let rule = recorded.rule
+            print(
+                "Recorded \(attempt.mode.rawValue) \(attempt.score) for \(entry.id): best \(mastery.bestScore ?? attempt.score), \(mastery.attemptCount) attempt\(mastery.attemptCount == 1 ? "" : "s"), \(min(mastery.passes, rule.passes))/\(rule.passes) passes."
+            )
             for id in recorded.newlyUnlocked { print("Unlocked \(id).") }
             if let reviewed = recorded.review {
-                print("Counted as a review: \(reviewed.grade.name)" + (reviewed.due.map { ", next due \(StudySummary.relative($0, from: Date()))" } ?? "") + ".")
+                print(
+                    "Counted as a review: \(reviewed.grade.name)"
+                        + (reviewed.due.map { ", next due \(StudySummary.relative($0, from: Date()))" } ?? "") + ".")
             }
         }
     }

@@ -24,7 +24,8 @@ struct ListCommand: ParsableCommand {
         CommandContext.report(try library.unreadableEntries())
         if entries.isEmpty {
             let decks = library.deckOrder.joined(separator: ", ")
-            throw CLIError(deck.map { "no entries in '\($0)'; decks are: \(decks)" } ?? "the library has no entries yet")
+            throw CLIError(
+                deck.map { "no entries in '\($0)'; decks are: \(decks)" } ?? "the library has no entries yet")
         }
         let width = min(40, entries.map(\.id.count).max() ?? 0)
         // Padding by hand: Foundation's `padding(toLength:)` took a third of a 100k list.

@@ -10,7 +10,8 @@ import Study
 struct OptimizeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "optimize",
-        abstract: "Fit FSRS-6's 21 parameters to your own reviews, record them in your profile, and reschedule with them.",
+        abstract:
+            "Fit FSRS-6's 21 parameters to your own reviews, record them in your profile, and reschedule with them.",
         discussion: """
             Reads your progress files (entries of FSRS decks; with --deck, that deck's alone), \
             fits the parameters as fsrs-rs — the optimizer inside Anki — does, writes them to \
@@ -33,31 +34,42 @@ struct OptimizeCommand: ParsableCommand {
 
     @ParentCommand var rote: RoteCommand
 
-    @Option(help: ArgumentHelp("Fit this deck's reviews alone, and record the parameters for this deck only.", valueName: "deck"))
+    @Option(
+        help: ArgumentHelp(
+            "Fit this deck's reviews alone, and record the parameters for this deck only.", valueName: "deck"))
     var deck: String?
 
-    @Option(help: ArgumentHelp("Fit the histories in FILE (rote replay's JSON lines; - for stdin) and write nothing.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Fit the histories in FILE (rote replay's JSON lines; - for stdin) and write nothing.", valueName: "file"))
     var histories: String?
 
-    @Option(help: ArgumentHelp("text (default) or json: {\"parameters\", \"log_loss\", \"rmse_bins\", \"reviews\"}.", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "text (default) or json: {\"parameters\", \"log_loss\", \"rmse_bins\", \"reviews\"}.", valueName: "format"))
     var format: String = "text"
 
     @Flag(help: "Fit and show the result, but change nothing.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp(
-        "Fit even with fewer reviews than the \(FSRSOptimizer.minimumReviews) Rote asks for (with few, a fit often predicts worse than the defaults).",
-        valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Fit even with fewer reviews than the \(FSRSOptimizer.minimumReviews) Rote asks for (with few, a fit often predicts worse than the defaults).",
+            valueName: "n"))
     var minimumReviews: Int = FSRSOptimizer.minimumReviews
 
-    @Option(help: ArgumentHelp("Threads to fit with, at most one per core (default: every core). The result is the same with any number.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Threads to fit with, at most one per core (default: every core). The result is the same with any number.",
+            valueName: "n"))
     var threads: Int?
 
     func validate() throws {
         try FittingOutput.validate(format: format, threads: threads)
         if minimumReviews < 0 { throw ValidationError("--minimum-reviews must be 0 or more") }
         if histories != nil, deck != nil {
-            throw ValidationError("--deck picks reviews from the library and --histories brings its own; use one of them")
+            throw ValidationError(
+                "--deck picks reviews from the library and --histories brings its own; use one of them")
         }
     }
 
@@ -68,7 +80,8 @@ struct OptimizeCommand: ParsableCommand {
         if let histories {
             let data = FSRSDataset(histories: try FittingOutput.readHistories(histories, action: "fitted"))
             let outcome = FSRSOptimizer.fit(data, configuration: configuration)
-            try report(outcome, data: data, current: FSRSParameters.defaultValues, who: "these histories", result: .notWritten)
+            try report(
+                outcome, data: data, current: FSRSParameters.defaultValues, who: "these histories", result: .notWritten)
             return
         }
         let root = try CommandContext.locate(rote.global)
@@ -90,7 +103,8 @@ struct OptimizeCommand: ParsableCommand {
         }
         let before = FSRSOptimizer.evaluate(data, parameters: current, threads: threads)
         let after = FSRSOptimizer.evaluate(data, parameters: fit.parameters, threads: threads)
-        let recorded = deck.map { name in profile.deckFSRSParameters.first { $0.0 == name }?.1 } ?? profile.settings.fsrsParameters
+        let recorded =
+            deck.map { name in profile.deckFSRSParameters.first { $0.0 == name }?.1 } ?? profile.settings.fsrsParameters
         let result: Result
         if recorded == fit.parameters {
             // The same reviews fit the same parameters: nothing to record or replay.
@@ -105,13 +119,17 @@ struct OptimizeCommand: ParsableCommand {
         } else {
             let (changes, replayed) = FSRSFitting.changes(
                 library: library, user: user, profile: profile, deck: deck, parameters: fit.parameters, now: Date())
-            var message = "Optimize: FSRS parameters for \(deck.map { "\(user)'s \($0) deck" } ?? user) from \(data.itemCount) reviews\n\n"
-            message += "log loss \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))\n"
-            message += "RMSE(bins) \(FittingOutput.fixed(before?.rmseBins, 4)) → \(FittingOutput.fixed(after?.rmseBins, 4))\n"
+            var message =
+                "Optimize: FSRS parameters for \(deck.map { "\(user)'s \($0) deck" } ?? user) from \(data.itemCount) reviews\n\n"
+            message +=
+                "log loss \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))\n"
+            message +=
+                "RMSE(bins) \(FittingOutput.fixed(before?.rmseBins, 4)) → \(FittingOutput.fixed(after?.rmseBins, 4))\n"
             message += "(fsrs-rs's definitions, over \(data.itemCount) reviews a day or more after the one before)\n"
             message += "parameters: \(FittingOutput.list(fit.parameters))\n"
             message += "replayed \(replayed) progress file\(replayed == 1 ? "" : "s") with them\n"
-            message += "\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+            message +=
+                "\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
             let commit = try git.apply(changes: changes, message: message)
             result = .committed(commit.map { String($0.hex.prefix(7)) } ?? "none", replayed: replayed)
         }
@@ -139,29 +157,43 @@ struct OptimizeCommand: ParsableCommand {
         if case .fitted(let fit) = outcome { fitted = fit } else { fitted = nil }
         let parameters = fitted?.parameters ?? current
         let before = scores?.before ?? FSRSOptimizer.evaluate(data, parameters: current, threads: threads)
-        let after = fitted == nil ? before : (scores?.after ?? FSRSOptimizer.evaluate(data, parameters: parameters, threads: threads))
+        let after =
+            fitted == nil
+            ? before : (scores?.after ?? FSRSOptimizer.evaluate(data, parameters: parameters, threads: threads))
         if format == "json" {
-            Terminal.data(FittingOutput.json(parameters: parameters, evaluation: after, reviews: data.itemCount, extra: [("fitted", fitted != nil ? "true" : "false")]) + "\n")
+            Terminal.data(
+                FittingOutput.json(
+                    parameters: parameters, evaluation: after, reviews: data.itemCount,
+                    extra: [("fitted", fitted != nil ? "true" : "false")]) + "\n")
             if case .notEnoughData(let reason) = outcome { Terminal.note("rote optimize: \(reason)") }
-            if case .notBetter = result { Terminal.note("rote optimize: the fit predicts these reviews no better than the parameters in use (log loss \(FittingOutput.fixed(before?.logLoss, 4))); nothing was written") }
+            if case .notBetter = result {
+                Terminal.note(
+                    "rote optimize: the fit predicts these reviews no better than the parameters in use (log loss \(FittingOutput.fixed(before?.logLoss, 4))); nothing was written"
+                )
+            }
             return
         }
         guard let fitted else {
             if case .notEnoughData(let reason) = outcome {
                 print("Not fitted: \(reason). Nothing was written.")
                 if data.itemCount < minimumReviews, data.itemCount >= 64 {
-                    print("To fit anyway: --minimum-reviews \(data.itemCount) (docs/scheduling.md says what to expect).")
+                    print(
+                        "To fit anyway: --minimum-reviews \(data.itemCount) (docs/scheduling.md says what to expect).")
                 }
             }
             return
         }
-        print("Fitted FSRS-6 to \(who): \(data.itemCount) reviews a day or more apart, from \(data.cardCount) entr\(data.cardCount == 1 ? "y" : "ies")\(fitted.initialStabilityOnly ? " (too few beyond each entry's first interval: only w0–w3 fitted)" : "").")
+        print(
+            "Fitted FSRS-6 to \(who): \(data.itemCount) reviews a day or more apart, from \(data.cardCount) entr\(data.cardCount == 1 ? "y" : "ies")\(fitted.initialStabilityOnly ? " (too few beyond each entry's first interval: only w0–w3 fitted)" : "")."
+        )
         print("  log loss    \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))")
         print("  RMSE(bins)  \(FittingOutput.fixed(before?.rmseBins, 4)) → \(FittingOutput.fixed(after?.rmseBins, 4))")
         print("  parameters  \(FittingOutput.list(parameters))")
         switch result {
         case .committed(let commit, let replayed):
-            print("Recorded in your profile and replayed \(replayed) progress file\(replayed == 1 ? "" : "s") with them: commit \(commit).")
+            print(
+                "Recorded in your profile and replayed \(replayed) progress file\(replayed == 1 ? "" : "s") with them: commit \(commit)."
+            )
         case .unchanged:
             print("These are the parameters already recorded; nothing changed.")
         case .notBetter:
@@ -191,25 +223,35 @@ struct EvaluateCommand: ParsableCommand {
 
     @ParentCommand var rote: RoteCommand
 
-    @Option(help: ArgumentHelp("Score on this deck's reviews alone, with the parameters that schedule it.", valueName: "deck"))
+    @Option(
+        help: ArgumentHelp(
+            "Score on this deck's reviews alone, with the parameters that schedule it.", valueName: "deck"))
     var deck: String?
 
-    @Option(help: ArgumentHelp("Score on the histories in FILE (rote replay's JSON lines; - for stdin).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("Score on the histories in FILE (rote replay's JSON lines; - for stdin).", valueName: "file")
+    )
     var histories: String?
 
     @Option(help: ArgumentHelp("21 numbers (commas or spaces) to score as well.", valueName: "w0,…,w20"))
     var parameters: String?
 
-    @Option(help: ArgumentHelp("text (default) or json: {\"parameters\", \"log_loss\", \"rmse_bins\", \"reviews\"} for --parameters' set, else the current one.", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "text (default) or json: {\"parameters\", \"log_loss\", \"rmse_bins\", \"reviews\"} for --parameters' set, else the current one.",
+            valueName: "format"))
     var format: String = "text"
 
-    @Option(help: ArgumentHelp("1 to score on one thread (default: every core). The result is the same with any number.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "1 to score on one thread (default: every core). The result is the same with any number.", valueName: "n"))
     var threads: Int?
 
     func validate() throws {
         try FittingOutput.validate(format: format, threads: threads)
         if histories != nil, deck != nil {
-            throw ValidationError("--deck picks reviews from the library and --histories brings its own; use one of them")
+            throw ValidationError(
+                "--deck picks reviews from the library and --histories brings its own; use one of them")
         }
         if let parameters { _ = try FittingOutput.parameters(parameters) }
     }
@@ -230,7 +272,9 @@ struct EvaluateCommand: ParsableCommand {
             library = try FittingOutput.learner(root: root, user: user, deck: deck)
             // Reviews in a file that does not read are not scored; say which.
             for problem in library.errors.prefix(5) { Terminal.error(problem.description) }
-            if library.errors.count > 5 { Terminal.error("… and \(library.errors.count - 5) more; run `rote check` for all") }
+            if library.errors.count > 5 {
+                Terminal.error("… and \(library.errors.count - 5) more; run `rote check` for all")
+            }
             let profile = library.profiles[user]
             data = FSRSDataset(histories: FSRSFitting.histories(library: library, user: user, deck: deck))
             current = FSRSFitting.currentParameters(profile: profile, deck: deck)
@@ -238,18 +282,27 @@ struct EvaluateCommand: ParsableCommand {
             currentName = fitted ? "your fitted parameters" : "default parameters"
         }
         guard data.itemCount > 0 else {
-            throw CLIError("nothing to score: no review comes a day or more after the one before it (\(data.reviewCount) review\(data.reviewCount == 1 ? "" : "s") read)")
+            throw CLIError(
+                "nothing to score: no review comes a day or more after the one before it (\(data.reviewCount) review\(data.reviewCount == 1 ? "" : "s") read)"
+            )
         }
         let scoreCurrent = FSRSOptimizer.evaluate(data, parameters: current, threads: threads)!
         let scoreGiven = given.map { FSRSOptimizer.evaluate(data, parameters: $0, threads: threads)! }
         if format == "json" {
-            Terminal.data(FittingOutput.json(parameters: given ?? current, evaluation: scoreGiven ?? scoreCurrent, reviews: data.itemCount) + "\n")
+            Terminal.data(
+                FittingOutput.json(
+                    parameters: given ?? current, evaluation: scoreGiven ?? scoreCurrent, reviews: data.itemCount)
+                    + "\n")
             return
         }
-        print("\(data.itemCount) reviews a day or more after the one before, from \(data.cardCount) entr\(data.cardCount == 1 ? "y" : "ies"):")
+        print(
+            "\(data.itemCount) reviews a day or more after the one before, from \(data.cardCount) entr\(data.cardCount == 1 ? "y" : "ies"):"
+        )
         let width = max(currentName.count, given == nil ? 0 : "given parameters".count)
         func line(_ name: String, _ score: FSRSOptimizer.Evaluation) {
-            print("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  log loss \(FittingOutput.fixed(score.logLoss, 4))  RMSE(bins) \(FittingOutput.fixed(score.rmseBins, 4))")
+            print(
+                "  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  log loss \(FittingOutput.fixed(score.logLoss, 4))  RMSE(bins) \(FittingOutput.fixed(score.rmseBins, 4))"
+            )
         }
         line(currentName, scoreCurrent)
         if let scoreGiven { line("given parameters", scoreGiven) }
@@ -266,15 +319,20 @@ enum FittingOutput {
         if library.profiles[user] == nil {
             let path = "profiles/\(user)/profile.yaml"
             if let problem = library.errors.sorted(by: Diagnostic.fileOrder).first(where: { $0.path == path }) {
-                throw CLIError("the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`.")
+                throw CLIError(
+                    "the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`."
+                )
             }
             throw CLIError("no learner '\(user)' in this library (\(path)); use --user NAME")
         }
         if let deck, library.decks[deck] == nil {
-            throw CLIError("no deck '\(deck)' in this library; the decks are \(library.deckOrder.joined(separator: ", "))")
+            throw CLIError(
+                "no deck '\(deck)' in this library; the decks are \(library.deckOrder.joined(separator: ", "))")
         }
         if let deck, library.decks[deck]?.scheduler == .sm2 {
-            throw CLIError("deck '\(deck)' is scheduled by SM-2 (scheduler: sm2 in corpus/\(deck)/deck.yaml), which has no FSRS parameters; remove that line to schedule it with FSRS")
+            throw CLIError(
+                "deck '\(deck)' is scheduled by SM-2 (scheduler: sm2 in corpus/\(deck)/deck.yaml), which has no FSRS parameters; remove that line to schedule it with FSRS"
+            )
         }
         return library
     }
@@ -295,16 +353,22 @@ enum FittingOutput {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
             guard let contents = FileManager.default.contents(atPath: path) else {
-                throw CLIError("\(path): cannot be read (missing, or not a file); give a JSON-lines file in `rote replay`'s format, or - for stdin")
+                throw CLIError(
+                    "\(path): cannot be read (missing, or not a file); give a JSON-lines file in `rote replay`'s format, or - for stdin"
+                )
             }
             data = contents
         }
         let text = String(decoding: data, as: UTF8.self)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? $0.dropLast() : $0
+        }
         let (histories, diagnostics) = ReplayJSONLines.histories(lines)
         guard diagnostics.isEmpty else {
             for diagnostic in diagnostics { Terminal.error(diagnostic.inFile(shown).description) }
-            throw CLIError("\(diagnostics.count) of \(lines.count - (text.hasSuffix("\n") ? 1 : 0)) lines could not be read, so nothing was \(action); fix them (the format is `rote replay --help`'s) and run it again")
+            throw CLIError(
+                "\(diagnostics.count) of \(lines.count - (text.hasSuffix("\n") ? 1 : 0)) lines could not be read, so nothing was \(action); fix them (the format is `rote replay --help`'s) and run it again"
+            )
         }
         return histories
     }
@@ -315,7 +379,9 @@ enum FittingOutput {
         var values: [Double] = []
         for part in parts {
             guard let value = Double(part), value.isFinite else {
-                throw ValidationError("--parameters: '\(part)' is not a number; give 21 numbers separated by commas, e.g. the list `rote optimize` prints")
+                throw ValidationError(
+                    "--parameters: '\(part)' is not a number; give 21 numbers separated by commas, e.g. the list `rote optimize` prints"
+                )
             }
             values.append(value)
         }
@@ -328,7 +394,9 @@ enum FittingOutput {
 
     /// `{"parameters": [...], "log_loss": …, "rmse_bins": …, "reviews": …}` with every double
     /// in its shortest round-trip form (null when there was nothing to score).
-    static func json(parameters: [Double], evaluation: FSRSOptimizer.Evaluation?, reviews: Int, extra: [(String, String)] = []) -> String {
+    static func json(
+        parameters: [Double], evaluation: FSRSOptimizer.Evaluation?, reviews: Int, extra: [(String, String)] = []
+    ) -> String {
         var out = "{\"parameters\": [\(parameters.map { $0.description }.joined(separator: ", "))]"
         out += ", \"log_loss\": \(evaluation.map { $0.logLoss.description } ?? "null")"
         out += ", \"rmse_bins\": \(evaluation.map { $0.rmseBins.description } ?? "null")"

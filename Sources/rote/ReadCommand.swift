@@ -7,7 +7,8 @@ import RoteStore
 struct ReadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "read",
-        abstract: "Run a text through your vocabulary: coverage, the words you don't know yet by rank, and words in no deck.",
+        abstract:
+            "Run a text through your vocabulary: coverage, the words you don't know yet by rank, and words in no deck.",
         discussion: """
             Every word is looked up as `rote lookup` does (any form → its lemma), with your \
             status and the lemma's rank. Coverage is the share of running words (numbers left \
@@ -22,7 +23,10 @@ struct ReadCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A UTF-8 text file, or - for standard input.", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("Add the N most useful unknown words to your study (as `rote add` does): those the text uses most, then the most frequent.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Add the N most useful unknown words to your study (as `rote add` does): those the text uses most, then the most frequent.",
+            valueName: "n"))
     var capture: Int?
 
     @Flag(help: "Also list every word of the text: form → lemma, status, rank.")
@@ -32,7 +36,9 @@ struct ReadCommand: ParsableCommand {
     var limit = 20
 
     func validate() throws {
-        if let capture, capture < 1 { throw ValidationError("--capture takes a positive number of words, not \(capture)") }
+        if let capture, capture < 1 {
+            throw ValidationError("--capture takes a positive number of words, not \(capture)")
+        }
         if limit < 0 { throw ValidationError("--limit takes a number of words, 0 or more") }
     }
 
@@ -41,7 +47,8 @@ struct ReadCommand: ParsableCommand {
         let library = try CommandContext.library(rote.global)
         let reading = try library.read(text)
         guard reading.runningWords > 0 else {
-            throw CLIError("\(file == "-" ? "standard input" : file) has no words to read; give a text with words in it")
+            throw CLIError(
+                "\(file == "-" ? "standard input" : file) has no words to read; give a text with words in it")
         }
         if words {
             for token in reading.tokens where token.isWord {
@@ -52,16 +59,27 @@ struct ReadCommand: ParsableCommand {
             }
         }
         let percent = (reading.coverage * 1000).rounded() / 10
-        print("\(reading.runningWords) running words; you know \(reading.knownWords) of them: coverage \(percent)%" + (reading.ignoredWords > 0 ? " (\(reading.ignoredWords) ignored)" : ""))
+        print(
+            "\(reading.runningWords) running words; you know \(reading.knownWords) of them: coverage \(percent)%"
+                + (reading.ignoredWords > 0 ? " (\(reading.ignoredWords) ignored)" : ""))
         let unknownCount = reading.unknown.reduce(0) { $0 + $1.count }
-        print("Not known yet: \(reading.unknown.count) word\(reading.unknown.count == 1 ? "" : "s") (\(unknownCount) running), by rank:")
+        print(
+            "Not known yet: \(reading.unknown.count) word\(reading.unknown.count == 1 ? "" : "s") (\(unknownCount) running), by rank:"
+        )
         for word in reading.unknown.prefix(limit) {
-            print("  \(word.word)" + (word.rank.map { " · rank \($0)" } ?? "") + " · \(word.status?.rawValue ?? "new") · ×\(word.count)")
+            print(
+                "  \(word.word)" + (word.rank.map { " · rank \($0)" } ?? "")
+                    + " · \(word.status?.rawValue ?? "new") · ×\(word.count)")
         }
         if reading.unknown.count > limit { print("  … and \(reading.unknown.count - limit) more") }
-        print("In no deck: \(reading.notInDeck.count) word\(reading.notInDeck.count == 1 ? "" : "s")" + (reading.notInDeck.isEmpty ? "" : ":"))
+        print(
+            "In no deck: \(reading.notInDeck.count) word\(reading.notInDeck.count == 1 ? "" : "s")"
+                + (reading.notInDeck.isEmpty ? "" : ":"))
         if !reading.notInDeck.isEmpty {
-            print("  " + reading.notInDeck.prefix(limit).map { $0.count > 1 ? "\($0.word) ×\($0.count)" : $0.word }.joined(separator: ", ") + (reading.notInDeck.count > limit ? ", …" : ""))
+            print(
+                "  "
+                    + reading.notInDeck.prefix(limit).map { $0.count > 1 ? "\($0.word) ×\($0.count)" : $0.word }.joined(
+                        separator: ", ") + (reading.notInDeck.count > limit ? ", …" : ""))
         }
         if let capture {
             let chosen = reading.mostUseful(capture)
@@ -70,7 +88,9 @@ struct ReadCommand: ParsableCommand {
                 return
             }
             let added = try library.add(try chosen.compactMap(\.entry).map { try library.entry(named: $0) })
-            print("Captured \(added.count) word\(added.count == 1 ? "" : "s") for study: " + added.map(\.entry.id).joined(separator: ", "))
+            print(
+                "Captured \(added.count) word\(added.count == 1 ? "" : "s") for study: "
+                    + added.map(\.entry.id).joined(separator: ", "))
         }
     }
 
@@ -86,12 +106,15 @@ struct ReadCommand: ParsableCommand {
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                     throw CLIError("\(path) is a folder; give a text file, or - to read standard input")
                 }
-                throw CLIError("cannot read \(path): no such file (or no permission); give a text file, or - to read standard input")
+                throw CLIError(
+                    "cannot read \(path): no such file (or no permission); give a text file, or - to read standard input"
+                )
             }
             data = contents
         }
         if let zero = data.firstIndex(of: 0) {
-            throw CLIError("\(name) is not text (a zero byte at offset \(zero - data.startIndex)); give a UTF-8 text file")
+            throw CLIError(
+                "\(name) is not text (a zero byte at offset \(zero - data.startIndex)); give a UTF-8 text file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw CLIError("\(name) is not UTF-8 text; convert it (e.g. iconv -t UTF-8) and try again")

@@ -11,10 +11,11 @@ enum ReminderNotes {
         var candidates: [(kind: String, text: String)] = []
         if let sync = reminders.syncReminder(now: now) { candidates.append(("sync", sync)) }
         for update in PublisherDecks(root: library.root, user: library.user).knownUpdates() {
-            candidates.append((
-                "deck-update \(update.deck)",
-                "\(update.deck): version \(update.version) is available from its publisher; `rote deck update \(update.deck)` takes it (nothing is fetched until you do)."
-            ))
+            candidates.append(
+                (
+                    "deck-update \(update.deck)",
+                    "\(update.deck): version \(update.version) is available from its publisher; `rote deck update \(update.deck)` takes it (nothing is fetched until you do)."
+                ))
         }
         for line in reminders.dueToday(candidates, now: now) { Terminal.note(line) }
     }

@@ -45,7 +45,9 @@ struct ReplayCommand: ParsableCommand {
         // Lines are replayed a batch at a time on every core, and printed in input order.
         var batch: [String] = []
         func replayBatch() {
-            for result in ReplayJSONLines.replayLines(batch, firstLineNumber: number - batch.count + 1, defaults: defaults) {
+            for result in ReplayJSONLines.replayLines(
+                batch, firstLineNumber: number - batch.count + 1, defaults: defaults)
+            {
                 switch result {
                 case .success(let text):
                     output += text + "\n"

@@ -26,9 +26,11 @@ struct ReviewCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How long the answer took, in milliseconds.", valueName: "ms"))
     var ms: Int?
 
-    @Option(name: .customLong("id"), help: ArgumentHelp(
-        "A unique id for this review (e.g. a UUID your app made). Recording the same id again changes nothing, so a failed call can be retried safely.",
-        valueName: "review-id"))
+    @Option(
+        name: .customLong("id"),
+        help: ArgumentHelp(
+            "A unique id for this review (e.g. a UUID your app made). Recording the same id again changes nothing, so a failed call can be retried safely.",
+            valueName: "review-id"))
     var reviewID: String?
 
     func validate() throws {
@@ -42,15 +44,20 @@ struct ReviewCommand: ParsableCommand {
             throw ValidationError("unknown grade '\(self.grade)'; use again, hard, good or easy (or 1-4)")
         }
         let library = try CommandContext.library(rote.global)
-        let recorded = try library.recordReview(of: try library.entry(named: id), grade: grade, ms: ms, reviewID: reviewID)
+        let recorded = try library.recordReview(
+            of: try library.entry(named: id), grade: grade, ms: ms, reviewID: reviewID)
         for upgrade in recorded.upgrades {
             for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
         }
         switch recorded.outcome {
         case let .alreadyRecorded(earlier):
-            print("Already recorded: review \(earlier.id) (\(earlier.grade.name) at \(Timestamp.local(earlier.at))) for \(recorded.entry.id); nothing changed.")
+            print(
+                "Already recorded: review \(earlier.id) (\(earlier.grade.name) at \(Timestamp.local(earlier.at))) for \(recorded.entry.id); nothing changed."
+            )
         case let .recorded(file):
-            print("Recorded \(grade.name) for \(recorded.entry.id); next due \(file.state.map { Timestamp.local($0.due) } ?? "—").")
+            print(
+                "Recorded \(grade.name) for \(recorded.entry.id); next due \(file.state.map { Timestamp.local($0.due) } ?? "—")."
+            )
         }
     }
 }

@@ -16,10 +16,16 @@ struct RoteCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            InitCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self, LookupCommand.self, StudyCommand.self, ReviewCommand.self, LettersCommand.self, SuspendCommand.self, IgnoreCommand.self, ActivateCommand.self, ResetCommand.self, StatsCommand.self, SyncCommand.self, CloneCommand.self, LogCommand.self, HistoryCommand.self, ReplayCommand.self, OptimizeCommand.self, EvaluateCommand.self, SetupGitCommand.self, MergeDriverCommand.self,
-            ImportCommand.self, ExportCommand.self, ForgetCommand.self, ConsentCommand.self, DeviceCommand.self, DeckCommand.self, ServeCommand.self,
+            InitCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self, LookupCommand.self,
+            StudyCommand.self, ReviewCommand.self, LettersCommand.self, SuspendCommand.self, IgnoreCommand.self,
+            ActivateCommand.self, ResetCommand.self, StatsCommand.self, SyncCommand.self, CloneCommand.self,
+            LogCommand.self, HistoryCommand.self, ReplayCommand.self, OptimizeCommand.self, EvaluateCommand.self,
+            SetupGitCommand.self, MergeDriverCommand.self,
+            ImportCommand.self, ExportCommand.self, ForgetCommand.self, ConsentCommand.self, DeviceCommand.self,
+            DeckCommand.self, ServeCommand.self,
             // Seed 002's adaptive loop (#18).
-            CalibrateCommand.self, AddCommand.self, KnownCommand.self, ReadCommand.self, TodayCommand.self, InterestsCommand.self, ArticleCommand.self,
+            CalibrateCommand.self, AddCommand.self, KnownCommand.self, ReadCommand.self, TodayCommand.self,
+            InterestsCommand.self, ArticleCommand.self,
         ]
     )
 
@@ -30,9 +36,13 @@ struct RoteCommand: ParsableCommand {
 
 /// Options every command shares.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .customShort("C", allowingJoined: true), help: ArgumentHelp("Run as if rote was started in PATH.", valueName: "path"))
+    @Option(
+        name: .customShort("C", allowingJoined: true),
+        help: ArgumentHelp("Run as if rote was started in PATH.", valueName: "path"))
     var directory: String?
 
-    @Option(help: ArgumentHelp("The learner to act for (default: ROTE_USER, rote.yaml's default_user, your login).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The learner to act for (default: ROTE_USER, rote.yaml's default_user, your login).", valueName: "name"))
     var user: String?
 }

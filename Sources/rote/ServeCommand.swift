@@ -19,7 +19,8 @@ struct ServeCommand: ParsableCommand {
 
     @ParentCommand var rote: RoteCommand
 
-    @Option(help: ArgumentHelp("The address to listen on (default 127.0.0.1, this machine only).", valueName: "address"))
+    @Option(
+        help: ArgumentHelp("The address to listen on (default 127.0.0.1, this machine only).", valueName: "address"))
     var host = "127.0.0.1"
 
     @Option(help: ArgumentHelp("The port (default 0: a free one).", valueName: "port"))
@@ -36,9 +37,13 @@ struct ServeCommand: ParsableCommand {
         let library = try CommandContext.library(rote.global)
         _ = try library.launch()
         if !["127.0.0.1", "localhost", "::1"].contains(host) {
-            Terminal.note("warning: listening on \(host): other machines on the network can reach this server; they still need the token.")
+            Terminal.note(
+                "warning: listening on \(host): other machines on the network can reach this server; they still need the token."
+            )
         }
-        let app = WebApp(root: library.root, user: library.user, policy: AccessPolicy(token: AccessPolicy.newToken(), hosts: AccessPolicy.hosts(listeningOn: host)))
+        let app = WebApp(
+            root: library.root, user: library.user,
+            policy: AccessPolicy(token: AccessPolicy.newToken(), hosts: AccessPolicy.hosts(listeningOn: host)))
         let openBrowser = open
         let finished = DispatchSemaphore(value: 0)
         let failure = FailureBox()

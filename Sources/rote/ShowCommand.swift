@@ -31,10 +31,17 @@ struct ShowCommand: ParsableCommand {
         let entry = try library.entry(named: id, suffixes: true)
         print(EntryPresenter.describe(entry, deck: library.decks[entry.deck]))
         let file = library.progress(of: entry.id)
-        let scheduler = Scheduler(settings: .forDeck(library.decks[entry.deck], profile: library.profile, deckName: entry.deck))
-        let mastery = file.map { Mastery(events: $0.scheduledReviews, entryID: entry.id, at: Date(), scheduler: scheduler) }
-        print(EntryPresenter.describeProgress(file, status: library.status(of: entry), user: library.user, mastery: mastery))
-        print(EntryPresenter.describeQuestions(entry, statistics: library.questionStatistics(under: entry.id)[entry.id] ?? [:]))
+        let scheduler = Scheduler(
+            settings: .forDeck(library.decks[entry.deck], profile: library.profile, deckName: entry.deck))
+        let mastery = file.map {
+            Mastery(events: $0.scheduledReviews, entryID: entry.id, at: Date(), scheduler: scheduler)
+        }
+        print(
+            EntryPresenter.describeProgress(
+                file, status: library.status(of: entry), user: library.user, mastery: mastery))
+        print(
+            EntryPresenter.describeQuestions(
+                entry, statistics: library.questionStatistics(under: entry.id)[entry.id] ?? [:]))
     }
 }
 
@@ -48,9 +55,13 @@ enum EntryPresenter {
             if let rank = word.rank { head += " · rank \(rank)" }
             if let cefr = word.cefr { head += " · \(cefr)" }
             lines.append(head)
-            lines.append("  \(word.translation)" + (word.alternatives.isEmpty ? "" : "  (also: \(word.alternatives.joined(separator: "، ")))"))
+            lines.append(
+                "  \(word.translation)"
+                    + (word.alternatives.isEmpty ? "" : "  (also: \(word.alternatives.joined(separator: "، ")))"))
             for (language, text) in word.definition { lines.append("  \(language): \(text)") }
-            if !word.forms.isEmpty { lines.append("  forms: " + word.forms.map { "\($0.0) \($0.1)" }.joined(separator: ", ")) }
+            if !word.forms.isEmpty {
+                lines.append("  forms: " + word.forms.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+            }
             for (relation, words) in word.related { lines.append("  \(relation): \(words.joined(separator: ", "))") }
             if let notes = word.usageNotes { lines.append("  note: \(notes)") }
             if !word.examples.isEmpty { lines.append("  examples:") }
@@ -58,25 +69,32 @@ enum EntryPresenter {
                 lines.append("    \(VocabularyEntry.Example.plain(example.en))")
                 lines.append("    \(VocabularyEntry.Example.plain(example.translated))")
             }
-            lines.append("  questions: " + word.questions.map { "\($0.id) (\($0.kind.rawValue))" }.joined(separator: ", "))
+            lines.append(
+                "  questions: " + word.questions.map { "\($0.id) (\($0.kind.rawValue))" }.joined(separator: ", "))
         case let .passage(passage):
             lines.append("\(passage.reference)" + (passage.translation.map { " (\($0))" } ?? ""))
             lines.append("  " + passage.text)
             if !passage.tags.isEmpty { lines.append("  tags: \(passage.tags.joined(separator: ", "))") }
             if let mnemonic = passage.mnemonic { lines.append("  mnemonic: \(mnemonic)") }
-            if let rights = passage.rights { lines.append("  rights: \(rights.license)" + (rights.note.map { " — \($0)" } ?? "")) }
+            if let rights = passage.rights {
+                lines.append("  rights: \(rights.license)" + (rights.note.map { " — \($0)" } ?? ""))
+            }
             lines.append("  clauses: \(passage.clauses.count)")
         case let .letter(letter):
             lines.append("\(letter.character ?? "") \(letter.name ?? "") (\(letter.glyph)), order \(letter.order)")
             for (number, stroke) in letter.strokes.enumerated() {
-                lines.append("  stroke \(number + 1): " + stroke.map { "(\(format($0.x)),\(format($0.y)))" }.joined(separator: " → "))
+                lines.append(
+                    "  stroke \(number + 1): "
+                        + stroke.map { "(\(format($0.x)),\(format($0.y)))" }.joined(separator: " → "))
             }
             if !letter.tips.isEmpty { lines.append("  tips: \(letter.tips.joined(separator: ", "))") }
         case let .question(question):
             switch question.payload {
             case let .mcqSingle(prompt, choices, solution):
                 lines.append(prompt)
-                for (number, choice) in choices.enumerated() { lines.append("  \(number + 1). \(choice)\(number == solution ? "   ✓" : "")") }
+                for (number, choice) in choices.enumerated() {
+                    lines.append("  \(number + 1). \(choice)\(number == solution ? "   ✓" : "")")
+                }
             case let .reorderSteps(prompt, steps, solution):
                 lines.append(prompt ?? "Put the steps in order")
                 for (position, step) in solution.enumerated() { lines.append("  \(position + 1). \(steps[step])") }
@@ -113,19 +131,28 @@ enum EntryPresenter {
         lines.append("")
         lines.append("progress (\(user)):")
         for row in overview.skills {
-            let name = overview.isDomain ? "\(row.path.split(separator: "/").last ?? "") — \(row.skill.title)" : row.skill.title
+            let name =
+                overview.isDomain
+                ? "\(row.path.split(separator: "/").last ?? "") — \(row.skill.title)" : row.skill.title
             lines.append("  \(name)")
             lines.append("    " + row.practice.summary(formatDate: { Timestamp.local($0) }))
             let progress = row.progress
-            lines.append("    progress \(Int((progress.progress * 100).rounded()))%: \(progress.mastered) of \(progress.total) published question\(progress.total == 1 ? "" : "s") last answered right")
+            lines.append(
+                "    progress \(Int((progress.progress * 100).rounded()))%: \(progress.mastered) of \(progress.total) published question\(progress.total == 1 ? "" : "s") last answered right"
+            )
         }
         if overview.skills.isEmpty { lines.append("  no skills") }
         return lines.joined(separator: "\n")
     }
 
-    static func describeProgress(_ file: ProgressFile?, status: LibraryIndex.Status, user: String, mastery: Mastery? = nil) -> String {
+    static func describeProgress(
+        _ file: ProgressFile?, status: LibraryIndex.Status, user: String, mastery: Mastery? = nil
+    ) -> String {
         guard let file, !file.reviews.isEmpty else { return "\nprogress (\(user)): \(status.rawValue), never reviewed" }
-        var lines = ["", "progress (\(user)): \(status.rawValue), \(file.reviews.count) review\(file.reviews.count == 1 ? "" : "s")"]
+        var lines = [
+            "",
+            "progress (\(user)): \(status.rawValue), \(file.reviews.count) review\(file.reviews.count == 1 ? "" : "s")",
+        ]
         if let state = file.state {
             var parts = ["phase \(state.phase.rawValue)"]
             if let stability = state.stability { parts.append("stability \(String(format: "%.2f", stability)) d") }
@@ -137,13 +164,19 @@ enum EntryPresenter {
             lines.append("  " + parts.joined(separator: " · "))
         }
         if let mastery {
-            lines.append("  confidence \(mastery.confidence)/100 · mastery \(mastery.level.rawValue.replacingOccurrences(of: "_", with: " "))")
+            lines.append(
+                "  confidence \(mastery.confidence)/100 · mastery \(mastery.level.rawValue.replacingOccurrences(of: "_", with: " "))"
+            )
         }
         if let state = file.state, state.isLeech() {
-            lines.append("  leech: forgotten \(state.lapses) times — rewrite it, or `rote suspend \(file.entry)` takes it out of study")
+            lines.append(
+                "  leech: forgotten \(state.lapses) times — rewrite it, or `rote suspend \(file.entry)` takes it out of study"
+            )
         }
         for review in file.reviews.suffix(8) {
-            lines.append("  \(Timestamp.local(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))" + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \($0)" } ?? ""))
+            lines.append(
+                "  \(Timestamp.local(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))"
+                    + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \($0)" } ?? ""))
         }
         if file.reviews.count > 8 { lines.insert("  … \(file.reviews.count - 8) earlier", at: 2) }
         return lines.joined(separator: "\n")

@@ -27,10 +27,14 @@ struct StatsCommand: ParsableCommand {
 
     @ParentCommand var rote: RoteCommand
 
-    @Flag(help: "List the questions learners get wrong most (times used, average success rate), worst first, for an author.")
+    @Flag(
+        help:
+            "List the questions learners get wrong most (times used, average success rate), worst first, for an author."
+    )
     var questions = false
 
-    @Option(help: ArgumentHelp("With --questions: only this deck (or id prefix, such as math/algebra).", valueName: "deck"))
+    @Option(
+        help: ArgumentHelp("With --questions: only this deck (or id prefix, such as math/algebra).", valueName: "deck"))
     var deck: String?
 
     @Option(help: ArgumentHelp("With --questions: how many to list (default 20).", valueName: "n"))
@@ -57,13 +61,20 @@ struct StatsCommand: ParsableCommand {
         ReminderNotes.show(for: library)
         let stats = try library.stats()
         let colour = isatty(1) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        print("\(library.user): \(stats.dueToday) due today · \(stats.reviewsToday)/\(stats.dailyGoal) reviews toward today's goal (\(Int((stats.goalProgress * 100).rounded()))%)")
-        let week = stats.due.dropFirst().prefix(7).reduce(0, +), month = stats.due.dropFirst().reduce(0, +)
+        print(
+            "\(library.user): \(stats.dueToday) due today · \(stats.reviewsToday)/\(stats.dailyGoal) reviews toward today's goal (\(Int((stats.goalProgress * 100).rounded()))%)"
+        )
+        let week = stats.due.dropFirst().prefix(7).reduce(0, +)
+        let month = stats.due.dropFirst().reduce(0, +)
         print("due in the next 7 days: \(week) · next 30 days: \(month)")
-        print("streak: \(stats.currentStreak) day\(stats.currentStreak == 1 ? "" : "s") · longest: \(stats.longestStreak)")
+        print(
+            "streak: \(stats.currentStreak) day\(stats.currentStreak == 1 ? "" : "s") · longest: \(stats.longestStreak)"
+        )
         let desired = Int((stats.retention.desired * 100).rounded())
         if let achieved = stats.retention.achieved {
-            print("retention (last 30 days): \(Int((achieved * 100).rounded()))% of \(stats.retention.reviews) reviews remembered · desired \(desired)%")
+            print(
+                "retention (last 30 days): \(Int((achieved * 100).rounded()))% of \(stats.retention.reviews) reviews remembered · desired \(desired)%"
+            )
         } else {
             print("retention: no reviews of learned entries in the last 30 days · desired \(desired)%")
         }
@@ -72,11 +83,15 @@ struct StatsCommand: ParsableCommand {
         print("\nmastery:")
         for deck in library.deckOrder {
             guard let levels = stats.mastery[deck], !levels.isEmpty else { continue }
-            let parts = MasteryLevel.allCases.map { "\($0.rawValue.replacingOccurrences(of: "_", with: " ")) \(levels[$0] ?? 0)" }
+            let parts = MasteryLevel.allCases.map {
+                "\($0.rawValue.replacingOccurrences(of: "_", with: " ")) \(levels[$0] ?? 0)"
+            }
             print("  \(deck): " + parts.joined(separator: " · "))
         }
         if !stats.leeches.isEmpty {
-            print("\nleeches (forgotten \(SchedulerSettings.defaultLeechThreshold)+ times; rewrite them or `rote suspend ID`):")
+            print(
+                "\nleeches (forgotten \(SchedulerSettings.defaultLeechThreshold)+ times; rewrite them or `rote suspend ID`):"
+            )
             for id in stats.leeches { print("  \(id)") }
         }
         if !stats.skills.isEmpty {

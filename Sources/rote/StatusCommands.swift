@@ -25,21 +25,28 @@ extension EntryStatusChange {
         for (entry, file) in changed {
             switch self {
             case let .status(status): print("\(entry.id): \(status.rawValue)")
-            case .reset: print("\(entry.id): new again (\(file.reviews.count) earlier review\(file.reviews.count == 1 ? "" : "s") kept as history)")
+            case .reset:
+                print(
+                    "\(entry.id): new again (\(file.reviews.count) earlier review\(file.reviews.count == 1 ? "" : "s") kept as history)"
+                )
             }
         }
     }
 }
 
 struct SuspendCommand: EntryStatusCommand {
-    static let configuration = CommandConfiguration(commandName: "suspend", abstract: "Take entries out of study for now, keeping their schedule (`rote activate` brings them back).")
+    static let configuration = CommandConfiguration(
+        commandName: "suspend",
+        abstract: "Take entries out of study for now, keeping their schedule (`rote activate` brings them back).")
     static let change = EntryStatusChange.status(.suspended)
     @ParentCommand var rote: RoteCommand
     @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
 }
 
 struct ActivateCommand: EntryStatusCommand {
-    static let configuration = CommandConfiguration(commandName: "activate", abstract: "Bring suspended or ignored entries back into study, where their schedule left them.")
+    static let configuration = CommandConfiguration(
+        commandName: "activate",
+        abstract: "Bring suspended or ignored entries back into study, where their schedule left them.")
     static let change = EntryStatusChange.status(.active)
     @ParentCommand var rote: RoteCommand
     @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
@@ -49,7 +56,9 @@ struct ResetCommand: EntryStatusCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset",
         abstract: "Make entries new again; their reviews stay in the file as history but no longer schedule them.",
-        discussion: "Sets reset_at in the progress file (a merge keeps the later one) and the status to active; a passage starts its acquisition ladder again.")
+        discussion:
+            "Sets reset_at in the progress file (a merge keeps the later one) and the status to active; a passage starts its acquisition ladder again."
+    )
     static let change = EntryStatusChange.reset
     @ParentCommand var rote: RoteCommand
     @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
@@ -59,21 +68,30 @@ struct IgnoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ignore",
         abstract: "Never study these entries (seed 002's triage: a word you know or do not want).",
-        discussion: "A word in no deck (`rote ignore the`) goes into your profile's ignored_words: any entry with that word, in any deck now or later, counts as ignored.")
+        discussion:
+            "A word in no deck (`rote ignore the`) goes into your profile's ignored_words: any entry with that word, in any deck now or later, counts as ignored."
+    )
     @ParentCommand var rote: RoteCommand
     @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
     func run() throws {
         let library = try CommandContext.library(rote.global)
         // A plain word no deck holds is remembered as a word; everything else names entries.
-        var words: [String] = [], ids: [String] = []
+        var words: [String] = []
+        var ids: [String] = []
         for name in entries {
-            if !name.contains("/"), (try? library.entry(named: name)) == nil { words.append(name) } else { ids.append(name) }
+            if !name.contains("/"), (try? library.entry(named: name)) == nil {
+                words.append(name)
+            } else {
+                ids.append(name)
+            }
         }
         if !ids.isEmpty { try EntryStatusChange.status(.ignored).run(rote.global, ids: ids, verb: "ignore") }
         if !words.isEmpty {
             let added = try library.ignoreWords(words)
             for word in words.map(LibraryIndex.normalize) {
-                print("\(word): ignored (in no deck; kept in your profile's ignored_words)" + (added.contains(word) ? "" : " — already"))
+                print(
+                    "\(word): ignored (in no deck; kept in your profile's ignored_words)"
+                        + (added.contains(word) ? "" : " — already"))
             }
         }
     }
@@ -82,8 +100,11 @@ struct IgnoreCommand: ParsableCommand {
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Study these words now (seed 002's \"Add to deck\"): active, with a first review, first in your next session.",
-        discussion: "Each entry is made active (and its word leaves ignored_words) and gets a first review graded `again` — you met it and do not know it yet — so it is in learning and comes up in your next session before any new word. One commit.")
+        abstract:
+            "Study these words now (seed 002's \"Add to deck\"): active, with a first review, first in your next session.",
+        discussion:
+            "Each entry is made active (and its word leaves ignored_words) and gets a first review graded `again` — you met it and do not know it yet — so it is in learning and comes up in your next session before any new word. One commit."
+    )
     @ParentCommand var rote: RoteCommand
     @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
     func run() throws {
@@ -99,7 +120,9 @@ struct KnownCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "known",
         abstract: "Mark words you already know: they start with a known state, far from due.",
-        discussion: "An entry you never studied gets two reviews marked `synthetic: known` (the warm start's rule, docs/scheduling.md), which schedule it weeks ahead; an entry with reviews keeps its history. Real reviews later take over. One commit.")
+        discussion:
+            "An entry you never studied gets two reviews marked `synthetic: known` (the warm start's rule, docs/scheduling.md), which schedule it weeks ahead; an entry with reviews keeps its history. Real reviews later take over. One commit."
+    )
     @ParentCommand var rote: RoteCommand
     @Argument(help: ArgumentHelp("Entry ids or words.", valueName: "entry")) var entries: [String]
     func run() throws {

@@ -36,9 +36,10 @@ struct StudyCommand: ParsableCommand {
 
     @ParentCommand var rote: RoteCommand
 
-    @Argument(help: ArgumentHelp(
-        "Decks to study (default: all); in a skills deck, one domain or skill (math/algebra, math/algebra/linear_equations).",
-        valueName: "deck"))
+    @Argument(
+        help: ArgumentHelp(
+            "Decks to study (default: all); in a skills deck, one domain or skill (math/algebra, math/algebra/linear_equations).",
+            valueName: "deck"))
     var decks: [String] = []
 
     @Option(help: ArgumentHelp("Only passages with this tag (repeat for any of several).", valueName: "tag"))
@@ -56,7 +57,8 @@ struct StudyCommand: ParsableCommand {
     @Flag(help: "Include unpublished (draft) skills content.")
     var drafts = false
 
-    @Flag(inversion: .prefixedNo, help: "Type vocabulary answers instead of choosing (default: profile's typed_answers).")
+    @Flag(
+        inversion: .prefixedNo, help: "Type vocabulary answers instead of choosing (default: profile's typed_answers).")
     var typed: Bool?
 
     @Flag(help: "List every planned entry, not just the counts.")
@@ -74,9 +76,13 @@ struct StudyCommand: ParsableCommand {
     func run() throws {
         let library = try CommandContext.library(rote.global)
         let start = try library.startStudy(
-            decks: decks, tags: tag, limits: StudyLimits(newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts), planOnly: plan)
+            decks: decks, tags: tag,
+            limits: StudyLimits(newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts),
+            planOnly: plan)
         defer { start.close() }
-        if start.recoveredInterruptedSession { Terminal.note("Committed the answers of an interrupted session (see `rote log`).") }
+        if start.recoveredInterruptedSession {
+            Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
+        }
         CommandContext.report(start.loadProblems)
         ReminderNotes.show(for: library)
         for upgrade in start.upgrades {
@@ -89,28 +95,40 @@ struct StudyCommand: ParsableCommand {
         let session = try runner.run(plan: start.plan)
         guard let session else {
             // Only passages were planned and the learner has not agreed to keeping them.
-            if runner.refusedPassages { throw CLIError("passage study refused: " + Profile.passagesConsentRefusal(entry: nil)) }
+            if runner.refusedPassages {
+                throw CLIError("passage study refused: " + Profile.passagesConsentRefusal(entry: nil))
+            }
             print("Nothing answered; nothing saved.")
             return
         }
-        print("\n" + StudySummary.render(session, nextDue: runner.nextDue(), now: Date(), statusChanges: runner.statusChanges.count))
+        print(
+            "\n"
+                + StudySummary.render(
+                    session, nextDue: runner.nextDue(), now: Date(), statusChanges: runner.statusChanges.count))
     }
 
     private var console: any StudyConsole { TerminalConsole.isAvailable ? TerminalConsole() : LineConsole() }
 
     private func show(_ plan: SessionPlan, decks studied: [String], user: String) {
-        print("Study plan for \(user): \(plan.due.count) due, \(plan.new.count) new" + (plan.dueDeferred > 0 ? " (\(plan.dueDeferred) more due beyond today's limit)" : ""))
+        print(
+            "Study plan for \(user): \(plan.due.count) due, \(plan.new.count) new"
+                + (plan.dueDeferred > 0 ? " (\(plan.dueDeferred) more due beyond today's limit)" : ""))
         let width = studied.map(\.count).max() ?? 0
         for deck in studied {
-            let due = plan.due.filter { $0.deck == deck }.count, fresh = plan.new.filter { $0.deck == deck }.count
+            let due = plan.due.filter { $0.deck == deck }.count
+            let fresh = plan.new.filter { $0.deck == deck }.count
             guard due + fresh > 0 || list else { continue }
             print("  \(deck.padding(toLength: width, withPad: " ", startingAt: 0))  \(due) due · \(fresh) new")
         }
         if plan.isEmpty {
-            print("Nothing to study right now" + (plan.reviewedToday > 0 ? " — \(plan.reviewedToday) reviews done today." : "."))
+            print(
+                "Nothing to study right now"
+                    + (plan.reviewedToday > 0 ? " — \(plan.reviewedToday) reviews done today." : "."))
         }
         if list {
-            for item in plan.due { print("  due  \(item.id)  recall \(Int(((item.retrievability ?? 0) * 100).rounded()))%") }
+            for item in plan.due {
+                print("  due  \(item.id)  recall \(Int(((item.retrievability ?? 0) * 100).rounded()))%")
+            }
             for item in plan.new { print("  new  \(item.id)") }
         }
     }

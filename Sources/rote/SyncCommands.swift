@@ -38,11 +38,15 @@ struct SyncCommand: ParsableCommand {
         if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
             Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
         }
-        let sync = LibrarySync(git: git, remoteName: remote, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey)) { Terminal.note($0) }
+        let sync = LibrarySync(
+            git: git, remoteName: remote, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey)
+        ) { Terminal.note($0) }
         let report = try sync.sync()
         var parts: [String] = []
         if report.committedPending { parts.append("committed pending work") }
-        if let merged = report.merged { parts.append((report.fastForwarded ? "fast-forwarded: " : "merged ") + merged.text) }
+        if let merged = report.merged {
+            parts.append((report.fastForwarded ? "fast-forwarded: " : "merged ") + merged.text)
+        }
         if report.pushed { parts.append("pushed") }
         if parts.isEmpty { parts.append("already up to date") }
         print("Synced with \(remote): \(parts.joined(separator: "; ")).")
@@ -72,10 +76,13 @@ struct CloneCommand: ParsableCommand {
     var acceptNewHostKey = false
 
     func run() throws {
-        let base = URL(fileURLWithPath: rote.global.directory ?? FileManager.default.currentDirectoryPath, isDirectory: true)
+        let base = URL(
+            fileURLWithPath: rote.global.directory ?? FileManager.default.currentDirectoryPath, isDirectory: true)
         let name = path ?? String(url.split(separator: "/").last ?? "rote").replacingOccurrences(of: ".git", with: "")
         let destination = URL(fileURLWithPath: name, relativeTo: base).standardizedFileURL
-        if FileManager.default.fileExists(atPath: destination.path), !((try? FileManager.default.contentsOfDirectory(atPath: destination.path)) ?? []).isEmpty {
+        if FileManager.default.fileExists(atPath: destination.path),
+            !((try? FileManager.default.contentsOfDirectory(atPath: destination.path)) ?? []).isEmpty
+        {
             throw CLIError("\(destination.path) exists and is not empty; choose another folder")
         }
         let shownURL = RemoteURL.redactingUserinfo(url)
@@ -89,7 +96,8 @@ struct CloneCommand: ParsableCommand {
             throw CLIError("cannot clone \(shownURL): \(error.message)")
         }
         guard LibraryLocation.isLibrary(destination) else {
-            throw CLIError("cloned \(shownURL) into \(destination.path), but it has no rote.yaml, so it is not a Rote library")
+            throw CLIError(
+                "cloned \(shownURL) into \(destination.path), but it has no rote.yaml, so it is not a Rote library")
         }
         print("Cloned \(shownURL) into \(destination.path); git is set up to merge Rote's files (rote setup-git).")
         print("Next: rote -C \(name) study, then rote -C \(name) sync")
@@ -100,7 +108,8 @@ struct SetupGitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup-git",
         abstract: "Tell git how to merge Rote's files, so `git pull` merges exactly as `rote sync` does.",
-        discussion: "Writes merge.rote-progress, merge.rote-profile, merge.rote-immutable and merge.rote-letters drivers (`rote merge-driver <kind> %O %A %B %P`) into the library's .git/config, and which paths take them into .git/info/attributes (untracked, and ahead of the library's .gitattributes, which may predate a rule). `rote init`, `rote clone` and `rote sync` do this too."
+        discussion:
+            "Writes merge.rote-progress, merge.rote-profile, merge.rote-immutable and merge.rote-letters drivers (`rote merge-driver <kind> %O %A %B %P`) into the library's .git/config, and which paths take them into .git/info/attributes (untracked, and ahead of the library's .gitattributes, which may predate a rule). `rote init`, `rote clone` and `rote sync` do this too."
     )
 
     @ParentCommand var rote: RoteCommand
@@ -117,7 +126,9 @@ struct SetupGitCommand: ParsableCommand {
     func run() throws {
         let root = try CommandContext.locate(rote.global)
         try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGitCommand.rotePath)
-        print("git in \(root.path) now merges progress, profile, session and letters files with \(SetupGitCommand.rotePath) merge-driver.")
+        print(
+            "git in \(root.path) now merges progress, profile, session and letters files with \(SetupGitCommand.rotePath) merge-driver."
+        )
     }
 }
 
@@ -125,7 +136,8 @@ struct MergeDriverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge-driver",
         abstract: "The merge driver git runs for Rote's files (set up by `rote setup-git`).",
-        discussion: "git calls `rote merge-driver KIND %O %A %B %P`: the result is written over OURS; exit 0 means merged, 1 means a conflict (OURS then holds both versions between conflict markers)."
+        discussion:
+            "git calls `rote merge-driver KIND %O %A %B %P`: the result is written over OURS; exit 0 means merged, 1 means a conflict (OURS then holds both versions between conflict markers)."
     )
 
     @Argument(help: "progress, profile, immutable or letters") var kind: String
@@ -136,7 +148,9 @@ struct MergeDriverCommand: ParsableCommand {
 
     func run() throws {
         guard let kind = MergeKind(rawValue: kind) else {
-            throw CLIError("unknown merge driver kind '\(kind)'; use \(MergeKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw CLIError(
+                "unknown merge driver kind '\(kind)'; use \(MergeKind.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         let read = { (file: String) -> Data? in FileManager.default.contents(atPath: file) }
         guard let oursData = read(ours), let theirsData = read(theirs) else {
@@ -147,7 +161,9 @@ struct MergeDriverCommand: ParsableCommand {
         // and the learner's files for the settings, never the whole library.
         let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let settings = MergeDrivers.settingsResolver(root: root)(path)
-        switch SemanticMerge.merge(kind: kind, base: baseData, ours: oursData, theirs: theirsData, path: path, settings: settings) {
+        switch SemanticMerge.merge(
+            kind: kind, base: baseData, ours: oursData, theirs: theirsData, path: path, settings: settings)
+        {
         case .merged(let data):
             try AtomicFile.write(data, to: URL(fileURLWithPath: ours))
         case .conflict(let reason):

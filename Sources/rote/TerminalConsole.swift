@@ -30,7 +30,10 @@ final class TerminalConsole: StudyConsole {
         write("\u{1B}[H\u{1B}[2J")
         write(TerminalStyle.apply(.dim, "rote · \(number) of \(total)", colours: colours) + "\n")
         write(TerminalStyle.apply(.title, BidiText.isolated(title), colours: colours) + "\n")
-        write(TerminalStyle.apply(.dim, "1–4 choose/grade · space reveal · u undo · s suspend · i ignore · q quit", colours: colours) + "\n\n")
+        write(
+            TerminalStyle.apply(
+                .dim, "1–4 choose/grade · space reveal · u undo · s suspend · i ignore · q quit", colours: colours)
+                + "\n\n")
     }
 
     func show(_ text: String, style: TextStyle) {
@@ -83,7 +86,9 @@ enum TerminalMode {
             signal(signalNumber) { number in
                 if terminalSaved { tcsetattr(0, TCSANOW, &savedTerminal) }
                 let message = "\nrote: stopped; your answers are saved and the next `rote study` commits them.\n"
-                _ = message.withCString { try? FileDescriptor.standardError.write(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
+                _ = message.withCString {
+                    try? FileDescriptor.standardError.write(UnsafeRawBufferPointer(start: $0, count: strlen($0)))
+                }
                 _exit(128 + number)
             }
         }

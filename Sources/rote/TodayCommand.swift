@@ -41,14 +41,20 @@ struct TodayCommand: ParsableCommand {
         if !noPromotion, date == nil {
             let (outcome, before) = try library.promoteRank()
             if outcome.promoted, let rank = outcome.lexicalRank {
-                print("Your easy answers come fast (\(Int(((outcome.easyRatingVelocity ?? 0) * 100).rounded()))% easy): lexical rank \(before.map(String.init) ?? "none") → \(rank).")
+                print(
+                    "Your easy answers come fast (\(Int(((outcome.easyRatingVelocity ?? 0) * 100).rounded()))% easy): lexical rank \(before.map(String.init) ?? "none") → \(rank)."
+                )
             }
         }
         guard let matrix = try library.today(date: when, timeZone: zone) else {
-            throw CLIError("no word has a root yet: the daily matrix needs vocabulary entries with a `root:` field (docs/format.md)")
+            throw CLIError(
+                "no word has a root yet: the daily matrix needs vocabulary entries with a `root:` field (docs/format.md)"
+            )
         }
         let day = matrix.day
-        print("Root of the day: \(day.root)  (root \(((day.epochDay % day.rootCount) + day.rootCount) % day.rootCount + 1) of \(day.rootCount), day \(day.epochDay))")
+        print(
+            "Root of the day: \(day.root)  (root \(((day.epochDay % day.rootCount) + day.rootCount) % day.rootCount + 1) of \(day.rootCount), day \(day.epochDay))"
+        )
         if let root = matrix.root { print("  " + Self.line(root)) }
         let family = day.family.filter { $0.id != day.rootWord?.id }.map(\.word)
         if !family.isEmpty { print("  family: " + family.joined(separator: ", ")) }

@@ -58,11 +58,14 @@ enum HandMadePackage {
 
             """
         for (id, front, back) in notes {
-            sql += "INSERT INTO notes VALUES (\(id), 'g\(id)', 10, 0, 0, '', \(quote(front)) || char(31) || \(quote(back)), \(quote(front)), 0, 0, '');\n"
-            sql += "INSERT INTO cards VALUES (\(id + 1000), \(id), \(deckID), 0, 0, 0, 2, 2, 0, 1, 2500, 1, 0, 0, 0, 0, 0, '');\n"
+            sql +=
+                "INSERT INTO notes VALUES (\(id), 'g\(id)', 10, 0, 0, '', \(quote(front)) || char(31) || \(quote(back)), \(quote(front)), 0, 0, '');\n"
+            sql +=
+                "INSERT INTO cards VALUES (\(id + 1000), \(id), \(deckID), 0, 0, 0, 2, 2, 0, 1, 2500, 1, 0, 0, 0, 0, 0, '');\n"
         }
         for note in reversed {
-            sql += "INSERT INTO cards VALUES (\(note + 2000), \(note), \(deckID), 1, 0, 0, 2, 2, 0, 1, 2500, 1, 0, 0, 0, 0, 0, '');\n"
+            sql +=
+                "INSERT INTO cards VALUES (\(note + 2000), \(note), \(deckID), 1, 0, 0, 2, 2, 0, 1, 2500, 1, 0, 0, 0, 0, 0, '');\n"
         }
         for (id, note, ease) in reviews {
             sql += "INSERT INTO revlog VALUES (\(id), \(note + 1000), 0, \(ease), 1, 0, 2500, 2000, 1);\n"
@@ -71,7 +74,8 @@ enum HandMadePackage {
             sql += "INSERT INTO revlog VALUES (\(id), \(note + 2000), 0, \(ease), 1, 0, 2500, 2000, 1);\n"
         }
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-            throw NSError(domain: "sqlite", code: 1, userInfo: [NSLocalizedDescriptionKey: String(cString: sqlite3_errmsg(db))])
+            throw NSError(
+                domain: "sqlite", code: 1, userInfo: [NSLocalizedDescriptionKey: String(cString: sqlite3_errmsg(db))])
         }
         sqlite3_close(db)
         db = nil
@@ -80,7 +84,9 @@ enum HandMadePackage {
 
     /// A zip with the given entries, in order; `deflated` ones are compressed, and each of
     /// `links` is a symbolic link whose data is the path it points to.
-    static func zip(_ entries: [(String, Data)], deflated: Set<String> = [], links: Set<String> = [], to url: URL) throws {
+    static func zip(_ entries: [(String, Data)], deflated: Set<String> = [], links: Set<String> = [], to url: URL)
+        throws
+    {
         let archive = try Archive(url: url, accessMode: .create)
         for (path, data) in entries {
             try archive.addEntry(
@@ -101,13 +107,18 @@ enum HandMadePackage {
         var patched = 0
         // Local header: signature 0x04034b50, uncompressed size at +22, name length at +26,
         // name at +30. Central record: 0x02014b50, size at +24, name length at +28, name at +46.
-        for (signature, sizeAt, nameLengthAt, nameAt) in [(UInt32(0x0403_4b50), 22, 26, 30), (UInt32(0x0201_4b50), 24, 28, 46)] {
+        for (signature, sizeAt, nameLengthAt, nameAt) in [
+            (UInt32(0x0403_4b50), 22, 26, 30), (UInt32(0x0201_4b50), 24, 28, 46),
+        ] {
             var offset = 0
             while offset + nameAt <= bytes.count {
                 if uint32(offset) == signature, uint16(offset + nameLengthAt) == name.count,
-                    offset + nameAt + name.count <= bytes.count, Array(bytes[(offset + nameAt)..<(offset + nameAt + name.count)]) == name
+                    offset + nameAt + name.count <= bytes.count,
+                    Array(bytes[(offset + nameAt)..<(offset + nameAt + name.count)]) == name
                 {
-                    for byte in 0..<4 { bytes[offset + sizeAt + byte] = UInt8(truncatingIfNeeded: claimed >> (8 * byte)) }
+                    for byte in 0..<4 {
+                        bytes[offset + sizeAt + byte] = UInt8(truncatingIfNeeded: claimed >> (8 * byte))
+                    }
                     patched += 1
                 }
                 offset += 1

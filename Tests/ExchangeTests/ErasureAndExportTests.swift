@@ -1,18 +1,21 @@
 import Foundation
 import Git
-import Testing
-import TestSupport
-@testable import Exchange
 import RoteModel
 import RoteStore
+import TestSupport
+import Testing
+
+@testable import Exchange
 
 @Suite(.serialized) struct ErasureTests {
     static func library() -> TemporaryDirectory {
         let directory = TemporaryDirectory("rote-forget")
-        FixtureLibrary.write(into: directory, overrides: [
-            "profiles/bo/profile.yaml": "user: bo\n",
-            "profiles/ana/sessions/2026/11/s1.yaml": "id: s1\nuser: ana\nstarted_at: 2026-11-02T09:00:00Z\n",
-        ])
+        FixtureLibrary.write(
+            into: directory,
+            overrides: [
+                "profiles/bo/profile.yaml": "user: bo\n",
+                "profiles/ana/sessions/2026/11/s1.yaml": "id: s1\nuser: ana\nstarted_at: 2026-11-02T09:00:00Z\n",
+            ])
         return directory
     }
 
@@ -25,10 +28,15 @@ import RoteStore
         directory.write("profiles/ana/saved/note.yaml", "text: not committed yet\n")
         let git = try LibraryGit(root: directory.url, user: "ana")
         let result = try Erasure.forget("ana", git: git)
-        #expect(result.files == ["profiles/ana/profile.yaml", "profiles/ana/progress/words/run.yaml", "profiles/ana/saved/note.yaml", "profiles/ana/sessions/2026/11/s1.yaml"])
+        #expect(
+            result.files == [
+                "profiles/ana/profile.yaml", "profiles/ana/progress/words/run.yaml", "profiles/ana/saved/note.yaml",
+                "profiles/ana/sessions/2026/11/s1.yaml",
+            ])
         #expect(result.clearedDefaultUser)
         #expect(!FileManager.default.fileExists(atPath: directory.url.appending(path: "profiles/ana").path))
-        #expect(self.git("ls-tree", "-r", "--name-only", "HEAD", "profiles", in: directory) == "profiles/bo/profile.yaml\n")
+        #expect(
+            self.git("ls-tree", "-r", "--name-only", "HEAD", "profiles", in: directory) == "profiles/bo/profile.yaml\n")
         let message = self.git("log", "-1", "--format=%B", in: directory)
         #expect(SessionCommitMessage.trailer(SessionCommitMessage.erasureTrailer, in: message) == "ana")
         #expect(!self.git("show", "HEAD:rote.yaml", in: directory).contains("default_user"))
@@ -43,14 +51,18 @@ import RoteStore
         directory.write("profiles/ana/progress/words/go.yaml", "entry: words/go\n")
         directory.write("profiles/bo/profile.yaml", "user: bo\nname: Bo\n")
         Shell.run("git", ["add", "-A"], in: directory.url)
-        Shell.run("git", ["-c", "user.name=Test", "-c", "user.email=t@example.invalid", "commit", "-qm", "more"], in: directory.url)
+        Shell.run(
+            "git", ["-c", "user.name=Test", "-c", "user.email=t@example.invalid", "commit", "-qm", "more"],
+            in: directory.url)
         let before = git("log", "--format=%an %ae %at %s", in: directory)
         let git = try LibraryGit(root: directory.url, user: "ana")
         _ = try Erasure.forget("ana", git: git)
         let report = try Erasure.purgeHistory("ana", git: git)
         #expect(report.rewritten == 3)
         #expect(report.references == ["refs/heads/main"])
-        #expect(self.git("log", "--all", "--format=%H", "--", "profiles/ana", in: directory).isEmpty, "no commit touches profiles/ana")
+        #expect(
+            self.git("log", "--all", "--format=%H", "--", "profiles/ana", in: directory).isEmpty,
+            "no commit touches profiles/ana")
         #expect(self.git("rev-list", "--all", "--objects", in: directory).contains("profiles/ana") == false)
         let after = self.git("log", "--format=%an %ae %at %s", in: directory)
         #expect(after.hasSuffix(before), "authors, dates and messages kept")
@@ -67,8 +79,10 @@ import RoteStore
 @Suite struct LearnerExportTests {
     static func library() throws -> (TemporaryDirectory, LoadedLibrary) {
         let directory = TemporaryDirectory("rote-export")
-        FixtureLibrary.write(into: directory, overrides: [
-            "profiles/ana/sessions/2026/11/s1.yaml": """
+        FixtureLibrary.write(
+            into: directory,
+            overrides: [
+                "profiles/ana/sessions/2026/11/s1.yaml": """
                 id: s1
                 user: ana
                 device: laptop
@@ -80,15 +94,16 @@ import RoteStore
                   - {entry: words/run, question: translation, answer: "يجري, fast", correct: true, at: 2026-11-02T09:00:10Z, ms: 2000}
 
                 """,
-            "profiles/ana/saved/story.yaml": "title: A story\n",
-        ], git: false)
+                "profiles/ana/saved/story.yaml": "title: A story\n",
+            ], git: false)
         return (directory, try LibraryLoader(users: .only("ana"), includeSessions: true).load(directory.url))
     }
 
     @Test func jsonHoldsProfileProgressReviewsSessionsAndSaved() throws {
         let (directory, library) = try Self.library()
         let out = directory.url.appending(path: "out")
-        let files = try LearnerExport.write(user: "ana", library: library, format: .json, to: out, now: Date(timeIntervalSince1970: 1_800_000_000))
+        let files = try LearnerExport.write(
+            user: "ana", library: library, format: .json, to: out, now: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(files.map(\.lastPathComponent) == ["ana.json"])
         guard case let .success(.object(document)) = JSONValue.parse(try Data(contentsOf: files[0])) else {
             Issue.record("not JSON")
@@ -104,8 +119,12 @@ import RoteStore
         }
         #expect(run["entry"] == .string("words/run"))
         #expect(reviews.count == 2)
-        #expect(first["grade"] == .string("good") && first["ms"] == .number(2000) && first["at"] == .string("2026-11-01T09:00:00Z"))
-        guard case let .array(sessions)? = document["sessions"], case let .object(session)? = sessions.first, case let .array(attempts)? = session["attempts"] else {
+        #expect(
+            first["grade"] == .string("good") && first["ms"] == .number(2000)
+                && first["at"] == .string("2026-11-01T09:00:00Z"))
+        guard case let .array(sessions)? = document["sessions"], case let .object(session)? = sessions.first,
+            case let .array(attempts)? = session["attempts"]
+        else {
             Issue.record("no sessions")
             return
         }
@@ -127,17 +146,30 @@ import RoteStore
         let (directory, library) = try Self.library()
         let out = directory.url.appending(path: "csv")
         let files = try LearnerExport.write(user: "ana", library: library, format: .csv, to: out)
-        #expect(files.map(\.lastPathComponent) == ["profile.csv", "progress.csv", "reviews.csv", "sessions.csv", "attempts.csv", "saved.csv", "letter_attempts.csv"])
+        #expect(
+            files.map(\.lastPathComponent) == [
+                "profile.csv", "progress.csv", "reviews.csv", "sessions.csv", "attempts.csv", "saved.csv",
+                "letter_attempts.csv",
+            ])
         func rows(_ name: String) throws -> [[String]] {
             let table = try DelimitedText.parse(try Data(contentsOf: out.appending(path: name)), defaultSeparator: ",")
             return table.rows.map(\.fields)
         }
-        #expect(try rows("reviews.csv") == [["words/run", "a1", "2026-11-01T09:00:00Z", "good", "2000", "laptop"], ["words/run", "a2", "2026-11-02T09:00:00Z", "good", "1500", "laptop"]])
-        #expect(try rows("attempts.csv") == [["s1", "words/run", "translation", "يجري, fast", "true", "2026-11-02T09:00:10Z", "2000"]])
+        #expect(
+            try rows("reviews.csv") == [
+                ["words/run", "a1", "2026-11-01T09:00:00Z", "good", "2000", "laptop"],
+                ["words/run", "a2", "2026-11-02T09:00:00Z", "good", "1500", "laptop"],
+            ])
+        #expect(
+            try rows("attempts.csv") == [
+                ["s1", "words/run", "translation", "يجري, fast", "true", "2026-11-02T09:00:10Z", "2000"]
+            ])
         #expect(try rows("progress.csv").first?.prefix(4) == ["words/run", "active", "", "review"])
         #expect(try rows("profile.csv").contains(["user", "ana"]))
         #expect(try rows("sessions.csv").first?.first == "s1")
-        #expect(throws: LearnerExport.Failure.self) { try LearnerExport.write(user: "nobody", library: library, format: .csv, to: out) }
+        #expect(throws: LearnerExport.Failure.self) {
+            try LearnerExport.write(user: "nobody", library: library, format: .csv, to: out)
+        }
     }
 }
 
@@ -150,19 +182,24 @@ import RoteStore
         // A twin `<id>-b`: its path `<id>-b.yaml` sorts before `<id>.yaml` ('-' < '.') while
         // the entry `<id>` sorts before `<id>-b`, so path order and entry order differ.
         let progress = "profiles/demo/progress"
-        let ids = try FileManager.default.subpathsOfDirectory(atPath: directory.url.appending(path: progress).path).filter { $0.hasSuffix(".yaml") }.sorted()
+        let ids = try FileManager.default.subpathsOfDirectory(atPath: directory.url.appending(path: progress).path)
+            .filter { $0.hasSuffix(".yaml") }.sorted()
         let first = try #require(ids.first)
         let text = try #require(directory.read("\(progress)/\(first)"))
         let twin = String(first.dropLast(5)) + "-b"
-        directory.write("\(progress)/\(twin).yaml", text.replacingOccurrences(of: "entry: \(first.dropLast(5))", with: "entry: \(twin)"))
+        directory.write(
+            "\(progress)/\(twin).yaml",
+            text.replacingOccurrences(of: "entry: \(first.dropLast(5))", with: "entry: \(twin)"))
         let library = try LibraryLoader(users: .only("demo"), includeSessions: true).load(directory.url)
         #expect((library.sessions["demo"] ?? []).count > 1, "the demo learner has sessions to order")
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         for format in LearnerExport.Format.allCases {
-            let loaded = directory.url.appending(path: "loaded-\(format)"), streamed = directory.url.appending(path: "streamed-\(format)")
+            let loaded = directory.url.appending(path: "loaded-\(format)")
+            let streamed = directory.url.appending(path: "streamed-\(format)")
             let expected = try LearnerExport.write(user: "demo", library: library, format: format, to: loaded, now: now)
             let files = LearnerExport.LearnerFiles(user: "demo", root: directory.url)
-            let written = try LearnerExport.write(user: "demo", files: files, root: directory.url, format: format, to: streamed, now: now)
+            let written = try LearnerExport.write(
+                user: "demo", files: files, root: directory.url, format: format, to: streamed, now: now)
             #expect(written.map(\.lastPathComponent) == expected.map(\.lastPathComponent))
             for (mine, theirs) in zip(written, expected) {
                 #expect(try Data(contentsOf: mine) == Data(contentsOf: theirs), "\(format): \(mine.lastPathComponent)")
@@ -178,13 +215,22 @@ import RoteStore
     @Test func writtenStraightIsTheJSONValuesText() throws {
         let directory = StarterLibrary.copy(git: .none)
         let library = try LibraryLoader(users: .only("demo"), includeSessions: true).load(directory.url)
-        var values = (library.progress["demo"] ?? [:]).values.map(\.yamlValue) + (library.sessions["demo"] ?? []).map(\.yamlValue)
+        var values =
+            (library.progress["demo"] ?? [:]).values.map(\.yamlValue)
+            + (library.sessions["demo"] ?? []).map(\.yamlValue)
         values += library.profiles.values.map(\.yamlValue)
-        values.append(.map([("b", .raw("1")), ("a", .raw("2.50")), ("b", .string("last")), ("c", .list([.raw("true"), .null, .raw("09:30")], flow: false))], flow: false))
+        values.append(
+            .map(
+                [
+                    ("b", .raw("1")), ("a", .raw("2.50")), ("b", .string("last")),
+                    ("c", .list([.raw("true"), .null, .raw("09:30")], flow: false)),
+                ], flow: false))
         #expect(values.count > 10)
         for value in values {
             #expect(LearnerExport.jsonText(value, indent: 2) == LearnerExport.json(value).serialized(indent: 2))
         }
-        #expect(LearnerExport.jsonText(values.last!, indent: 0).contains("\"b\": \"last\""), "the last of equal keys is kept")
+        #expect(
+            LearnerExport.jsonText(values.last!, indent: 0).contains("\"b\": \"last\""),
+            "the last of equal keys is kept")
     }
 }

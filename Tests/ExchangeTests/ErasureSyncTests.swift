@@ -1,11 +1,12 @@
 import Foundation
 import Git
-import Testing
-import TestSupport
-@testable import Exchange
 import RoteModel
 import RoteStore
 import RoteSync
+import TestSupport
+import Testing
+
+@testable import Exchange
 
 /// `rote forget` against a real remote and a second clone that kept studying.
 @Suite(.serialized) struct ErasureSyncTests {
@@ -27,14 +28,18 @@ import RoteSync
             }
         }
 
-        func sync(_ root: URL) throws -> SyncReport { try LibrarySync(git: try LibraryGit(root: root, user: "ana")).sync() }
+        func sync(_ root: URL) throws -> SyncReport {
+            try LibrarySync(git: try LibraryGit(root: root, user: "ana")).sync()
+        }
     }
 
     /// Adds a review to ana's progress for words/run and commits it, as a study session would.
     func study(_ root: URL) throws {
         let path = "profiles/ana/progress/words/run.yaml"
         let url = root.appending(path: path)
-        let text = try String(contentsOf: url, encoding: .utf8) + "  - {id: b1, at: 2026-11-03T09:00:00Z, grade: hard, ms: 4000, device: second}\n"
+        let text =
+            try String(contentsOf: url, encoding: .utf8)
+            + "  - {id: b1, at: 2026-11-03T09:00:00Z, grade: hard, ms: 4000, device: second}\n"
         try text.write(to: url, atomically: true, encoding: .utf8)
         try LibraryGit(root: root, user: "ana").commit(changes: [path: Data(text.utf8)], message: "Study: 1 review\n")
     }
@@ -47,10 +52,15 @@ import RoteSync
         _ = try network.sync(network.second)
         _ = try network.sync(network.first)
         for clone in [network.first, network.second] {
-            #expect(!FileManager.default.fileExists(atPath: clone.appending(path: "profiles/ana/progress/words/run.yaml").path))
-            #expect(Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana"], in: clone).stdout.isEmpty)
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: clone.appending(path: "profiles/ana/progress/words/run.yaml").path))
+            #expect(
+                Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana"], in: clone).stdout.isEmpty)
         }
-        #expect(Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.first).stdout == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.second).stdout)
+        #expect(
+            Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.first).stdout
+                == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.second).stdout)
     }
 
     @Test func syncRefusesToMergeAHistoryThatWasRewritten() throws {
@@ -73,7 +83,8 @@ import RoteSync
         #expect { try network.sync(network.second) } throws: { error in
             (error as? SyncError)?.code == .mergeFailed && "\(error)".contains("clone the library again")
         }
-        #expect(Shell.run("git", ["log", "--all", "--format=%H", "--", "profiles/ana"], in: network.remote).stdout.isEmpty)
+        #expect(
+            Shell.run("git", ["log", "--all", "--format=%H", "--", "profiles/ana"], in: network.remote).stdout.isEmpty)
     }
 
     /// A plain folder as the remote has no compare-and-swap: a push can "succeed" and then be
@@ -83,20 +94,27 @@ import RoteSync
         let network = Network()
         try study(network.first)
         _ = try network.sync(network.first)  // pushed; origin/main is now first's commit
-        let pushed = Shell.run("git", ["rev-parse", "HEAD"], in: network.first).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let pushed = Shell.run("git", ["rev-parse", "HEAD"], in: network.first).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         // The second device studied too and its push overwrote the first's (as a racing,
         // non-atomic update of a folder remote would).
         let path = "profiles/ana/progress/words/run.yaml"
         let url = network.second.appending(path: path)
-        let text = try String(contentsOf: url, encoding: .utf8) + "  - {id: c1, at: 2026-11-04T09:00:00Z, grade: good, ms: 3000, device: laptop}\n"
+        let text =
+            try String(contentsOf: url, encoding: .utf8)
+            + "  - {id: c1, at: 2026-11-04T09:00:00Z, grade: good, ms: 3000, device: laptop}\n"
         try text.write(to: url, atomically: true, encoding: .utf8)
-        try LibraryGit(root: network.second, user: "ana").commit(changes: [path: Data(text.utf8)], message: "Study: 1 review\n")
+        try LibraryGit(root: network.second, user: "ana").commit(
+            changes: [path: Data(text.utf8)], message: "Study: 1 review\n")
         #expect(Shell.run("git", ["push", "-q", "--force", "origin", "main"], in: network.second).status == 0)
 
         let report = try network.sync(network.first)
         #expect(report.pushed)
         let merged = Shell.run("git", ["show", "origin/main:\(path)"], in: network.first).stdout
-        #expect(merged.contains("id: b1") && merged.contains("id: c1"), "both devices' reviews are on the remote:\n\(merged)")
-        #expect(Shell.run("git", ["merge-base", "--is-ancestor", pushed, "origin/main"], in: network.first).status == 0)
+        #expect(
+            merged.contains("id: b1") && merged.contains("id: c1"),
+            "both devices' reviews are on the remote:\n\(merged)")
+        #expect(
+            Shell.run("git", ["merge-base", "--is-ancestor", pushed, "origin/main"], in: network.first).status == 0)
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Git
-import Testing
-import TestSupport
-@testable import Exchange
 import RoteModel
 import RoteStore
 import RoteSync
+import TestSupport
+import Testing
+
+@testable import Exchange
 
 /// `rote consent withdraw`: the learner's passage practice erased in one commit that sync
 /// honours, other decks untouched, and history purged on request.
@@ -60,25 +61,32 @@ import RoteSync
     var root: URL { directory.url }
 
     init() {
-        FixtureLibrary.write(into: directory, overrides: [
-            "profiles/ana/profile.yaml": Self.grantedProfile,
-            "profiles/ana/progress/verses/joh-11-35.yaml": Self.verseProgress,
-            "profiles/ana/sessions/2026/11/s-mixed.yaml": Self.mixedSession,
-            "profiles/ana/sessions/2026/11/s-verse.yaml": Self.passageSession,
-        ])
+        FixtureLibrary.write(
+            into: directory,
+            overrides: [
+                "profiles/ana/profile.yaml": Self.grantedProfile,
+                "profiles/ana/progress/verses/joh-11-35.yaml": Self.verseProgress,
+                "profiles/ana/sessions/2026/11/s-mixed.yaml": Self.mixedSession,
+                "profiles/ana/sessions/2026/11/s-verse.yaml": Self.passageSession,
+            ])
     }
 
     @Test func withdrawingErasesPassagePracticeAndKeepsTheRest() throws {
         let git = try LibraryGit(root: root, user: "ana")
         let result = try PassageConsent.withdraw(user: "ana", git: git, now: Date(timeIntervalSince1970: 1_780_000_000))
-        #expect(result.deleted == ["profiles/ana/progress/verses/joh-11-35.yaml", "profiles/ana/sessions/2026/11/s-verse.yaml"])
+        #expect(
+            result.deleted == [
+                "profiles/ana/progress/verses/joh-11-35.yaml", "profiles/ana/sessions/2026/11/s-verse.yaml",
+            ])
         #expect(result.rewritten == ["profiles/ana/sessions/2026/11/s-mixed.yaml"])
         #expect(directory.read("profiles/ana/progress/verses/joh-11-35.yaml") == nil)
         #expect(directory.read("profiles/ana/progress/words/run.yaml") != nil, "other decks are unaffected")
         let mixedText = try #require(directory.read("profiles/ana/sessions/2026/11/s-mixed.yaml"))
         let mixed = try #require(SessionFile.decode(mixedText, path: "s").0)
         #expect(mixed.attempts.map(\.entry) == ["words/run"] && mixed.decks == ["words"])
-        #expect(mixed.good == 0 && mixed.hard == 1 && mixed.new == 0, "the verse's good review and its newness leave the counts")
+        #expect(
+            mixed.good == 0 && mixed.hard == 1 && mixed.new == 0,
+            "the verse's good review and its newness leave the counts")
         let profileText = try #require(directory.read("profiles/ana/profile.yaml"))
         let profile = try #require(Profile.decode(profileText, path: "p").0)
         #expect(profile.passagePracticeConsent?.granted == false && !profile.keepsPassagePractice)
@@ -100,14 +108,17 @@ import RoteSync
         let report = try PassageConsent.purgeHistory(user: "ana", git: LibraryGit(root: root, user: "ana"))
         #expect(report.rewritten == 2)
         let everything = Shell.run("git", ["log", "--all", "-p", "--format=%H"], in: root).stdout
-        #expect(!everything.contains("A private thought.") && !everything.contains("answer: Jesus wept."), "no commit's files hold the practice")
+        #expect(
+            !everything.contains("A private thought.") && !everything.contains("answer: Jesus wept."),
+            "no commit's files hold the practice")
         #expect(everything.contains("words/run"), "the rest of history stays")
         #expect(Shell.run("git", ["fsck", "--no-progress"], in: root).status == 0)
     }
 
     @Test func syncKeepsTheErasureWhereAnotherCloneKeptPractising() throws {
         let hub = TemporaryDirectory("rote-consent-hub")
-        let remote = hub.url.appending(path: "remote.git"), second = hub.url.appending(path: "second")
+        let remote = hub.url.appending(path: "remote.git")
+        let second = hub.url.appending(path: "second")
         Shell.run("git", ["clone", "-q", "--bare", root.path, remote.path])
         Shell.run("git", ["remote", "add", "origin", remote.path], in: root)
         Shell.run("git", ["fetch", "-q", "origin"], in: root)
@@ -115,16 +126,24 @@ import RoteSync
         Shell.run("git", ["clone", "-q", remote.path, second.path])
         // The second clone reviews the verse offline…
         let path = "profiles/ana/progress/verses/joh-11-35.yaml"
-        let more = Self.verseProgress.replacingOccurrences(of: "\n\n", with: "\n") + "  - {id: v2, at: 2026-11-04T09:00:00Z, grade: easy, device: dev-bbbbbbbbbbbb}\n"
+        let more =
+            Self.verseProgress.replacingOccurrences(of: "\n\n", with: "\n")
+            + "  - {id: v2, at: 2026-11-04T09:00:00Z, grade: easy, device: dev-bbbbbbbbbbbb}\n"
         try Data(more.utf8).write(to: second.appending(path: path))
         try LibraryGit(root: second, user: "ana").commit(changes: [path: Data(more.utf8)], message: "Study: 1 review\n")
         // …while the first withdraws consent.
         _ = try PassageConsent.withdraw(user: "ana", git: LibraryGit(root: root, user: "ana"))
         for clone in [root, second, root] { _ = try LibrarySync(git: try LibraryGit(root: clone, user: "ana")).sync() }
         for clone in [root, second] {
-            #expect(Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana/progress/verses"], in: clone).stdout.isEmpty)
-            #expect(Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana/progress/words"], in: clone).stdout.contains("run.yaml"))
+            #expect(
+                Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana/progress/verses"], in: clone)
+                    .stdout.isEmpty)
+            #expect(
+                Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana/progress/words"], in: clone)
+                    .stdout.contains("run.yaml"))
         }
-        #expect(Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: root).stdout == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: second).stdout)
+        #expect(
+            Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: root).stdout
+                == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: second).stdout)
     }
 }

@@ -1,13 +1,15 @@
 import Foundation
-import Testing
-import TestSupport
-@testable import Exchange
 import RoteModel
 import RoteStore
+import TestSupport
+import Testing
+
+@testable import Exchange
 
 /// The skills seed's JSON import, planned against the fixture library (nothing written).
 @Suite struct SeedImportTests {
-    static let samples = try! Data(contentsOf: Checkout.root.appending(path: "Tests/ExchangeTests/Fixtures/seed-001-samples.json"))
+    static let samples = try! Data(
+        contentsOf: Checkout.root.appending(path: "Tests/ExchangeTests/Fixtures/seed-001-samples.json"))
 
     static func library() throws -> (TemporaryDirectory, LoadedLibrary) {
         let directory = TemporaryDirectory("rote-seed")
@@ -26,8 +28,15 @@ import RoteStore
         #expect(plan.changes.isEmpty)
         let errors = issues(plan, .error)
         #expect(errors.count == 3, "\(errors)")
-        #expect(errors.contains { $0.hasPrefix("skills[0].slug:") && $0.contains("'linear-equations'") && $0.contains("'linear_equations'") })
-        #expect(errors.contains { $0.hasPrefix("questions[0].slug:") && $0.contains("'x-solve-basic'") && $0.contains("--fix-slugs") })
+        #expect(
+            errors.contains {
+                $0.hasPrefix("skills[0].slug:") && $0.contains("'linear-equations'")
+                    && $0.contains("'linear_equations'")
+            })
+        #expect(
+            errors.contains {
+                $0.hasPrefix("questions[0].slug:") && $0.contains("'x-solve-basic'") && $0.contains("--fix-slugs")
+            })
         #expect(errors.contains { $0.hasPrefix("questions[1].slug:") && $0.contains("'order-steps'") })
         #expect(plan.report(dryRun: false).contains("Import blocked: 3 errors"))
     }
@@ -36,23 +45,44 @@ import RoteStore
         let (_, library) = try Self.library()
         let plan = SeedImporter(deck: "algebra", fixSlugs: true, file: "seed.json").plan(Self.samples, library: library)
         #expect(!plan.isBlocked, "\(plan.issues)")
-        #expect(Set(plan.changes.keys) == [
-            "corpus/algebra/deck.yaml", "corpus/algebra/algebra/domain.yaml", "corpus/algebra/algebra/linear_equations/skill.yaml",
-            "corpus/algebra/algebra/linear_equations/x_solve_basic.yaml", "corpus/algebra/algebra/linear_equations/order_steps.yaml",
-        ])
+        #expect(
+            Set(plan.changes.keys) == [
+                "corpus/algebra/deck.yaml", "corpus/algebra/algebra/domain.yaml",
+                "corpus/algebra/algebra/linear_equations/skill.yaml",
+                "corpus/algebra/algebra/linear_equations/x_solve_basic.yaml",
+                "corpus/algebra/algebra/linear_equations/order_steps.yaml",
+            ])
         #expect(plan.created == 4)
         let warnings = issues(plan, .warning)
         #expect(warnings.contains { $0.hasPrefix("skills[0].slug:") && $0.contains("imported as 'linear_equations'") })
-        #expect(warnings.contains { $0.hasPrefix("questions[1].explanation:") }, "the reorder sample has no explanation: a warning")
+        #expect(
+            warnings.contains { $0.hasPrefix("questions[1].explanation:") },
+            "the reorder sample has no explanation: a warning")
         #expect(warnings.contains { $0.hasPrefix("questions[1].sort_order:") })
-        let mcq = SkillQuestion.decode(plan.changes["corpus/algebra/algebra/linear_equations/x_solve_basic.yaml"]!, path: "q").0
-        #expect(mcq == SkillQuestion(uuid: "d37faec5-38b7-4e59-8a8c-7c4fa8b8f552",
-                                     payload: .mcqSingle(prompt: "What is the value of x in 2x = 10?", choices: ["3", "4", "5", "6"], solutionIndex: 2),
-                                     explanation: "Divide both sides by 2 to get x = 5.", sortOrder: 0, published: true))
-        let reorder = SkillQuestion.decode(plan.changes["corpus/algebra/algebra/linear_equations/order_steps.yaml"]!, path: "q").0
-        #expect(reorder?.payload == .reorderSteps(prompt: nil, steps: ["Write the equation: 2x = 10", "Divide both sides by 2", "Get x = 5"], solution: [0, 1, 2]))
+        let mcq = SkillQuestion.decode(
+            plan.changes["corpus/algebra/algebra/linear_equations/x_solve_basic.yaml"]!, path: "q"
+        ).0
+        #expect(
+            mcq
+                == SkillQuestion(
+                    uuid: "d37faec5-38b7-4e59-8a8c-7c4fa8b8f552",
+                    payload: .mcqSingle(
+                        prompt: "What is the value of x in 2x = 10?", choices: ["3", "4", "5", "6"], solutionIndex: 2),
+                    explanation: "Divide both sides by 2 to get x = 5.", sortOrder: 0, published: true))
+        let reorder = SkillQuestion.decode(
+            plan.changes["corpus/algebra/algebra/linear_equations/order_steps.yaml"]!, path: "q"
+        ).0
+        #expect(
+            reorder?.payload
+                == .reorderSteps(
+                    prompt: nil, steps: ["Write the equation: 2x = 10", "Divide both sides by 2", "Get x = 5"],
+                    solution: [0, 1, 2]))
         let skill = Skill.decode(plan.changes["corpus/algebra/algebra/linear_equations/skill.yaml"]!, path: "s").0
-        #expect(skill == Skill(uuid: "deaf350e-3929-4e52-a4bc-cc768e7bc37d", title: "Linear Equations", description: "Solve for x in linear equations.", sortOrder: 1, published: true))
+        #expect(
+            skill
+                == Skill(
+                    uuid: "deaf350e-3929-4e52-a4bc-cc768e7bc37d", title: "Linear Equations",
+                    description: "Solve for x in linear equations.", sortOrder: 1, published: true))
         let deck = DeckManifest.decode(plan.changes["corpus/algebra/deck.yaml"]!, path: "d").0
         #expect(deck?.kind == .skills)
     }
@@ -104,7 +134,10 @@ import RoteStore
     }
 
     @Test(arguments: [
-        ("{\n  \"domains\": [\n    {\"slug\": \"a\",, \"name\": \"x\"}\n  ]\n}\n", "line 3, column 18", "Invalid value, found ','"),
+        (
+            "{\n  \"domains\": [\n    {\"slug\": \"a\",, \"name\": \"x\"}\n  ]\n}\n", "line 3, column 18",
+            "Invalid value, found ','"
+        ),
         ("{\n \"skills\": [\n  {\"slug\": \"é\" \"x\"}]}\n", "line 3, column 16", "found '\"x\"'"),
         ("{\"domains\": [\n", "line 2, column 1", "the file ends before the JSON does"),
         ("\u{FEFF}{\"a\": x}", "line 1, column 7", "found 'x'"),
@@ -132,31 +165,45 @@ import RoteStore
         let (_, library) = try Self.library()
         // A published skill whose only question is a draft.
         var text = String(decoding: Self.samples, as: UTF8.self)
-        text = text.replacingOccurrences(of: "\"is_published\": true,\n      \"created_utc_ms\": 1700000002000", with: "\"is_published\": false,\n      \"created_utc_ms\": 1700000002000")
-        text = text.replacingOccurrences(of: "\"is_published\": true,\n      \"created_utc_ms\": 1700000002100", with: "\"is_published\": false,\n      \"created_utc_ms\": 1700000002100")
+        text = text.replacingOccurrences(
+            of: "\"is_published\": true,\n      \"created_utc_ms\": 1700000002000",
+            with: "\"is_published\": false,\n      \"created_utc_ms\": 1700000002000")
+        text = text.replacingOccurrences(
+            of: "\"is_published\": true,\n      \"created_utc_ms\": 1700000002100",
+            with: "\"is_published\": false,\n      \"created_utc_ms\": 1700000002100")
         let plan = SeedImporter(deck: "algebra", fixSlugs: true, file: "x.json").plan(Data(text.utf8), library: library)
-        #expect(plan.errors.contains { $0.location == "skills[0]" && $0.message.contains("no published question") }, "\(plan.issues)")
+        #expect(
+            plan.errors.contains { $0.location == "skills[0]" && $0.message.contains("no published question") },
+            "\(plan.issues)")
     }
 
     @Test func appendKeepsWhatIsThereAndOverrideReplacesIt() throws {
         let (directory, _) = try Self.library()
-        let first = SeedImporter(deck: "algebra", fixSlugs: true, file: "x.json").plan(Self.samples, library: try LibraryLoader().load(directory.url))
+        let first = SeedImporter(deck: "algebra", fixSlugs: true, file: "x.json").plan(
+            Self.samples, library: try LibraryLoader().load(directory.url))
         for (path, data) in first.changes { directory.write(path, data) }
-        let changed = Data(String(decoding: Self.samples, as: UTF8.self).replacingOccurrences(of: "\"Linear Equations\"", with: "\"Equations\"").utf8)
+        let changed = Data(
+            String(decoding: Self.samples, as: UTF8.self).replacingOccurrences(
+                of: "\"Linear Equations\"", with: "\"Equations\""
+            ).utf8)
         let library = try LibraryLoader().load(directory.url)
 
         let again = SeedImporter(deck: "algebra", fixSlugs: true, file: "x.json").plan(Self.samples, library: library)
         #expect(!again.isBlocked && again.changes.isEmpty && again.unchanged == 4)
 
-        let append = SeedImporter(deck: "algebra", mode: .append, fixSlugs: true, file: "x.json").plan(changed, library: library)
+        let append = SeedImporter(deck: "algebra", mode: .append, fixSlugs: true, file: "x.json").plan(
+            changed, library: library)
         #expect(!append.isBlocked)
         #expect(append.changes.isEmpty)
         #expect(append.kept == 1 && append.unchanged == 3)
         #expect(append.issues.contains { $0.location == "skills[0]" && $0.message.contains("kept as it is") })
 
-        let override = SeedImporter(deck: "algebra", mode: .override, fixSlugs: true, file: "x.json").plan(changed, library: library)
+        let override = SeedImporter(deck: "algebra", mode: .override, fixSlugs: true, file: "x.json").plan(
+            changed, library: library)
         #expect(override.replaced == 1 && override.unchanged == 3)
-        #expect(Skill.decode(override.changes["corpus/algebra/algebra/linear_equations/skill.yaml"]!, path: "s").0?.title == "Equations")
+        #expect(
+            Skill.decode(override.changes["corpus/algebra/algebra/linear_equations/skill.yaml"]!, path: "s").0?.title
+                == "Equations")
     }
 
     @Test func anIdUsedElsewhereInTheLibraryOrASlugTakenByAnotherItemBlocks() throws {
@@ -166,12 +213,18 @@ import RoteStore
             {"domains": [{"id": "11111111-1111-4111-8111-111111111111", "slug": "algebra", "title": "A", "is_published": false, "sort_order": 0}]}
             """
         let plan = SeedImporter(deck: "algebra", file: "x.json").plan(Data(json.utf8), library: library)
-        #expect(plan.errors.contains { $0.location == "domains[0].id" && $0.message.contains("corpus/maths/arithmetic/domain.yaml") }, "\(plan.issues)")
+        #expect(
+            plan.errors.contains {
+                $0.location == "domains[0].id" && $0.message.contains("corpus/maths/arithmetic/domain.yaml")
+            }, "\(plan.issues)")
         let taken = """
             {"domains": [{"id": "99999999-1111-4111-8111-111111111111", "slug": "arithmetic", "title": "A", "is_published": false, "sort_order": 0}]}
             """
-        let collision = SeedImporter(deck: "maths", mode: .override, file: "x.json").plan(Data(taken.utf8), library: library)
-        #expect(collision.errors.contains { $0.location == "domains[0].slug" && $0.message.contains("different item") }, "\(collision.issues)")
+        let collision = SeedImporter(deck: "maths", mode: .override, file: "x.json").plan(
+            Data(taken.utf8), library: library)
+        #expect(
+            collision.errors.contains { $0.location == "domains[0].slug" && $0.message.contains("different item") },
+            "\(collision.issues)")
     }
 
     @Test func slugsAreFixedToTheUnderscoreForm() {

@@ -1,21 +1,27 @@
 import Foundation
-import Testing
-import TestSupport
-@testable import Exchange
 import RoteModel
 import RoteStore
+import TestSupport
+import Testing
+
+@testable import Exchange
 
 @Suite struct DelimitedTextTests {
     @Test func quotesSeparatorsEmbeddedNewlinesAndABOM() throws {
-        let text = "\u{FEFF}word,translation,usage_notes\r\nrun,يجري,\"fast, on foot\"\r\n\"say \"\"hi\"\"\",يقول,\"two\nlines\"\n\nlast,آخر,\n"
+        let text =
+            "\u{FEFF}word,translation,usage_notes\r\nrun,يجري,\"fast, on foot\"\r\n\"say \"\"hi\"\"\",يقول,\"two\nlines\"\n\nlast,آخر,\n"
         let table = try DelimitedText.parse(Data(text.utf8), defaultSeparator: ",")
         #expect(table.columns == ["word", "translation", "usage_notes"])
-        #expect(table.rows.map(\.fields) == [["run", "يجري", "fast, on foot"], ["say \"hi\"", "يقول", "two\nlines"], ["last", "آخر", ""]])
+        #expect(
+            table.rows.map(\.fields) == [
+                ["run", "يجري", "fast, on foot"], ["say \"hi\"", "يقول", "two\nlines"], ["last", "آخر", ""],
+            ])
         #expect(table.rows.map(\.line) == [2, 3, 6], "a row's line is where it starts, counting embedded newlines")
     }
 
     @Test func ankiHeadersNameTheSeparatorColumnsAndHTML() throws {
-        let text = "#separator:Semicolon\n#html:true\n#columns:Front;Back;Tags\n#tags column:3\nrun;\"<b>يجري</b>&nbsp;\";verb\n"
+        let text =
+            "#separator:Semicolon\n#html:true\n#columns:Front;Back;Tags\n#tags column:3\nrun;\"<b>يجري</b>&nbsp;\";verb\n"
         let table = try DelimitedText.parse(Data(text.utf8), defaultSeparator: "\t")
         #expect(table.separator == ";")
         #expect(table.columns == ["Front", "Back", "Tags"])
@@ -25,8 +31,12 @@ import RoteStore
     }
 
     @Test func anUnclosedQuoteOrAnUnknownSeparatorIsAnError() {
-        #expect(throws: DelimitedText.ParseError.unterminatedQuote(line: 2)) { try DelimitedText.parse(Data("a,b\n\"x,y\n".utf8), defaultSeparator: ",") }
-        #expect(throws: DelimitedText.ParseError.badSeparator("colon-ish", line: 1)) { try DelimitedText.parse(Data("#separator:colon-ish\n".utf8), defaultSeparator: ",") }
+        #expect(throws: DelimitedText.ParseError.unterminatedQuote(line: 2)) {
+            try DelimitedText.parse(Data("a,b\n\"x,y\n".utf8), defaultSeparator: ",")
+        }
+        #expect(throws: DelimitedText.ParseError.badSeparator("colon-ish", line: 1)) {
+            try DelimitedText.parse(Data("#separator:colon-ish\n".utf8), defaultSeparator: ",")
+        }
     }
 
     @Test func renderingQuotesWhatNeedsIt() throws {
@@ -56,9 +66,11 @@ import RoteStore
             book,noun,كتاب,,,,,
 
             """
-        let plan = TableImporter(deck: "travel", kind: .vocabulary, file: "travel.csv").plan(Data(csv.utf8), library: library)
+        let plan = TableImporter(deck: "travel", kind: .vocabulary, file: "travel.csv").plan(
+            Data(csv.utf8), library: library)
         #expect(!plan.isBlocked, "\(plan.issues)")
-        #expect(Set(plan.changes.keys) == ["corpus/travel/deck.yaml", "corpus/travel/eat.yaml", "corpus/travel/book.yaml"])
+        #expect(
+            Set(plan.changes.keys) == ["corpus/travel/deck.yaml", "corpus/travel/eat.yaml", "corpus/travel/book.yaml"])
         let skipped = plan.issues.filter { $0.severity == .skipped }.map { "\($0.location ?? ""): \($0.message)" }
         #expect(skipped.count == 4, "\(skipped)")
         #expect(skipped.contains("line 3: no 'word'"))
@@ -85,7 +97,8 @@ import RoteStore
     @Test func anAnkiTextExportWithoutColumnsReadsFrontAndBack() throws {
         let (_, library) = try Self.library()
         let text = "#separator:tab\n#html:true\nJohn 11:35\tJesus <i>wept</i>.\n"
-        let plan = TableImporter(deck: "short", kind: .passages, file: "notes.txt").plan(Data(text.utf8), library: library)
+        let plan = TableImporter(deck: "short", kind: .passages, file: "notes.txt").plan(
+            Data(text.utf8), library: library)
         #expect(!plan.isBlocked, "\(plan.issues)")
         let passage = PassageEntry.decode(plan.changes["corpus/short/john-11-35.yaml"]!, path: "p").0
         #expect(passage?.reference == "John 11:35")
@@ -95,10 +108,19 @@ import RoteStore
     @Test func kindsAndDecksMustAgree() throws {
         let (_, library) = try Self.library()
         let words = "word,translation\nrun,يجري\n"
-        #expect(TableImporter(deck: "maths", file: "w.csv").plan(Data(words.utf8), library: library).errors.first?.message.contains("skills deck") == true)
-        #expect(TableImporter(deck: "words", kind: .passages, file: "w.csv").plan(Data(words.utf8), library: library).errors.first?.message.contains("--kind says passages") == true)
-        #expect(TableImporter(deck: "new", file: "w.csv").plan(Data("a,b\n1,2\n".utf8), library: library).errors.first?.message.contains("--kind") == true)
-        #expect(TableImporter(deck: "new", kind: .vocabulary, file: "w.csv").plan(Data("word,pos\nrun,verb\n".utf8), library: library).errors.first?.message.contains("no 'translation' column") == true)
+        #expect(
+            TableImporter(deck: "maths", file: "w.csv").plan(Data(words.utf8), library: library).errors.first?.message
+                .contains("skills deck") == true)
+        #expect(
+            TableImporter(deck: "words", kind: .passages, file: "w.csv").plan(Data(words.utf8), library: library).errors
+                .first?.message.contains("--kind says passages") == true)
+        #expect(
+            TableImporter(deck: "new", file: "w.csv").plan(Data("a,b\n1,2\n".utf8), library: library).errors.first?
+                .message.contains("--kind") == true)
+        #expect(
+            TableImporter(deck: "new", kind: .vocabulary, file: "w.csv").plan(
+                Data("word,pos\nrun,verb\n".utf8), library: library
+            ).errors.first?.message.contains("no 'translation' column") == true)
     }
 
     @Test func appendKeepsEntriesOverrideUpdatesOnlyTheTablesFields() throws {
@@ -106,7 +128,8 @@ import RoteStore
         let csv = "id,word,pos,translation\nrun,run,verb,يركض\n"
         let append = TableImporter(deck: "words", file: "w.csv").plan(Data(csv.utf8), library: library)
         #expect(append.changes.isEmpty && append.kept == 1)
-        let override = TableImporter(deck: "words", mode: .override, file: "w.csv").plan(Data(csv.utf8), library: library)
+        let override = TableImporter(deck: "words", mode: .override, file: "w.csv").plan(
+            Data(csv.utf8), library: library)
         #expect(override.replaced == 1)
         let run = VocabularyEntry.decode(override.changes["corpus/words/run.yaml"]!, path: "r").0
         #expect(run?.translation == "يركض")
@@ -115,9 +138,12 @@ import RoteStore
 
     @Test func anExportedDeckImportsBackToTheSameEntries() throws {
         let (directory, library) = try Self.library()
-        for (deck, separator, kind) in [("words", Character(","), TableKind.vocabulary), ("verses", Character("\t"), .passages)] {
+        for (deck, separator, kind) in [
+            ("words", Character(","), TableKind.vocabulary), ("verses", Character("\t"), .passages),
+        ] {
             let table = try DeckExport.table(deck: deck, library: library, separator: separator)
-            let plan = TableImporter(deck: "\(deck)-copy", file: separator == "," ? "x.csv" : "x.tsv").plan(Data(table.utf8), library: library)
+            let plan = TableImporter(deck: "\(deck)-copy", file: separator == "," ? "x.csv" : "x.tsv").plan(
+                Data(table.utf8), library: library)
             #expect(!plan.isBlocked, "\(plan.issues)")
             for entry in library.entries where entry.deck == deck {
                 let copy = plan.changes["corpus/\(deck)-copy/\(entry.id.dropFirst(deck.count + 1)).yaml"]
@@ -125,14 +151,25 @@ import RoteStore
                 if case var .vocabulary(word) = expected {
                     // Questions and examples after the first stay in the YAML; the first example is primary.
                     word.questions = []
-                    word.examples = Array(word.examples.prefix(1)).map { var example = $0; example.primary = true; return example }
+                    word.examples = Array(word.examples.prefix(1)).map {
+                        var example = $0
+                        example.primary = true
+                        return example
+                    }
                     expected = .vocabulary(word)
                 }
-                #expect(copy.flatMap { EntryContent.decode($0, kind: kind == .vocabulary ? .vocabulary : .passages, path: "c").0 } == expected, "\(entry.id)")
+                #expect(
+                    copy.flatMap {
+                        EntryContent.decode($0, kind: kind == .vocabulary ? .vocabulary : .passages, path: "c").0
+                    } == expected, "\(entry.id)")
             }
         }
         _ = directory
-        #expect(throws: DeckExport.Failure.self) { try DeckExport.table(deck: "maths", library: library, separator: ",") }
-        #expect(throws: DeckExport.Failure.self) { try DeckExport.table(deck: "nope", library: library, separator: ",") }
+        #expect(throws: DeckExport.Failure.self) {
+            try DeckExport.table(deck: "maths", library: library, separator: ",")
+        }
+        #expect(throws: DeckExport.Failure.self) {
+            try DeckExport.table(deck: "nope", library: library, separator: ",")
+        }
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Git
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Helpers for the LibGit tests: real repositories made and checked with the system `git`,
@@ -16,28 +17,37 @@ enum GitTest {
 
     /// Runs the system git and records a test issue when it fails.
     @discardableResult
-    static func git(_ arguments: [String], in directory: URL, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    static func git(_ arguments: [String], in directory: URL, sourceLocation: SourceLocation = #_sourceLocation)
+        -> String
+    {
         let output = Shell.run("git", identity + arguments, in: directory)
-        #expect(output.status == 0, "git \(arguments.joined(separator: " ")): \(output.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            output.status == 0, "git \(arguments.joined(separator: " ")): \(output.stderr)",
+            sourceLocation: sourceLocation)
         return output.stdout
     }
 
     /// `git fsck --strict` finds nothing wrong.
     static func expectSound(_ repository: URL, sourceLocation: SourceLocation = #_sourceLocation) {
         let fsck = Shell.run("git", ["fsck", "--strict", "--no-progress"], in: repository)
-        #expect(fsck.status == 0, "git fsck in \(repository.path): \(fsck.stdout)\(fsck.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            fsck.status == 0, "git fsck in \(repository.path): \(fsck.stdout)\(fsck.stderr)",
+            sourceLocation: sourceLocation)
     }
 
     /// A bare repository at `directory/name` whose `main` holds `files`, made by the system git.
     @discardableResult
-    static func makeBareRemote(in directory: TemporaryDirectory, name: String = "shared.git", files: [String: String]) -> URL {
+    static func makeBareRemote(in directory: TemporaryDirectory, name: String = "shared.git", files: [String: String])
+        -> URL
+    {
         let bare = directory.url.appending(path: name)
         git(["init", "-q", "--bare", "-b", "main", bare.path], in: directory.url)
         let seed = directory.url.appending(path: "seed-\(name)")
         git(["init", "-q", "-b", "main", seed.path], in: directory.url)
         for (path, text) in files {
             let target = seed.appending(path: path)
-            try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: target.path, contents: Data(text.utf8))
         }
         git(["add", "-A"], in: seed)
@@ -49,13 +59,16 @@ enum GitTest {
     /// Writes `files` into the work tree (nil deletes), stages them and commits on HEAD,
     /// all through LibGit, the way Rote commits a study session.
     @discardableResult
-    static func commit(_ files: [String: String?], message: String, in repository: Repository, at date: Date = Date()) throws -> ObjectID {
+    static func commit(_ files: [String: String?], message: String, in repository: Repository, at date: Date = Date())
+        throws -> ObjectID
+    {
         let top = try #require(repository.workTree)
         let index = try repository.index()
         for (path, text) in files {
             let target = top.appending(path: path)
             if let text {
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(text.utf8).write(to: target)
                 try index.add(path: path)
             } else {
@@ -71,10 +84,14 @@ enum GitTest {
     }
 
     /// A commit of `tree` with `parents` that moves no reference.
-    static func looseCommit(_ tree: Tree, parents: [Commit], message: String, in repository: Repository) throws -> ObjectID {
-        let signature = try Signature(name: "Test", email: "test@example.invalid", date: Date(timeIntervalSince1970: 1_795_255_200))
+    static func looseCommit(_ tree: Tree, parents: [Commit], message: String, in repository: Repository) throws
+        -> ObjectID
+    {
+        let signature = try Signature(
+            name: "Test", email: "test@example.invalid", date: Date(timeIntervalSince1970: 1_795_255_200))
         return try repository.createCommit(
-            tree: tree, parents: parents, message: message, author: signature, committer: signature, updateReference: nil)
+            tree: tree, parents: parents, message: message, author: signature, committer: signature,
+            updateReference: nil)
     }
 
     static func text(_ id: ObjectID?, in repository: Repository) throws -> String? {
@@ -87,8 +104,9 @@ enum GitTest {
     }
 
     /// Where git keeps its sub-commands (`git --exec-path`).
-    static let execPath = URL(fileURLWithPath: Shell.run("git", ["--exec-path"]).stdout
-        .trimmingCharacters(in: .whitespacesAndNewlines))
+    static let execPath = URL(
+        fileURLWithPath: Shell.run("git", ["--exec-path"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines))
 
     /// Kills a server this test started. SIGKILL, because a child started from a Swift
     /// concurrency thread inherits that thread's blocked signals, SIGTERM included.
@@ -150,7 +168,8 @@ final class SpawnedServer {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         guard result == 0 else {
-            throw GitError(code: -1, message: "cannot start \(executable): error \(result)", operation: "starting a server")
+            throw GitError(
+                code: -1, message: "cannot start \(executable): error \(result)", operation: "starting a server")
         }
         self.pid = pid
     }

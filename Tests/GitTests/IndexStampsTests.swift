@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Git
 
 /// The index file read straight from its bytes must say what git says of it: every staged
@@ -13,13 +14,15 @@ import TestSupport
         let root = directory.url
         GitTest.git(["init", "-q", "-b", "main", "."], in: root)
         var files: [String: String] = [
-            "rote.yaml": "name: test\n", "corpus/words/deck.yaml": "kind: vocabulary\n", "corpus/words/café.yaml": "word: café\n",
+            "rote.yaml": "name: test\n", "corpus/words/deck.yaml": "kind: vocabulary\n",
+            "corpus/words/café.yaml": "word: café\n",
             "profiles/ana/progress/words/" + String(repeating: "long", count: 40) + ".yaml": "entry: x\n",
         ]
         for number in 0..<40 { files["corpus/words/w\(number).yaml"] = "word: w\(number)\n" }
         for (path, text) in files {
             let target = root.appending(path: path)
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: target)
         }
         GitTest.git(["add", "-A"], in: root)
@@ -35,11 +38,15 @@ import TestSupport
         let output = GitTest.git(["-c", "core.quotepath=off", "ls-files", "--stage", "--debug"], in: root)
         var stamps: [String: Index.Stamp] = [:]
         var current: (path: String, id: ObjectID, stage: Int)?
-        var mtime: (Int32, UInt32)?, inode: UInt32?
+        var mtime: (Int32, UInt32)?
+        var inode: UInt32?
         for line in output.split(separator: "\n").map(String.init) {
             if !line.hasPrefix(" ") {
                 // "<mode> <id> <stage>\t<path>"
-                let (fields, path) = (line.split(separator: "\t", maxSplits: 1)[0].split(separator: " "), String(line.split(separator: "\t", maxSplits: 1)[1]))
+                let (fields, path) = (
+                    line.split(separator: "\t", maxSplits: 1)[0].split(separator: " "),
+                    String(line.split(separator: "\t", maxSplits: 1)[1])
+                )
                 current = (path, ObjectID(hex: String(fields[1]))!, Int(fields[2])!)
             } else if line.hasPrefix("  mtime: ") {
                 // "  mtime: <seconds>:<nanoseconds>"
@@ -51,7 +58,8 @@ import TestSupport
                 // "  size: <bytes>\tflags: <flags>"
                 let size = UInt32(line.dropFirst("  size: ".count).prefix { $0 != "\t" })!
                 if entry.stage == 0 {
-                    stamps[entry.path] = Index.Stamp(id: entry.id, size: size, modifiedSeconds: mtime.0, modifiedNanoseconds: mtime.1, inode: inode)
+                    stamps[entry.path] = Index.Stamp(
+                        id: entry.id, size: size, modifiedSeconds: mtime.0, modifiedNanoseconds: mtime.1, inode: inode)
                 }
             }
         }
@@ -63,7 +71,9 @@ import TestSupport
         let stamps = IndexStamps(gitDirectory: root.appending(path: ".git"))
         #expect(expected.count > 40, sourceLocation: sourceLocation)
         #expect(stamps.count == expected.count, sourceLocation: sourceLocation)
-        for (path, stamp) in expected { #expect(stamps.stamp(forPath: path) == stamp, "\(path)", sourceLocation: sourceLocation) }
+        for (path, stamp) in expected {
+            #expect(stamps.stamp(forPath: path) == stamp, "\(path)", sourceLocation: sourceLocation)
+        }
         #expect(stamps.stamp(forPath: "corpus/words/loose.yaml") == nil, sourceLocation: sourceLocation)
         #expect(stamps.stamp(forPath: "corpus/words") == nil, sourceLocation: sourceLocation)
     }
@@ -116,7 +126,10 @@ import TestSupport
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             var damaged = bytes
-            for _ in 0..<3 { damaged[Int.random(in: 12..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            for _ in 0..<3 {
+                damaged[Int.random(in: 12..<damaged.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            }
             _ = IndexStamps(indexFile: damaged)
         }
         #expect(IndexStamps(indexFile: Data("DIRC".utf8)).count == 0)

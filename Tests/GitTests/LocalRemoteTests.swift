@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Git
 
 /// Remotes that are folders on this machine: their hooks run as plain git runs them, and a
@@ -56,7 +57,8 @@ import TestSupport
         let clone = try Self.clone(bare, in: directory)
         try GitTest.commit(["a.txt": "a\n"], message: "A", in: clone)
         let error = try #require(throws: GitError.self) {
-            try #require(try clone.remote(named: "origin")).push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.noCredentials)
+            try #require(try clone.remote(named: "origin")).push(
+                refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.noCredentials)
         }
         #expect(error.rejectedReferences["refs/heads/main"] == "hook declined", "\(error)")
         #expect(error.message.contains("no pushes to refs/heads/main"), "\(error)")
@@ -70,10 +72,12 @@ import TestSupport
         let first = try Self.clone(bare, in: directory, as: "first")
         let second = try Self.clone(bare, in: directory, as: "second")
         let landed = try GitTest.commit(["first.txt": "1\n"], message: "First", in: first)
-        try #require(try first.remote(named: "origin")).push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.noCredentials)
+        try #require(try first.remote(named: "origin")).push(
+            refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.noCredentials)
         try GitTest.commit(["second.txt": "2\n"], message: "Second", in: second)
         let error = try #require(throws: GitError.self) {
-            try #require(try second.remote(named: "origin")).push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.noCredentials)
+            try #require(try second.remote(named: "origin")).push(
+                refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.noCredentials)
         }
         #expect(error.isNonFastForward, "\(error)")
         #expect(GitTest.git(["rev-parse", "main"], in: bare) == landed.hex + "\n")
@@ -84,7 +88,8 @@ import TestSupport
         let missing = directory.url.appending(path: "usb/rote.git")
         for url in [missing.path, "file://" + missing.path] {
             let error = try #require(throws: GitError.self) {
-                try Repository.clone(from: url, to: directory.url.appending(path: "device"), credentials: Self.noCredentials)
+                try Repository.clone(
+                    from: url, to: directory.url.appending(path: "device"), credentials: Self.noCredentials)
             }
             #expect(error.message.contains("the remote's path \(missing.path) does not exist"), "\(error)")
             #expect(!error.message.contains("unsupported URL protocol"), "\(error)")
@@ -112,7 +117,8 @@ import TestSupport
             Done
 
             """
-        let stderr = "remote: closed for the night        \nremote:\nerror: failed to push some refs to '/srv/rote.git'\n"
+        let stderr =
+            "remote: closed for the night        \nremote:\nerror: failed to push some refs to '/srv/rote.git'\n"
         let result = LocalRemote.parsePush(stdout: stdout, stderr: stderr)
         #expect(result.rejected == ["refs/heads/main": "pre-receive hook declined", "refs/heads/b": "fetch first"])
         #expect(result.remoteLines == ["closed for the night"])

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Git
 
 /// Three-way merges in memory: conflicts and their resolution, and custom merge drivers.
@@ -13,17 +14,24 @@ import TestSupport
         let ours: ObjectID
         let theirs: ObjectID
 
-        init(base baseFiles: [String: String], ours oursChanges: [String: String?], theirs theirsChanges: [String: String?]) throws {
+        init(
+            base baseFiles: [String: String], ours oursChanges: [String: String?],
+            theirs theirsChanges: [String: String?]
+        ) throws {
             repository = try Repository.create(at: directory.url.appending(path: "repo"))
-            func data(_ changes: [String: String?]) -> [String: Data?] { changes.mapValues { $0.map { Data($0.utf8) } } }
+            func data(_ changes: [String: String?]) -> [String: Data?] {
+                changes.mapValues { $0.map { Data($0.utf8) } }
+            }
             // The work tree gets the base files too, so `.gitattributes` is where libgit2 looks.
             base = try GitTest.commit(baseFiles, message: "Base", in: repository)
             let baseCommit = try repository.commit(base)
             let baseTree = try baseCommit.tree()
             ours = try GitTest.looseCommit(
-                try repository.buildTree(from: baseTree, changes: data(oursChanges)), parents: [baseCommit], message: "Ours", in: repository)
+                try repository.buildTree(from: baseTree, changes: data(oursChanges)), parents: [baseCommit],
+                message: "Ours", in: repository)
             theirs = try GitTest.looseCommit(
-                try repository.buildTree(from: baseTree, changes: data(theirsChanges)), parents: [baseCommit], message: "Theirs", in: repository)
+                try repository.buildTree(from: baseTree, changes: data(theirsChanges)), parents: [baseCommit],
+                message: "Theirs", in: repository)
         }
 
         var url: URL { directory.url.appending(path: "repo") }
@@ -32,7 +40,10 @@ import TestSupport
     @Test func conflictsListEachSideAndCanBeResolved() throws {
         let setup = try Divergence(
             base: ["a.txt": "one\ntwo\nthree\n", "b.txt": "keep me\n", "same.txt": "x\n"],
-            ours: ["a.txt": "one\nTWO (ours)\nthree\n", "b.txt": "changed by us\n", "c.txt": "ours c\n", "mine.txt": "only ours\n"],
+            ours: [
+                "a.txt": "one\nTWO (ours)\nthree\n", "b.txt": "changed by us\n", "c.txt": "ours c\n",
+                "mine.txt": "only ours\n",
+            ],
             theirs: ["a.txt": "one\nTWO (theirs)\nthree\n", "b.txt": nil, "c.txt": "theirs c\n", "same.txt": "x\ny\n"])
         let repository = setup.repository
         let merged = try repository.mergeCommits(ours: setup.ours, theirs: setup.theirs)
@@ -68,7 +79,8 @@ import TestSupport
         #expect(try GitTest.text(at: "mine.txt", of: tree, in: repository) == "only ours\n")
 
         let commit = try GitTest.looseCommit(
-            tree, parents: [try repository.commit(setup.ours), try repository.commit(setup.theirs)], message: "Merge", in: repository)
+            tree, parents: [try repository.commit(setup.ours), try repository.commit(setup.theirs)], message: "Merge",
+            in: repository)
         try repository.setReference(named: "refs/heads/merged", to: commit, message: "test")
         GitTest.expectSound(setup.url)
     }
@@ -77,11 +89,17 @@ import TestSupport
         let calls = Recorder()
         try MergeDriver.register(name: "rote-test-union-sorted") { input in
             calls.record(input)
-            let lines = Set([input.ours, input.theirs].compactMap { $0 }.flatMap { String(decoding: $0, as: UTF8.self).split(separator: "\n") })
+            let lines = Set(
+                [input.ours, input.theirs].compactMap { $0 }.flatMap {
+                    String(decoding: $0, as: UTF8.self).split(separator: "\n")
+                })
             return .merged(Data((lines.sorted().joined(separator: "\n") + "\n").utf8))
         }
         let setup = try Divergence(
-            base: [".gitattributes": "*.txt merge=rote-test-union-sorted\n", "log.txt": "b\n", "notes.md": "one\ntwo\nthree\n"],
+            base: [
+                ".gitattributes": "*.txt merge=rote-test-union-sorted\n", "log.txt": "b\n",
+                "notes.md": "one\ntwo\nthree\n",
+            ],
             ours: ["log.txt": "b\nd\n", "notes.md": "ONE\ntwo\nthree\n", "untouched.txt": "u\n"],
             theirs: ["log.txt": "b\nc\n", "notes.md": "one\ntwo\nTHREE\n"])
         let merged = try setup.repository.mergeCommits(ours: setup.ours, theirs: setup.theirs)
@@ -114,11 +132,13 @@ import TestSupport
         try MergeDriver.register(name: name) { _ in .defaultMerge }
         let textMerged = try setup.repository.mergeCommits(ours: setup.ours, theirs: setup.theirs)
         #expect(!textMerged.hasConflicts)
-        #expect(try GitTest.text(at: "p.yaml", of: textMerged.writeTree(), in: setup.repository) == "a: 10\nb: 2\nc: 30\n")
+        #expect(
+            try GitTest.text(at: "p.yaml", of: textMerged.writeTree(), in: setup.repository) == "a: 10\nb: 2\nc: 30\n")
 
         try MergeDriver.register(name: name) { input in .merged(input.theirs ?? Data()) }
         let theirsWins = try setup.repository.mergeCommits(ours: setup.ours, theirs: setup.theirs)
-        #expect(try GitTest.text(at: "p.yaml", of: theirsWins.writeTree(), in: setup.repository) == "a: 1\nb: 2\nc: 30\n")
+        #expect(
+            try GitTest.text(at: "p.yaml", of: theirsWins.writeTree(), in: setup.repository) == "a: 1\nb: 2\nc: 30\n")
     }
 
     @Test func theDefaultDriverServesABareRepository() throws {
@@ -126,11 +146,16 @@ import TestSupport
         let setup = try Divergence(base: ["f.txt": "base\n"], ours: ["f.txt": "ours\n"], theirs: ["f.txt": "theirs\n"])
         let bareURL = setup.directory.url.appending(path: "bare.git")
         GitTest.git(["clone", "-q", "--bare", setup.url.path, bareURL.path], in: setup.directory.url)
-        GitTest.git(["fetch", "-q", setup.url.path, "\(setup.ours.hex):refs/heads/ours", "\(setup.theirs.hex):refs/heads/theirs"], in: bareURL)
+        GitTest.git(
+            [
+                "fetch", "-q", setup.url.path, "\(setup.ours.hex):refs/heads/ours",
+                "\(setup.theirs.hex):refs/heads/theirs",
+            ], in: bareURL)
         let bare = try Repository.open(at: bareURL)
         #expect(bare.workTree == nil)
         #expect(try bare.mergeCommits(ours: setup.ours, theirs: setup.theirs).hasConflicts)
-        let merged = try bare.mergeCommits(ours: setup.ours, theirs: setup.theirs, defaultDriver: "rote-test-bare-default")
+        let merged = try bare.mergeCommits(
+            ours: setup.ours, theirs: setup.theirs, defaultDriver: "rote-test-bare-default")
         #expect(try GitTest.text(at: "f.txt", of: merged.writeTree(), in: bare) == "from the driver\n")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Git
 
 /// Clone, fetch and push over real network protocols on 127.0.0.1: `git://` served by
@@ -58,7 +59,9 @@ import TestSupport
         let before = GitTest.git(["rev-parse", "main"], in: bare)
         let daemon = try GitDaemon(basePath: served)
 
-        let clone = try Repository.clone(from: daemon.url("shared.git"), to: directory.url.appending(path: "device"), credentials: Self.noCredentials)
+        let clone = try Repository.clone(
+            from: daemon.url("shared.git"), to: directory.url.appending(path: "device"), credentials: Self.noCredentials
+        )
         try GitTest.commit(["a.txt": "a\n"], message: "A", in: clone)
         let origin = try #require(try clone.remote(named: "origin"))
         let error = try #require(throws: GitError.self) {
@@ -82,11 +85,15 @@ import TestSupport
         let bare = GitTest.makeBareRemote(in: directory, name: "served/shared.git", files: Self.seedFiles)
         GitTest.git(["config", "receive.denyNonFastForwards", "true"], in: bare)
         let daemon = try GitDaemon(basePath: served)
-        let first = try Repository.clone(from: daemon.url("shared.git"), to: directory.url.appending(path: "first"), credentials: Self.noCredentials)
-        let second = try Repository.clone(from: daemon.url("shared.git"), to: directory.url.appending(path: "second"), credentials: Self.noCredentials)
+        let first = try Repository.clone(
+            from: daemon.url("shared.git"), to: directory.url.appending(path: "first"), credentials: Self.noCredentials)
+        let second = try Repository.clone(
+            from: daemon.url("shared.git"), to: directory.url.appending(path: "second"), credentials: Self.noCredentials
+        )
 
         let firstCommit = try GitTest.commit(["first.txt": "1\n"], message: "First", in: first)
-        try #require(try first.remote(named: "origin")).push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.noCredentials)
+        try #require(try first.remote(named: "origin")).push(
+            refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.noCredentials)
 
         let secondCommit = try GitTest.commit(["second.txt": "2\n"], message: "Second", in: second)
         let origin = try #require(try second.remote(named: "origin"))
@@ -102,7 +109,8 @@ import TestSupport
         let theirs = try #require(try second.reference(named: "refs/remotes/origin/main"))
         let merged = try second.mergeCommits(ours: secondCommit, theirs: theirs)
         let tree = try merged.writeTree()
-        let mergeCommit = try GitTest.looseCommit(tree, parents: [try second.commit(secondCommit), try second.commit(theirs)], message: "Merge", in: second)
+        let mergeCommit = try GitTest.looseCommit(
+            tree, parents: [try second.commit(secondCommit), try second.commit(theirs)], message: "Merge", in: second)
         try second.checkoutTree(tree)
         try second.setReference(named: "HEAD", to: mergeCommit, message: "merge")
         try origin.push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.noCredentials)
@@ -113,12 +121,15 @@ import TestSupport
 
     // MARK: - Credentials over smart HTTP(S)
 
-    static func httpServer(_ directory: TemporaryDirectory, tls: Bool = true) throws -> (bare: URL, server: AuthenticatingGitServer) {
+    static func httpServer(_ directory: TemporaryDirectory, tls: Bool = true) throws -> (
+        bare: URL, server: AuthenticatingGitServer
+    ) {
         if tls { try TestCertificate.trust() }
         let projects = directory.url.appending(path: "projects")
         try FileManager.default.createDirectory(at: projects, withIntermediateDirectories: true)
         let bare = GitTest.makeBareRemote(in: directory, name: "projects/shared.git", files: seedFiles)
-        let server = try AuthenticatingGitServer(projectRoot: projects, user: "x-access-token", password: "s3cret-token", scratch: directory, tls: tls)
+        let server = try AuthenticatingGitServer(
+            projectRoot: projects, user: "x-access-token", password: "s3cret-token", scratch: directory, tls: tls)
         return (bare, server)
     }
 
@@ -131,10 +142,12 @@ import TestSupport
         let directory = TemporaryDirectory()
         let (bare, server) = try Self.httpServer(directory)
         let destination = directory.url.appending(path: "device")
-        let clone = try Repository.clone(from: server.url("shared.git"), to: destination, credentials: Self.token("s3cret-token"))
+        let clone = try Repository.clone(
+            from: server.url("shared.git"), to: destination, credentials: Self.token("s3cret-token"))
         #expect(directory.read("device/rote.yaml") == "format: 1\n")
         let pushed = try GitTest.commit(["b.txt": "b\n"], message: "B", in: clone)
-        try #require(try clone.remote(named: "origin")).push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.token("s3cret-token"))
+        try #require(try clone.remote(named: "origin")).push(
+            refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.token("s3cret-token"))
         #expect(GitTest.git(["rev-parse", "main"], in: bare) == pushed.hex + "\n")
         #expect(server.authenticatedRequests > 0)
         // The token is in no file of the clone.
@@ -150,7 +163,9 @@ import TestSupport
         let directory = TemporaryDirectory()
         let (_, server) = try Self.httpServer(directory, tls: false)
         let error = try #require(throws: GitError.self) {
-            try Repository.clone(from: server.url("shared.git"), to: directory.url.appending(path: "device"), credentials: Self.token("s3cret-token"))
+            try Repository.clone(
+                from: server.url("shared.git"), to: directory.url.appending(path: "device"),
+                credentials: Self.token("s3cret-token"))
         }
         #expect(error.isAuthenticationFailure, "\(error)")
         #expect(error.message.contains("ROTE_GIT_TOKEN (not sent: http is not https"), "\(error)")
@@ -167,7 +182,9 @@ import TestSupport
             Credentials(token: "s3cret-token", tokenHost: nil, useCredentialHelpers: false),
         ] {
             let error = try #require(throws: GitError.self) {
-                try Repository.clone(from: server.url("shared.git"), to: directory.url.appending(path: "device"), credentials: credentials)
+                try Repository.clone(
+                    from: server.url("shared.git"), to: directory.url.appending(path: "device"),
+                    credentials: credentials)
             }
             #expect(error.isAuthenticationFailure, "\(error)")
             #expect(error.message.contains("not sent"), "\(error)")
@@ -182,7 +199,9 @@ import TestSupport
         let directory = TemporaryDirectory()
         let (_, server) = try Self.httpServer(directory)
         let error = try #require(throws: GitError.self) {
-            try Repository.clone(from: server.url("moved/shared.git"), to: directory.url.appending(path: "device"), credentials: Self.token("s3cret-token"))
+            try Repository.clone(
+                from: server.url("moved/shared.git"), to: directory.url.appending(path: "device"),
+                credentials: Self.token("s3cret-token"))
         }
         #expect(error.isAuthenticationFailure, "\(error)")
         #expect(error.message.contains("authentication to localhost failed"), "\(error)")
@@ -194,18 +213,24 @@ import TestSupport
         let directory = TemporaryDirectory()
         let (bare, server) = try Self.httpServer(directory)
         let destination = directory.url.appending(path: "device")
-        let clone = try Repository.clone(from: server.url("shared.git"), to: destination, credentials: Self.token("s3cret-token", helpers: true))
+        let clone = try Repository.clone(
+            from: server.url("shared.git"), to: destination, credentials: Self.token("s3cret-token", helpers: true))
         // A repository-local helper (an empty value first resets any inherited helpers).
         GitTest.git(["config", "credential.helper", ""], in: destination)
-        GitTest.git(["config", "--add", "credential.helper",
-                     "!f() { test \"$1\" = get || exit 0; echo username=x-access-token; echo password=s3cret-token; }; f"], in: destination)
+        GitTest.git(
+            [
+                "config", "--add", "credential.helper",
+                "!f() { test \"$1\" = get || exit 0; echo username=x-access-token; echo password=s3cret-token; }; f",
+            ], in: destination)
 
         let pushed = try GitTest.commit(["c.txt": "c\n"], message: "C", in: clone)
         try #require(try clone.remote(named: "origin")).push(
             refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.token("stale-token", helpers: true))
         #expect(GitTest.git(["rev-parse", "main"], in: bare) == pushed.hex + "\n")
         let grep = Shell.run("grep", ["-rl", "s3cret-token", destination.appending(path: ".git").path])
-        #expect(grep.stdout == destination.appending(path: ".git/config").path + "\n", "only the test's own helper line mentions it")
+        #expect(
+            grep.stdout == destination.appending(path: ".git/config").path + "\n",
+            "only the test's own helper line mentions it")
     }
 
     @Test func whenNoCredentialWorksItGivesUpWithAClearError() throws {
@@ -213,7 +238,9 @@ import TestSupport
         let (_, server) = try Self.httpServer(directory)
         let started = Date()
         let error = try #require(throws: GitError.self) {
-            try Repository.clone(from: server.url("shared.git"), to: directory.url.appending(path: "device"), credentials: Self.token("wrong"))
+            try Repository.clone(
+                from: server.url("shared.git"), to: directory.url.appending(path: "device"),
+                credentials: Self.token("wrong"))
         }
         #expect(error.isAuthenticationFailure, "\(error)")
         #expect(error.message.contains("127.0.0.1"), "\(error)")
@@ -222,7 +249,9 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 10)
 
         let none = try #require(throws: GitError.self) {
-            try Repository.clone(from: server.url("shared.git"), to: directory.url.appending(path: "device2"), credentials: Self.noCredentials)
+            try Repository.clone(
+                from: server.url("shared.git"), to: directory.url.appending(path: "device2"),
+                credentials: Self.noCredentials)
         }
         #expect(none.isAuthenticationFailure, "\(none)")
         #expect(none.message.contains("tried nothing"), "\(none)")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Git
 
 /// Clone, fetch, push and the fetch-merge-push loop between real repositories on disk.
@@ -33,7 +34,8 @@ import TestSupport
     @Test func cloningAMissingRepositoryThrows() {
         let directory = TemporaryDirectory()
         #expect(throws: GitError.self) {
-            try Repository.clone(from: directory.url.appending(path: "nothing.git").path, to: directory.url.appending(path: "c"))
+            try Repository.clone(
+                from: directory.url.appending(path: "nothing.git").path, to: directory.url.appending(path: "c"))
         }
     }
 
@@ -49,10 +51,13 @@ import TestSupport
 
         try remote.fetch(credentials: Credentials(token: nil))
         let fetched = try #require(try repository.reference(named: "refs/remotes/backup/main"))
-        #expect(fetched.hex == GitTest.git(["rev-parse", "main"], in: bare).trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(
+            fetched.hex == GitTest.git(["rev-parse", "main"], in: bare).trimmingCharacters(in: .whitespacesAndNewlines))
         // Fetching never touches the unborn local branch or the work tree.
         #expect(try repository.headCommit() == nil)
-        #expect(try repository.mergeAnalysis(theirs: fetched) == MergeAnalysis(upToDate: false, fastForward: true, normal: false, unborn: true))
+        #expect(
+            try repository.mergeAnalysis(theirs: fetched)
+                == MergeAnalysis(upToDate: false, fastForward: true, normal: false, unborn: true))
     }
 
     /// Two devices commit in turn; the second one's push is rejected, then fetch, merge,
@@ -61,18 +66,23 @@ import TestSupport
         let directory = TemporaryDirectory()
         let bare = GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
         let credentials = Credentials(token: nil, useCredentialHelpers: false)
-        let laptop = try Repository.clone(from: bare.path, to: directory.url.appending(path: "laptop"), credentials: credentials)
-        let desktop = try Repository.clone(from: bare.path, to: directory.url.appending(path: "desktop"), credentials: credentials)
+        let laptop = try Repository.clone(
+            from: bare.path, to: directory.url.appending(path: "laptop"), credentials: credentials)
+        let desktop = try Repository.clone(
+            from: bare.path, to: directory.url.appending(path: "desktop"), credentials: credentials)
         let base = try #require(try laptop.headCommit()).id
 
         // Turn 1: the laptop commits and pushes.
-        let laptopCommit = try GitTest.commit(["profiles/ana/progress/words/run.yaml": "reviews: [a1]\n"], message: "Laptop session", in: laptop)
-        try #require(try laptop.remote(named: "origin")).push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: credentials)
+        let laptopCommit = try GitTest.commit(
+            ["profiles/ana/progress/words/run.yaml": "reviews: [a1]\n"], message: "Laptop session", in: laptop)
+        try #require(try laptop.remote(named: "origin")).push(
+            refspecs: ["refs/heads/main:refs/heads/main"], credentials: credentials)
         #expect(GitTest.git(["rev-parse", "main"], in: bare) == laptopCommit.hex + "\n")
         #expect(try laptop.reference(named: "refs/remotes/origin/main") == laptopCommit)
 
         // Turn 2: the desktop committed offline; its push is rejected as non-fast-forward.
-        let desktopCommit = try GitTest.commit(["profiles/ana/progress/words/go.yaml": "reviews: [d1]\n"], message: "Desktop session", in: desktop)
+        let desktopCommit = try GitTest.commit(
+            ["profiles/ana/progress/words/go.yaml": "reviews: [d1]\n"], message: "Desktop session", in: desktop)
         let origin = try #require(try desktop.remote(named: "origin"))
         let rejection = try #require(throws: GitError.self) {
             try origin.push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: credentials)
@@ -86,13 +96,16 @@ import TestSupport
         try origin.fetch(credentials: credentials)
         let theirs = try #require(try desktop.reference(named: "refs/remotes/origin/main"))
         #expect(theirs == laptopCommit)
-        #expect(try desktop.mergeAnalysis(theirs: theirs) == MergeAnalysis(upToDate: false, fastForward: false, normal: true))
+        #expect(
+            try desktop.mergeAnalysis(theirs: theirs)
+                == MergeAnalysis(upToDate: false, fastForward: false, normal: true))
         #expect(try desktop.mergeBase(desktopCommit, theirs) == base)
         let merged = try desktop.mergeCommits(ours: desktopCommit, theirs: theirs)
         #expect(!merged.hasConflicts)
         let tree = try merged.writeTree()
         let mergeCommit = try GitTest.looseCommit(
-            tree, parents: [try desktop.commit(desktopCommit), try desktop.commit(theirs)], message: "Merge", in: desktop)
+            tree, parents: [try desktop.commit(desktopCommit), try desktop.commit(theirs)], message: "Merge",
+            in: desktop)
         try desktop.checkoutTree(tree)
         try desktop.setReference(named: "HEAD", to: mergeCommit, message: "sync: merge", expected: desktopCommit)
         #expect(try desktop.statusPaths().isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Git
 
 @Suite struct RepositoryTests {
@@ -18,7 +19,8 @@ import TestSupport
         #expect(tree.count == 2)
         let when = Date(timeIntervalSince1970: 1_795_255_200)
         let signature = try Signature(name: "Ana", email: "ana@example.invalid", date: when)
-        let id = try repository.createCommit(tree: tree, parents: [], message: "First\n\nbody\n", author: signature, committer: signature)
+        let id = try repository.createCommit(
+            tree: tree, parents: [], message: "First\n\nbody\n", author: signature, committer: signature)
         let head = try #require(try repository.headCommit())
         #expect(head.id == id)
         #expect(head.summary == "First")
@@ -36,7 +38,8 @@ import TestSupport
 
         directory.write("repo/a.txt", "hello again\n")
         try index.add(path: "a.txt")
-        let second = try repository.createCommit(tree: try index.writeTree(), parents: [head], message: "Second", author: signature, committer: signature)
+        let second = try repository.createCommit(
+            tree: try index.writeTree(), parents: [head], message: "Second", author: signature, committer: signature)
         let parents = try repository.commit(second).parents()
         #expect(parents.map(\.id) == [id])
     }

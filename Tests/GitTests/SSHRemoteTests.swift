@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Git
 
 /// The sshd the ssh tests run, from `ROTE_TEST_SSHD`.
@@ -28,7 +29,8 @@ struct SSHRemoteTests {
             try FileManager.default.createDirectory(at: clientKeys, withIntermediateDirectories: true)
             CredentialsTests.keygen(keys.appending(path: "host_ed25519"), passphrase: "")
             CredentialsTests.keygen(clientKeys.appending(path: "id_ed25519"), passphrase: "")
-            try FileManager.default.copyItem(at: clientKeys.appending(path: "id_ed25519.pub"), to: keys.appending(path: "authorized_keys"))
+            try FileManager.default.copyItem(
+                at: clientKeys.appending(path: "id_ed25519.pub"), to: keys.appending(path: "authorized_keys"))
             port = GitTest.freePort()
             let config = """
                 Port \(port)
@@ -69,17 +71,20 @@ struct SSHRemoteTests {
         let strict = Credentials(token: nil, useSSHAgent: false, sshDirectory: server.clientKeys)
 
         let refused = try #require(throws: GitError.self) {
-            try Repository.clone(from: server.url(bare), to: directory.url.appending(path: "refused"), credentials: strict)
+            try Repository.clone(
+                from: server.url(bare), to: directory.url.appending(path: "refused"), credentials: strict)
         }
         #expect(refused.isCertificateFailure, "\(refused)")
         #expect(refused.message.contains("run `ssh 127.0.0.1` once"), "\(refused)")
 
         var trusting = strict
         trusting.acceptUnknownHosts = true
-        let clone = try Repository.clone(from: server.url(bare), to: directory.url.appending(path: "device"), credentials: trusting)
+        let clone = try Repository.clone(
+            from: server.url(bare), to: directory.url.appending(path: "device"), credentials: trusting)
         #expect(directory.read("device/rote.yaml") == "format: 1\n")
         let pushed = try GitTest.commit(["a.txt": "a\n"], message: "A", in: clone)
-        try #require(try clone.remote(named: "origin")).push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: trusting)
+        try #require(try clone.remote(named: "origin")).push(
+            refspecs: ["refs/heads/main:refs/heads/main"], credentials: trusting)
         #expect(GitTest.git(["rev-parse", "main"], in: bare) == pushed.hex + "\n")
         GitTest.expectSound(bare)
     }
@@ -97,7 +102,8 @@ struct SSHRemoteTests {
         let error = try #require(throws: GitError.self) {
             try Repository.clone(
                 from: server.url(bare), to: directory.url.appending(path: "device"),
-                credentials: Credentials(token: nil, useSSHAgent: false, sshDirectory: strangers, acceptUnknownHosts: true))
+                credentials: Credentials(
+                    token: nil, useSSHAgent: false, sshDirectory: strangers, acceptUnknownHosts: true))
         }
         #expect(error.isAuthenticationFailure, "\(error)")
         #expect(error.message.contains(strangers.appending(path: "id_ed25519").path), "\(error)")

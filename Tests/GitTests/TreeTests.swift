@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Git
 
 /// Trees built from memory, listed, read and compared.
@@ -8,49 +9,61 @@ import TestSupport
     @Test func buildsNestedTreesFromMemoryWithAddsAndDeletes() throws {
         let directory = TemporaryDirectory()
         let repository = try Repository.create(at: directory.url)
-        let first = try repository.buildTree(from: nil, changes: [
-            "rote.yaml": Data("format: 1\n".utf8),
-            "corpus/words/run.yaml": Data("word: run\n".utf8),
-            "corpus/words/go.yaml": Data("word: go\n".utf8),
-            "profiles/ana/progress/words/run.yaml": Data("reviews: []\n".utf8),
-            "profiles/ana/saved/x.yaml": Data("x\n".utf8),
-            "profiles/ana/saved/y.yaml": Data("y\n".utf8),
-            "ghost.txt": nil,  // deleting what is not there does nothing
-        ])
-        #expect(try first.files().map(\.path) == [
-            "corpus/words/go.yaml", "corpus/words/run.yaml", "profiles/ana/progress/words/run.yaml",
-            "profiles/ana/saved/x.yaml", "profiles/ana/saved/y.yaml", "rote.yaml",
-        ])
+        let first = try repository.buildTree(
+            from: nil,
+            changes: [
+                "rote.yaml": Data("format: 1\n".utf8),
+                "corpus/words/run.yaml": Data("word: run\n".utf8),
+                "corpus/words/go.yaml": Data("word: go\n".utf8),
+                "profiles/ana/progress/words/run.yaml": Data("reviews: []\n".utf8),
+                "profiles/ana/saved/x.yaml": Data("x\n".utf8),
+                "profiles/ana/saved/y.yaml": Data("y\n".utf8),
+                "ghost.txt": nil,  // deleting what is not there does nothing
+            ])
+        #expect(
+            try first.files().map(\.path) == [
+                "corpus/words/go.yaml", "corpus/words/run.yaml", "profiles/ana/progress/words/run.yaml",
+                "profiles/ana/saved/x.yaml", "profiles/ana/saved/y.yaml", "rote.yaml",
+            ])
         #expect(try GitTest.text(at: "corpus/words/run.yaml", of: first, in: repository) == "word: run\n")
 
-        let second = try repository.buildTree(from: first, changes: [
-            "corpus/words/run.yaml": Data("word: run\npos: verb\n".utf8),  // modify
-            "corpus/words/go.yaml": nil,  // delete a file
-            "corpus/verses/kjv/joh/11-35.yaml": Data("text: Jesus wept.\n".utf8),  // new nested folders
-            "profiles/ana/saved": nil,  // delete a whole folder
-            "profiles/ana/progress/words/run.yaml": Data("reviews: [a1]\n".utf8),
-        ])
+        let second = try repository.buildTree(
+            from: first,
+            changes: [
+                "corpus/words/run.yaml": Data("word: run\npos: verb\n".utf8),  // modify
+                "corpus/words/go.yaml": nil,  // delete a file
+                "corpus/verses/kjv/joh/11-35.yaml": Data("text: Jesus wept.\n".utf8),  // new nested folders
+                "profiles/ana/saved": nil,  // delete a whole folder
+                "profiles/ana/progress/words/run.yaml": Data("reviews: [a1]\n".utf8),
+            ])
         let files = try second.files()
-        #expect(files.map(\.path) == [
-            "corpus/verses/kjv/joh/11-35.yaml", "corpus/words/run.yaml", "profiles/ana/progress/words/run.yaml", "rote.yaml",
-        ])
+        #expect(
+            files.map(\.path) == [
+                "corpus/verses/kjv/joh/11-35.yaml", "corpus/words/run.yaml", "profiles/ana/progress/words/run.yaml",
+                "rote.yaml",
+            ])
         #expect(try repository.blob(try #require(files.first).id) == Data("text: Jesus wept.\n".utf8))
         #expect(second.entryID(atPath: "profiles/ana/saved") == nil, "an emptied folder disappears")
         // The base tree is unchanged, and unchanged sub-trees are shared, not copied.
         #expect(first.entryID(atPath: "corpus/words/go.yaml") != nil)
         #expect(first.entryID(atPath: "rote.yaml") == second.entryID(atPath: "rote.yaml"))
 
-        #expect(try repository.changedPaths(from: first, to: second) == [
-            "corpus/verses/kjv/joh/11-35.yaml", "corpus/words/go.yaml", "corpus/words/run.yaml",
-            "profiles/ana/progress/words/run.yaml", "profiles/ana/saved/x.yaml", "profiles/ana/saved/y.yaml",
-        ])
+        #expect(
+            try repository.changedPaths(from: first, to: second) == [
+                "corpus/verses/kjv/joh/11-35.yaml", "corpus/words/go.yaml", "corpus/words/run.yaml",
+                "profiles/ana/progress/words/run.yaml", "profiles/ana/saved/x.yaml", "profiles/ana/saved/y.yaml",
+            ])
         #expect(try repository.changedPaths(from: second, to: second).isEmpty)
         #expect(try repository.changedPaths(from: nil, to: first).count == 6)
 
         // Commit it and let the system git check and list it.
-        let signature = try Signature(name: "Test", email: "test@example.invalid", date: Date(timeIntervalSince1970: 1_795_255_200))
-        let one = try repository.createCommit(tree: first, parents: [], message: "One", author: signature, committer: signature)
-        try repository.createCommit(tree: second, parents: [try repository.commit(one)], message: "Two", author: signature, committer: signature)
+        let signature = try Signature(
+            name: "Test", email: "test@example.invalid", date: Date(timeIntervalSince1970: 1_795_255_200))
+        let one = try repository.createCommit(
+            tree: first, parents: [], message: "One", author: signature, committer: signature)
+        try repository.createCommit(
+            tree: second, parents: [try repository.commit(one)], message: "Two", author: signature, committer: signature
+        )
         GitTest.expectSound(directory.url)
         let listing = GitTest.git(["ls-tree", "-r", "--format=%(objectname) %(path)", "HEAD"], in: directory.url)
         #expect(listing == files.map { "\($0.id.hex) \($0.path)\n" }.joined())
@@ -101,9 +114,11 @@ import TestSupport
         GitTest.git(["commit", "-qm", "tool"], in: directory.url)
         let repository = try Repository.open(at: directory.url)
         let head = try #require(try repository.headCommit())
-        let tree = try repository.buildTree(from: try head.tree(), changes: ["tool.sh": Data("#!/bin/sh\necho hi\n".utf8)])
+        let tree = try repository.buildTree(
+            from: try head.tree(), changes: ["tool.sh": Data("#!/bin/sh\necho hi\n".utf8)])
         try repository.createCommit(
-            tree: tree, parents: [head], message: "edit", author: try Signature(name: "T", email: "t@e.invalid", date: Date()),
+            tree: tree, parents: [head], message: "edit",
+            author: try Signature(name: "T", email: "t@e.invalid", date: Date()),
             committer: try Signature(name: "T", email: "t@e.invalid", date: Date()))
         #expect(GitTest.git(["ls-tree", "HEAD", "tool.sh"], in: directory.url).hasPrefix("100755 blob "))
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Git
 
 /// Status, checkout, references, history and lock files on real repositories.
@@ -8,7 +9,10 @@ import TestSupport
     static func repository(_ directory: TemporaryDirectory) throws -> Repository {
         let repository = try Repository.create(at: directory.url)
         try GitTest.commit(
-            ["a.txt": "a\n", "b.txt": "b\n", "profiles/ana/profile.yaml": "user: ana\n", "corpus/w/run.yaml": "word: run\n"],
+            [
+                "a.txt": "a\n", "b.txt": "b\n", "profiles/ana/profile.yaml": "user: ana\n",
+                "corpus/w/run.yaml": "word: run\n",
+            ],
             message: "Base", in: repository)
         return repository
     }
@@ -20,7 +24,9 @@ import TestSupport
         let directory = TemporaryDirectory()
         let repository = try Self.repository(directory)
         func indexedTimes() -> String {
-            GitTest.git(["ls-files", "--debug", "a.txt"], in: directory.url).split(separator: "\n").filter { $0.contains("mtime:") }.joined()
+            GitTest.git(["ls-files", "--debug", "a.txt"], in: directory.url).split(separator: "\n").filter {
+                $0.contains("mtime:")
+            }.joined()
         }
         // Past the file system's clock tick (file times are kept to the nanosecond, but the
         // kernel advances them a tick at a time), so the new times differ from the indexed ones.
@@ -58,7 +64,8 @@ import TestSupport
 
         // The system git agrees.
         let porcelain = GitTest.git(["status", "--porcelain", "-uall"], in: directory.url)
-        let gitPaths = porcelain.split(separator: "\n").map { String($0.dropFirst(3)) }.filter { $0 != ".gitignore" }.sorted()
+        let gitPaths = porcelain.split(separator: "\n").map { String($0.dropFirst(3)) }.filter { $0 != ".gitignore" }
+            .sorted()
         #expect(gitPaths == (try repository.statusPaths()).filter { $0 != ".gitignore" })
     }
 
@@ -66,7 +73,8 @@ import TestSupport
         let directory = TemporaryDirectory()
         let repository = try Self.repository(directory)
         let head = try #require(try repository.headCommit())
-        let next = try repository.buildTree(from: try head.tree(), changes: ["a.txt": Data("a from elsewhere\n".utf8), "new.txt": Data("n\n".utf8)])
+        let next = try repository.buildTree(
+            from: try head.tree(), changes: ["a.txt": Data("a from elsewhere\n".utf8), "new.txt": Data("n\n".utf8)])
 
         // An uncommitted edit to a.txt blocks a safe checkout that would overwrite it.
         directory.write("a.txt", "my unsaved edit\n")
@@ -99,9 +107,11 @@ import TestSupport
         let start = Date(timeIntervalSince1970: 1_795_255_200)
         var ids: [ObjectID] = []
         for number in 0..<4 {
-            ids.append(try GitTest.commit(
-                ["n.txt": "\(number)\n"], message: "Session \(number)\n\nRote-Session: s\(number)\nRote-Device: laptop\n",
-                in: repository, at: start.addingTimeInterval(Double(number) * 60)))
+            ids.append(
+                try GitTest.commit(
+                    ["n.txt": "\(number)\n"],
+                    message: "Session \(number)\n\nRote-Session: s\(number)\nRote-Device: laptop\n",
+                    in: repository, at: start.addingTimeInterval(Double(number) * 60)))
         }
         #expect(try repository.reference(named: "HEAD") == ids[3])
         #expect(try repository.reference(named: "refs/heads/main") == ids[3])
@@ -112,7 +122,10 @@ import TestSupport
         #expect(try repository.log(from: ids[3], limit: 2).map(\.id) == [ids[3], ids[2]])
         #expect(log[0].committerTime == start.addingTimeInterval(180))
         #expect(log[0].authorTime == start.addingTimeInterval(180))
-        #expect(try log[0].trailers() == [Trailer(key: "Rote-Session", value: "s3"), Trailer(key: "Rote-Device", value: "laptop")])
+        #expect(
+            try log[0].trailers() == [
+                Trailer(key: "Rote-Session", value: "s3"), Trailer(key: "Rote-Device", value: "laptop"),
+            ])
 
         // Moving a branch, with and without the expected current value.
         try repository.setReference(named: "refs/heads/backup", to: ids[1], message: "backup")
@@ -132,7 +145,8 @@ import TestSupport
         #expect(try repository.isDescendant(ids[3], of: ids[0]))
         #expect(try !repository.isDescendant(ids[0], of: ids[3]))
         #expect(try !repository.isDescendant(ids[0], of: ids[0]))
-        let orphan = try GitTest.looseCommit(try repository.buildTree(from: nil, changes: ["o": Data()]), parents: [], message: "o", in: repository)
+        let orphan = try GitTest.looseCommit(
+            try repository.buildTree(from: nil, changes: ["o": Data()]), parents: [], message: "o", in: repository)
         #expect(try repository.mergeBase(orphan, ids[3]) == nil)
         GitTest.expectSound(directory.url)
     }
@@ -145,15 +159,18 @@ import TestSupport
         // A crashed git left the branch locked: the commit object is written, moving HEAD's branch fails.
         directory.write(".git/refs/heads/main.lock", "")
         let before = try repository.headCommit()?.id
-        let error = try #require(throws: GitError.self) { try GitTest.commit(["a.txt": "again\n"], message: "Blocked", in: repository) }
+        let error = try #require(throws: GitError.self) {
+            try GitTest.commit(["a.txt": "again\n"], message: "Blocked", in: repository)
+        }
         #expect(error.isLocked, "\(error)")
         #expect(try repository.headCommit()?.id == before)
 
         directory.write(".git/index.lock", "")
         directory.write(".git/rote/session.lock", "")  // Rote's own, not git's
-        #expect(repository.staleLockFiles().map(\.path) == [
-            git.appending(path: "index.lock").path, git.appending(path: "refs/heads/main.lock").path,
-        ])
+        #expect(
+            repository.staleLockFiles().map(\.path) == [
+                git.appending(path: "index.lock").path, git.appending(path: "refs/heads/main.lock").path,
+            ])
         #expect(throws: GitError.self) { try repository.index().write() }
 
         for lock in repository.staleLockFiles() { try FileManager.default.removeItem(at: lock) }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
-@testable import Launch
 import RoteStore
+import TestSupport
+import Testing
+
+@testable import Launch
 
 /// Damage the `launch-index` fuzz target found, each with a checksum that matches (as a torn
 /// write that happened to pass it would): the reader must refuse the bytes, never crash,
@@ -41,11 +42,15 @@ import RoteStore
         let (bytes, _) = try Self.goodIndex()
         let countField = 32 + LaunchIndex.Section.entries.rawValue * 16
         #expect(throws: LaunchIndex.Invalid.self) {
-            _ = try Self.open(bytes) { $0.storeBytes(of: (UInt64.max - 3).littleEndian, toByteOffset: countField, as: UInt64.self) }
+            _ = try Self.open(bytes) {
+                $0.storeBytes(of: (UInt64.max - 3).littleEndian, toByteOffset: countField, as: UInt64.self)
+            }
         }
         let offsetField = 24 + LaunchIndex.Section.strings.rawValue * 16
         #expect(throws: LaunchIndex.Invalid.self) {
-            _ = try Self.open(bytes) { $0.storeBytes(of: UInt64(1 << 62).littleEndian, toByteOffset: offsetField, as: UInt64.self) }
+            _ = try Self.open(bytes) {
+                $0.storeBytes(of: UInt64(1 << 62).littleEndian, toByteOffset: offsetField, as: UInt64.self)
+            }
         }
     }
 
@@ -55,7 +60,9 @@ import RoteStore
         #expect(Self.field(bytes, 32 + section * 16) > 0, "the fixture has inflected forms")
         let firstForm = Int(Self.field(bytes, 24 + section * 16))
         #expect(throws: LaunchIndex.Invalid.self) {
-            _ = try Self.open(bytes) { $0.storeBytes(of: UInt32.max.littleEndian, toByteOffset: firstForm + 4, as: UInt32.self) }
+            _ = try Self.open(bytes) {
+                $0.storeBytes(of: UInt32.max.littleEndian, toByteOffset: firstForm + 4, as: UInt32.self)
+            }
         }
     }
 
@@ -63,7 +70,8 @@ import RoteStore
     @Test func aFormsTableWithoutAFreeSlotIsRefused() throws {
         let (bytes, _) = try Self.goodIndex()
         let section = LaunchIndex.Section.slots.rawValue
-        let start = Int(Self.field(bytes, 24 + section * 16)), slots = Int(Self.field(bytes, 32 + section * 16))
+        let start = Int(Self.field(bytes, 24 + section * 16))
+        let slots = Int(Self.field(bytes, 32 + section * 16))
         #expect(throws: LaunchIndex.Invalid.self) {
             _ = try Self.open(bytes) { buffer in
                 for slot in 0..<slots {

@@ -1,13 +1,14 @@
 import Foundation
-import Testing
-import TestSupport
-@testable import Launch
 import Git
+import RoteLibrary
 import RoteModel
 import RoteStore
-import RoteLibrary
 import Study
 import StudyData
+import TestSupport
+import Testing
+
+@testable import Launch
 
 /// A console that answers every question with the same reply and keeps what was shown.
 final class TranscriptConsole: StudyConsole {
@@ -58,21 +59,31 @@ final class TranscriptConsole: StudyConsole {
             if useIndex {
                 let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
                 plan = launch.planner().plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)
-                runner = StudySessionRunner(root: root, user: "demo", source: LaunchStudySource(launch), git: git, console: console, now: clock.tick, seed: 7)
+                runner = StudySessionRunner(
+                    root: root, user: "demo", source: LaunchStudySource(launch), git: git, console: console,
+                    now: clock.tick, seed: 7)
             } else {
                 let library = try LibraryLoader(users: .all, includeSessions: false).load(root)
                 let index = LibraryIndex(library: library, user: "demo")
-                plan = SessionPlanner(library: library, index: index).plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)
-                runner = StudySessionRunner(root: root, user: "demo", library: library, index: index, git: git, console: console, now: clock.tick, seed: 7)
+                plan = SessionPlanner(library: library, index: index).plan(
+                    limits: limits, now: now, timeZone: LaunchIndexTests.utc)
+                runner = StudySessionRunner(
+                    root: root, user: "demo", library: library, index: index, git: git, console: console,
+                    now: clock.tick, seed: 7)
             }
             #expect(!plan.isEmpty)
             _ = try runner.run(plan: plan)
             // Intervals are fuzzed from each review's random id: compare grades, not intervals.
-            transcripts.append(console.transcript.map { line in line.range(of: " · next").map { String(line[..<$0.lowerBound]) } ?? line })
+            transcripts.append(
+                console.transcript.map { line in
+                    line.range(of: " · next").map { String(line[..<$0.lowerBound]) } ?? line
+                })
         }
         #expect(transcripts[0].count > 20, "the session showed cards")
         let first = zip(transcripts[0], transcripts[1]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(first == nil && transcripts[0].count == transcripts[1].count,
-                "first difference at line \(first ?? -1): \(first.map { transcripts[0][$0] } ?? "") / \(first.map { transcripts[1][$0] } ?? "")")
+        #expect(
+            first == nil && transcripts[0].count == transcripts[1].count,
+            "first difference at line \(first ?? -1): \(first.map { transcripts[0][$0] } ?? "") / \(first.map { transcripts[1][$0] } ?? "")"
+        )
     }
 }

@@ -1,6 +1,7 @@
-import Testing
-@testable import Launch
 import RoteStore
+import Testing
+
+@testable import Launch
 
 /// A stamp taken within the racy window of a file's last change is not trusted: the file is
 /// read again at the next check. Tests elsewhere set the window to 0 (`.settledFileStamps`);
@@ -14,7 +15,9 @@ import RoteStore
         #expect(FileCheck.settled(second, since: FileCheck.racyFrom()) == .unknown, "changed a second ago: racy")
         #expect(FileCheck.settled(older, since: FileCheck.racyFrom()) == older, "changed three seconds ago: settled")
         let recentChange = FileStamp(size: 1, modified: now - 3_000_000_000, changed: now - 1_000_000_000, inode: 1)
-        #expect(FileCheck.settled(recentChange, since: FileCheck.racyFrom()) == .unknown, "a recent status change counts too")
+        #expect(
+            FileCheck.settled(recentChange, since: FileCheck.racyFrom()) == .unknown,
+            "a recent status change counts too")
     }
 
     @Test func theWindowIsTheTasks() {

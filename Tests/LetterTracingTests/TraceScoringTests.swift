@@ -1,10 +1,12 @@
+import RoteModel
 import Testing
 
 @testable import LetterTracing
-import RoteModel
 
 /// corpus/alphabet/a.yaml's template: the bowl anticlockwise from the top right, then the stem down.
-let smallABowl: [[Double]] = [[68, 46], [58, 40], [46, 40], [36, 46], [32, 60], [36, 74], [46, 80], [58, 80], [68, 72]]
+let smallABowl: [[Double]] = [
+    [68, 46], [58, 40], [46, 40], [36, 46], [32, 60], [36, 74], [46, 80], [58, 80], [68, 72],
+]
 let smallAStem: [[Double]] = [[68, 40], [68, 80]]
 let smallA: [[TracePoint]] = [smallABowl, smallAStem].map { stroke in stroke.map { TracePoint(x: $0[0], y: $0[1]) } }
 
@@ -85,7 +87,10 @@ func wobbled(_ strokes: [[TracePoint]], by amount: Double) -> [[TracePoint]] {
 
 @Test func turningFollowsThePageNotTheMathsConvention() {
     // corpus/alphabet/o.yaml: from the top, leftwards and down — anticlockwise on the page.
-    let corners: [[Double]] = [[50, 40], [40, 42], [34, 48], [32, 60], [34, 72], [40, 78], [50, 80], [60, 78], [66, 72], [68, 60], [66, 48], [60, 42], [50, 40]]
+    let corners: [[Double]] = [
+        [50, 40], [40, 42], [34, 48], [32, 60], [34, 72], [40, 78], [50, 80], [60, 78], [66, 72], [68, 60], [66, 48],
+        [60, 42], [50, 40],
+    ]
     let o = corners.map { TracePoint(x: $0[0], y: $0[1]) }
     #expect(TraceScoring.turning(of: o) == .anticlockwise)
     #expect(TraceScoring.turning(of: o.reversed()) == .clockwise)
@@ -93,7 +98,8 @@ func wobbled(_ strokes: [[TracePoint]], by amount: Double) -> [[TracePoint]] {
 }
 
 @Test func resamplingSpacesPointsEvenlyAlongTheStroke() {
-    let points = TraceScoring.resample([TracePoint(x: 0, y: 0), TracePoint(x: 10, y: 0), TracePoint(x: 10, y: 30)], count: 5)
+    let points = TraceScoring.resample(
+        [TracePoint(x: 0, y: 0), TracePoint(x: 10, y: 0), TracePoint(x: 10, y: 30)], count: 5)
     #expect(points.map(\.x) == [0, 10, 10, 10, 10])
     #expect(points.map(\.y) == [0, 0, 10, 20, 30])
 }

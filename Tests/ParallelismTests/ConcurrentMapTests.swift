@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Parallelism
+import Testing
 
 /// The parallel helpers hand every item to exactly one worker and give the results back in
 /// item order, whatever the threads and chunks.
@@ -21,8 +21,11 @@ import Parallelism
             // often than the count below it, and as many states began (count 1) as there were
             // threads that took work — at least one, at most `threads`.
             let counts = Dictionary(grouping: results.map(\.1), by: { $0 }).mapValues(\.count)
-            #expect((count == 0 ? 0...0 : 1...threads).contains(counts[1] ?? 0), "\(threads) threads: \(counts[1] ?? 0) states began")
-            #expect(counts.keys.allSatisfy { $0 == 1 || (counts[$0] ?? 0) <= (counts[$0 - 1] ?? 0) }, "\(threads) threads")
+            #expect(
+                (count == 0 ? 0...0 : 1...threads).contains(counts[1] ?? 0),
+                "\(threads) threads: \(counts[1] ?? 0) states began")
+            #expect(
+                counts.keys.allSatisfy { $0 == 1 || (counts[$0] ?? 0) <= (counts[$0 - 1] ?? 0) }, "\(threads) threads")
             #expect(counts.values.reduce(0, +) == count)
         }
     }

@@ -3,8 +3,8 @@ import Git
 import Publishing
 import RoteModel
 import RoteStore
-import Testing
 import TestSupport
+import Testing
 
 /// A publisher's repository made with the system git: a bare repository served by file://,
 /// and a work tree to publish new versions from.
@@ -75,10 +75,19 @@ final class Publisher {
 
     /// Version 1.1.0: a corrected verse 3, a new verse 5, a changelog entry; tagged v1.1.0.
     func publishVersion11() {
-        write("decks/beatitudes/deck.yaml", Self.deckV1.replacingOccurrences(of: "version: 1.0.0", with: "version: 1.1.0"))
-        write("decks/beatitudes/mat-5-3.yaml", Self.blessedV1.replacingOccurrences(of: "translation: KJV", with: "translation: KJV (1769)"))
-        write("decks/beatitudes/mat-5-5.yaml", "reference: Matthew 5:5\ntext: Blessed are the meek, for they shall inherit the earth.\ntranslation: KJV\norder: 3\n")
-        write("CHANGELOG.md", "# Changelog\n\n## 1.1.0\n\n- Matthew 5:5 added.\n- Edition named.\n\n## 1.0.0\n\n- First portions.\n")
+        write(
+            "decks/beatitudes/deck.yaml", Self.deckV1.replacingOccurrences(of: "version: 1.0.0", with: "version: 1.1.0")
+        )
+        write(
+            "decks/beatitudes/mat-5-3.yaml",
+            Self.blessedV1.replacingOccurrences(of: "translation: KJV", with: "translation: KJV (1769)"))
+        write(
+            "decks/beatitudes/mat-5-5.yaml",
+            "reference: Matthew 5:5\ntext: Blessed are the meek, for they shall inherit the earth.\ntranslation: KJV\norder: 3\n"
+        )
+        write(
+            "CHANGELOG.md",
+            "# Changelog\n\n## 1.1.0\n\n- Matthew 5:5 added.\n- Edition named.\n\n## 1.0.0\n\n- First portions.\n")
         publish("Beatitudes 1.1.0", tag: "v1.1.0")
     }
 }
@@ -100,7 +109,9 @@ final class Publisher {
 
     func commitAll(_ library: TemporaryDirectory, _ message: String) {
         Shell.run("git", ["add", "-A"], in: library.url)
-        Shell.run("git", ["-c", "user.name=Ana", "-c", "user.email=a@example.invalid", "commit", "-qm", message], in: library.url)
+        Shell.run(
+            "git", ["-c", "user.name=Ana", "-c", "user.email=a@example.invalid", "commit", "-qm", message],
+            in: library.url)
     }
 
     @Test func addRecordsTheSourceAndStatusOffersTheNextVersionWithItsChangelog() throws {
@@ -113,11 +124,19 @@ final class Publisher {
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.hasPrefix("Added deck beatitudes 1.0.0 (3 files)"), "\(added.stdout)")
         #expect(isClean(library))
-        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: library.url).stdout.hasPrefix("Add deck beatitudes 1.0.0 from \(publisher.url)"))
+        #expect(
+            Shell.run("git", ["log", "-1", "--format=%s"], in: library.url).stdout.hasPrefix(
+                "Add deck beatitudes 1.0.0 from \(publisher.url)"))
         let deckText = try #require(library.read("corpus/beatitudes/deck.yaml"))
-        #expect(deckText.hasPrefix("# The Sermon on the Mount, in small portions.\nkind: passages"), "the publisher's comments and layout stay")
+        #expect(
+            deckText.hasPrefix("# The Sermon on the Mount, in small portions.\nkind: passages"),
+            "the publisher's comments and layout stay")
         let manifest = try #require(DeckManifest.decode(deckText, path: "deck.yaml").0)
-        #expect(manifest.upstream == DeckManifest.Upstream(url: publisher.url, path: "decks/beatitudes", ref: "v1.0.0", commit: publisher.commit("v1.0.0"), version: "1.0.0"))
+        #expect(
+            manifest.upstream
+                == DeckManifest.Upstream(
+                    url: publisher.url, path: "decks/beatitudes", ref: "v1.0.0", commit: publisher.commit("v1.0.0"),
+                    version: "1.0.0"))
         #expect(library.read("corpus/beatitudes/mat-5-3.yaml") == Publisher.blessedV1)
         let loaded = try LibraryLoader().load(library.url)
         #expect(loaded.errors.isEmpty, "\(loaded.errors)")
@@ -144,7 +163,9 @@ final class Publisher {
         publisher.publishVersion1()
         let library = TemporaryDirectory()
         FixtureLibrary.write(into: library)
-        #expect(rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library).status == 0)
+        #expect(
+            rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library).status
+                == 0)
         publisher.publishVersion11()
         let notice = "beatitudes: version 1.1.0 is available from its publisher; `rote deck update beatitudes` takes it"
         let unknown = rote(["--user", "ana", "study", "--plan"], in: library)
@@ -154,7 +175,9 @@ final class Publisher {
         #expect(first.stderr.contains(notice), "\(first.stderr)")
         #expect(!rote(["--user", "ana", "stats"], in: library).stderr.contains(notice), "once a day")
         library.remove(".git/rote/reminders")
-        #expect(rote(["--user", "ana", "stats"], in: library).stderr.contains(notice), "the next day (the record of today's gone)")
+        #expect(
+            rote(["--user", "ana", "stats"], in: library).stderr.contains(notice),
+            "the next day (the record of today's gone)")
         #expect(isClean(library))
     }
 
@@ -163,14 +186,17 @@ final class Publisher {
         publisher.publishVersion1()
         let library = TemporaryDirectory()
         FixtureLibrary.write(into: library)
-        #expect(rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--as", "sermon"], in: library).status == 0)
+        #expect(
+            rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--as", "sermon"], in: library).status
+                == 0)
 
         // The learner adds a mnemonic to verse 3 (a line the publisher does not touch) and
         // rewrites the deck's opening comment; the publisher corrects verse 3's edition, adds
         // verse 5 and bumps the version.
         let mine = Publisher.blessedV1.replacingOccurrences(of: "order: 1", with: "order: 1\nmnemonic: poor → kingdom")
         library.write("corpus/sermon/mat-5-3.yaml", mine)
-        let deck = try #require(library.read("corpus/sermon/deck.yaml")).replacingOccurrences(of: "# The Sermon on the Mount, in small portions.", with: "# My copy, with mnemonics.")
+        let deck = try #require(library.read("corpus/sermon/deck.yaml")).replacingOccurrences(
+            of: "# The Sermon on the Mount, in small portions.", with: "# My copy, with mnemonics.")
         library.write("corpus/sermon/deck.yaml", deck)
         commitAll(library, "my notes")
         publisher.publishVersion11()
@@ -180,17 +206,20 @@ final class Publisher {
         #expect(updated.stdout.contains("Updated sermon 1.0.0 → 1.1.0"), "\(updated.stdout)")
         #expect(updated.stdout.contains("merged with your edits: deck.yaml, mat-5-3.yaml"), "\(updated.stdout)")
         #expect(isClean(library))
-        #expect(library.read("corpus/sermon/mat-5-3.yaml") == """
-            reference: Matthew 5:3
-            text: Blessed are the poor in spirit, for theirs is the kingdom of heaven.
-            translation: KJV (1769)
-            order: 1
-            mnemonic: poor → kingdom
+        #expect(
+            library.read("corpus/sermon/mat-5-3.yaml") == """
+                reference: Matthew 5:3
+                text: Blessed are the poor in spirit, for theirs is the kingdom of heaven.
+                translation: KJV (1769)
+                order: 1
+                mnemonic: poor → kingdom
 
-            """)
+                """)
         #expect(library.read("corpus/sermon/mat-5-5.yaml")?.contains("Blessed are the meek") == true)
-        let manifest = try #require(DeckManifest.decode(library.read("corpus/sermon/deck.yaml") ?? "", path: "deck.yaml").0)
-        #expect(library.read("corpus/sermon/deck.yaml")?.hasPrefix("# My copy, with mnemonics.\nkind: passages") == true)
+        let manifest = try #require(
+            DeckManifest.decode(library.read("corpus/sermon/deck.yaml") ?? "", path: "deck.yaml").0)
+        #expect(
+            library.read("corpus/sermon/deck.yaml")?.hasPrefix("# My copy, with mnemonics.\nkind: passages") == true)
         #expect(manifest.version == "1.1.0")
         #expect(manifest.upstream?.commit == publisher.commit("main"))
         #expect(manifest.upstream?.version == "1.1.0")
@@ -206,15 +235,22 @@ final class Publisher {
         publisher.publishVersion1()
         let library = TemporaryDirectory()
         FixtureLibrary.write(into: library)
-        #expect(rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library).status == 0)
-        library.write("corpus/beatitudes/mat-5-3.yaml", Publisher.blessedV1.replacingOccurrences(of: "translation: KJV", with: "translation: King James"))
+        #expect(
+            rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library).status
+                == 0)
+        library.write(
+            "corpus/beatitudes/mat-5-3.yaml",
+            Publisher.blessedV1.replacingOccurrences(of: "translation: KJV", with: "translation: King James"))
         commitAll(library, "my edition name")
         publisher.publishVersion11()
 
         let before = head(library)
         let refused = rote(["deck", "update", "beatitudes"], in: library)
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("corpus/beatitudes/mat-5-3.yaml:3: conflict: your edit and the publisher's change touch the same lines"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "corpus/beatitudes/mat-5-3.yaml:3: conflict: your edit and the publisher's change touch the same lines"),
+            "\(refused.stderr)")
         #expect(refused.stderr.contains("nothing was changed"))
         #expect(head(library) == before)
         #expect(isClean(library))
@@ -223,7 +259,9 @@ final class Publisher {
         #expect(kept.status == 0, "\(kept.stderr)")
         #expect(library.read("corpus/beatitudes/mat-5-3.yaml")?.contains("translation: King James\n") == true)
         #expect(library.read("corpus/beatitudes/mat-5-5.yaml") != nil)
-        #expect(library.read("corpus/beatitudes/deck.yaml")?.contains("ref: v1.1.0") == true, "a tag-pinned deck moves to the newest tag")
+        #expect(
+            library.read("corpus/beatitudes/deck.yaml")?.contains("ref: v1.1.0") == true,
+            "a tag-pinned deck moves to the newest tag")
     }
 
     @Test func badPublishersAndNamesGetClearErrorsAndChangeNothing() throws {
@@ -233,11 +271,26 @@ final class Publisher {
         FixtureLibrary.write(into: library)
         let before = head(library)
         let cases: [([String], String)] = [
-            (["deck", "add", "file:///nonexistent/decks.git"], "cannot reach the publisher at file:///nonexistent/decks.git"),
-            (["deck", "add", publisher.url], "has no deck.yaml at its root (default branch); decks there: decks/batch-02, decks/beatitudes; choose one with --path"),
-            (["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v9"], "has no tag, branch or commit 'v9'; its tags: v1.0.0"),
-            (["deck", "add", publisher.url, "--path", "decks/beatitudes", "--as", "words"], "deck 'words' already exists"),
-            (["deck", "add", publisher.url, "--path", "decks/beatitudes", "--as", "Bad Name"], "is not a valid deck name"),
+            (
+                ["deck", "add", "file:///nonexistent/decks.git"],
+                "cannot reach the publisher at file:///nonexistent/decks.git"
+            ),
+            (
+                ["deck", "add", publisher.url],
+                "has no deck.yaml at its root (default branch); decks there: decks/batch-02, decks/beatitudes; choose one with --path"
+            ),
+            (
+                ["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v9"],
+                "has no tag, branch or commit 'v9'; its tags: v1.0.0"
+            ),
+            (
+                ["deck", "add", publisher.url, "--path", "decks/beatitudes", "--as", "words"],
+                "deck 'words' already exists"
+            ),
+            (
+                ["deck", "add", publisher.url, "--path", "decks/beatitudes", "--as", "Bad Name"],
+                "is not a valid deck name"
+            ),
             (["deck", "update", "words"], "deck 'words' was not added from a publisher"),
             (["deck", "update", "nothing"], "no deck 'nothing' in this library"),
         ]
@@ -253,7 +306,8 @@ final class Publisher {
         #expect(rote(["deck", "add", publisher.url, "--path", "decks/batch-02"], in: library).status == 0)
         try FileManager.default.removeItem(at: publisher.bare)
         let status = rote(["deck", "status"], in: library)
-        #expect(status.stdout.contains("batch-02 1.0.0: could not check — cannot reach the publisher"), "\(status.stdout)")
+        #expect(
+            status.stdout.contains("batch-02 1.0.0: could not check — cannot reach the publisher"), "\(status.stdout)")
         let update = rote(["deck", "update", "batch-02"], in: library)
         #expect(update.status == 1)
         #expect(update.stderr.contains("cannot reach the publisher"))
@@ -276,9 +330,13 @@ final class Publisher {
         kill(fetching.processIdentifier, SIGKILL)
         fetching.waitUntilExit()
         #expect(busy.status == 1)
-        #expect(busy.stderr.contains("another rote process is using the mirror of the publisher \(publisher.url)"), "\(busy.stderr)")
+        #expect(
+            busy.stderr.contains("another rote process is using the mirror of the publisher \(publisher.url)"),
+            "\(busy.stderr)")
         #expect(busy.stderr.contains("(pid 4242: rote deck status); wait for it to finish"), "\(busy.stderr)")
-        #expect(update.status == 1 && update.stderr.contains("the mirror of the publisher"), "update guards the mirror too: \(update.stderr)")
+        #expect(
+            update.status == 1 && update.stderr.contains("the mirror of the publisher"),
+            "update guards the mirror too: \(update.stderr)")
 
         // The library's lock (held by a study session, say) does not stop a status check,
         // which writes nothing in the library.
@@ -301,7 +359,9 @@ final class Publisher {
         library.write("corpus/beatitudes/mat-5-4.yaml", Publisher.mournV1 + "mnemonic: unsaved\n")
         let output = rote(["deck", "update", "beatitudes"], in: library)
         #expect(output.status == 1)
-        #expect(output.stderr.contains("corpus/beatitudes/ has uncommitted edits (corpus/beatitudes/mat-5-4.yaml)"), "\(output.stderr)")
+        #expect(
+            output.stderr.contains("corpus/beatitudes/ has uncommitted edits (corpus/beatitudes/mat-5-4.yaml)"),
+            "\(output.stderr)")
         #expect(library.read("corpus/beatitudes/mat-5-4.yaml")?.hasSuffix("mnemonic: unsaved\n") == true)
     }
 
@@ -312,13 +372,16 @@ final class Publisher {
         let publisher = Publisher()
         publisher.publishVersion1()
         let server = try AuthenticatingGitServer(
-            projectRoot: publisher.folder.url, user: "x-access-token", password: "s3cret-token", scratch: publisher.folder, tls: true)
+            projectRoot: publisher.folder.url, user: "x-access-token", password: "s3cret-token",
+            scratch: publisher.folder, tls: true)
         let library = TemporaryDirectory()
         FixtureLibrary.write(into: library)
         let token = Credentials(token: "s3cret-token", tokenHost: "127.0.0.1", useCredentialHelpers: false)
         let decks = PublisherDecks(root: library.url, user: "ana", credentials: token)
 
-        let refused = try #require(throws: PublisherError.self) { try decks.add(url: server.url("decks.git"), path: "decks/beatitudes") }
+        let refused = try #require(throws: PublisherError.self) {
+            try decks.add(url: server.url("decks.git"), path: "decks/beatitudes")
+        }
         #expect(refused.code == .unreachable, "\(refused)")
         #expect(server.authenticatedRequests == 0, "deck add sent the token")
 
@@ -326,14 +389,16 @@ final class Publisher {
         #expect(rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
         let deckFile = library.url.appending(path: "corpus/beatitudes/deck.yaml")
         let deckText = try String(contentsOf: deckFile, encoding: .utf8)
-        try Data(deckText.replacingOccurrences(of: publisher.url, with: server.url("decks.git")).utf8).write(to: deckFile)
+        try Data(deckText.replacingOccurrences(of: publisher.url, with: server.url("decks.git")).utf8).write(
+            to: deckFile)
         commitAll(library, "Point the deck at another server")
         let states = try decks.status()
         guard case .unreachable(let message)? = states.first?.state else {
             Issue.record("status reached the server: \(states)")
             return
         }
-        #expect(message.contains("ROTE_GIT_TOKEN (not sent: a publisher's address comes from a deck.yaml"), "\(message)")
+        #expect(
+            message.contains("ROTE_GIT_TOKEN (not sent: a publisher's address comes from a deck.yaml"), "\(message)")
         #expect(server.authenticatedRequests == 0, "deck status sent the token")
     }
 
@@ -342,19 +407,27 @@ final class Publisher {
         let library = TemporaryDirectory()
         FixtureLibrary.write(into: library)
         let before = head(library)
-        let decks = PublisherDecks(root: library.url, user: "ana", credentials: Credentials(token: nil, useCredentialHelpers: false))
-        let error = try #require(throws: PublisherError.self) { try decks.add(url: "https://alice:hunter2@127.0.0.1:9/decks.git") }
+        let decks = PublisherDecks(
+            root: library.url, user: "ana", credentials: Credentials(token: nil, useCredentialHelpers: false))
+        let error = try #require(throws: PublisherError.self) {
+            try decks.add(url: "https://alice:hunter2@127.0.0.1:9/decks.git")
+        }
         #expect(error.code == .credentialInURL, "\(error)")
-        #expect(error.message.contains("https://alice:***@127.0.0.1:9/decks.git holds a user name or password"), "\(error)")
+        #expect(
+            error.message.contains("https://alice:***@127.0.0.1:9/decks.git holds a user name or password"), "\(error)")
         #expect(!error.message.contains("hunter2"))
         #expect(head(library) == before && isClean(library))
     }
 
     @Test func theUpstreamBlockRoundTripsThroughDeckYAML() {
-        let upstream = DeckManifest.Upstream(url: "https://example.org/d.git", path: "a/b", ref: "v1", commit: String(repeating: "a", count: 40), version: "1.2.3")
+        let upstream = DeckManifest.Upstream(
+            url: "https://example.org/d.git", path: "a/b", ref: "v1", commit: String(repeating: "a", count: 40),
+            version: "1.2.3")
         let manifest = DeckManifest(kind: .passages, title: "T", version: "1.2.3", upstream: upstream)
         #expect(DeckManifest.decode(manifest.render(), path: "deck.yaml").0 == manifest)
-        let (bad, problems) = DeckManifest.decode("kind: passages\ntitle: T\nversion: 1.0.0\nupstream: {url: x, commit: abc, version: 1.0.0}\n", path: "deck.yaml")
+        let (bad, problems) = DeckManifest.decode(
+            "kind: passages\ntitle: T\nversion: 1.0.0\nupstream: {url: x, commit: abc, version: 1.0.0}\n",
+            path: "deck.yaml")
         #expect(bad?.upstream == nil)
         #expect(problems.contains { $0.message.contains("not a 40-digit git commit id") })
     }

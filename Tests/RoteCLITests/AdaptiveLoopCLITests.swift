@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import RoteModel
+import TestSupport
+import Testing
 
 /// Seed 002's loop through the real binary: `rote calibrate --json`, `ignore`, `add`,
 /// `known`, `read`, `today`.
@@ -35,7 +35,9 @@ import RoteModel
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = ["-C", lib.path, "calibrate", "--deck", "english-a1", "--json", "--seed", "7"]
         process.environment = ProcessInfo.processInfo.environment.merging(["ROTE_USER": "tester"]) { $1 }
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
@@ -51,7 +53,9 @@ import RoteModel
             while let newline = buffer.firstIndex(of: 0x0A) {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer = Data(buffer[(newline + 1)...])
-                let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any], "\(String(decoding: line, as: UTF8.self))")
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: line) as? [String: Any],
+                    "\(String(decoding: line, as: UTF8.self))")
                 if let done = object["result"] as? [String: Any] {
                     result = done
                     break reading
@@ -71,16 +75,21 @@ import RoteModel
         }
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        #expect(
+            process.terminationStatus == 0,
+            "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
         return (questions, result)
     }
 
     static func ranks() throws -> [String: Int] {
         var ranks: [String: Int] = [:]
         let folder = Checkout.root.appending(path: "corpus/english-a1")
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".yaml") && name != "deck.yaml" {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        where name.hasSuffix(".yaml") && name != "deck.yaml" {
             let text = try String(contentsOf: folder.appending(path: name), encoding: .utf8)
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("rank: ") }), let rank = Int(line.dropFirst(6)) {
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("rank: ") }),
+                let rank = Int(line.dropFirst(6))
+            {
                 ranks["english-a1/" + name.dropLast(5)] = rank
             }
         }
@@ -98,8 +107,12 @@ import RoteModel
         let (questions, result) = try calibrate(lib, knowing: 200)
         #expect(!questions.isEmpty && questions.count <= 40)
         #expect(questions.first?["question"] as? Int == 1)
-        #expect(questions.allSatisfy { ($0["entry"] as? String)?.hasPrefix("english-a1/") == true && $0["word"] is String })
-        #expect(questions.filter { $0["ask"] as? String == "choice" }.allSatisfy { ($0["choices"] as? [String])?.count == 4 })
+        #expect(
+            questions.allSatisfy { ($0["entry"] as? String)?.hasPrefix("english-a1/") == true && $0["word"] is String })
+        #expect(
+            questions.filter { $0["ask"] as? String == "choice" }.allSatisfy {
+                ($0["choices"] as? [String])?.count == 4
+            })
         let rank = try #require(result["lexical_rank"] as? Int)
         #expect(result["questions"] as? Int == questions.count)
         #expect(result["standard_error"] is Double || result["standard_error"] is Int)
@@ -107,7 +120,8 @@ import RoteModel
         #expect(warmed > 0)
         #expect(profile(lib).contains("lexical_rank: \(rank)"))
         #expect(commits(lib).first?.hasPrefix("Calibrate: lexical rank \(rank)") == true)
-        let synthetic = Shell.run("git", ["grep", "-l", "synthetic: calibration", "--", "profiles"], in: lib).stdout.split(separator: "\n")
+        let synthetic = Shell.run("git", ["grep", "-l", "synthetic: calibration", "--", "profiles"], in: lib).stdout
+            .split(separator: "\n")
         #expect(synthetic.count == warmed)
 
         let undo = rote(["calibrate", "--undo"], in: lib)
@@ -131,7 +145,10 @@ import RoteModel
         let cloned = rote(["clone", hub.path, "laptop"], in: directory.url)
         #expect(cloned.status == 0, "\(cloned.stderr)")
         let laptop = directory.url.appending(path: "laptop")
-        let warmed = try #require(Shell.run("git", ["grep", "-l", "synthetic: calibration", "--", "profiles"], in: laptop).stdout.split(separator: "\n").first)
+        let warmed = try #require(
+            Shell.run("git", ["grep", "-l", "synthetic: calibration", "--", "profiles"], in: laptop).stdout.split(
+                separator: "\n"
+            ).first)
         let entry = String(warmed.dropFirst("profiles/tester/progress/".count).dropLast(".yaml".count))
 
         let reviewed = rote(["review", entry, "again", "--id", "real-on-laptop"], in: laptop)
@@ -147,7 +164,9 @@ import RoteModel
             #expect(!file.contains("synthetic"), "the undo holds on \(device.lastPathComponent)")
             #expect(Shell.run("git", ["grep", "-l", "synthetic", "--", "profiles"], in: device).stdout.isEmpty)
         }
-        #expect(Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: desk).stdout == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: laptop).stdout)
+        #expect(
+            Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: desk).stdout
+                == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: laptop).stdout)
     }
 
     @Test(arguments: [
@@ -190,7 +209,8 @@ import RoteModel
         let read = rote(["read", "../text.txt"], in: lib)
         #expect(read.status == 0, "\(read.stderr)")
         // Running words: the child ran and they go zorblax = 7; known: ran, go.
-        #expect(read.stdout.contains("7 running words; you know 2 of them: coverage 28.6% (1 ignored)"), "\(read.stdout)")
+        #expect(
+            read.stdout.contains("7 running words; you know 2 of them: coverage 28.6% (1 ignored)"), "\(read.stdout)")
         #expect(read.stdout.contains("  child · rank"))
         #expect(read.stdout.contains("zorblax"))
 
@@ -207,7 +227,9 @@ import RoteModel
         for command in ["calibrate", "add", "known", "read", "today", "article"] {
             #expect(help.stdout.contains("  \(command) "), "\(command) is missing from rote --help")
         }
-        #expect(Shell.run(Self.binary, ["calibrate", "--help"]).stdout.contains("{\"question\": 1, \"entry\": \"english-a1/run\""))
+        #expect(
+            Shell.run(Self.binary, ["calibrate", "--help"]).stdout.contains(
+                "{\"question\": 1, \"entry\": \"english-a1/run\""))
     }
 
     @Test func readRefusesEmptyAndBinaryInput() {
@@ -216,7 +238,9 @@ import RoteModel
         let empty = rote(["read", "../empty.txt"], in: lib)
         #expect(empty.status == 1)
         #expect(empty.stderr.contains("empty.txt is empty; give a text with words in it"))
-        _ = FileManager.default.createFile(atPath: directory.url.appending(path: "blob.bin").path, contents: Data([0x50, 0x4B, 0x03, 0x04, 0x00, 0x01]))
+        _ = FileManager.default.createFile(
+            atPath: directory.url.appending(path: "blob.bin").path,
+            contents: Data([0x50, 0x4B, 0x03, 0x04, 0x00, 0x01]))
         let binary = rote(["read", "../blob.bin"], in: lib)
         #expect(binary.status == 1)
         #expect(binary.stderr.contains("blob.bin is not text (a zero byte at offset 4)"))
@@ -233,11 +257,17 @@ import RoteModel
         let hasRoots = Shell.run("git", ["grep", "-l", "^root:", "--", "corpus"], in: lib).stdout.isEmpty == false
         if !hasRoots {
             #expect(none.status == 1 && none.stderr.contains("no word has a root yet"))
-            for (word, root) in [("run", "run"), ("go", "go"), ("come", "come"), ("child", "child"), ("house", "house"), ("city", "city"), ("book", "book"), ("car", "car")] {
+            for (word, root) in [
+                ("run", "run"), ("go", "go"), ("come", "come"), ("child", "child"), ("house", "house"),
+                ("city", "city"), ("book", "book"), ("car", "car"),
+            ] {
                 let path = "lib/corpus/english-a1/\(word).yaml"
-                directory.write(path, (try String(contentsOf: directory.url.appending(path: path), encoding: .utf8)) + "root: \(root)\n")
+                directory.write(
+                    path,
+                    (try String(contentsOf: directory.url.appending(path: path), encoding: .utf8)) + "root: \(root)\n")
             }
-            Shell.run("git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qam", "roots"], in: lib)
+            Shell.run(
+                "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qam", "roots"], in: lib)
         }
         let first = rote(["today", "--date", "2026-11-25"], in: lib)
         #expect(first.status == 0, "\(first.stderr)")

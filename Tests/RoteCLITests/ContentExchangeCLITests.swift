@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `rote import`, `rote export` and `rote forget` as a person runs them.
 @Suite struct ContentExchangeCLITests {
@@ -13,8 +13,12 @@ import TestSupport
         return directory
     }
 
-    func head(_ directory: TemporaryDirectory) -> String { Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout }
-    func status(_ directory: TemporaryDirectory) -> String { Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout }
+    func head(_ directory: TemporaryDirectory) -> String {
+        Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout
+    }
+    func status(_ directory: TemporaryDirectory) -> String {
+        Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout
+    }
 
     @Test func aBlockedSeedImportChangesNothingAndFixSlugsLandsAsOneCommit() {
         let directory = library()
@@ -25,32 +29,53 @@ import TestSupport
         #expect(blocked.stdout.contains("questions[0].slug: error: slug 'x-solve-basic'"))
         #expect(head(directory) == before && status(directory).isEmpty, "nothing in the library changed")
 
-        let dry = Shell.run(Self.rote, ["-C", directory.url.path, "import", Self.seed, "--deck", "algebra", "--fix-slugs", "--dry-run"])
+        let dry = Shell.run(
+            Self.rote, ["-C", directory.url.path, "import", Self.seed, "--deck", "algebra", "--fix-slugs", "--dry-run"])
         #expect(dry.status == 0 && dry.stdout.contains("Would import"))
         #expect(head(directory) == before)
 
-        let done = Shell.run(Self.rote, ["-C", directory.url.path, "import", Self.seed, "--deck", "algebra", "--fix-slugs"])
+        let done = Shell.run(
+            Self.rote, ["-C", directory.url.path, "import", Self.seed, "--deck", "algebra", "--fix-slugs"])
         #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
-        #expect(Shell.run("git", ["rev-list", "--count", "\(before.trimmingCharacters(in: .whitespacesAndNewlines))..HEAD"], in: directory.url).stdout == "1\n")
-        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix("Import: seed-001-samples.json into algebra"))
+        #expect(
+            Shell.run(
+                "git", ["rev-list", "--count", "\(before.trimmingCharacters(in: .whitespacesAndNewlines))..HEAD"],
+                in: directory.url
+            ).stdout == "1\n")
+        #expect(
+            Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix(
+                "Import: seed-001-samples.json into algebra"))
         #expect(status(directory).isEmpty)
-        let show = Shell.run(Self.rote, ["-C", directory.url.path, "show", "algebra/algebra/linear_equations/x_solve_basic"])
-        #expect(show.status == 0 && show.stdout.contains("What is the value of x in 2x = 10?"), "\(show.stdout)\(show.stderr)")
+        let show = Shell.run(
+            Self.rote, ["-C", directory.url.path, "show", "algebra/algebra/linear_equations/x_solve_basic"])
+        #expect(
+            show.status == 0 && show.stdout.contains("What is the value of x in 2x = 10?"),
+            "\(show.stdout)\(show.stderr)")
     }
 
     @Test func badTablesAndCollisionsAreRefusedWithoutChangingTheLibrary() {
         let directory = library()
         let before = head(directory)
         directory.write("bad.csv", "word,translation\nrun,يجري,extra\n")
-        let bad = Shell.run(Self.rote, ["-C", directory.url.path, "import", directory.url.appending(path: "bad.csv").path, "--deck", "new"])
+        let bad = Shell.run(
+            Self.rote,
+            ["-C", directory.url.path, "import", directory.url.appending(path: "bad.csv").path, "--deck", "new"])
         #expect(bad.status == 1 && bad.stdout.contains("line 2: error: 3 fields but the header has 2"), "\(bad.stdout)")
         directory.write("words.csv", "word,translation\nrun,يجري\n")
-        let collision = Shell.run(Self.rote, ["-C", directory.url.path, "import", directory.url.appending(path: "words.csv").path, "--deck", "maths"])
+        let collision = Shell.run(
+            Self.rote,
+            ["-C", directory.url.path, "import", directory.url.appending(path: "words.csv").path, "--deck", "maths"])
         #expect(collision.status == 1 && collision.stdout.contains("skills deck"))
-        let notSeed = Shell.run(Self.rote, ["-C", directory.url.path, "import", directory.url.appending(path: "words.csv").path.replacingOccurrences(of: ".csv", with: ".json")])
+        let notSeed = Shell.run(
+            Self.rote,
+            [
+                "-C", directory.url.path, "import",
+                directory.url.appending(path: "words.csv").path.replacingOccurrences(of: ".csv", with: ".json"),
+            ])
         #expect(notSeed.status == 1 && notSeed.stderr.contains("cannot read"))
         directory.write("broken.json", "{\n  \"domains\": [\n    {\"slug\": \"a\" \"name\": \"A\"}\n  ]\n}\n")
-        let broken = Shell.run(Self.rote, ["-C", directory.url.path, "import", directory.url.appending(path: "broken.json").path])
+        let broken = Shell.run(
+            Self.rote, ["-C", directory.url.path, "import", directory.url.appending(path: "broken.json").path])
         #expect(broken.status == 1)
         #expect(broken.stdout.contains("broken.json: line 3, column 18: error: not valid JSON:"), "\(broken.stdout)")
         #expect(head(directory) == before)
@@ -61,13 +86,19 @@ import TestSupport
     @Test func anImportDoesNotOverwriteUncommittedEdits() {
         let directory = library()
         let out = directory.url.appending(path: "verses.tsv").path
-        #expect(Shell.run(Self.rote, ["-C", directory.url.path, "export", "--deck", "verses", "--format", "tsv", "--out", out]).status == 0)
+        #expect(
+            Shell.run(
+                Self.rote, ["-C", directory.url.path, "export", "--deck", "verses", "--format", "tsv", "--out", out]
+            ).status == 0)
         let edited = (directory.read("corpus/verses/joh-11-35.yaml") ?? "") + "notes: being edited\n"
         directory.write("corpus/verses/joh-11-35.yaml", edited)
         let before = head(directory)
-        let refused = Shell.run(Self.rote, ["-C", directory.url.path, "import", out, "--deck", "verses", "--mode", "override"])
+        let refused = Shell.run(
+            Self.rote, ["-C", directory.url.path, "import", out, "--deck", "verses", "--mode", "override"])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("corpus/verses/joh-11-35.yaml has uncommitted changes that this would overwrite"), "\(refused.stdout)\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("corpus/verses/joh-11-35.yaml has uncommitted changes that this would overwrite"),
+            "\(refused.stdout)\(refused.stderr)")
         #expect(head(directory) == before)
         #expect(directory.read("corpus/verses/joh-11-35.yaml") == edited)
     }
@@ -75,17 +106,21 @@ import TestSupport
     @Test func aTableRoundTripsThroughExportAndImport() {
         let directory = library()
         let out = directory.url.appending(path: "verses.tsv").path
-        let export = Shell.run(Self.rote, ["-C", directory.url.path, "export", "--deck", "verses", "--format", "tsv", "--out", out])
+        let export = Shell.run(
+            Self.rote, ["-C", directory.url.path, "export", "--deck", "verses", "--format", "tsv", "--out", out])
         #expect(export.status == 0, "\(export.stderr)")
         let imported = Shell.run(Self.rote, ["-C", directory.url.path, "import", out, "--deck", "verses-copy"])
         #expect(imported.status == 0 && imported.stdout.contains("1 new"), "\(imported.stdout)")
-        #expect(Shell.run(Self.rote, ["-C", directory.url.path, "show", "verses-copy/joh-11-35"]).stdout.contains("Jesus wept."))
+        #expect(
+            Shell.run(Self.rote, ["-C", directory.url.path, "show", "verses-copy/joh-11-35"]).stdout.contains(
+                "Jesus wept."))
     }
 
     @Test func exportWritesTheLearnersData() throws {
         let directory = library()
         let out = directory.url.appending(path: "out").path
-        let json = Shell.run(Self.rote, ["-C", directory.url.path, "--user", "ana", "export", "--format", "json", "--out", out])
+        let json = Shell.run(
+            Self.rote, ["-C", directory.url.path, "--user", "ana", "export", "--format", "json", "--out", out])
         #expect(json.status == 0, "\(json.stderr)")
         let text = try String(contentsOfFile: out + "/ana.json", encoding: .utf8)
         #expect(text.contains("\"format\": \"rote-learner-export\"") && text.contains("\"id\": \"a2\""))
@@ -99,17 +134,22 @@ import TestSupport
         let directory = library()
         let before = head(directory)
         let refused = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana"])
-        #expect(refused.status == 1 && refused.stderr.contains("stdin is not a terminal; run again with --yes"), "\(refused.stderr)")
+        #expect(
+            refused.status == 1 && refused.stderr.contains("stdin is not a terminal; run again with --yes"),
+            "\(refused.stderr)")
         #expect(head(directory) == before)
         let purgeRefused = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--purge-history"])
-        #expect(purgeRefused.status == 1 && purgeRefused.stdout.contains("rewrites every commit"), "the explanation comes before anything happens")
+        #expect(
+            purgeRefused.status == 1 && purgeRefused.stdout.contains("rewrites every commit"),
+            "the explanation comes before anything happens")
         #expect(head(directory) == before)
         let done = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--yes"])
         #expect(done.status == 0, "\(done.stderr)")
         #expect(Shell.run("git", ["log", "-1", "--format=%B"], in: directory.url).stdout.contains("Rote-Erasure: ana"))
         let purge = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--purge-history", "--yes"])
         #expect(purge.status == 0 && purge.stdout.contains("Rewrote"), "\(purge.stdout)\(purge.stderr)")
-        #expect(Shell.run("git", ["log", "--all", "--format=%H", "--", "profiles/ana"], in: directory.url).stdout.isEmpty)
+        #expect(
+            Shell.run("git", ["log", "--all", "--format=%H", "--", "profiles/ana"], in: directory.url).stdout.isEmpty)
         let unknown = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "zed", "--yes"])
         #expect(unknown.status == 1 && unknown.stderr.contains("no learner 'zed'"))
     }

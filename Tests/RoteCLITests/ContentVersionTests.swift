@@ -1,7 +1,7 @@
 import Foundation
 import RoteStore
-import Testing
 import TestSupport
+import Testing
 
 /// Seed 003's content versions: a deck whose version changes runs its upgrade rule for each
 /// learner on their next study or review, and the version seen is recorded in the profile.
@@ -16,7 +16,8 @@ import TestSupport
     /// for the wrong reason.
     @discardableResult
     func git(_ arguments: [String], in directory: URL) -> Shell.Output {
-        let output = Shell.run("git", ["-c", "user.name=Author", "-c", "user.email=a@example.invalid"] + arguments, in: directory)
+        let output = Shell.run(
+            "git", ["-c", "user.name=Author", "-c", "user.email=a@example.invalid"] + arguments, in: directory)
         #expect(output.status == 0, "git \(arguments.joined(separator: " ")): \(output.stderr)")
         return output
     }
@@ -27,14 +28,18 @@ import TestSupport
         let lib = directory.url.appending(path: "lib")
         let profilePath = lib.appending(path: "profiles/tester/profile.yaml").path
         let created = try String(contentsOfFile: profilePath, encoding: .utf8)
-        #expect(created.contains("deck_versions:\n  alphabet: 1.1.0\n"), "a new learner has seen the starter decks' versions:\n\(created)")
+        #expect(
+            created.contains("deck_versions:\n  alphabet: 1.1.0\n"),
+            "a new learner has seen the starter decks' versions:\n\(created)")
 
         // The learner has history with z; then the author ships alphabet 1.2.0 with æ added
         // and z removed.
         #expect(rote(["-C", lib.path, "review", "alphabet/z", "good"], in: directory.url).status == 0)
         let deckPath = lib.appending(path: "corpus/alphabet/deck.yaml")
-        try String(contentsOf: deckPath, encoding: .utf8).replacingOccurrences(of: "version: 1.1.0", with: "version: 1.2.0")
-            .write(to: deckPath, atomically: true, encoding: .utf8)
+        try String(contentsOf: deckPath, encoding: .utf8).replacingOccurrences(
+            of: "version: 1.1.0", with: "version: 1.2.0"
+        )
+        .write(to: deckPath, atomically: true, encoding: .utf8)
         try "glyph: latin-small-ae\ncharacter: æ\nname: small ae\norder: 53\nstrokes:\n  - [[30, 40], [70, 80]]\n"
             .write(to: lib.appending(path: "corpus/alphabet/ae.yaml"), atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(at: lib.appending(path: "corpus/alphabet/z.yaml"))
@@ -44,13 +49,18 @@ import TestSupport
         let reviewed = rote(["-C", lib.path, "review", "english-a1/run", "good"], in: directory.url)
         #expect(reviewed.status == 0, "\(reviewed.stderr)")
         #expect(reviewed.stderr.contains("alphabet: version 1.1.0 → 1.2.0"), "\(reviewed.stderr)")
-        #expect(reviewed.stderr.contains("1 new letter with default mastery (not practised, no passes yet): ae"), "\(reviewed.stderr)")
+        #expect(
+            reviewed.stderr.contains("1 new letter with default mastery (not practised, no passes yet): ae"),
+            "\(reviewed.stderr)")
         #expect(reviewed.stderr.contains("1 letter removed: z; your history for z is kept"), "\(reviewed.stderr)")
         let profile = try String(contentsOfFile: profilePath, encoding: .utf8)
         #expect(profile.contains("  alphabet: 1.2.0\n"), "\(profile)")
         let subjects = git(["log", "-2", "--format=%s"], in: lib).stdout
         #expect(subjects.contains("Content: alphabet 1.1.0 → 1.2.0 for tester"), "\(subjects)")
-        #expect(FileManager.default.fileExists(atPath: lib.appending(path: "profiles/tester/progress/alphabet/z.yaml").path), "history is never deleted")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: lib.appending(path: "profiles/tester/progress/alphabet/z.yaml").path),
+            "history is never deleted")
         #expect(git(["status", "--porcelain"], in: lib).stdout.isEmpty)
 
         // Once recorded, the upgrade does not run again.

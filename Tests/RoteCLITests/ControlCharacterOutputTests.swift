@@ -1,7 +1,7 @@
 import Foundation
 import RoteModel
-import Testing
 import TestSupport
+import Testing
 
 /// Content with terminal escapes in it (an entry's `word: "x\e]0;…\a"`) never reaches the
 /// terminal raw: `list`, `show`, `check` and error messages show each control character as
@@ -34,7 +34,9 @@ import TestSupport
 
         let listed = rote(["list", "english-a1"], in: library)
         #expect(listed.status == 0, "\(listed.stderr)")
-        #expect(listed.stdout.contains(#"zz\u{1B}]0;pwned\u{7} — x\u{1B}[31mred (verb)"#), "\(listed.stdout.debugDescription)")
+        #expect(
+            listed.stdout.contains(#"zz\u{1B}]0;pwned\u{7} — x\u{1B}[31mred (verb)"#),
+            "\(listed.stdout.debugDescription)")
         #expect(isInert(listed.stdout + listed.stderr), "\(listed.stdout.debugDescription)")
 
         let shown = rote(["show", "english-a1/zz"], in: library)
@@ -45,8 +47,14 @@ import TestSupport
 
         let checked = rote(["check"], in: library)
         #expect(checked.status == 0, "warnings only: \(checked.stdout)")
-        #expect(checked.stdout.contains(#"corpus/english-a1/zz.yaml:1: warning: 'word' holds U+001B (ESC) and U+0007 (BEL), control characters: a terminal would obey them rather than show them (Rote prints them as \u{1B} and \u{7}); remove them unless they are meant"#), "\(checked.stdout)")
-        #expect(checked.stdout.contains(#"corpus/english-a1/zz.yaml:3: warning: 'translation' holds U+001B (ESC), a control character"#), "\(checked.stdout)")
+        #expect(
+            checked.stdout.contains(
+                #"corpus/english-a1/zz.yaml:1: warning: 'word' holds U+001B (ESC) and U+0007 (BEL), control characters: a terminal would obey them rather than show them (Rote prints them as \u{1B} and \u{7}); remove them unless they are meant"#
+            ), "\(checked.stdout)")
+        #expect(
+            checked.stdout.contains(
+                #"corpus/english-a1/zz.yaml:3: warning: 'translation' holds U+001B (ESC), a control character"#),
+            "\(checked.stdout)")
         #expect(isInert(checked.stdout + checked.stderr))
 
         // An error message quoting what was typed or read goes out the same way.
@@ -58,14 +66,16 @@ import TestSupport
 
     @Test func aStudyCardAndAnExportAtATerminalShowThemEscaped() throws {
         let directory = TemporaryDirectory()
-        let go = FixtureLibrary.files["corpus/words/go.yaml"]!.replacingOccurrences(of: "translation: يذهب\n", with: "translation: \"يذهب\\e]0;pwned\\a\"\n")
+        let go = FixtureLibrary.files["corpus/words/go.yaml"]!.replacingOccurrences(
+            of: "translation: يذهب\n", with: "translation: \"يذهب\\e]0;pwned\\a\"\n")
         FixtureLibrary.write(into: directory, overrides: ["corpus/words/go.yaml": go])
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["TERM"] = "xterm-256color"
 
         let terminal = try PseudoTerminal()
-        let study = try terminal.spawn(Self.binary, ["-C", directory.url.path, "--user", "ana", "study", "words"], environment: environment)
+        let study = try terminal.spawn(
+            Self.binary, ["-C", directory.url.path, "--user", "ana", "study", "words"], environment: environment)
         defer { _ = terminal.finish(study, seconds: 0) }
         #expect(terminal.waitFor("answer (number or text)"), "\(terminal.screen)")
         #expect(terminal.waitUntil(raw: true))
@@ -77,14 +87,19 @@ import TestSupport
         #expect(terminal.waitFor("grade:"))
         #expect(terminal.waitUntil(raw: true))
         terminal.send("\r")
-        #expect(terminal.waitFor("\u{2068}يذهب\u{2069}" + #"\u{1B}]0;pwned\u{7}"#), "go's word card, the Arabic isolated: \(terminal.screen.debugDescription)")
+        #expect(
+            terminal.waitFor("\u{2068}يذهب\u{2069}" + #"\u{1B}]0;pwned\u{7}"#),
+            "go's word card, the Arabic isolated: \(terminal.screen.debugDescription)")
         #expect(!terminal.screen.contains("\u{1B}]"), "no OSC sequence reaches the terminal")
 
         let export = try PseudoTerminal()
-        let exported = try export.spawn(Self.binary, ["-C", directory.url.path, "export", "--deck", "words", "--format", "csv"], environment: environment)
+        let exported = try export.spawn(
+            Self.binary, ["-C", directory.url.path, "export", "--deck", "words", "--format", "csv"],
+            environment: environment)
         #expect(export.finish(exported))
         #expect(export.screen.contains(#"يذهب\u{1B}]0;pwned\u{7}"#), "\(export.screen.debugDescription)")
-        #expect(isInert(export.screen.replacingOccurrences(of: "\r\n", with: "\n")), "\(export.screen.debugDescription)")
+        #expect(
+            isInert(export.screen.replacingOccurrences(of: "\r\n", with: "\n")), "\(export.screen.debugDescription)")
     }
 
     @Test func aDeckExportedToAPipeKeepsItsBytes() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import RoteModel
 import RoteStore
-import Testing
 import TestSupport
+import Testing
 
 /// Issue #15's data-loss defects, each through the `rote` binary as a user or a script meets it.
 @Suite struct DataSafetyCLITests {
@@ -18,7 +18,8 @@ import TestSupport
 
     @discardableResult
     func rote(_ arguments: [String], user: String = "ana", input: String? = nil) -> Shell.Output {
-        Shell.run(Self.binary, ["-C", lib.path, "--user", user] + arguments, input: input, environment: ["NO_COLOR": "1"])
+        Shell.run(
+            Self.binary, ["-C", lib.path, "--user", user] + arguments, input: input, environment: ["NO_COLOR": "1"])
     }
 
     func git(_ arguments: [String]) -> Shell.Output {
@@ -41,13 +42,16 @@ import TestSupport
     }
 
     func waitFor(_ path: String) {
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: lib.appending(path: path).path) { usleep(20_000) }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: lib.appending(path: path).path) {
+            usleep(20_000)
+        }
     }
 
     @Test func aProgressFileThatDoesNotReadIsNeverWrittenOver() throws {
         for _ in 0..<3 { #expect(rote(["review", "words/run", "good"]).status == 0) }
         let reviews = try reviewCount()
-        let broken = try #require(directory.read(runPath)).replacingOccurrences(of: "status: active", with: "status active")
+        let broken = try #require(directory.read(runPath)).replacingOccurrences(
+            of: "status: active", with: "status active")
         directory.write(runPath, broken)
         #expect(git(["commit", "-qam", "break a progress file"]).status == 0)
 
@@ -74,7 +78,9 @@ import TestSupport
 
     @Test func repairKeepsTheReviewsOfBothSidesOfAConflict() throws {
         let path = runPath
-        directory.write(path, """
+        directory.write(
+            path,
+            """
             entry: words/run
             status: active
             reviews:
@@ -165,11 +171,13 @@ import TestSupport
             #expect(output.status == 1, "\(command)")
             #expect(output.stderr.contains("not a valid learner name"), "\(command): \(output.stderr)")
         }
-        let viaEnvironment = Shell.run(Self.binary, ["-C", lib.path, "study", "--plan"], environment: ["ROTE_USER": "a/b"])
+        let viaEnvironment = Shell.run(
+            Self.binary, ["-C", lib.path, "study", "--plan"], environment: ["ROTE_USER": "a/b"])
         #expect(viaEnvironment.status == 1)
         #expect(viaEnvironment.stderr.contains("ROTE_USER"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.url.path).isEmpty)
-        let launchFiles = (try? FileManager.default.contentsOfDirectory(atPath: lib.appending(path: ".git/rote").path)) ?? []
+        let launchFiles =
+            (try? FileManager.default.contentsOfDirectory(atPath: lib.appending(path: ".git/rote").path)) ?? []
         #expect(!launchFiles.contains { $0.contains("..") })
     }
 
@@ -200,20 +208,25 @@ import TestSupport
         let outside = TemporaryDirectory()
         // A remote commits profiles/ana/progress as a link to a folder outside the library.
         try FileManager.default.removeItem(at: lib.appending(path: "profiles/ana/progress"))
-        try FileManager.default.createSymbolicLink(atPath: lib.appending(path: "profiles/ana/progress").path, withDestinationPath: outside.url.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: lib.appending(path: "profiles/ana/progress").path, withDestinationPath: outside.url.path)
         #expect(git(["add", "-A"]).status == 0)
         #expect(git(["commit", "-qm", "link"]).status == 0)
         for command in [["review", "words/go", "good"], ["suspend", "words/go"], ["study", "words", "--new", "1"]] {
             let output = rote(command, input: "1\n1\n1\n1\n")
             #expect(output.status != 0 || !output.stdout.contains("Recorded"), "\(command)")
-            #expect(try FileManager.default.subpathsOfDirectory(atPath: outside.url.path).isEmpty, "\(command) wrote outside the library")
+            #expect(
+                try FileManager.default.subpathsOfDirectory(atPath: outside.url.path).isEmpty,
+                "\(command) wrote outside the library")
         }
         let review = rote(["review", "words/go", "good"])
         #expect(review.stderr.contains("symbolic link"), "\(review.stderr)")
     }
 
     @Test func aReviewDatedFarAheadThatArrivedByMergeNeverMakesRoteWriteWhatItRejects() throws {
-        directory.write(runPath, """
+        directory.write(
+            runPath,
+            """
             entry: words/run
             status: active
             reviews:
@@ -229,7 +242,9 @@ import TestSupport
         #expect(problems.isEmpty, "\(problems)")
         let check = rote(["check"])
         #expect(check.status == 0)
-        let line = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("id: far") }) + 1
+        let line =
+            try #require(
+                text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("id: far") }) + 1
         #expect(check.stdout.contains("\(runPath):\(line): warning: review far is dated 9999-06-01"), "\(check.stdout)")
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 import RoteModel
 import RoteStore
+import TestSupport
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -25,15 +25,20 @@ import Glibc
 
     @discardableResult
     func rote(_ library: URL, _ arguments: [String], input: String? = nil) -> Shell.Output {
-        Shell.run(Self.binary, ["-C", library.path, "--user", "ana"] + arguments, input: input, environment: ["NO_COLOR": "1"])
+        Shell.run(
+            Self.binary, ["-C", library.path, "--user", "ana"] + arguments, input: input, environment: ["NO_COLOR": "1"]
+        )
     }
 
     /// The fixture library as a clone of a bare hub, and a second clone of it.
     func makeNetwork() {
         let seed = TemporaryDirectory("rote-faults-seed")
-        FixtureLibrary.write(into: seed, overrides: [
-            "profiles/ana/profile.yaml": "user: ana\ncreated_at: 2026-11-01T09:00:00Z\nupdated_at: 2026-11-01T09:00:00Z\nsettings:\n  new_per_day: 50\n",
-        ])
+        FixtureLibrary.write(
+            into: seed,
+            overrides: [
+                "profiles/ana/profile.yaml":
+                    "user: ana\ncreated_at: 2026-11-01T09:00:00Z\nupdated_at: 2026-11-01T09:00:00Z\nsettings:\n  new_per_day: 50\n"
+            ])
         Shell.run("git", ["clone", "-q", "--bare", seed.url.path, hub.path])
         for clone in [desk, laptop] {
             Shell.run("git", ["clone", "-q", hub.path, clone.path])
@@ -47,7 +52,9 @@ import Glibc
     func reviewIDs(in library: URL, tree: String?) -> Set<String> {
         let output: String
         if let tree {
-            output = Shell.run("git", ["grep", "-h", "-o", "{id: [^,]*", tree, "--", "profiles/ana/progress"], in: library).stdout
+            output =
+                Shell.run("git", ["grep", "-h", "-o", "{id: [^,]*", tree, "--", "profiles/ana/progress"], in: library)
+                .stdout
         } else {
             output = Shell.run("grep", ["-rho", "{id: [^,]*", "profiles/ana/progress"], in: library).stdout
         }
@@ -77,7 +84,9 @@ import Glibc
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 
-    func arguments(for command: Command, run: Int, using random: inout SeededGenerator) -> (arguments: [String], input: String?, reviewID: String?) {
+    func arguments(for command: Command, run: Int, using random: inout SeededGenerator) -> (
+        arguments: [String], input: String?, reviewID: String?
+    ) {
         switch command {
         case .sync:
             return (["sync"], nil, nil)
@@ -87,9 +96,12 @@ import Glibc
             try? Data(("word,translation\n" + rows + "\n").utf8).write(to: file)
             return (["import", file.path, "--deck", "table\(run)", "--kind", "vocabulary"], nil, nil)
         case .review:
-            let entry = ["words/run", "words/go", "maths/arithmetic/addition/two_plus_two"].randomElement(using: &random)!
+            let entry = ["words/run", "words/go", "maths/arithmetic/addition/two_plus_two"].randomElement(
+                using: &random)!
             let id = "kill-\(run)"
-            return (["review", entry, ["again", "hard", "good", "easy"].randomElement(using: &random)!, "--id", id], nil, id)
+            return (
+                ["review", entry, ["again", "hard", "good", "easy"].randomElement(using: &random)!, "--id", id], nil, id
+            )
         case .study:
             let answers = (0..<30).map { _ in ["1", "2", "3", "1 2", "good", "run"].randomElement(using: &random)! }
             return (["study", "words", "maths", "--new", "10"], answers.joined(separator: "\n") + "\n", nil)
@@ -110,12 +122,15 @@ import Glibc
             #expect(status == 0, "\(command) left alone succeeds")
             durations[command] = UInt32(max(0.02, Date().timeIntervalSince(start)) * 1_000_000)
         }
-        print("fault runs: commands take \(Command.allCases.map { "\($0) \(durations[$0]! / 1000) ms" }.joined(separator: ", "))")
+        print(
+            "fault runs: commands take \(Command.allCases.map { "\($0) \(durations[$0]! / 1000) ms" }.joined(separator: ", "))"
+        )
         #expect(rote(desk, ["sync"]).status == 0)
 
         var committed = reviewIDs(in: desk, tree: "HEAD")
         var pushedByLaptop = Set<String>()
-        var kills = 0, completed = 0
+        var kills = 0
+        var completed = 0
         var killed: [Command: Int] = [:]
         let started = Date()
         for run in 0..<Self.runs {
@@ -129,8 +144,14 @@ import Glibc
             let (arguments, input, reviewID) = arguments(for: command, run: run, using: &random)
             let delay = UInt32.random(in: 0...durations[command]!, using: &random)
             let status = try runAndKill(arguments, input: input, after: delay)
-            if status == nil { kills += 1; killed[command, default: 0] += 1 } else { completed += 1 }
-            let context = "run \(run): \(command) killed after \(delay / 1000) ms (\(status.map { "ended by itself with \($0)" } ?? "killed"))"
+            if status == nil {
+                kills += 1
+                killed[command, default: 0] += 1
+            } else {
+                completed += 1
+            }
+            let context =
+                "run \(run): \(command) killed after \(delay / 1000) ms (\(status.map { "ended by itself with \($0)" } ?? "killed"))"
 
             #expect(status == nil || status == 0, "\(context): a command left alone succeeds")
             let fsck = Shell.run("git", ["fsck", "--no-progress", "--no-dangling"], in: desk)
@@ -141,14 +162,20 @@ import Glibc
             // retries it with the same id, below.
             var answered = reviewIDs(in: desk, tree: nil)
             if let reviewID {
-                if status == 0 { #expect(answered.contains(reviewID), "\(context): the recorded review is in its file") } else { answered.remove(reviewID) }
+                if status == 0 {
+                    #expect(answered.contains(reviewID), "\(context): the recorded review is in its file")
+                } else {
+                    answered.remove(reviewID)
+                }
             }
 
             let next = rote(desk, ["sync"])
             #expect(next.status == 0, "\(context): the next command: \(next.stderr)")
             let check = rote(desk, ["check"])
             #expect(check.status == 0, "\(context): rote check: \(check.stdout)\(check.stderr)")
-            let pending = Shell.run("git", ["status", "--porcelain", "--", "rote.yaml", "corpus", "profiles"], in: desk).stdout
+            let pending = Shell.run(
+                "git", ["status", "--porcelain", "--", "rote.yaml", "corpus", "profiles"], in: desk
+            ).stdout
             #expect(pending.isEmpty, "\(context): uncommitted after recovery: \(pending)")
             let now = reviewIDs(in: desk, tree: "HEAD")
             let lost = committed.union(answered).union(pushedByLaptop).subtracting(now)
@@ -156,18 +183,27 @@ import Glibc
             if let reviewID, status == nil {
                 let retried = rote(desk, arguments)
                 #expect(retried.status == 0, "\(context): the retried review: \(retried.stderr)")
-                let copies = Shell.run("git", ["grep", "-h", "-c", "{id: \(reviewID),", "HEAD", "--", "profiles/ana/progress"], in: desk).stdout
-                #expect(copies.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(context): the retried review is recorded once: \(copies)")
+                let copies = Shell.run(
+                    "git", ["grep", "-h", "-c", "{id: \(reviewID),", "HEAD", "--", "profiles/ana/progress"], in: desk
+                ).stdout
+                #expect(
+                    copies.trimmingCharacters(in: .whitespacesAndNewlines) == "1",
+                    "\(context): the retried review is recorded once: \(copies)")
             }
             if command == .importTable {
-                let deck = Shell.run("git", ["ls-tree", "--name-only", "HEAD", "corpus/table\(run)/"], in: desk).stdout.split(separator: "\n")
-                #expect(deck.isEmpty || deck.count == 41, "\(context): an import is all or nothing, found \(deck.count) files")
+                let deck = Shell.run("git", ["ls-tree", "--name-only", "HEAD", "corpus/table\(run)/"], in: desk).stdout
+                    .split(separator: "\n")
+                #expect(
+                    deck.isEmpty || deck.count == 41,
+                    "\(context): an import is all or nothing, found \(deck.count) files")
             }
             committed = reviewIDs(in: desk, tree: "HEAD")
             if !lost.isEmpty || next.status != 0 || check.status != 0 { break }
         }
         let seconds = Date().timeIntervalSince(started)
-        print("fault runs: \(Self.runs) (\(kills) killed — \(Command.allCases.map { "\($0) \(killed[$0] ?? 0)" }.joined(separator: ", ")) — and \(completed) ended first) in \(Int(seconds)) s")
+        print(
+            "fault runs: \(Self.runs) (\(kills) killed — \(Command.allCases.map { "\($0) \(killed[$0] ?? 0)" }.joined(separator: ", ")) — and \(completed) ended first) in \(Int(seconds)) s"
+        )
         #expect(kills >= Self.runs / 3, "runs are killed mid-command, not after: \(kills) of \(Self.runs)")
         #expect(Shell.run("git", ["fsck", "--no-progress"], in: hub).status == 0)
     }
@@ -184,18 +220,29 @@ import Glibc
 
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["python3", "-c", "import fcntl, os, sys, time; f = open(sys.argv[1], 'a+'); fcntl.flock(f, fcntl.LOCK_EX); f.truncate(0); f.write('pid %d: rote study\\n' % os.getpid()); f.flush(); print('locked', flush=True); time.sleep(60)", lock.path]
+        holder.arguments = [
+            "python3", "-c",
+            "import fcntl, os, sys, time; f = open(sys.argv[1], 'a+'); fcntl.flock(f, fcntl.LOCK_EX); f.truncate(0); f.write('pid %d: rote study\\n' % os.getpid()); f.flush(); print('locked', flush=True); time.sleep(60)",
+            lock.path,
+        ]
         let output = Pipe()
         holder.standardOutput = output
         try holder.run()
-        defer { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() }
+        defer {
+            kill(holder.processIdentifier, SIGKILL)
+            holder.waitUntilExit()
+        }
         _ = output.fileHandleForReading.availableData
         let busy = rote(desk, ["review", "words/go", "good"])
-        #expect(busy.status != 0 && busy.stderr.contains("pid \(holder.processIdentifier): rote study"), "\(busy.stderr)")
+        #expect(
+            busy.status != 0 && busy.stderr.contains("pid \(holder.processIdentifier): rote study"), "\(busy.stderr)")
         #expect(directory.read("desk/profiles/ana/progress/words/go.yaml") == nil, "the refused review wrote nothing")
     }
 
-    @Test(.enabled(if: TemporaryMount.permitted, "mounting a tmpfs needs root (CAP_SYS_ADMIN); this machine does not allow it"))
+    @Test(
+        .enabled(
+            if: TemporaryMount.permitted, "mounting a tmpfs needs root (CAP_SYS_ADMIN); this machine does not allow it")
+    )
     func aFullDiskGivesAClearErrorAndLosesNothing() throws {
         let mount = try TemporaryMount(size: "3m")
         defer { mount.unmount() }
@@ -207,7 +254,10 @@ import Glibc
         // Fill the disk to the last block.
         let filler = mount.url.appending(path: "filler")
         Shell.run("sh", ["-c", "cat /dev/zero > '\(filler.path)' 2>/dev/null; sync"])
-        for command in [["review", "words/run", "good", "--id", "on-full"], ["study", "words", "--new", "3"], ["suspend", "words/go"]] {
+        for command in [
+            ["review", "words/run", "good", "--id", "on-full"], ["study", "words", "--new", "3"],
+            ["suspend", "words/go"],
+        ] {
             let refused = rote(library, command, input: "1\n1\n1\n")
             #expect(refused.status == 1, "\(command): fails cleanly, no crash: \(refused.status) \(refused.stderr)")
             #expect(refused.stderr.contains("No space left on device"), "\(command): says why: \(refused.stderr)")
@@ -222,7 +272,10 @@ import Glibc
         #expect(Shell.run("git", ["status", "--porcelain"], in: library).stdout.isEmpty)
     }
 
-    @Test(.enabled(if: TemporaryMount.permitted, "mounting a tmpfs needs root (CAP_SYS_ADMIN); this machine does not allow it"))
+    @Test(
+        .enabled(
+            if: TemporaryMount.permitted, "mounting a tmpfs needs root (CAP_SYS_ADMIN); this machine does not allow it")
+    )
     func aReadOnlyLibraryGivesAClearErrorAndLosesNothing() throws {
         let mount = try TemporaryMount(size: "16m")
         defer { mount.unmount() }
@@ -237,7 +290,9 @@ import Glibc
             #expect(refused.stderr.contains("Read-only file system"), "\(command): says why: \(refused.stderr)")
         }
         let shown = rote(library, ["show", "words/run"])
-        #expect(shown.status == 0 && shown.stdout.contains("words/run") || shown.stderr.contains("Read-only file system"), "reading works or says why: \(shown.status) \(shown.stdout) \(shown.stderr)")
+        #expect(
+            shown.status == 0 && shown.stdout.contains("words/run") || shown.stderr.contains("Read-only file system"),
+            "reading works or says why: \(shown.status) \(shown.stdout) \(shown.stderr)")
         try mount.remount(readOnly: false)
         #expect(reviewIDs(in: library, tree: "HEAD") == committed)
         #expect(rote(library, ["review", "words/run", "good", "--id", "after-ro"]).status == 0)
@@ -263,12 +318,16 @@ struct TemporaryMount {
         url = holder.url.appending(path: "mnt")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         let mounted = Shell.run("mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", url.path])
-        guard mounted.status == 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: mounted.stderr]) }
+        guard mounted.status == 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: mounted.stderr])
+        }
     }
 
     func remount(readOnly: Bool) throws {
         let result = Shell.run("mount", ["-o", "remount,\(readOnly ? "ro" : "rw")", url.path])
-        guard result.status == 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+        guard result.status == 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: result.stderr])
+        }
     }
 
     func unmount() { Shell.run("umount", ["-l", url.path]) }

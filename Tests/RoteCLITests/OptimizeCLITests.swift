@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `rote optimize` and `rote evaluate`, run as a user runs them, on the fsrs-rs fixture
 /// (Tests/SchedulingTests/Fixtures/fsrs-rs: a simulated learner's histories and fsrs-rs's
@@ -46,14 +46,18 @@ import TestSupport
         #expect(logLoss <= expected.fsrs_rs_fit.log_loss + 0.001)
         #expect(rmse <= 1.1 * expected.fsrs_rs_fit.rmse_bins)
         for threads in ["1", "3"] {
-            let again = rote(["optimize", "--histories", Self.histories, "--format", "json", "--threads", threads], in: directory.url)
+            let again = rote(
+                ["optimize", "--histories", Self.histories, "--format", "json", "--threads", threads], in: directory.url
+            )
             #expect(again.stdout == output.stdout, "threads \(threads)")
         }
         #expect((try? FileManager.default.contentsOfDirectory(atPath: directory.url.path))?.isEmpty == true)
 
         let text = rote(["optimize", "--histories", Self.histories], in: directory.url)
         #expect(text.status == 0)
-        #expect(text.stdout.contains("Fitted FSRS-6 to these histories: \(expected.items) reviews a day or more apart, from 500 entries."))
+        #expect(
+            text.stdout.contains(
+                "Fitted FSRS-6 to these histories: \(expected.items) reviews a day or more apart, from 500 entries."))
         #expect(text.stdout.contains("log loss    0.3026 → "), "\(text.stdout)")
     }
 
@@ -74,7 +78,9 @@ import TestSupport
             let output = rote([command, "--histories", "-"], input: input)
             #expect(output.status == 1)
             #expect(output.stdout.isEmpty)
-            let reported = output.stderr.split(separator: "\n").filter { $0.contains(": error:") && $0.hasPrefix("<stdin>") }
+            let reported = output.stderr.split(separator: "\n").filter {
+                $0.contains(": error:") && $0.hasPrefix("<stdin>")
+            }
             #expect(reported == replayed, "\(command): \(output.stderr)")
             #expect(output.stderr.contains("4 of 5 lines could not be read, so nothing was"))
         }
@@ -82,7 +88,9 @@ import TestSupport
         directory.write("bad.jsonl", input)
         let named = rote(["optimize", "--histories", "bad.jsonl"], in: directory.url)
         #expect(named.stderr.contains("bad.jsonl:3: error: malformed JSON"), "\(named.stderr)")
-        #expect(rote(["optimize", "--histories", "missing.jsonl"], in: directory.url).stderr.contains("missing.jsonl: cannot be read"))
+        #expect(
+            rote(["optimize", "--histories", "missing.jsonl"], in: directory.url).stderr.contains(
+                "missing.jsonl: cannot be read"))
     }
 
     // MARK: - evaluate
@@ -96,7 +104,8 @@ import TestSupport
         #expect(abs(try #require(defaults.rmse_bins) - expected.defaults.rmse_bins) < 2e-6)
 
         let list = expected.fsrs_rs_fit.parameters.map { "\($0)" }.joined(separator: ",")
-        let given = try printed(rote(["evaluate", "--histories", Self.histories, "--format", "json", "--parameters", list]))
+        let given = try printed(
+            rote(["evaluate", "--histories", Self.histories, "--format", "json", "--parameters", list]))
         #expect(abs(try #require(given.log_loss) - expected.fsrs_rs_fit.log_loss) < 2e-6)
         #expect(abs(try #require(given.rmse_bins) - expected.fsrs_rs_fit.rmse_bins) < 2e-6)
 
@@ -107,7 +116,10 @@ import TestSupport
         let short = rote(["evaluate", "--histories", Self.histories, "--parameters", "1,2,3"])
         #expect(short.status != 0)
         #expect(short.stderr.contains("expected 21 FSRS parameters, got 3"))
-        let outside = rote(["evaluate", "--histories", Self.histories, "--parameters", list.replacingOccurrences(of: "6.45798", with: "16.45798")])
+        let outside = rote([
+            "evaluate", "--histories", Self.histories, "--parameters",
+            list.replacingOccurrences(of: "6.45798", with: "16.45798"),
+        ])
         #expect(outside.stderr.contains("parameters[4] = 16.45798"), "\(outside.stderr)")
     }
 
@@ -127,7 +139,8 @@ import TestSupport
             var text = "entry: \(entry)\nstatus: active\nreviews:\n"
             for (position, review) in reviews.enumerated() {
                 let rating = try #require(review["rating"] as? Int)
-                text += "  - {id: r\(position), at: \(try #require(review["at"] as? String)), grade: \(names[rating - 1])}\n"
+                text +=
+                    "  - {id: r\(position), at: \(try #require(review["at"] as? String)), grade: \(names[rating - 1])}\n"
             }
             overrides["profiles/ana/progress/\(entry).yaml"] = text
         }
@@ -136,7 +149,9 @@ import TestSupport
     }
 
     func commits(_ directory: TemporaryDirectory) -> Int {
-        Int(Shell.run("git", ["rev-list", "--count", "HEAD"], in: directory.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        Int(
+            Shell.run("git", ["rev-list", "--count", "HEAD"], in: directory.url).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)) ?? -1
     }
 
     /// One commit records the parameters and replays every progress file they change; the
@@ -149,7 +164,10 @@ import TestSupport
 
         let output = rote(["optimize"], in: directory.url)
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.contains("Fitted FSRS-6 to ana's reviews: 4378 reviews a day or more apart, from 501 entries."), "\(output.stdout)")
+        #expect(
+            output.stdout.contains(
+                "Fitted FSRS-6 to ana's reviews: 4378 reviews a day or more apart, from 501 entries."),
+            "\(output.stdout)")
         #expect(output.stdout.contains("replayed 501 progress files"), "\(output.stdout)")
         #expect(commits(directory) == before + 1)
         let message = Shell.run("git", ["log", "-1", "--format=%B"], in: directory.url).stdout
@@ -158,7 +176,8 @@ import TestSupport
         #expect(message.contains(" → 0.29"))
         #expect(message.contains("\nRMSE(bins) 0.0"))
         #expect(message.contains("Rote-User: ana"))
-        let changed = Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: directory.url).stdout.split(separator: "\n")
+        let changed = Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: directory.url).stdout.split(
+            separator: "\n")
         #expect(changed.contains("profiles/ana/profile.yaml"))
         #expect(changed.count == 502)
         #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
@@ -180,10 +199,14 @@ import TestSupport
         let deck = rote(["optimize", "--deck", "verses"], in: directory.url)
         #expect(deck.status == 0, "\(deck.stderr)")
         #expect(commits(directory) == before + 2)
-        let deckFiles = Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: directory.url).stdout.split(separator: "\n")
-        #expect(deckFiles.allSatisfy { $0 == "profiles/ana/profile.yaml" || $0.hasPrefix("profiles/ana/progress/verses/") })
+        let deckFiles = Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: directory.url).stdout.split(
+            separator: "\n")
+        #expect(
+            deckFiles.allSatisfy { $0 == "profiles/ana/profile.yaml" || $0.hasPrefix("profiles/ana/progress/verses/") })
         #expect(directory.read("profiles/ana/profile.yaml")?.contains("deck_fsrs_parameters:\n  verses: [") == true)
-        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix("Optimize: FSRS parameters for ana's verses deck from"))
+        #expect(
+            Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix(
+                "Optimize: FSRS parameters for ana's verses deck from"))
     }
 
     /// A fit that predicts the reviews no better than the parameters in use is not written —
@@ -193,20 +216,29 @@ import TestSupport
         let directory = TemporaryDirectory()
         let manager = FileManager.default
         for path in ["rote.yaml", "corpus", "profiles/demo"] {
-            try manager.createDirectory(at: directory.url.appending(path: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try manager.createDirectory(
+                at: directory.url.appending(path: path).deletingLastPathComponent(), withIntermediateDirectories: true)
             try manager.copyItem(at: Checkout.root.appending(path: path), to: directory.url.appending(path: path))
         }
         Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
         Shell.run("git", ["add", "-A"], in: directory.url)
-        Shell.run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "demo"], in: directory.url)
-        let learner = Shell.run(Self.binary, ["--user", "demo", "optimize", "--minimum-reviews", "394"], in: directory.url)
+        Shell.run(
+            "git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "demo"],
+            in: directory.url)
+        let learner = Shell.run(
+            Self.binary, ["--user", "demo", "optimize", "--minimum-reviews", "394"], in: directory.url)
         #expect(learner.stdout.contains("Recorded in your profile"), "\(learner.stdout)\(learner.stderr)")
         let before = commits(directory)
         let profile = directory.read("profiles/demo/profile.yaml")
-        let deck = Shell.run(Self.binary, ["--user", "demo", "optimize", "--deck", "english-a1", "--minimum-reviews", "100"], in: directory.url)
+        let deck = Shell.run(
+            Self.binary, ["--user", "demo", "optimize", "--deck", "english-a1", "--minimum-reviews", "100"],
+            in: directory.url)
         #expect(deck.status == 0, "\(deck.stderr)")
         #expect(deck.stdout.contains("Fitted FSRS-6 to demo's english-a1 reviews: 289 reviews"), "\(deck.stdout)")
-        #expect(deck.stdout.contains("They predict these reviews no better than the parameters in use, so nothing was written."), "\(deck.stdout)")
+        #expect(
+            deck.stdout.contains(
+                "They predict these reviews no better than the parameters in use, so nothing was written."),
+            "\(deck.stdout)")
         #expect(commits(directory) == before)
         #expect(directory.read("profiles/demo/profile.yaml") == profile)
     }
@@ -231,7 +263,9 @@ import TestSupport
         let profile = directory.read("profiles/ana/profile.yaml")
         let output = rote(["optimize"], in: directory.url)
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.contains("Not fitted: 1 review to learn from, fewer than the 1000 needed"), "\(output.stdout)")
+        #expect(
+            output.stdout.contains("Not fitted: 1 review to learn from, fewer than the 1000 needed"), "\(output.stdout)"
+        )
         #expect(output.stdout.contains("Nothing was written."))
         #expect(commits(directory) == before)
         #expect(directory.read("profiles/ana/profile.yaml") == profile)

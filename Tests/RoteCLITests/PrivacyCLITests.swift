@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 import RoteModel
 import RoteStore
+import TestSupport
+import Testing
 
 /// Seed 004's privacy through the `rote` binary: random device ids, anonymous libraries, and
 /// consent to keeping passage practice.
@@ -17,21 +17,29 @@ import RoteStore
     init() throws {
         home = directory.url.appending(path: "home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        try "[user]\n\tname = \(Self.gitName)\n\temail = \(Self.gitEmail)\n".write(to: home.appending(path: ".gitconfig"), atomically: true, encoding: .utf8)
+        try "[user]\n\tname = \(Self.gitName)\n\temail = \(Self.gitEmail)\n".write(
+            to: home.appending(path: ".gitconfig"), atomically: true, encoding: .utf8)
     }
 
     var environment: [String: String] {
-        ["NO_COLOR": "1", "HOME": home.path, "USER": Self.login, "LOGNAME": Self.login, "ROTE_USER": "", "XDG_CONFIG_HOME": home.appending(path: ".config").path]
+        [
+            "NO_COLOR": "1", "HOME": home.path, "USER": Self.login, "LOGNAME": Self.login, "ROTE_USER": "",
+            "XDG_CONFIG_HOME": home.appending(path: ".config").path,
+        ]
     }
 
     @discardableResult
     func rote(_ arguments: [String], in library: URL? = nil, input: String? = nil) -> Shell.Output {
-        Shell.run(Self.binary, (library.map { ["-C", $0.path] } ?? []) + arguments, in: directory.url, input: input, environment: environment)
+        Shell.run(
+            Self.binary, (library.map { ["-C", $0.path] } ?? []) + arguments, in: directory.url, input: input,
+            environment: environment)
     }
 
     /// Every name, e-mail and message of every commit, and every version of every file.
     func everythingCommitted(in library: URL) -> String {
-        Shell.run("git", ["log", "--all", "-p", "--format=%an <%ae> %cn <%ce>%n%B"], in: library, environment: environment).stdout
+        Shell.run(
+            "git", ["log", "--all", "-p", "--format=%an <%ae> %cn <%ce>%n%B"], in: library, environment: environment
+        ).stdout
     }
 
     @Test func anAnonymousLibraryNamesNoOneInItsFilesOrCommits() throws {
@@ -40,7 +48,10 @@ import RoteStore
         let desk = directory.url.appending(path: "desk")
         let created = rote(["init", "--anonymous", desk.path])
         #expect(created.status == 0, "\(created.stderr)")
-        let manifest = try #require(LibraryManifest.decode(try String(contentsOf: desk.appending(path: "rote.yaml"), encoding: .utf8), path: "rote.yaml").0)
+        let manifest = try #require(
+            LibraryManifest.decode(
+                try String(contentsOf: desk.appending(path: "rote.yaml"), encoding: .utf8), path: "rote.yaml"
+            ).0)
         let learner = try #require(manifest.defaultUser)
         #expect(manifest.privacy == .anonymous)
         #expect(learner.wholeMatch(of: /learner-[0-9a-f]{10}/) != nil, "a random learner id: \(learner)")
@@ -66,10 +77,16 @@ import RoteStore
                 #expect(!committed.contains(name), "\(name) is in the history of \(library.lastPathComponent)")
             }
             if host.count >= 4 { #expect(!committed.contains(host), "the host name \(host) is in the history") }
-            let authors = Set(Shell.run("git", ["log", "--all", "--format=%an <%ae>%n%cn <%ce>"], in: library).stdout.split(separator: "\n").map(String.init))
-            #expect(authors == ["Rote <\(learner)@users.rote.invalid>"], "every commit, merges too, by Rote: \(authors)")
+            let authors = Set(
+                Shell.run("git", ["log", "--all", "--format=%an <%ae>%n%cn <%ce>"], in: library).stdout.split(
+                    separator: "\n"
+                ).map(String.init))
+            #expect(
+                authors == ["Rote <\(learner)@users.rote.invalid>"], "every commit, merges too, by Rote: \(authors)")
             // Plain git in the clone commits anonymously as well.
-            #expect(Shell.run("git", ["config", "user.email"], in: library).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(learner)@users.rote.invalid")
+            #expect(
+                Shell.run("git", ["config", "user.email"], in: library).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines) == "\(learner)@users.rote.invalid")
         }
         #expect(rote(["check"], in: desk).status == 0)
     }
@@ -78,10 +95,13 @@ import RoteStore
         let library = directory.url.appending(path: "anon")
         #expect(rote(["init", "--anonymous", library.path]).status == 0)
         var manifest = try String(contentsOf: library.appending(path: "rote.yaml"), encoding: .utf8)
-        manifest = manifest.split(separator: "\n").filter { !$0.hasPrefix("default_user:") }.joined(separator: "\n") + "\n"
+        manifest =
+            manifest.split(separator: "\n").filter { !$0.hasPrefix("default_user:") }.joined(separator: "\n") + "\n"
         try manifest.write(to: library.appending(path: "rote.yaml"), atomically: true, encoding: .utf8)
         let refused = rote(["review", "english-a1/run", "good"], in: library)
-        #expect(refused.status != 0 && refused.stderr.contains("anonymous") && refused.stderr.contains("--user"), "\(refused.stderr)")
+        #expect(
+            refused.status != 0 && refused.stderr.contains("anonymous") && refused.stderr.contains("--user"),
+            "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: library.appending(path: "profiles/\(Self.login)").path))
     }
 
@@ -91,14 +111,18 @@ import RoteStore
         let desk = directory.url.appending(path: "desk")
         #expect(rote(["init", desk.path]).status == 0)
         #expect(rote(["review", "english-a1/run", "good"], in: desk).status == 0)
-        let id = try String(contentsOf: desk.appending(path: ".git/rote/device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let id = try String(contentsOf: desk.appending(path: ".git/rote/device-id"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(id.wholeMatch(of: /dev-[0-9a-f]{12}/) != nil, "\(id)")
-        let progress = try String(contentsOf: desk.appending(path: "profiles/\(Self.login)/progress/english-a1/run.yaml"), encoding: .utf8)
+        let progress = try String(
+            contentsOf: desk.appending(path: "profiles/\(Self.login)/progress/english-a1/run.yaml"), encoding: .utf8)
         #expect(progress.contains("device: \(id)}"), "\(progress)")
         #expect(Shell.run("git", ["log", "-1", "--format=%B"], in: desk).stdout.contains("Rote-Device: \(id)"))
 
         let named = rote(["device", "--name", "Ana's old laptop"], in: desk)
-        #expect(named.status == 0 && named.stdout.contains(id) && named.stdout.contains("Ana's old laptop"), "\(named.stdout)")
+        #expect(
+            named.status == 0 && named.stdout.contains(id) && named.stdout.contains("Ana's old laptop"),
+            "\(named.stdout)")
         #expect(rote(["log"], in: desk).stdout.contains("Ana's old laptop"), "rote log shows this device's name")
         #expect(!everythingCommitted(in: desk).contains("old laptop"), "the name is never committed")
 
@@ -107,12 +131,15 @@ import RoteStore
         let laptop = directory.url.appending(path: "laptop")
         #expect(rote(["clone", hub.path, laptop.path]).status == 0)
         #expect(rote(["review", "english-a1/run", "hard"], in: laptop).status == 0)
-        let other = try String(contentsOf: laptop.appending(path: ".git/rote/device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let other = try String(contentsOf: laptop.appending(path: ".git/rote/device-id"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(other != id && other.hasPrefix("dev-"))
         #expect(!FileManager.default.fileExists(atPath: laptop.appending(path: ".git/rote/device-name").path))
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
         if host.count >= 4 {
-            #expect(!everythingCommitted(in: laptop).contains("device: \(Slug.make(from: host))"), "no review names the host")
+            #expect(
+                !everythingCommitted(in: laptop).contains("device: \(Slug.make(from: host))"),
+                "no review names the host")
         }
     }
 
@@ -123,8 +150,12 @@ import RoteStore
         let refused = rote(["review", "kjv/joh-3-16", "good"], in: library)
         #expect(refused.status != 0 && refused.stderr.contains("rote consent grant"), "\(refused.stderr)")
         let studied = rote(["study", "kjv", "--new", "1"], in: library, input: "")
-        #expect(studied.status != 0 && studied.stderr.contains("passage study refused"), "end of input: \(studied.stdout) \(studied.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: library.appending(path: "profiles/\(Self.login)/progress/kjv").path))
+        #expect(
+            studied.status != 0 && studied.stderr.contains("passage study refused"),
+            "end of input: \(studied.stdout) \(studied.stderr)")
+        #expect(
+            !FileManager.default.fileExists(atPath: library.appending(path: "profiles/\(Self.login)/progress/kjv").path)
+        )
         #expect(Shell.run("git", ["status", "--porcelain"], in: library).stdout.isEmpty)
         #expect(!everythingCommitted(in: library).contains("profiles/\(Self.login)/progress/kjv"))
         #expect(rote(["review", "english-a1/run", "good"], in: library).status == 0, "other decks are unaffected")
@@ -135,9 +166,15 @@ import RoteStore
         #expect(rote(["suspend", "kjv/mat-5-44"], in: library).status == 0)
 
         let withdrawn = rote(["consent", "withdraw"], in: library)
-        #expect(withdrawn.status == 0 && withdrawn.stdout.contains("Erased 3 files") && withdrawn.stdout.contains("--purge-history"), "\(withdrawn.stdout)")
-        #expect(!FileManager.default.fileExists(atPath: library.appending(path: "profiles/\(Self.login)/progress/kjv").path))
-        #expect(FileManager.default.fileExists(atPath: library.appending(path: "profiles/\(Self.login)/progress/english-a1/run.yaml").path))
+        #expect(
+            withdrawn.status == 0 && withdrawn.stdout.contains("Erased 3 files")
+                && withdrawn.stdout.contains("--purge-history"), "\(withdrawn.stdout)")
+        #expect(
+            !FileManager.default.fileExists(atPath: library.appending(path: "profiles/\(Self.login)/progress/kjv").path)
+        )
+        #expect(
+            FileManager.default.fileExists(
+                atPath: library.appending(path: "profiles/\(Self.login)/progress/english-a1/run.yaml").path))
         #expect(rote(["consent"], in: library).stdout.contains("passage practice: not granted"))
         #expect(rote(["review", "kjv/joh-3-16", "good"], in: library).status != 0)
         #expect(rote(["check"], in: library).status == 0)

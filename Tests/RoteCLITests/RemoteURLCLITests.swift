@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A password written into a remote's URL never appears in what `rote` prints.
 @Suite struct RemoteURLCLITests {

@@ -1,13 +1,15 @@
 import Foundation
-import Testing
-import TestSupport
 import RoteStore
+import TestSupport
+import Testing
 
 /// Runs the real `rote` binary, as a user would, and checks what it prints.
 @Suite struct RoteCLITests {
     static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
 
-    func rote(_ arguments: [String], in directory: URL? = nil, input: String? = nil, environment: [String: String] = [:]) -> Shell.Output {
+    func rote(
+        _ arguments: [String], in directory: URL? = nil, input: String? = nil, environment: [String: String] = [:]
+    ) -> Shell.Output {
         Shell.run(Self.binary, arguments, in: directory, input: input, environment: environment)
     }
 
@@ -86,7 +88,10 @@ import RoteStore
         let before = rote(["-C", lib, "--user", "tester", "study", "--plan"])
         #expect(before.status == 0, "\(before.stderr)")
         #expect(before.stdout.hasPrefix("Study plan for tester:"), "\(before.stdout)")
-        for arguments in [["study", "-C", lib, "--user", "tester", "--plan"], ["-C\(lib)", "study", "--user=tester", "--plan"], ["--user=tester", "study", "--plan", "-C", lib]] {
+        for arguments in [
+            ["study", "-C", lib, "--user", "tester", "--plan"], ["-C\(lib)", "study", "--user=tester", "--plan"],
+            ["--user=tester", "study", "--plan", "-C", lib],
+        ] {
             let output = rote(arguments)
             #expect(output.status == 0, "\(arguments): \(output.stderr)")
             #expect(output.stdout == before.stdout, "\(arguments)")
@@ -116,18 +121,23 @@ import RoteStore
     @Test func libraryComesFromEnvironmentOrTheDefaultLocation() {
         let directory = TemporaryDirectory()
         _ = rote(["init", "lib"], in: directory.url, environment: ["ROTE_USER": "tester"])
-        let viaEnvironment = rote(["list", "kjv"], in: directory.url, environment: ["ROTE_LIBRARY": directory.url.appending(path: "lib").path])
+        let viaEnvironment = rote(
+            ["list", "kjv"], in: directory.url, environment: ["ROTE_LIBRARY": directory.url.appending(path: "lib").path]
+        )
         #expect(viaEnvironment.status == 0)
         #expect(viaEnvironment.stdout.contains("kjv/joh-3-16"))
         let nested = rote(["list", "alphabet"], in: directory.url.appending(path: "lib/corpus/alphabet"))
         #expect(nested.stdout.contains("alphabet/a "), "found from a sub-folder, like git")
 
         let home = TemporaryDirectory()
-        let first = rote(["list", "math"], in: home.url, environment: ["XDG_DATA_HOME": home.url.path, "ROTE_LIBRARY": "", "ROTE_USER": "newcomer"])
+        let first = rote(
+            ["list", "math"], in: home.url,
+            environment: ["XDG_DATA_HOME": home.url.path, "ROTE_LIBRARY": "", "ROTE_USER": "newcomer"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("Created your library at \(home.url.path)/rote"))
         #expect(first.stdout.contains("math/arithmetic/addition/carry_tens"))
-        let second = rote(["list", "math"], in: home.url, environment: ["XDG_DATA_HOME": home.url.path, "ROTE_LIBRARY": ""])
+        let second = rote(
+            ["list", "math"], in: home.url, environment: ["XDG_DATA_HOME": home.url.path, "ROTE_LIBRARY": ""])
         #expect(!second.stderr.contains("Created"))
     }
 
@@ -135,15 +145,24 @@ import RoteStore
         let install = TemporaryDirectory()
         try FileManager.default.copyItem(atPath: Self.binary, toPath: install.url.appending(path: "rote").path)
         let work = TemporaryDirectory()
-        let output = Shell.run(install.url.appending(path: "rote").path, ["init", "mine"], in: work.url, environment: ["ROTE_USER": "tester"])
+        let output = Shell.run(
+            install.url.appending(path: "rote").path, ["init", "mine"], in: work.url,
+            environment: ["ROTE_USER": "tester"])
         #expect(output.status == 0, "\(output.stderr)")
         for deck in ["english-a1", "kjv", "red-letter", "alphabet", "math"] {
-            let original = try FileManager.default.contentsOfDirectory(atPath: Checkout.root.appending(path: "corpus/\(deck)").path).sorted()
-            let copied = try FileManager.default.contentsOfDirectory(atPath: work.url.appending(path: "mine/corpus/\(deck)").path).sorted()
+            let original = try FileManager.default.contentsOfDirectory(
+                atPath: Checkout.root.appending(path: "corpus/\(deck)").path
+            ).sorted()
+            let copied = try FileManager.default.contentsOfDirectory(
+                atPath: work.url.appending(path: "mine/corpus/\(deck)").path
+            ).sorted()
             #expect(original == copied)
         }
         let run = try String(contentsOf: work.url.appending(path: "mine/corpus/english-a1/run.yaml"), encoding: .utf8)
-        #expect(run == (try String(contentsOf: Checkout.root.appending(path: "corpus/english-a1/run.yaml"), encoding: .utf8)))
+        #expect(
+            run
+                == (try String(contentsOf: Checkout.root.appending(path: "corpus/english-a1/run.yaml"), encoding: .utf8))
+        )
     }
 
     @Test func initRefusesAnExistingLibraryOrABadName() {
@@ -179,7 +198,8 @@ import RoteStore
                 #expect(state["due"] as? String == expect["due"] as? String)
                 #expect((state["step"] as? Int) == (expect["step"] as? Int))
                 for key in ["stability", "difficulty"] {
-                    let a = try #require(state[key] as? Double), b = try #require(expect[key] as? Double)
+                    let a = try #require(state[key] as? Double)
+                    let b = try #require(expect[key] as? Double)
                     #expect(abs(a - b) <= 1e-9 * abs(b), "\(want["id"] ?? "") \(key)")
                 }
                 compared += 1
@@ -204,8 +224,12 @@ import RoteStore
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
         }
         #expect(ids == ["a", "f"])
-        for line in 2...6 { #expect(output.stderr.contains("<stdin>:\(line): error:"), "line \(line): \(output.stderr)") }
-        let sm2 = rote(["replay", "--scheduler", "sm2"], input: #"{"id": "s", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 3}]}"#)
+        for line in 2...6 {
+            #expect(output.stderr.contains("<stdin>:\(line): error:"), "line \(line): \(output.stderr)")
+        }
+        let sm2 = rote(
+            ["replay", "--scheduler", "sm2"],
+            input: #"{"id": "s", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 3}]}"#)
         #expect(sm2.stdout.contains("\"ease\""))
     }
 
@@ -214,7 +238,9 @@ import RoteStore
     @Test func replayKeepsInputOrderAndLineNumbersAcrossBatches() {
         let bad = [1, 2_048, 2_049, 3_333, 5_000]
         let lines = (1...5_000).map { number in
-            bad.contains(number) ? "not json" : #"{"id": "h\#(number)", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": \#(number % 4 + 1)}]}"#
+            bad.contains(number)
+                ? "not json"
+                : #"{"id": "h\#(number)", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": \#(number % 4 + 1)}]}"#
         }
         let output = rote(["replay"], input: lines.joined(separator: "\n"))
         #expect(output.status == 1)
@@ -222,7 +248,9 @@ import RoteStore
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
         }
         #expect(ids == (1...5_000).filter { !bad.contains($0) }.map { "h\($0)" })
-        let errors = output.stderr.split(separator: "\n").filter { $0.contains(": error:") }.map { String($0.prefix { $0 != " " }) }
+        let errors = output.stderr.split(separator: "\n").filter { $0.contains(": error:") }.map {
+            String($0.prefix { $0 != " " })
+        }
         #expect(errors == bad.map { "<stdin>:\($0):" })
     }
 
@@ -242,7 +270,9 @@ import RoteStore
         Shell.run("git", ["-C", "desk", "remote", "add", "origin", hub], in: directory.url)
         run(["-C", "desk", "sync"])
         run(["clone", hub, "laptop"])
-        #expect(run(["-C", "desk", "review", "english-a1/run", "good"]).stdout.hasPrefix("Recorded good for english-a1/run"))
+        #expect(
+            run(["-C", "desk", "review", "english-a1/run", "good"]).stdout.hasPrefix("Recorded good for english-a1/run")
+        )
         run(["-C", "laptop", "review", "english-a1/run", "hard"])
         run(["-C", "desk", "sync"])
         #expect(run(["-C", "laptop", "sync"]).stdout.contains("merged 1 session, 1 review"))
@@ -265,10 +295,13 @@ import RoteStore
         _ = rote(["init", "lib"], in: directory.url, environment: ["ROTE_USER": "tester"])
         let lib = directory.url.appending(path: "lib")
         // Two new words: each shows its card, then two questions; "1"s and a typed answer.
-        let output = rote(["-C", lib.path, "study", "english-a1", "--new", "2"], input: "1\n2\nzzz\n1\n", environment: ["ROTE_USER": "tester"])
+        let output = rote(
+            ["-C", lib.path, "study", "english-a1", "--new", "2"], input: "1\n2\nzzz\n1\n",
+            environment: ["ROTE_USER": "tester"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("Session saved:"), "\(output.stdout)")
-        let progress = try FileManager.default.contentsOfDirectory(atPath: lib.appending(path: "profiles/tester/progress/english-a1").path)
+        let progress = try FileManager.default.contentsOfDirectory(
+            atPath: lib.appending(path: "profiles/tester/progress/english-a1").path)
         #expect(progress.count == 2)
         let library = try LibraryLoader().load(lib)
         #expect(library.sessions["tester"]?.count == 1)
@@ -321,7 +354,10 @@ import RoteStore
         let output = rote(["-C", Checkout.root.path, "stats"], environment: ["NO_COLOR": "1"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.hasPrefix("demo: "))
-        for part in ["streak: ", "longest: ", "retention (last 30 days): ", "reviews per day, last 90 days:", "  english-a1: starting "] {
+        for part in [
+            "streak: ", "longest: ", "retention (last 30 days): ", "reviews per day, last 90 days:",
+            "  english-a1: starting ",
+        ] {
             #expect(output.stdout.contains(part), "\(part)\n\(output.stdout)")
         }
         #expect(!output.stdout.contains("\u{1B}["), "no colour when not a terminal")
@@ -329,8 +365,11 @@ import RoteStore
 
     @Test func helpNamesEveryCommand() {
         let help = rote(["--help"])
-        for command in ["init", "check", "list", "show", "lookup", "study", "review", "stats", "sync", "clone", "log", "history", "replay", "setup-git", "merge-driver",
-                        "letters", "suspend", "ignore", "activate", "reset", "import", "export", "forget", "deck"] {
+        for command in [
+            "init", "check", "list", "show", "lookup", "study", "review", "stats", "sync", "clone", "log", "history",
+            "replay", "setup-git", "merge-driver",
+            "letters", "suspend", "ignore", "activate", "reset", "import", "export", "forget", "deck",
+        ] {
             #expect(help.stdout.contains("  \(command) "), "\(command) is missing from rote --help")
         }
     }

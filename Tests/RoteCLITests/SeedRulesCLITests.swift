@@ -1,8 +1,8 @@
 import Foundation
-import Testing
-import TestSupport
 import RoteModel
 import RoteStore
+import TestSupport
+import Testing
 
 /// Issue #22's rules through the `rote` binary: studying a domain or a skill, passages by tag,
 /// skill progress and question statistics, leeches, tracing settings, local times.
@@ -13,11 +13,15 @@ import RoteStore
     var lib: URL { directory.url }
 
     init() {
-        FixtureLibrary.write(into: directory, overrides: [
-            "corpus/verses/joh-11-35.yaml": "reference: John 11:35\ntext: Jesus wept.\ntags: [grief, compassion]\norder: 1\n",
-            "corpus/verses/1jo-4-8.yaml": "reference: 1 John 4:8\ntext: God is love.\ntags: [love]\norder: 2\n",
-            "corpus/maths/arithmetic/subtraction/skill.yaml": "id: 55555555-5555-4555-8555-555555555555\ntitle: Subtraction\npublished: true\n",
-            "corpus/maths/arithmetic/subtraction/five_minus_two.yaml": """
+        FixtureLibrary.write(
+            into: directory,
+            overrides: [
+                "corpus/verses/joh-11-35.yaml":
+                    "reference: John 11:35\ntext: Jesus wept.\ntags: [grief, compassion]\norder: 1\n",
+                "corpus/verses/1jo-4-8.yaml": "reference: 1 John 4:8\ntext: God is love.\ntags: [love]\norder: 2\n",
+                "corpus/maths/arithmetic/subtraction/skill.yaml":
+                    "id: 55555555-5555-4555-8555-555555555555\ntitle: Subtraction\npublished: true\n",
+                "corpus/maths/arithmetic/subtraction/five_minus_two.yaml": """
                 id: 66666666-6666-4666-8666-666666666666
                 type: mcq_single
                 payload: {prompt: What is 5 - 2?, choices: ["3", "7"], solution_index: 0}
@@ -25,12 +29,14 @@ import RoteStore
                 published: true
 
                 """,
-        ])
+            ])
     }
 
     @discardableResult
     func rote(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) -> Shell.Output {
-        Shell.run(Self.binary, ["-C", lib.path, "--user", "ana"] + arguments, input: input, environment: ["NO_COLOR": "1"].merging(environment) { $1 })
+        Shell.run(
+            Self.binary, ["-C", lib.path, "--user", "ana"] + arguments, input: input,
+            environment: ["NO_COLOR": "1"].merging(environment) { $1 })
     }
 
     func sessions() throws -> [SessionFile] {
@@ -40,14 +46,21 @@ import RoteStore
     @Test func aDomainOrASkillIsStudiedAlone() throws {
         let domain = rote(["study", "maths/arithmetic", "--plan", "--list"])
         #expect(domain.status == 0, "\(domain.stderr)")
-        #expect(domain.stdout.contains("maths/arithmetic/addition/two_plus_two") && domain.stdout.contains("maths/arithmetic/subtraction/five_minus_two"))
+        #expect(
+            domain.stdout.contains("maths/arithmetic/addition/two_plus_two")
+                && domain.stdout.contains("maths/arithmetic/subtraction/five_minus_two"))
         let skill = rote(["study", "maths/arithmetic/subtraction", "--plan", "--list"])
-        #expect(skill.stdout.contains("1 new") && skill.stdout.contains("five_minus_two") && !skill.stdout.contains("two_plus_two"), "\(skill.stdout)")
+        #expect(
+            skill.stdout.contains("1 new") && skill.stdout.contains("five_minus_two")
+                && !skill.stdout.contains("two_plus_two"), "\(skill.stdout)")
         #expect(!rote(["study", "words", "--plan", "--list"]).stdout.contains("maths/"))
 
         let missing = rote(["study", "maths/arithmetic/division", "--plan"])
         #expect(missing.status != 0)
-        #expect(missing.stderr.contains("no domain or skill maths/arithmetic/division; try maths/arithmetic/addition, maths/arithmetic/subtraction"), "\(missing.stderr)")
+        #expect(
+            missing.stderr.contains(
+                "no domain or skill maths/arithmetic/division; try maths/arithmetic/addition, maths/arithmetic/subtraction"
+            ), "\(missing.stderr)")
 
         // A session about one skill records the skill and its score (seed 001's sessions).
         let studied = rote(["study", "maths/arithmetic/subtraction"], input: "1\n")
@@ -70,7 +83,9 @@ import RoteStore
         #expect(love.status == 0, "\(love.stderr)")
         #expect(love.stdout.contains("verses/1jo-4-8") && !love.stdout.contains("verses/joh-11-35"), "\(love.stdout)")
         let either = rote(["study", "--tag", "LOVE", "--tag", "grief", "--plan", "--list"])
-        #expect(either.stdout.contains("verses/1jo-4-8") && either.stdout.contains("verses/joh-11-35") && !either.stdout.contains("words/"), "\(either.stdout)")
+        #expect(
+            either.stdout.contains("verses/1jo-4-8") && either.stdout.contains("verses/joh-11-35")
+                && !either.stdout.contains("words/"), "\(either.stdout)")
         let none = rote(["study", "verses", "--tag", "joy", "--plan"])
         #expect(none.status != 0)
         #expect(none.stderr.contains("no passage tagged joy; tags are: compassion, grief, love"), "\(none.stderr)")
@@ -78,7 +93,9 @@ import RoteStore
 
     @Test func skillProgressAndQuestionStatisticsAreDerivedFromTheHistory() throws {
         // One wrong answer to 2 + 2 (a wrong choice), then a right one to 5 - 2.
-        directory.write("profiles/ana/sessions/2026/11/s1.yaml", """
+        directory.write(
+            "profiles/ana/sessions/2026/11/s1.yaml",
+            """
             id: s1
             user: ana
             type: learning
@@ -91,14 +108,18 @@ import RoteStore
               - {entry: maths/arithmetic/subtraction/five_minus_two, question: mcq_single, answer: "3", correct: true, at: 2026-11-20T09:00:20Z, ms: 2000}
 
             """)
-        directory.write("profiles/ana/progress/maths/arithmetic/addition/two_plus_two.yaml", """
+        directory.write(
+            "profiles/ana/progress/maths/arithmetic/addition/two_plus_two.yaml",
+            """
             entry: maths/arithmetic/addition/two_plus_two
             status: active
             reviews:
               - {id: r1, at: 2026-11-20T09:00:10Z, grade: again, ms: 3000}
 
             """)
-        directory.write("profiles/ana/progress/maths/arithmetic/subtraction/five_minus_two.yaml", """
+        directory.write(
+            "profiles/ana/progress/maths/arithmetic/subtraction/five_minus_two.yaml",
+            """
             entry: maths/arithmetic/subtraction/five_minus_two
             status: active
             reviews:
@@ -106,11 +127,15 @@ import RoteStore
 
             """)
         Shell.run("git", ["add", "-A"], in: lib)
-        Shell.run("git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "history"], in: lib)
+        Shell.run(
+            "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "history"], in: lib)
 
         let stats = rote(["stats"], environment: ["TZ": "UTC"])
         #expect(stats.status == 0, "\(stats.stderr)")
-        #expect(stats.stdout.contains("maths/arithmetic/addition: 1 attempt · 0 right (0%) · last 2026-11-20 09:00 +00:00 · mastery starting (0) over 2 questions"), "\(stats.stdout)")
+        #expect(
+            stats.stdout.contains(
+                "maths/arithmetic/addition: 1 attempt · 0 right (0%) · last 2026-11-20 09:00 +00:00 · mastery starting (0) over 2 questions"
+            ), "\(stats.stdout)")
         #expect(stats.stdout.contains("maths/arithmetic/subtraction: 1 attempt · 1 right (100%)"), "\(stats.stdout)")
 
         let skill = rote(["show", "maths/arithmetic/addition"], environment: ["TZ": "UTC"])
@@ -119,26 +144,37 @@ import RoteStore
         #expect(skill.stdout.contains("1 attempt · 0 right (0%)"), "\(skill.stdout)")
         #expect(skill.stdout.contains("progress 0%: 0 of 2 published questions last answered right"), "\(skill.stdout)")
         let domain = rote(["show", "maths/arithmetic"]).stdout
-        #expect(domain.contains("addition — Addition") && domain.contains("subtraction — Subtraction") && domain.contains("progress 100%: 1 of 1"), "\(domain)")
+        #expect(
+            domain.contains("addition — Addition") && domain.contains("subtraction — Subtraction")
+                && domain.contains("progress 100%: 1 of 1"), "\(domain)")
 
         let questions = rote(["stats", "--questions", "--deck", "maths"])
         #expect(questions.status == 0, "\(questions.stderr)")
         let lines = questions.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.dropFirst().first == "  maths/arithmetic/addition/two_plus_two mcq_single  used 1 time · 0% right", "worst first: \(lines)")
+        #expect(
+            lines.dropFirst().first == "  maths/arithmetic/addition/two_plus_two mcq_single  used 1 time · 0% right",
+            "worst first: \(lines)")
         #expect(lines.contains("  maths/arithmetic/subtraction/five_minus_two mcq_single  used 1 time · 100% right"))
-        #expect(rote(["show", "maths/arithmetic/addition/two_plus_two"]).stdout.contains("mcq_single  used 1 time · 0% right"))
+        #expect(
+            rote(["show", "maths/arithmetic/addition/two_plus_two"]).stdout.contains(
+                "mcq_single  used 1 time · 0% right"))
         #expect(rote(["stats", "--questions", "--deck", "nope"]).status != 0)
     }
 
     /// 7 lapses in the file; forgetting once more makes 8, a leech: study says so and one
     /// `suspend` takes it out; show and stats name it.
     @Test func aLeechIsAnnouncedShownAndSuspendedInOneKey() throws {
-        var reviews = ["  - {id: l0, at: 2026-10-01T09:00:00Z, grade: good}", "  - {id: l1, at: 2026-10-01T09:10:00Z, grade: good}"]
+        var reviews = [
+            "  - {id: l0, at: 2026-10-01T09:00:00Z, grade: good}",
+            "  - {id: l1, at: 2026-10-01T09:10:00Z, grade: good}",
+        ]
         for lapse in 0..<7 {
             reviews.append("  - {id: a\(lapse), at: 2026-10-\(10 + 2 * lapse)T09:00:00Z, grade: again}")
             reviews.append("  - {id: g\(lapse), at: 2026-10-\(10 + 2 * lapse)T09:10:00Z, grade: good}")
         }
-        directory.write("profiles/ana/progress/words/run.yaml", """
+        directory.write(
+            "profiles/ana/progress/words/run.yaml",
+            """
             entry: words/run
             status: active
             state: {phase: review, stability: 1.0, difficulty: 9.0, due: 2026-10-25T09:00:00Z, reps: 16, lapses: 7}
@@ -147,7 +183,8 @@ import RoteStore
 
             """)
         Shell.run("git", ["add", "-A"], in: lib)
-        Shell.run("git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "lapses"], in: lib)
+        Shell.run(
+            "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "lapses"], in: lib)
         #expect(!rote(["show", "words/run"]).stdout.contains("leech"), "7 lapses are not yet a leech")
 
         let study = rote(["study", "words", "--new", "0", "--typed"], input: "wrong\nwrong\nsuspend\n")
@@ -159,7 +196,9 @@ import RoteStore
         #expect(file.status == .suspended && file.state?.lapses == 8)
         #expect(rote(["show", "words/run"]).stdout.contains("leech: forgotten 8 times"))
         _ = rote(["activate", "words/run"])
-        #expect(rote(["stats"]).stdout.contains("leeches (forgotten 8+ times; rewrite them or `rote suspend ID`):\n  words/run"))
+        #expect(
+            rote(["stats"]).stdout.contains(
+                "leeches (forgotten 8+ times; rewrite them or `rote suspend ID`):\n  words/run"))
     }
 
     /// Seed 001's JSON out and back in: a skills deck exported, removed and imported again
@@ -170,14 +209,16 @@ import RoteStore
         let exported = rote(["export", "--deck", "maths", "--format", "json", "--out", out])
         #expect(exported.status == 0, "\(exported.stderr)")
         let json = try #require(FileManager.default.contents(atPath: out))
-        guard case let .object(top)? = try? JSONValue.parse(json).get(), case let .array(questions)? = top["questions"] else {
+        guard case let .object(top)? = try? JSONValue.parse(json).get(), case let .array(questions)? = top["questions"]
+        else {
             Issue.record("not the seed's shape")
             return
         }
         #expect(questions.count == 3 && top["domains"] != nil && top["skills"] != nil)
 
         Shell.run("git", ["rm", "-rq", "corpus/maths"], in: lib)
-        Shell.run("git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "no maths"], in: lib)
+        Shell.run(
+            "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "no maths"], in: lib)
         let imported = rote(["import", out, "--deck", "maths"])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("1 domain, 2 skills, 3 questions (6 new"), "\(imported.stdout)")
@@ -191,15 +232,20 @@ import RoteStore
         for entry in questionsBefore {
             #expect(after.entries.first { $0.id == entry.id }?.content == entry.content, "\(entry.id)")
         }
-        #expect(rote(["export", "--deck", "words", "--format", "json"]).stderr.contains("is a vocabulary deck; the seed JSON format holds skills decks"))
+        #expect(
+            rote(["export", "--deck", "words", "--format", "json"]).stderr.contains(
+                "is a vocabulary deck; the seed JSON format holds skills decks"))
     }
 
     /// The learner export holds letter attempts (JSON and CSV) and, in CSV as in JSON, the
     /// ladder positions and reflections of passages, and each session's skill and score.
     @Test func theLearnerExportHoldsLettersLaddersReflectionsAndScores() throws {
-        let attempt = #"{"letter": "l", "mode": "memory", "score": 86, "stroke_order": 90, "direction": 80, "shape": 85, "start": 90, "tips": ["stem-down"], "hint_used": false, "started_at": "2026-11-21T10:00:00Z", "completed_at": "2026-11-21T10:00:05Z", "drawing": [[[50, 10, 0], [50.5, 80, 400]]]}"#
+        let attempt =
+            #"{"letter": "l", "mode": "memory", "score": 86, "stroke_order": 90, "direction": 80, "shape": 85, "start": 90, "tips": ["stem-down"], "hint_used": false, "started_at": "2026-11-21T10:00:00Z", "completed_at": "2026-11-21T10:00:05Z", "drawing": [[[50, 10, 0], [50.5, 80, 400]]]}"#
         #expect(rote(["letters", "record", "-"], input: attempt).status == 0)
-        directory.write("profiles/ana/progress/verses/joh-11-35.yaml", """
+        directory.write(
+            "profiles/ana/progress/verses/joh-11-35.yaml",
+            """
             entry: verses/joh-11-35
             status: active
             ladder: {level: cloze2, covered: [0], attempts: 5, at: 2026-11-20T09:00:00Z}
@@ -211,17 +257,30 @@ import RoteStore
         let json = lib.appending(path: "out-json")
         #expect(rote(["export", "--format", "json", "--out", json.path]).status == 0)
         let document = try #require(directory.read("out-json/ana.json"))
-        #expect(document.contains("\"letters\": [") && document.contains("\"score\": 86") && document.contains("\"drawing\""), "\(document.prefix(600))")
+        #expect(
+            document.contains("\"letters\": [") && document.contains("\"score\": 86")
+                && document.contains("\"drawing\""), "\(document.prefix(600))")
 
         let csv = lib.appending(path: "out-csv")
         let written = rote(["export", "--format", "csv", "--out", csv.path])
         #expect(written.status == 0, "\(written.stderr)")
         let letters = try #require(directory.read("out-csv/letter_attempts.csv"))
-        #expect(letters.hasPrefix("letter,id,mode,score,stroke_order,direction,shape,start,tips,hint_used,started_at,completed_at,duration_ms,drawing"))
-        #expect(letters.contains("letters/l,") && letters.contains(",memory,86,90,80,85,90,stem-down,false,2026-11-21T10:00:00Z,2026-11-21T10:00:05Z,5000,") && letters.contains("\"[[[50, 10, 0], [50.5, 80, 400]]]\""), "\(letters)")
+        #expect(
+            letters.hasPrefix(
+                "letter,id,mode,score,stroke_order,direction,shape,start,tips,hint_used,started_at,completed_at,duration_ms,drawing"
+            ))
+        #expect(
+            letters.contains("letters/l,")
+                && letters.contains(
+                    ",memory,86,90,80,85,90,stem-down,false,2026-11-21T10:00:00Z,2026-11-21T10:00:05Z,5000,")
+                && letters.contains("\"[[[50, 10, 0], [50.5, 80, 400]]]\""), "\(letters)")
         let progress = try #require(directory.read("out-csv/progress.csv"))
-        #expect(progress.split(separator: "\n").first?.hasSuffix(",ladder_level,ladder_covered,ladder_attempts,ladder_at,reflection,reflection_at") == true)
-        #expect(progress.contains(",cloze2,0,5,2026-11-20T09:00:00Z,\"He wept, with them.\",2026-11-19T09:00:00Z"), "\(progress)")
+        #expect(
+            progress.split(separator: "\n").first?.hasSuffix(
+                ",ladder_level,ladder_covered,ladder_attempts,ladder_at,reflection,reflection_at") == true)
+        #expect(
+            progress.contains(",cloze2,0,5,2026-11-20T09:00:00Z,\"He wept, with them.\",2026-11-19T09:00:00Z"),
+            "\(progress)")
         let sessions = try #require(directory.read("out-csv/sessions.csv"))
         #expect(sessions.split(separator: "\n").first?.hasSuffix(",skill,score") == true)
         #expect(sessions.contains(",maths/arithmetic/subtraction,"), "\(sessions)")
@@ -238,7 +297,8 @@ import RoteStore
         func fetched(daysAgo: Double) throws {
             let head = lib.appending(path: ".git/FETCH_HEAD")
             try Data().write(to: head)
-            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-daysAgo * 86_400)], ofItemAtPath: head.path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(-daysAgo * 86_400)], ofItemAtPath: head.path)
             directory.remove(".git/rote/reminders")
         }
         try fetched(daysAgo: 8)
@@ -254,18 +314,24 @@ import RoteStore
     /// they decide the prompt side: an English speaker learning english-a1's Arabic is asked
     /// the Arabic first.
     @Test func initRecordsTheLanguagesAndTheyDecideThePromptSide() throws {
-        let made = Shell.run(Self.binary, ["init", "en-ar", "--user", "eve", "--native-language", "en", "--target-language", "ar"], in: lib)
+        let made = Shell.run(
+            Self.binary, ["init", "en-ar", "--user", "eve", "--native-language", "en", "--target-language", "ar"],
+            in: lib)
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout.contains("languages: native en, learning ar"))
         let text = try #require(directory.read("en-ar/profiles/eve/profile.yaml"))
         let profile = try #require(Profile.decode(text, path: "p").0)
         #expect(profile.settings.nativeLanguage == "en" && profile.settings.targetLanguage == "ar")
         func firstQuestion(_ library: String) -> String {
-            let output = Shell.run(Self.binary, ["-C", library, "study", "english-a1", "--new", "1", "--typed"], in: lib, input: "quit\n").stdout
+            let output = Shell.run(
+                Self.binary, ["-C", library, "study", "english-a1", "--new", "1", "--typed"], in: lib, input: "quit\n"
+            ).stdout
             return output.split(separator: "\n").first { $0.hasPrefix("Translate") }.map(String.init) ?? output
         }
         #expect(firstQuestion("en-ar").hasPrefix("Translate back: "), "the Arabic is the prompt")
-        #expect(Shell.run(Self.binary, ["init", "plain", "--user", "bo"], in: lib).status == 0, "without a terminal nothing is asked")
+        #expect(
+            Shell.run(Self.binary, ["init", "plain", "--user", "bo"], in: lib).status == 0,
+            "without a terminal nothing is asked")
         #expect(firstQuestion("plain").hasPrefix("Translate: "), "the deck's own direction")
         let bad = Shell.run(Self.binary, ["init", "bad", "--native-language", "Arabic"], in: lib)
         #expect(bad.status != 0 && bad.stderr.contains("--native-language 'Arabic' is not a language code"))
@@ -279,7 +345,9 @@ import RoteStore
         let profileText = try #require(directory.read("profiles/ana/profile.yaml"))
         let profile = try #require(Profile.decode(profileText, path: "p").0)
         #expect(profile.settings.leftHanded == true && profile.settings.haptics == true)
-        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix("Settings: left-handed, haptics on for ana"))
+        #expect(
+            Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix(
+                "Settings: left-handed, haptics on for ana"))
         #expect(Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
         #expect(rote(["letters", "settings", "--right-handed"]).stdout.contains("right-handed · haptics on"))
         #expect(rote(["letters", "settings", "--left-handed", "--right-handed"]).status != 0)

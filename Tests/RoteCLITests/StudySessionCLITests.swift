@@ -1,9 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
 import RoteModel
 import RoteStore
 import Study
+import TestSupport
+import Testing
 
 /// Whole study sessions through the `rote` binary, driven by stdin as a script would.
 @Suite struct StudySessionCLITests {
@@ -13,14 +13,18 @@ import Study
     var lib: URL { directory.url }
 
     init() {
-        FixtureLibrary.write(into: directory, overrides: [
-            "corpus/letters/m.yaml": "glyph: latin-small-m\ncharacter: m\nname: small m\norder: 2\nstrokes:\n  - [[20, 40], [20, 80]]\n",
-        ])
+        FixtureLibrary.write(
+            into: directory,
+            overrides: [
+                "corpus/letters/m.yaml":
+                    "glyph: latin-small-m\ncharacter: m\nname: small m\norder: 2\nstrokes:\n  - [[20, 40], [20, 80]]\n"
+            ])
     }
 
     @discardableResult
     func rote(_ arguments: [String], input: String? = nil) -> Shell.Output {
-        Shell.run(Self.binary, ["-C", lib.path, "--user", "ana"] + arguments, input: input, environment: ["NO_COLOR": "1"])
+        Shell.run(
+            Self.binary, ["-C", lib.path, "--user", "ana"] + arguments, input: input, environment: ["NO_COLOR": "1"])
     }
 
     func progress(_ entry: String) throws -> ProgressFile {
@@ -32,7 +36,8 @@ import Study
     /// The blank cloze1 hides in John 11:35 on its fourth rung attempt (after read, read, reflect).
     static func cloze1Answer() throws -> String {
         let passage = PassageEntry(reference: "John 11:35", text: "Jesus wept.")
-        return PassageLadder(level: .cloze1, attempts: 3).prompt(for: passage, entryID: "verses/joh-11-35").blanks.joined(separator: " ")
+        return PassageLadder(level: .cloze1, attempts: 3).prompt(for: passage, entryID: "verses/joh-11-35").blanks
+            .joined(separator: " ")
     }
 
     @Test func allFourKindsWithUndoSuspendIgnoreAndQuit() throws {
@@ -40,19 +45,20 @@ import Study
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect(plan.stdout.contains("letters/l") && !plan.stdout.contains("letters/m"), "m is locked: \(plan.stdout)")
 
-        let script = [
-            "ran", "run",               // words/run, due and learned: its third review asks two questions (seed 000),
-                                        // the sentence completion and the reverse translation
-            "يذهب", "go",               // words/go, new: translation match, sentence completion
-            "y",                        // verses/joh-11-35: Rote may keep passage practice
-            "y", "He shares our grief.", // consent to reflections, the reflection
-            try Self.cloze1Answer(), "Jesus wept", "Jesus wept.",   // cloze 1, cloze 2, recitation
-            "", "good",                 // letters/l: reveal, self-grade
-            "undo",                     // at the next card: take the letter's review back
-            "", "easy",                 // letters/l again
-            "suspend",                  // maths order_steps
-            "quit",                     // stop before two_plus_two
-        ].joined(separator: "\n") + "\n"
+        let script =
+            [
+                "ran", "run",  // words/run, due and learned: its third review asks two questions (seed 000),
+                // the sentence completion and the reverse translation
+                "يذهب", "go",  // words/go, new: translation match, sentence completion
+                "y",  // verses/joh-11-35: Rote may keep passage practice
+                "y", "He shares our grief.",  // consent to reflections, the reflection
+                try Self.cloze1Answer(), "Jesus wept", "Jesus wept.",  // cloze 1, cloze 2, recitation
+                "", "good",  // letters/l: reveal, self-grade
+                "undo",  // at the next card: take the letter's review back
+                "", "easy",  // letters/l again
+                "suspend",  // maths order_steps
+                "quit",  // stop before two_plus_two
+            ].joined(separator: "\n") + "\n"
         let first = rote(["study"], input: script)
         #expect(first.status == 0, "\(first.stderr)\n\(first.stdout)")
         #expect(first.stdout.contains("Undone: letters/l is back."), "\(first.stdout)")
@@ -63,11 +69,15 @@ import Study
         #expect(try progress("words/run").reviews.count == 3)
         #expect(try progress("words/go").reviews.count == 1)
         let verse = try progress("verses/joh-11-35")
-        #expect(verse.ladder?.level == "review" && verse.reflection?.text == "He shares our grief." && verse.reviews.count == 1)
+        #expect(
+            verse.ladder?.level == "review" && verse.reflection?.text == "He shares our grief."
+                && verse.reviews.count == 1)
         let letter = try progress("letters/l")
         #expect(letter.reviews.map(\.grade) == [.easy], "the undone 'good' is gone")
         #expect(try progress("maths/arithmetic/addition/order_steps").status == .suspended)
-        #expect(directory.read("profiles/ana/progress/maths/arithmetic/addition/two_plus_two.yaml") == nil, "quit before it")
+        #expect(
+            directory.read("profiles/ana/progress/maths/arithmetic/addition/two_plus_two.yaml") == nil, "quit before it"
+        )
         #expect((directory.read("profiles/ana/profile.yaml") ?? "").contains("reflections: {granted: true"))
         #expect((directory.read("profiles/ana/profile.yaml") ?? "").contains("passages: {granted: true"))
 
@@ -82,8 +92,11 @@ import Study
         #expect(sessions.count == 2)
         // Both sessions may start in the same second, so find the first by what it studied.
         let full = try #require(sessions.first { $0.decks.contains("verses") })
-        #expect(full.attempts.map(\.question) == ["sentence-2", "reverse_translation", "translation", "example-1", "cloze1", "cloze2", "recite", "draw"],
-                "the undone letter attempt is gone: \(full.attempts.map(\.question))")
+        #expect(
+            full.attempts.map(\.question) == [
+                "sentence-2", "reverse_translation", "translation", "example-1", "cloze1", "cloze2", "recite", "draw",
+            ],
+            "the undone letter attempt is gone: \(full.attempts.map(\.question))")
         let subjects = Shell.run("git", ["log", "--format=%s"], in: lib).stdout.split(separator: "\n")
         #expect(subjects.prefix(2).allSatisfy { $0.hasPrefix("Study: ") }, "\(subjects)")
         #expect(subjects.count == 3, "one commit per session on top of the fixture")
@@ -94,24 +107,29 @@ import Study
     @Test func typedAnswersReplaceTheChoicesAndAreGradedByTheTypedRules() throws {
         // Choices by default; the profile's typed_answers makes typing the default, and
         // --no-typed brings the choices back for one session.
-        func firstQuestion(_ arguments: [String]) -> String { rote(["study", "words"] + arguments, input: "quit\n").stdout }
+        func firstQuestion(_ arguments: [String]) -> String {
+            rote(["study", "words"] + arguments, input: "quit\n").stdout
+        }
         #expect(firstQuestion([]).contains("  1. ") && !firstQuestion([]).contains("Translate"))
         let profilePath = "profiles/ana/profile.yaml"
         let profile = try #require(directory.read(profilePath))
         directory.write(profilePath, profile + "settings:\n  typed_answers: true\n")
         #expect(try #require(LibraryLoader().load(lib).profiles["ana"]).settings.typedAnswers == true)
-        #expect(firstQuestion([]).contains("Fill the blank with the right form of يجري: They ___ home."), "typed by the profile's setting")
+        #expect(
+            firstQuestion([]).contains("Fill the blank with the right form of يجري: They ___ home."),
+            "typed by the profile's setting")
         let choices = firstQuestion(["--no-typed"])
         #expect(choices.contains("  1. ") && !choices.contains("Translate"), "\(choices)")
         directory.write(profilePath, profile)
 
-        let script = [
-            "ran",        // words/run, due and learned: sentence completion, then
-            "Run.",       // reverse translation (AR→EN), typed with a full stop
-            "يَذْهَب",       // words/go, new: translation match (EN→AR), typed with harakat
-            "goes",       // sentence completion: another form of go, so wrong
-            "quit",
-        ].joined(separator: "\n") + "\n"
+        let script =
+            [
+                "ran",  // words/run, due and learned: sentence completion, then
+                "Run.",  // reverse translation (AR→EN), typed with a full stop
+                "يَذْهَب",  // words/go, new: translation match (EN→AR), typed with harakat
+                "goes",  // sentence completion: another form of go, so wrong
+                "quit",
+            ].joined(separator: "\n") + "\n"
         let typed = rote(["study", "words", "--typed"], input: script)
         #expect(typed.status == 0, "\(typed.stderr)\n\(typed.stdout)")
         #expect(typed.stdout.contains("Translate back: يجري"), "\(typed.stdout)")
@@ -142,7 +160,11 @@ import Study
     }
 
     @Test func lettersRecordValidatesStoresAndUnlocks() throws {
-        let broken = rote(["letters", "record", "--letter", "l", "-"], input: #"{"mode": "memory", "score": 90, "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "2026-11-21T10:00:00Z", "completed_at": "2026-11-21T10:00:05Z", "drawing": [[[1, 2], [3]]]}"#)
+        let broken = rote(
+            ["letters", "record", "--letter", "l", "-"],
+            input:
+                #"{"mode": "memory", "score": 90, "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "2026-11-21T10:00:00Z", "completed_at": "2026-11-21T10:00:05Z", "drawing": [[[1, 2], [3]]]}"#
+        )
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("<stdin>: drawing[0][1]: a point is [x, y] or [x, y, t]"), "\(broken.stderr)")
 
@@ -161,7 +183,9 @@ import Study
         let file = try #require(directory.read("profiles/ana/letters/letters/l.yaml"))
         #expect(file.components(separatedBy: "\n  - {id: ").count == 3, "\(file)")
         #expect((directory.read("profiles/ana/profile.yaml") ?? "").contains("last_letter: letters/l"))
-        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix("Letters: letters/l memory 92 — unlocked letters/m"))
+        #expect(
+            Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix(
+                "Letters: letters/l memory 92 — unlocked letters/m"))
         #expect(rote(["check"]).stdout.isEmpty, "the letters file is a known library file")
     }
 
@@ -170,22 +194,32 @@ import Study
         let start = Date().addingTimeInterval(-60)
         func attempt(_ id: String, _ mode: String, _ score: Int, second: Int) -> String {
             let at = ISO8601DateFormatter().string(from: start.addingTimeInterval(Double(second)))
-            return #"{"id": "\#(id)", "letter": "l", "mode": "\#(mode)", "score": \#(score), "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "\#(at)", "completed_at": "\#(at)", "duration_ms": 4000, "drawing": [[[50, 10, 0], [50, 80, 400]]]}"#
+            return
+                #"{"id": "\#(id)", "letter": "l", "mode": "\#(mode)", "score": \#(score), "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "\#(at)", "completed_at": "\#(at)", "duration_ms": 4000, "drawing": [[[50, 10, 0], [50, 80, 400]]]}"#
         }
         let traced = rote(["letters", "record", "-"], input: attempt("t1", "trace", 95, second: 1))
         #expect(traced.status == 0 && !traced.stdout.contains("review"), "\(traced.stdout)")
         #expect(directory.read("profiles/ana/progress/letters/l.yaml") == nil, "tracing is not a review")
         let memory = rote(["letters", "record", "-"], input: attempt("m1", "memory", 85, second: 2))
         #expect(memory.stdout.contains("Counted as a review: hard, next due"), "\(memory.stdout)")
-        #expect(rote(["letters", "record", "-"], input: attempt("m2", "memory", 93, second: 3)).stdout.contains("Counted as a review: good"))
+        #expect(
+            rote(["letters", "record", "-"], input: attempt("m2", "memory", 93, second: 3)).stdout.contains(
+                "Counted as a review: good"))
         #expect(rote(["letters", "record", "-"], input: attempt("m2", "memory", 93, second: 3)).status == 0)
         let file = try progress("letters/l")
-        #expect(file.reviews.map(\.id) == ["m1", "m2"], "one review per memory attempt, the same attempt twice counts once")
+        #expect(
+            file.reviews.map(\.id) == ["m1", "m2"], "one review per memory attempt, the same attempt twice counts once")
         #expect(file.reviews.map(\.grade) == [.hard, .good] && file.reviews.map(\.ms) == [4000, 4000])
         #expect(file.state != nil)
-        #expect(Shell.run("git", ["show", "HEAD:profiles/ana/progress/letters/l.yaml"], in: lib).stdout.contains("id: m2"), "committed with the attempt")
-        #expect(Shell.run("git", ["log", "-3", "--format=%s"], in: lib).stdout.contains("Letters: letters/l memory 93 — unlocked letters/m · review good"))
-        #expect(!rote(["study", "letters", "--plan", "--list"]).stdout.contains("letters/l"), "no longer due: just drawn from memory")
+        #expect(
+            Shell.run("git", ["show", "HEAD:profiles/ana/progress/letters/l.yaml"], in: lib).stdout.contains("id: m2"),
+            "committed with the attempt")
+        #expect(
+            Shell.run("git", ["log", "-3", "--format=%s"], in: lib).stdout.contains(
+                "Letters: letters/l memory 93 — unlocked letters/m · review good"))
+        #expect(
+            !rote(["study", "letters", "--plan", "--list"]).stdout.contains("letters/l"),
+            "no longer due: just drawn from memory")
     }
 
     @Test func suspendIgnoreActivateAndResetCommands() throws {
@@ -216,7 +250,9 @@ import Study
         let path = lib.appending(path: "profiles/ana/progress/verses/joh-11-35.yaml").path
         var level: String?
         for _ in 0..<400 where level != "cloze1" {
-            level = FileManager.default.contents(atPath: path).flatMap { ProgressFile.decode($0, path: "p").0?.ladder?.level }
+            level = FileManager.default.contents(atPath: path).flatMap {
+                ProgressFile.decode($0, path: "p").0?.ladder?.level
+            }
             usleep(25_000)
         }
         #expect(level == "cloze1", "read, read and reflect are on disk before the kill")
@@ -226,7 +262,9 @@ import Study
         #expect(next.stderr.contains("interrupted session"), "\(next.stderr)")
         let committed = Shell.run("git", ["show", "HEAD:profiles/ana/progress/verses/joh-11-35.yaml"], in: lib).stdout
         #expect(committed.contains("ladder: {level: cloze1") && committed.contains("A reflection."), "\(committed)")
-        #expect(Shell.run("git", ["show", "HEAD:profiles/ana/profile.yaml"], in: lib).stdout.contains("reflections: {granted: true"))
+        #expect(
+            Shell.run("git", ["show", "HEAD:profiles/ana/profile.yaml"], in: lib).stdout.contains(
+                "reflections: {granted: true"))
         #expect(Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import RoteModel
+import TestSupport
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -27,12 +27,14 @@ final class PseudoTerminal {
         let openMaster = try Self.libc("posix_openpt", as: (@convention(c) (Int32) -> Int32).self)
         let grant = try Self.libc("grantpt", as: (@convention(c) (Int32) -> Int32).self)
         let unlock = try Self.libc("unlockpt", as: (@convention(c) (Int32) -> Int32).self)
-        let slaveName = try Self.libc("ptsname_r", as: (@convention(c) (Int32, UnsafeMutablePointer<CChar>, Int) -> Int32).self)
+        let slaveName = try Self.libc(
+            "ptsname_r", as: (@convention(c) (Int32, UnsafeMutablePointer<CChar>, Int) -> Int32).self)
         master = openMaster(O_RDWR | O_NOCTTY)
         guard master >= 0, grant(master) == 0, unlock(master) == 0 else { throw POSIXError(.ENXIO) }
         var name = [CChar](repeating: 0, count: 128)
         guard slaveName(master, &name, name.count) == 0 else { throw POSIXError(.ENXIO) }
-        slave = open(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
+        slave = open(
+            String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw POSIXError(.ENXIO) }
     }
 
@@ -85,7 +87,11 @@ final class PseudoTerminal {
             guard poll(&poller, 1, Int32(min(left, 0.5) * 1000)) > 0 else { continue }
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = read(master, &buffer, buffer.count)
-            if count > 0 { bytes.append(contentsOf: buffer[0..<count]) } else if count < 0 && errno != EINTR { return false }
+            if count > 0 {
+                bytes.append(contentsOf: buffer[0..<count])
+            } else if count < 0 && errno != EINTR {
+                return false
+            }
         }
     }
 
@@ -115,7 +121,7 @@ final class PseudoTerminal {
                 process.waitUntilExit()
                 return false
             }
-            _ = waitFor("\u{0}", seconds: 0.05)   // drains output while waiting
+            _ = waitFor("\u{0}", seconds: 0.05)  // drains output while waiting
         }
         return true
     }
@@ -149,7 +155,8 @@ final class PseudoTerminal {
     /// Sends `keys` once the program waits for a key in raw mode. Called after waiting for
     /// output the previous key produced, so the raw mode seen is the new prompt's.
     func press(_ keys: String, on terminal: PseudoTerminal, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(terminal.waitUntil(raw: true), "raw mode for '\(keys)': \(terminal.screen)", sourceLocation: sourceLocation)
+        #expect(
+            terminal.waitUntil(raw: true), "raw mode for '\(keys)': \(terminal.screen)", sourceLocation: sourceLocation)
         terminal.send(keys)
     }
 
@@ -157,7 +164,9 @@ final class PseudoTerminal {
     func studyWords(colour: Bool) throws -> (PseudoTerminal, termios, Process) {
         let terminal = try PseudoTerminal()
         let before = terminal.settings
-        let process = try terminal.spawn(Self.binary, ["-C", directory.url.path, "--user", "ana", "study", "words"], environment: environment(colour: colour))
+        let process = try terminal.spawn(
+            Self.binary, ["-C", directory.url.path, "--user", "ana", "study", "words"],
+            environment: environment(colour: colour))
         return (terminal, before, process)
     }
 
@@ -172,15 +181,15 @@ final class PseudoTerminal {
         #expect(terminal.waitFor("answer (number or text)"), "\(terminal.screen)")
         press("1", on: terminal)
         #expect(terminal.waitFor("grade:"))
-        press("\r", on: terminal)                     // Enter accepts the proposed grade
+        press("\r", on: terminal)  // Enter accepts the proposed grade
         // Card 2: words/go is new: its word card, then space goes on to the first question.
         #expect(terminal.waitFor("go  verb"), "\(terminal.screen)")
         press(" ", on: terminal)
         #expect(terminal.waitFor("answer (number or text)"))
-        press("u", on: terminal)                      // undo: run's review is taken back
+        press("u", on: terminal)  // undo: run's review is taken back
         #expect(terminal.waitFor("Undone: words/run is back."), "\(terminal.screen)")
         #expect(terminal.waitFor("answer (number or text)"))
-        press("s", on: terminal)                      // suspend run, on screen again
+        press("s", on: terminal)  // suspend run, on screen again
         #expect(terminal.waitFor("Suspended words/run"))
         #expect(terminal.waitFor("space or Enter to go on"))
         press("q", on: terminal)
@@ -193,7 +202,9 @@ final class PseudoTerminal {
         #expect(screen.contains("\u{1B}[1m") && screen.contains("\u{1B}[0m"), "colours without NO_COLOR")
         #expect(screen.contains("\u{2068}يجري\u{2069}"), "right-to-left text isolated")
         let after = terminal.settings
-        #expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag && after.c_oflag == before.c_oflag, "terminal mode restored")
+        #expect(
+            after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag && after.c_oflag == before.c_oflag,
+            "terminal mode restored")
         let run = try progress("words/run")
         #expect(run.status == .suspended && run.reviews.count == 2, "the undone review is gone, the suspension kept")
         #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix("Study: "))
@@ -204,13 +215,15 @@ final class PseudoTerminal {
         defer { _ = terminal.finish(process, seconds: 0) }
         #expect(terminal.waitFor("answer (number or text)"), "\(terminal.screen)")
         #expect(terminal.waitUntil(raw: true), "waiting for a key in raw mode")
-        process.terminate()                           // SIGTERM in the middle of raw mode
+        process.terminate()  // SIGTERM in the middle of raw mode
         #expect(terminal.finish(process), "SIGTERM ends the session")
         #expect(process.terminationStatus == 128 + SIGTERM, "\(terminal.screen)")
         #expect(terminal.waitFor("your answers are saved"))
         let screen = terminal.screen
         #expect(screen.contains("\u{1B}[2J") && screen.contains("rote · 1 of 2"), "still a screen per card")
-        #expect(!screen.contains("\u{1B}[1m") && !screen.contains("\u{1B}[0m") && !screen.contains("\u{1B}[36m"), "no colour with NO_COLOR")
+        #expect(
+            !screen.contains("\u{1B}[1m") && !screen.contains("\u{1B}[0m") && !screen.contains("\u{1B}[36m"),
+            "no colour with NO_COLOR")
         #expect(!terminal.isRaw, "the signal handler put the terminal back")
         #expect(terminal.settings.c_lflag == before.c_lflag)
     }

@@ -1,12 +1,12 @@
 import Foundation
-import Testing
-import TestSupport
 import Launch
 import RoteLibrary
 import RoteModel
 import RoteStore
 import Scheduling
 import Study
+import TestSupport
+import Testing
 
 /// Seed 002's loop through `Library`: calibration and warm start, triage, reading, the daily
 /// matrix, rank promotion — on a deck of its own (`lex`, 60 words of ranks 10…600).
@@ -21,10 +21,12 @@ import Study
             "corpus/lex/deck.yaml": "kind: vocabulary\ntitle: Lex\nversion: 1.0.0\norder: rank\n",
         ]
         for n in 1...count {
-            files["corpus/lex/w\(n).yaml"] = "word: w\(n)\npos: noun\ntranslation: t\(n)\nforms: {base: w\(n), plural: w\(n)s}\nrank: \(n * 10)\nroot: r\(n % 7)\nexamples:\n  - en: The {w\(n)} is here.\n    ar: ها هو\n    form: base\n    context: \(n % 5 == 0 ? "food" : "school")\n"
+            files["corpus/lex/w\(n).yaml"] =
+                "word: w\(n)\npos: noun\ntranslation: t\(n)\nforms: {base: w\(n), plural: w\(n)s}\nrank: \(n * 10)\nroot: r\(n % 7)\nexamples:\n  - en: The {w\(n)} is here.\n    ar: ها هو\n    form: base\n    context: \(n % 5 == 0 ? "food" : "school")\n"
         }
         for k in 0..<7 {
-            files["corpus/lex/r\(k).yaml"] = "word: r\(k)\npos: noun\ntranslation: root \(k)\nforms: {base: r\(k)}\nrank: \(5 * k + 1)\nroot: r\(k)\n"
+            files["corpus/lex/r\(k).yaml"] =
+                "word: r\(k)\npos: noun\ntranslation: root \(k)\nforms: {base: r\(k)}\nrank: \(5 * k + 1)\nroot: r\(k)\n"
         }
         return files
     }
@@ -35,7 +37,9 @@ import Study
         return (directory, try Library(root: directory.url, user: "ana"))
     }
 
-    static func reopen(_ directory: TemporaryDirectory) throws -> Library { try Library(root: directory.url, user: "ana") }
+    static func reopen(_ directory: TemporaryDirectory) throws -> Library {
+        try Library(root: directory.url, user: "ana")
+    }
 
     static func estimate(_ rank: Int) -> Calibration.Estimate {
         Calibration.Estimate(lexicalRank: rank, standardError: 20, logStandardError: 0.1, questions: 12)
@@ -43,7 +47,9 @@ import Study
 
     static func progress(_ directory: TemporaryDirectory, _ entry: String) -> ProgressFile? {
         let path = "profiles/ana/progress/\(entry).yaml"
-        return FileManager.default.contents(atPath: directory.url.appending(path: path).path).flatMap { ProgressFile.decode($0, path: path).0 }
+        return FileManager.default.contents(atPath: directory.url.appending(path: path).path).flatMap {
+            ProgressFile.decode($0, path: path).0
+        }
     }
 
     static func commits(_ directory: TemporaryDirectory) -> [String] {
@@ -70,15 +76,19 @@ import Study
             """
         let (directory, library) = try Self.library(["profiles/ana/progress/lex/w5.yaml": real])
         let now = Timestamp.parse("2026-11-20T10:00:00Z")!
-        let outcome = try library.recordCalibration(Self.estimate(400), items: library.calibrationItems(deck: "lex"), now: now)
+        let outcome = try library.recordCalibration(
+            Self.estimate(400), items: library.calibrationItems(deck: "lex"), now: now)
         // Ranks ≤ 200: w1…w20 and r0…r6, less w5 (real history).
         #expect(outcome.warmStarted == 20 - 1 + 7)
         #expect(outcome.lexicalRank == 400)
         let warmed = try #require(Self.progress(directory, "lex/w7"))
-        #expect(warmed.reviews.count == 2 && warmed.reviews.allSatisfy { $0.synthetic == "calibration" && $0.grade == .easy })
+        #expect(
+            warmed.reviews.count == 2
+                && warmed.reviews.allSatisfy { $0.synthetic == "calibration" && $0.grade == .easy })
         let state = try #require(warmed.state)
         #expect(state.phase == .review)
-        #expect(state.due > now.addingTimeInterval(20 * 86_400), "a warm-started word is known for weeks: due \(state.due)")
+        #expect(
+            state.due > now.addingTimeInterval(20 * 86_400), "a warm-started word is known for weeks: due \(state.due)")
         #expect(Self.progress(directory, "lex/w21") == nil, "rank 210 is above half the rank")
         #expect(Self.progress(directory, "lex/w5")?.reviews.map(\.id) == ["real-1"])
         let reopened = try Self.reopen(directory)
@@ -88,8 +98,13 @@ import Study
         #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
 
         // A real review later takes over: replayed after the synthetic ones.
-        let lapse = try reopened.recordReview(of: reopened.entry(named: "lex/w7"), grade: .again, ms: 900, reviewID: "r-lapse", now: now.addingTimeInterval(3600))
-        guard case let .recorded(file) = lapse.outcome else { Issue.record("not recorded"); return }
+        let lapse = try reopened.recordReview(
+            of: reopened.entry(named: "lex/w7"), grade: .again, ms: 900, reviewID: "r-lapse",
+            now: now.addingTimeInterval(3600))
+        guard case let .recorded(file) = lapse.outcome else {
+            Issue.record("not recorded")
+            return
+        }
         #expect(file.reviews.count == 3)
         #expect(file.state?.phase == .relearning)
     }
@@ -103,13 +118,19 @@ import Study
         #expect(Self.progress(directory, "lex/w30") != nil)
 
         let again = try Self.reopen(directory)
-        _ = try again.recordReview(of: again.entry(named: "lex/w2"), grade: .good, ms: 1000, reviewID: "real-w2", now: now.addingTimeInterval(60))
+        _ = try again.recordReview(
+            of: again.entry(named: "lex/w2"), grade: .good, ms: 1000, reviewID: "real-w2",
+            now: now.addingTimeInterval(60))
         let outcome = try again.recordCalibration(Self.estimate(200), items: items, now: now.addingTimeInterval(120))
         #expect(outcome.replaced == 2 * (30 + 7))
-        #expect(Self.progress(directory, "lex/w30")?.reviews == [], "above the new limit: the old synthetic reviews are gone (the file stays, so a merge keeps the change)")
+        #expect(
+            Self.progress(directory, "lex/w30")?.reviews == [],
+            "above the new limit: the old synthetic reviews are gone (the file stays, so a merge keeps the change)")
         #expect(try Self.reopen(directory).status(of: library.entry(named: "lex/w30")) == .new)
         let w2 = try #require(Self.progress(directory, "lex/w2"))
-        #expect(w2.reviews.map(\.id) == ["real-w2"], "a word with a real review is not warm-started again; the old synthetic reviews are gone")
+        #expect(
+            w2.reviews.map(\.id) == ["real-w2"],
+            "a word with a real review is not warm-started again; the old synthetic reviews are gone")
         #expect(Set(try #require(Self.progress(directory, "lex/w3")).reviews.map(\.id)).isDisjoint(with: first))
 
         let undone = try Self.reopen(directory).undoCalibration(now: now.addingTimeInterval(180))
@@ -130,7 +151,8 @@ import Study
         let before = try library.launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 3), now: now)
         #expect(before.new.map(\.id) == ["lex/r0", "lex/r1", "lex/w1"], "without a rank: deck order (by rank)")
         _ = try library.recordCalibration(Self.estimate(400), items: library.calibrationItems(deck: "lex"), now: now)
-        let after = try Self.reopen(directory).launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 3), now: now)
+        let after = try Self.reopen(directory).launch().planner().plan(
+            decks: ["lex"], limits: .init(newPerDay: 3), now: now)
         #expect(after.new.map(\.id) == ["lex/w40", "lex/w41", "lex/w39"])
     }
 
@@ -138,11 +160,14 @@ import Study
         let (directory, library) = try Self.library()
         let now = Timestamp.parse("2026-11-20T10:00:00Z")!
         // Warm-start reviews 11 days back are in the window, and must not count.
-        _ = try library.recordCalibration(Self.estimate(200), items: library.calibrationItems(deck: "lex"), now: now.addingTimeInterval(-10 * 86_400))
+        _ = try library.recordCalibration(
+            Self.estimate(200), items: library.calibrationItems(deck: "lex"), now: now.addingTimeInterval(-10 * 86_400))
         let studying = try Self.reopen(directory)
         for n in 21...44 {
             let at = now.addingTimeInterval(-Double(n % 4) * 86_400 - Double(n) * 60)
-            _ = try studying.recordReview(of: studying.entry(named: "lex/w\(n)"), grade: n % 5 == 0 ? .good : .easy, ms: 1000, reviewID: "r\(n)", now: at)
+            _ = try studying.recordReview(
+                of: studying.entry(named: "lex/w\(n)"), grade: n % 5 == 0 ? .good : .easy, ms: 1000, reviewID: "r\(n)",
+                now: at)
         }
         let (outcome, before) = try Self.reopen(directory).promoteRank(now: now)
         #expect(before == 200)
@@ -150,7 +175,9 @@ import Study
         #expect(outcome.cycleCount == 4)
         #expect(outcome.lexicalRank == 430, "the 90th percentile of the easy words' ranks")
         let promoted = try Self.reopen(directory)
-        #expect(promoted.profile?.lexicalRank == 430 && promoted.profile?.cycleCount == 4 && promoted.profile?.easyRatingVelocity == 0.833)
+        #expect(
+            promoted.profile?.lexicalRank == 430 && promoted.profile?.cycleCount == 4
+                && promoted.profile?.easyRatingVelocity == 0.833)
         #expect(Self.commits(directory).first == "Promote: lexical rank 200 → 430")
         let commits = Self.commits(directory).count
         _ = try promoted.promoteRank(now: now)
@@ -161,17 +188,23 @@ import Study
     /// new words: here `runner` behind the fixture learner's known `run`, then `action` and
     /// `actor` once `act` is ignored.
     @Test func ignoredAndKnownWordsPushTheirFamiliesBack() throws {
-        func word(_ word: String, _ rank: Int) -> String { "word: \(word)\npos: noun\ntranslation: x\(rank)\nforms: {base: \(word)}\nrank: \(rank)\n" }
+        func word(_ word: String, _ rank: Int) -> String {
+            "word: \(word)\npos: noun\ntranslation: x\(rank)\nforms: {base: \(word)}\nrank: \(rank)\n"
+        }
         let (directory, library) = try Self.library([
-            "corpus/lex/act.yaml": word("act", 2), "corpus/lex/action.yaml": word("action", 3), "corpus/lex/actor.yaml": word("actor", 4),
+            "corpus/lex/act.yaml": word("act", 2), "corpus/lex/action.yaml": word("action", 3),
+            "corpus/lex/actor.yaml": word("actor", 4),
             "corpus/lex/runner.yaml": word("runner", 5),
         ])
         let now = Timestamp.parse("2026-11-20T10:00:00Z")!
         #expect(try library.status(of: library.entry(named: "words/run")) == .review)
         let first5 = try library.launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 5), now: now)
-        #expect(first5.new.map(\.id) == ["lex/r0", "lex/act", "lex/action", "lex/actor", "lex/r1"], "runner (rank 5) waits behind the known run")
+        #expect(
+            first5.new.map(\.id) == ["lex/r0", "lex/act", "lex/action", "lex/actor", "lex/r1"],
+            "runner (rank 5) waits behind the known run")
         _ = try library.ignoreWords(["act"])
-        let after = try Self.reopen(directory).launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 4), now: now)
+        let after = try Self.reopen(directory).launch().planner().plan(
+            decks: ["lex"], limits: .init(newPerDay: 4), now: now)
         #expect(after.new.map(\.id) == ["lex/r0", "lex/r1", "lex/w1", "lex/r2"])
     }
 
@@ -191,10 +224,12 @@ import Study
         reopened = try Self.reopen(directory)
         #expect(reopened.profile?.ignoredWords.contains("w4") == false)
         #expect(try reopened.status(of: reopened.entry(named: "lex/w4")) == .learning)
-        let plan = try reopened.launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 3), now: now.addingTimeInterval(3600))
+        let plan = try reopened.launch().planner().plan(
+            decks: ["lex"], limits: .init(newPerDay: 3), now: now.addingTimeInterval(3600))
         #expect(plan.due.first?.id == "lex/w4", "an added word comes first in the next session")
 
-        let known = try reopened.markKnown([reopened.entry(named: "lex/w9"), reopened.entry(named: "lex/w4")], now: now)
+        let known = try reopened.markKnown(
+            [reopened.entry(named: "lex/w9"), reopened.entry(named: "lex/w4")], now: now)
         #expect(known.map(\.changed) == [true, false])
         #expect(Self.progress(directory, "lex/w9")?.reviews.allSatisfy { $0.synthetic == "known" } == true)
         #expect(try Self.reopen(directory).status(of: reopened.entry(named: "lex/w9")) == .review)
@@ -232,13 +267,17 @@ import Study
         #expect(article.targets == ["lex/w10", "lex/w11", "lex/w9", "lex/w12"])
         // The fixture's learner knows words/run (rank 157) too: known words of the highest rank come first.
         #expect(article.known == ["words/run", "lex/w5", "lex/w4", "lex/w3", "lex/w2"])
-        #expect(article.body.hasPrefix("I run every day. The w10 is here. The w5 is here.\n\nThe w11 is here."), "\(article.body)")
+        #expect(
+            article.body.hasPrefix("I run every day. The w10 is here. The w5 is here.\n\nThe w11 is here."),
+            "\(article.body)")
         #expect(article.madeBy.contains("not written by a person or a language model"))
         #expect(article.targetRank == 100)
         #expect(article.id.hasPrefix("20261120-"))
         let local = ".git/rote/generated/\(article.id).yaml"
         #expect(FileManager.default.fileExists(atPath: directory.url.appending(path: local).path))
-        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty, "an unsaved article is never committed")
+        #expect(
+            Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty,
+            "an unsaved article is never committed")
         #expect(reopened.generatedArticles() == [article])
 
         let saved = try reopened.saveArticle(id: article.id)
@@ -289,13 +328,16 @@ import Study
         try "word: w4\npos: noun\ntranslation: t4\nforms: {base: w4}\nrank: 40\n".write(
             to: folder.appending(path: "w4.yaml"), atomically: true, encoding: .utf8)
         let edited = try Self.reopen(directory).rootWords()
-        #expect(edited.first { $0.id == "lex/w3" }?.root == "r5", "trimmed and lower-cased, as the daily matrix compares roots")
+        #expect(
+            edited.first { $0.id == "lex/w3" }?.root == "r5",
+            "trimmed and lower-cased, as the daily matrix compares roots")
         #expect(edited.contains(DailyMatrix.Word(id: "lex/zeta", word: "zeta", rank: 700, root: "zeta")))
         #expect(!edited.contains { $0.id == "lex/w4" })
         // The matrix shows the entry's own spelling, not the index's normalised head word.
         let utc = TimeZone(identifier: "UTC")!
-        let zetaDay = try #require((0..<9).map { Timestamp.parse("2026-11-25T08:00:00Z")!.addingTimeInterval(Double($0) * 86_400) }
-            .first { try Self.reopen(directory).today(date: $0, timeZone: utc)?.day.root == "zeta" })
+        let zetaDay = try #require(
+            (0..<9).map { Timestamp.parse("2026-11-25T08:00:00Z")!.addingTimeInterval(Double($0) * 86_400) }
+                .first { try Self.reopen(directory).today(date: $0, timeZone: utc)?.day.root == "zeta" })
         #expect(try Self.reopen(directory).today(date: zetaDay, timeZone: utc)?.root?.word.word == "Zeta")
     }
 
@@ -304,14 +346,16 @@ import Study
         let (directory, library) = try Self.library()
         let now = Timestamp.parse("2026-11-20T10:00:00Z")!
         _ = try library.recordCalibration(Self.estimate(400), items: [], now: now)
-        let plain = try Self.reopen(directory).launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 6), now: now)
+        let plain = try Self.reopen(directory).launch().planner().plan(
+            decks: ["lex"], limits: .init(newPerDay: 6), now: now)
         #expect(plain.new.map(\.id) == ["lex/w40", "lex/w41", "lex/w39", "lex/w42", "lex/w38", "lex/w43"])
         #expect(try Self.reopen(directory).topicCounts().map(\.topic) == ["school", "food"])
 
         let interests = try Self.reopen(directory).setInterests([("food", 1), ("travel", 0.5)])
         #expect(interests.map(\.0) == ["food", "travel"] && interests.map(\.1) == [1, 0.5])
         #expect(Self.commits(directory).first == "Interests: food 1, travel 0.5")
-        let keen = try Self.reopen(directory).launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 6), now: now)
+        let keen = try Self.reopen(directory).launch().planner().plan(
+            decks: ["lex"], limits: .init(newPerDay: 6), now: now)
         #expect(keen.new.map(\.id) == ["lex/w40", "lex/w41", "lex/w39", "lex/w42", "lex/w45", "lex/w38"])
 
         _ = try Self.reopen(directory).setInterests([("food", 0)])

@@ -2,8 +2,8 @@ import Foundation
 import RoteLibrary
 import RoteModel
 import RoteStore
-import Testing
 import TestSupport
+import Testing
 
 /// Writes whose commit is made behind them (`LibraryGitPool(defersCommits:)`, `rote serve`):
 /// the files and a pending commit are durable when the write returns, the commits land in
@@ -28,27 +28,38 @@ import TestSupport
         pool.suspendCommits()
         let library = try Self.library(deferred.url, pool: pool)
         let head = Shell.run("git", ["rev-parse", "HEAD"], in: deferred.url).stdout
-        _ = try library.change(.status(.ignored), of: [library.entry(named: "english-a1/run")], verb: "ignore", now: Date(timeIntervalSince1970: 1_800_000_000))
+        _ = try library.change(
+            .status(.ignored), of: [library.entry(named: "english-a1/run")], verb: "ignore",
+            now: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(Shell.run("git", ["rev-parse", "HEAD"], in: deferred.url).stdout == head, "nothing is committed yet")
-        #expect(deferred.read("profiles/demo/progress/english-a1/run.yaml")?.contains("status: ignored") == true, "the file is written")
+        #expect(
+            deferred.read("profiles/demo/progress/english-a1/run.yaml")?.contains("status: ignored") == true,
+            "the file is written")
         #expect(PendingCommit.journals(in: deferred.url).count == 1)
         #expect(pool.pendingCommits == 1)
         // What the next read sees: the library as written.
-        #expect(try Self.library(deferred.url, pool: pool).status(of: library.entry(named: "english-a1/run")) == .ignored)
+        #expect(
+            try Self.library(deferred.url, pool: pool).status(of: library.entry(named: "english-a1/run")) == .ignored)
         pool.resumeCommits()
         pool.waitForCommits()
         #expect(PendingCommit.journals(in: deferred.url).isEmpty)
         #expect(Shell.run("git", ["status", "--porcelain"], in: deferred.url).stdout == "")
         // The same write committed at once, as `rote ignore` does, on a copy of the library.
         let direct = try Self.library(immediate.url, pool: nil)
-        _ = try direct.change(.status(.ignored), of: [direct.entry(named: "english-a1/run")], verb: "ignore", now: Date(timeIntervalSince1970: 1_800_000_000))
+        _ = try direct.change(
+            .status(.ignored), of: [direct.entry(named: "english-a1/run")], verb: "ignore",
+            now: Date(timeIntervalSince1970: 1_800_000_000))
         // Each copy is a device of its own: the rest of the message and the author are the same.
         let message = { (root: URL) in
-            Shell.run("git", ["log", "-1", "--format=%an <%ae>%n%B"], in: root).stdout.split(separator: "\n").filter { !$0.hasPrefix("Rote-Device: ") }.joined(separator: "\n")
+            Shell.run("git", ["log", "-1", "--format=%an <%ae>%n%B"], in: root).stdout.split(separator: "\n").filter {
+                !$0.hasPrefix("Rote-Device: ")
+            }.joined(separator: "\n")
         }
         #expect(message(deferred.url) == message(immediate.url))
         #expect(message(deferred.url).contains("\nIgnore: english-a1/run\n"), "\(message(deferred.url))")
-        #expect(Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: deferred.url).stdout == "profiles/demo/progress/english-a1/run.yaml\n")
+        #expect(
+            Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: deferred.url).stdout
+                == "profiles/demo/progress/english-a1/run.yaml\n")
     }
 
     /// Two quick writes to the same file: two commits in order, each with its own bytes — the
@@ -91,8 +102,10 @@ import TestSupport
         _ = try next.change(.status(.ignored), of: [next.entry(named: "english-a1/go")], verb: "ignore")
         let subjects = Shell.run("git", ["log", "-3", "--format=%s"], in: crashed.url).stdout
         #expect(subjects == "Ignore: english-a1/go\nSuspend: english-a1/run\nstarter\n", "\(subjects)")
-        #expect(Shell.run("git", ["rev-parse", "HEAD~1"], in: crashed.url).stdout == Shell.run("git", ["rev-parse", "HEAD"], in: served.url).stdout,
-                "the recovered commit is the one the server made")
+        #expect(
+            Shell.run("git", ["rev-parse", "HEAD~1"], in: crashed.url).stdout
+                == Shell.run("git", ["rev-parse", "HEAD"], in: served.url).stdout,
+            "the recovered commit is the one the server made")
         #expect(PendingCommit.journals(in: crashed.url).isEmpty)
         #expect(Shell.run("git", ["status", "--porcelain"], in: crashed.url).stdout == "")
     }
@@ -106,8 +119,10 @@ import TestSupport
         let head = Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout
         // What `apply` leaves when killed after writing the file: its journal naming a pending
         // commit that was never written.
-        let blob = Shell.run("git", ["hash-object", "-w", path], in: directory.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        directory.write(".git/rote/apply-journal", "pending 000000000001-gone.commit\nSuspend: english-a1/run\n\(blob)\t\(path)\n")
+        let blob = Shell.run("git", ["hash-object", "-w", path], in: directory.url).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        directory.write(
+            ".git/rote/apply-journal", "pending 000000000001-gone.commit\nSuspend: english-a1/run\n\(blob)\t\(path)\n")
         directory.write(path, (before ?? "") + "status: suspended\n")
         let pool = LibraryGitPool(defersCommits: true)
         let library = try Self.library(directory.url, pool: pool)

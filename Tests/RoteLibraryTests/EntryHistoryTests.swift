@@ -1,9 +1,9 @@
 import Foundation
 import Git
-import Testing
-import TestSupport
 import RoteLibrary
 import RoteStore
+import TestSupport
+import Testing
 
 /// An entry's history comes from the changed-paths cache where it can; it must be the history
 /// that comparing every commit's trees gives, whoever made the commits and whatever the
@@ -38,9 +38,14 @@ import RoteStore
         let git = try LibraryGit(root: root, user: "demo")
         let original = try Data(contentsOf: root.appending(path: run))
         try git.commit(changes: [runProgress: Data("status: ignored\n".utf8)], message: "Ignore run")
-        try git.commit(changes: ["profiles/demo/progress/english-a1/go.yaml": Data("status: ignored\n".utf8)], message: "Ignore go")
-        try git.commit(changes: [run: original, "profiles/demo/progress/english-a1/be.yaml": Data("status: ignored\n".utf8)], message: "Ignore be, run unchanged")
-        try Data((String(decoding: original, as: UTF8.self) + "# edited by hand\n").utf8).write(to: root.appending(path: run))
+        try git.commit(
+            changes: ["profiles/demo/progress/english-a1/go.yaml": Data("status: ignored\n".utf8)], message: "Ignore go"
+        )
+        try git.commit(
+            changes: [run: original, "profiles/demo/progress/english-a1/be.yaml": Data("status: ignored\n".utf8)],
+            message: "Ignore be, run unchanged")
+        try Data((String(decoding: original, as: UTF8.self) + "# edited by hand\n").utf8).write(
+            to: root.appending(path: run))
         Shell.run("git", ["commit", "-q", "-am", "Edit run by hand"], in: root)
         try git.commit(changes: [runProgress: nil], message: "Forget run")
         return directory
@@ -62,7 +67,9 @@ import RoteStore
         #expect(lines.filter { $0.hasSuffix("\t*\t.") }.count == 1, "\(lines)")
         for word in ["go", "be"] {
             let paths = ["corpus/english-a1/\(word).yaml", "profiles/demo/progress/english-a1/\(word).yaml"]
-            #expect(try Self.fromCache(root: root, entry: "english-a1/\(word)") == Self.fromTrees(root: root, paths: paths), "\(word)")
+            #expect(
+                try Self.fromCache(root: root, entry: "english-a1/\(word)") == Self.fromTrees(root: root, paths: paths),
+                "\(word)")
         }
     }
 
@@ -97,7 +104,8 @@ import RoteStore
         let first = try library()
         _ = try first.change(.status(.ignored), of: [first.entry(named: "english-a1/go")], verb: "Ignore")
         // Another process commits, changing git's index behind the kept git.
-        let hand = try String(contentsOf: root.appending(path: "corpus/english-a1/run.yaml"), encoding: .utf8) + "# a note\n"
+        let hand =
+            try String(contentsOf: root.appending(path: "corpus/english-a1/run.yaml"), encoding: .utf8) + "# a note\n"
         try Data(hand.utf8).write(to: root.appending(path: "corpus/english-a1/run.yaml"))
         Shell.run("git", ["commit", "-q", "-am", "Edit run by hand"], in: root)
         let second = try library()
@@ -107,6 +115,8 @@ import RoteStore
         #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout == "", "the index matches HEAD")
         let committed = Shell.run("git", ["show", "HEAD:corpus/english-a1/run.yaml"], in: root).stdout
         #expect(committed.hasSuffix("# a note\n"), "the hand edit is kept")
-        #expect(Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: root).stdout == "profiles/demo/progress/english-a1/be.yaml\n")
+        #expect(
+            Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: root).stdout
+                == "profiles/demo/progress/english-a1/be.yaml\n")
     }
 }

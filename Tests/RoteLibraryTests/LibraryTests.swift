@@ -1,6 +1,4 @@
 import Foundation
-import Testing
-import TestSupport
 import Launch
 import RoteLibrary
 import RoteModel
@@ -8,6 +6,8 @@ import RoteStore
 import Scheduling
 import Study
 import StudyData
+import TestSupport
+import Testing
 
 /// `Library` answers from the launch index and the few files an operation needs; every answer
 /// must be the one the full load (every file parsed) gives.
@@ -21,10 +21,16 @@ import StudyData
         let full = LibraryIndex(library: loaded, user: user)
         #expect(try library.ids() == full.orderedIDs, "study order")
         #expect(library.deckOrder == loaded.deckOrder)
-        for deck in loaded.deckOrder { #expect(try library.ids(inDeck: deck) == full.ids(inDeck: deck), "deck \(deck)") }
-        let listed = full.orderedIDs.map { ListedEntry(id: $0, gloss: full.entries[$0]!.gloss, status: full.status(of: $0)) }
+        for deck in loaded.deckOrder {
+            #expect(try library.ids(inDeck: deck) == full.ids(inDeck: deck), "deck \(deck)")
+        }
+        let listed = full.orderedIDs.map {
+            ListedEntry(id: $0, gloss: full.entries[$0]!.gloss, status: full.status(of: $0))
+        }
         #expect(try library.list(deck: nil) == listed, "rote list")
-        for deck in loaded.deckOrder { #expect(try library.list(deck: deck) == listed.filter { $0.id.hasPrefix(deck + "/") }, "rote list \(deck)") }
+        for deck in loaded.deckOrder {
+            #expect(try library.list(deck: deck) == listed.filter { $0.id.hasPrefix(deck + "/") }, "rote list \(deck)")
+        }
         for id in full.orderedIDs {
             let entry = try library.entry(named: id)
             #expect(entry == full.entries[id], "entry \(id)")
@@ -94,7 +100,10 @@ import StudyData
         let library = try Library(root: directory.url, user: "demo")
         // A passage id's last part is no word form, so only the suffix rule finds it.
         let ids = try library.ids()
-        let id = try #require(ids.first { id in id.hasPrefix("kjv/") && ids.filter { $0.hasSuffix("/" + id.split(separator: "/").last!) }.count == 1 })
+        let id = try #require(
+            ids.first { id in
+                id.hasPrefix("kjv/") && ids.filter { $0.hasSuffix("/" + id.split(separator: "/").last!) }.count == 1
+            })
         let short = String(id.split(separator: "/").last!)
         #expect(throws: LibraryError.self) { try library.entry(named: short) }
         #expect(try library.entry(named: short, suffixes: true).id == id)
@@ -108,14 +117,22 @@ import StudyData
         let before = library.progress(of: entry.id)?.reviews.count ?? 0
         let now = Date()
         let first = try library.recordReview(of: entry, grade: .good, ms: 1200, reviewID: "app-1", now: now)
-        guard case let .recorded(file) = first.outcome else { Issue.record("not recorded"); return }
+        guard case let .recorded(file) = first.outcome else {
+            Issue.record("not recorded")
+            return
+        }
         #expect(file.reviews.count == before + 1)
         #expect(file.reviews.last?.id == "app-1")
         #expect(library.progress(of: entry.id) == file, "what was returned is what is on disk")
         let again = try library.recordReview(of: entry, grade: .again, ms: nil, reviewID: "app-1", now: now)
-        guard case let .alreadyRecorded(earlier) = again.outcome else { Issue.record("recorded twice"); return }
+        guard case let .alreadyRecorded(earlier) = again.outcome else {
+            Issue.record("recorded twice")
+            return
+        }
         #expect(earlier.grade == .good)
-        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty, "committed, nothing left over")
+        #expect(
+            Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty,
+            "committed, nothing left over")
         #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix("Study: 1 review"))
         // The next open sees the review through the index, as the full load does.
         try LibraryTests.expectSameAnswers(root: directory.url, user: "ana")
@@ -130,7 +147,9 @@ import StudyData
         #expect(changed.map(\.entry.id) == ["words/run", "words/go"], "each entry once")
         let reopened = try Library(root: directory.url, user: "ana")
         for entry in entries { #expect(reopened.status(of: entry) == .suspended) }
-        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout == "Suspend: words/run, words/go\n")
+        #expect(
+            Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout == "Suspend: words/run, words/go\n"
+        )
         let reset = try reopened.change(.reset, of: [entries[0]], verb: "reset")
         #expect(reset[0].file.resetAt != nil)
         try LibraryTests.expectSameAnswers(root: directory.url, user: "ana")
@@ -144,7 +163,9 @@ import StudyData
         let path = library.paths.progress(entry.id)
         directory.write(path, "entry: words/run\nreviews:\n  - {id: a, at: not-a-time, grade: good}\n")
         #expect(throws: (any Error).self) { try library.recordReview(of: entry, grade: .good, ms: nil, reviewID: nil) }
-        #expect(directory.read(path) == "entry: words/run\nreviews:\n  - {id: a, at: not-a-time, grade: good}\n", "left as it was")
+        #expect(
+            directory.read(path) == "entry: words/run\nreviews:\n  - {id: a, at: not-a-time, grade: good}\n",
+            "left as it was")
     }
 }
 
@@ -170,7 +191,10 @@ extension LibraryTests {
         let text = try #require(directory.read(path))
         directory.write(path, text.replacingOccurrences(of: "status: active", with: "status: suspended"))
         let edited = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
-        guard case .refreshed = edited.source else { Issue.record("after an outside edit: \(edited.source)"); return }
+        guard case .refreshed = edited.source else {
+            Issue.record("after an outside edit: \(edited.source)")
+            return
+        }
         #expect(edited.index.progressSummaries()[entry.id]?.status == .suspended)
     }
 
@@ -182,13 +206,20 @@ extension LibraryTests {
         let id = try #require(try first.ids(inDeck: "english-a1").first { first.progress(of: $0) != nil })
         let library = try Library(root: directory.url, user: "demo")
         let path = library.paths.progress(id)
-        directory.write(path, try #require(directory.read(path)).replacingOccurrences(of: "status: active", with: "status: suspended"))
+        directory.write(
+            path,
+            try #require(directory.read(path)).replacingOccurrences(of: "status: active", with: "status: suspended"))
         let (cached, pending) = try library.launchCheckingAlongside(patience: 0)
         #expect(cached.source == .cache)
         let checked = try library.settle(try #require(pending))
-        guard case .refreshed = checked.source else { Issue.record("after an edit: \(checked.source)"); return }
+        guard case .refreshed = checked.source else {
+            Issue.record("after an edit: \(checked.source)")
+            return
+        }
         #expect(checked.index.progressSummaries()[id]?.status == .suspended)
-        #expect(try library.launch().index.progressSummaries()[id]?.status == .suspended, "the library goes on with the checked index")
+        #expect(
+            try library.launch().index.progressSummaries()[id]?.status == .suspended,
+            "the library goes on with the checked index")
     }
 
     /// A review recorded through the library reaches the next process's stats: the changed
@@ -200,7 +231,8 @@ extension LibraryTests {
         let now = Date()
         let before = try Library(root: directory.url, user: "ana").stats(now: now, timeZone: utc)
         let library = try Library(root: directory.url, user: "ana")
-        _ = try library.recordReview(of: try library.entry(named: "words/run"), grade: .good, ms: 1200, reviewID: "stats-1", now: now)
+        _ = try library.recordReview(
+            of: try library.entry(named: "words/run"), grade: .good, ms: 1200, reviewID: "stats-1", now: now)
         let after = try Library(root: directory.url, user: "ana").stats(now: now.addingTimeInterval(1), timeZone: utc)
         #expect(after.reviewsToday == before.reviewsToday + 1)
         #expect(after.currentStreak >= 1)
@@ -219,23 +251,30 @@ extension LibraryTests {
         let questionIDs = loaded.entries.filter { skillDecks.contains($0.deck) }.map(\.id)
         // Across the demo learner's history, so every part (due, streaks, retention, skills) has something.
         let reviews = (loaded.progress["demo"] ?? [:]).values.flatMap(\.reviews).map(\.at)
-        let first = try #require(reviews.min()), last = try #require(reviews.max())
-        for now in stride(from: first.timeIntervalSince1970, through: last.timeIntervalSince1970 + 40 * 86_400, by: 9 * 86_400).map(Date.init(timeIntervalSince1970:)) {
+        let first = try #require(reviews.min())
+        let last = try #require(reviews.max())
+        for now in stride(
+            from: first.timeIntervalSince1970, through: last.timeIntervalSince1970 + 40 * 86_400, by: 9 * 86_400
+        ).map(Date.init(timeIntervalSince1970:)) {
             var full = StudyStats(
-                progress: Array((loaded.progress["demo"] ?? [:]).values), sessions: loaded.sessions["demo"] ?? [], profile: profile,
+                progress: Array((loaded.progress["demo"] ?? [:]).values), sessions: loaded.sessions["demo"] ?? [],
+                profile: profile,
                 settings: settings, now: now, timeZone: utc, skillDecks: skillDecks)
             full.countQuestions(questionIDs)
             #expect(try library.stats(now: now, timeZone: utc) == full, "at \(now)")
             // Days in a zone with daylight saving: the offset taken at each review.
             let newYork = TimeZone(identifier: "America/New_York")!
             var fullThere = StudyStats(
-                progress: Array((loaded.progress["demo"] ?? [:]).values), sessions: loaded.sessions["demo"] ?? [], profile: profile,
+                progress: Array((loaded.progress["demo"] ?? [:]).values), sessions: loaded.sessions["demo"] ?? [],
+                profile: profile,
                 settings: settings, now: now, timeZone: newYork, skillDecks: skillDecks)
             fullThere.countQuestions(questionIDs)
             #expect(try library.stats(now: now, timeZone: newYork) == fullThere, "at \(now) in New York")
         }
         #expect(try library.stats(now: last, timeZone: utc).reviewsPerDay.reduce(0, +) > 0, "the history is used")
-        #expect(try library.stats(now: last, timeZone: utc).skills["math/algebra/linear_equations"]?.attempts ?? 0 > 0, "skills are counted")
+        #expect(
+            try library.stats(now: last, timeZone: utc).skills["math/algebra/linear_equations"]?.attempts ?? 0 > 0,
+            "skills are counted")
     }
 }
 

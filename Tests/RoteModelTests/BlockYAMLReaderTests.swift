@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Yams
+
 @testable import RoteModel
 
 /// The block reader is a shortcut past libyaml, so on any text it must either give up (nil)
@@ -15,9 +16,12 @@ import Yams
         let root = Checkout.root
         var texts: [String] = []
         for folder in ["corpus", "profiles"] {
-            let walker = FileManager.default.enumerator(at: root.appending(path: folder), includingPropertiesForKeys: nil)
+            let walker = FileManager.default.enumerator(
+                at: root.appending(path: folder), includingPropertiesForKeys: nil)
             while let url = walker?.nextObject() as? URL {
-                if url.pathExtension == "yaml", let text = try? String(contentsOf: url, encoding: .utf8) { texts.append(text) }
+                if url.pathExtension == "yaml", let text = try? String(contentsOf: url, encoding: .utf8) {
+                    texts.append(text)
+                }
             }
         }
         return texts.sorted()
@@ -60,7 +64,8 @@ import Yams
 
     @Test func mutatedFilesReadExactlyAsYamsDoesOrNotAtAll() {
         var random = SeededGenerator(seed: 11)
-        var accepted = 0, disagreements = 0
+        var accepted = 0
+        var disagreements = 0
         let sources = Self.starterFiles.filter { $0.utf8.count < 3_000 }
         for round in 0..<4_000 {
             let mutated = Self.mutate(sources[Int(random.next() % UInt64(sources.count))], &random)
@@ -73,7 +78,9 @@ import Yams
             }
             if BlockYAMLReader.describe(fast) != BlockYAMLReader.describe(reference) {
                 disagreements += 1
-                Issue.record("round \(round): trees differ:\n\(mutated)\n\(zip(BlockYAMLReader.describe(fast), BlockYAMLReader.describe(reference)).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "lengths differ")")
+                Issue.record(
+                    "round \(round): trees differ:\n\(mutated)\n\(zip(BlockYAMLReader.describe(fast), BlockYAMLReader.describe(reference)).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "lengths differ")"
+                )
             }
             if disagreements > 5 { break }
         }
@@ -96,8 +103,12 @@ import Yams
     /// The headline reads null and integers without asking Yams for the common spellings;
     /// every spelling, common or not, must get Yams's answer.
     @Test func nullsAndIntegersAsYamsReadsThem() {
-        let spellings = ["", "~", "null", "Null", "NULL", "nULL", "nul", "none", "0", "7", "007", "-3", "+7", "1_000", "0x1F", "0o17", "0b101",
-                         "1:30", "7.0", "12a", "93964", "999999999999999999", "9999999999999999999", "123456789012345678901", "١٢", " 7"]
+        let spellings = [
+            "", "~", "null", "Null", "NULL", "nULL", "nul", "none", "0", "7", "007", "-3", "+7", "1_000", "0x1F",
+            "0o17", "0b101",
+            "1:30", "7.0", "12a", "93964", "999999999999999999", "9999999999999999999", "123456789012345678901", "١٢",
+            " 7",
+        ]
         for text in spellings {
             for style in [Node.Scalar.Style.plain, .singleQuoted, .doubleQuoted] {
                 let yams = BlockYAMLReader.yamsScalar(text, style: style)

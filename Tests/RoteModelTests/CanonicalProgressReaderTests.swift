@@ -1,39 +1,52 @@
 import Foundation
 import Testing
 import Yams
+
 @testable import RoteModel
 
 /// The canonical progress reader is a shortcut, so it must never disagree with the general
 /// reader: on any text it either gives up (nil) or returns exactly what the general reader
 /// returns with no diagnostics at all.
 @Suite struct CanonicalProgressReaderTests {
-    static let devices = ["laptop", "phone-2", "desk_top", "my laptop", "true", "Ünï", "a:b", "#1", "0x1F", "007", "1.5", "null"]
+    static let devices = [
+        "laptop", "phone-2", "desk_top", "my laptop", "true", "Ünï", "a:b", "#1", "0x1F", "007", "1.5", "null",
+    ]
     static let ids = ["r1", "review_2", "0133e566-1c43-4e00-be57-622cea74e80f", "12", "no", "a b", "x,y"]
 
     static func randomFile(_ random: inout SeededGenerator, plainOnly: Bool) -> ProgressFile {
         func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
         func uuid() -> String {
             let hex = Array("0123456789abcdef")
-            return [8, 4, 4, 4, 12].map { count in String((0..<count).map { _ in hex[Int(random.next() % 16)] }) }.joined(separator: "-")
+            return [8, 4, 4, 4, 12].map { count in String((0..<count).map { _ in hex[Int(random.next() % 16)] }) }
+                .joined(separator: "-")
         }
         let base = 1_700_000_000.0 + Double(random.next() % 100_000_000)
         var reviews: [ReviewEvent] = []
         for number in 0..<Int(random.next() % 12) {
-            reviews.append(ReviewEvent(
-                id: plainOnly || random.next() % 3 > 0 ? uuid() : pick(ids) + "\(number)",
-                at: Date(timeIntervalSince1970: base + Double(number) * 86_400 + Double(random.next() % 3_600)),
-                grade: pick(Grade.allCases),
-                ms: random.next() % 4 == 0 ? nil : Int(random.next() % 20_000),
-                device: random.next() % 4 == 0 ? nil : (plainOnly ? pick(["laptop", "phone-2", "desk_top"]) : pick(devices))))
+            reviews.append(
+                ReviewEvent(
+                    id: plainOnly || random.next() % 3 > 0 ? uuid() : pick(ids) + "\(number)",
+                    at: Date(timeIntervalSince1970: base + Double(number) * 86_400 + Double(random.next() % 3_600)),
+                    grade: pick(Grade.allCases),
+                    ms: random.next() % 4 == 0 ? nil : Int(random.next() % 20_000),
+                    device: random.next() % 4 == 0
+                        ? nil : (plainOnly ? pick(["laptop", "phone-2", "desk_top"]) : pick(devices))))
         }
-        let state = random.next() % 5 == 0 ? nil : MemoryState(
-            phase: pick(MemoryState.Phase.allCases), step: random.next() % 2 == 0 ? nil : Int(random.next() % 3),
-            stability: random.next() % 6 == 0 ? nil : Double(random.next() % 100_000) / 997,
-            difficulty: Double(random.next() % 10_000) / 1_000 + 1, ease: random.next() % 3 == 0 ? 2.5 : nil,
-            interval: random.next() % 3 == 0 ? Double(random.next() % 400) : nil,
-            due: Date(timeIntervalSince1970: base + 400 * 86_400), reps: reviews.count, lapses: Int(random.next() % 3),
-            lastReview: reviews.last?.at)
-        let entries = plainOnly ? ["english-a1/run", "kjv/joh-8-32", "math/x_solve.2"] : ["english-a1/run", "a b/c", "x:y/z", "true", "kjv/#1"]
+        let state =
+            random.next() % 5 == 0
+            ? nil
+            : MemoryState(
+                phase: pick(MemoryState.Phase.allCases), step: random.next() % 2 == 0 ? nil : Int(random.next() % 3),
+                stability: random.next() % 6 == 0 ? nil : Double(random.next() % 100_000) / 997,
+                difficulty: Double(random.next() % 10_000) / 1_000 + 1, ease: random.next() % 3 == 0 ? 2.5 : nil,
+                interval: random.next() % 3 == 0 ? Double(random.next() % 400) : nil,
+                due: Date(timeIntervalSince1970: base + 400 * 86_400), reps: reviews.count,
+                lapses: Int(random.next() % 3),
+                lastReview: reviews.last?.at)
+        let entries =
+            plainOnly
+            ? ["english-a1/run", "kjv/joh-8-32", "math/x_solve.2"]
+            : ["english-a1/run", "a b/c", "x:y/z", "true", "kjv/#1"]
         return ProgressFile(
             entry: pick(entries), status: pick(ProgressFile.Status.allCases),
             statusAt: random.next() % 2 == 0 ? nil : Date(timeIntervalSince1970: base), state: state, reviews: reviews)
@@ -81,14 +94,19 @@ import Yams
                 switch random.next() % 3 {
                 case 0: text.insert(contentsOf: alphabet[Int(random.next() % UInt64(alphabet.count))], at: position)
                 case 1: if position < text.count { text.remove(at: position) }
-                default: if position < text.count { text[position] = Character(alphabet[Int(random.next() % UInt64(alphabet.count))]) }
+                default:
+                    if position < text.count {
+                        text[position] = Character(alphabet[Int(random.next() % UInt64(alphabet.count))])
+                    }
                 }
             }
             let mutated = String(text)
             guard let fast = ProgressFile.decodeCanonical(Data(mutated.utf8)) else { continue }
             mutationsAccepted += 1
             let (slow, problems) = Self.general(mutated)
-            #expect(problems.isEmpty, "fast reader accepted a file the general reader complains about:\n\(mutated)\n\(problems)")
+            #expect(
+                problems.isEmpty,
+                "fast reader accepted a file the general reader complains about:\n\(mutated)\n\(problems)")
             #expect(slow == fast, "readers disagree on:\n\(mutated)")
         }
         // Some mutations keep the file canonical (a changed digit, a changed letter).
@@ -96,7 +114,8 @@ import Yams
     }
 
     @Test func givesUpOnWhatOnlyYAMLUnderstands() {
-        let canonical = "entry: kjv/joh-8-32\nstatus: active\nreviews:\n  - {id: r1, at: 2026-11-20T20:32:57Z, grade: easy, ms: 1929}\n"
+        let canonical =
+            "entry: kjv/joh-8-32\nstatus: active\nreviews:\n  - {id: r1, at: 2026-11-20T20:32:57Z, grade: easy, ms: 1929}\n"
         #expect(ProgressFile.decodeCanonical(Data(canonical.utf8)) != nil)
         for variant in [
             canonical.replacingOccurrences(of: "kjv/joh-8-32", with: "\"kjv/joh-8-32\""),
@@ -123,12 +142,18 @@ import Yams
         #expect(Keys.device == CanonicalProgressReader.packed("device"))
         for word in ["again", "Hard", "GOOD", "easy", "1", "2", "3", "4", "0", "5", "goo", "easier", "againn", "hARd"] {
             var text = word
-            #expect(text.withUTF8 { CanonicalProgressReader.grade(UnsafeRawBufferPointer($0)) } == Grade(name: word), "\(word)")
+            #expect(
+                text.withUTF8 { CanonicalProgressReader.grade(UnsafeRawBufferPointer($0)) } == Grade(name: word),
+                "\(word)")
         }
-        for word in ["null", "NULL", "True", "false", "yes", "No", "on", "OFF", "y", "N", "nul", "yess", "phone", "good"] {
+        for word in [
+            "null", "NULL", "True", "false", "yes", "No", "on", "OFF", "y", "N", "nul", "yess", "phone", "good",
+        ] {
             var text = word
             let plain = text.withUTF8 { CanonicalProgressReader.isPlain(UnsafeRawBufferPointer($0)) }
-            #expect(plain == !["null", "true", "false", "yes", "no", "on", "off", "y", "n"].contains(word.lowercased()), "\(word)")
+            #expect(
+                plain == !["null", "true", "false", "yes", "no", "on", "off", "y", "n"].contains(word.lowercased()),
+                "\(word)")
         }
     }
 }

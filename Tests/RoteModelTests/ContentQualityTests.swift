@@ -1,5 +1,5 @@
-import Testing
 import RoteModel
+import Testing
 
 /// The content-quality rules' judgements on their own, the edges a whole-library case does
 /// not reach: what is narration and what is the speaker's own word, which levels fit a batch.
@@ -16,10 +16,11 @@ import RoteModel
 
     @Test(arguments: [
         "Ye have heard that it was said by them of old time, Thou shalt not kill;",  // second person
-        "Therefore said I unto you, that no man can come unto me,",                   // first person
-        "It hath been said, Whosoever shall put away his wife,",                      // impersonal
+        "Therefore said I unto you, that no man can come unto me,",  // first person
+        "It hath been said, Whosoever shall put away his wife,",  // impersonal
         "Not every one that saith unto me, Lord, Lord, shall enter into the kingdom of heaven;",
-        "A certain man had two sons: And the younger of them said to his father, Father, give me the portion of goods.",  // a parable's own narration, mid-passage
+        // A parable's own narration, mid-passage.
+        "A certain man had two sons: And the younger of them said to his father, Father, give me the portion of goods.",
         "Blessed are the poor in spirit: for theirs is the kingdom of heaven.",
         "بسم الله الرحمن الرحيم",
     ])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Yams
+
 @testable import RoteModel
 
 /// Inputs the `yaml-block` and `progress-reader` fuzz targets (Fuzz/README.md) found where a
@@ -30,7 +31,8 @@ import Yams
     }
 
     @Test func theCanonicalProgressReaderLeavesMinusZeroToYams() {
-        let text = "entry: words/run\nstatus: active\nstate: {phase: review, stability: 3.2, difficulty: 5.1, due: 2026-11-05T09:00:00Z, reps: 2, lapses: -0}\nreviews:\n  - {id: a1, at: 2026-11-01T09:00:00Z, grade: good}\n"
+        let text =
+            "entry: words/run\nstatus: active\nstate: {phase: review, stability: 3.2, difficulty: 5.1, due: 2026-11-05T09:00:00Z, reps: 2, lapses: -0}\nreviews:\n  - {id: a1, at: 2026-11-01T09:00:00Z, grade: good}\n"
         #expect(ProgressFile.decodeCanonical(Data(text.utf8)) == nil)
         let plain = text.replacingOccurrences(of: "lapses: -0", with: "lapses: 0")
         #expect(ProgressFile.decodeCanonical(Data(plain.utf8)) != nil, "the canonical form itself still reads")

@@ -1,15 +1,15 @@
 import Foundation
+import Git
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Git
 import RoteLibrary
 import RoteModel
 import RoteServer
 import RoteStore
-import Testing
 import Study
 import TestSupport
+import Testing
 import WebPages
 
 /// The JSON API of `rote serve` through Hummingbird's test client, on a copy of the starter
@@ -26,21 +26,28 @@ import WebPages
 
         init() {
             directory = StarterLibrary.copy()
-            app = WebApp(root: directory.url, user: "demo", policy: AccessPolicy(token: WebAPITests.token, hosts: AccessPolicy.hosts(listeningOn: "127.0.0.1")))
+            app = WebApp(
+                root: directory.url, user: "demo",
+                policy: AccessPolicy(token: WebAPITests.token, hosts: AccessPolicy.hosts(listeningOn: "127.0.0.1")))
         }
 
-        func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws
+            -> Value
+        {
             try await Application(router: app.router()).test(.router, body)
         }
 
         /// The library's log once every write's commit, made behind its answer, is in.
         func commitCount() -> Int {
             app.gitPool.waitForCommits()
-            return Int(Shell.run("git", ["rev-list", "--count", "HEAD"], in: root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            return Int(
+                Shell.run("git", ["rev-list", "--count", "HEAD"], in: root).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)) ?? 0
         }
         func lastCommitSubject() -> String {
             app.gitPool.waitForCommits()
-            return Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            return Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)
         }
         func uncommitted() -> String {
             app.gitPool.waitForCommits()
@@ -49,16 +56,22 @@ import WebPages
     }
 
     /// Headers a page of the server sends: its host, and the token in the cookie.
-    static func headers(host: String = "127.0.0.1:8080", token: String? = WebAPITests.token, extra: HTTPFields = [:]) -> HTTPFields {
+    static func headers(host: String = "127.0.0.1:8080", token: String? = WebAPITests.token, extra: HTTPFields = [:])
+        -> HTTPFields
+    {
         var fields: HTTPFields = [AccessPolicy.hostField: host]
         if let token { fields[.cookie] = "\(AccessPolicy.cookieName)=\(token)" }
         fields.append(contentsOf: extra)
         return fields
     }
 
-    static func json(_ response: TestResponse) throws -> Any { try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) }
+    static func json(_ response: TestResponse) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+    }
 
-    static func body(_ object: Any) -> ByteBuffer { ByteBuffer(bytes: try! JSONSerialization.data(withJSONObject: object)) }
+    static func body(_ object: Any) -> ByteBuffer {
+        ByteBuffer(bytes: try! JSONSerialization.data(withJSONObject: object))
+    }
 
     static func errorCode(_ response: TestResponse) -> String? {
         ((try? json(response)) as? [String: Any]).flatMap { $0["error"] as? [String: Any] }?["code"] as? String
@@ -78,7 +91,9 @@ import WebPages
             let wrong = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers(token: "guess"))
             #expect(wrong.status == .forbidden)
             #expect(Self.errorCode(wrong) == "wrong_token")
-            let header = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers(token: nil, extra: [AccessPolicy.headerName: Self.token]))
+            let header = try await client.execute(
+                uri: "/api/today", method: .get,
+                headers: Self.headers(token: nil, extra: [AccessPolicy.headerName: Self.token]))
             #expect(header.status == .ok, "the header is as good as the cookie")
         }
     }
@@ -86,7 +101,8 @@ import WebPages
     @Test func theFirstAddressSetsTheCookieAndDropsTheToken() async throws {
         let served = Served()
         try await served.test { client in
-            let response = try await client.execute(uri: "/?token=\(Self.token)", method: .get, headers: Self.headers(token: nil))
+            let response = try await client.execute(
+                uri: "/?token=\(Self.token)", method: .get, headers: Self.headers(token: nil))
             #expect(response.status == .seeOther)
             #expect(response.headers[.location] == "/")
             let cookie = try #require(response.headers[.setCookie])
@@ -102,17 +118,23 @@ import WebPages
         let served = Served()
         try await served.test { client in
             // DNS rebinding: a name that resolves to 127.0.0.1 still says its own name.
-            let rebound = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers(host: "attacker.example:8080"))
+            let rebound = try await client.execute(
+                uri: "/api/today", method: .get, headers: Self.headers(host: "attacker.example:8080"))
             #expect(rebound.status == .forbidden)
             #expect(Self.errorCode(rebound) == "foreign_host")
             let csrf = try await client.execute(
-                uri: "/api/entries/status", method: .post, headers: Self.headers(extra: [.origin: "http://attacker.example"]),
+                uri: "/api/entries/status", method: .post,
+                headers: Self.headers(extra: [.origin: "http://attacker.example"]),
                 body: Self.body(["entry": "english-a1/run", "status": "ignored"]))
             #expect(csrf.status == .forbidden)
             #expect(Self.errorCode(csrf) == "foreign_origin")
-            let crossSite = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers(extra: [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]))
+            let crossSite = try await client.execute(
+                uri: "/api/today", method: .get,
+                headers: Self.headers(extra: [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]))
             #expect(crossSite.status == .forbidden)
-            let own = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers(host: "localhost:8080", extra: [.origin: "http://localhost:8080"]))
+            let own = try await client.execute(
+                uri: "/api/today", method: .get,
+                headers: Self.headers(host: "localhost:8080", extra: [.origin: "http://localhost:8080"]))
             #expect(own.status == .ok)
         }
         #expect(served.commitCount() == 1, "nothing was written")
@@ -127,8 +149,10 @@ import WebPages
             #expect(ok.status == .ok)
             #expect(ok.headers[.contentType] == "image/png")
             for uri in [
-                "/media/kjv/../../rote.yaml", "/media/kjv/%2e%2e/%2e%2e/rote.yaml", "/media/kjv/..%2f..%2frote.yaml", "/media/../../../etc/passwd",
-                "/media/kjv/.hidden.png", "/media/kjv/lamp.yaml", "/media/nodeck/lamp.png", "/assets/..%2f..%2fPackage.swift", "/assets/%2e%2e",
+                "/media/kjv/../../rote.yaml", "/media/kjv/%2e%2e/%2e%2e/rote.yaml", "/media/kjv/..%2f..%2frote.yaml",
+                "/media/../../../etc/passwd",
+                "/media/kjv/.hidden.png", "/media/kjv/lamp.yaml", "/media/nodeck/lamp.png",
+                "/assets/..%2f..%2fPackage.swift", "/assets/%2e%2e",
             ] {
                 let response = try await client.execute(uri: uri, method: .get, headers: Self.headers())
                 #expect(response.status == .notFound, "\(uri)")
@@ -140,14 +164,20 @@ import WebPages
     @Test func oversizedAndMalformedBodiesGetJSONErrors() async throws {
         let served = Served()
         try await served.test { client in
-            let huge = ByteBuffer(string: "{\"entry\": \"" + String(repeating: "a", count: WebApp.BodyLimit.json + 10) + "\", \"status\": \"ignored\"}")
-            let tooLarge = try await client.execute(uri: "/api/entries/status", method: .post, headers: Self.headers(), body: huge)
+            let huge = ByteBuffer(
+                string: "{\"entry\": \"" + String(repeating: "a", count: WebApp.BodyLimit.json + 10)
+                    + "\", \"status\": \"ignored\"}")
+            let tooLarge = try await client.execute(
+                uri: "/api/entries/status", method: .post, headers: Self.headers(), body: huge)
             #expect(tooLarge.status == .contentTooLarge)
             #expect(Self.errorCode(tooLarge) == "too_large")
-            let broken = try await client.execute(uri: "/api/entries/status", method: .post, headers: Self.headers(), body: ByteBuffer(string: "{not json"))
+            let broken = try await client.execute(
+                uri: "/api/entries/status", method: .post, headers: Self.headers(),
+                body: ByteBuffer(string: "{not json"))
             #expect(broken.status == .badRequest)
             #expect(Self.errorCode(broken) == "bad_json")
-            let missing = try await client.execute(uri: "/api/entry?id=english-a1/no-such-word", method: .get, headers: Self.headers())
+            let missing = try await client.execute(
+                uri: "/api/entry?id=english-a1/no-such-word", method: .get, headers: Self.headers())
             #expect(missing.status == .notFound)
             #expect(Self.errorCode(missing) == "not_found")
             let unknown = try await client.execute(uri: "/api/nothing-here", method: .get, headers: Self.headers())
@@ -162,21 +192,29 @@ import WebPages
     @Test func triageAddsMarksKnownAndIgnoresAWordInNoDeck() async throws {
         let served = Served()
         try await served.test { client in
-            let bad = try await client.execute(uri: "/api/entries/triage", method: .post, headers: Self.headers(), body: Self.body(["entry": "english-a1/run", "action": "love"]))
+            let bad = try await client.execute(
+                uri: "/api/entries/triage", method: .post, headers: Self.headers(),
+                body: Self.body(["entry": "english-a1/run", "action": "love"]))
             #expect(bad.status == .badRequest)
             #expect(Self.errorCode(bad) == "bad_action")
-            let empty = try await client.execute(uri: "/api/words/ignore", method: .post, headers: Self.headers(), body: Self.body(["word": " "]))
+            let empty = try await client.execute(
+                uri: "/api/words/ignore", method: .post, headers: Self.headers(), body: Self.body(["word": " "]))
             #expect(empty.status == .badRequest)
             for (entry, action) in [("english-a1/monkey", "add"), ("english-a1/sunny", "known")] {
-                let done = try await client.execute(uri: "/api/entries/triage", method: .post, headers: Self.headers(), body: Self.body(["entry": entry, "action": action]))
+                let done = try await client.execute(
+                    uri: "/api/entries/triage", method: .post, headers: Self.headers(),
+                    body: Self.body(["entry": entry, "action": action]))
                 #expect(done.status == .ok, "\(String(buffer: done.body))")
             }
-            let ignored = try await client.execute(uri: "/api/words/ignore", method: .post, headers: Self.headers(), body: Self.body(["word": "quokka"]))
+            let ignored = try await client.execute(
+                uri: "/api/words/ignore", method: .post, headers: Self.headers(), body: Self.body(["word": "quokka"]))
             #expect(String(buffer: ignored.body).contains("quokka"))
         }
         #expect(served.commitCount() == 4, "three triage commits after the first")
-        #expect(served.directory.read("profiles/demo/progress/english-a1/monkey.yaml")?.contains("grade: again") == true)
-        #expect(served.directory.read("profiles/demo/progress/english-a1/sunny.yaml")?.contains("synthetic: known") == true)
+        #expect(
+            served.directory.read("profiles/demo/progress/english-a1/monkey.yaml")?.contains("grade: again") == true)
+        #expect(
+            served.directory.read("profiles/demo/progress/english-a1/sunny.yaml")?.contains("synthetic: known") == true)
         #expect(served.directory.read("profiles/demo/profile.yaml")?.contains("quokka") == true)
     }
 
@@ -184,11 +222,16 @@ import WebPages
     @Test func letterSettingsAreKeptInTheProfile() async throws {
         let served = Served()
         try await served.test { client in
-            let none = try await client.execute(uri: "/api/letters/settings", method: .post, headers: Self.headers(), body: Self.body([String: Any]()))
+            let none = try await client.execute(
+                uri: "/api/letters/settings", method: .post, headers: Self.headers(), body: Self.body([String: Any]()))
             #expect(none.status == .badRequest)
-            let saved = try await client.execute(uri: "/api/letters/settings", method: .post, headers: Self.headers(), body: Self.body(["left_handed": true]))
+            let saved = try await client.execute(
+                uri: "/api/letters/settings", method: .post, headers: Self.headers(),
+                body: Self.body(["left_handed": true]))
             #expect(saved.status == .ok, "\(String(buffer: saved.body))")
-            let letters = try Self.json(try await client.execute(uri: "/api/letters", method: .get, headers: Self.headers())) as? [String: Any]
+            let letters =
+                try Self.json(try await client.execute(uri: "/api/letters", method: .get, headers: Self.headers()))
+                as? [String: Any]
             #expect(letters?["left_handed"] as? Bool == true)
         }
         #expect(served.commitCount() == 2)
@@ -201,7 +244,9 @@ import WebPages
             for headers in [Self.headers(), Self.headers(token: nil)] {
                 let response = try await client.execute(uri: "/", method: .get, headers: headers)
                 let policy = try #require(response.headers[.contentSecurityPolicy])
-                #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"))
+                #expect(
+                    policy.contains("default-src 'none'") && policy.contains("script-src 'self'")
+                        && policy.contains("frame-ancestors 'none'"))
                 #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"))
             }
         }
@@ -225,20 +270,24 @@ import WebPages
     }
 
     /// Answers whatever the session asks (the first choice, Enter for the rest) until it ends.
-    static func studyToTheEnd(_ client: some TestClientProtocol, first: [String: Any], limit: Int = 200) async throws -> [String: Any] {
+    static func studyToTheEnd(_ client: some TestClientProtocol, first: [String: Any], limit: Int = 200) async throws
+        -> [String: Any]
+    {
         var screen = first
         var steps = 0
         while screen["finished"] as? Bool != true, steps < limit {
             let prompt = try #require(screen["prompt"] as? [String: Any])
-            let answer = switch prompt["kind"] as? String {
-            case "choice": "1"
-            case "order": (1...(prompt["count"] as? Int ?? 1)).map(String.init).joined(separator: " ")
-            case "text": "in the beginning"
-            case "yes_no": "n"
-            default: ""
-            }
+            let answer =
+                switch prompt["kind"] as? String {
+                case "choice": "1"
+                case "order": (1...(prompt["count"] as? Int ?? 1)).map(String.init).joined(separator: " ")
+                case "text": "in the beginning"
+                case "yes_no": "n"
+                default: ""
+                }
             let response = try await client.execute(
-                uri: "/api/session/reply", method: .post, headers: headers(), body: body(["answer": answer, "version": screen["version"] as? Int ?? 0]))
+                uri: "/api/session/reply", method: .post, headers: headers(),
+                body: body(["answer": answer, "version": screen["version"] as? Int ?? 0]))
             #expect(response.status == .ok)
             screen = try #require(try json(response) as? [String: Any])
             steps += 1
@@ -250,7 +299,9 @@ import WebPages
         let served = Served()
         let before = served.commitCount()
         try await served.test { client in
-            let started = try await client.execute(uri: "/api/session", method: .post, headers: Self.headers(), body: Self.body(["decks": ["english-a1"], "new": 0, "reviews": 3]))
+            let started = try await client.execute(
+                uri: "/api/session", method: .post, headers: Self.headers(),
+                body: Self.body(["decks": ["english-a1"], "new": 0, "reviews": 3]))
             #expect(started.status == .ok)
             let first = try #require(try Self.json(started) as? [String: Any])
             #expect(first["total"] as? Int == 3)
@@ -259,7 +310,8 @@ import WebPages
             #expect((last["summary"] as? String)?.hasPrefix("Session saved: ") == true, "\(last)")
             // The session let the library go before it said it was over: the next write goes through.
             let next = try await client.execute(
-                uri: "/api/entries/status", method: .post, headers: Self.headers(), body: Self.body(["entry": "english-a1/able", "status": "suspended"]))
+                uri: "/api/entries/status", method: .post, headers: Self.headers(),
+                body: Self.body(["entry": "english-a1/able", "status": "suspended"]))
             #expect(next.status == .ok, "\(String(buffer: next.body))")
         }
         #expect(served.commitCount() == before + 2)
@@ -267,7 +319,8 @@ import WebPages
         #expect(subjects.first == "Suspend: english-a1/able")
         #expect(subjects.last?.hasPrefix("Study") == true, "\(subjects)")
         #expect(served.uncommitted().isEmpty, "everything is in the one commit: \(served.uncommitted())")
-        let changed = Shell.run("git", ["show", "--name-only", "--format=", "HEAD~1"], in: served.root).stdout.split(separator: "\n")
+        let changed = Shell.run("git", ["show", "--name-only", "--format=", "HEAD~1"], in: served.root).stdout.split(
+            separator: "\n")
         #expect(changed.filter { $0.hasPrefix("profiles/demo/progress/english-a1/") }.count == 3)
         #expect(changed.contains { $0.hasPrefix("profiles/demo/sessions/") })
         #expect(!FileManager.default.fileExists(atPath: served.root.appending(path: ".git/rote/session.yaml").path))
@@ -277,7 +330,9 @@ import WebPages
         let served = Served()
         let before = served.commitCount()
         try await served.test { client in
-            let started = try await client.execute(uri: "/api/session", method: .post, headers: Self.headers(), body: Self.body(["decks": ["english-a1"], "new": 0, "reviews": 5]))
+            let started = try await client.execute(
+                uri: "/api/session", method: .post, headers: Self.headers(),
+                body: Self.body(["decks": ["english-a1"], "new": 0, "reviews": 5]))
             var screen = try #require(try Self.json(started) as? [String: Any])
             // Through the first card only: its grade prompt accepted, then the next card shows.
             var steps = 0
@@ -285,48 +340,63 @@ import WebPages
                 steps += 1
                 let kind = (screen["prompt"] as? [String: Any])?["kind"] as? String
                 let response = try await client.execute(
-                    uri: "/api/session/reply", method: .post, headers: Self.headers(), body: Self.body(["answer": kind == "choice" ? "1" : "", "version": screen["version"] as? Int ?? 0]))
+                    uri: "/api/session/reply", method: .post, headers: Self.headers(),
+                    body: Self.body(["answer": kind == "choice" ? "1" : "", "version": screen["version"] as? Int ?? 0]))
                 screen = try #require(try Self.json(response) as? [String: Any])
             }
             // A reply for a question already answered is refused, not taken for the next one.
-            let stale = try await client.execute(uri: "/api/session/reply", method: .post, headers: Self.headers(), body: Self.body(["answer": "1", "version": 1]))
+            let stale = try await client.execute(
+                uri: "/api/session/reply", method: .post, headers: Self.headers(),
+                body: Self.body(["answer": "1", "version": 1]))
             #expect(stale.status == .conflict)
         }
         served.app.stopSession()
         #expect(served.commitCount() == before + 1)
         let session = Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: served.root).stdout
-        #expect(session.split(separator: "\n").filter { $0.hasPrefix("profiles/demo/progress/") }.count == 1, "\(session)")
+        #expect(
+            session.split(separator: "\n").filter { $0.hasPrefix("profiles/demo/progress/") }.count == 1, "\(session)")
         #expect(served.uncommitted().isEmpty)
     }
 
     @Test func aTracedLetterIsScoredAndRecordedAsRoteLettersRecordRecordsIt() async throws {
         let served = Served()
         try await served.test { client in
-            let letters = try #require(try Self.json(try await client.execute(uri: "/api/letters", method: .get, headers: Self.headers())) as? [String: Any])
+            let letters = try #require(
+                try Self.json(try await client.execute(uri: "/api/letters", method: .get, headers: Self.headers()))
+                    as? [String: Any])
             // The demo profile's tracing settings (`rote letters settings`), for the page to follow.
-            #expect(letters["left_handed"] as? Bool == false && letters["haptics"] as? Bool == true, "\(letters.keys.sorted())")
+            #expect(
+                letters["left_handed"] as? Bool == false && letters["haptics"] as? Bool == true,
+                "\(letters.keys.sorted())")
             let a = try #require((letters["letters"] as? [[String: Any]])?.first)
             #expect(a["id"] as? String == "alphabet/a")
             #expect(a["unlocked"] as? Bool == true)
             let strokes = try #require(a["strokes"] as? [[[Double]]])
-            let drawing = strokes.map { stroke in stroke.enumerated().map { [$0.element[0], $0.element[1], Double($0.offset * 20)] } }
+            let drawing = strokes.map { stroke in
+                stroke.enumerated().map { [$0.element[0], $0.element[1], Double($0.offset * 20)] }
+            }
             let now = Timestamp.format(Date())
             let response = try await client.execute(
                 uri: "/api/letters/attempts", method: .post, headers: Self.headers(),
-                body: Self.body(["letter": "a", "mode": "trace", "drawing": drawing, "started_at": now, "completed_at": now]))
+                body: Self.body([
+                    "letter": "a", "mode": "trace", "drawing": drawing, "started_at": now, "completed_at": now,
+                ]))
             #expect(response.status == .ok)
             let result = try #require(try Self.json(response) as? [String: Any])
             #expect(result["score"] as? Int == 100)
             #expect(result["file"] as? String == "profiles/demo/letters/alphabet/a.yaml")
             let bad = try await client.execute(
                 uri: "/api/letters/attempts", method: .post, headers: Self.headers(),
-                body: Self.body(["letter": "a", "mode": "sideways", "drawing": drawing, "started_at": now, "completed_at": now]))
+                body: Self.body([
+                    "letter": "a", "mode": "sideways", "drawing": drawing, "started_at": now, "completed_at": now,
+                ]))
             #expect(bad.status == .badRequest)
             #expect(Self.errorCode(bad) == "bad_attempt")
         }
         #expect(served.lastCommitSubject() == "Letters: alphabet/a trace 100")
         let file = try #require(served.directory.read("profiles/demo/letters/alphabet/a.yaml"))
-        let attempts = try #require(LetterAttemptsFile.decode(Data(file.utf8), path: "profiles/demo/letters/alphabet/a.yaml").0)
+        let attempts = try #require(
+            LetterAttemptsFile.decode(Data(file.utf8), path: "profiles/demo/letters/alphabet/a.yaml").0)
         #expect(attempts.attempts.count == 1)
         #expect(attempts.attempts[0].drawing.count == 2)
         #expect(served.uncommitted().isEmpty)
@@ -335,42 +405,70 @@ import WebPages
     @Test func theReaderMarksWordsAndIgnoresOne() async throws {
         let served = Served()
         try await served.test { client in
-            let response = try await client.execute(uri: "/api/reader", method: .post, headers: Self.headers(), body: Self.body(["text": "I ran home, zzyzx!"]))
+            let response = try await client.execute(
+                uri: "/api/reader", method: .post, headers: Self.headers(),
+                body: Self.body(["text": "I ran home, zzyzx!"]))
             let tokens = try #require(try Self.json(response) as? [[String: Any]])
-            #expect(tokens.map { $0["text"] as? String ?? "" }.joined() == "I ran home, zzyzx!", "the tokens are the text")
+            #expect(
+                tokens.map { $0["text"] as? String ?? "" }.joined() == "I ran home, zzyzx!", "the tokens are the text")
             let ran = try #require(tokens.first { $0["text"] as? String == "ran" })
             #expect(ran["entry"] as? String == "english-a1/run")
             #expect(tokens.first { $0["text"] as? String == "zzyzx" }?["status"] as? String == "none")
-            let lookup = try #require(try Self.json(try await client.execute(uri: "/api/lookup?word=ran", method: .get, headers: Self.headers())) as? [[String: Any]])
+            let lookup = try #require(
+                try Self.json(
+                    try await client.execute(uri: "/api/lookup?word=ran", method: .get, headers: Self.headers()))
+                    as? [[String: Any]])
             #expect(lookup.first?["lemma"] as? String == "run")
-            let ignore = try await client.execute(uri: "/api/entries/status", method: .post, headers: Self.headers(), body: Self.body(["entry": "english-a1/run", "status": "ignored"]))
+            let ignore = try await client.execute(
+                uri: "/api/entries/status", method: .post, headers: Self.headers(),
+                body: Self.body(["entry": "english-a1/run", "status": "ignored"]))
             #expect(ignore.status == .ok)
-            let again = try #require(try Self.json(try await client.execute(uri: "/api/reader", method: .post, headers: Self.headers(), body: Self.body(["text": "ran"]))) as? [[String: Any]])
+            let again = try #require(
+                try Self.json(
+                    try await client.execute(
+                        uri: "/api/reader", method: .post, headers: Self.headers(), body: Self.body(["text": "ran"])))
+                    as? [[String: Any]])
             #expect(again.first?["status"] as? String == "ignored", "the reader sees the commit")
             // The summary `rote read` prints: run is ignored now, zzyzx in no deck.
-            let summary = try #require(try Self.json(try await client.execute(
-                uri: "/api/reader/summary", method: .post, headers: Self.headers(), body: Self.body(["text": "I ran home, zzyzx! Ran."]))) as? [String: Any])
+            let summary = try #require(
+                try Self.json(
+                    try await client.execute(
+                        uri: "/api/reader/summary", method: .post, headers: Self.headers(),
+                        body: Self.body(["text": "I ran home, zzyzx! Ran."]))) as? [String: Any])
             #expect(summary["running_words"] as? Int == 5)
             #expect(summary["ignored_words"] as? Int == 2)
             #expect((summary["not_in_deck"] as? [[String: Any]])?.map { $0["word"] as? String } == ["zzyzx"])
             #expect(summary["coverage"] is Double || summary["coverage"] is Int)
         }
         #expect(served.lastCommitSubject() == "Ignore: english-a1/run")
-        #expect(served.directory.read("profiles/demo/progress/english-a1/run.yaml")?.contains("status: ignored") == true)
+        #expect(
+            served.directory.read("profiles/demo/progress/english-a1/run.yaml")?.contains("status: ignored") == true)
     }
 
     @Test func theLibraryAndStatsPagesAnswer() async throws {
         let served = Served()
         try await served.test { client in
-            let decks = try #require(try Self.json(try await client.execute(uri: "/api/decks", method: .get, headers: Self.headers())) as? [[String: Any]])
-            #expect(decks.compactMap { $0["name"] as? String } == ["english-a1", "kjv", "red-letter", "alphabet", "math"])
-            let found = try #require(try Self.json(try await client.execute(uri: "/api/entries?q=run", method: .get, headers: Self.headers())) as? [String: Any])
-            #expect((found["entries"] as? [[String: Any]])?.contains { $0["id"] as? String == "english-a1/run" } == true)
-            let entry = try #require(try Self.json(try await client.execute(uri: "/api/entry?id=english-a1/run", method: .get, headers: Self.headers())) as? [String: Any])
+            let decks = try #require(
+                try Self.json(try await client.execute(uri: "/api/decks", method: .get, headers: Self.headers()))
+                    as? [[String: Any]])
+            #expect(
+                decks.compactMap { $0["name"] as? String } == ["english-a1", "kjv", "red-letter", "alphabet", "math"])
+            let found = try #require(
+                try Self.json(
+                    try await client.execute(uri: "/api/entries?q=run", method: .get, headers: Self.headers()))
+                    as? [String: Any])
+            #expect(
+                (found["entries"] as? [[String: Any]])?.contains { $0["id"] as? String == "english-a1/run" } == true)
+            let entry = try #require(
+                try Self.json(
+                    try await client.execute(uri: "/api/entry?id=english-a1/run", method: .get, headers: Self.headers())
+                ) as? [String: Any])
             #expect(entry["kind"] as? String == "vocabulary")
             #expect((entry["file"] as? String)?.contains("word: run") == true)
             #expect((entry["commits"] as? [[String: Any]])?.first?["summary"] as? String == "starter")
-            let stats = try #require(try Self.json(try await client.execute(uri: "/api/stats", method: .get, headers: Self.headers())) as? [String: Any])
+            let stats = try #require(
+                try Self.json(try await client.execute(uri: "/api/stats", method: .get, headers: Self.headers()))
+                    as? [String: Any])
             #expect((stats["forecast"] as? [Int])?.count == 31)
             #expect((stats["reviews_per_day"] as? [Int])?.count == 90)
             #expect((stats["heat_levels"] as? [Int])?.allSatisfy { (0...4).contains($0) } == true)
@@ -385,7 +483,9 @@ import WebPages
             func strings(_ uri: String, _ accept: String?) async throws -> [String: Any] {
                 var headers = WebAPITests.headers()
                 if let accept { headers[.acceptLanguage] = accept }
-                return try #require(try WebAPITests.json(try await client.execute(uri: uri, method: .get, headers: headers)) as? [String: Any])
+                return try #require(
+                    try WebAPITests.json(try await client.execute(uri: uri, method: .get, headers: headers))
+                        as? [String: Any])
             }
             let arabic = try await strings("/api/strings", "ar-EG,ar;q=0.9,en;q=0.8")
             #expect(arabic["lang"] as? String == "ar")
@@ -406,7 +506,9 @@ import WebPages
         let table = try JSONDecoder().decode([String: [String: String]].self, from: Data(text.utf8))
         let english = try #require(table["en"])
         for (language, strings) in table {
-            #expect(Set(strings.keys) == Set(english.keys), "\(language) misses \(Set(english.keys).subtracting(strings.keys).sorted())")
+            #expect(
+                Set(strings.keys) == Set(english.keys),
+                "\(language) misses \(Set(english.keys).subtracting(strings.keys).sorted())")
         }
     }
 }
@@ -416,31 +518,47 @@ import WebPages
         let served = WebAPITests.Served()
         // The passage the session will show first, as the same planner picks it, stands at the
         // recite rung.
-        let preview = try Library(root: served.root, user: "demo").startStudy(decks: ["kjv"], limits: StudyLimits(newPerDay: 0, reviewsPerDay: 1), planOnly: true)
+        let preview = try Library(root: served.root, user: "demo").startStudy(
+            decks: ["kjv"], limits: StudyLimits(newPerDay: 0, reviewsPerDay: 1), planOnly: true)
         let id = try #require(preview.plan.due.first?.id)
         preview.close()
         let path = "profiles/demo/progress/\(id).yaml"
         let progress = try #require(served.directory.read(path))
-        served.directory.write(path, progress.replacingOccurrences(of: "status: active\n", with: "status: active\nladder: {level: recite, covered: [], attempts: 0, at: 2026-01-01T00:00:00Z}\n"))
+        served.directory.write(
+            path,
+            progress.replacingOccurrences(
+                of: "status: active\n",
+                with: "status: active\nladder: {level: recite, covered: [], attempts: 0, at: 2026-01-01T00:00:00Z}\n"))
         Shell.run("git", ["add", "-A"], in: served.root)
-        Shell.run("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "ladder"], in: served.root)
-        guard case let .passage(passage) = try Library(root: served.root, user: "demo").entry(named: id).content else { Issue.record("\(id) is not a passage"); return }
+        Shell.run(
+            "git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "ladder"],
+            in: served.root)
+        guard case let .passage(passage) = try Library(root: served.root, user: "demo").entry(named: id).content else {
+            Issue.record("\(id) is not a passage")
+            return
+        }
         let words = passage.text.split(separator: " ").map(String.init)
         try await served.test { client in
             let started = try await client.execute(
-                uri: "/api/session", method: .post, headers: WebAPITests.headers(), body: WebAPITests.body(["decks": ["kjv"], "new": 0, "reviews": 1]))
+                uri: "/api/session", method: .post, headers: WebAPITests.headers(),
+                body: WebAPITests.body(["decks": ["kjv"], "new": 0, "reviews": 1]))
             let screen = try #require(try WebAPITests.json(started) as? [String: Any])
             let prompt = try #require(screen["prompt"] as? [String: Any])
             #expect(prompt["kind"] as? String == "text")
             #expect(screen["recall"] as? Bool == true, "\(screen)")
             let marked = try await client.execute(
-                uri: "/api/session/recall", method: .post, headers: WebAPITests.headers(), body: WebAPITests.body(["typed": "\(words[0]) \(words[1]) zzz \(words[3].prefix(2))"]))
+                uri: "/api/session/recall", method: .post, headers: WebAPITests.headers(),
+                body: WebAPITests.body(["typed": "\(words[0]) \(words[1]) zzz \(words[3].prefix(2))"]))
             #expect(marked.status == .ok)
             let answer = try #require(try WebAPITests.json(marked) as? [String: Any])
             let marks = try #require(answer["words"] as? [[String: Any]])
-            #expect(marks.map { $0["typed"] as? String } == [words[0], words[1], "zzz", String(words[3].prefix(2))].map(Optional.some), "\(answer)")
+            #expect(
+                marks.map { $0["typed"] as? String }
+                    == [words[0], words[1], "zzz", String(words[3].prefix(2))].map(Optional.some), "\(answer)")
             #expect(marks.map { $0["mark"] as? String } == ["correct", "correct", "wrong", "pending"], "\(answer)")
-            #expect(!String(decoding: try JSONSerialization.data(withJSONObject: answer), as: UTF8.self).contains(words.last!), "the passage stays hidden")
+            #expect(
+                !String(decoding: try JSONSerialization.data(withJSONObject: answer), as: UTF8.self).contains(
+                    words.last!), "the passage stays hidden")
         }
         served.app.stopSession()
     }
@@ -459,24 +577,32 @@ import WebPages
         served.app.gitPool.suspendCommits()
         try await served.test { client in
             let ignore = try await client.execute(
-                uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(), body: WebAPITests.body(["entry": "english-a1/run", "status": "ignored"]))
+                uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(),
+                body: WebAPITests.body(["entry": "english-a1/run", "status": "ignored"]))
             #expect(ignore.status == .ok)
             #expect(Self.head(served.root) == before, "answered before the commit")
             #expect(PendingCommit.journals(in: served.root).count == 1)
             // A read after the answer sees the write.
-            let reading = try #require(try WebAPITests.json(try await client.execute(
-                uri: "/api/reader", method: .post, headers: WebAPITests.headers(), body: WebAPITests.body(["text": "ran"]))) as? [[String: Any]])
+            let reading = try #require(
+                try WebAPITests.json(
+                    try await client.execute(
+                        uri: "/api/reader", method: .post, headers: WebAPITests.headers(),
+                        body: WebAPITests.body(["text": "ran"]))) as? [[String: Any]])
             #expect(reading.first?["status"] as? String == "ignored")
             // A second write while the first commit waits: answered, and queued after it.
             let activate = try await client.execute(
-                uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(), body: WebAPITests.body(["entry": "english-a1/run", "status": "active"]))
+                uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(),
+                body: WebAPITests.body(["entry": "english-a1/run", "status": "active"]))
             #expect(activate.status == .ok, "\(String(buffer: activate.body))")
         }
         served.app.gitPool.resumeCommits()
         await served.app.gitPool.commitsMade()
         let log = Shell.run("git", ["log", "-3", "--format=%s%n%b--"], in: served.root).stdout
         let device = try LibraryGit(root: served.root, user: "demo").device
-        #expect(log == "Activate: english-a1/run\nRote-Device: \(device)\nRote-User: demo\n--\nIgnore: english-a1/run\nRote-Device: \(device)\nRote-User: demo\n--\nstarter\n--\n", "\(log)")
+        #expect(
+            log
+                == "Activate: english-a1/run\nRote-Device: \(device)\nRote-User: demo\n--\nIgnore: english-a1/run\nRote-Device: \(device)\nRote-User: demo\n--\nstarter\n--\n",
+            "\(log)")
         #expect(served.uncommitted().isEmpty)
         #expect(PendingCommit.journals(in: served.root).isEmpty)
     }
@@ -490,7 +616,8 @@ import WebPages
         try await served.test { client in
             for (entry, status) in [("english-a1/run", "ignored"), ("english-a1/go", "suspended")] {
                 let response = try await client.execute(
-                    uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(), body: WebAPITests.body(["entry": entry, "status": status]))
+                    uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(),
+                    body: WebAPITests.body(["entry": entry, "status": status]))
                 #expect(response.status == .ok)
             }
         }
@@ -504,7 +631,9 @@ import WebPages
         release.start()
         served.app.stopSession()
         #expect(served.app.gitPool.pendingCommits == 0)
-        #expect(Shell.run("git", ["log", "-2", "--format=%s"], in: served.root).stdout == "Suspend: english-a1/go\nIgnore: english-a1/run\n")
+        #expect(
+            Shell.run("git", ["log", "-2", "--format=%s"], in: served.root).stdout
+                == "Suspend: english-a1/go\nIgnore: english-a1/run\n")
         #expect(Shell.run("git", ["status", "--porcelain"], in: served.root).stdout == "")
     }
 
@@ -515,14 +644,17 @@ import WebPages
         served.app.gitPool.suspendCommits()
         try await served.test { client in
             let response = try await client.execute(
-                uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(), body: WebAPITests.body(["entry": "english-a1/run", "status": "ignored"]))
+                uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(),
+                body: WebAPITests.body(["entry": "english-a1/run", "status": "ignored"]))
             #expect(response.status == .ok)
         }
         let crashed = TemporaryDirectory()
         Shell.run("cp", ["-a", served.root.path + "/.", crashed.url.path])
         served.app.gitPool.resumeCommits()
         served.app.gitPool.waitForCommits()
-        let next = WebApp(root: crashed.url, user: "demo", policy: AccessPolicy(token: WebAPITests.token, hosts: AccessPolicy.hosts(listeningOn: "127.0.0.1")))
+        let next = WebApp(
+            root: crashed.url, user: "demo",
+            policy: AccessPolicy(token: WebAPITests.token, hosts: AccessPolicy.hosts(listeningOn: "127.0.0.1")))
         next.commitLeftovers()
         #expect(Self.head(crashed.url) == Self.head(served.root), "the same commit")
         #expect(PendingCommit.journals(in: crashed.url).isEmpty)

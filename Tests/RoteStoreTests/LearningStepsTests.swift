@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import RoteModel
-@testable import RoteStore
 import Scheduling
+import Testing
+
+@testable import RoteStore
 
 /// Learning and relearning steps as settings (#22): a deck's own, a learner's over it.
 @Suite struct LearningStepsTests {
@@ -20,7 +21,9 @@ import Scheduling
         let settings = SchedulerSettings.forDeck(deck, profile: nil)
         #expect(settings.learningSteps == [0, 600, 2700] && settings.relearningSteps == [300])
         #expect(deck.render().contains("learning_steps: [0, 10, 45]"), "written back in minutes")
-        #expect(SchedulerSettings.forDeck(Self.deck(""), profile: nil).learningSteps == SchedulerSettings.defaultLearningSteps)
+        #expect(
+            SchedulerSettings.forDeck(Self.deck(""), profile: nil).learningSteps
+                == SchedulerSettings.defaultLearningSteps)
     }
 
     @Test func theLearnersStepsTakeThePlaceOfTheDecks() throws {
@@ -32,9 +35,12 @@ import Scheduling
     }
 
     @Test func aStepBelowZeroIsReportedWithItsLine() {
-        let (deck, problems) = DeckManifest.decode("kind: vocabulary\ntitle: T\nversion: 1.0.0\nlearning_steps: [10, -1]\n", path: "corpus/t/deck.yaml")
+        let (deck, problems) = DeckManifest.decode(
+            "kind: vocabulary\ntitle: T\nversion: 1.0.0\nlearning_steps: [10, -1]\n", path: "corpus/t/deck.yaml")
         #expect(deck?.learningSteps == nil)
-        #expect(problems.contains { $0.line == 4 && $0.message.contains("'learning_steps[2]' must be 0 or more minutes") }, "\(problems)")
+        #expect(
+            problems.contains { $0.line == 4 && $0.message.contains("'learning_steps[2]' must be 0 or more minutes") },
+            "\(problems)")
     }
 
     /// Seed 000: again at once, then 10 minutes, then 45, then review.

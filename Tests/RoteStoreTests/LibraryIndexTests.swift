@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import RoteStore
 
 @Suite struct LibraryIndexTests {
@@ -31,7 +32,8 @@ import TestSupport
 
     @Test func statusPerEntry() throws {
         let index = try index([
-            "profiles/ana/progress/words/go.yaml": "entry: words/go\nstatus: suspended\nstatus_at: 2026-11-03T09:00:00Z\n",
+            "profiles/ana/progress/words/go.yaml":
+                "entry: words/go\nstatus: suspended\nstatus_at: 2026-11-03T09:00:00Z\n",
             "profiles/ana/profile.yaml": "user: ana\nignored_words: [Jesus]\n",
         ])
         #expect(index.status(of: "words/run") == .review)
@@ -60,7 +62,9 @@ import TestSupport
 @Suite struct MergeRulesTests {
     @Test func theTrackedAttributesAreTheTable() {
         #expect(MergeRules.gitAttributes.contains("profiles/*/letters/** merge=rote-letters\n"))
-        #expect(MergeRules.gitAttributes.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == MergeRules.rules.count)
+        #expect(
+            MergeRules.gitAttributes.split(separator: "\n").filter { !$0.hasPrefix("#") }.count
+                == MergeRules.rules.count)
         #expect(MergeRules.kind(forPath: "profiles/ana/letters/alphabet/a.yaml") == "letters")
         #expect(MergeRules.kind(forPath: "profiles/ana/letters") == nil)
         #expect(MergeRules.kind(forPath: "profiles/ana/profile.yaml") == "profile")
@@ -70,11 +74,16 @@ import TestSupport
     @Test func infoAttributesGetTheWholeTableAndKeepOtherLines() throws {
         let directory = TemporaryDirectory()
         let git = directory.url
-        directory.write("info/attributes", "*.png binary\n# Rote's merge rules: written by `rote setup-git` and `rote sync` from the current Rote; do not edit.\nprofiles/*/progress/** merge=rote-progress\n# End of Rote's merge rules.\n*.pdf -diff\n")
+        directory.write(
+            "info/attributes",
+            "*.png binary\n# Rote's merge rules: written by `rote setup-git` and `rote sync` from the current Rote; do not edit.\nprofiles/*/progress/** merge=rote-progress\n# End of Rote's merge rules.\n*.pdf -diff\n"
+        )
         #expect(try MergeRules.installInfoAttributes(gitDirectory: git))
         let text = try #require(directory.read("info/attributes"))
         #expect(text.hasPrefix("*.png binary\n*.pdf -diff\n# Rote's merge rules"), "\(text)")
-        for rule in MergeRules.rules { #expect(text.components(separatedBy: rule.line + "\n").count == 2, "\(rule.line) once") }
+        for rule in MergeRules.rules {
+            #expect(text.components(separatedBy: rule.line + "\n").count == 2, "\(rule.line) once")
+        }
         #expect(try MergeRules.installInfoAttributes(gitDirectory: git) == false, "unchanged the second time")
         let fresh = TemporaryDirectory()
         #expect(try MergeRules.installInfoAttributes(gitDirectory: fresh.url))
@@ -85,7 +94,8 @@ import TestSupport
     /// the trim gives.
     @Test func normalizingAPlainWordAgreesWithTheFullRule() {
         let full = { (token: String) in
-            token.lowercased().trimmingCharacters(in: CharacterSet.punctuationCharacters.union(.whitespaces).union(.symbols))
+            token.lowercased().trimmingCharacters(
+                in: CharacterSet.punctuationCharacters.union(.whitespaces).union(.symbols))
         }
         var state: UInt64 = 3
         let alphabet = Array("abcz'-Z ,.é")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import RoteStore
 
 @Suite struct LibraryLockTests {
@@ -21,7 +22,8 @@ import TestSupport
 
     @Test func aKilledHolderLeavesNoStaleLock() throws {
         let directory = TemporaryDirectory()
-        try FileManager.default.createDirectory(at: directory.url.appending(path: ".git/rote"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.url.appending(path: ".git/rote"), withIntermediateDirectories: true)
         // Another process takes the lock, says so, and is then killed.
         let holder = try Shell.holdLock(directory.url.appending(path: ".git/rote/lock"))
         #expect(throws: LibraryLock.Busy.self) { _ = try LibraryLock(root: directory.url, purpose: "study") }

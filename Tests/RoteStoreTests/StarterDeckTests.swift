@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
-@testable import RoteStore
 import Scheduling
+import TestSupport
+import Testing
+
+@testable import RoteStore
 
 /// The starter decks meet what Rote promises newcomers: enough real content of every kind.
 @Suite struct StarterDeckTests {
@@ -23,7 +24,10 @@ import Scheduling
         }
         #expect(words.count >= 150)
         for word in words {
-            #expect(!word.translation.isEmpty && word.translation.unicodeScalars.contains { (0x0600...0x06FF).contains($0.value) }, "\(word.word): Arabic translation")
+            #expect(
+                !word.translation.isEmpty
+                    && word.translation.unicodeScalars.contains { (0x0600...0x06FF).contains($0.value) },
+                "\(word.word): Arabic translation")
             #expect(!word.forms.isEmpty && word.ipa?.hasPrefix("/") == true && word.rank != nil, "\(word.word)")
             #expect(word.examples.count >= 2, "\(word.word): examples")
             let kinds = Set(word.questions.map(\.kind))
@@ -55,13 +59,20 @@ import Scheduling
         #expect(passages.count >= 500)
         #expect(Set(passages.compactMap(\.1.book)).isSuperset(of: ["Matthew", "Mark", "Luke", "John"]))
         for (id, passage) in passages {
-            #expect(passage.translation == "KJV" && passage.rights?.license == "public-domain" && !passage.tags.isEmpty, "\(id)")
-            let match = try #require(passage.reference.wholeMatch(of: /(.+) (\d+):(\d+)(?:-(\d+))?/), "\(id): reference \(passage.reference)")
-            let first = try #require(Int(match.3)), last = try #require(Int(match.4 ?? match.3))
+            #expect(
+                passage.translation == "KJV" && passage.rights?.license == "public-domain" && !passage.tags.isEmpty,
+                "\(id)")
+            let match = try #require(
+                passage.reference.wholeMatch(of: /(.+) (\d+):(\d+)(?:-(\d+))?/), "\(id): reference \(passage.reference)"
+            )
+            let first = try #require(Int(match.3))
+            let last = try #require(Int(match.4 ?? match.3))
             let texts = (first...last).map { verses["\(match.1) \(match.2):\($0)"] }
             #expect(texts.allSatisfy { $0 != nil }, "\(id): \(passage.reference) is in the snapshot")
             let whole = texts.compactMap { $0 }.joined(separator: " ").filter { $0 != "[" && $0 != "]" }
-            let range = try #require(whole.range(of: passage.text), "\(id): '\(passage.text)' is not in the KJV text of \(passage.reference): \(whole)")
+            let range = try #require(
+                whole.range(of: passage.text),
+                "\(id): '\(passage.text)' is not in the KJV text of \(passage.reference): \(whole)")
             let before = range.lowerBound > whole.startIndex ? whole[whole.index(before: range.lowerBound)] : " "
             let after = range.upperBound < whole.endIndex ? whole[range.upperBound] : " "
             #expect(!(before.isLetter && passage.text.first?.isLetter == true), "\(id): starts inside a word")
@@ -111,8 +122,11 @@ import Scheduling
         let reviews = library.progress["demo"]?.values.map(\.reviews.count).reduce(0, +) ?? 0
         #expect(reviews >= 300)
         // Every attempt in a session is a review in a progress file at the same moment.
-        let reviewTimes = Set(library.progress["demo"]!.values.flatMap { file in file.reviews.map { "\(file.entry) \($0.at)" } })
-        for session in sessions { for attempt in session.attempts { #expect(reviewTimes.contains("\(attempt.entry) \(attempt.at)")) } }
+        let reviewTimes = Set(
+            library.progress["demo"]!.values.flatMap { file in file.reviews.map { "\(file.entry) \($0.at)" } })
+        for session in sessions {
+            for attempt in session.attempts { #expect(reviewTimes.contains("\(attempt.entry) \(attempt.at)")) }
+        }
     }
 
     @Test func demoProgressStateIsTheReplayOfItsReviews() throws {

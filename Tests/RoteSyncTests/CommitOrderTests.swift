@@ -1,7 +1,8 @@
 import Foundation
 import Git
-import Testing
 import TestSupport
+import Testing
+
 @testable import RoteStore
 @testable import RoteSync
 
@@ -15,15 +16,20 @@ import TestSupport
         FixtureLibrary.write(into: directory)
         let git = try LibraryGit(root: directory.url, user: "ana")
         let session = "profiles/ana/sessions/2026/11/s1.yaml"
-        let review = Data("entry: words/go\nstatus: active\nreviews:\n  - {id: r1, at: 2026-11-20T10:00:00Z, grade: good}\n".utf8)
+        let review = Data(
+            "entry: words/go\nstatus: active\nreviews:\n  - {id: r1, at: 2026-11-20T10:00:00Z, grade: good}\n".utf8)
         directory.write("profiles/ana/progress/words/go.yaml", review)
         directory.write(session, "id: s1\n")
         git.interruption = { _ in throw Killed() }
         #expect(throws: Killed.self) {
-            try git.commit(changes: ["profiles/ana/progress/words/go.yaml": review, session: Data("id: s1\n".utf8)], message: "Study")
+            try git.commit(
+                changes: ["profiles/ana/progress/words/go.yaml": review, session: Data("id: s1\n".utf8)],
+                message: "Study")
         }
         // Someone then runs plain git: what it commits is the new files, never their removal.
-        let commit = Shell.run("git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "by hand"], in: directory.url)
+        let commit = Shell.run(
+            "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "by hand"],
+            in: directory.url)
         #expect(commit.status == 0, "\(commit.stderr)")
         let tree = Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD"], in: directory.url).stdout
         #expect(tree.contains("profiles/ana/progress/words/go.yaml"))
@@ -54,10 +60,14 @@ import TestSupport
         let git = try LibraryGit(root: directory.url, user: "ana")
         var written = 0
         git.interruption = { step in
-            if step == "file written" { written += 1; if written == 4 { throw SimulatedKill() } }
+            if step == "file written" {
+                written += 1
+                if written == 4 { throw SimulatedKill() }
+            }
         }
         #expect(throws: SimulatedKill.self) { try git.apply(changes: changes, message: "Import big") }
-        let halfWay = try FileManager.default.contentsOfDirectory(atPath: directory.url.appending(path: "corpus/big").path)
+        let halfWay = try FileManager.default.contentsOfDirectory(
+            atPath: directory.url.appending(path: "corpus/big").path)
         #expect(!halfWay.isEmpty, "the kill left part of the import on disk")
         directory.write("corpus/big/.w5.yaml.999999.1.tmp", "word: w")
 
@@ -76,7 +86,9 @@ import TestSupport
         let git = try LibraryGit(root: directory.url, user: "ana")
         git.interruption = { step in if step == "index written" { throw SimulatedKill() } }
         // Killed before the branch moved: the change is undone, as it never landed.
-        #expect(throws: SimulatedKill.self) { try git.apply(changes: ["corpus/words/walk.yaml": Data("word: walk\n".utf8)], message: "Add walk") }
+        #expect(throws: SimulatedKill.self) {
+            try git.apply(changes: ["corpus/words/walk.yaml": Data("word: walk\n".utf8)], message: "Add walk")
+        }
         try LibraryGit(root: directory.url, user: "ana").commitPending()
         #expect(!FileManager.default.fileExists(atPath: directory.url.appending(path: "corpus/words/walk.yaml").path))
         #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)

@@ -8,8 +8,12 @@ import Testing
 /// Fitted FSRS parameters in `profile.yaml`: read and written, used by every replay, checked,
 /// and merged as one value per fit.
 @Suite struct FSRSParametersInProfileTests {
-    static let learner = [0.4, 1.2, 3.1, 9.5, 6.2, 0.8, 2.9, 0.01, 1.7, 0.15, 0.8, 1.5, 0.06, 0.27, 1.6, 0.55, 1.9, 0.5, 0.1, 0.06, 0.2]
-    static let kjv = [0.3, 0.9, 2.0, 6.0, 7.0, 0.7, 3.1, 0.02, 1.9, 0.2, 0.9, 1.4, 0.05, 0.25, 1.7, 0.6, 1.8, 0.55, 0.09, 0.07, 0.3]
+    static let learner = [
+        0.4, 1.2, 3.1, 9.5, 6.2, 0.8, 2.9, 0.01, 1.7, 0.15, 0.8, 1.5, 0.06, 0.27, 1.6, 0.55, 1.9, 0.5, 0.1, 0.06, 0.2,
+    ]
+    static let kjv = [
+        0.3, 0.9, 2.0, 6.0, 7.0, 0.7, 3.1, 0.02, 1.9, 0.2, 0.9, 1.4, 0.05, 0.25, 1.7, 0.6, 1.8, 0.55, 0.09, 0.07, 0.3,
+    ]
 
     static func list(_ values: [Double]) -> String { "[" + values.map { "\($0)" }.joined(separator: ", ") + "]" }
 
@@ -43,7 +47,8 @@ import Testing
         let text = "user: ana\nsettings:\n  fsrs_parameters: [1, 2, 3]\n"
         let (profile, problems) = Profile.decode(text, path: "profile.yaml")
         #expect(profile?.settings.fsrsParameters == nil)
-        #expect(problems.contains { $0.severity == .error && $0.line == 3 && $0.message.contains("21 FSRS-6 parameters") })
+        #expect(
+            problems.contains { $0.severity == .error && $0.line == 3 && $0.message.contains("21 FSRS-6 parameters") })
     }
 
     /// Every replay goes through `forDeck`: the deck's own fit, else the learner's, else the
@@ -51,7 +56,8 @@ import Testing
     @Test func replaysUseTheDecksFitThenTheLearners() throws {
         let profile = try #require(Profile.decode(Self.text, path: "profile.yaml").0)
         #expect(SchedulerSettings.forDeck(nil, profile: profile, deckName: "kjv").parameters.values == Self.kjv)
-        #expect(SchedulerSettings.forDeck(nil, profile: profile, deckName: "english-a1").parameters.values == Self.learner)
+        #expect(
+            SchedulerSettings.forDeck(nil, profile: profile, deckName: "english-a1").parameters.values == Self.learner)
         #expect(SchedulerSettings.forDeck(nil, profile: nil, deckName: "kjv").parameters == .default)
         var outOfBounds = profile
         outOfBounds.settings.fsrsParameters![4] = 11
@@ -63,8 +69,15 @@ import Testing
         var library = LoadedLibrary(root: URL(fileURLWithPath: "/nonexistent"))
         library.profiles["ana"] = outOfBounds
         let problems = LibraryValidator.crossFileProblems(library)
-        #expect(problems.contains { $0.severity == .error && $0.path == "profiles/ana/profile.yaml" && $0.message.contains("parameters[4] = 11.0 is out of bounds") })
-        #expect(problems.contains { $0.severity == .warning && $0.message.contains("names deck 'kjv', which is not in the library") })
+        #expect(
+            problems.contains {
+                $0.severity == .error && $0.path == "profiles/ana/profile.yaml"
+                    && $0.message.contains("parameters[4] = 11.0 is out of bounds")
+            })
+        #expect(
+            problems.contains {
+                $0.severity == .warning && $0.message.contains("names deck 'kjv', which is not in the library")
+            })
     }
 
     func merge(_ base: String, _ ours: String, _ theirs: String) throws -> Profile {
@@ -92,14 +105,17 @@ import Testing
             }
             return text
         }
-        let oneSide = try merge(base, fitted(Self.learner, at: 11), fitted([], at: 12, goal: 30).replacingOccurrences(of: "  fsrs_parameters: []\n", with: ""))
+        let oneSide = try merge(
+            base, fitted(Self.learner, at: 11),
+            fitted([], at: 12, goal: 30).replacingOccurrences(of: "  fsrs_parameters: []\n", with: ""))
         #expect(oneSide.settings.fsrsParameters == Self.learner)
         #expect(oneSide.settings.dailyGoal == 30)
 
         let bothSides = try merge(base, fitted(Self.learner, at: 11), fitted(Self.kjv, at: 12))
         #expect(bothSides.settings.fsrsParameters == Self.kjv)
 
-        let twoDecks = try merge(base, fitted(Self.learner, at: 11, deck: "english-a1"), fitted(Self.kjv, at: 12, deck: "kjv"))
+        let twoDecks = try merge(
+            base, fitted(Self.learner, at: 11, deck: "english-a1"), fitted(Self.kjv, at: 12, deck: "kjv"))
         #expect(twoDecks.fsrsParameters(for: "english-a1") == Self.learner)
         #expect(twoDecks.fsrsParameters(for: "kjv") == Self.kjv)
         #expect(twoDecks.deckFSRSParameters.map(\.0) == ["english-a1", "kjv"])

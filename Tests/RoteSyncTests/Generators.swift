@@ -52,7 +52,9 @@ enum ProgressGenerator {
         let hasBase = !random.chance(0.15)
         var baseReviews: [ReviewEvent] = []
         if hasBase {
-            for _ in 0..<random.int(0...3) { baseReviews.append(review(&random, existing: baseReviews, window: 0...10 * 86_400)) }
+            for _ in 0..<random.int(0...3) {
+                baseReviews.append(review(&random, existing: baseReviews, window: 0...10 * 86_400))
+            }
         }
         let baseStatus = status(&random)
         let base = hasBase ? canonical(entry, baseStatus, baseReviews, settings) : nil
@@ -78,7 +80,9 @@ enum ProgressGenerator {
         return ProgressScenario(settings: settings, entry: entry, base: base, devices: devices)
     }
 
-    static func review(_ random: inout SeededGenerator, existing: [ReviewEvent], window: ClosedRange<Int>) -> ReviewEvent {
+    static func review(_ random: inout SeededGenerator, existing: [ReviewEvent], window: ClosedRange<Int>)
+        -> ReviewEvent
+    {
         let at = !existing.isEmpty && random.chance(0.25) ? random.pick(existing).at : afterEpoch(random.int(window))
         return ReviewEvent(
             id: random.uuid(), at: at, grade: random.pick(Grade.allCases),
@@ -88,7 +92,10 @@ enum ProgressGenerator {
 
     /// A status and when it was set: from few times, so ties happen; sometimes no time at all.
     static func status(_ random: inout SeededGenerator) -> (ProgressFile.Status, Date?) {
-        (random.pick(ProgressFile.Status.allCases), random.chance(0.2) ? nil : afterEpoch(random.pick([3_600, 7_200, 10_800]) * random.int(1...3)))
+        (
+            random.pick(ProgressFile.Status.allCases),
+            random.chance(0.2) ? nil : afterEpoch(random.pick([3_600, 7_200, 10_800]) * random.int(1...3))
+        )
     }
 
     /// The file a device would write: reviews in replay order, `state` a fresh replay.
@@ -125,7 +132,9 @@ enum ProfileGenerator {
     /// - Parameter exclusiveKeys: when true, every scalar key (and every interest weight and
     ///   consent answer) is changed by at most one device — the case in which three devices
     ///   converge whatever the merge order (see `ProfileMerge`).
-    static func scenario(_ random: inout SeededGenerator, devices deviceCount: Int = 3, exclusiveKeys: Bool = false) -> ProfileScenario {
+    static func scenario(_ random: inout SeededGenerator, devices deviceCount: Int = 3, exclusiveKeys: Bool = false)
+        -> ProfileScenario
+    {
         let hasBase = !random.chance(0.15)
         let base = hasBase ? randomProfile(&random) : nil
         let start = base ?? Profile(user: "ana")
@@ -145,7 +154,8 @@ enum ProfileGenerator {
             // Interests: remove, re-weight, add.
             var interests = profile.interests
             interests.removeAll { _ in random.chance(0.15) }
-            for index in interests.indices where mayChange("interest." + interests[index].0, device, &random) && random.chance(0.2) {
+            for index in interests.indices
+            where mayChange("interest." + interests[index].0, device, &random) && random.chance(0.2) {
                 interests[index].1 = random.pick(weights)
             }
             for topic in topics where !interests.contains(where: { $0.0 == topic }) && random.chance(0.15) {
@@ -162,7 +172,8 @@ enum ProfileGenerator {
                 if random.chance(0.8) { profile.consent.append(consent(topic, &random)) }
             }
             let baseUpdated = start.updatedAt ?? epoch
-            profile.updatedAt = random.chance(0.05) ? nil : baseUpdated.addingTimeInterval(TimeInterval(3_600 * random.int(1...3)))
+            profile.updatedAt =
+                random.chance(0.05) ? nil : baseUpdated.addingTimeInterval(TimeInterval(3_600 * random.int(1...3)))
             devices.append(canonical(profile))
         }
         return ProfileScenario(base: base, devices: devices)
@@ -189,7 +200,9 @@ enum ProfileGenerator {
     static let weights = [0.2, 0.4, 0.6, 0.85]
 
     static func consent(_ topic: String, _ random: inout SeededGenerator) -> Profile.Consent {
-        Profile.Consent(topic: topic, granted: random.chance(0.5), at: afterEpoch(3_600 * random.int(0...3)), version: random.pick(["1", "2"]))
+        Profile.Consent(
+            topic: topic, granted: random.chance(0.5), at: afterEpoch(3_600 * random.int(0...3)),
+            version: random.pick(["1", "2"]))
     }
 
     /// A scalar key of the profile: how to read it as text (nil = absent) and how to set it
@@ -207,7 +220,8 @@ enum ProfileGenerator {
     }
 
     static func setting<Value>(
-        _ name: String, _ key: WritableKeyPath<Profile.Settings, Value?>, _ pool: [Value?], text: @escaping (Value) -> String
+        _ name: String, _ key: WritableKeyPath<Profile.Settings, Value?>, _ pool: [Value?],
+        text: @escaping (Value) -> String
     ) -> Field {
         let settings: WritableKeyPath<Profile, Profile.Settings> = \.settings
         return field("settings." + name, settings.appending(path: key), pool, text: text)
@@ -235,12 +249,16 @@ enum ProfileGenerator {
             setting("left_handed", \.leftHanded, [true, false, nil], text: { "\($0)" }),
             setting("haptics", \.haptics, [true, false, nil], text: { "\($0)" }),
             setting("last_letter", \.lastLetter, ["alphabet/a", "alphabet/c", nil], text: { $0 }),
-            setting("fsrs_parameters", \.fsrsParameters, [fitA, fitB, nil], text: { $0.map(YAMLValue.format).joined(separator: ", ") }),
+            setting(
+                "fsrs_parameters", \.fsrsParameters, [fitA, fitB, nil],
+                text: { $0.map(YAMLValue.format).joined(separator: ", ") }),
         ]
     }
 
     /// Two fits `rote optimize` might write on two devices.
-    static let fitA = [0.4, 1.2, 3.1, 9.5, 6.2, 0.8, 2.9, 0.01, 1.7, 0.15, 0.8, 1.5, 0.06, 0.27, 1.6, 0.55, 1.9, 0.5, 0.1, 0.06, 0.2]
+    static let fitA = [
+        0.4, 1.2, 3.1, 9.5, 6.2, 0.8, 2.9, 0.01, 1.7, 0.15, 0.8, 1.5, 0.06, 0.27, 1.6, 0.55, 1.9, 0.5, 0.1, 0.06, 0.2,
+    ]
     static var fitB: [Double] {
         var fit = fitA
         fit[20] = 0.3

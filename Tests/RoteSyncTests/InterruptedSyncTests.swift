@@ -1,7 +1,8 @@
 import Foundation
 import Git
-import Testing
 import TestSupport
+import Testing
+
 @testable import RoteStore
 @testable import RoteSync
 
@@ -27,7 +28,8 @@ import TestSupport
     func review(_ root: URL, id: String, at: String) throws {
         let url = root.appending(path: Self.path)
         let text = try String(contentsOf: url, encoding: .utf8) + "  - {id: \(id), at: \(at), grade: good}\n"
-        try LibraryGit(root: root, user: "ana").commit(changes: [Self.path: Data(text.utf8)], message: "Study: 1 review\n")
+        try LibraryGit(root: root, user: "ana").commit(
+            changes: [Self.path: Data(text.utf8)], message: "Study: 1 review\n")
         try Data(text.utf8).write(to: url)
     }
 
@@ -49,10 +51,14 @@ import TestSupport
         let report = try LibrarySync(git: LibraryGit(root: desk, user: "ana")).sync()
         #expect(report.conflicts.isEmpty)
         let committed = Shell.run("git", ["show", "HEAD:\(Self.path)"], in: desk).stdout
-        #expect(committed.contains("laptop-1") && committed.contains("desk-1") && !committed.contains("<<<<<<<"), "\(committed)")
+        #expect(
+            committed.contains("laptop-1") && committed.contains("desk-1") && !committed.contains("<<<<<<<"),
+            "\(committed)")
         #expect(Shell.run("git", ["status", "--porcelain"], in: desk).stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: desk.appending(path: ".git/rote/checkout-journal").path))
-        #expect(Shell.run("git", ["log", "--format=%s", "-5"], in: desk).stdout.contains("Sync: merge"), "the merge commit itself is what the branch points to")
+        #expect(
+            Shell.run("git", ["log", "--format=%s", "-5"], in: desk).stdout.contains("Sync: merge"),
+            "the merge commit itself is what the branch points to")
     }
 
     /// A push into a folder killed half-way leaves the folder's branch locked; every later

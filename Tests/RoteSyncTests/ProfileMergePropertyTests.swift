@@ -16,7 +16,8 @@ import Testing
     /// The rule for one key, stated on the values' text (nil = absent): one side changed →
     /// that side; both changed differently → later `updated_at` (nil oldest); a tie → the
     /// text that sorts last (any value over absent).
-    func expectedKey(_ base: String?, _ ours: String?, _ theirs: String?, _ oursAt: Date?, _ theirsAt: Date?) -> String? {
+    func expectedKey(_ base: String?, _ ours: String?, _ theirs: String?, _ oursAt: Date?, _ theirsAt: Date?) -> String?
+    {
         if ours == theirs { return ours }
         if ours == base { return theirs }
         if theirs == base { return ours }
@@ -34,7 +35,8 @@ import Testing
 
     func expectedSet(_ base: [String], _ ours: [String], _ theirs: [String]) -> Set<String> {
         let (b, o, t) = (Set(base), Set(ours), Set(theirs))
-        return b.union(o.subtracting(b)).union(t.subtracting(b)).subtracting(b.subtracting(o)).subtracting(b.subtracting(t))
+        return b.union(o.subtracting(b)).union(t.subtracting(b)).subtracting(b.subtracting(o)).subtracting(
+            b.subtracting(t))
     }
 
     func consentText(_ profile: Profile?, _ topic: String) -> String? {
@@ -74,7 +76,9 @@ import Testing
             guard Set(merged.ignoredWords) == words, merged.ignoredWords.count == words.count,
                 Set(merged.interests.map(\.0)) == topics, merged.interests.count == topics.count
             else {
-                Issue.record("case \(index): words \(merged.ignoredWords.sorted()) expected \(words.sorted()); topics \(merged.interests.map(\.0)) expected \(topics.sorted())")
+                Issue.record(
+                    "case \(index): words \(merged.ignoredWords.sorted()) expected \(words.sorted()); topics \(merged.interests.map(\.0)) expected \(topics.sorted())"
+                )
                 return false
             }
 
@@ -82,28 +86,37 @@ import Testing
                 (field.name, base.flatMap(field.text), field.text(a), field.text(b))
             }
             for topic in merged.interests.map(\.0) {
-                checks.append(("interests." + topic, weightText(base, topic), weightText(a, topic), weightText(b, topic)))
+                checks.append(
+                    ("interests." + topic, weightText(base, topic), weightText(a, topic), weightText(b, topic)))
             }
             for topic in ProfileGenerator.consentTopics {
-                checks.append(("consent." + topic, consentText(base, topic), consentText(a, topic), consentText(b, topic)))
+                checks.append(
+                    ("consent." + topic, consentText(base, topic), consentText(a, topic), consentText(b, topic)))
             }
-            let actual: [String: String?] = Dictionary(uniqueKeysWithValues: ProfileGenerator.scalarFields.map { ($0.name, $0.text(merged)) }
-                + merged.interests.map { ("interests." + $0.0, weightText(merged, $0.0)) }
-                + ProfileGenerator.consentTopics.map { ("consent." + $0, consentText(merged, $0)) })
+            let actual: [String: String?] = Dictionary(
+                uniqueKeysWithValues: ProfileGenerator.scalarFields.map { ($0.name, $0.text(merged)) }
+                    + merged.interests.map { ("interests." + $0.0, weightText(merged, $0.0)) }
+                    + ProfileGenerator.consentTopics.map { ("consent." + $0, consentText(merged, $0)) })
             for (name, baseValue, oursValue, theirsValue) in checks {
                 let expected = expectedKey(baseValue, oursValue, theirsValue, a.updatedAt, b.updatedAt)
-                if oursValue != baseValue, theirsValue != baseValue, oursValue != theirsValue, a.updatedAt != b.updatedAt {
+                if oursValue != baseValue, theirsValue != baseValue, oursValue != theirsValue,
+                    a.updatedAt != b.updatedAt
+                {
                     decidedByTime += 1
                 }
                 guard actual[name] == expected else {
-                    Issue.record("case \(index): \(name) is \(String(describing: actual[name])), expected \(String(describing: expected)) (base \(String(describing: baseValue)), ours \(String(describing: oursValue)) at \(String(describing: a.updatedAt)), theirs \(String(describing: theirsValue)) at \(String(describing: b.updatedAt)))")
+                    Issue.record(
+                        "case \(index): \(name) is \(String(describing: actual[name])), expected \(String(describing: expected)) (base \(String(describing: baseValue)), ours \(String(describing: oursValue)) at \(String(describing: a.updatedAt)), theirs \(String(describing: theirsValue)) at \(String(describing: b.updatedAt)))"
+                    )
                     return false
                 }
             }
 
             let later = isLater(a.updatedAt, than: b.updatedAt) ? a.updatedAt : b.updatedAt
             guard merged.updatedAt == later else {
-                Issue.record("case \(index): updated_at \(String(describing: merged.updatedAt)), expected \(String(describing: later))")
+                Issue.record(
+                    "case \(index): updated_at \(String(describing: merged.updatedAt)), expected \(String(describing: later))"
+                )
                 return false
             }
 
@@ -111,12 +124,15 @@ import Testing
             // (Alternating sides between cases: each merge costs two YAML decodes.)
             let again = merge(scenario.baseData, bytes(text), index.isMultiple(of: 2) ? aData : bData)
             guard again == text else {
-                Issue.record("case \(index): merging the result again with a side changed it\n\(text)\n\(again ?? "conflict")")
+                Issue.record(
+                    "case \(index): merging the result again with a side changed it\n\(text)\n\(again ?? "conflict")")
                 return false
             }
             return true
         }
-        #expect(decidedByTime > 50, "only \(decidedByTime) keys were changed on both sides; the generator does not exercise the rule")
+        #expect(
+            decidedByTime > 50,
+            "only \(decidedByTime) keys were changed on both sides; the generator does not exercise the rule")
     }
 
     /// merge(a, a) == a for a canonical profile, with the real base and with none.

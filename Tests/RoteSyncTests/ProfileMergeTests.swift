@@ -30,7 +30,9 @@ import Testing
         ("updated_at: 2026-11-20T10:00:00Z", "updated_at: 2026-11-20T\(hour):00:00Z")
     }
 
-    func mergeBothWays(base: Data? = bytes(Self.base), _ ours: Data, _ theirs: Data, sourceLocation: SourceLocation = #_sourceLocation) throws -> Profile {
+    func mergeBothWays(
+        base: Data? = bytes(Self.base), _ ours: Data, _ theirs: Data, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Profile {
         let forward = mergedText(ProfileMerge.merge(base: base, ours: ours, theirs: theirs))
         let backward = mergedText(ProfileMerge.merge(base: base, ours: theirs, theirs: ours))
         #expect(forward == backward, sourceLocation: sourceLocation)
@@ -76,8 +78,13 @@ import Testing
 
     @Test func setsKeepAddsAndRemovesFromBothSides() throws {
         let merged = try mergeBothWays(
-            edit([at(11), ("ignored_words: [of, the]", "ignored_words: [a, the]"), ("  family: 0.6\n", "  music: 0.3\n")]),
-            edit([at(12), ("ignored_words: [of, the]", "ignored_words: [is, of]"), ("  school: 0.4\n", "  school: 0.4\n  food: 0.5\n")]))
+            edit([
+                at(11), ("ignored_words: [of, the]", "ignored_words: [a, the]"), ("  family: 0.6\n", "  music: 0.3\n"),
+            ]),
+            edit([
+                at(12), ("ignored_words: [of, the]", "ignored_words: [is, of]"),
+                ("  school: 0.4\n", "  school: 0.4\n  food: 0.5\n"),
+            ]))
         #expect(merged.ignoredWords == ["a", "is"])
         #expect(merged.interests.map(\.0) == ["food", "music", "school"])
         #expect(merged.interests.map(\.1) == [0.5, 0.3, 0.4])
@@ -94,15 +101,24 @@ import Testing
     @Test func consentIsMergedPerTopic() throws {
         let merged = try mergeBothWays(
             edit([at(11), ("reflections: {granted: true", "reflections: {granted: false")]),
-            edit([at(12), ("  reflections:", "  audio: {granted: true, at: 2026-11-20T12:00:00Z, version: \"2\"}\n  reflections:")]))
+            edit([
+                at(12),
+                (
+                    "  reflections:",
+                    "  audio: {granted: true, at: 2026-11-20T12:00:00Z, version: \"2\"}\n  reflections:"
+                ),
+            ]))
         #expect(merged.consent.map(\.topic) == ["audio", "reflections"])
         #expect(merged.consent.map(\.granted) == [true, false])
     }
 
     /// Both devices created the profile: every differing key is a both-sides change.
     @Test func bothSidesAddingTheFile() throws {
-        let ours = bytes("user: ana\nupdated_at: 2026-11-20T09:00:00Z\nsettings: {daily_goal: 10, haptics: true}\nignored_words: [the]\n")
-        let theirs = bytes("user: ana\nupdated_at: 2026-11-20T10:00:00Z\nsettings: {daily_goal: 15}\nignored_words: [a]\n")
+        let ours = bytes(
+            "user: ana\nupdated_at: 2026-11-20T09:00:00Z\nsettings: {daily_goal: 10, haptics: true}\nignored_words: [the]\n"
+        )
+        let theirs = bytes(
+            "user: ana\nupdated_at: 2026-11-20T10:00:00Z\nsettings: {daily_goal: 15}\nignored_words: [a]\n")
         let merged = try mergeBothWays(base: nil, ours, theirs)
         #expect(merged.settings.dailyGoal == 15)
         #expect(merged.settings.haptics == true)
@@ -110,7 +126,8 @@ import Testing
     }
 
     @Test func anUnreadableBaseCountsAsEmpty() throws {
-        let merged = try mergeBothWays(base: bytes("user: [broken"), edit([at(11), ("daily_goal: 20", "daily_goal: 30")]), edit([at(12)]))
+        let merged = try mergeBothWays(
+            base: bytes("user: [broken"), edit([at(11), ("daily_goal: 20", "daily_goal: 30")]), edit([at(12)]))
         #expect(merged.settings.dailyGoal == 20)
         #expect(merged.ignoredWords == ["of", "the"])
     }
@@ -143,10 +160,12 @@ import Testing
 
     @Test func seenDeckVersionsMergeKeyByKey() throws {
         let base = Self.base + "deck_versions:\n  alphabet: 1.0.0\n"
-        let ours = bytes(base.replacingOccurrences(of: "updated_at: 2026-11-20T10:00:00Z", with: "updated_at: 2026-11-20T11:00:00Z")
-            .replacingOccurrences(of: "  alphabet: 1.0.0\n", with: "  alphabet: 1.1.0\n  kjv: 1.0.0\n"))
-        let theirs = bytes(base.replacingOccurrences(of: "updated_at: 2026-11-20T10:00:00Z", with: "updated_at: 2026-11-20T12:00:00Z")
-            .replacingOccurrences(of: "  alphabet: 1.0.0\n", with: "  alphabet: 1.2.0\n  math: 2.0.0\n"))
+        let ours = bytes(
+            base.replacingOccurrences(of: "updated_at: 2026-11-20T10:00:00Z", with: "updated_at: 2026-11-20T11:00:00Z")
+                .replacingOccurrences(of: "  alphabet: 1.0.0\n", with: "  alphabet: 1.1.0\n  kjv: 1.0.0\n"))
+        let theirs = bytes(
+            base.replacingOccurrences(of: "updated_at: 2026-11-20T10:00:00Z", with: "updated_at: 2026-11-20T12:00:00Z")
+                .replacingOccurrences(of: "  alphabet: 1.0.0\n", with: "  alphabet: 1.2.0\n  math: 2.0.0\n"))
         let merged = try mergeBothWays(base: bytes(base), ours, theirs)
         #expect(merged.deckVersions.map(\.0) == ["alphabet", "kjv", "math"], "decks recorded on either side are kept")
         #expect(merged.seenVersion(of: "alphabet") == "1.2.0", "both changed it: the later updated_at wins")

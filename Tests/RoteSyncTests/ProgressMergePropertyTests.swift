@@ -40,14 +40,17 @@ import Testing
             let expectedIDs = Set((a.reviews + b.reviews).map(\.id))
             let inOrder = zip(merged.reviews, merged.reviews.dropFirst()).allSatisfy { ReviewEvent.replayOrder($0, $1) }
             guard Set(ids) == expectedIDs, ids.count == expectedIDs.count, inOrder else {
-                Issue.record("case \(index): merged ids \(ids) are not the union \(expectedIDs.sorted()) in replay order")
+                Issue.record(
+                    "case \(index): merged ids \(ids) are not the union \(expectedIDs.sorted()) in replay order")
                 return false
             }
 
             let latest = [a.statusAt, b.statusAt].compactMap { $0 }.max()
             let statusesSetLast = [a, b].filter { $0.statusAt == latest }.map(\.status)
             guard merged.statusAt == latest, statusesSetLast.contains(merged.status) else {
-                Issue.record("case \(index): status \(merged.status) at \(String(describing: merged.statusAt)) is not the last written")
+                Issue.record(
+                    "case \(index): status \(merged.status) at \(String(describing: merged.statusAt)) is not the last written"
+                )
                 return false
             }
 
@@ -60,7 +63,8 @@ import Testing
 
             // What the other device's next sync does: merge this result with its own file.
             // (Alternating sides between cases: each merge costs two YAML decodes.)
-            let again = merge(scenario.baseData, bytes(text), index.isMultiple(of: 2) ? aData : bData, scenario.settings)
+            let again = merge(
+                scenario.baseData, bytes(text), index.isMultiple(of: 2) ? aData : bData, scenario.settings)
             guard again == text else {
                 Issue.record("case \(index): merging the result again with a side changed it")
                 return false
@@ -94,11 +98,15 @@ import Testing
             let devices = scenario.deviceData
             var results = Set<String?>()
             for (first, second, third) in [(0, 1, 2), (0, 2, 1), (1, 2, 0)] {
-                guard let pair = merge(scenario.baseData, devices[first], devices[second], scenario.settings) else { return false }
+                guard let pair = merge(scenario.baseData, devices[first], devices[second], scenario.settings) else {
+                    return false
+                }
                 results.insert(merge(scenario.baseData, bytes(pair), devices[third], scenario.settings))
                 results.insert(merge(scenario.baseData, devices[third], bytes(pair), scenario.settings))
             }
-            guard results.count == 1, let text = results.first!, let merged = ProgressFile.decode(text, path: "merged.yaml").0 else {
+            guard results.count == 1, let text = results.first!,
+                let merged = ProgressFile.decode(text, path: "merged.yaml").0
+            else {
                 Issue.record("case \(index): three devices ended in \(results.count) different files")
                 return false
             }

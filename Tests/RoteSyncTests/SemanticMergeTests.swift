@@ -38,7 +38,9 @@ import Testing
             let base = random.chance(0.2) ? nil : random.pick(pool)
             let devices = (0..<3).map { _ in random.pick(pool) }
             func merge(_ ours: Data, _ theirs: Data) -> Data? {
-                guard case .merged(let data) = ImmutableMerge.merge(base: base, ours: ours, theirs: theirs) else { return nil }
+                guard case .merged(let data) = ImmutableMerge.merge(base: base, ours: ours, theirs: theirs) else {
+                    return nil
+                }
                 return data
             }
             guard merge(devices[0], devices[1]) == merge(devices[1], devices[0]) else { return false }
@@ -52,13 +54,14 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        ("profiles/ana/progress/english-a1/run.yaml", MergeKind.progress),
-        ("profiles/ana/progress/math/algebra/expressions/expand_brackets.yaml", .progress),
-        ("profiles/ana/profile.yaml", .profile),
-        ("profiles/demo/sessions/2026/11/0f5313ad-17cb-4db7-8b73-c903620b64dc.yaml", .immutable),
-        ("profiles/ana/saved/story-1.yaml", .immutable),
-    ] as [(String, MergeKind)])
+    @Test(
+        arguments: [
+            ("profiles/ana/progress/english-a1/run.yaml", MergeKind.progress),
+            ("profiles/ana/progress/math/algebra/expressions/expand_brackets.yaml", .progress),
+            ("profiles/ana/profile.yaml", .profile),
+            ("profiles/demo/sessions/2026/11/0f5313ad-17cb-4db7-8b73-c903620b64dc.yaml", .immutable),
+            ("profiles/ana/saved/story-1.yaml", .immutable),
+        ] as [(String, MergeKind)])
     func pathsWithADriver(path: String, kind: MergeKind) {
         #expect(MergeKind.forPath(path) == kind)
     }
@@ -81,17 +84,29 @@ import Testing
     @Test func theEntryPointDispatchesByKind() {
         let progress = bytes("entry: kjv/mat-5-44\nreviews:\n  - {id: r1, at: 2026-11-01T09:00:00Z, grade: good}\n")
         let more = bytes("entry: kjv/mat-5-44\nreviews:\n  - {id: r2, at: 2026-11-02T09:00:00Z, grade: easy}\n")
-        let outcome = SemanticMerge.merge(kind: .progress, base: nil, ours: progress, theirs: more, path: "profiles/ana/progress/kjv/mat-5-44.yaml", settings: .default)
+        let outcome = SemanticMerge.merge(
+            kind: .progress, base: nil, ours: progress, theirs: more, path: "profiles/ana/progress/kjv/mat-5-44.yaml",
+            settings: .default)
         #expect(outcome == ProgressMerge.merge(base: nil, ours: progress, theirs: more, settings: .default))
         #expect(mergedText(outcome)?.contains("id: r2") == true)
 
         let profile = bytes("user: ana\nignored_words: [the]\n")
-        #expect(SemanticMerge.merge(kind: .profile, base: nil, ours: profile, theirs: profile, path: "profiles/ana/profile.yaml", settings: .default)
-            == .merged(profile))
-        #expect(SemanticMerge.merge(kind: .immutable, base: nil, ours: editedB, theirs: editedA, path: "profiles/ana/saved/x.yaml", settings: .default)
-            == .merged(editedA))
+        #expect(
+            SemanticMerge.merge(
+                kind: .profile, base: nil, ours: profile, theirs: profile, path: "profiles/ana/profile.yaml",
+                settings: .default)
+                == .merged(profile))
+        #expect(
+            SemanticMerge.merge(
+                kind: .immutable, base: nil, ours: editedB, theirs: editedA, path: "profiles/ana/saved/x.yaml",
+                settings: .default)
+                == .merged(editedA))
 
-        guard case .conflict(let reason) = SemanticMerge.merge(kind: .progress, base: nil, ours: bytes("{"), theirs: progress, path: "profiles/ana/progress/kjv/mat-5-44.yaml", settings: .default) else {
+        guard
+            case .conflict(let reason) = SemanticMerge.merge(
+                kind: .progress, base: nil, ours: bytes("{"), theirs: progress,
+                path: "profiles/ana/progress/kjv/mat-5-44.yaml", settings: .default)
+        else {
             Issue.record("expected a conflict")
             return
         }
@@ -102,6 +117,8 @@ import Testing
 @Suite struct MergeKindRulesTests {
     @Test func everyRuleNamesADriverAndEveryDriverHasARule() {
         #expect(Set(MergeRules.rules.map(\.kind)) == Set(MergeKind.allCases.map(\.rawValue)))
-        for rule in MergeRules.rules { #expect(MergeDrivers.driverName(MergeKind(rawValue: rule.kind)!) == rule.driver) }
+        for rule in MergeRules.rules {
+            #expect(MergeDrivers.driverName(MergeKind(rawValue: rule.kind)!) == rule.driver)
+        }
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Git
-import Testing
+import Scheduling
 import TestSupport
+import Testing
+
 @testable import RoteStore
 @testable import RoteSync
-import Scheduling
 
 /// Real repositories: clones of a bare remote that study offline and sync in turns.
 @Suite(.serialized) struct SyncIntegrationTests {
@@ -34,15 +35,21 @@ import Scheduling
                 clock = clock.addingTimeInterval(Double(10 + random.next() % 50))
                 var file = library.progress["ana"]?[entry] ?? ProgressFile(entry: entry)
                 let grade = Grade(rawValue: Int(random.next() % 4) + 1)!
-                let review = ReviewEvent(id: "\(name)-\(seed)-\(entry)", at: clock, grade: grade, ms: 2000, device: name)
+                let review = ReviewEvent(
+                    id: "\(name)-\(seed)-\(entry)", at: clock, grade: grade, ms: 2000, device: name)
                 file.reviews.append(review)
                 file.reviews.sort(by: ReviewEvent.replayOrder)
                 let deck = String(entry.split(separator: "/")[0])
-                file.state = Scheduler.replay(file.reviews, entryID: entry, settings: .forDeck(library.decks[deck], profile: library.profiles["ana"]))
+                file.state = Scheduler.replay(
+                    file.reviews, entryID: entry,
+                    settings: .forDeck(library.decks[deck], profile: library.profiles["ana"]))
                 let path = "profiles/ana/progress/\(entry).yaml"
                 progress[path] = Data(file.render().utf8)
                 try AtomicFile.write(progress[path]!, to: root.appending(path: path))
-                session.attempts.append(.init(entry: entry, question: "translation", answer: "x", correct: grade != .again, at: clock, ms: 2000))
+                session.attempts.append(
+                    .init(
+                        entry: entry, question: "translation", answer: "x", correct: grade != .again, at: clock,
+                        ms: 2000))
                 switch grade {
                 case .again: session.again += 1
                 case .hard: session.hard += 1
@@ -93,7 +100,10 @@ import Scheduling
                 try MergeDrivers.configure(repository, rotePath: SyncIntegrationTests.rote)
                 Shell.run("git", ["config", "user.name", "Device \(index)"], in: root)
                 Shell.run("git", ["config", "user.email", "d\(index)@example.invalid"], in: root)
-                devices.append(Device(root: root, name: "device-\(index)", clock: Date(timeIntervalSince1970: 1_795_100_000 + Double(index) * 7)))
+                devices.append(
+                    Device(
+                        root: root, name: "device-\(index)",
+                        clock: Date(timeIntervalSince1970: 1_795_100_000 + Double(index) * 7)))
             }
             return devices
         }
@@ -110,7 +120,9 @@ import Scheduling
         let union = try devices[0].reviewIDs().union(try devices[1].reviewIDs())
         try devices[0].sync()
         let report = try devices[1].sync()
-        #expect(report.merged?.reviews == 12 && report.merged?.sessions == 3, "device 0's work arrives: \(String(describing: report.merged))")
+        #expect(
+            report.merged?.reviews == 12 && report.merged?.sessions == 3,
+            "device 0's work arrives: \(String(describing: report.merged))")
         try devices[0].sync()
         #expect(try devices[0].profilesTree() == (try devices[1].profilesTree()))
         #expect(try devices[0].reviewIDs() == union)
@@ -118,7 +130,8 @@ import Scheduling
         // state in every file equals a fresh replay of its reviews
         let library = try LibraryLoader(users: .only("ana")).load(devices[0].root)
         for (id, file) in library.progress["ana"]! {
-            let settings = SchedulerSettings.forDeck(library.decks[String(id.split(separator: "/")[0])], profile: library.profiles["ana"])
+            let settings = SchedulerSettings.forDeck(
+                library.decks[String(id.split(separator: "/")[0])], profile: library.profiles["ana"])
             #expect(Scheduler.replay(file.reviews, entryID: id, settings: settings) == file.state, "\(id)")
         }
         #expect(library.errors.isEmpty, "\(library.errors)")
@@ -135,7 +148,8 @@ import Scheduling
         let network = Network()
         let devices = try network.devices(3)
         for (index, device) in devices.enumerated() {
-            try device.study(["english-a1/run", "english-a1/have", "math/arithmetic/addition/carry_tens"], seed: UInt64(index + 10))
+            try device.study(
+                ["english-a1/run", "english-a1/have", "math/arithmetic/addition/carry_tens"], seed: UInt64(index + 10))
         }
         let union = try devices.map { try $0.reviewIDs() }.reduce(Set()) { $0.union($1) }
         for index in order { try devices[index].sync() }
@@ -151,7 +165,8 @@ import Scheduling
         let devices = try network.devices(2)
         let path = "corpus/english-a1/run.yaml"
         let text = try String(contentsOf: devices[0].root.appending(path: path), encoding: .utf8)
-        let edited = text.replacingOccurrences(of: "usage_notes: Double the n", with: "usage_notes: Mostly used for moving fast. Double the n")
+        let edited = text.replacingOccurrences(
+            of: "usage_notes: Double the n", with: "usage_notes: Mostly used for moving fast. Double the n")
         #expect(edited != text, "the hand edit changes run.yaml")
         try edited.write(to: devices[0].root.appending(path: path), atomically: true, encoding: .utf8)
         try devices[0].sync()
@@ -169,7 +184,8 @@ import Scheduling
         let path = "corpus/english-a1/go.yaml"
         for (device, translation) in zip(devices, ["يمضي", "يروح"]) {
             let text = try String(contentsOf: device.root.appending(path: path), encoding: .utf8)
-            try text.replacingOccurrences(of: "translation: يذهب", with: "translation: \(translation)").write(to: device.root.appending(path: path), atomically: true, encoding: .utf8)
+            try text.replacingOccurrences(of: "translation: يذهب", with: "translation: \(translation)").write(
+                to: device.root.appending(path: path), atomically: true, encoding: .utf8)
             try device.study(["english-a1/run"], seed: UInt64(device.name.hashValue & 0xFF))
         }
         try devices[0].sync()
@@ -194,17 +210,26 @@ import Scheduling
         // Device 1 erases the learner's progress for `run` (as `rote forget` does) and deletes
         // `go`'s progress by hand; device 0 studies both meanwhile.
         let git1 = try devices[1].git()
-        try git1.commit(changes: ["profiles/ana/progress/english-a1/run.yaml": nil], message: "Forget ana\n\n\(SessionCommitMessage.erasureTrailer): ana\n")
+        try git1.commit(
+            changes: ["profiles/ana/progress/english-a1/run.yaml": nil],
+            message: "Forget ana\n\n\(SessionCommitMessage.erasureTrailer): ana\n")
         try git1.commit(changes: ["profiles/ana/progress/english-a1/go.yaml": nil], message: "Tidy up by hand\n")
-        for path in ["run", "go"] { try FileManager.default.removeItem(at: devices[1].root.appending(path: "profiles/ana/progress/english-a1/\(path).yaml")) }
+        for path in ["run", "go"] {
+            try FileManager.default.removeItem(
+                at: devices[1].root.appending(path: "profiles/ana/progress/english-a1/\(path).yaml"))
+        }
         #expect(try devices[1].git().pendingPaths().isEmpty)
         try devices[0].study(["english-a1/run", "english-a1/go"], seed: 4)
         try devices[1].sync()
         try devices[0].sync()
         try devices[1].sync()
         for device in devices {
-            #expect(!FileManager.default.fileExists(atPath: device.root.appending(path: "profiles/ana/progress/english-a1/run.yaml").path))
-            #expect(FileManager.default.fileExists(atPath: device.root.appending(path: "profiles/ana/progress/english-a1/go.yaml").path))
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: device.root.appending(path: "profiles/ana/progress/english-a1/run.yaml").path))
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: device.root.appending(path: "profiles/ana/progress/english-a1/go.yaml").path))
         }
         #expect(try devices[0].profilesTree() == (try devices[1].profilesTree()))
     }
@@ -221,13 +246,17 @@ import Scheduling
         try devices[1].sync()
         let pull = Shell.run("git", ["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: devices[2].root)
         #expect(pull.status == 0, "\(pull.stderr)")
-        #expect(Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: devices[1].root).stdout == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: devices[2].root).stdout, "byte-identical trees")
+        #expect(
+            Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: devices[1].root).stdout
+                == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: devices[2].root).stdout, "byte-identical trees")
     }
 
     @Test func aPushRaceIsResolvedByTheRetryLoop() throws {
         let network = Network()
         let devices = try network.devices(3)
-        for (index, device) in devices.enumerated() { try device.study(["english-a1/run", "english-a1/go"], seed: UInt64(40 + index)) }
+        for (index, device) in devices.enumerated() {
+            try device.study(["english-a1/run", "english-a1/go"], seed: UInt64(40 + index))
+        }
         // Three processes sync at the same moment; each must end pushed.
         let group = DispatchGroup()
         let results = Locked([Shell.Output]())
@@ -259,8 +288,13 @@ import Scheduling
         let port = 20_000 + Int(ProcessInfo.processInfo.processIdentifier % 20_000)
         let daemon = Process()
         // git-daemon itself, not the `git` wrapper, so killing it stops the server.
-        daemon.executableURL = URL(fileURLWithPath: Shell.run("git", ["--exec-path"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/git-daemon")
-        daemon.arguments = ["--reuseaddr", "--export-all", "--enable=receive-pack", "--listen=127.0.0.1", "--port=\(port)", "--base-path=\(network.directory.url.path)", network.directory.url.path]
+        daemon.executableURL = URL(
+            fileURLWithPath: Shell.run("git", ["--exec-path"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                + "/git-daemon")
+        daemon.arguments = [
+            "--reuseaddr", "--export-all", "--enable=receive-pack", "--listen=127.0.0.1", "--port=\(port)",
+            "--base-path=\(network.directory.url.path)", network.directory.url.path,
+        ]
         try daemon.run()
         defer {
             // SIGKILL: a process started from a test thread may have SIGTERM blocked.
@@ -276,7 +310,9 @@ import Scheduling
         #expect(ready, "git daemon answers")
         let clone = Shell.run(Self.rote, ["clone", url, network.directory.url.appending(path: "over-git").path])
         #expect(clone.status == 0, "\(clone.stderr)")
-        let second = Device(root: network.directory.url.appending(path: "over-git"), name: "over-git", clock: Date(timeIntervalSince1970: 1_795_200_000))
+        let second = Device(
+            root: network.directory.url.appending(path: "over-git"), name: "over-git",
+            clock: Date(timeIntervalSince1970: 1_795_200_000))
         Shell.run("git", ["remote", "set-url", "origin", url], in: devices[0].root)
         try devices[0].study(["english-a1/run"], seed: 1)
         try second.study(["english-a1/run"], seed: 2)
@@ -299,10 +335,13 @@ import Scheduling
 
     @Test func sessionCommitMessageSummarisesTheSession() {
         let start = Timestamp.parse("2026-11-21T10:00:00Z")!
-        let session = SessionFile(id: "s1", user: "ana", device: "laptop", startedAt: start, endedAt: start.addingTimeInterval(14 * 60),
-                                  decks: ["english-a1", "kjv"], again: 3, hard: 5, good: 14, easy: 2, new: 6)
+        let session = SessionFile(
+            id: "s1", user: "ana", device: "laptop", startedAt: start, endedAt: start.addingTimeInterval(14 * 60),
+            decks: ["english-a1", "kjv"], again: 3, hard: 5, good: 14, easy: 2, new: 6)
         let message = SessionCommitMessage.make(for: session)
-        #expect(message.hasPrefix("Study: 24 reviews (3 again, 5 hard, 14 good, 2 easy), 6 new — english-a1, kjv · 14 min\n"))
+        #expect(
+            message.hasPrefix(
+                "Study: 24 reviews (3 again, 5 hard, 14 good, 2 easy), 6 new — english-a1, kjv · 14 min\n"))
         #expect(SessionCommitMessage.trailer("Rote-Session", in: message) == "s1")
         #expect(SessionCommitMessage.trailer("Rote-Device", in: message) == "laptop")
         #expect(SessionCommitMessage.trailer("Rote-User", in: message) == "ana")
@@ -314,8 +353,16 @@ final class Locked<Value>: @unchecked Sendable {
     private var stored: Value
     private let lock = NSLock()
     init(_ value: Value) { stored = value }
-    var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
-    func mutate(_ body: (inout Value) -> Void) { lock.lock(); body(&stored); lock.unlock() }
+    var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func mutate(_ body: (inout Value) -> Void) {
+        lock.lock()
+        body(&stored)
+        lock.unlock()
+    }
 }
 
 /// A library whose tracked `.gitattributes` predates a merge rule still merges by it:
@@ -334,11 +381,13 @@ final class Locked<Value>: @unchecked Sendable {
 
     @discardableResult
     func rote(_ root: URL, _ arguments: [String], input: String? = nil) -> Shell.Output {
-        Shell.run(Self.rote, ["-C", root.path, "--user", "ana"] + arguments, input: input, environment: ["NO_COLOR": "1"])
+        Shell.run(
+            Self.rote, ["-C", root.path, "--user", "ana"] + arguments, input: input, environment: ["NO_COLOR": "1"])
     }
 
     func record(_ root: URL, score: Int, second: Int) {
-        let attempt = #"{"letter": "a", "mode": "memory", "score": \#(score), "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "2026-11-21T10:00:\#(second)Z", "completed_at": "2026-11-21T10:00:\#(second)Z", "drawing": [[[50, 10, 0], [50, 80, 400]]]}"#
+        let attempt =
+            #"{"letter": "a", "mode": "memory", "score": \#(score), "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "2026-11-21T10:00:\#(second)Z", "completed_at": "2026-11-21T10:00:\#(second)Z", "drawing": [[[50, 10, 0], [50, 80, 400]]]}"#
         let result = rote(root, ["letters", "record", "-"], input: attempt)
         #expect(result.status == 0, "\(result.stderr)")
     }
@@ -358,15 +407,22 @@ final class Locked<Value>: @unchecked Sendable {
         // An old library: its tracked .gitattributes has no letters rule.
         let first = directory.url.appending(path: "first")
         try LibraryCreator(user: "ana", now: Date(timeIntervalSince1970: 1_795_000_000)).create(at: first)
-        let old = MergeRules.gitAttributes.split(separator: "\n").filter { !$0.contains("letters") }.joined(separator: "\n") + "\n"
+        let old =
+            MergeRules.gitAttributes.split(separator: "\n").filter { !$0.contains("letters") }.joined(separator: "\n")
+            + "\n"
         try old.write(to: first.appending(path: ".gitattributes"), atomically: true, encoding: .utf8)
-        Shell.run("git", ["-c", "user.name=Old", "-c", "user.email=old@example.invalid", "commit", "-qam", "Rote before letters"], in: first)
+        Shell.run(
+            "git",
+            ["-c", "user.name=Old", "-c", "user.email=old@example.invalid", "commit", "-qam", "Rote before letters"],
+            in: first)
         Shell.run("git", ["init", "-q", "--bare", "-b", "main", directory.url.appending(path: "remote.git").path])
         Shell.run("git", ["remote", "add", "origin", directory.url.appending(path: "remote.git").path], in: first)
         record(first, score: 70, second: 10)
         Shell.run("git", ["push", "-q", "origin", "main"], in: first)
         let (laptop, phone, tablet) = (clone("laptop"), clone("phone"), clone("tablet"))
-        #expect(mergeAttribute(tablet).hasSuffix("merge: unspecified\n"), "a plain clone of the old library has no letters rule")
+        #expect(
+            mergeAttribute(tablet).hasSuffix("merge: unspecified\n"),
+            "a plain clone of the old library has no letters rule")
 
         record(laptop, score: 81, second: 20)
         record(phone, score: 82, second: 30)
@@ -383,6 +439,8 @@ final class Locked<Value>: @unchecked Sendable {
         #expect(pull.status == 0, "\(pull.stderr)")
         #expect(try scores(tablet) == [70, 81, 82, 83], "plain git pull merged the union too")
         #expect(Shell.run("git", ["status", "--porcelain"], in: tablet).stdout.isEmpty)
-        #expect(!Shell.run("git", ["show", "HEAD:.gitattributes"], in: tablet).stdout.contains("letters"), "the tracked file is left alone")
+        #expect(
+            !Shell.run("git", ["show", "HEAD:.gitattributes"], in: tablet).stdout.contains("letters"),
+            "the tracked file is left alone")
     }
 }

@@ -2,12 +2,13 @@ import Foundation
 import Git
 import RoteModel
 import RoteStore
-import Testing
 import TestSupport
+import Testing
+
 @testable import RoteSync
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// What `rote sync` tells a remote and tells the learner: the token only to the library's own
@@ -30,10 +31,12 @@ import TestSupport
             wrapper = Process()
             wrapper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             // git-daemon itself, not the `git` wrapper, so the pid file names the server.
-            let daemon = Shell.run("git", ["--exec-path"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/git-daemon"
+            let daemon =
+                Shell.run("git", ["--exec-path"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/git-daemon"
             wrapper.arguments = [
                 "timeout", "--signal=KILL", "120", daemon, "--reuseaddr", "--export-all", "--enable=receive-pack",
-                "--listen=127.0.0.1", "--port=\(port)", "--pid-file=\(pidFile.path)", "--base-path=\(basePath.path)", basePath.path,
+                "--listen=127.0.0.1", "--port=\(port)", "--pid-file=\(pidFile.path)", "--base-path=\(basePath.path)",
+                basePath.path,
             ]
             wrapper.standardOutput = FileHandle.nullDevice
             wrapper.standardError = FileHandle.nullDevice
@@ -41,8 +44,14 @@ import TestSupport
             var pid: pid_t?
             // Bounded wait: up to 5 s for the daemon to answer.
             for _ in 0..<50 {
-                if pid == nil { pid = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
-                if pid != nil, Shell.run("git", ["ls-remote", "git://127.0.0.1:\(port)/remote.git"]).status == 0 { break }
+                if pid == nil {
+                    pid = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap {
+                        pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                    }
+                }
+                if pid != nil, Shell.run("git", ["ls-remote", "git://127.0.0.1:\(port)/remote.git"]).status == 0 {
+                    break
+                }
                 usleep(100_000)
             }
             guard let pid else {
@@ -71,19 +80,27 @@ import TestSupport
     static let noCredentials = Credentials(token: nil, tokenHost: nil, useCredentialHelpers: false)
 
     /// Runs a sync that must fail, and returns its error and every progress line it printed.
-    static func failingSync(_ device: SyncIntegrationTests.Device, remote: String = "origin", credentials: Credentials = noCredentials) throws -> (SyncError, [String]) {
+    static func failingSync(
+        _ device: SyncIntegrationTests.Device, remote: String = "origin", credentials: Credentials = noCredentials
+    ) throws -> (SyncError, [String]) {
         var lines: [String] = []
         let sync = LibrarySync(git: try device.git(), remoteName: remote, credentials: credentials) { lines.append($0) }
         let error = try #require(throws: SyncError.self) { try sync.sync() }
         return (error, lines)
     }
 
-    static func expectRefusedOnce(_ error: SyncError, _ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectRefusedOnce(
+        _ error: SyncError, _ lines: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(error.code == .pushRefused, "\(error)", sourceLocation: sourceLocation)
         #expect(error.message.contains("pre-receive hook declined"), "\(error)", sourceLocation: sourceLocation)
-        #expect(error.message.contains("pushes are closed today"), "the hook's own words: \(error)", sourceLocation: sourceLocation)
+        #expect(
+            error.message.contains("pushes are closed today"), "the hook's own words: \(error)",
+            sourceLocation: sourceLocation)
         #expect(!error.message.contains("kept changing"), "\(error)", sourceLocation: sourceLocation)
-        #expect(lines.filter { $0.hasPrefix("Fetching") }.count == 1, "not retried: \(lines)", sourceLocation: sourceLocation)
+        #expect(
+            lines.filter { $0.hasPrefix("Fetching") }.count == 1, "not retried: \(lines)",
+            sourceLocation: sourceLocation)
         #expect(!lines.contains { $0.contains("has new commits") }, "\(lines)", sourceLocation: sourceLocation)
     }
 
@@ -130,7 +147,8 @@ import TestSupport
         let network = Network()
         let devices = try network.devices(1)
         // Nothing listens on the discard port of the loopback address: the fetch fails at once.
-        Shell.run("git", ["remote", "set-url", "origin", "http://alice:hunter2@127.0.0.1:9/remote.git"], in: devices[0].root)
+        Shell.run(
+            "git", ["remote", "set-url", "origin", "http://alice:hunter2@127.0.0.1:9/remote.git"], in: devices[0].root)
         let (error, lines) = try Self.failingSync(devices[0])
         #expect(error.code == .network, "\(error)")
         let shown = ([error.message] + lines).joined(separator: "\n")
@@ -146,7 +164,8 @@ import TestSupport
         let devices = try network.devices(1)
         // Plain http: the token is refused before it is sent, as an authentication failure.
         let server = try AuthenticatingGitServer(
-            projectRoot: network.directory.url, user: "x-access-token", password: "s3cret-token", scratch: network.directory, tls: false)
+            projectRoot: network.directory.url, user: "x-access-token", password: "s3cret-token",
+            scratch: network.directory, tls: false)
         Shell.run("git", ["remote", "set-url", "origin", server.url("remote.git")], in: devices[0].root)
         let credentials = Credentials(token: "s3cret-token", tokenHost: "127.0.0.1", useCredentialHelpers: false)
         let (error, _) = try Self.failingSync(devices[0], credentials: credentials)
@@ -172,11 +191,13 @@ import TestSupport
         let network = Network()
         let devices = try network.devices(1)
         let server = try AuthenticatingGitServer(
-            projectRoot: network.directory.url, user: "x-access-token", password: "s3cret-token", scratch: network.directory, tls: true)
+            projectRoot: network.directory.url, user: "x-access-token", password: "s3cret-token",
+            scratch: network.directory, tls: true)
         try devices[0].study(["english-a1/run"], seed: 5)
         let credentials = Credentials(token: "s3cret-token", tokenHost: nil, useCredentialHelpers: false)
 
-        Shell.run("git", ["remote", "set-url", "origin", "https://git.example.invalid/ana/rote.git"], in: devices[0].root)
+        Shell.run(
+            "git", ["remote", "set-url", "origin", "https://git.example.invalid/ana/rote.git"], in: devices[0].root)
         Shell.run("git", ["remote", "add", "mirror", server.url("remote.git")], in: devices[0].root)
         let (error, _) = try Self.failingSync(devices[0], remote: "mirror", credentials: credentials)
         #expect(error.code == .network)
@@ -187,7 +208,8 @@ import TestSupport
         let report = try LibrarySync(git: try devices[0].git(), credentials: credentials).sync()
         #expect(report.pushed)
         #expect(server.authenticatedRequests > 0)
-        #expect(Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout
-            == Shell.run("git", ["rev-parse", "HEAD"], in: devices[0].root).stdout)
+        #expect(
+            Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout
+                == Shell.run("git", ["rev-parse", "HEAD"], in: devices[0].root).stdout)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import RoteModel
 import Scheduling
+import Testing
+
 @testable import RoteSync
 
 /// Seed 002's warm-start reviews (`synthetic: calibration`) sync and merge like any review,

@@ -68,7 +68,9 @@ import Testing
         #expect(fsrs.retrievability(of: state, at: t0) == 1)
         #expect(fsrs.retrievability(of: state, at: t0 + 5 * day) > 0.9)
         // Whole days only: 9 days 23 hours is still 9 days.
-        #expect(fsrs.retrievability(of: state, at: t0 + 10 * day - 3600) == fsrs.retrievability(of: state, at: t0 + 9 * day))
+        #expect(
+            fsrs.retrievability(of: state, at: t0 + 10 * day - 3600) == fsrs.retrievability(of: state, at: t0 + 9 * day)
+        )
     }
 
     @Test func anEntryNeverReviewedHasNoRecall() {
@@ -164,7 +166,9 @@ import Testing
         // reversion pulls 0.1 % (w7) toward D0(easy) = 10 − e^2.5 + 1 ≈ −1.18.
         var low = FSRSParameters.defaultValues
         low[4] = 1
-        #expect(FSRS(settings: try SchedulerSettings(parameters: low)).next(after: nil, grade: .easy, at: t0).difficulty == 1)
+        #expect(
+            FSRS(settings: try SchedulerSettings(parameters: low)).next(after: nil, grade: .easy, at: t0).difficulty
+                == 1)
         var high = FSRSParameters.defaultValues
         high[4] = 10
         let hard = FSRS(settings: try SchedulerSettings(parameters: high, enableFuzzing: false))

@@ -128,7 +128,9 @@ import Testing
         let second = Scheduler.replay(events.reversed(), entryID: "english-a1/run", settings: .default)
         #expect(first == second)
         // Another entry with the same history draws other fuzz.
-        let others = (0..<20).map { Scheduler.replay(events, entryID: "english-a1/word-\($0)", settings: .default)!.due }
+        let others = (0..<20).map {
+            Scheduler.replay(events, entryID: "english-a1/word-\($0)", settings: .default)!.due
+        }
         #expect(Set(others).count > 1)
     }
 }

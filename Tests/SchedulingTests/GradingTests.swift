@@ -12,7 +12,9 @@ import Testing
     @Test func anyWrongAnswerIsAgain() {
         let fastExact = Answer(correct: true, similarity: 1, relativeLatency: 0.2)
         #expect(Grading.grade([Answer(correct: false)]) == .again)
-        #expect(Grading.grade([fastExact, fastExact, Answer(correct: false, similarity: 0.95, relativeLatency: 0.1)]) == .again)
+        #expect(
+            Grading.grade([fastExact, fastExact, Answer(correct: false, similarity: 0.95, relativeLatency: 0.1)])
+                == .again)
     }
 
     @Test(arguments: [
@@ -62,6 +64,7 @@ import Testing
         #expect(Grading.grade([Answer(correct: true, relativeLatency: 0.4)], thresholds: strict) == .good)
         #expect(Grading.grade([Answer(correct: true, relativeLatency: 1.6)], thresholds: strict) == .hard)
         #expect(Grading.grade([Answer(correct: true, similarity: 0.93)], thresholds: strict) == .hard)
-        #expect(GradingThresholds.default == GradingThresholds(fastLatency: 0.6, slowLatency: 2.0, minimumSimilarity: 0.9))
+        #expect(
+            GradingThresholds.default == GradingThresholds(fastLatency: 0.6, slowLatency: 2.0, minimumSimilarity: 0.9))
     }
 }

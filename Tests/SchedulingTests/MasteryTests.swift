@@ -18,7 +18,8 @@ import Testing
     }
 
     @Test func levelNamesAreTheSeedNames() {
-        #expect(MasteryLevel.allCases.map(\.rawValue) == ["starting", "learning", "getting_there", "strong", "mastered"])
+        #expect(
+            MasteryLevel.allCases.map(\.rawValue) == ["starting", "learning", "getting_there", "strong", "mastered"])
         #expect(MasteryLevel.starting < .mastered)
     }
 

@@ -6,7 +6,8 @@ import Testing
 /// `rote replay`'s core: vectors-format lines in, per-review states out, one diagnostic per
 /// bad line without stopping.
 @Suite struct ReplayJSONLinesTests {
-    static let goodLine = #"{"id": "card-1", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 3}, {"at": "2026-01-01T00:10:00Z", "rating": 3}]}"#
+    static let goodLine =
+        #"{"id": "card-1", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 3}, {"at": "2026-01-01T00:10:00Z", "rating": 3}]}"#
 
     @Test func theWholeVectorsFileReproducesPyFSRS() throws {
         let text = try String(contentsOf: TestFiles.fsrsVectors, encoding: .utf8)
@@ -39,7 +40,8 @@ import Testing
 
     @Test func sm2ModeWritesEaseAndInterval() {
         // good → step 1 (10m); good → graduates with 1 day; ease 2.5 throughout
-        let line = #"{"id": "w", "scheduler": "sm2", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": "good"}, {"at": "2026-01-01T00:10:00Z", "rating": "good"}]}"#
+        let line =
+            #"{"id": "w", "scheduler": "sm2", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": "good"}, {"at": "2026-01-01T00:10:00Z", "rating": "good"}]}"#
         let output = ReplayJSONLines.replay(line)
         #expect(
             output.lines == [
@@ -63,11 +65,17 @@ import Testing
         #expect(fuzzed.lines.count == 10 && unfuzzed.lines.count == 10)
         #expect(fuzzed.lines != unfuzzed.lines)
         // Without fuzz every entry has the same history, hence the same output but for its id.
-        #expect(Set(unfuzzed.lines.map { $0.replacingOccurrences(of: #"^\{"id": "f\d""#, with: "", options: .regularExpression) }).count == 1)
+        #expect(
+            Set(
+                unfuzzed.lines.map {
+                    $0.replacingOccurrences(of: #"^\{"id": "f\d""#, with: "", options: .regularExpression)
+                }
+            ).count == 1)
     }
 
     @Test func otherKeysAreIgnoredAndBlankLinesSkipped() {
-        let line = #"{"id": "card-1", "deck": "x", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 3, "expect": {"anything": 1}, "ms": 1200}, {"at": "2026-01-01T00:10:00Z", "rating": 3}]}"#
+        let line =
+            #"{"id": "card-1", "deck": "x", "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 3, "expect": {"anything": 1}, "ms": 1200}, {"at": "2026-01-01T00:10:00Z", "rating": 3}]}"#
         let output = ReplayJSONLines.replay("\n" + line + "\n\n  \n")
         #expect(output.diagnostics.isEmpty)
         #expect(output.lines == ReplayJSONLines.replay(Self.goodLine).lines)
@@ -93,8 +101,14 @@ import Testing
         (#"{"reviews": [{"at": "2026-01-01T00:00:00Z", "rating": "meh"}]}"#, #"reviews[0]: unknown rating "meh""#),
         (#"{"reviews": [{"at": "2026-01-01T00:00:00Z", "rating": true}]}"#, "reviews[0]: unknown rating true"),
         (#"{"reviews": [{"at": "2026-01-01T00:00:00Z"}]}"#, #"reviews[0]: missing "rating""#),
-        (#"{"reviews": [{"at": "2026-01-01T00:00:00", "rating": 3}]}"#, "reviews[0]: timestamp \"2026-01-01T00:00:00\" is not ISO-8601 with a zone"),
-        (#"{"reviews": [{"at": "yesterday", "rating": 3}]}"#, "reviews[0]: timestamp \"yesterday\" is not ISO-8601 with a zone"),
+        (
+            #"{"reviews": [{"at": "2026-01-01T00:00:00", "rating": 3}]}"#,
+            "reviews[0]: timestamp \"2026-01-01T00:00:00\" is not ISO-8601 with a zone"
+        ),
+        (
+            #"{"reviews": [{"at": "yesterday", "rating": 3}]}"#,
+            "reviews[0]: timestamp \"yesterday\" is not ISO-8601 with a zone"
+        ),
         (#"{"reviews": [{"rating": 3}]}"#, #"reviews[0]: missing "at""#),
         (
             #"{"reviews": [{"at": "2026-01-02T00:00:00Z", "rating": 3}, {"at": "2026-01-01T00:00:00Z", "rating": 3}]}"#,
@@ -128,7 +142,9 @@ import Testing
         let output = ReplayJSONLines.replay(lines: ["", Self.goodLine, "", "{"])
         #expect(output.lines.count == 1)
         #expect(output.diagnostics.map(\.line) == [4])
-        #expect(output.diagnostics.first?.inFile("x.jsonl").description.hasPrefix("x.jsonl:4: error: malformed JSON") == true)
+        #expect(
+            output.diagnostics.first?.inFile("x.jsonl").description.hasPrefix("x.jsonl:4: error: malformed JSON")
+                == true)
     }
 
     @Test func parametersAreReadExactly() throws {
@@ -138,7 +154,8 @@ import Testing
         values[7] = 0.07040894539999507  // w7 within 0.001…0.75
         values[5] = tricky
         let list = values.map { $0.description }.joined(separator: ", ")
-        let line = #"{"id": "p", "parameters": [\#(list)], "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 1}, {"at": "2026-01-03T00:00:00Z", "rating": 3}]}"#
+        let line =
+            #"{"id": "p", "parameters": [\#(list)], "reviews": [{"at": "2026-01-01T00:00:00Z", "rating": 1}, {"at": "2026-01-03T00:00:00Z", "rating": 3}]}"#
         let settings = try SchedulerSettings(parameters: values, enableFuzzing: false)
         let events = [review("#000000", 0, .again), review("#000001", 2 * day, .good)]
         let expected = Scheduler(settings: settings).history(events, entryID: "p")

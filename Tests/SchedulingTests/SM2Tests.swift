@@ -102,30 +102,52 @@ import Testing
 
     static let reviewCases: [ReviewCase] = [
         // 1 d × 1.2 = 1.2 → 1, raised to the minimum 1 + 1 = 2
-        ReviewCase(rule: "hard is at least one day more", interval: 1, ease: 2.5, grade: .hard, answeredAfter: day, expectedInterval: 2),
+        ReviewCase(
+            rule: "hard is at least one day more", interval: 1, ease: 2.5, grade: .hard, answeredAfter: day,
+            expectedInterval: 2),
         // (10 + 0/2) × 2.5 = 25 d; ease unchanged
-        ReviewCase(rule: "good multiplies by ease and keeps ease", interval: 10, ease: 2.5, grade: .good, answeredAfter: 10 * day, expectedInterval: 25, expectedEase: 2.5),
+        ReviewCase(
+            rule: "good multiplies by ease and keeps ease", interval: 10, ease: 2.5, grade: .good,
+            answeredAfter: 10 * day, expectedInterval: 25, expectedEase: 2.5),
         // ease 1.3: hard 2 × 1.2 = 2.4 → 2 → minimum 3; good 2 × 1.3 = 2.6 → 3 → minimum hard + 1 = 4
-        ReviewCase(rule: "good is at least hard + 1", interval: 2, ease: 1.3, grade: .good, answeredAfter: 2 * day, expectedInterval: 4),
+        ReviewCase(
+            rule: "good is at least hard + 1", interval: 2, ease: 1.3, grade: .good, answeredAfter: 2 * day,
+            expectedInterval: 4),
         // 45 × 1.3 = 58.499996 in Float (Anki's f32) → 58; Double would give 58.5 → 59
-        ReviewCase(rule: "good rounds in single precision as Anki does", interval: 45, ease: 1.3, grade: .good, answeredAfter: 45 * day, expectedInterval: 58),
+        ReviewCase(
+            rule: "good rounds in single precision as Anki does", interval: 45, ease: 1.3, grade: .good,
+            answeredAfter: 45 * day, expectedInterval: 58),
         // 10 × 2.5 × 1.3 = 32.5 → 33 (half away from zero); ease 2.5 + 0.15 = 2.65
-        ReviewCase(rule: "easy multiplies by ease and bonus and raises ease", interval: 10, ease: 2.5, grade: .easy, answeredAfter: 10 * day, expectedInterval: 33, expectedEase: 2.65),
+        ReviewCase(
+            rule: "easy multiplies by ease and bonus and raises ease", interval: 10, ease: 2.5, grade: .easy,
+            answeredAfter: 10 * day, expectedInterval: 33, expectedEase: 2.65),
         // ease 1.3, 1 d: hard 1.2 → 1 → min 2; good 1.3 → 1 → min 3; easy 1 × 1.3 × 1.3 = 1.69 → 2 → min 4
-        ReviewCase(rule: "easy is at least good + 1", interval: 1, ease: 1.3, grade: .easy, answeredAfter: day, expectedInterval: 4),
+        ReviewCase(
+            rule: "easy is at least good + 1", interval: 1, ease: 1.3, grade: .easy, answeredAfter: day,
+            expectedInterval: 4),
         // 4 days late: (10 + 4/2) × 2.5 = 30 d
-        ReviewCase(rule: "good when late adds half the delay", interval: 10, ease: 2.5, grade: .good, answeredAfter: 14 * day, expectedInterval: 30),
+        ReviewCase(
+            rule: "good when late adds half the delay", interval: 10, ease: 2.5, grade: .good, answeredAfter: 14 * day,
+            expectedInterval: 30),
         // 4 days late: (10 + 4) × 2.5 × 1.3 = 45.5 → 46 d
-        ReviewCase(rule: "easy when late adds the whole delay", interval: 10, ease: 2.5, grade: .easy, answeredAfter: 14 * day, expectedInterval: 46),
+        ReviewCase(
+            rule: "easy when late adds the whole delay", interval: 10, ease: 2.5, grade: .easy, answeredAfter: 14 * day,
+            expectedInterval: 46),
         // 4 days late: still 10 × 1.2 = 12 d
-        ReviewCase(rule: "hard ignores lateness", interval: 10, ease: 2.5, grade: .hard, answeredAfter: 14 * day, expectedInterval: 12),
+        ReviewCase(
+            rule: "hard ignores lateness", interval: 10, ease: 2.5, grade: .hard, answeredAfter: 14 * day,
+            expectedInterval: 12),
         // 3 d 23 h late is 3 whole days: (10 + 3/2) × 2.5 = 28.75 → 29 d
-        ReviewCase(rule: "lateness counts whole days", interval: 10, ease: 2.5, grade: .good, answeredAfter: 13 * day + 23 * 3600, expectedInterval: 29),
+        ReviewCase(
+            rule: "lateness counts whole days", interval: 10, ease: 2.5, grade: .good,
+            answeredAfter: 13 * day + 23 * 3600, expectedInterval: 29),
     ]
 
     @Test(arguments: reviewCases)
     func reviewAnswer(_ review: ReviewCase) {
-        let state = sm2.next(after: reviewState(interval: review.interval, ease: review.ease), grade: review.grade, at: t0 + review.answeredAfter)
+        let state = sm2.next(
+            after: reviewState(interval: review.interval, ease: review.ease), grade: review.grade,
+            at: t0 + review.answeredAfter)
         #expect(state.interval == review.expectedInterval)
         if let ease = review.expectedEase { #expect(state.ease == ease) }
     }
@@ -164,7 +186,8 @@ import Testing
     @Test func intervalsStopAtTheMaximum() throws {
         // 80 × 2.5 = 200 → maximum 100
         let settings = try SchedulerSettings(scheduler: .sm2, maximumInterval: 100, enableFuzzing: false)
-        let state = SM2(settings: settings).next(after: reviewState(interval: 80, ease: 2.5), grade: .good, at: t0 + 80 * day)
+        let state = SM2(settings: settings).next(
+            after: reviewState(interval: 80, ease: 2.5), grade: .good, at: t0 + 80 * day)
         #expect(state.interval == 100)
     }
 
@@ -221,13 +244,15 @@ import Testing
         var knobs = SM2Settings.anki
         knobs.newIntervalMultiplier = 0.5
         let settings = try SchedulerSettings(scheduler: .sm2, enableFuzzing: false, sm2: knobs)
-        let state = SM2(settings: settings).next(after: reviewState(interval: 10, ease: 2.5), grade: .again, at: t0 + 10 * day)
+        let state = SM2(settings: settings).next(
+            after: reviewState(interval: 10, ease: 2.5), grade: .again, at: t0 + 10 * day)
         #expect(state.interval == 5)
     }
 
     @Test func lapseWithoutRelearningStepsStaysInReview() throws {
         let settings = try SchedulerSettings(scheduler: .sm2, relearningSteps: [], enableFuzzing: false)
-        let state = SM2(settings: settings).next(after: reviewState(interval: 10, ease: 2.5), grade: .again, at: t0 + 10 * day)
+        let state = SM2(settings: settings).next(
+            after: reviewState(interval: 10, ease: 2.5), grade: .again, at: t0 + 10 * day)
         #expect(state.phase == .review)
         #expect(state.due == t0 + 11 * day)
     }

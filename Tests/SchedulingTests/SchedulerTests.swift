@@ -5,7 +5,9 @@ import Testing
 
 /// Replay is a pure function of the set of events and the settings.
 @Suite struct SchedulerTests {
-    static let settings: [SchedulerSettings] = [.default, .unfuzzed, .sm2Unfuzzed, try! SchedulerSettings(scheduler: .sm2)]
+    static let settings: [SchedulerSettings] = [
+        .default, .unfuzzed, .sm2Unfuzzed, try! SchedulerSettings(scheduler: .sm2),
+    ]
 
     @Test(arguments: settings)
     func noEventsMeansNoState(settings: SchedulerSettings) {
@@ -27,7 +29,9 @@ import Testing
             let entryID = "deck/e\(entry)"
             let expected = Scheduler.replay(events, entryID: entryID, settings: settings)
             for _ in 0..<3 {
-                #expect(Scheduler.replay(events.shuffled(using: &generator), entryID: entryID, settings: settings) == expected)
+                #expect(
+                    Scheduler.replay(events.shuffled(using: &generator), entryID: entryID, settings: settings)
+                        == expected)
             }
         }
     }
@@ -47,7 +51,9 @@ import Testing
     func aRepeatedEventCountsOnce(settings: SchedulerSettings) {
         let events = reviews([.good, .good, .hard], every: 3 * day)
         let doubled = events + [events[1]]
-        #expect(Scheduler.replay(doubled, entryID: "x", settings: settings) == Scheduler.replay(events, entryID: "x", settings: settings))
+        #expect(
+            Scheduler.replay(doubled, entryID: "x", settings: settings)
+                == Scheduler.replay(events, entryID: "x", settings: settings))
     }
 
     @Test(arguments: settings)
@@ -109,13 +115,17 @@ import Testing
         }
         var outOfBounds = FSRSParameters.defaultValues
         outOfBounds[4] = 11
-        #expect(code { try SchedulerSettings(parameters: Array(FSRSParameters.defaultValues.prefix(20))) } == .parameterCount)
+        #expect(
+            code { try SchedulerSettings(parameters: Array(FSRSParameters.defaultValues.prefix(20))) }
+                == .parameterCount)
         #expect(code { try SchedulerSettings(parameters: outOfBounds) } == .parameterOutOfBounds)
         #expect(code { try SchedulerSettings(desiredRetention: 1) } == .desiredRetention)
         #expect(code { try SchedulerSettings(desiredRetention: 0) } == .desiredRetention)
         #expect(code { try SchedulerSettings(learningSteps: [60, -1]) } == .steps)
         #expect(code { try SchedulerSettings(learningSteps: [60, .infinity]) } == .steps)
-        #expect(code { try SchedulerSettings(learningSteps: [0, 600, 2700]) } == nil, "0 is a step: due again at once (seed 000)")
+        #expect(
+            code { try SchedulerSettings(learningSteps: [0, 600, 2700]) } == nil,
+            "0 is a step: due again at once (seed 000)")
         #expect(code { try SchedulerSettings(relearningSteps: [-5]) } == .steps)
         #expect(code { try SchedulerSettings(maximumInterval: 0) } == .maximumInterval)
         #expect(code { try SchedulerSettings(sm2: SM2Settings(startingEase: 1.2)) } == .sm2)
@@ -151,7 +161,8 @@ import Testing
 }
 
 private func uuidBytes(_ generator: inout SeededGenerator) -> uuid_t {
-    let a = generator.next(), b = generator.next()
+    let a = generator.next()
+    let b = generator.next()
     func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> (8 * index)) }
     return (
         byte(a, 0), byte(a, 1), byte(a, 2), byte(a, 3), byte(a, 4), byte(a, 5), byte(a, 6), byte(a, 7),

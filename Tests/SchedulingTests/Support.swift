@@ -10,7 +10,8 @@ enum TestFiles {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The py-fsrs 6.3.2 reference vectors, copied into the repository (see the README beside them).
-    static let fsrsVectors = packageRoot.appendingPathComponent("Tests/SchedulingTests/Fixtures/fsrs/fsrs6-vectors.jsonl")
+    static let fsrsVectors = packageRoot.appendingPathComponent(
+        "Tests/SchedulingTests/Fixtures/fsrs/fsrs6-vectors.jsonl")
 }
 
 /// 2026-01-01T00:00:00Z, the start of every hand-built history.

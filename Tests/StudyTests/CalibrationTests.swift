@@ -1,14 +1,19 @@
 import Foundation
-import Testing
 import RoteModel
+import Testing
+
 @testable import Study
 
 @Suite struct CalibrationTests {
     /// A frequency list of 5 000 words, ranks 1…5 000, each with a meaning for checks.
-    static let bank = (1...5000).map { Calibration.Item(id: "bank/w\($0)", word: "w\($0)", rank: $0, translation: "t\($0)") }
+    static let bank = (1...5000).map {
+        Calibration.Item(id: "bank/w\($0)", word: "w\($0)", rank: $0, translation: "t\($0)")
+    }
 
     /// Runs one test to the end against `learner`; the estimate and the questions asked.
-    static func run(_ learner: inout SimulatedLearner, seed: UInt64, items: [Calibration.Item] = bank) throws -> (Calibration.Estimate, [Calibration.Question]) {
+    static func run(_ learner: inout SimulatedLearner, seed: UInt64, items: [Calibration.Item] = bank) throws -> (
+        Calibration.Estimate, [Calibration.Question]
+    ) {
         var test = Calibration(items: items, seed: seed)
         var questions: [Calibration.Question] = []
         while let question = test.nextQuestion() {
@@ -36,7 +41,9 @@ import RoteModel
         }
         let share = Double(within) / 200
         let mean = Double(questionCounts.reduce(0, +)) / Double(questionCounts.count)
-        print("calibration: \(within)/200 within 25% (\(share * 100)%), questions mean \(mean), max \(questionCounts.max()!)")
+        print(
+            "calibration: \(within)/200 within 25% (\(share * 100)%), questions mean \(mean), max \(questionCounts.max()!)"
+        )
         #expect(share >= 0.9, "placed within 25%: \(within) of 200")
     }
 
@@ -46,7 +53,10 @@ import RoteModel
         #expect(questions.count >= Calibration.minimumQuestions)
         for question in questions {
             if question.number % 4 == 0 {
-                guard case let .choice(choices, answer) = question.ask else { Issue.record("question \(question.number) is not a check"); continue }
+                guard case let .choice(choices, answer) = question.ask else {
+                    Issue.record("question \(question.number) is not a check")
+                    continue
+                }
                 #expect(choices.count == 4 && Set(choices).count == 4)
                 #expect(choices[answer] == question.item.translation)
             } else {
@@ -65,13 +75,20 @@ import RoteModel
             switch question.ask {
             case .known: try test.answer(.known)
             case let .choice(choices, answer):
-                try test.answer(.choice(question.item.rank <= 300 ? answer : StudyRandom.index(below: choices.count, using: &guesser)))
+                try test.answer(
+                    .choice(
+                        question.item.rank <= 300 ? answer : StudyRandom.index(below: choices.count, using: &guesser)))
             }
         }
-        #expect(test.estimate.lexicalRank < 1500, "an over-claimer of 300 words is placed at \(test.estimate.lexicalRank)")
+        #expect(
+            test.estimate.lexicalRank < 1500, "an over-claimer of 300 words is placed at \(test.estimate.lexicalRank)")
         var honest = Calibration(items: Self.bank, seed: 11)
         while let question = honest.nextQuestion() {
-            if case .known = question.ask { try honest.answer(.known) } else if case let .choice(_, answer) = question.ask { try honest.answer(.choice(answer)) }
+            if case .known = question.ask {
+                try honest.answer(.known)
+            } else if case let .choice(_, answer) = question.ask {
+                try honest.answer(.choice(answer))
+            }
         }
         #expect(honest.estimate.lexicalRank > 4000, "one who knows everything is placed at the top")
     }
@@ -94,7 +111,10 @@ import RoteModel
             _ = test.nextQuestion()
             try test.answer(.unknown)
         }
-        guard case .choice? = test.nextQuestion()?.ask else { Issue.record("the fourth question is a check"); return }
+        guard case .choice? = test.nextQuestion()?.ask else {
+            Issue.record("the fourth question is a check")
+            return
+        }
         #expect(throws: Calibration.AnswerError.wrongKind) { try test.answer(.known) }
         #expect(throws: Calibration.AnswerError.wrongKind) { try test.answer(.choice(4)) }
         try test.answer(.choice(3))

@@ -1,16 +1,21 @@
 import Foundation
-import Testing
 import RoteModel
+import Testing
+
 @testable import Study
 
 @Suite struct DailyMatrixTests {
     /// Three families: act (7 words), run (3), go (1); in name order act, go, run.
     static let words: [DailyMatrix.Word] = [
-        .init(id: "en/act", word: "act", rank: 900, root: "act"), .init(id: "en/action", word: "action", rank: 400, root: "act"),
-        .init(id: "en/actor", word: "actor", rank: 2600, root: "act"), .init(id: "en/active", word: "active", rank: 1200, root: "act"),
-        .init(id: "en/activity", word: "activity", rank: 700, root: "act"), .init(id: "en/react", word: "react", rank: 3000, root: "act"),
+        .init(id: "en/act", word: "act", rank: 900, root: "act"),
+        .init(id: "en/action", word: "action", rank: 400, root: "act"),
+        .init(id: "en/actor", word: "actor", rank: 2600, root: "act"),
+        .init(id: "en/active", word: "active", rank: 1200, root: "act"),
+        .init(id: "en/activity", word: "activity", rank: 700, root: "act"),
+        .init(id: "en/react", word: "react", rank: 3000, root: "act"),
         .init(id: "en/actual", word: "actual", rank: 800, root: "act"),
-        .init(id: "en/run", word: "run", rank: 157, root: "run"), .init(id: "en/runner", word: "runner", rank: 3100, root: "run"),
+        .init(id: "en/run", word: "run", rank: 157, root: "run"),
+        .init(id: "en/runner", word: "runner", rank: 3100, root: "run"),
         .init(id: "en/running", word: "running", rank: 1500, root: "run"),
         .init(id: "en/go", word: "go", rank: 30, root: "go"),
     ]
@@ -18,7 +23,8 @@ import RoteModel
     static let utc = TimeZone(identifier: "UTC")!
 
     @Test(arguments: [
-        ("1970-01-01", 0, "act"), ("2026-11-25", 20_782, "go"), ("2026-11-26", 20_783, "run"), ("2026-11-27", 20_784, "act"),
+        ("1970-01-01", 0, "act"), ("2026-11-25", 20_782, "go"), ("2026-11-26", 20_783, "run"),
+        ("2026-11-27", 20_784, "act"),
         ("1969-12-31", -1, "run"),
     ])
     func theRootOfADateIsEpochDayModRootCount(date: String, epochDay: Int, root: String) throws {
@@ -30,7 +36,9 @@ import RoteModel
     @Test func theDateIsTheLearnersCalendarDate() {
         let instant = Timestamp.parse("2026-11-25T23:30:00Z")!
         #expect(DailyMatrix.epochDay(of: instant, timeZone: Self.utc) == 20_782)
-        #expect(DailyMatrix.epochDay(of: instant, timeZone: TimeZone(identifier: "Asia/Riyadh")!) == 20_783, "already the 26th in Riyadh")
+        #expect(
+            DailyMatrix.epochDay(of: instant, timeZone: TimeZone(identifier: "Asia/Riyadh")!) == 20_783,
+            "already the 26th in Riyadh")
     }
 
     @Test func satellitesAreTheFamilyNearestTheRankThenOthers() throws {
@@ -51,7 +59,9 @@ import RoteModel
         var random = SeededGenerator(seed: 7)
         for day in 0..<30 {
             shuffled = StudyRandom.shuffled(shuffled, using: &random)
-            #expect(DailyMatrix.day(day, words: shuffled, lexicalRank: 800) == DailyMatrix.day(day, words: Self.words, lexicalRank: 800))
+            #expect(
+                DailyMatrix.day(day, words: shuffled, lexicalRank: 800)
+                    == DailyMatrix.day(day, words: Self.words, lexicalRank: 800))
         }
         #expect(DailyMatrix.day(0, words: [], lexicalRank: nil) == nil)
     }
@@ -66,32 +76,50 @@ import RoteModel
             for n in 0..<perDay {
                 let easy = Double(n) < Double(perDay) * easyShare
                 let rank = ranks.lowerBound + (ranks.upperBound - ranks.lowerBound) * n / max(1, perDay - 1)
-                list.append(.init(rank: rank, grade: easy ? .easy : .good, at: now.addingTimeInterval(-Double(day) * 86_400 - Double(n) * 60)))
+                list.append(
+                    .init(
+                        rank: rank, grade: easy ? .easy : .good,
+                        at: now.addingTimeInterval(-Double(day) * 86_400 - Double(n) * 60)))
             }
         }
         return list
     }
 
     @Test func fastEasyRatingsMoveTheRankUpToTheEasyWords() {
-        let outcome = RankPromotion.apply(reviews: Self.reviews(days: 4, perDay: 10, easyShare: 0.8, ranks: 500...900), lexicalRank: 400, now: Self.now)
+        let outcome = RankPromotion.apply(
+            reviews: Self.reviews(days: 4, perDay: 10, easyShare: 0.8, ranks: 500...900), lexicalRank: 400,
+            now: Self.now)
         #expect(outcome.easyRatingVelocity == 0.8)
         #expect(outcome.cycleCount == 4)
         #expect(outcome.promoted)
         #expect(outcome.lexicalRank == 811, "the 90th percentile of the ranks answered easy")
-        let twice = RankPromotion.apply(reviews: Self.reviews(days: 4, perDay: 10, easyShare: 0.8, ranks: 500...900), lexicalRank: outcome.lexicalRank, now: Self.now)
+        let twice = RankPromotion.apply(
+            reviews: Self.reviews(days: 4, perDay: 10, easyShare: 0.8, ranks: 500...900),
+            lexicalRank: outcome.lexicalRank, now: Self.now)
         #expect(twice.lexicalRank == outcome.lexicalRank && !twice.promoted, "applying it again changes nothing")
     }
 
     @Test func slowOrFewEasyRatingsLeaveTheRank() {
-        let slow = RankPromotion.apply(reviews: Self.reviews(days: 4, perDay: 10, easyShare: 0.3, ranks: 500...900), lexicalRank: 400, now: Self.now)
+        let slow = RankPromotion.apply(
+            reviews: Self.reviews(days: 4, perDay: 10, easyShare: 0.3, ranks: 500...900), lexicalRank: 400,
+            now: Self.now)
         #expect(slow.easyRatingVelocity == 0.3 && slow.lexicalRank == 400 && !slow.promoted)
-        let few = RankPromotion.apply(reviews: Self.reviews(days: 1, perDay: 10, easyShare: 1, ranks: 500...900), lexicalRank: 400, now: Self.now)
+        let few = RankPromotion.apply(
+            reviews: Self.reviews(days: 1, perDay: 10, easyShare: 1, ranks: 500...900), lexicalRank: 400, now: Self.now)
         #expect(few.easyRatingVelocity == nil && few.lexicalRank == 400 && few.cycleCount == 1)
-        let oneDay = RankPromotion.apply(reviews: Self.reviews(days: 1, perDay: 30, easyShare: 1, ranks: 500...900), lexicalRank: 400, now: Self.now)
+        let oneDay = RankPromotion.apply(
+            reviews: Self.reviews(days: 1, perDay: 30, easyShare: 1, ranks: 500...900), lexicalRank: 400, now: Self.now)
         #expect(oneDay.easyRatingVelocity == 1 && !oneDay.promoted, "three study days at least")
-        let never = RankPromotion.apply(reviews: Self.reviews(days: 4, perDay: 10, easyShare: 0.9, ranks: 100...300), lexicalRank: 400, now: Self.now)
+        let never = RankPromotion.apply(
+            reviews: Self.reviews(days: 4, perDay: 10, easyShare: 0.9, ranks: 100...300), lexicalRank: 400,
+            now: Self.now)
         #expect(never.lexicalRank == 400, "never lowered")
-        let old = RankPromotion.apply(reviews: Self.reviews(days: 4, perDay: 10, easyShare: 0.8, ranks: 500...900).map { var r = $0; r.at -= 20 * 86_400; return r }, lexicalRank: 400, now: Self.now)
+        let old = RankPromotion.apply(
+            reviews: Self.reviews(days: 4, perDay: 10, easyShare: 0.8, ranks: 500...900).map {
+                var r = $0
+                r.at -= 20 * 86_400
+                return r
+            }, lexicalRank: 400, now: Self.now)
         #expect(old.cycleCount == 0 && old.lexicalRank == 400, "outside the 14-day window")
     }
 }
@@ -103,17 +131,26 @@ import RoteModel
         var random = SeededGenerator(seed: 99)
         for _ in 0..<300 {
             let count = StudyRandom.index(below: 60, using: &random) + 1
-            let ranks = (0..<count).map { _ in StudyRandom.index(below: 8, using: &random) == 0 ? nil : StudyRandom.index(below: 2000, using: &random) + 1 }
+            let ranks = (0..<count).map { _ in
+                StudyRandom.index(below: 8, using: &random) == 0
+                    ? nil : StudyRandom.index(below: 2000, using: &random) + 1
+            }
             let similarSet = Set((0..<count).filter { _ in StudyRandom.index(below: 3, using: &random) == 0 })
             let room = StudyRandom.index(below: 12, using: &random) + 1
-            let lexicalRank = StudyRandom.index(below: 2 , using: &random) == 0 ? nil : StudyRandom.index(below: 2000, using: &random) + 1
+            let lexicalRank =
+                StudyRandom.index(below: 2, using: &random) == 0
+                ? nil : StudyRandom.index(below: 2000, using: &random) + 1
             // Half the rounds with interests: each entry's 0, 0.5 or 1.
             let interests = (0..<count).map { _ in [0.0, 0.5, 1.0][StudyRandom.index(below: 3, using: &random)] }
             let withInterests = StudyRandom.index(below: 2, using: &random) == 0
             var asked = 0
             let ordered = SessionPlanner.ordered(
-                Array(0..<count), lexicalRank: lexicalRank, rank: { ranks[$0] }, room: room, interest: withInterests ? { interests[$0] } : nil,
-                similar: { asked += 1; return similarSet.contains($0) })
+                Array(0..<count), lexicalRank: lexicalRank, rank: { ranks[$0] }, room: room,
+                interest: withInterests ? { interests[$0] } : nil,
+                similar: {
+                    asked += 1
+                    return similarSet.contains($0)
+                })
             #expect(Set(ordered) == Set(0..<count) && ordered.count == count, "a permutation")
             // The full sort, by hand.
             func key(_ entry: Int) -> Double {
@@ -126,7 +163,9 @@ import RoteModel
                 return similarSet.contains(entry) && distance.isFinite ? distance * 2 + 0.25 : distance
             }
             let full = (0..<count).sorted { key($0) != key($1) ? key($0) < key($1) : $0 < $1 }
-            #expect(Array(ordered.prefix(room)) == Array(full.prefix(room)), "ranks \(ranks), similar \(similarSet.sorted()), room \(room), rank \(String(describing: lexicalRank))")
+            #expect(
+                Array(ordered.prefix(room)) == Array(full.prefix(room)),
+                "ranks \(ranks), similar \(similarSet.sorted()), room \(room), rank \(String(describing: lexicalRank))")
         }
     }
 

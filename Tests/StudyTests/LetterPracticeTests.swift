@@ -1,8 +1,8 @@
 import Foundation
 import RoteModel
 import Study
-import Testing
 import StudyData
+import Testing
 
 @Suite struct LetterPracticeTests {
     static let json = """
@@ -15,7 +15,8 @@ import StudyData
     static func attempt(_ mode: LetterAttempt.Mode, _ score: Int, minute: Int = 0) -> LetterAttempt {
         let start = StudyFixtures.date("2026-11-21T10:00:00Z").addingTimeInterval(Double(minute) * 60)
         return LetterAttempt(
-            mode: mode, score: score, strokeOrder: score, direction: score, shape: score, start: score, startedAt: start,
+            mode: mode, score: score, strokeOrder: score, direction: score, shape: score, start: score,
+            startedAt: start,
             completedAt: start.addingTimeInterval(5), durationMs: 5_000)
     }
 
@@ -25,22 +26,27 @@ import StudyData
         let attempt = try LetterAttempt.parse(json: Self.json)
         #expect(attempt.id == "0193a4f2-0000-7000-8000-000000000001")
         #expect(attempt.mode == .memory)
-        #expect([attempt.score, attempt.strokeOrder, attempt.direction, attempt.shape, attempt.start] == [86, 90, 80, 85, 90] as [Int])
+        #expect(
+            [attempt.score, attempt.strokeOrder, attempt.direction, attempt.shape, attempt.start] == [
+                86, 90, 80, 85, 90,
+            ] as [Int])
         #expect(attempt.tips == ["start-top-right", "bowl-anticlockwise"])
         #expect(!attempt.hintUsed)
         #expect(attempt.startedAt == StudyFixtures.date("2026-11-21T10:00:00Z"))
         #expect(attempt.completedAt == StudyFixtures.date("2026-11-21T10:00:05Z"))
         #expect(attempt.durationMs == 5_200)
-        #expect(attempt.drawing == [
-            [.init(x: 68, y: 46, t: 0), .init(x: 58.5, y: 40, t: 16)], [.init(x: 68, y: 40), .init(x: 68, y: 80)],
-        ])
+        #expect(
+            attempt.drawing == [
+                [.init(x: 68, y: 46, t: 0), .init(x: 58.5, y: 40, t: 16)], [.init(x: 68, y: 40), .init(x: 68, y: 80)],
+            ])
     }
 
     @Test func optionalFieldsTakeTheirDefaults() throws {
-        let attempt = try LetterAttempt.parse(json: """
-            {"mode": "trace", "score": 70, "stroke_order": 60, "direction": 70, "shape": 80, "start": 75,
-             "started_at": "2026-11-21T10:00:00.250Z", "completed_at": "2026-11-21T12:00:03+02:00"}
-            """)
+        let attempt = try LetterAttempt.parse(
+            json: """
+                {"mode": "trace", "score": 70, "stroke_order": 60, "direction": 70, "shape": 80, "start": 75,
+                 "started_at": "2026-11-21T10:00:00.250Z", "completed_at": "2026-11-21T12:00:03+02:00"}
+                """)
         #expect(attempt.id == nil && attempt.tips.isEmpty && !attempt.hintUsed && attempt.drawing.isEmpty)
         #expect(attempt.durationMs == 2_750, "from the timestamps, offsets honoured")
         #expect(attempt.startedAt == StudyFixtures.date("2026-11-21T10:00:00Z"), "stored to whole seconds")
@@ -85,13 +91,17 @@ import StudyData
     }
 
     @Test func messagesSayWhatToDo() {
-        #expect(throws: LetterAttemptError(.unknownField, "strokeOrderScore", "unknown field 'strokeOrderScore'; did you mean 'stroke_order'?")) {
+        #expect(
+            throws: LetterAttemptError(
+                .unknownField, "strokeOrderScore", "unknown field 'strokeOrderScore'; did you mean 'stroke_order'?")
+        ) {
             try LetterAttempt.parse(json: attemptJSON("strokeOrderScore", "90"))
         }
         #expect(throws: LetterAttemptError(.outOfRange, "score", "'score' must be 0…100, found 101")) {
             try LetterAttempt.parse(json: attemptJSON("score", "101"))
         }
-        #expect(throws: LetterAttemptError(.invalidValue, "mode", "unknown mode 'sketch'; use trace, ghost or memory")) {
+        #expect(throws: LetterAttemptError(.invalidValue, "mode", "unknown mode 'sketch'; use trace, ghost or memory"))
+        {
             try LetterAttempt.parse(json: attemptJSON("mode", "\"sketch\""))
         }
     }
@@ -102,13 +112,14 @@ import StudyData
         let first = try LetterAttempt.parse(json: Self.json)
         let file = LetterAttemptsFile(letter: "alphabet/a", attempts: [Self.attempt(.ghost, 75, minute: 10), first])
         let text = file.render()
-        #expect(text == """
-            letter: alphabet/a
-            attempts:
-              - {id: 0193a4f2-0000-7000-8000-000000000001, mode: memory, score: 86, stroke_order: 90, direction: 80, shape: 85, start: 90, tips: [start-top-right, bowl-anticlockwise], hint_used: false, started_at: 2026-11-21T10:00:00Z, completed_at: 2026-11-21T10:00:05Z, duration_ms: 5200, drawing: [[[68, 46, 0], [58.5, 40, 16]], [[68, 40], [68, 80]]]}
-              - {mode: ghost, score: 75, stroke_order: 75, direction: 75, shape: 75, start: 75, hint_used: false, started_at: 2026-11-21T10:10:00Z, completed_at: 2026-11-21T10:10:05Z, duration_ms: 5000}
+        #expect(
+            text == """
+                letter: alphabet/a
+                attempts:
+                  - {id: 0193a4f2-0000-7000-8000-000000000001, mode: memory, score: 86, stroke_order: 90, direction: 80, shape: 85, start: 90, tips: [start-top-right, bowl-anticlockwise], hint_used: false, started_at: 2026-11-21T10:00:00Z, completed_at: 2026-11-21T10:00:05Z, duration_ms: 5200, drawing: [[[68, 46, 0], [58.5, 40, 16]], [[68, 40], [68, 80]]]}
+                  - {mode: ghost, score: 75, stroke_order: 75, direction: 75, shape: 75, start: 75, hint_used: false, started_at: 2026-11-21T10:10:00Z, completed_at: 2026-11-21T10:10:05Z, duration_ms: 5000}
 
-            """)
+                """)
         let (decoded, problems) = LetterAttemptsFile.decode(text, path: "letters.yaml")
         #expect(problems.isEmpty)
         #expect(decoded == file)
@@ -118,11 +129,13 @@ import StudyData
     @Test func addingAnAttemptAddsOneLine() throws {
         let file = LetterAttemptsFile(letter: "alphabet/a", attempts: [Self.attempt(.trace, 60)])
         let grown = file.adding(Self.attempt(.memory, 90, minute: 5))
-        let before = file.render().split(separator: "\n"), after = grown.render().split(separator: "\n")
+        let before = file.render().split(separator: "\n")
+        let after = grown.render().split(separator: "\n")
         #expect(after.count == before.count + 1)
         #expect(Array(after.prefix(before.count)) == before)
         let parsed = try LetterAttempt.parse(json: Self.json)
-        #expect(grown.adding(parsed).adding(parsed).attempts.count == 3, "an attempt with a known id is not added twice")
+        #expect(
+            grown.adding(parsed).adding(parsed).attempts.count == 3, "an attempt with a known id is not added twice")
     }
 
     @Test func badStoredAttemptsAreReportedWithTheirLine() {
@@ -136,18 +149,21 @@ import StudyData
             """
         let (file, problems) = LetterAttemptsFile.decode(text, path: "letters.yaml")
         #expect(file?.attempts.map(\.mode) == [.trace], "the good attempt still loads")
-        #expect(problems.map(\.description) == [
-            "letters.yaml:3: error: 'attempts[1].score' must be 0…100, found 150",
-            "letters.yaml:4: error: unknown mode 'doodle'; use trace, ghost or memory",
-        ])
+        #expect(
+            problems.map(\.description) == [
+                "letters.yaml:3: error: 'attempts[1].score' must be 0…100, found 150",
+                "letters.yaml:4: error: unknown mode 'doodle'; use trace, ghost or memory",
+            ])
     }
 
     // MARK: - Mastery and unlocking
 
     @Test func masteryIsDerivedFromTheAttempts() {
         let attempts = [
-            Self.attempt(.trace, 95, minute: 0), Self.attempt(.memory, 95, minute: 3), Self.attempt(.ghost, 95, minute: 2),
-            Self.attempt(.memory, 80, minute: 5), Self.attempt(.memory, 79, minute: 9), Self.attempt(.ghost, 85, minute: 7),
+            Self.attempt(.trace, 95, minute: 0), Self.attempt(.memory, 95, minute: 3),
+            Self.attempt(.ghost, 95, minute: 2),
+            Self.attempt(.memory, 80, minute: 5), Self.attempt(.memory, 79, minute: 9),
+            Self.attempt(.ghost, 85, minute: 7),
         ]
         let mastery = LetterMastery(attempts: attempts)
         #expect(mastery.bestScore == 95)
@@ -156,7 +172,9 @@ import StudyData
         #expect(mastery.lastPracticedAt == StudyFixtures.date("2026-11-21T10:09:05Z"))
         #expect(mastery.passes == 2, "memory 95 and 80; 79 and other modes do not count")
         let none = LetterMastery(attempts: [])
-        #expect(none.bestScore == nil && none.bestMode == nil && none.attemptCount == 0 && none.lastPracticedAt == nil && none.passes == 0)
+        #expect(
+            none.bestScore == nil && none.bestMode == nil && none.attemptCount == 0 && none.lastPracticedAt == nil
+                && none.passes == 0)
     }
 
     static let letters: [(id: String, order: Int)] = [("alphabet/c", 3), ("alphabet/a", 1), ("alphabet/b", 2)]
@@ -180,17 +198,26 @@ import StudyData
     }
 
     @Test func theDecksRuleDecides() {
-        let attempts = ["alphabet/a": [Self.attempt(.ghost, 70)], "alphabet/b": [Self.attempt(.memory, 99), Self.attempt(.memory, 99)]]
+        let attempts = [
+            "alphabet/a": [Self.attempt(.ghost, 70)],
+            "alphabet/b": [Self.attempt(.memory, 99), Self.attempt(.memory, 99)],
+        ]
         let lenient = DeckManifest.UnlockRule(mode: "ghost", minScore: 70, passes: 1)
-        #expect(LetterUnlock.unlocked(letters: Self.letters, attempts: attempts, rule: lenient) == ["alphabet/a", "alphabet/b"])
-        #expect(LetterUnlock.unlocked(letters: Self.letters, attempts: attempts) == ["alphabet/a", "alphabet/c"],
-                "by default only the letter just before counts")
+        #expect(
+            LetterUnlock.unlocked(letters: Self.letters, attempts: attempts, rule: lenient) == [
+                "alphabet/a", "alphabet/b",
+            ])
+        #expect(
+            LetterUnlock.unlocked(letters: Self.letters, attempts: attempts) == ["alphabet/a", "alphabet/c"],
+            "by default only the letter just before counts")
     }
 
     @Test func lettersOfADeckUnlockByTheirOrder() {
         func letter(_ name: String, _ order: Int) -> Entry {
-            Entry(id: "alphabet/\(name)", deck: "alphabet", path: "corpus/alphabet/\(name).yaml",
-                  content: .letter(LetterEntry(glyph: "latin-small-\(name)", order: order, strokes: [[.init(x: 0, y: 0)]])))
+            Entry(
+                id: "alphabet/\(name)", deck: "alphabet", path: "corpus/alphabet/\(name).yaml",
+                content: .letter(
+                    LetterEntry(glyph: "latin-small-\(name)", order: order, strokes: [[.init(x: 0, y: 0)]])))
         }
         let entries = [letter("b", 2), letter("a", 1), letter("c", 3)]
         let attempts = ["alphabet/a": [Self.attempt(.memory, 80), Self.attempt(.memory, 85, minute: 1)]]
@@ -202,7 +229,8 @@ import StudyData
 /// A valid attempt with one field replaced (or removed, with nil).
 func attemptJSON(_ key: String, _ value: String?) -> String {
     var fields: [(String, String)] = [
-        ("mode", "\"ghost\""), ("score", "86"), ("stroke_order", "90"), ("direction", "80"), ("shape", "85"), ("start", "90"),
+        ("mode", "\"ghost\""), ("score", "86"), ("stroke_order", "90"), ("direction", "80"), ("shape", "85"),
+        ("start", "90"),
         ("started_at", "\"2026-11-21T10:00:00Z\""), ("completed_at", "\"2026-11-21T10:00:05Z\""),
     ]
     if let index = fields.firstIndex(where: { $0.0 == key }) {
@@ -230,6 +258,7 @@ func attemptJSON(_ key: String, _ value: String?) -> String {
         #expect(LetterReview.grade(for: attempt(.memory, 100)) == .good, "no latency, so never easy")
         #expect(LetterReview.grade(for: attempt(.memory, 95, hint: true)) == .hard, "a hint caps it")
         #expect(LetterReview.grade(for: attempt(.memory, 60, hint: true)) == .again)
-        #expect(LetterReview.grade(for: attempt(.memory, 85), rule: .init(minScore: 90)) == .again, "the deck's pass score")
+        #expect(
+            LetterReview.grade(for: attempt(.memory, 85), rule: .init(minScore: 90)) == .again, "the deck's pass score")
     }
 }

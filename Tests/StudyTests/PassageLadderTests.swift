@@ -9,10 +9,12 @@ import Testing
     var clauseCount: Int { passage.clauses.count }
 
     @Test func theFixtureHasSixClauses() {
-        #expect(passage.clauses == [
-            "But I say unto you,", "Love your enemies,", "bless them that curse you,", "do good to them that hate you,",
-            "and pray for them which despitefully use you,", "and persecute you;",
-        ])
+        #expect(
+            passage.clauses == [
+                "But I say unto you,", "Love your enemies,", "bless them that curse you,",
+                "do good to them that hate you,",
+                "and pray for them which despitefully use you,", "and persecute you;",
+            ])
     }
 
     // MARK: - Moves
@@ -111,7 +113,9 @@ import Testing
             #expect(prompt.text == passage.text)
             #expect(prompt.blanks.isEmpty)
         }
-        #expect(PassageLadder(level: .read2).prompt(for: passage, entryID: id).instruction == "Read Matthew 5:44 aloud (2 of 2).")
+        #expect(
+            PassageLadder(level: .read2).prompt(for: passage, entryID: id).instruction
+                == "Read Matthew 5:44 aloud (2 of 2).")
     }
 
     @Test func cloze1BlanksOneOrTwoContentWordsPerClause() {
@@ -161,7 +165,10 @@ import Testing
 
     @Test func cloze3ShowsTheFirstTwoWordsOfEachClause() {
         let prompt = PassageLadder(level: .cloze3).prompt(for: passage, entryID: id)
-        #expect(prompt.text == "But I ____ ____ ____, Love your ____, bless them ____ ____ ____, do good ____ ____ ____ ____ ____, and pray ____ ____ ____ ____ ____ ____, and persecute ____;")
+        #expect(
+            prompt.text
+                == "But I ____ ____ ____, Love your ____, bless them ____ ____ ____, do good ____ ____ ____ ____ ____, and pray ____ ____ ____ ____ ____ ____, and persecute ____;"
+        )
         #expect(prompt.blanks.prefix(4) == ["say", "unto", "you", "enemies"])
     }
 
@@ -183,7 +190,9 @@ import Testing
     static let japanese = PassageEntry(reference: "ヨハネ 11:35", text: "イエスは涙を流された。")
     static let greek = PassageEntry(
         reference: "Ιωάννης 3:16",
-        text: "Οὕτως γὰρ ἠγάπησεν ὁ θεὸς τὸν κόσμον, ὥστε τὸν υἱὸν τὸν μονογενῆ ἔδωκεν\u{0387} ἵνα πᾶς ὁ πιστεύων εἰς αὐτὸν μὴ ἀπόληται ἀλλ’ ἔχῃ ζωὴν αἰώνιον.")
+        text:
+            "Οὕτως γὰρ ἠγάπησεν ὁ θεὸς τὸν κόσμον, ὥστε τὸν υἱὸν τὸν μονογενῆ ἔδωκεν\u{0387} ἵνα πᾶς ὁ πιστεύων εἰς αὐτὸν μὴ ἀπόληται ἀλλ’ ἔχῃ ζωὴν αἰώνιον."
+    )
     static let hebrew = PassageEntry(
         reference: "בראשית 1:1-2",
         text: "בְּרֵאשִׁית בָּרָא אֱלֹהִים אֵת הַשָּׁמַיִם וְאֵת הָאָרֶץ׃ וְהָאָרֶץ הָיְתָה תֹהוּ וָבֹהוּ, וְחֹשֶׁךְ עַל־פְּנֵי תְהוֹם׃")
@@ -193,11 +202,21 @@ import Testing
 
     @Test(arguments: [
         (chinese, ["神爱世人，", "甚至将他的独生子赐给他们，", "叫一切信他的，", "不至灭亡，", "反得永生。"]),
-        (greek, ["Οὕτως γὰρ ἠγάπησεν ὁ θεὸς τὸν κόσμον,", "ὥστε τὸν υἱὸν τὸν μονογενῆ ἔδωκεν\u{0387}",
-                 "ἵνα πᾶς ὁ πιστεύων εἰς αὐτὸν μὴ ἀπόληται ἀλλ’ ἔχῃ ζωὴν αἰώνιον."]),
+        (
+            greek,
+            [
+                "Οὕτως γὰρ ἠγάπησεν ὁ θεὸς τὸν κόσμον,", "ὥστε τὸν υἱὸν τὸν μονογενῆ ἔδωκεν\u{0387}",
+                "ἵνα πᾶς ὁ πιστεύων εἰς αὐτὸν μὴ ἀπόληται ἀλλ’ ἔχῃ ζωὴν αἰώνιον.",
+            ]
+        ),
         (hebrew, ["בְּרֵאשִׁית בָּרָא אֱלֹהִים אֵת הַשָּׁמַיִם וְאֵת הָאָרֶץ׃", "וְהָאָרֶץ הָיְתָה תֹהוּ וָבֹהוּ,", "וְחֹשֶׁךְ עַל־פְּנֵי תְהוֹם׃"]),
-        (arabic, ["لأَنَّهُ هكَذَا أَحَبَّ اللهُ الْعَالَمَ حَتَّى بَذَلَ ابْنَهُ الْوَحِيدَ،", "لِكَيْ لاَ يَهْلِكَ كُلُّ مَنْ يُؤْمِنُ بِهِ،",
-                  "بَلْ تَكُونُ لَهُ الْحَيَاةُ الأَبَدِيَّةُ."]),
+        (
+            arabic,
+            [
+                "لأَنَّهُ هكَذَا أَحَبَّ اللهُ الْعَالَمَ حَتَّى بَذَلَ ابْنَهُ الْوَحِيدَ،", "لِكَيْ لاَ يَهْلِكَ كُلُّ مَنْ يُؤْمِنُ بِهِ،",
+                "بَلْ تَكُونُ لَهُ الْحَيَاةُ الأَبَدِيَّةُ.",
+            ]
+        ),
     ])
     func clausesEndAtEachScriptsPunctuation(passage: PassageEntry, clauses: [String]) {
         #expect(passage.clauses == clauses)
@@ -222,13 +241,16 @@ import Testing
         #expect(prompt.blanks.allSatisfy { $0.count == 1 })
         #expect(!prompt.text.contains(" "))
         #expect(prompt.text.hasSuffix("。"))
-        #expect(prompt.check(typed: prompt.blanks.joined()).allSatisfy { $0 }, "typed without spaces, one ideograph a blank")
+        #expect(
+            prompt.check(typed: prompt.blanks.joined()).allSatisfy { $0 }, "typed without spaces, one ideograph a blank"
+        )
         #expect(prompt.check(typed: prompt.blanks.joined(separator: " ")).allSatisfy { $0 })
         #expect(prompt.check(typed: String(prompt.blanks.joined().reversed())).contains(false))
     }
 
     @Test func cloze2RemovesAWholeChineseClauseAndTakesItTypedAsOneLine() {
-        let prompt = PassageLadder(level: .cloze2, clausesCovered: [0]).prompt(for: Self.chinese, entryID: "cuv/joh-3-16")
+        let prompt = PassageLadder(level: .cloze2, clausesCovered: [0]).prompt(
+            for: Self.chinese, entryID: "cuv/joh-3-16")
         #expect(prompt.removedClause == 1)
         #expect(prompt.blanks.joined() == "甚至将他的独生子赐给他们")
         #expect(prompt.text.hasPrefix("神爱世人，＿＿＿＿＿＿＿＿＿＿＿＿，叫"), "one ＿ an ideograph")
@@ -241,7 +263,8 @@ import Testing
         #expect(greek.text.hasPrefix("Οὕτως γὰρ ____ ____"))
         #expect(greek.blanks.first == "ἠγάπησεν")
         let hebrew = PassageLadder(level: .cloze3).prompt(for: Self.hebrew, entryID: "h/gen-1-1")
-        #expect(hebrew.text.hasSuffix("וְחֹשֶׁךְ עַל־פְּנֵי ____׃"), "a maqaf joins two words into one, kept whole: \(hebrew.text)")
+        #expect(
+            hebrew.text.hasSuffix("וְחֹשֶׁךְ עַל־פְּנֵי ____׃"), "a maqaf joins two words into one, kept whole: \(hebrew.text)")
         #expect(hebrew.blanks.last == "תְהוֹם")
         #expect(hebrew.text.hasPrefix("בְּרֵאשִׁית בָּרָא ____"))
         let arabic = PassageLadder(level: .cloze3).prompt(for: Self.arabic, entryID: "a/joh-3-16")
@@ -261,7 +284,10 @@ import Testing
         let similarity = RecallComparison.compare(passage: text, typed: oneWrong).similarity
         #expect(similarity > 0.9 && similarity < 1, "one of 30 ideographs: \(similarity)")
         #expect(PassageLadder.hint(for: Self.chinese, typed: "神爱") == "世")
-        #expect(PassageLadder.outcome(recitationSimilarity: RecallComparison.compare(passage: text, typed: "神爱世人，甚至将他的独生子赐给他们").similarity, hintsUsed: 0) == .failure,
-                "half the verse is not a recitation")
+        #expect(
+            PassageLadder.outcome(
+                recitationSimilarity: RecallComparison.compare(passage: text, typed: "神爱世人，甚至将他的独生子赐给他们").similarity,
+                hintsUsed: 0) == .failure,
+            "half the verse is not a recitation")
     }
 }

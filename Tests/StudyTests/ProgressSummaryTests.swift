@@ -1,8 +1,9 @@
 import Foundation
 import RoteModel
-import Testing
-@testable import Study
 import StudyData
+import Testing
+
+@testable import Study
 
 /// A launch summarises 50 000 progress files straight from their bytes
 /// (`ProgressSummary.canonical`), so that must agree with summarising the file `decode`
@@ -15,22 +16,31 @@ import StudyData
         for number in 0..<count {
             // Some reviews share a second, so ids decide their order.
             let second = random.next() % 4 == 0 ? Double(number / 2) : Double(number)
-            reviews.append(ReviewEvent(
-                id: "r\(random.next() % 1_000_000)-\(number)", at: Date(timeIntervalSince1970: base + second * 86_400),
-                grade: pick(Grade.allCases), ms: random.next() % 4 == 0 ? nil : Int(random.next() % 20_000),
-                device: random.next() % 3 == 0 ? nil : pick(["laptop", "phone", "desk_top"]),
-                synthetic: random.next() % 5 == 0 ? pick(["calibration", "known"]) : nil))
+            reviews.append(
+                ReviewEvent(
+                    id: "r\(random.next() % 1_000_000)-\(number)",
+                    at: Date(timeIntervalSince1970: base + second * 86_400),
+                    grade: pick(Grade.allCases), ms: random.next() % 4 == 0 ? nil : Int(random.next() % 20_000),
+                    device: random.next() % 3 == 0 ? nil : pick(["laptop", "phone", "desk_top"]),
+                    synthetic: random.next() % 5 == 0 ? pick(["calibration", "known"]) : nil))
         }
         reviews.sort(by: ReviewEvent.replayOrder)
-        let state = count == 0 ? nil : MemoryState(
-            phase: .review, step: nil, stability: 3.5, difficulty: 5.25, ease: nil, interval: nil,
-            due: Date(timeIntervalSince1970: base + 400 * 86_400), reps: count, lapses: 1, lastReview: reviews.last?.at)
-        return ProgressFile(entry: "english-a1/run", status: pick(ProgressFile.Status.allCases), state: state, reviews: reviews)
+        let state =
+            count == 0
+            ? nil
+            : MemoryState(
+                phase: .review, step: nil, stability: 3.5, difficulty: 5.25, ease: nil, interval: nil,
+                due: Date(timeIntervalSince1970: base + 400 * 86_400), reps: count, lapses: 1,
+                lastReview: reviews.last?.at)
+        return ProgressFile(
+            entry: "english-a1/run", status: pick(ProgressFile.Status.allCases), state: state, reviews: reviews)
     }
 
     /// The summary of the file as `decode` reads it, with the entry it names.
     static func reference(_ data: Data, schedulers: DeckSchedulers? = nil) -> (String, ProgressSummary)? {
-        ProgressFile.decode(data, path: "profiles/u/progress/english-a1/run.yaml").0.map { ($0.entry, ProgressSummary($0, schedulers: schedulers)) }
+        ProgressFile.decode(data, path: "profiles/u/progress/english-a1/run.yaml").0.map {
+            ($0.entry, ProgressSummary($0, schedulers: schedulers))
+        }
     }
 
     /// With schedulers the summary carries the review digest: its marks, synthetic ones
@@ -56,7 +66,8 @@ import StudyData
             // Around both ring sizes (8 times, 5 answer times) and well past them.
             let file = Self.randomFile(&random, reviews: round % 30)
             let data = Data(file.render().utf8)
-            let read = try #require(ProgressSummary.canonical(data), "Rote writes these: the short way takes them\n\(file.render())")
+            let read = try #require(
+                ProgressSummary.canonical(data), "Rote writes these: the short way takes them\n\(file.render())")
             let expected = try #require(Self.reference(data))
             #expect(read.entry == expected.0)
             #expect(read.summary == expected.1, "\(file.render())")
@@ -94,16 +105,23 @@ import StudyData
                 case 2:
                     // A whole line moved: reviews out of order, or fields in another place.
                     var lines = String(text).split(separator: "\n").map(String.init)
-                    if lines.count > 2 { lines.swapAt(Int(random.next() % UInt64(lines.count)), Int(random.next() % UInt64(lines.count))) }
+                    if lines.count > 2 {
+                        lines.swapAt(Int(random.next() % UInt64(lines.count)), Int(random.next() % UInt64(lines.count)))
+                    }
                     text = Array(lines.joined(separator: "\n") + "\n")
-                default: if position < text.count { text[position] = Character(alphabet[Int(random.next() % UInt64(alphabet.count))]) }
+                default:
+                    if position < text.count {
+                        text[position] = Character(alphabet[Int(random.next() % UInt64(alphabet.count))])
+                    }
                 }
             }
             let data = Data(String(text).utf8)
             guard let read = ProgressSummary.canonical(data) else { continue }
             accepted += 1
             let expected = Self.reference(data)
-            #expect(expected?.0 == read.entry && expected?.1 == read.summary, "the short way disagrees on:\n\(String(text))")
+            #expect(
+                expected?.0 == read.entry && expected?.1 == read.summary, "the short way disagrees on:\n\(String(text))"
+            )
         }
         // Some mutations keep the file canonical: a changed digit, a line swapped back.
         #expect(accepted > 100, "accepted \(accepted)")

@@ -26,13 +26,15 @@ import Testing
     @Test func aMissingWord() {
         let result = compare("Love enemies, bless them that curse you.")
         #expect(result.marks == [.correct, .missing, .correct, .correct, .correct, .correct, .correct, .correct])
-        #expect(result.words[1].expected == "your" && result.words[1].typed == nil && result.words[1].expectedIndex == 1)
+        #expect(
+            result.words[1].expected == "your" && result.words[1].typed == nil && result.words[1].expectedIndex == 1)
         #expect(result.similarity == 7.0 / 8)
     }
 
     @Test func anExtraWord() {
         let result = compare("Love all your enemies, bless them that curse you.")
-        #expect(result.marks == [.correct, .extra, .correct, .correct, .correct, .correct, .correct, .correct, .correct])
+        #expect(
+            result.marks == [.correct, .extra, .correct, .correct, .correct, .correct, .correct, .correct, .correct])
         #expect(result.words[1].typed == "all" && result.words[1].expected == nil && result.words[1].typedIndex == 1)
         #expect(result.similarity == 8.0 / 9)
     }
@@ -49,14 +51,18 @@ import Testing
         // Seven words stay correct: "Love" was typed one place late.
         #expect(result.correctCount == 7)
         #expect(result.missingCount == 1 && result.extraCount == 1 && result.wrongCount == 0)
-        #expect(result.marks == [.missing, .correct, .extra, .correct, .correct, .correct, .correct, .correct, .correct])
+        #expect(
+            result.marks == [.missing, .correct, .extra, .correct, .correct, .correct, .correct, .correct, .correct])
         #expect(result.words[0].expected == "Love" && result.words[2].typed == "Love")
         #expect(result.similarity == 6.0 / 8)
     }
 
     @Test func aReplacedStretchPairsWrongWordsThenMarksTheRest() {
         let result = compare("Love your friends and neighbours, bless them that curse you.")
-        #expect(result.marks == [.correct, .correct, .wrong, .extra, .extra, .correct, .correct, .correct, .correct, .correct])
+        #expect(
+            result.marks == [
+                .correct, .correct, .wrong, .extra, .extra, .correct, .correct, .correct, .correct, .correct,
+            ])
         #expect(result.similarity == 7.0 / 10)
     }
 
@@ -133,7 +139,9 @@ import Testing
     func alignmentsAreMinimalAndAccountForEveryWord(seed: Int) {
         var random = SeededGenerator(seed: UInt64(seed))
         let vocabulary = ["and", "the", "light", "shineth", "in", "darkness", "comprehended", "it", "not", "word"]
-        let passage = (0..<(5 + StudyRandom.index(below: 40, using: &random))).map { _ in vocabulary[StudyRandom.index(below: vocabulary.count, using: &random)] }
+        let passage = (0..<(5 + StudyRandom.index(below: 40, using: &random))).map { _ in
+            vocabulary[StudyRandom.index(below: vocabulary.count, using: &random)]
+        }
         var typed = passage
         for _ in 0..<StudyRandom.index(below: 8, using: &random) {
             let position = StudyRandom.index(below: typed.count + 1, using: &random)
@@ -143,7 +151,8 @@ import Testing
             default: if position < typed.count { typed[position] = "other" }
             }
         }
-        let result = RecallComparison.compare(passage: passage.joined(separator: " "), typed: typed.joined(separator: " "))
+        let result = RecallComparison.compare(
+            passage: passage.joined(separator: " "), typed: typed.joined(separator: " "))
         let edits = result.wrongCount + result.missingCount + result.extraCount
         #expect(edits == Self.levenshtein(typed, passage), "the alignment is a shortest one")
         #expect(result.correctCount + result.wrongCount + result.missingCount == passage.count)
@@ -172,7 +181,9 @@ import Testing
     /// long stretch moved (many known words out of place, so the first band is too narrow).
     static func longCase(_ seed: Int) -> (passage: [String], typed: [String]) {
         var random = SeededGenerator(seed: UInt64(1_000 + seed))
-        let vocabulary = ["and", "the", "light", "shineth", "in", "darkness", "comprehended", "it", "not", "word", "was", "god"]
+        let vocabulary = [
+            "and", "the", "light", "shineth", "in", "darkness", "comprehended", "it", "not", "word", "was", "god",
+        ]
         let passage = (0..<(150 + StudyRandom.index(below: 250, using: &random))).map { _ in
             vocabulary[StudyRandom.index(below: vocabulary.count, using: &random)]
         }

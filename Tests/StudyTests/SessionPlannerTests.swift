@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import RoteStore
 @testable import Study
 
@@ -15,7 +16,10 @@ import TestSupport
         return SessionPlanner(library: library, index: LibraryIndex(library: library, user: "ana"))
     }
 
-    static func progress(_ entry: String, due: String, stability: Double = 3, phase: String = "review", reviewedAt: String = "2026-11-01T09:00:00Z", status: String = "active") -> String {
+    static func progress(
+        _ entry: String, due: String, stability: Double = 3, phase: String = "review",
+        reviewedAt: String = "2026-11-01T09:00:00Z", status: String = "active"
+    ) -> String {
         """
         entry: \(entry)
         status: \(status)
@@ -28,13 +32,19 @@ import TestSupport
 
     @Test func dueFirstByLowestRecallThenNewInDeckOrder() throws {
         let planner = try planner([
-            "profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-11-05T09:00:00Z", stability: 3),
-            "profiles/ana/progress/verses/joh-11-35.yaml": Self.progress("verses/joh-11-35", due: "2026-11-08T09:00:00Z", stability: 30),
+            "profiles/ana/progress/words/run.yaml": Self.progress(
+                "words/run", due: "2026-11-05T09:00:00Z", stability: 3),
+            "profiles/ana/progress/verses/joh-11-35.yaml": Self.progress(
+                "verses/joh-11-35", due: "2026-11-08T09:00:00Z", stability: 30),
         ])
         let plan = planner.plan(limits: .init(), now: Self.now, timeZone: Self.utc)
         #expect(plan.due.map(\.id) == ["words/run", "verses/joh-11-35"], "the weaker memory comes first")
         #expect(plan.due[0].retrievability! < plan.due[1].retrievability!)
-        #expect(plan.new.map(\.id) == ["words/go", "letters/l", "maths/arithmetic/addition/order_steps", "maths/arithmetic/addition/two_plus_two"])
+        #expect(
+            plan.new.map(\.id) == [
+                "words/go", "letters/l", "maths/arithmetic/addition/order_steps",
+                "maths/arithmetic/addition/two_plus_two",
+            ])
     }
 
     static let letterM = """
@@ -52,30 +62,41 @@ import TestSupport
 
     @Test func lockedLettersNeverAppearUntilTwoMemoryPassesUnlockThem() throws {
         let locked = try planner(["corpus/letters/m.yaml": Self.letterM])
-        #expect(locked.plan(decks: ["letters"], limits: .init(), now: Self.now, timeZone: Self.utc).new.map(\.id) == ["letters/l"])
+        #expect(
+            locked.plan(decks: ["letters"], limits: .init(), now: Self.now, timeZone: Self.utc).new.map(\.id) == [
+                "letters/l"
+            ])
         let onePass = try planner([
             "corpus/letters/m.yaml": Self.letterM,
-            "profiles/ana/letters/letters/l.yaml": "letter: letters/l\nattempts:\n" + Self.memoryAttempt("a", score: 85) + Self.memoryAttempt("b", score: 70),
+            "profiles/ana/letters/letters/l.yaml": "letter: letters/l\nattempts:\n" + Self.memoryAttempt("a", score: 85)
+                + Self.memoryAttempt("b", score: 70),
         ])
         #expect(onePass.lockedLetters() == ["letters/m"], "one memory score of 80 or more is not enough")
         let unlocked = try planner([
             "corpus/letters/m.yaml": Self.letterM,
-            "profiles/ana/letters/letters/l.yaml": "letter: letters/l\nattempts:\n" + Self.memoryAttempt("a", score: 85) + Self.memoryAttempt("b", score: 80),
+            "profiles/ana/letters/letters/l.yaml": "letter: letters/l\nattempts:\n" + Self.memoryAttempt("a", score: 85)
+                + Self.memoryAttempt("b", score: 80),
         ])
         #expect(unlocked.lockedLetters().isEmpty)
-        #expect(unlocked.plan(decks: ["letters"], limits: .init(), now: Self.now, timeZone: Self.utc).new.map(\.id) == ["letters/l", "letters/m"])
+        #expect(
+            unlocked.plan(decks: ["letters"], limits: .init(), now: Self.now, timeZone: Self.utc).new.map(\.id) == [
+                "letters/l", "letters/m",
+            ])
     }
 
     @Test func aPassageStoppedOnTheLadderComesFirstAndFillsTheWorkingSet() throws {
         let planner = try planner([
-            "profiles/ana/progress/verses/joh-11-35.yaml": "entry: verses/joh-11-35\nstatus: active\nladder: {level: cloze2, covered: [], attempts: 3, at: 2026-11-09T10:00:00Z}\n",
+            "profiles/ana/progress/verses/joh-11-35.yaml":
+                "entry: verses/joh-11-35\nstatus: active\nladder: {level: cloze2, covered: [], attempts: 3, at: 2026-11-09T10:00:00Z}\n"
         ])
         let plan = planner.plan(limits: .init(workingSet: 1), now: Self.now, timeZone: Self.utc)
         #expect(plan.new.map(\.id) == ["verses/joh-11-35"], "resumed, and the working set of one is full")
     }
 
     @Test func entriesNotYetDueStayOut() throws {
-        let planner = try planner(["profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-12-01T09:00:00Z")])
+        let planner = try planner([
+            "profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-12-01T09:00:00Z")
+        ])
         let plan = planner.plan(limits: .init(), now: Self.now, timeZone: Self.utc)
         #expect(plan.due.isEmpty)
         #expect(!plan.new.contains { $0.id == "words/run" })
@@ -83,8 +104,10 @@ import TestSupport
 
     @Test func dailyLimitsCountWhatWasDoneToday() throws {
         let planner = try planner([
-            "profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-11-10T11:00:00Z", reviewedAt: "2026-11-10T09:00:00Z"),
-            "profiles/ana/progress/verses/joh-11-35.yaml": Self.progress("verses/joh-11-35", due: "2026-11-08T09:00:00Z"),
+            "profiles/ana/progress/words/run.yaml": Self.progress(
+                "words/run", due: "2026-11-10T11:00:00Z", reviewedAt: "2026-11-10T09:00:00Z"),
+            "profiles/ana/progress/verses/joh-11-35.yaml": Self.progress(
+                "verses/joh-11-35", due: "2026-11-08T09:00:00Z"),
         ])
         let plan = planner.plan(limits: .init(reviewsPerDay: 2, newPerDay: 2), now: Self.now, timeZone: Self.utc)
         #expect(plan.reviewedToday == 1 && plan.introducedToday == 1)
@@ -94,14 +117,18 @@ import TestSupport
     }
 
     @Test func workingSetCapsNewEntries() throws {
-        let planner = try planner(["profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-12-01T09:00:00Z", phase: "learning")])
+        let planner = try planner([
+            "profiles/ana/progress/words/run.yaml": Self.progress(
+                "words/run", due: "2026-12-01T09:00:00Z", phase: "learning")
+        ])
         #expect(planner.plan(limits: .init(workingSet: 1), now: Self.now, timeZone: Self.utc).new.isEmpty)
         #expect(planner.plan(limits: .init(workingSet: 3), now: Self.now, timeZone: Self.utc).new.count == 2)
     }
 
     @Test func ignoredAndSuspendedNeverAppear() throws {
         let planner = try planner([
-            "profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-11-05T09:00:00Z", status: "suspended"),
+            "profiles/ana/progress/words/run.yaml": Self.progress(
+                "words/run", due: "2026-11-05T09:00:00Z", status: "suspended"),
             "profiles/ana/profile.yaml": "user: ana\nignored_words: [go]\n",
         ])
         let plan = planner.plan(decks: ["words"], limits: .init(), now: Self.now, timeZone: Self.utc)
@@ -110,15 +137,24 @@ import TestSupport
 
     @Test func draftsOnlyWhenAskedFor() throws {
         let question = "corpus/maths/arithmetic/addition/two_plus_two.yaml"
-        let planner = try planner([question: FixtureLibrary.files[question]!.replacingOccurrences(of: "published: true", with: "published: false")])
-        #expect(!planner.plan(decks: ["maths"], limits: .init(), now: Self.now, timeZone: Self.utc).new.contains { $0.id.hasSuffix("two_plus_two") })
-        #expect(planner.plan(decks: ["maths"], limits: .init(drafts: true), now: Self.now, timeZone: Self.utc).new.contains { $0.id.hasSuffix("two_plus_two") })
+        let planner = try planner([
+            question: FixtureLibrary.files[question]!.replacingOccurrences(
+                of: "published: true", with: "published: false")
+        ])
+        #expect(
+            !planner.plan(decks: ["maths"], limits: .init(), now: Self.now, timeZone: Self.utc).new.contains {
+                $0.id.hasSuffix("two_plus_two")
+            })
+        #expect(
+            planner.plan(decks: ["maths"], limits: .init(drafts: true), now: Self.now, timeZone: Self.utc).new.contains
+            { $0.id.hasSuffix("two_plus_two") })
     }
 
     @Test func minutesFitTheLearnersPace() throws {
         let planner = try planner()
         // No history: 12 s an item, so one minute holds five (all five new entries).
-        #expect(planner.plan(limits: .init(newPerDay: 50, minutes: 1), now: Self.now, timeZone: Self.utc).new.count == 5)
+        #expect(
+            planner.plan(limits: .init(newPerDay: 50, minutes: 1), now: Self.now, timeZone: Self.utc).new.count == 5)
         #expect(planner.plan(limits: .init(newPerDay: 50, minutes: 0), now: Self.now, timeZone: Self.utc).new.isEmpty)
         #expect(SessionPlanner.secondsPerItem([2000, 4000, 6000]) == 8)
     }

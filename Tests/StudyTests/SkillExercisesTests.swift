@@ -8,10 +8,13 @@ import Testing
 
     static let mcq = SkillQuestion(
         uuid: "d37faec5-38b7-4e59-8a8c-7c4fa8b8f552",
-        payload: .mcqSingle(prompt: "What is the value of x in 2x = 10?", choices: ["3", "4", "5", "6"], solutionIndex: 2),
+        payload: .mcqSingle(
+            prompt: "What is the value of x in 2x = 10?", choices: ["3", "4", "5", "6"], solutionIndex: 2),
         published: true)
     static let reorder = SkillQuestion(
-        payload: .reorderSteps(prompt: "Put the steps in order.", steps: ["Get x = 5", "Write the equation: 2x = 10", "Divide both sides by 2"], solution: [1, 2, 0]),
+        payload: .reorderSteps(
+            prompt: "Put the steps in order.",
+            steps: ["Get x = 5", "Write the equation: 2x = 10", "Divide both sides by 2"], solution: [1, 2, 0]),
         published: true)
 
     // MARK: - mcq_single
@@ -38,17 +41,20 @@ import Testing
         #expect(exercise.choices.sorted() == ["3", "4", "5", "6"])
         #expect(exercise.choices[exercise.correctPosition] == "5")
         for position in 0..<4 { #expect(exercise.check(position: position) == (exercise.choices[position] == "5")) }
-        #expect(exercise.answer(position: exercise.correctPosition) == .choice(2), "answers are recorded in stored indexes")
+        #expect(
+            exercise.answer(position: exercise.correctPosition) == .choice(2), "answers are recorded in stored indexes")
         var again = SeededGenerator(seed: seed)
-        #expect(SkillExercise(question: Self.mcq, using: &again) == .mcq(exercise), "the same seed shows the same order")
+        #expect(
+            SkillExercise(question: Self.mcq, using: &again) == .mcq(exercise), "the same seed shows the same order")
     }
 
     @Test func shufflingMovesTheAnswerAround() {
-        let positions = Set((0..<30 as Range<UInt64>).map { seed -> Int in
-            var random = SeededGenerator(seed: seed)
-            guard case let .mcq(exercise) = SkillExercise(question: Self.mcq, using: &random) else { return -1 }
-            return exercise.correctPosition
-        })
+        let positions = Set(
+            (0..<30 as Range<UInt64>).map { seed -> Int in
+                var random = SeededGenerator(seed: seed)
+                guard case let .mcq(exercise) = SkillExercise(question: Self.mcq, using: &random) else { return -1 }
+                return exercise.correctPosition
+            })
         #expect(positions == [0, 1, 2, 3])
     }
 
@@ -65,7 +71,8 @@ import Testing
         #expect(exercise.steps.sorted() == ["Divide both sides by 2", "Get x = 5", "Write the equation: 2x = 10"])
         let right = [1, 2, 0].map { exercise.storedIndex.firstIndex(of: $0)! }
         #expect(exercise.check(positions: right))
-        #expect(right.map { exercise.steps[$0] } == ["Write the equation: 2x = 10", "Divide both sides by 2", "Get x = 5"])
+        #expect(
+            right.map { exercise.steps[$0] } == ["Write the equation: 2x = 10", "Divide both sides by 2", "Get x = 5"])
         #expect(!exercise.check(positions: right.reversed()))
         #expect(!exercise.check(positions: Array(right.prefix(2))), "every step must be placed")
         #expect(!exercise.check(positions: [right[0], right[0], right[1]]))
@@ -74,11 +81,14 @@ import Testing
     }
 
     @Test func aTwoStepShuffleThatLandsSolvedIsTurned() throws {
-        let two = SkillQuestion(payload: .reorderSteps(prompt: nil, steps: ["a", "b"], solution: [0, 1]), published: true)
+        let two = SkillQuestion(
+            payload: .reorderSteps(prompt: nil, steps: ["a", "b"], solution: [0, 1]), published: true)
         for seed in 0..<20 as Range<UInt64> {
             var random = SeededGenerator(seed: seed)
             let made = SkillExercise(question: two, using: &random)
-            let exercise = try #require({ () -> ReorderExercise? in if case let .reorder(exercise) = made { exercise } else { nil } }(), "seed \(seed): a reorder question makes a reorder exercise, not \(made)")
+            let exercise = try #require(
+                { () -> ReorderExercise? in if case let .reorder(exercise) = made { exercise } else { nil } }(),
+                "seed \(seed): a reorder question makes a reorder exercise, not \(made)")
             #expect(exercise.steps == ["b", "a"])
             #expect(exercise.check(positions: [1, 0]))
         }
@@ -88,32 +98,43 @@ import Testing
 
     @Test func attemptsRecordAnswerCorrectnessAndTime() {
         let exercise = SkillExercise.mcq(MCQExercise(prompt: "?", choices: ["3", "4", "5", "6"], solutionIndex: 2))
-        let right = SkillAttempt(question: "math/algebra/linear/one_step", exercise: exercise, positions: [2], at: Self.at, milliseconds: 2_400)
+        let right = SkillAttempt(
+            question: "math/algebra/linear/one_step", exercise: exercise, positions: [2], at: Self.at,
+            milliseconds: 2_400)
         #expect(right.correct && right.answer == .choice(2))
-        #expect(right.sessionAttempt == SessionFile.Attempt(
-            entry: "math/algebra/linear/one_step", question: "mcq_single", answer: "2", correct: true, at: Self.at, ms: 2_400))
+        #expect(
+            right.sessionAttempt
+                == SessionFile.Attempt(
+                    entry: "math/algebra/linear/one_step", question: "mcq_single", answer: "2", correct: true,
+                    at: Self.at, ms: 2_400))
         let wrong = SkillAttempt(question: "q", exercise: exercise, positions: [0], at: Self.at, milliseconds: 10)
         #expect(!wrong.correct && wrong.sessionAttempt.answer == "0")
         let none = SkillAttempt(question: "q", exercise: exercise, positions: [], at: Self.at, milliseconds: 10)
         #expect(!none.correct)
-        let order = SkillExercise.reorder(ReorderExercise(prompt: nil, steps: ["a", "b", "c"], solution: [1, 2, 0], displayOrder: [2, 0, 1]))
+        let order = SkillExercise.reorder(
+            ReorderExercise(prompt: nil, steps: ["a", "b", "c"], solution: [1, 2, 0], displayOrder: [2, 0, 1]))
         let placed = SkillAttempt(question: "q", exercise: order, positions: [2, 0, 1], at: Self.at, milliseconds: 5)
-        #expect(placed.correct && placed.sessionAttempt.answer == "1,2,0" && placed.sessionAttempt.question == "reorder_steps")
+        #expect(
+            placed.correct && placed.sessionAttempt.answer == "1,2,0"
+                && placed.sessionAttempt.question == "reorder_steps")
     }
 
     static func attempt(_ entry: String, _ correct: Bool, _ minute: Int) -> SessionFile.Attempt {
-        SessionFile.Attempt(entry: entry, question: "mcq_single", answer: "0", correct: correct, at: at.addingTimeInterval(Double(minute) * 60), ms: 1_000)
+        SessionFile.Attempt(
+            entry: entry, question: "mcq_single", answer: "0", correct: correct,
+            at: at.addingTimeInterval(Double(minute) * 60), ms: 1_000)
     }
 
     @Test func progressIsTheShareOfQuestionsWhoseLatestAttemptWasRight() {
         let skill = "math/algebra/linear"
         let attempts = [
-            Self.attempt("\(skill)/a", false, 1), Self.attempt("\(skill)/a", true, 5),   // fixed: counts
-            Self.attempt("\(skill)/b", true, 2), Self.attempt("\(skill)/b", false, 9),   // lost again
-            Self.attempt("\(skill)/draft", true, 20),                                    // not published
-            Self.attempt("math/algebra/other/a", true, 30),                              // another skill
+            Self.attempt("\(skill)/a", false, 1), Self.attempt("\(skill)/a", true, 5),  // fixed: counts
+            Self.attempt("\(skill)/b", true, 2), Self.attempt("\(skill)/b", false, 9),  // lost again
+            Self.attempt("\(skill)/draft", true, 20),  // not published
+            Self.attempt("math/algebra/other/a", true, 30),  // another skill
         ]
-        let progress = SkillProgress(skill: skill, publishedQuestions: ["\(skill)/a", "\(skill)/b", "\(skill)/c"], attempts: attempts.reversed())
+        let progress = SkillProgress(
+            skill: skill, publishedQuestions: ["\(skill)/a", "\(skill)/b", "\(skill)/c"], attempts: attempts.reversed())
         #expect(progress.total == 3 && progress.attempted == 2 && progress.mastered == 1)
         #expect(progress.progress == 1.0 / 3)
         #expect(progress.lastAttemptAt == Self.at.addingTimeInterval(9 * 60))
@@ -127,7 +148,9 @@ import Testing
     }
 
     @Test func aTieInTimeGoesToTheLaterAttempt() {
-        let progress = SkillProgress(skill: "s", publishedQuestions: ["s/a"], attempts: [Self.attempt("s/a", false, 0), Self.attempt("s/a", true, 0)])
+        let progress = SkillProgress(
+            skill: "s", publishedQuestions: ["s/a"],
+            attempts: [Self.attempt("s/a", false, 0), Self.attempt("s/a", true, 0)])
         #expect(progress.progress == 1)
     }
 
@@ -146,6 +169,8 @@ import Testing
         #expect(Set(all.keys) == ["math/algebra/linear", "math/arithmetic/addition"])
         #expect(all["math/algebra/linear"]?.progress == 0.5)
         #expect(all["math/arithmetic/addition"]?.progress == 0)
-        #expect(SkillProgress.all(entries: entries, attempts: attempts, includeDrafts: true)["math/algebra/linear"]?.mastered == 2)
+        #expect(
+            SkillProgress.all(entries: entries, attempts: attempts, includeDrafts: true)["math/algebra/linear"]?
+                .mastered == 2)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-import TestSupport
 import RoteModel
 import RoteStore
+import TestSupport
+import Testing
+
 @testable import Study
 
 /// A console that answers from a script, as a learner would, and keeps what was shown.
@@ -34,12 +35,17 @@ final class ScriptedConsole: StudyConsole {
         let library = try LibraryLoader(includeSessions: false).load(root)
         let index = LibraryIndex(library: library, user: "ana")
         let git = try LibraryGit(root: root, user: "ana")
-        return (StudySessionRunner(root: root, user: "ana", library: library, index: index, git: git, console: console, seed: 7), library)
+        return (
+            StudySessionRunner(
+                root: root, user: "ana", library: library, index: index, git: git, console: console, seed: 7), library
+        )
     }
 
     func plan(new ids: [String], due: [String] = []) -> SessionPlan {
         func item(_ id: String) -> SessionPlan.Item { .init(id: id, deck: String(id.split(separator: "/")[0])) }
-        return SessionPlan(due: due.map(item), new: ids.map(item), dueDeferred: 0, dueTotal: due.count, reviewedToday: 0, introducedToday: 0)
+        return SessionPlan(
+            due: due.map(item), new: ids.map(item), dueDeferred: 0, dueTotal: due.count, reviewedToday: 0,
+            introducedToday: 0)
     }
 
     func progress(_ entry: String) throws -> ProgressFile {
@@ -66,7 +72,9 @@ final class ScriptedConsole: StudyConsole {
         #expect(session.attempts.map(\.question) == ["mcq_single", "reorder_steps"])
         #expect(session.again + session.hard + session.good + session.easy == 2)
         let questions = console.shown.filter { $0 == "What is 2 + 2?" || $0 == "Put the steps in order:" }
-        #expect(Array(questions.prefix(3)) == ["What is 2 + 2?", "Put the steps in order:", "What is 2 + 2?"], "the card came back: \(questions)")
+        #expect(
+            Array(questions.prefix(3)) == ["What is 2 + 2?", "Put the steps in order:", "What is 2 + 2?"],
+            "the card came back: \(questions)")
         #expect(console.shown.contains("Undone: \(Self.mcq) is back."))
         #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
     }
@@ -83,7 +91,9 @@ final class ScriptedConsole: StudyConsole {
             return asked == 2 ? plan(new: [Self.mcq, Self.reorder]) : nil
         }
         let session = try #require(try runner.run(plan: plan(new: [Self.mcq, Self.passage])))
-        #expect(session.attempts.map(\.entry) == [Self.mcq, Self.reorder], "shown once each, the passage gone with the old plan")
+        #expect(
+            session.attempts.map(\.entry) == [Self.mcq, Self.reorder],
+            "shown once each, the passage gone with the old plan")
         #expect(asked >= 2)
     }
 
@@ -100,11 +110,13 @@ final class ScriptedConsole: StudyConsole {
         let console = ScriptedConsole(["suspend", "ignore", "quit"])
         let (runner, _) = try makeRunner(console)
         let session = try #require(try runner.run(plan: plan(new: [Self.mcq, Self.reorder, "words/go"])))
-        let suspended = try progress(Self.mcq), ignored = try progress(Self.reorder)
+        let suspended = try progress(Self.mcq)
+        let ignored = try progress(Self.reorder)
         #expect(suspended.status == .suspended && suspended.statusAt != nil && suspended.reviews.isEmpty)
         #expect(ignored.status == .ignored)
         #expect(session.attempts.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: root.appending(path: "profiles/ana/progress/words/go.yaml").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: root.appending(path: "profiles/ana/progress/words/go.yaml").path))
         let message = Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout
         #expect(message.hasPrefix("Study: 0 reviews"), "the status changes are committed: \(message)")
         #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
@@ -127,7 +139,9 @@ final class ScriptedConsole: StudyConsole {
             return
         }
         let cloze1 = PassageLadder(level: .cloze1, attempts: 3).prompt(for: passage, entryID: Self.passage)
-        let console = ScriptedConsole(["y", "y", "Weeping with those who weep.", cloze1.blanks.joined(separator: " "), "Jesus wept", "Jesus wept."])
+        let console = ScriptedConsole([
+            "y", "y", "Weeping with those who weep.", cloze1.blanks.joined(separator: " "), "Jesus wept", "Jesus wept.",
+        ])
         let (runner, _) = try makeRunner(console)
         let session = try #require(try runner.run(plan: plan(new: [Self.passage])))
         let file = try progress(Self.passage)
@@ -145,8 +159,13 @@ final class ScriptedConsole: StudyConsole {
     /// fault-injection test).
     @Test func recoveringASessionRemovesTheTemporaryFileOfItsKilledWrite() throws {
         let session = SessionFile(
-            id: "0193a4f2-0000-4000-8000-000000000001", user: "ana", startedAt: Timestamp.parse("2026-11-20T09:00:00Z")!,
-            attempts: [.init(entry: Self.mcq, question: "mcq_single", answer: "4", correct: true, at: Timestamp.parse("2026-11-20T09:00:05Z")!, ms: 900)])
+            id: "0193a4f2-0000-4000-8000-000000000001", user: "ana",
+            startedAt: Timestamp.parse("2026-11-20T09:00:00Z")!,
+            attempts: [
+                .init(
+                    entry: Self.mcq, question: "mcq_single", answer: "4", correct: true,
+                    at: Timestamp.parse("2026-11-20T09:00:05Z")!, ms: 900)
+            ])
         directory.write(StudySessionRunner.snapshotPath, session.render())
         let path = SessionFile.path(for: session)
         let name = String(path.split(separator: "/").last!)
@@ -172,7 +191,9 @@ final class ScriptedConsole: StudyConsole {
     /// A passage still on the ladder is being learned, though it is not new: a session of
     /// only ladder work is `learning`; with a due word beside it, `mixed`.
     @Test func aPassageSessionOfLadderWorkIsLearning() throws {
-        directory.write("profiles/ana/progress/verses/joh-11-35.yaml", """
+        directory.write(
+            "profiles/ana/progress/verses/joh-11-35.yaml",
+            """
             entry: verses/joh-11-35
             status: active
             ladder: {level: read2, attempts: 1, at: 2026-11-01T09:00:00Z}
@@ -207,7 +228,8 @@ final class ScriptedConsole: StudyConsole {
     /// Seed 004 §6: the learner is asked before the first passage, and a no keeps every
     /// passage out — nothing about one is written — while the other decks are studied.
     @Test func withoutPassageConsentNothingAboutPassagesIsWrittenAndOtherDecksAreStudied() throws {
-        let fixture = Shell.run("git", ["rev-parse", "HEAD"], in: root).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let fixture = Shell.run("git", ["rev-parse", "HEAD"], in: root).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let console = ScriptedConsole(["n", "1"])
         let (runner, _) = try makeRunner(console)
         let session = try #require(try runner.run(plan: plan(new: [Self.passage, Self.mcq])))
@@ -219,7 +241,9 @@ final class ScriptedConsole: StudyConsole {
         #expect(console.prompts.first?.0.contains("keep your passage practice") == true)
         #expect(console.shown.contains { $0.hasPrefix("Passages left out:") && $0.contains("rote consent grant") })
         let committed = Shell.run("git", ["log", "-p", "--format=%B", "\(fixture)..HEAD"], in: root).stdout
-        #expect(!committed.contains("joh-11-35") && !committed.contains("verses"), "no commit since names the passage or its deck: \(committed)")
+        #expect(
+            !committed.contains("joh-11-35") && !committed.contains("verses"),
+            "no commit since names the passage or its deck: \(committed)")
 
         // Asked once: the next session leaves passages out without asking again.
         let again = ScriptedConsole([])
@@ -242,8 +266,11 @@ final class ScriptedConsole: StudyConsole {
     /// progress without consent — a review from outside a session, a status change.
     @Test func theRecorderRefusesPassageProgressWithoutConsent() throws {
         let library = try LibraryLoader(includeSessions: false).load(root)
-        var recorder = ReviewRecorder(root: root, user: "ana", device: "dev-000000000000", decks: library.decks, profile: library.profiles["ana"])
-        #expect(throws: LibraryError.self) { try recorder.record(entry: Self.passage, grade: .good, at: Date(), ms: nil) }
+        var recorder = ReviewRecorder(
+            root: root, user: "ana", device: "dev-000000000000", decks: library.decks, profile: library.profiles["ana"])
+        #expect(throws: LibraryError.self) {
+            try recorder.record(entry: Self.passage, grade: .good, at: Date(), ms: nil)
+        }
         #expect(throws: LibraryError.self) { try recorder.update(entry: Self.passage) { $0.status = .suspended } }
         #expect(directory.read("profiles/ana/progress/verses/joh-11-35.yaml") == nil)
         _ = try recorder.record(entry: Self.mcq, grade: .good, at: Date(), ms: nil)
@@ -268,11 +295,14 @@ final class ScriptedConsole: StudyConsole {
         let session = try #require(try runner.run(plan: plan(new: ["letters/l"])))
         #expect(session.good == 1)
         #expect(session.attempts.first?.question == "draw")
-        #expect(console.shown.contains { $0.contains("1") && $0.contains("•") }, "the template is shown after the reveal")
+        #expect(
+            console.shown.contains { $0.contains("1") && $0.contains("•") }, "the template is shown after the reveal")
     }
 
     @Test func aReviewedPassageIsTypedRecall() throws {
-        directory.write("profiles/ana/progress/verses/joh-11-35.yaml", """
+        directory.write(
+            "profiles/ana/progress/verses/joh-11-35.yaml",
+            """
             entry: verses/joh-11-35
             status: active
             ladder: {level: review, attempts: 9, at: 2026-11-01T09:00:00Z}
@@ -293,8 +323,10 @@ final class ScriptedConsole: StudyConsole {
 @Suite struct BidiTextTests {
     @Test func rightToLeftRunsAreIsolatedInLogicalOrder() {
         #expect(BidiText.isolated("I {أجري} every day.") == "I {\u{2068}أجري\u{2069}} every day.")
-        #expect(BidiText.isolated("run — يجري  (also: يركض, يدير)") == "run — \u{2068}يجري\u{2069}  (also: \u{2068}يركض, يدير\u{2069})",
-                "spaces and commas between Arabic words stay inside one run")
+        #expect(
+            BidiText.isolated("run — يجري  (also: يركض, يدير)")
+                == "run — \u{2068}يجري\u{2069}  (also: \u{2068}يركض, يدير\u{2069})",
+            "spaces and commas between Arabic words stay inside one run")
         #expect(BidiText.isolated("أنا أجري كل صباح.") == "\u{2068}أنا أجري كل صباح\u{2069}.")
     }
 
@@ -303,7 +335,8 @@ final class ScriptedConsole: StudyConsole {
             #expect(BidiText.isolated(text) == text)
         }
         #expect(BidiText.isolated("שלום world") == "\u{2068}שלום\u{2069} world")
-        #expect(BidiText.isolated(BidiText.isolated("يجري")) == "\u{2068}يجري\u{2069}", "isolating twice changes nothing")
+        #expect(
+            BidiText.isolated(BidiText.isolated("يجري")) == "\u{2068}يجري\u{2069}", "isolating twice changes nothing")
     }
 
     @Test func commandsAreWholeWordsSoShortAnswersStayAnswers() {
@@ -324,7 +357,9 @@ final class ScriptedConsole: StudyConsole {
         #expect(TerminalKeys.reply(to: "i", kind: .grade(proposed: .good)) == .command(.ignore))
         #expect(TerminalKeys.reply(to: "q", kind: .yesNo) == .command(.quit))
         #expect(TerminalKeys.reply(to: " ", kind: .reveal) == .answer(""))
-        #expect(TerminalKeys.reply(to: "\n", kind: .grade(proposed: .good)) == .answer(""), "Enter accepts the proposed grade")
+        #expect(
+            TerminalKeys.reply(to: "\n", kind: .grade(proposed: .good)) == .answer(""),
+            "Enter accepts the proposed grade")
         #expect(TerminalKeys.reply(to: "4", kind: .grade(proposed: nil)) == .answer("4"))
         #expect(TerminalKeys.reply(to: "x", kind: .reveal) == nil)
     }
@@ -343,7 +378,9 @@ final class ScriptedConsole: StudyConsole {
 /// and keeps its own colours.
 @Suite struct TerminalStyleTests {
     @Test func contentIsShownEscapedInsideTheStyle() {
-        #expect(TerminalStyle.apply(.title, "zz\u{1B}]0;pwned\u{7}", colours: true) == "\u{1B}[1mzz\\u{1B}]0;pwned\\u{7}\u{1B}[0m")
+        #expect(
+            TerminalStyle.apply(.title, "zz\u{1B}]0;pwned\u{7}", colours: true)
+                == "\u{1B}[1mzz\\u{1B}]0;pwned\\u{7}\u{1B}[0m")
         #expect(TerminalStyle.apply(.plain, "a\u{1B}[2Jb", colours: true) == "a\\u{1B}[2Jb")
         #expect(TerminalStyle.apply(.wrong, "a\u{1B}[2Jb", colours: false) == "a\\u{1B}[2Jb")
         #expect(TerminalStyle.apply(.correct, "يجري\tok", colours: false) == "يجري\tok")

@@ -16,10 +16,14 @@ import Testing
 
     /// A progress file whose state is the replay of its reviews.
     static func file(_ entry: String, _ reviews: [ReviewEvent], status: ProgressFile.Status = .active) -> ProgressFile {
-        ProgressFile(entry: entry, status: status, state: Scheduler.replay(reviews, entryID: entry, settings: .default), reviews: reviews)
+        ProgressFile(
+            entry: entry, status: status, state: Scheduler.replay(reviews, entryID: entry, settings: .default),
+            reviews: reviews)
     }
 
-    static func stats(_ progress: [ProgressFile], sessions: [SessionFile] = [], profile: Profile? = nil, timeZone: TimeZone = utc) -> StudyStats {
+    static func stats(
+        _ progress: [ProgressFile], sessions: [SessionFile] = [], profile: Profile? = nil, timeZone: TimeZone = utc
+    ) -> StudyStats {
         StudyStats(progress: progress, sessions: sessions, profile: profile, now: now, timeZone: timeZone)
     }
 
@@ -27,7 +31,9 @@ import Testing
 
     @Test func aSkippedDayBreaksTheStreak() {
         // Nov 5, 6, 7 — nothing on Nov 8 — Nov 9, 10.
-        let reviews = ["05", "06", "07", "09", "10"].enumerated().map { Self.review("r\($0)", "2026-11-\($1)T09:00:00Z") }
+        let reviews = ["05", "06", "07", "09", "10"].enumerated().map {
+            Self.review("r\($0)", "2026-11-\($1)T09:00:00Z")
+        }
         let stats = Self.stats([Self.file("words/run", reviews)])
         #expect(stats.currentStreak == 2)
         #expect(stats.longestStreak == 3)
@@ -52,7 +58,8 @@ import Testing
     }
 
     @Test func streaksAcrossSeveralEntriesCountDaysNotReviews() {
-        let run = Self.file("words/run", [Self.review("a", "2026-11-10T08:00:00Z"), Self.review("b", "2026-11-10T08:10:00Z")])
+        let run = Self.file(
+            "words/run", [Self.review("a", "2026-11-10T08:00:00Z"), Self.review("b", "2026-11-10T08:10:00Z")])
         let go = Self.file("words/go", [Self.review("c", "2026-11-09T08:00:00Z")])
         let stats = Self.stats([run, go])
         #expect(stats.currentStreak == 2)
@@ -69,7 +76,8 @@ import Testing
         #expect(stats.reviewsPerDay.suffix(3) == [0, 0, 1])
         #expect(stats.currentStreak == 1 && stats.longestStreak == 1)
         #expect(stats.retention.reviews == 1, "the real review, in the review phase the synthetic ones left")
-        let digest = ReviewDigest(reviews: warm + [real], entryID: "words/run", scheduler: Scheduler(settings: .default))
+        let digest = ReviewDigest(
+            reviews: warm + [real], entryID: "words/run", scheduler: Scheduler(settings: .default))
         #expect(digest.marks.map(\.synthetic) == [true, true, false])
         #expect(digest.marks.map(\.at) == (warm + [real]).map(\.at), "the time survives the flag")
     }
@@ -78,11 +86,11 @@ import Testing
 
     @Test func reviewsPerDayCoverNinetyDaysEndingToday() {
         let reviews = [
-            Self.review("old", "2026-08-12T09:00:00Z"),      // 90 days ago: outside
-            Self.review("first", "2026-08-13T09:00:00Z"),    // 89 days ago: the first cell
+            Self.review("old", "2026-08-12T09:00:00Z"),  // 90 days ago: outside
+            Self.review("first", "2026-08-13T09:00:00Z"),  // 89 days ago: the first cell
             Self.review("a", "2026-11-09T09:00:00Z"),
             Self.review("b", "2026-11-10T09:00:00Z"), Self.review("c", "2026-11-10T10:00:00Z"),
-            Self.review("future", "2026-11-10T13:00:00Z"),   // after now: a clock ahead
+            Self.review("future", "2026-11-10T13:00:00Z"),  // after now: a clock ahead
         ]
         let stats = Self.stats([Self.file("words/run", reviews)])
         #expect(stats.reviewsPerDay.count == 90)
@@ -113,7 +121,11 @@ import Testing
     @Test func theDailyGoalComesFromTheProfile() {
         var profile = Profile(user: "ana")
         profile.settings.dailyGoal = 4
-        let stats = Self.stats([Self.file("words/run", [Self.review("a", "2026-11-10T08:00:00Z"), Self.review("b", "2026-11-10T08:10:00Z")])], profile: profile)
+        let stats = Self.stats(
+            [
+                Self.file(
+                    "words/run", [Self.review("a", "2026-11-10T08:00:00Z"), Self.review("b", "2026-11-10T08:10:00Z")])
+            ], profile: profile)
         #expect(stats.dailyGoal == 4 && stats.goalProgress == 0.5)
         #expect(Self.stats([]).dailyGoal == 20, "seed 000's default")
     }
@@ -121,14 +133,18 @@ import Testing
     @Test func retentionCountsReviewPhaseAnswersOfTheLastThirtyDays() {
         // easy graduates at once; good (review) → kept; again (review) → lapse; the relearning
         // step's good does not count; good (review) → kept. And one review-phase lapse 40 days ago.
-        let recent = Self.file("words/run", [
-            Self.review("1", "2026-10-20T09:00:00Z", .easy), Self.review("2", "2026-10-28T09:00:00Z"),
-            Self.review("3", "2026-11-05T09:00:00Z", .again), Self.review("4", "2026-11-05T09:10:00Z"),
-            Self.review("5", "2026-11-09T09:00:00Z"),
-        ])
-        let old = Self.file("words/go", [
-            Self.review("6", "2026-09-20T09:00:00Z", .easy), Self.review("7", "2026-10-01T09:00:00Z", .again),
-        ])
+        let recent = Self.file(
+            "words/run",
+            [
+                Self.review("1", "2026-10-20T09:00:00Z", .easy), Self.review("2", "2026-10-28T09:00:00Z"),
+                Self.review("3", "2026-11-05T09:00:00Z", .again), Self.review("4", "2026-11-05T09:10:00Z"),
+                Self.review("5", "2026-11-09T09:00:00Z"),
+            ])
+        let old = Self.file(
+            "words/go",
+            [
+                Self.review("6", "2026-09-20T09:00:00Z", .easy), Self.review("7", "2026-10-01T09:00:00Z", .again),
+            ])
         var profile = Profile(user: "ana")
         profile.settings.desiredRetention = 0.85
         let stats = Self.stats([recent, old], profile: profile)
@@ -159,9 +175,13 @@ import Testing
 
     @Test func timeStudiedTodayComesFromSessions() {
         let sessions = [
-            SessionFile(id: "a", user: "ana", startedAt: StudyFixtures.date("2026-11-10T08:00:00Z"), endedAt: StudyFixtures.date("2026-11-10T08:05:30Z")),
+            SessionFile(
+                id: "a", user: "ana", startedAt: StudyFixtures.date("2026-11-10T08:00:00Z"),
+                endedAt: StudyFixtures.date("2026-11-10T08:05:30Z")),
             SessionFile(id: "b", user: "ana", startedAt: StudyFixtures.date("2026-11-10T11:00:00Z")),
-            SessionFile(id: "c", user: "ana", startedAt: StudyFixtures.date("2026-11-09T08:00:00Z"), endedAt: StudyFixtures.date("2026-11-09T09:00:00Z")),
+            SessionFile(
+                id: "c", user: "ana", startedAt: StudyFixtures.date("2026-11-09T08:00:00Z"),
+                endedAt: StudyFixtures.date("2026-11-09T09:00:00Z")),
         ]
         let stats = Self.stats([], sessions: sessions)
         #expect(stats.sessionsToday == 2 && stats.secondsStudiedToday == 330)
@@ -177,7 +197,10 @@ import Testing
         var reviews: [ReviewEvent] = []
         for (offset, count) in [(0, 4), (1, 1), (2, 2), (3, 3), (89, 1)] {
             for index in 0..<count {
-                reviews.append(ReviewEvent(id: "\(offset)-\(index)", at: Self.now.addingTimeInterval(Double(-offset) * 86_400 - Double(index) * 60), grade: .good))
+                reviews.append(
+                    ReviewEvent(
+                        id: "\(offset)-\(index)",
+                        at: Self.now.addingTimeInterval(Double(-offset) * 86_400 - Double(index) * 60), grade: .good))
             }
         }
         let stats = Self.stats([Self.file("words/run", reviews)])
@@ -186,7 +209,9 @@ import Testing
         #expect(lines.count == 9, "month names, seven weekdays, legend")
         #expect(lines[1...7].map { String($0.prefix(3)) } == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"])
         // 90 days ending Tuesday 2026-11-10 start on Thursday 2026-08-13: 14 weeks from Monday 08-10.
-        let cells = lines[1...7].map { line in Array(line.dropFirst(4)).enumerated().filter { $0.offset % 2 == 0 }.map(\.element) }
+        let cells = lines[1...7].map { line in
+            Array(line.dropFirst(4)).enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        }
         #expect(cells.allSatisfy { $0.count <= 14 })
         #expect(cells.map(\.count).max() == 14)
         #expect(cells.joined().filter { $0 != " " }.count == 90, "one cell per day")

@@ -16,7 +16,8 @@ enum StudyFixtures {
     }
 
     /// Seed 000's "run", as format.md writes it.
-    static let run = word("""
+    static let run = word(
+        """
         word: run
         pos: verb
         translation: يجري
@@ -86,7 +87,8 @@ enum StudyFixtures {
         verb("swim", past: "swam", translation: "يسبح", rank: 900, cefr: "A2"),
         verb("cook", past: "cooked", translation: "يطبخ", rank: 1500, cefr: "A2"),
         {
-            var house = VocabularyEntry(word: "house", pos: "noun", translation: "بيت", forms: [("singular", "house"), ("plural", "houses")])
+            var house = VocabularyEntry(
+                word: "house", pos: "noun", translation: "بيت", forms: [("singular", "house"), ("plural", "houses")])
             house.rank = 200
             house.cefr = "A1"
             return house
@@ -96,5 +98,7 @@ enum StudyFixtures {
     /// Matthew 5:44 (KJV): six clauses.
     static let matthew = PassageEntry(
         reference: "Matthew 5:44",
-        text: "But I say unto you, Love your enemies, bless them that curse you, do good to them that hate you, and pray for them which despitefully use you, and persecute you;")
+        text:
+            "But I say unto you, Love your enemies, bless them that curse you, do good to them that hate you, and pray for them which despitefully use you, and persecute you;"
+    )
 }

@@ -28,7 +28,8 @@ import Testing
     @Test func theSameSeedGivesTheSameOptionsAndSeedsVary() {
         func options(_ seed: UInt64) -> [String] {
             var random = SeededGenerator(seed: seed)
-            return VocabularyExercises.exercise(for: question("translation"), of: run, deck: deck, using: &random).options
+            return VocabularyExercises.exercise(for: question("translation"), of: run, deck: deck, using: &random)
+                .options
         }
         #expect(options(7) == options(7))
         let orders = Set((0..<20).map { options(UInt64($0)) })
@@ -39,19 +40,24 @@ import Testing
         var positions = Set<Int>()
         for seed in 0..<40 as Range<UInt64> {
             var random = SeededGenerator(seed: seed)
-            positions.insert(VocabularyExercises.exercise(for: question("reverse"), of: run, deck: deck, using: &random).correctIndex)
+            positions.insert(
+                VocabularyExercises.exercise(for: question("reverse"), of: run, deck: deck, using: &random).correctIndex
+            )
         }
         #expect(positions == [0, 1, 2, 3])
     }
 
     @Test func aShortPoolIsToppedUpWithSameLevelWordsOfTheSamePartOfSpeech() {
         // One distractor of its own, and it is also walk's translation: walk must not repeat it.
-        let short = VocabularyQuestion(id: "t", kind: .translationMatch, prompt: "run", answer: "يجري", distractors: [.init(text: "يمشي")])
+        let short = VocabularyQuestion(
+            id: "t", kind: .translationMatch, prompt: "run", answer: "يجري", distractors: [.init(text: "يمشي")])
         for seed in 0..<10 as Range<UInt64> {
             var random = SeededGenerator(seed: seed)
             let wrong = VocabularyExercises.distractors(for: short, of: run, deck: deck, using: &random)
             #expect(wrong.first == "يمشي", "the question's own pool comes first")
-            #expect(Set(wrong) == ["يمشي", "يجلس", "يقفز"], "the other A1 verbs: sit and jump, never the A2 verbs or the noun")
+            #expect(
+                Set(wrong) == ["يمشي", "يجلس", "يقفز"],
+                "the other A1 verbs: sit and jump, never the A2 verbs or the noun")
         }
     }
 
@@ -74,14 +80,17 @@ import Testing
     }
 
     @Test func sentenceCompletionTakesTheDeckWordsMatchingForm() {
-        let past = VocabularyQuestion(id: "s", kind: .sentenceCompletion, answer: "ran", form: "past", sentence: "They ___ a marathon.")
+        let past = VocabularyQuestion(
+            id: "s", kind: .sentenceCompletion, answer: "ran", form: "past", sentence: "They ___ a marathon.")
         var random = SeededGenerator(seed: 5)
         let wrong = VocabularyExercises.distractors(for: past, of: run, deck: deck, using: &random)
         #expect(Set(wrong) == ["walked", "sat", "jumped"], "past forms of same-level verbs; the noun has no past")
     }
 
     @Test func reverseTranslationTakesBaseForms() {
-        let reverse = VocabularyQuestion(id: "r", kind: .reverseTranslation, prompt: "يجري", answer: "run", form: "base", distractors: [.init(text: "walk")])
+        let reverse = VocabularyQuestion(
+            id: "r", kind: .reverseTranslation, prompt: "يجري", answer: "run", form: "base",
+            distractors: [.init(text: "walk")])
         var random = SeededGenerator(seed: 5)
         let wrong = VocabularyExercises.distractors(for: reverse, of: run, deck: deck, using: &random)
         #expect(wrong.count == 3)
@@ -112,7 +121,8 @@ import Testing
     @Test(arguments: [
         ("run", "run", true), ("Run", "run", true), ("  RUN. ", "run", true), ("\"run!\"", "run", true),
         ("runs", "run", false), ("", "run", false), ("ru n", "run", false),
-        ("يَجْرِي", "يجري", true), ("يجري؟", "يجري", true), ("يجري", "يَجْرِي", true), ("يجرى", "يجري", true), ("يجرؤ", "يجري", false),
+        ("يَجْرِي", "يجري", true), ("يجري؟", "يجري", true), ("يجري", "يَجْرِي", true), ("يجرى", "يجري", true),
+        ("يجرؤ", "يجري", false),
         ("don't", "dont", false), ("Don't!", "don't", true), ("give  up", "give up", true),
     ])
     func typedAnswersIgnoreCaseSurroundingPunctuationAndHarakat(typed: String, expected: String, same: Bool) {
@@ -173,7 +183,8 @@ import Testing
     @Test func aLearnerOfTheTranslationsIsShownTheTranslationFirst() {
         let new = VocabularyExercises.plan(for: run, visit: .new, learnsTranslations: true)
         #expect(new == [.card, .question(question("reverse")), .question(question("sentence-1"))])
-        let review = VocabularyExercises.plan(for: run, visit: .review(number: 0, lastGrade: .good, learned: true), learnsTranslations: true)
+        let review = VocabularyExercises.plan(
+            for: run, visit: .review(number: 0, lastGrade: .good, learned: true), learnsTranslations: true)
         #expect(review == [.question(question("reverse")), .question(question("sentence-1"))])
         let deck = DeckManifest(kind: .vocabulary, title: "T", sourceLanguage: "en", targetLanguage: "ar")
         func profile(_ native: String?, _ target: String?) -> Profile {
@@ -186,7 +197,9 @@ import Testing
         #expect(VocabularyExercises.learnsTranslations(deck: deck, profile: profile("en", "ar")))
         #expect(VocabularyExercises.learnsTranslations(deck: deck, profile: profile(nil, "ar")))
         #expect(!VocabularyExercises.learnsTranslations(deck: deck, profile: profile(nil, nil)))
-        #expect(!VocabularyExercises.learnsTranslations(deck: DeckManifest(kind: .vocabulary, title: "T"), profile: profile("en", "ar")))
+        #expect(
+            !VocabularyExercises.learnsTranslations(
+                deck: DeckManifest(kind: .vocabulary, title: "T"), profile: profile("en", "ar")))
     }
 
     /// However many questions of each type an entry has (the deck grows), every one comes up
@@ -194,13 +207,19 @@ import Testing
     @Test(arguments: [1, 2, 3, 5])
     func everyQuestionOfEveryTypeComesUpInTurn(perType: Int) {
         var entry = run
-        entry.questions = [VocabularyQuestion.Kind.translationMatch, .reverseTranslation, .sentenceCompletion].flatMap { kind in
-            (0..<perType).map { VocabularyQuestion(id: "\(kind.rawValue)-\($0)", kind: kind, prompt: "p", answer: "a\($0)") }
+        entry.questions = [VocabularyQuestion.Kind.translationMatch, .reverseTranslation, .sentenceCompletion].flatMap {
+            kind in
+            (0..<perType).map {
+                VocabularyQuestion(id: "\(kind.rawValue)-\($0)", kind: kind, prompt: "p", answer: "a\($0)")
+            }
         }
         var seen = Set<String>()
         for number in 0..<(3 * perType) {
-            let steps = VocabularyExercises.plan(for: entry, visit: .review(number: number, lastGrade: .good, learned: true))
-            let asked = steps.compactMap { step -> VocabularyQuestion? in if case let .question(q) = step { q } else { nil } }
+            let steps = VocabularyExercises.plan(
+                for: entry, visit: .review(number: number, lastGrade: .good, learned: true))
+            let asked = steps.compactMap { step -> VocabularyQuestion? in
+                if case let .question(q) = step { q } else { nil }
+            }
             #expect(asked.count == 2 && Set(asked.map(\.kind)).count == 2, "review \(number): \(asked.map(\.id))")
             seen.formUnion(asked.map(\.id))
         }
@@ -212,8 +231,11 @@ import Testing
         let steps = VocabularyExercises.plan(for: run, visit: .review(number: 2, lastGrade: last, learned: false))
         #expect(steps == [.question(question("reverse")), .question(question("translation"))])
         let learned = VocabularyExercises.plan(for: run, visit: .review(number: 2, lastGrade: last, learned: true))
-        #expect(learned == [.question(question("sentence-3")), .question(question("reverse")), .question(question("translation"))],
-                "a learned word gets two, and a third when it was shaky")
+        #expect(
+            learned == [
+                .question(question("sentence-3")), .question(question("reverse")), .question(question("translation")),
+            ],
+            "a learned word gets two, and a third when it was shaky")
     }
 
     @Test func missingTypesAreMadeFromTheEntry() {
@@ -304,16 +326,23 @@ import Testing
     }
 
     @Test func anExactAnswerIsRightANearMissIsHardAnotherFormIsWrong() {
-        let sentence = exercise(VocabularyQuestion(id: "s", kind: .sentenceCompletion, answer: "running", form: "present_participle", sentence: "She is ___ late."))
+        let sentence = exercise(
+            VocabularyQuestion(
+                id: "s", kind: .sentenceCompletion, answer: "running", form: "present_participle",
+                sentence: "She is ___ late."))
         #expect(sentence.grade(typed: " Running! ") == (true, 1))
         let near = sentence.grade(typed: "runing")
         #expect(near.correct && near.similarity < GradingThresholds.default.minimumSimilarity)
         #expect(Grading.grade([Answer(correct: near.correct, similarity: near.similarity)]) == .hard)
         #expect(sentence.grade(typed: "runs").correct == false, "another form of the word")
         #expect(sentence.grade(typed: "walking").correct == false)
-        #expect(sentence.hint == "يجري" && sentence.typedPrompt == "Fill the blank with the right form of يجري: She is ___ late.")
+        #expect(
+            sentence.hint == "يجري"
+                && sentence.typedPrompt == "Fill the blank with the right form of يجري: She is ___ late.")
         // A form close to the answer is still wrong: `rejected` holds every other form.
-        let past = exercise(VocabularyQuestion(id: "p", kind: .sentenceCompletion, answer: "ran", form: "past", sentence: "They ___ home."))
+        let past = exercise(
+            VocabularyQuestion(
+                id: "p", kind: .sentenceCompletion, answer: "ran", form: "past", sentence: "They ___ home."))
         #expect(past.rejected.contains("run") && past.rejected.contains("runs") && !past.rejected.contains("ran"))
     }
 
@@ -322,7 +351,8 @@ import Testing
         #expect(match.typedPrompt == "Translate: run")
         #expect(match.grade(typed: "يَجْرِي").correct)
         for alternative in run.alternatives { #expect(match.grade(typed: alternative).correct) }
-        let reverse = exercise(VocabularyQuestion(id: "r", kind: .reverseTranslation, prompt: "يجري", answer: "run", form: "base"))
+        let reverse = exercise(
+            VocabularyQuestion(id: "r", kind: .reverseTranslation, prompt: "يجري", answer: "run", form: "base"))
         #expect(reverse.typedPrompt == "Translate back: يجري")
         #expect(reverse.grade(typed: "Run").correct && !reverse.grade(typed: "ran").correct)
     }

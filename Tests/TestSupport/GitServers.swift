@@ -2,9 +2,9 @@ import Foundation
 import Git
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A self-signed certificate for 127.0.0.1 and localhost (valid until 2126), made for these
@@ -15,13 +15,16 @@ public enum TestCertificate {
     /// Makes libgit2 trust this certificate, and only it, for https in this process (the test
     /// process reaches no other https server). Idempotent.
     public static func trust() throws {
-        if let failure = trusted { throw GitError(code: -1, message: failure, operation: "trusting the test certificate") }
+        if let failure = trusted {
+            throw GitError(code: -1, message: failure, operation: "trusting the test certificate")
+        }
     }
 
     /// Once per process: libgit2 swaps its whole certificate store, which must not happen
     /// under a handshake in progress. Nil when it worked, else why not.
     private static let trusted: String? = {
-        let file = FileManager.default.temporaryDirectory.appending(path: "rote-test-ca-\(ProcessInfo.processInfo.processIdentifier).pem")
+        let file = FileManager.default.temporaryDirectory.appending(
+            path: "rote-test-ca-\(ProcessInfo.processInfo.processIdentifier).pem")
         do {
             try Data(certificatePEM.utf8).write(to: file)
             try LibGit.trustCertificates(inFile: file)
@@ -101,7 +104,8 @@ public final class AuthenticatingGitServer {
     private let process: Process
     private let countFile: URL
 
-    public init(projectRoot: URL, user: String, password: String, scratch: TemporaryDirectory, tls: Bool = false) throws {
+    public init(projectRoot: URL, user: String, password: String, scratch: TemporaryDirectory, tls: Bool = false) throws
+    {
         let name = "git-http-server-\(UUID().uuidString.prefix(8))"
         let script = scratch.url.appending(path: "\(name).py")
         try Data(Self.script.utf8).write(to: script)
@@ -132,7 +136,8 @@ public final class AuthenticatingGitServer {
         }
         guard let port else {
             Self.stop(process)
-            throw GitError(code: -1, message: "the python git http server did not start", operation: "starting http server")
+            throw GitError(
+                code: -1, message: "the python git http server did not start", operation: "starting http server")
         }
         self.port = port
         self.process = process

@@ -11,7 +11,9 @@ import Testing
 public struct SettledFileStamps: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
-    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
         try await FileStamp.$racyWindow.withValue(0) { try await function() }
     }
 }

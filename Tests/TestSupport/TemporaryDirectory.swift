@@ -29,13 +29,17 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
     public func write(_ path: String, _ data: Data) {
         let target = url.appending(path: path)
-        try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         // A fixture that did not get written would fail its test for the wrong reason.
-        precondition(FileManager.default.createFile(atPath: target.path, contents: data), "could not write \(target.path)")
+        precondition(
+            FileManager.default.createFile(atPath: target.path, contents: data), "could not write \(target.path)")
     }
 
     public func read(_ path: String) -> String? {
-        FileManager.default.contents(atPath: url.appending(path: path).path).flatMap { String(data: $0, encoding: .utf8) }
+        FileManager.default.contents(atPath: url.appending(path: path).path).flatMap {
+            String(data: $0, encoding: .utf8)
+        }
     }
 
     public func remove(_ path: String) {

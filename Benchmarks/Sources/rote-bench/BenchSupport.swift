@@ -8,8 +8,10 @@ enum Bench {
     /// with its standard error when it exits non-zero. Standard output and error are read
     /// from files, so a chatty program can never block on a full pipe.
     @discardableResult
-    static func run(_ program: String, _ arguments: [String], in directory: URL? = nil, input: String? = nil,
-                    environment: [String: String] = [:]) throws -> String {
+    static func run(
+        _ program: String, _ arguments: [String], in directory: URL? = nil, input: String? = nil,
+        environment: [String: String] = [:]
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : try which(program))
         process.arguments = arguments
@@ -20,10 +22,12 @@ enum Bench {
         let scratch = FileManager.default.temporaryDirectory.appending(path: "rote-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appending(path: "out"), errURL = scratch.appending(path: "err")
+        let outURL = scratch.appending(path: "out")
+        let errURL = scratch.appending(path: "err")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         if let input {
@@ -40,7 +44,10 @@ enum Bench {
         let output = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else {
             let errors = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-            throw OptionError(message: "\(program) \(arguments.prefix(6).joined(separator: " ")) failed (exit \(process.terminationStatus)): \(errors.suffix(2_000))")
+            throw OptionError(
+                message:
+                    "\(program) \(arguments.prefix(6).joined(separator: " ")) failed (exit \(process.terminationStatus)): \(errors.suffix(2_000))"
+            )
         }
         return output
     }
@@ -72,9 +79,13 @@ enum Bench {
     /// out), set up so that only the measured work runs: no automatic gc or maintenance.
     static func clone(_ library: URL, to destination: URL) throws {
         remove(destination)
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         try run("git", ["clone", "-q", library.path, destination.path], environment: gitEnvironment)
-        for (key, value) in [("gc.auto", "0"), ("maintenance.auto", "false"), ("user.name", "bench"), ("user.email", "bench@rote.invalid")] {
+        for (key, value) in [
+            ("gc.auto", "0"), ("maintenance.auto", "false"), ("user.name", "bench"),
+            ("user.email", "bench@rote.invalid"),
+        ] {
             try git(["config", key, value], in: destination)
         }
         // Settles the index's racily-clean entries now, not inside a measurement.
@@ -107,7 +118,8 @@ enum Bench {
     /// Writes a line to standard error (progress, never part of the table).
     static func log(_ text: String) {
         let elapsed = started.duration(to: .now)
-        let stamp = String(format: "[%6.1f s] ", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        let stamp = String(
+            format: "[%6.1f s] ", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
         FileHandle.standardError.write(Data((stamp + text + "\n").utf8))
     }
 
@@ -116,9 +128,13 @@ enum Bench {
 
     /// A lowercase UUID-shaped id (version 4 layout) from the generator, so ids repeat per seed.
     static func uuid(_ random: inout SeededGenerator) -> String {
-        let high = random.next(), low = random.next()
-        let a = (high >> 32) & 0xffff_ffff, b = (high >> 16) & 0xffff, c = (high & 0x0fff) | 0x4000
-        let d = ((low >> 48) & 0x3fff) | 0x8000, e = low & 0xffff_ffff_ffff
+        let high = random.next()
+        let low = random.next()
+        let a = (high >> 32) & 0xffff_ffff
+        let b = (high >> 16) & 0xffff
+        let c = (high & 0x0fff) | 0x4000
+        let d = ((low >> 48) & 0x3fff) | 0x8000
+        let e = low & 0xffff_ffff_ffff
         func hex(_ value: UInt64, _ width: Int) -> String {
             let text = String(value, radix: 16)
             return String(repeating: "0", count: max(0, width - text.count)) + text

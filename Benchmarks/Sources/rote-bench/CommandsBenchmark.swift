@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,16 +15,20 @@ enum CommandsBenchmark {
     static func run(_ arguments: [String]) throws {
         let options = try Options(arguments, allowed: ["library", "rote", "runs", "work", "user"])
         guard let library = options.string("library"), let rote = options.string("rote") else {
-            throw OptionError(message: "usage: rote-bench commands --library DIR --rote PATH [--runs K] [--work DIR] [--user NAME]")
+            throw OptionError(
+                message: "usage: rote-bench commands --library DIR --rote PATH [--runs K] [--work DIR] [--user NAME]")
         }
         let runs = max(1, try options.int("runs", default: 5))
         let user = options.string("user") ?? "bench"
-        let work = URL(fileURLWithPath: options.string("work") ?? NSTemporaryDirectory()).appending(path: "rote-bench-commands")
-        let clone = work.appending(path: "library"), remote = work.appending(path: "remote.git")
+        let work = URL(fileURLWithPath: options.string("work") ?? NSTemporaryDirectory()).appending(
+            path: "rote-bench-commands")
+        let clone = work.appending(path: "library")
+        let remote = work.appending(path: "remote.git")
         Bench.log("commands: cloning \(library)")
         try Bench.clone(URL(fileURLWithPath: library), to: clone)
         Bench.remove(remote)
-        try Bench.run("git", ["clone", "-q", "--bare", "--local", clone.path, remote.path], environment: Bench.gitEnvironment)
+        try Bench.run(
+            "git", ["clone", "-q", "--bare", "--local", clone.path, remote.path], environment: Bench.gitEnvironment)
         try Bench.git(["remote", "set-url", "origin", remote.path], in: clone)
         try Bench.git(["fetch", "-q", "origin"], in: clone)
         try Bench.git(["branch", "-q", "--set-upstream-to=origin/main", "main"], in: clone)
@@ -31,9 +36,11 @@ enum CommandsBenchmark {
         // An entry the learner has reviewed, by id and by its word.
         let progress = clone.appending(path: "profiles/\(user)/progress")
         guard let deck = try FileManager.default.contentsOfDirectory(atPath: progress.path).sorted().first,
-            let file = try FileManager.default.contentsOfDirectory(atPath: progress.appending(path: deck).path).sorted().first(where: { $0.hasSuffix(".yaml") })
+            let file = try FileManager.default.contentsOfDirectory(atPath: progress.appending(path: deck).path).sorted()
+                .first(where: { $0.hasSuffix(".yaml") })
         else { throw OptionError(message: "\(library) has no progress files for \(user)") }
-        let word = String(file.dropLast(5)), id = "\(deck)/\(word)"
+        let word = String(file.dropLast(5))
+        let id = "\(deck)/\(word)"
         let export = work.appending(path: "export.json").path
 
         let commands: [(name: String, arguments: [String])] = [
@@ -65,37 +72,50 @@ enum CommandsBenchmark {
         _ = try measure([rote, "-C", clone.path, "study", "--plan"], environment: environment)
 
         let size = try entryCount(clone)
-        var table = Table(header: ["command (\(size): \(id))", "rote, median of \(runs)", "peak memory", "git status, same runs", "rote ÷ git"])
+        var table = Table(header: [
+            "command (\(size): \(id))", "rote, median of \(runs)", "peak memory", "git status, same runs", "rote ÷ git",
+        ])
         for (name, arguments) in commands {
             Bench.log("commands: \(name)")
-            var roteTimes: [Double] = [], gitTimes: [Double] = []
-            var peak = 0, failed: Int32 = 0
+            var roteTimes: [Double] = []
+            var gitTimes: [Double] = []
+            var peak = 0
+            var failed: Int32 = 0
             for _ in 0..<runs {
                 let measured = try measure([rote, "-C", clone.path] + arguments, environment: environment)
                 if measured.status != 0 { failed = measured.status }
                 roteTimes.append(measured.seconds)
                 peak = max(peak, measured.maxRSS)
-                gitTimes.append(try measure([git, "-C", clone.path, "status", "--porcelain"], environment: [:]).seconds)
+                gitTimes.append(
+                    try measure([git, "-C", clone.path, "status", "--porcelain"], environment: [:]).seconds)
             }
-            let ours = Timing.median(roteTimes), theirs = Timing.median(gitTimes)
+            let ours = Timing.median(roteTimes)
+            let theirs = Timing.median(gitTimes)
             table.add([
-                name + (failed != 0 ? " (exit \(failed))" : ""), Bench.duration(ours), String(format: "%.0f MiB", Double(peak) / 1024), Bench.duration(theirs),
+                name + (failed != 0 ? " (exit \(failed))" : ""), Bench.duration(ours),
+                String(format: "%.0f MiB", Double(peak) / 1024), Bench.duration(theirs),
                 String(format: "%.2f×", ours / theirs),
             ])
         }
         // `rote study` at a terminal: from start to its first card on screen, then quit.
         Bench.log("commands: study, first card")
-        var cardTimes: [Double] = [], cardGitTimes: [Double] = []
+        var cardTimes: [Double] = []
+        var cardGitTimes: [Double] = []
         var cardPeak = 0
         for _ in 0..<runs {
             let measured = try firstCard([rote, "-C", clone.path, "study"], environment: environment)
             cardTimes.append(measured.seconds)
             cardPeak = max(cardPeak, measured.maxRSS)
-            cardGitTimes.append(try measure([git, "-C", clone.path, "status", "--porcelain"], environment: [:]).seconds)
+            cardGitTimes.append(
+                try measure([git, "-C", clone.path, "status", "--porcelain"], environment: [:]).seconds)
         }
-        let card = Timing.median(cardTimes), cardGit = Timing.median(cardGitTimes)
-        table.add(["study: first card on screen", Bench.duration(card), String(format: "%.0f MiB", Double(cardPeak) / 1024), Bench.duration(cardGit),
-                   String(format: "%.2f×", card / cardGit)])
+        let card = Timing.median(cardTimes)
+        let cardGit = Timing.median(cardGitTimes)
+        table.add([
+            "study: first card on screen", Bench.duration(card), String(format: "%.0f MiB", Double(cardPeak) / 1024),
+            Bench.duration(cardGit),
+            String(format: "%.2f×", card / cardGit),
+        ])
         print("every command at \(size) entries (a fresh process each, start to exit)")
         print(table.render())
         Bench.remove(work)
@@ -106,7 +126,10 @@ enum CommandsBenchmark {
         let corpus = library.appending(path: "corpus")
         var count = 0
         for deck in try FileManager.default.contentsOfDirectory(atPath: corpus.path) {
-            count += (try FileManager.default.contentsOfDirectory(atPath: corpus.appending(path: deck).path)).filter { $0.hasSuffix(".yaml") && $0 != "deck.yaml" }.count
+            count +=
+                (try FileManager.default.contentsOfDirectory(atPath: corpus.appending(path: deck).path)).filter {
+                    $0.hasSuffix(".yaml") && $0 != "deck.yaml"
+                }.count
         }
         return count >= 1_000 ? "\(count / 1_000)k" : "\(count)"
     }
@@ -115,8 +138,11 @@ enum CommandsBenchmark {
     /// from spawn to its first card on screen (the card's header, "1 of N"), then `q` to quit;
     /// with the child's peak memory.
     static func firstCard(_ argv: [String], environment: [String: String]) throws -> (seconds: Double, maxRSS: Int) {
-        var master: Int32 = 0, terminal: Int32 = 0
-        guard openpty(&master, &terminal, nil, nil, nil) == 0 else { throw OptionError(message: "no pseudo-terminal: \(String(cString: strerror(errno)))") }
+        var master: Int32 = 0
+        var terminal: Int32 = 0
+        guard openpty(&master, &terminal, nil, nil, nil) == 0 else {
+            throw OptionError(message: "no pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
         defer { close(master) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -125,25 +151,38 @@ enum CommandsBenchmark {
         posix_spawn_file_actions_addclose(&actions, master)
         posix_spawn_file_actions_addclose(&actions, terminal)
         let started = ContinuousClock.now
-        let spawned = Result { try spawn(argv, environment: environment.merging(["TERM": ProcessInfo.processInfo.environment["TERM"] ?? "xterm"]) { mine, _ in mine }, actions: &actions) }
+        let spawned = Result {
+            try spawn(
+                argv,
+                environment: environment.merging(["TERM": ProcessInfo.processInfo.environment["TERM"] ?? "xterm"]) {
+                    mine, _ in mine
+                }, actions: &actions)
+        }
         close(terminal)
         let pid = try spawned.get()
-        var seen: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65_536)
+        var seen: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
         var shown: Duration?
-        let marker = Array(" of ".utf8), deadline = ContinuousClock.now + .seconds(60)
+        let marker = Array(" of ".utf8)
+        let deadline = ContinuousClock.now + .seconds(60)
         while shown == nil, ContinuousClock.now < deadline {
             var poll = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             guard Glibc.poll(&poll, 1, 1_000) > 0 else { continue }
             let count = read(master, &buffer, buffer.count)
             if count <= 0 { break }
             seen += buffer[0..<count]
-            if seen.count >= marker.count, (0...(seen.count - marker.count)).contains(where: { seen[$0..<($0 + marker.count)].elementsEqual(marker) }) {
+            if seen.count >= marker.count,
+                (0...(seen.count - marker.count)).contains(where: {
+                    seen[$0..<($0 + marker.count)].elementsEqual(marker)
+                })
+            {
                 shown = started.duration(to: .now)
             }
         }
         _ = "q".withCString { write(master, $0, 1) }
         // Drain what it prints as it quits, so it never blocks on a full terminal.
-        var status: Int32 = 0, usage = rusage()
+        var status: Int32 = 0
+        var usage = rusage()
         while wait4(pid, &status, WNOHANG, &usage) == 0 {
             var poll = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             if Glibc.poll(&poll, 1, 100) > 0 { _ = read(master, &buffer, buffer.count) }
@@ -154,7 +193,9 @@ enum CommandsBenchmark {
 
     /// Runs a program to its end with its output discarded: wall time from spawn to exit, the
     /// child's peak memory (KiB) and its exit status.
-    static func measure(_ argv: [String], environment: [String: String]) throws -> (seconds: Double, maxRSS: Int, status: Int32) {
+    static func measure(_ argv: [String], environment: [String: String]) throws -> (
+        seconds: Double, maxRSS: Int, status: Int32
+    ) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -174,7 +215,9 @@ enum CommandsBenchmark {
 
     /// Starts `argv` with this process's environment and `environment` over it, its files as
     /// `actions` say; returns its pid.
-    static func spawn(_ argv: [String], environment: [String: String], actions: inout posix_spawn_file_actions_t) throws -> pid_t {
+    static func spawn(_ argv: [String], environment: [String: String], actions: inout posix_spawn_file_actions_t) throws
+        -> pid_t
+    {
         var variables = ProcessInfo.processInfo.environment
         for (key, value) in environment { variables[key] = value }
         let cArguments = argv.map { strdup($0) } + [nil]
@@ -185,7 +228,9 @@ enum CommandsBenchmark {
         }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, cEnvironment)
-        guard spawned == 0 else { throw OptionError(message: "could not start \(argv[0]): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw OptionError(message: "could not start \(argv[0]): \(String(cString: strerror(spawned)))")
+        }
         return pid
     }
 }

@@ -29,14 +29,19 @@ import Study
 enum CommitBenchmark {
     static func run(_ arguments: [String]) throws {
         let options = try Options(arguments, allowed: ["library", "reviews", "runs", "work", "seed"])
-        guard let libraryPath = options.string("library") else { throw OptionError(message: "commit needs --library DIR (made by rote-bench generate)") }
+        guard let libraryPath = options.string("library") else {
+            throw OptionError(message: "commit needs --library DIR (made by rote-bench generate)")
+        }
         let library = URL(fileURLWithPath: libraryPath).standardizedFileURL
         let reviews = max(try options.int("reviews", default: 200), 1)
         let runs = max(try options.int("runs", default: 5), 1)
         let seed = UInt64(try options.int("seed", default: 20_261_121))
-        let work = URL(fileURLWithPath: options.string("work") ?? FileManager.default.temporaryDirectory.appending(path: "rote-bench-commit").path)
+        let work = URL(
+            fileURLWithPath: options.string("work")
+                ?? FileManager.default.temporaryDirectory.appending(path: "rote-bench-commit").path)
 
-        let roteClone = work.appending(path: "commit-rote"), gitClone = work.appending(path: "commit-git")
+        let roteClone = work.appending(path: "commit-rote")
+        let gitClone = work.appending(path: "commit-git")
         Bench.log("commit: cloning \(library.lastPathComponent) twice into \(work.path)")
         try Bench.clone(library, to: roteClone)
         defer { Bench.remove(roteClone) }
@@ -44,7 +49,9 @@ enum CommitBenchmark {
         defer { Bench.remove(gitClone) }
 
         let repository = try Repository.open(at: roteClone)
-        guard let head = try repository.headCommit() else { throw OptionError(message: "\(library.path) has no commit") }
+        guard let head = try repository.headCommit() else {
+            throw OptionError(message: "\(library.path) has no commit")
+        }
         let allFiles = try head.tree().files()
         let progressPaths = allFiles.map(\.path).filter { MergeKind.forPath($0) == .progress }
         guard !progressPaths.isEmpty else { throw OptionError(message: "\(library.path) has no progress files") }
@@ -52,11 +59,14 @@ enum CommitBenchmark {
         let count = min(reviews, progressPaths.count)
         let settings = MergeDrivers.settingsResolver(root: roteClone)
         var clock = LibraryGenerator.end + 86_400
-        let git = try LibraryGit(root: roteClone, user: user, now: { Date(timeIntervalSince1970: LibraryGenerator.end + 30 * 86_400) })
+        let git = try LibraryGit(
+            root: roteClone, user: user, now: { Date(timeIntervalSince1970: LibraryGenerator.end + 30 * 86_400) })
 
         var random = SeededGenerator(seed: seed ^ 0xc0_33_17)
-        var sessionTimes: [Double] = [], sessionReference: [Double] = []
-        var pendingTimes: [Double] = [], pendingReference: [Double] = []
+        var sessionTimes: [Double] = []
+        var sessionReference: [Double] = []
+        var pendingTimes: [Double] = []
+        var pendingReference: [Double] = []
         var checks: [String] = []
         var mismatch = false
 
@@ -70,21 +80,31 @@ enum CommitBenchmark {
             let started = clock
             for path in chosen {
                 // The rote clone's work tree always matches its HEAD here.
-                guard let data = FileManager.default.contents(atPath: roteClone.appending(path: path).path) else { continue }
+                guard let data = FileManager.default.contents(atPath: roteClone.appending(path: path).path) else {
+                    continue
+                }
                 var file = try ProgressFile.decode(data, path: path).0.unwrap(path)
                 let ms = 2_000 + Int(random.next(upperBound: UInt64(8_000)))
                 clock += Double(ms / 1_000 + 3)
                 let grade = [Grade.again, .hard, .good, .good, .good, .easy][Int(random.next(upperBound: UInt64(6)))]
-                file.reviews.append(ReviewEvent(id: Bench.uuid(&random), at: Date(timeIntervalSince1970: clock), grade: grade, ms: ms, device: "laptop"))
+                file.reviews.append(
+                    ReviewEvent(
+                        id: Bench.uuid(&random), at: Date(timeIntervalSince1970: clock), grade: grade, ms: ms,
+                        device: "laptop"))
                 file.state = Scheduler(settings: settings(path)).replay(file.reviews, entryID: file.entry)
                 progress[path] = Data(file.render().utf8)
                 grades[grade, default: 0] += 1
-                attempts.append(.init(entry: file.entry, question: "translation", answer: grade == .again ? "?" : "ok", correct: grade != .again,
-                                      at: Date(timeIntervalSince1970: clock), ms: ms))
+                attempts.append(
+                    .init(
+                        entry: file.entry, question: "translation", answer: grade == .again ? "?" : "ok",
+                        correct: grade != .again,
+                        at: Date(timeIntervalSince1970: clock), ms: ms))
             }
             let session = SessionFile(
-                id: Bench.uuid(&random), user: user, device: "laptop", kind: .review, startedAt: Date(timeIntervalSince1970: started),
-                endedAt: Date(timeIntervalSince1970: clock + 5), decks: ["bench-words"], again: grades[.again] ?? 0, hard: grades[.hard] ?? 0,
+                id: Bench.uuid(&random), user: user, device: "laptop", kind: .review,
+                startedAt: Date(timeIntervalSince1970: started),
+                endedAt: Date(timeIntervalSince1970: clock + 5), decks: ["bench-words"], again: grades[.again] ?? 0,
+                hard: grades[.hard] ?? 0,
                 good: grades[.good] ?? 0, easy: grades[.easy] ?? 0, new: 0, attempts: attempts)
             clock += 86_400
             var files = progress
@@ -97,11 +117,15 @@ enum CommitBenchmark {
 
         func compare(_ label: String) throws {
             let rote = try repository.headCommit()!.tree().id.hex
-            let reference = try Bench.git(["rev-parse", "HEAD^{tree}"], in: gitClone).trimmingCharacters(in: .whitespacesAndNewlines)
+            let reference = try Bench.git(["rev-parse", "HEAD^{tree}"], in: gitClone).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             if rote != reference, !mismatch {
                 mismatch = true
-                let differing = try Bench.git(["diff", "--name-only", rote, reference], in: gitClone).split(separator: "\n")
-                checks.append("TREES DIFFER after \(label): rote \(rote.prefix(12)), git \(reference.prefix(12)); e.g. \(differing.prefix(3).joined(separator: ", "))")
+                let differing = try Bench.git(["diff", "--name-only", rote, reference], in: gitClone).split(
+                    separator: "\n")
+                checks.append(
+                    "TREES DIFFER after \(label): rote \(rote.prefix(12)), git \(reference.prefix(12)); e.g. \(differing.prefix(3).joined(separator: ", "))"
+                )
             }
         }
 
@@ -111,7 +135,9 @@ enum CommitBenchmark {
             let message = SessionCommitMessage.make(for: session)
             let (roteTime, _) = try Timing.measure { try git.commitSession(session, progress: progress) }
             let (gitTime, _) = try Timing.measure { () throws -> Void in
-                try Bench.git(["add", "--pathspec-from-file=-", "--pathspec-file-nul"], in: gitClone, input: paths.joined(separator: "\0"))
+                try Bench.git(
+                    ["add", "--pathspec-from-file=-", "--pathspec-file-nul"], in: gitClone,
+                    input: paths.joined(separator: "\0"))
                 try Bench.git(["commit", "-q", "--no-verify", "-F", "-"], in: gitClone, input: message)
             }
             sessionTimes.append(roteTime)
@@ -128,18 +154,35 @@ enum CommitBenchmark {
             pendingReference.append(pendingGitTime)
             // commitPending writes its own message; the trees must still agree.
             try compare("pending commit \(run)")
-            Bench.log("commit: session \(Bench.duration(roteTime)) vs git \(Bench.duration(gitTime)); pending \(Bench.duration(pendingTime)) vs git \(Bench.duration(pendingGitTime))")
+            Bench.log(
+                "commit: session \(Bench.duration(roteTime)) vs git \(Bench.duration(gitTime)); pending \(Bench.duration(pendingTime)) vs git \(Bench.duration(pendingGitTime))"
+            )
         }
         if !mismatch { checks.append("trees match (all \(runs * 2) commits: rote and git give the same trees)") }
         let status = try Bench.git(["status", "--porcelain", "--untracked-files=all"], in: roteClone)
-        checks.append(status.isEmpty ? "git status is clean after rote's commits" : "git status after rote's commits is not clean: \(status.split(separator: "\n").prefix(3).joined(separator: "; "))")
+        checks.append(
+            status.isEmpty
+                ? "git status is clean after rote's commits"
+                : "git status after rote's commits is not clean: \(status.split(separator: "\n").prefix(3).joined(separator: "; "))"
+        )
 
-        print("commit: \(library.lastPathComponent) (\(allFiles.count) files); a study session of \(count) reviews: \(count) progress files + 1 session file per commit")
-        var table = Table(header: ["measurement", "rote (median of \(runs))", "reference: git add + git commit (median of \(runs))", "ratio (git ÷ rote)"])
+        print(
+            "commit: \(library.lastPathComponent) (\(allFiles.count) files); a study session of \(count) reviews: \(count) progress files + 1 session file per commit"
+        )
+        var table = Table(header: [
+            "measurement", "rote (median of \(runs))", "reference: git add + git commit (median of \(runs))",
+            "ratio (git ÷ rote)",
+        ])
         let (a, b) = (Timing.median(sessionTimes), Timing.median(sessionReference))
-        table.add(["commit a \(count)-review session: LibraryGit.commitSession", Bench.duration(a), Bench.duration(b), Bench.ratio(a, b)])
+        table.add([
+            "commit a \(count)-review session: LibraryGit.commitSession", Bench.duration(a), Bench.duration(b),
+            Bench.ratio(a, b),
+        ])
         let (c, d) = (Timing.median(pendingTimes), Timing.median(pendingReference))
-        table.add(["the same found in the work tree: LibraryGit.commitPending", Bench.duration(c), Bench.duration(d) + " (git add -A)", Bench.ratio(c, d)])
+        table.add([
+            "the same found in the work tree: LibraryGit.commitPending", Bench.duration(c),
+            Bench.duration(d) + " (git add -A)", Bench.ratio(c, d),
+        ])
         print(table.render())
         for check in checks { print(check) }
     }

@@ -28,7 +28,9 @@ import Study
 enum LaunchBenchmark {
     static func run(_ arguments: [String]) throws {
         let options = try Options(arguments, allowed: ["library", "runs", "lookups", "user", "changes", "anki-python"])
-        guard let libraryPath = options.string("library") else { throw OptionError(message: "launch needs --library DIR (made by rote-bench generate)") }
+        guard let libraryPath = options.string("library") else {
+            throw OptionError(message: "launch needs --library DIR (made by rote-bench generate)")
+        }
         let root = URL(fileURLWithPath: libraryPath).standardizedFileURL.resolvingSymlinksInPath()
         let runs = max(try options.int("runs", default: 3), 1)
         let lookups = max(try options.int("lookups", default: 2_000_000), 1)
@@ -46,15 +48,29 @@ enum LaunchBenchmark {
         }
 
         Bench.log("launch: \(paths.count) files in \(root.lastPathComponent)")
-        var floors: [Double] = [], colds: [Double] = [], warms: [Double] = [], checks: [Double] = [], changed: [Double] = [], probes: [Double] = []
-        let contentEdits = Samples(), rankEdits = Samples(), profileEdits = Samples()
-        var probeMemory: [Double] = [], probeReady: [Double] = [], probeVerified: [Double] = [], plans: [Double] = []
+        var floors: [Double] = []
+        var colds: [Double] = []
+        var warms: [Double] = []
+        var checks: [Double] = []
+        var changed: [Double] = []
+        var probes: [Double] = []
+        let contentEdits = Samples()
+        let rankEdits = Samples()
+        let profileEdits = Samples()
+        var probeMemory: [Double] = []
+        var probeReady: [Double] = []
+        var probeVerified: [Double] = []
+        var plans: [Double] = []
         var lastPlan: (SessionPlan, String)?
         for run in 1...runs {
             let (floor, _) = Timing.measure(readAll)
             floors.append(floor)
-            if let cache = LibraryLaunch.cacheURL(root: root, user: user) { try? FileManager.default.removeItem(at: cache) }
-            let (cold, coldPlan) = try Timing.measure { try ready(try LibraryLaunch.open(root: root, user: user), now: now) }
+            if let cache = LibraryLaunch.cacheURL(root: root, user: user) {
+                try? FileManager.default.removeItem(at: cache)
+            }
+            let (cold, coldPlan) = try Timing.measure {
+                try ready(try LibraryLaunch.open(root: root, user: user), now: now)
+            }
             colds.append(cold)
 
             // The launch right after the cold one competes with the write-back of the index
@@ -64,21 +80,32 @@ enum LaunchBenchmark {
             let clock = ContinuousClock()
             let started = clock.now
             let launch = try LibraryLaunch.open(root: root, user: user)
-            guard launch.source == .cache else { throw OptionError(message: "the warm launch did not find the cache: \(launch.source)") }
+            guard launch.source == .cache else {
+                throw OptionError(message: "the warm launch did not find the cache: \(launch.source)")
+            }
             let pending = launch.verifyInBackground()
             let warmPlan = try ready(launch, now: now)
             let warm = seconds(clock.now - started)
             let verified = try pending.wait()
             let check = seconds(clock.now - started)
-            guard verified.source == .verified, warmPlan.1 == coldPlan.1, warmPlan.0.dueTotal == coldPlan.0.dueTotal else {
-                throw OptionError(message: "the warm launch disagrees with the cold one (\(verified.source), \(warmPlan.1) vs \(coldPlan.1))")
+            guard verified.source == .verified, warmPlan.1 == coldPlan.1, warmPlan.0.dueTotal == coldPlan.0.dueTotal
+            else {
+                throw OptionError(
+                    message:
+                        "the warm launch disagrees with the cold one (\(verified.source), \(warmPlan.1) vs \(coldPlan.1))"
+                )
             }
             warms.append(warm)
             checks.append(check)
-            plans.append(Timing.seconds { verified.planner().plan(limits: .from(verified.profile), now: now, timeZone: TimeZone(identifier: "UTC")!) })
+            plans.append(
+                Timing.seconds {
+                    verified.planner().plan(
+                        limits: .from(verified.profile), now: now, timeZone: TimeZone(identifier: "UTC")!)
+                })
 
             let originals = try touchProgressFiles(root: root, user: user, count: changes, run: run)
-            let (afterChanges, changedLaunch) = try Timing.measure { () throws -> (LibraryLaunch, (SessionPlan, String)) in
+            let (afterChanges, changedLaunch) = try Timing.measure {
+                () throws -> (LibraryLaunch, (SessionPlan, String)) in
                 let launch = try LibraryLaunch.openVerified(root: root, user: user)
                 return (launch, try ready(launch, now: now))
             }
@@ -103,7 +130,9 @@ enum LaunchBenchmark {
                     _ = try ready(launch, now: now)
                     return launch
                 }
-                guard case .refreshed = launch.source else { throw OptionError(message: "the launch after \(change) was \(launch.source)") }
+                guard case .refreshed = launch.source else {
+                    throw OptionError(message: "the launch after \(change) was \(launch.source)")
+                }
                 return seconds
             }
             /// Stamps younger than two seconds are racy and always re-read: let the restored
@@ -134,8 +163,10 @@ enum LaunchBenchmark {
             probeVerified.append(probe.verified)
             probeMemory.append(probe.memory)
             lastPlan = warmPlan
-            Bench.log("launch: run \(run) of \(runs): read \(Bench.duration(floor)), cold \(Bench.duration(cold)), warm \(Bench.duration(warm)) "
-                + "(check done at \(Bench.duration(check))), after \(changes) changes \(Bench.duration(afterChanges)), fresh process \(Bench.duration(probe.wall)) (first card \(Bench.duration(probe.ready)), check done \(Bench.duration(probe.verified))) \(Int(probe.memory)) MiB")
+            Bench.log(
+                "launch: run \(run) of \(runs): read \(Bench.duration(floor)), cold \(Bench.duration(cold)), warm \(Bench.duration(warm)) "
+                    + "(check done at \(Bench.duration(check))), after \(changes) changes \(Bench.duration(afterChanges)), fresh process \(Bench.duration(probe.wall)) (first card \(Bench.duration(probe.ready)), check done \(Bench.duration(probe.verified))) \(Int(probe.memory)) MiB"
+            )
         }
 
         let launch = try LibraryLaunch.openVerified(root: root, user: user)
@@ -147,7 +178,8 @@ enum LaunchBenchmark {
         let uniform = StudyRandom.shuffled(rows.flatMap(\.forms), using: &random)
         let byRank = rows.sorted { ($0.rank ?? Int.max) < ($1.rank ?? Int.max) }.map(\.forms)
         let text = (0..<1_000_000).map { _ -> String in
-            let lemma = min(byRank.count - 1, Int(pow(Double(byRank.count), Double.random(in: 0..<1, using: &random))) - 1)
+            let lemma = min(
+                byRank.count - 1, Int(pow(Double(byRank.count), Double.random(in: 0..<1, using: &random))) - 1)
             let forms = byRank[max(0, lemma)]
             return forms[Int.random(in: 0..<forms.count, using: &random)]
         }
@@ -165,46 +197,93 @@ enum LaunchBenchmark {
                     return found
                 }
             }
-            guard found == lookups else { throw OptionError(message: "\(lookups - found) of \(lookups) lookups of known forms failed") }
+            guard found == lookups else {
+                throw OptionError(message: "\(lookups - found) of \(lookups) lookups of known forms failed")
+            }
             return Double(lookups) / time
         }
         let (uniformRate, textRate) = (try lookupRate(uniform), try lookupRate(text))
 
         var anki: (open: Double, due: String)?
-        if let python = options.string("anki-python") { anki = try ankiDueCount(python: python, root: root, user: user, now: now, runs: runs) }
+        if let python = options.string("anki-python") {
+            anki = try ankiDueCount(python: python, root: root, user: user, now: now, runs: runs)
+        }
 
         let (plan, first) = lastPlan!
-        print("launch: \(root.lastPathComponent): \(paths.count) files, \(launch.index.entryCount) entries, \(launch.index.progressCount) progress files; "
-            + "plan: \(plan.dueTotal) due, \(plan.due.count) reviews and \(plan.new.count) new today, first card \(first); index cache "
-            + "\((try? FileManager.default.attributesOfItem(atPath: LibraryLaunch.cacheURL(root: root, user: user)!.path)[.size] as? Int).map { "\($0 / 1_048_576) MiB" } ?? "?")")
+        print(
+            "launch: \(root.lastPathComponent): \(paths.count) files, \(launch.index.entryCount) entries, \(launch.index.progressCount) progress files; "
+                + "plan: \(plan.dueTotal) due, \(plan.due.count) reviews and \(plan.new.count) new today, first card \(first); index cache "
+                + "\((try? FileManager.default.attributesOfItem(atPath: LibraryLaunch.cacheURL(root: root, user: user)!.path)[.size] as? Int).map { "\($0 / 1_048_576) MiB" } ?? "?")"
+        )
         var table = Table(header: ["measurement", "rote (median of \(runs))", "reference (same run)", "ratio"])
         let floor = Timing.median(floors)
-        table.add(["cold launch: no cache — rows read from every file, index built and saved, due queue, first card", Bench.duration(Timing.median(colds)),
-                   "read every file's bytes: \(Bench.duration(floor))", String(format: "%.1f× the floor", Timing.median(colds) / floor)])
+        table.add([
+            "cold launch: no cache — rows read from every file, index built and saved, due queue, first card",
+            Bench.duration(Timing.median(colds)),
+            "read every file's bytes: \(Bench.duration(floor))",
+            String(format: "%.1f× the floor", Timing.median(colds) / floor),
+        ])
         let warm = Timing.median(warms)
-        table.add(["warm launch: cached index, due queue, first card", Bench.duration(warm), anki.map { "Anki open + due counts: \(Bench.duration($0.open))" } ?? "—",
-                   anki.map { String(format: "%.2f× Anki's time", warm / $0.open) } ?? "—"])
-        table.add(["  its stat check of every file, done (from launch start, in this process)", Bench.duration(Timing.median(checks)), "—", "—"])
-        table.add(["launch after \(changes) changed progress files (check, re-read, index saved, due queue)", Bench.duration(Timing.median(changed)), "—", "—"])
-        table.add(["launch after \(changes) entries edited where the index does not look (check, re-read, delta saved)", Bench.duration(Timing.median(contentEdits.values)), "—", "—"])
-        table.add(["launch after \(changes) entries with a new rank, written by rename (check, folder's names counted, re-read, delta saved)", Bench.duration(Timing.median(rankEdits.values)), "—", "—"])
-        table.add(["launch after a profile edit the index does not depend on (check, profile read, delta saved)", Bench.duration(Timing.median(profileEdits.values)), "—", "—"])
-        table.add(["warm launch in a fresh process (`launch-probe`): first card", Bench.duration(Timing.median(probeReady)), "—", "—"])
+        table.add([
+            "warm launch: cached index, due queue, first card", Bench.duration(warm),
+            anki.map { "Anki open + due counts: \(Bench.duration($0.open))" } ?? "—",
+            anki.map { String(format: "%.2f× Anki's time", warm / $0.open) } ?? "—",
+        ])
+        table.add([
+            "  its stat check of every file, done (from launch start, in this process)",
+            Bench.duration(Timing.median(checks)), "—", "—",
+        ])
+        table.add([
+            "launch after \(changes) changed progress files (check, re-read, index saved, due queue)",
+            Bench.duration(Timing.median(changed)), "—", "—",
+        ])
+        table.add([
+            "launch after \(changes) entries edited where the index does not look (check, re-read, delta saved)",
+            Bench.duration(Timing.median(contentEdits.values)), "—", "—",
+        ])
+        table.add([
+            "launch after \(changes) entries with a new rank, written by rename (check, folder's names counted, re-read, delta saved)",
+            Bench.duration(Timing.median(rankEdits.values)), "—", "—",
+        ])
+        table.add([
+            "launch after a profile edit the index does not depend on (check, profile read, delta saved)",
+            Bench.duration(Timing.median(profileEdits.values)), "—", "—",
+        ])
+        table.add([
+            "warm launch in a fresh process (`launch-probe`): first card", Bench.duration(Timing.median(probeReady)),
+            "—", "—",
+        ])
         table.add(["  its stat check done", Bench.duration(Timing.median(probeVerified)), "—", "—"])
-        table.add(["  the whole process, start to exit (as the shell sees it)", Bench.duration(Timing.median(probes)), "—", "—"])
-        table.add(["building the session queue alone (plan from the index)", Bench.duration(Timing.median(plans)), "—", "—"])
+        table.add([
+            "  the whole process, start to exit (as the shell sees it)", Bench.duration(Timing.median(probes)), "—",
+            "—",
+        ])
+        table.add([
+            "building the session queue alone (plan from the index)", Bench.duration(Timing.median(plans)), "—", "—",
+        ])
         table.add(["  its peak memory (max RSS)", String(format: "%.0f MiB", Timing.median(probeMemory)), "—", "—"])
-        table.add(["lookups (form → lemma, rank, status), forms as in running text (Zipf)", String(format: "%.1f million/s", textRate / 1e6), "—", "—"])
-        table.add(["lookups, forms drawn uniformly from all \(uniform.count)", String(format: "%.1f million/s", uniformRate / 1e6), "—", "—"])
-        if let anki { table.add(["Anki's due counts (new, learning, review)", anki.due, "rote: \(plan.dueTotal) due", "—"]) }
+        table.add([
+            "lookups (form → lemma, rank, status), forms as in running text (Zipf)",
+            String(format: "%.1f million/s", textRate / 1e6), "—", "—",
+        ])
+        table.add([
+            "lookups, forms drawn uniformly from all \(uniform.count)",
+            String(format: "%.1f million/s", uniformRate / 1e6), "—", "—",
+        ])
+        if let anki {
+            table.add(["Anki's due counts (new, learning, review)", anki.due, "rote: \(plan.dueTotal) due", "—"])
+        }
         print(table.render())
     }
 
     /// A launch's work up to the first card: plan today's session and read that card's file.
     static func ready(_ launch: LibraryLaunch, now: Date) throws -> (SessionPlan, String) {
-        let plan = launch.planner().plan(limits: .from(launch.profile), now: now, timeZone: TimeZone(identifier: "UTC")!)
+        let plan = launch.planner().plan(
+            limits: .from(launch.profile), now: now, timeZone: TimeZone(identifier: "UTC")!)
         guard let first = (plan.due + plan.new).first else { return (plan, "none") }
-        guard let entry = launch.entry(id: first.id) else { throw OptionError(message: "the first card \(first.id) cannot be read") }
+        guard let entry = launch.entry(id: first.id) else {
+            throw OptionError(message: "the first card \(first.id) cannot be read")
+        }
         return (plan, entry.id)
     }
 
@@ -213,7 +292,10 @@ enum LaunchBenchmark {
     }
 
     static func probeUser(_ root: URL) -> String {
-        let manifest = LibraryManifest.decode(FileManager.default.contents(atPath: root.appending(path: LibraryLocation.manifestName).path) ?? Data(), path: LibraryLocation.manifestName).0
+        let manifest = LibraryManifest.decode(
+            FileManager.default.contents(atPath: root.appending(path: LibraryLocation.manifestName).path) ?? Data(),
+            path: LibraryLocation.manifestName
+        ).0
         return manifest?.defaultUser ?? "bench"
     }
 
@@ -231,7 +313,8 @@ enum LaunchBenchmark {
         return try chosen.map { path in
             let url = root.appending(path: path)
             let original = try Data(contentsOf: url)
-            let line = "  - {id: \(UUID().uuidString.lowercased()), at: 2031-01-02T10:00:00Z, grade: good, ms: 4200, device: bench}\n"
+            let line =
+                "  - {id: \(UUID().uuidString.lowercased()), at: 2031-01-02T10:00:00Z, grade: good, ms: 4200, device: bench}\n"
             try (original + Data(line.utf8)).write(to: url)
             return (path, original)
         }
@@ -269,7 +352,9 @@ enum LaunchBenchmark {
 
     /// `rote-bench launch-probe` in a new process: its wall time, the seconds it took to the
     /// first card and to the end of its stat check, and its peak memory in MiB.
-    static func probeProcess(root: URL, user: String) throws -> (wall: Double, ready: Double, verified: Double, memory: Double) {
+    static func probeProcess(root: URL, user: String) throws -> (
+        wall: Double, ready: Double, verified: Double, memory: Double
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         process.arguments = ["launch-probe", "--library", root.path, "--user", user]
@@ -280,8 +365,13 @@ enum LaunchBenchmark {
             process.waitUntilExit()
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let fields = text.split(separator: "\n").last { $0.hasPrefix("probe ") }?.split(separator: " ").dropFirst().compactMap { Double($0) } ?? []
-        guard process.terminationStatus == 0, fields.count == 3 else { throw OptionError(message: "launch-probe failed: \(text)") }
+        let fields =
+            text.split(separator: "\n").last { $0.hasPrefix("probe ") }?.split(separator: " ").dropFirst().compactMap {
+                Double($0)
+            } ?? []
+        guard process.terminationStatus == 0, fields.count == 3 else {
+            throw OptionError(message: "launch-probe failed: \(text)")
+        }
         return (time, fields[0], fields[1], fields[2])
     }
 
@@ -290,43 +380,58 @@ enum LaunchBenchmark {
     /// <peak MiB>`.
     static func probe(_ arguments: [String]) throws {
         let options = try Options(arguments, allowed: ["library", "user"])
-        guard let path = options.string("library"), let user = options.string("user") else { throw OptionError(message: "launch-probe needs --library and --user") }
+        guard let path = options.string("library"), let user = options.string("user") else {
+            throw OptionError(message: "launch-probe needs --library and --user")
+        }
         let clock = ContinuousClock()
         let started = clock.now
         let launch = try LibraryLaunch.open(root: URL(fileURLWithPath: path), user: user)
-        guard launch.source == .cache else { throw OptionError(message: "launch-probe found no cache: \(launch.source)") }
+        guard launch.source == .cache else {
+            throw OptionError(message: "launch-probe found no cache: \(launch.source)")
+        }
         let pending = launch.verifyInBackground()
         _ = try ready(launch, now: Date(timeIntervalSince1970: LibraryGenerator.end + 86_400))
         let ready = seconds(clock.now - started)
-        guard try pending.wait().source == .verified else { throw OptionError(message: "launch-probe found files changed since the cache") }
+        guard try pending.wait().source == .verified else {
+            throw OptionError(message: "launch-probe found files changed since the cache")
+        }
         let verified = seconds(clock.now - started)
         // VmHWM, not getrusage: a process started by posix_spawn inherits its parent's
         // ru_maxrss across exec, so that would report the benchmark's own peak.
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? .nan
+        let peak =
+            status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first
+            .flatMap { Double($0) } ?? .nan
         print("probe \(ready) \(verified) \(peak / 1024)")
     }
 
     /// Anki opening a collection of the same cards (built once beside the library by
     /// `Benchmarks/anki_due.py`) and counting what is due: median seconds, and its counts.
     static func ankiDueCount(python: String, root: URL, user: String, now: Date, runs: Int) throws -> (Double, String) {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../anki_due.py").standardizedFileURL
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "../../anki_due.py")
+            .standardizedFileURL
         let collection = root.deletingLastPathComponent().appending(path: root.lastPathComponent + ".anki2")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path, "--library", root.path, "--user", user, "--collection", collection.path,
-                             "--now", String(Int(now.timeIntervalSince1970)), "--runs", String(runs)]
+        process.arguments = [
+            script.path, "--library", root.path, "--user", user, "--collection", collection.path,
+            "--now", String(Int(now.timeIntervalSince1970)), "--runs", String(runs),
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0, let line = text.split(separator: "\n").last(where: { $0.hasPrefix("anki ") }) else {
+        guard process.terminationStatus == 0,
+            let line = text.split(separator: "\n").last(where: { $0.hasPrefix("anki ") })
+        else {
             throw OptionError(message: "anki_due.py failed: \(text)")
         }
         // anki <median seconds> <new> <learning> <review>
         let fields = line.split(separator: " ")
-        guard fields.count == 5, let seconds = Double(fields[1]) else { throw OptionError(message: "anki_due.py printed \(line)") }
+        guard fields.count == 5, let seconds = Double(fields[1]) else {
+            throw OptionError(message: "anki_due.py printed \(line)")
+        }
         return (seconds, "\(fields[2]) new, \(fields[3]) learning, \(fields[4]) review")
     }
 }

@@ -1,5 +1,5 @@
-import RoteModel
 import Foundation
+import RoteModel
 import Study
 
 /// How fast typed recall is compared with its passage: it runs on every keystroke, so each
@@ -38,15 +38,17 @@ enum RecallBenchmark {
         let passage = makePassage(words: wordCount, vocabulary: scriptureWords, using: &random)
         let typed = recite(passage, using: &random)
         let stranger = makePassage(words: wordCount, vocabulary: strangerWords, using: &random)
-        let scrambled = StudyRandom.shuffled(typed.split(separator: " ").map(String.init), using: &random).joined(separator: " ")
+        let scrambled = StudyRandom.shuffled(typed.split(separator: " ").map(String.init), using: &random).joined(
+            separator: " ")
         let halfTyped = String(typed.prefix(typed.count / 2))
         let comparer = RecallComparer(passage: passage)
         let full = comparer.compare(typed)
         let typedWords = typed.split(separator: " ").count
 
-        print("recall: passage of \(comparer.wordCount) words, recitation of \(typedWords) words "
-            + "(\(full.wrongCount) wrong, \(full.missingCount) missing, \(full.extraCount) extra; similarity "
-            + String(format: "%.3f", full.similarity) + ")")
+        print(
+            "recall: passage of \(comparer.wordCount) words, recitation of \(typedWords) words "
+                + "(\(full.wrongCount) wrong, \(full.missingCount) missing, \(full.extraCount) extra; similarity "
+                + String(format: "%.3f", full.similarity) + ")")
         var table = Table(header: ["measurement", "µs per call (median of \(runs))", "budget \(Int(budget)) µs"])
         var over: [String] = []
         func add(_ name: String, perKeystroke: Bool, _ microseconds: Double) {
@@ -55,20 +57,33 @@ enum RecallBenchmark {
             table.add([name, String(format: "%.1f", microseconds), verdict])
         }
 
-        add("prepare the passage", perKeystroke: false, timePerCall(runs: runs, calls: calls) { RecallComparer(passage: passage).wordCount })
-        add("whole recitation (compare)", perKeystroke: true, timePerCall(runs: runs, calls: calls) { comparer.compare(typed).similarity })
-        add("half typed, a word in progress (comparePrefix)", perKeystroke: true,
+        add(
+            "prepare the passage", perKeystroke: false,
+            timePerCall(runs: runs, calls: calls) { RecallComparer(passage: passage).wordCount })
+        add(
+            "whole recitation (compare)", perKeystroke: true,
+            timePerCall(runs: runs, calls: calls) { comparer.compare(typed).similarity })
+        add(
+            "half typed, a word in progress (comparePrefix)", perKeystroke: true,
             timePerCall(runs: runs, calls: calls) { comparer.comparePrefix(halfTyped).similarity })
         let keystrokes = typed.indices.map { typed[...$0] }
-        add("typing it all, every keystroke (comparePrefix)", perKeystroke: true, Timing.median(runs) {
-            Timing.seconds { keystrokes.reduce(0) { $0 + comparer.comparePrefix(String($1)).passageWordsJudged } } / Double(keystrokes.count) * 1e6
-        })
-        add("no word in common (compare)", perKeystroke: true,
+        add(
+            "typing it all, every keystroke (comparePrefix)", perKeystroke: true,
+            Timing.median(runs) {
+                Timing.seconds { keystrokes.reduce(0) { $0 + comparer.comparePrefix(String($1)).passageWordsJudged } }
+                    / Double(keystrokes.count) * 1e6
+            })
+        add(
+            "no word in common (compare)", perKeystroke: true,
             timePerCall(runs: runs, calls: max(1, calls / 4)) { comparer.compare(stranger).similarity })
-        add("its words shuffled (worst case, compare)", perKeystroke: true,
+        add(
+            "its words shuffled (worst case, compare)", perKeystroke: true,
             timePerCall(runs: runs, calls: max(1, calls / 4)) { comparer.compare(scrambled).similarity })
-        add("prepare and compare in one call", perKeystroke: true,
-            timePerCall(runs: runs, calls: calls) { RecallComparison.compare(passage: passage, typed: typed).similarity })
+        add(
+            "prepare and compare in one call", perKeystroke: true,
+            timePerCall(runs: runs, calls: calls) {
+                RecallComparison.compare(passage: passage, typed: typed).similarity
+            })
         print(table.render())
         if !over.isEmpty {
             throw OptionError(message: "over the \(Int(budget)) µs budget: \(over.joined(separator: "; "))")
@@ -87,7 +102,6 @@ enum RecallBenchmark {
             } / Double(calls) * 1e6
         }
     }
-
 
     // MARK: - Texts
 
@@ -117,7 +131,8 @@ enum RecallBenchmark {
             capital = false
             clause += 1
             if clause == length || index == count - 1 {
-                let mark = index == count - 1 ? "." : [",", ",", ";", ":", "."][StudyRandom.index(below: 5, using: &random)]
+                let mark =
+                    index == count - 1 ? "." : [",", ",", ";", ":", "."][StudyRandom.index(below: 5, using: &random)]
                 word += mark
                 capital = mark == "."
                 clause = 0
@@ -137,7 +152,10 @@ enum RecallBenchmark {
             switch StudyRandom.index(below: 1_000, using: &random) {
             case 0..<20: typed.append(plain + "e")
             case 20..<35: continue
-            case 35..<50: typed.append(contentsOf: [plain, scriptureWords[StudyRandom.index(below: scriptureWords.count, using: &random)]])
+            case 35..<50:
+                typed.append(contentsOf: [
+                    plain, scriptureWords[StudyRandom.index(below: scriptureWords.count, using: &random)],
+                ])
             default: typed.append(plain)
             }
         }

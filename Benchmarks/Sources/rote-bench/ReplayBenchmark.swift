@@ -72,7 +72,9 @@ enum ReplayBenchmark {
         let fuzzed = Scheduler(settings: settings.withFuzzing(true))
         let sm2 = Scheduler(settings: try SchedulerSettings(scheduler: .sm2, enableFuzzing: false))
         let replayRate = Timing.median(runs) { Double(total) / Timing.seconds { replayAll(histories, with: fsrs) } }
-        let parallelRate = Timing.median(runs) { Double(total) / Timing.seconds { replayAllInParallel(histories, with: fsrs) } }
+        let parallelRate = Timing.median(runs) {
+            Double(total) / Timing.seconds { replayAllInParallel(histories, with: fsrs) }
+        }
         let powRate = Timing.median(runs) { Double(powCalls) / Timing.seconds { powLoop() } }
         let fuzzedRate = Timing.median(runs) { Double(total) / Timing.seconds { replayAll(histories, with: fuzzed) } }
         let sm2Rate = Timing.median(runs) { Double(total) / Timing.seconds { replayAll(histories, with: sm2) } }
@@ -80,18 +82,24 @@ enum ReplayBenchmark {
             Double(subsetTotal) / Timing.seconds { ReplayJSONLines.replay(lines: subsetLines).lines.count }
         }
 
-        print("replay: \(histories.count) entries, \(total) reviews (JSON lines: first \(subset.count) entries, \(subsetTotal) reviews)")
+        print(
+            "replay: \(histories.count) entries, \(total) reviews (JSON lines: first \(subset.count) entries, \(subsetTotal) reviews)"
+        )
         let referenceRuns = reference.map { "median of \($0.runs)" } ?? "not run"
         var table = Table(header: [
-            "measurement (reviews/s)", "rote (median of \(runs))", "reference: py-fsrs 6.3.2 (\(referenceRuns))", "ratio",
+            "measurement (reviews/s)", "rote (median of \(runs))", "reference: py-fsrs 6.3.2 (\(referenceRuns))",
+            "ratio",
         ])
         func add(_ name: String, _ rote: Double, _ reference: Double?) {
             table.add([
-                name, rate(rote), reference.map(rate) ?? "—", reference.map { String(format: "%.0f×", rote / $0) } ?? "—",
+                name, rate(rote), reference.map(rate) ?? "—",
+                reference.map { String(format: "%.0f×", rote / $0) } ?? "—",
             ])
         }
         add("FSRS replay, events in memory", replayRate, reference?.replay_reviews_per_second)
-        add("FSRS replay, events in memory, histories on every core", parallelRate, reference?.replay_reviews_per_second)
+        add(
+            "FSRS replay, events in memory, histories on every core", parallelRate, reference?.replay_reviews_per_second
+        )
         add("libm pow alone, calls/s (a review makes 1–4 calls to match py-fsrs bit for bit)", powRate, nil)
         add("FSRS replay, fuzz on", fuzzedRate, nil)
         add("SM-2 replay", sm2Rate, nil)
@@ -115,7 +123,6 @@ enum ReplayBenchmark {
         return checksum
     }
 
-
     /// The same replay with the histories shared out among the cores.
     static func replayAllInParallel(_ histories: [History], with scheduler: Scheduler) -> Double {
         let chunks = max(1, ProcessInfo.processInfo.activeProcessorCount) * 8
@@ -125,8 +132,11 @@ enum ReplayBenchmark {
             nonisolated(unsafe) let slots = buffer
             DispatchQueue.concurrentPerform(iterations: chunks) { part in
                 var sum = 0.0
-                for history in histories[min(part * chunk, histories.count)..<min((part + 1) * chunk, histories.count)] {
-                    if let state = scheduler.replay(history.events, entryID: history.id) { sum += state.due.timeIntervalSince1970 }
+                for history in histories[min(part * chunk, histories.count)..<min((part + 1) * chunk, histories.count)]
+                {
+                    if let state = scheduler.replay(history.events, entryID: history.id) {
+                        sum += state.due.timeIntervalSince1970
+                    }
                 }
                 slots[part] = sum
             }

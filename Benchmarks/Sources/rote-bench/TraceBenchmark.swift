@@ -14,12 +14,15 @@ enum TraceBenchmark {
         let points = max(2, try options.int("points", default: 240))
         // corpus/alphabet/a.yaml's template.
         let template: [[TracePoint]] = [
-            [(68, 46), (58, 40), (46, 40), (36, 46), (32, 60), (36, 74), (46, 80), (58, 80), (68, 72)].map { TracePoint(x: $0.0, y: $0.1) },
+            [(68, 46), (58, 40), (46, 40), (36, 46), (32, 60), (36, 74), (46, 80), (58, 80), (68, 72)].map {
+                TracePoint(x: $0.0, y: $0.1)
+            },
             [(68, 40), (68, 80)].map { TracePoint(x: $0.0, y: $0.1) },
         ]
         let drawing = template.map { stroke in
             TraceScoring.resample(stroke, count: points).enumerated().map { index, point in
-                TracePoint(x: point.x + sin(Double(index)) * 1.5, y: point.y + cos(Double(index)) * 1.5, t: Double(index) * 16)
+                TracePoint(
+                    x: point.x + sin(Double(index)) * 1.5, y: point.y + cos(Double(index)) * 1.5, t: Double(index) * 16)
             }
         }
         var times: [Double] = []
@@ -31,6 +34,9 @@ enum TraceBenchmark {
         }
         times.sort()
         print("trace scoring, \(template.count) strokes × \(points) points, \(runs) runs (score \(total / runs))")
-        print(String(format: "  median %.3f ms · p99 %.3f ms · max %.3f ms (goal ≤ 5 ms)", times[times.count / 2], times[times.count * 99 / 100], times.last!))
+        print(
+            String(
+                format: "  median %.3f ms · p99 %.3f ms · max %.3f ms (goal ≤ 5 ms)", times[times.count / 2],
+                times[times.count * 99 / 100], times.last!))
     }
 }

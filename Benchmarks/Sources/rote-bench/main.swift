@@ -77,7 +77,8 @@ struct Options {
         while index < arguments.count {
             let key = arguments[index]
             guard key.hasPrefix("--"), allowed.contains(String(key.dropFirst(2))), index + 1 < arguments.count else {
-                throw OptionError(message: "unexpected \(key); options: \(allowed.sorted().map { "--" + $0 }.joined(separator: " "))")
+                throw OptionError(
+                    message: "unexpected \(key); options: \(allowed.sorted().map { "--" + $0 }.joined(separator: " "))")
             }
             values[String(key.dropFirst(2))] = arguments[index + 1]
             index += 2

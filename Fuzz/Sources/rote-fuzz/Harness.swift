@@ -6,10 +6,16 @@ import Foundation
 nonisolated(unsafe) var selectedTarget: FuzzTarget?
 
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+public func fuzzInitialize(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
     let name = ProcessInfo.processInfo.environment["ROTE_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
-        FileHandle.standardError.write(Data("ROTE_FUZZ_TARGET must be one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")); got '\(name)'\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "ROTE_FUZZ_TARGET must be one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")); got '\(name)'\n"
+                    .utf8))
         exit(2)
     }
     target.prepare()
@@ -79,7 +85,8 @@ func propertyFailed(_ property: String, _ detail: @autoclosure () -> String) -> 
 /// to libFuzzer, whose own `main` is then never linked.
 @_silgen_name("LLVMFuzzerRunDriver")
 func runLibFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
 ) -> CInt
 

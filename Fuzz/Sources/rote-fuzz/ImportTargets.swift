@@ -13,7 +13,8 @@ enum ImportTargets {
 
     static func prepare() {
         let folder = FileManager.default.temporaryDirectory.appending(path: "rote-fuzz-\(getpid())")
-        try? FileManager.default.createDirectory(at: folder.appending(path: "library/profiles/fuzz"), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            at: folder.appending(path: "library/profiles/fuzz"), withIntermediateDirectories: true)
         try? Data("format: 1\ndefault_user: fuzz\n".utf8).write(to: folder.appending(path: "library/rote.yaml"))
         try? Data("user: fuzz\n".utf8).write(to: folder.appending(path: "library/profiles/fuzz/profile.yaml"))
         root = folder.appending(path: "library")
@@ -25,7 +26,9 @@ enum ImportTargets {
         for (path, data) in changes where path.hasSuffix(".yaml") {
             let problems = YAMLSource.parse(data, path: path).1.filter { $0.severity == .error }
             if !problems.isEmpty {
-                propertyFailed("an import planned \(path), which does not read: \(problems)", String(decoding: data, as: UTF8.self) + "\n--- from ---\n" + String(decoding: input, as: UTF8.self))
+                propertyFailed(
+                    "an import planned \(path), which does not read: \(problems)",
+                    String(decoding: data, as: UTF8.self) + "\n--- from ---\n" + String(decoding: input, as: UTF8.self))
             }
         }
     }
@@ -46,7 +49,8 @@ enum ImportTargets {
         guard (try? data.write(to: scratch)) != nil else { return }
         guard let package = try? AnkiPackage.read(scratch, limit: 64 << 20) else { return }
         guard let settings = try? LibrarySettings(root: root, user: "fuzz") else { return }
-        guard let report = try? AnkiImporter(root: root).plan(package, library: settings, options: .init(user: "fuzz")) else { return }
+        guard let report = try? AnkiImporter(root: root).plan(package, library: settings, options: .init(user: "fuzz"))
+        else { return }
         checkPlanned(report.changes.compactMapValues { $0 }, data)
     }
 }

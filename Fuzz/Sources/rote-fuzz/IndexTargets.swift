@@ -1,6 +1,7 @@
 import Foundation
-@testable import Launch
 import StudyData
+
+@testable import Launch
 
 enum IndexTargets {
     /// The input as a launch index whose length and checksum fields are made to match, so
@@ -28,9 +29,11 @@ enum IndexTargets {
         _ = index.recentAnswerTimes(last: 20)
         _ = index.dueDates()
         // Every digest mark is read where it lies, as `rote stats` reads them.
-        _ = index.foldProgressDigests(into: { UInt64(0) }, { sum, row in
-            for mark in row.marks ?? ReviewMarks([]) { sum &+= mark.raw }
-        })
+        _ = index.foldProgressDigests(
+            into: { UInt64(0) },
+            { sum, row in
+                for mark in row.marks ?? ReviewMarks([]) { sum &+= mark.raw }
+            })
         _ = index.entryFilesWithoutEntries()
         _ = index.files
         _ = index.rows()

@@ -30,17 +30,25 @@ enum MergeTargets {
     static func laws(_ kind: MergeKind, _ data: Data, union: ((Data, Data, Data) -> String?)? = nil) {
         guard let (base, ours, theirs) = sides(data) else { return }
         func merge(_ base: Data?, _ a: Data, _ b: Data) -> Data? {
-            merged(SemanticMerge.merge(kind: kind, base: base, ours: a, theirs: b, path: "profiles/ana/\(kind)/x/y.yaml", settings: .default))
+            merged(
+                SemanticMerge.merge(
+                    kind: kind, base: base, ours: a, theirs: b, path: "profiles/ana/\(kind)/x/y.yaml",
+                    settings: .default))
         }
-        let forward = merge(base, ours, theirs), backward = merge(base, theirs, ours)
+        let forward = merge(base, ours, theirs)
+        let backward = merge(base, theirs, ours)
         if forward != backward {
-            propertyFailed("\(kind): merge(a, b) != merge(b, a)", "base: \(text(base))\nours: \(text(ours))\ntheirs: \(text(theirs))\n→ \(text(forward))\n← \(text(backward))")
+            propertyFailed(
+                "\(kind): merge(a, b) != merge(b, a)",
+                "base: \(text(base))\nours: \(text(ours))\ntheirs: \(text(theirs))\n→ \(text(forward))\n← \(text(backward))"
+            )
         }
         guard let result = forward else { return }
         let again = merge(base, result, result)
         if again != result { propertyFailed("\(kind): merge(m, m) != m", "m: \(text(result))\nagain: \(text(again))") }
         if let union, let problem = union(ours, theirs, result) {
-            propertyFailed("\(kind): \(problem)", "ours: \(text(ours))\ntheirs: \(text(theirs))\nmerged: \(text(result))")
+            propertyFailed(
+                "\(kind): \(problem)", "ours: \(text(ours))\ntheirs: \(text(theirs))\nmerged: \(text(result))")
         }
     }
 
@@ -55,8 +63,15 @@ enum MergeTargets {
 
     static func progress(_ data: Data) {
         laws(.progress, data) { ours, theirs, result in
-            if let problem = lost([ours, theirs], in: result, ids: { ProgressFile.decode($0, path: "p").0?.reviews.map(\.id) }) { return problem }
-            for side in [ours, theirs] where MergeTargets.merged(ProgressMerge.merge(base: nil, ours: result, theirs: side, settings: .default)) != result {
+            if let problem = lost(
+                [ours, theirs], in: result, ids: { ProgressFile.decode($0, path: "p").0?.reviews.map(\.id) })
+            {
+                return problem
+            }
+            for side in [ours, theirs]
+            where MergeTargets.merged(ProgressMerge.merge(base: nil, ours: result, theirs: side, settings: .default))
+                != result
+            {
                 return "merging a side into the result again changed it"
             }
             return nil
@@ -69,7 +84,9 @@ enum MergeTargets {
 
     static func letters(_ data: Data) {
         laws(.letters, data) { ours, theirs, result in
-            lost([ours, theirs], in: result, ids: { LetterAttemptsFile.decode($0, path: "l").0?.attempts.compactMap(\.id) })
+            lost(
+                [ours, theirs], in: result,
+                ids: { LetterAttemptsFile.decode($0, path: "l").0?.attempts.compactMap(\.id) })
         }
     }
 }

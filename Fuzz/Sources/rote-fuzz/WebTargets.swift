@@ -2,6 +2,7 @@ import Foundation
 import LetterTracing
 import RoteLibrary
 import RoteModel
+
 @testable import RoteServer
 
 enum WebTargets {
@@ -23,12 +24,20 @@ enum WebTargets {
         let text = String(decoding: data, as: UTF8.self)
         for candidate in [(try? JSONReply.decode(ReaderRequest.self, from: data))?.text, text].compactMap({ $0 }) {
             let tokens = ReaderText.tokens(candidate)
-            if tokens.map(\.text).joined() != candidate { propertyFailed("the reader's tokens do not put the text back together", candidate) }
+            if tokens.map(\.text).joined() != candidate {
+                propertyFailed("the reader's tokens do not put the text back together", candidate)
+            }
         }
         if let trace = try? JSONReply.decode(TraceRequest.self, from: data), let drawing = try? trace.points() {
-            for (index, scored) in [TraceScoring.score(drawing: drawing, template: template), TraceScoring.score(drawing: template, template: drawing)].enumerated() {
+            for (index, scored) in [
+                TraceScoring.score(drawing: drawing, template: template),
+                TraceScoring.score(drawing: template, template: drawing),
+            ].enumerated() {
                 let parts = [scored.score, scored.start, scored.direction, scored.strokeOrder, scored.shape]
-                if !parts.allSatisfy((0...100).contains) { propertyFailed("a trace score outside 0–100 (\(index == 0 ? "drawing" : "as template"))", "\(parts)") }
+                if !parts.allSatisfy((0...100).contains) {
+                    propertyFailed(
+                        "a trace score outside 0–100 (\(index == 0 ? "drawing" : "as template"))", "\(parts)")
+                }
             }
         }
         _ = AccessPolicy.split(authority: text)

@@ -40,12 +40,16 @@ public enum ContentQuality {
         guard let rank = levels.firstIndex(of: cefr) else {
             return "cefr '\(cefr)' is not a CEFR level; use one of \(levels.joined(separator: ", "))"
         }
-        guard let batch, let expected = level(ofBatch: batch), let expectedRank = levels.firstIndex(of: expected) else { return nil }
+        guard let batch, let expected = level(ofBatch: batch), let expectedRank = levels.firstIndex(of: expected) else {
+            return nil
+        }
         if rank < expectedRank {
-            return "cefr \(cefr) in batch \(batch), whose words are \(expected); move the word to an earlier batch (\(cefrBatches(cefr))) or correct its level"
+            return
+                "cefr \(cefr) in batch \(batch), whose words are \(expected); move the word to an earlier batch (\(cefrBatches(cefr))) or correct its level"
         }
         if rank > expectedRank + 1 {
-            return "cefr \(cefr) in batch \(batch), whose words are \(expected) (or \(levels[expectedRank + 1])); move the word to a later batch or correct its level"
+            return
+                "cefr \(cefr) in batch \(batch), whose words are \(expected) (or \(levels[expectedRank + 1])); move the word to a later batch or correct its level"
         }
         return nil
     }
@@ -65,7 +69,9 @@ public enum ContentQuality {
     /// First and second person (and the impersonal `it`): a clause with one of these is the
     /// speaker talking ("Ye have heard that it was said", "Therefore said I unto you"), not the
     /// narrator introducing him.
-    static let speakerWords: Set<String> = ["i", "me", "my", "mine", "ye", "you", "your", "we", "us", "our", "thou", "thee", "thy", "it"]
+    static let speakerWords: Set<String> = [
+        "i", "me", "my", "mine", "ye", "you", "your", "we", "us", "our", "thou", "thee", "thy", "it",
+    ]
 
     /// The narration left in a passage that should hold only spoken words, or nil: an opening
     /// clause that introduces speech (`And he said unto them,`), a closing one (`…saying,`), or
@@ -78,7 +84,9 @@ public enum ContentQuality {
         let verbs: Set<String> = ["said", "saith", "answered", "spake"]
         for (first, second) in zip(words, words.dropFirst()) {
             let (a, b) = (first.lowercased(), second.lowercased())
-            if (a == "jesus" && verbs.contains(b)) || (verbs.contains(a) && b == "jesus") { return "\(first) \(second)" }
+            if (a == "jesus" && verbs.contains(b)) || (verbs.contains(a) && b == "jesus") {
+                return "\(first) \(second)"
+            }
         }
         let clauseEnd = text.firstIndex { ",;:.?!".contains($0) } ?? text.endIndex
         let opening = text[..<clauseEnd]
@@ -89,7 +97,8 @@ public enum ContentQuality {
             let start = body.lastIndex { ",;:.?!".contains($0) }.map { body.index(after: $0) } ?? body.startIndex
             let closing = body[start...]
             if let lastWord = closing.split(whereSeparator: { !$0.isLetter }).last?.lowercased(),
-                speechVerbs.contains(lastWord) || (introducesSpeech(closing) && ["them", "him", "her"].contains(lastWord))
+                speechVerbs.contains(lastWord)
+                    || (introducesSpeech(closing) && ["them", "him", "her"].contains(lastWord))
             {
                 return closing.trimmingCharacters(in: .whitespaces) + String(last)
             }

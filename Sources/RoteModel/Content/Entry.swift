@@ -26,11 +26,13 @@ public struct Entry: Sendable, Equatable {
             let words = passage.text.split(separator: " ")
             return "\(passage.reference) — " + words.prefix(8).joined(separator: " ") + (words.count > 8 ? " …" : "")
         case let .letter(letter):
-            return "\(letter.character ?? letter.glyph) — \(letter.name ?? letter.glyph), \(letter.strokes.count) stroke\(letter.strokes.count == 1 ? "" : "s")"
+            return
+                "\(letter.character ?? letter.glyph) — \(letter.name ?? letter.glyph), \(letter.strokes.count) stroke\(letter.strokes.count == 1 ? "" : "s")"
         case let .question(question):
             switch question.payload {
             case let .mcqSingle(prompt, _, _): return prompt + (question.published ? "" : " [draft]")
-            case let .reorderSteps(prompt, steps, _): return (prompt ?? "Order \(steps.count) steps") + (question.published ? "" : " [draft]")
+            case let .reorderSteps(prompt, steps, _):
+                return (prompt ?? "Order \(steps.count) steps") + (question.published ? "" : " [draft]")
             }
         }
     }
@@ -83,5 +85,7 @@ public enum EntryContent: Sendable, Equatable {
 
 extension VocabularyEntry {
     /// `run — يجري (verb)`: a word's line in a list.
-    public static func gloss(word: String, translation: String, pos: String) -> String { "\(word) — \(translation) (\(pos))" }
+    public static func gloss(word: String, translation: String, pos: String) -> String {
+        "\(word) — \(translation) (\(pos))"
+    }
 }

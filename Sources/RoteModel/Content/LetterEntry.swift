@@ -29,7 +29,10 @@ public struct LetterEntry: YAMLCodable {
     /// Coaching tip identifiers, stable across localisations.
     public var tips: [String]
 
-    public init(glyph: String, character: String? = nil, name: String? = nil, order: Int, strokes: [[Point]], tips: [String] = []) {
+    public init(
+        glyph: String, character: String? = nil, name: String? = nil, order: Int, strokes: [[Point]],
+        tips: [String] = []
+    ) {
         self.glyph = glyph
         self.character = character
         self.name = name
@@ -55,14 +58,16 @@ public struct LetterEntry: YAMLCodable {
             var polyline: [Point] = []
             for point in points {
                 guard case let .sequence(pair) = point, pair.count == 2,
-                    let x = pair[0].float ?? pair[0].int.map(Double.init), let y = pair[1].float ?? pair[1].int.map(Double.init)
+                    let x = pair[0].float ?? pair[0].int.map(Double.init),
+                    let y = pair[1].float ?? pair[1].int.map(Double.init)
                 else {
                     reader.log.error(point.mark?.line, "strokes[\(index + 1)] has a point that is not [x, y] numbers")
                     valid = false
                     continue
                 }
                 if !(0...100).contains(x) || !(0...100).contains(y) {
-                    reader.log.error(point.mark?.line, "strokes[\(index + 1)] point [\(x), \(y)] lies outside the 0…100 box")
+                    reader.log.error(
+                        point.mark?.line, "strokes[\(index + 1)] point [\(x), \(y)] lies outside the 0…100 box")
                     valid = false
                 }
                 polyline.append(Point(x: x, y: y))
@@ -90,11 +95,16 @@ public struct LetterEntry: YAMLCodable {
         map.add("character", character)
         map.add("name", name)
         map.add("order", .int(order))
-        map.add("strokes", .list(strokes.map { stroke in
-            YAMLValue.list(stroke.map { point in
-                YAMLValue.list([LetterEntry.coordinate(point.x), LetterEntry.coordinate(point.y)], flow: true)
-            }, flow: true)
-        }, flow: false))
+        map.add(
+            "strokes",
+            .list(
+                strokes.map { stroke in
+                    YAMLValue.list(
+                        stroke.map { point in
+                            YAMLValue.list(
+                                [LetterEntry.coordinate(point.x), LetterEntry.coordinate(point.y)], flow: true)
+                        }, flow: true)
+                }, flow: false))
         map.add("tips", strings: tips)
         return map.build()
     }

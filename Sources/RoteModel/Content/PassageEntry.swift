@@ -63,7 +63,9 @@ public struct PassageEntry: YAMLCodable {
             current.append(character)
             if Self.clauseTerminators.contains(character) {
                 let clause = current.trimmingCharacters(in: .whitespaces)
-                if clause.contains(where: \.isLetter) { clauses.append(clause) } else if var last = clauses.popLast() {
+                if clause.contains(where: \.isLetter) {
+                    clauses.append(clause)
+                } else if var last = clauses.popLast() {
                     last += clause
                     clauses.append(last)
                 }
@@ -95,7 +97,10 @@ public struct PassageEntry: YAMLCodable {
         ankiNote = reader.int("anki_note")
         guard let reference, let text else { return nil }
         if let narration = ContentQuality.narration(in: text) {
-            reader.warning("text", "the text holds narration ('\(narration)'); a passage keeps only the spoken words, so start it after the narration or end it before")
+            reader.warning(
+                "text",
+                "the text holds narration ('\(narration)'); a passage keeps only the spoken words, so start it after the narration or end it before"
+            )
         }
         self.reference = reference
         self.text = text

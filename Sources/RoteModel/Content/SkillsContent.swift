@@ -13,7 +13,9 @@ public struct SkillDomain: YAMLCodable {
     public var sortOrder: Int
     public var published: Bool
 
-    public init(uuid: String? = nil, title: String, description: String? = nil, sortOrder: Int = 0, published: Bool = false) {
+    public init(
+        uuid: String? = nil, title: String, description: String? = nil, sortOrder: Int = 0, published: Bool = false
+    ) {
         self.uuid = uuid
         self.title = title
         self.description = description
@@ -27,7 +29,10 @@ public struct SkillDomain: YAMLCodable {
         description = reader.string("description")
         sortOrder = reader.int("sort_order") ?? 0
         published = reader.bool("published") ?? false
-        if uuid == nil { reader.warning("title", "missing optional field 'id' (a UUID); imports and sync use it to recognise the domain") }
+        if uuid == nil {
+            reader.warning(
+                "title", "missing optional field 'id' (a UUID); imports and sync use it to recognise the domain")
+        }
         guard let title else { return nil }
         self.title = title
     }
@@ -72,7 +77,9 @@ public struct SkillQuestion: YAMLCodable {
     public var sortOrder: Int
     public var published: Bool
 
-    public init(uuid: String? = nil, payload: Payload, explanation: String? = nil, sortOrder: Int = 0, published: Bool = false) {
+    public init(
+        uuid: String? = nil, payload: Payload, explanation: String? = nil, sortOrder: Int = 0, published: Bool = false
+    ) {
         self.uuid = uuid
         self.payload = payload
         self.explanation = explanation
@@ -84,10 +91,14 @@ public struct SkillQuestion: YAMLCodable {
         uuid = reader.string("id")
         let type = reader.string("type", required: true)
         explanation = reader.string("explanation")
-        if explanation == nil { reader.warning("type", "missing optional field 'explanation'; learners see it after answering") }
+        if explanation == nil {
+            reader.warning("type", "missing optional field 'explanation'; learners see it after answering")
+        }
         sortOrder = reader.int("sort_order") ?? 0
         published = reader.bool("published") ?? false
-        if uuid == nil { reader.warning("type", "missing optional field 'id' (a UUID); imports use it to recognise the question") }
+        if uuid == nil {
+            reader.warning("type", "missing optional field 'id' (a UUID); imports use it to recognise the question")
+        }
         guard var body = reader.mapping("payload", required: true), let type else { return nil }
         defer { reader.absorb(body) }
         switch type {
@@ -119,7 +130,8 @@ public struct SkillQuestion: YAMLCodable {
                 return nil
             }
             if solution.sorted() != Array(0..<steps.count) {
-                body.error("solution", "solution \(solution) must list every step index 0…\(steps.count - 1) exactly once")
+                body.error(
+                    "solution", "solution \(solution) must list every step index 0…\(steps.count - 1) exactly once")
                 return nil
             }
             payload = .reorderSteps(prompt: prompt, steps: steps, solution: solution)

@@ -15,7 +15,10 @@ extension VocabularyEntry {
         /// The examples' `context`s, each once, in file order.
         public var topics: [String]
 
-        public init(word: String, pos: String, translation: String, forms: [String], rank: Int?, root: String? = nil, topics: [String] = []) {
+        public init(
+            word: String, pos: String, translation: String, forms: [String], rank: Int?, root: String? = nil,
+            topics: [String] = []
+        ) {
             self.word = word
             self.pos = pos
             self.translation = translation
@@ -27,14 +30,17 @@ extension VocabularyEntry {
 
         public init(_ entry: VocabularyEntry) {
             self.init(
-                word: entry.word, pos: entry.pos, translation: entry.translation, forms: entry.forms.map(\.1), rank: entry.rank, root: entry.root,
+                word: entry.word, pos: entry.pos, translation: entry.translation, forms: entry.forms.map(\.1),
+                rank: entry.rank, root: entry.root,
                 topics: Headline.topics(entry.examples.map(\.context)))
         }
 
         /// Contexts, each non-empty one once, in order.
         static func topics(_ contexts: [String?]) -> [String] {
             var topics: [String] = []
-            for case let context? in contexts where !context.isEmpty && !topics.contains(context) { topics.append(context) }
+            for case let context? in contexts where !context.isEmpty && !topics.contains(context) {
+                topics.append(context)
+            }
             return topics
         }
 
@@ -58,7 +64,8 @@ extension VocabularyEntry {
 
     /// `headline` of a file's bytes.
     public static func headline(bytes: UnsafeRawBufferPointer) -> Headline? {
-        guard bytes.count <= YAMLSource.maximumFileSize, let text = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self),
+        guard bytes.count <= YAMLSource.maximumFileSize,
+            let text = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self),
             case let .mapping(fields)? = BlockYAMLReader.read(text, SketchTree())
         else { return nil }
         func value(_ key: String) -> Sketch? {
@@ -70,7 +77,9 @@ extension VocabularyEntry {
             guard case let .scalar(text, _)? = value(key) else { return nil }
             return text
         }
-        guard let word = string("word"), let pos = string("pos"), let translation = string("translation"), case let .mapping(forms)? = value("forms") else { return nil }
+        guard let word = string("word"), let pos = string("pos"), let translation = string("translation"),
+            case let .mapping(forms)? = value("forms")
+        else { return nil }
         var rank: Int?
         if case let .scalar(text, style)? = value("rank") { rank = BlockYAMLReader.int(text, style: style) }
         // An example counts, as `decode` keeps it, when it is a mapping whose `en` and `form` are text.
@@ -89,7 +98,9 @@ extension VocabularyEntry {
         return Headline(
             word: word, pos: pos, translation: translation,
             forms: forms.compactMap { form in
-                guard case let .scalar(text, style) = form.value, !BlockYAMLReader.isNull(text, style: style) else { return nil }
+                guard case let .scalar(text, style) = form.value, !BlockYAMLReader.isNull(text, style: style) else {
+                    return nil
+                }
                 return text
             },
             rank: rank, root: string("root"), topics: Headline.topics(contexts))
@@ -135,6 +146,8 @@ private struct SketchTree: TreeBuilder {
     }
     var unbuilt: Sketch { .unbuilt }
     func scalar(_ text: String, style: Node.Scalar.Style, mark: Mark) -> Sketch { .scalar(text, style) }
-    func mapping(_ pairs: [(key: String, keyMark: Mark, value: Sketch)], mark: Mark) -> Sketch { .mapping(pairs.map { ($0.key, $0.value) }) }
+    func mapping(_ pairs: [(key: String, keyMark: Mark, value: Sketch)], mark: Mark) -> Sketch {
+        .mapping(pairs.map { ($0.key, $0.value) })
+    }
     func sequence(_ items: [Sketch], mark: Mark) -> Sketch { .sequence(items) }
 }

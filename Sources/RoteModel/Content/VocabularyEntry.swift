@@ -51,7 +51,10 @@ public struct VocabularyEntry: YAMLCodable {
         public var difficulty: String?
         public var primary: Bool
 
-        public init(en: String, translated: String, form: String, context: String? = nil, difficulty: String? = nil, primary: Bool = false) {
+        public init(
+            en: String, translated: String, form: String, context: String? = nil, difficulty: String? = nil,
+            primary: Bool = false
+        ) {
             self.en = en
             self.translated = translated
             self.form = form
@@ -62,7 +65,9 @@ public struct VocabularyEntry: YAMLCodable {
 
         /// The text inside the first `{...}` of a sentence.
         public static func marked(in sentence: String) -> String? {
-            guard let open = sentence.firstIndex(of: "{"), let close = sentence[open...].firstIndex(of: "}") else { return nil }
+            guard let open = sentence.firstIndex(of: "{"), let close = sentence[open...].firstIndex(of: "}") else {
+                return nil
+            }
             return String(sentence[sentence.index(after: open)..<close])
         }
 
@@ -71,7 +76,12 @@ public struct VocabularyEntry: YAMLCodable {
             var count = 0
             var open = false
             for character in sentence {
-                if character == "{" { open = true } else if character == "}", open { count += 1; open = false }
+                if character == "{" {
+                    open = true
+                } else if character == "}", open {
+                    count += 1
+                    open = false
+                }
             }
             return count
         }
@@ -82,7 +92,10 @@ public struct VocabularyEntry: YAMLCodable {
         }
     }
 
-    public init(word: String, pos: String, translation: String, forms: [(String, String)], examples: [Example] = [], questions: [VocabularyQuestion] = []) {
+    public init(
+        word: String, pos: String, translation: String, forms: [(String, String)], examples: [Example] = [],
+        questions: [VocabularyQuestion] = []
+    ) {
         self.word = word
         self.pos = pos
         self.translation = translation
@@ -136,7 +149,10 @@ public struct VocabularyEntry: YAMLCodable {
             let arabic = item.string("ar")
             let translated = arabic ?? item.string("translation")
             if let arabic, !ContentQuality.hasArabicLetter(arabic) {
-                item.warning("ar", "examples[\(index + 1)].ar has no Arabic letter ('\(arabic)'); write the translation in Arabic script")
+                item.warning(
+                    "ar",
+                    "examples[\(index + 1)].ar has no Arabic letter ('\(arabic)'); write the translation in Arabic script"
+                )
             }
             let form = item.string("form", required: true)
             let example = Example(
@@ -173,7 +189,10 @@ public struct VocabularyEntry: YAMLCodable {
         checkExamples(lines: exampleLines, log: &reader.log)
         checkQuestions(lines: questionLines, log: &reader.log)
         if !VocabularyEntry.partsOfSpeech.contains(pos) {
-            reader.warning("pos", "unusual part of speech '\(pos)'; expected one of \(VocabularyEntry.partsOfSpeech.sorted().joined(separator: ", "))")
+            reader.warning(
+                "pos",
+                "unusual part of speech '\(pos)'; expected one of \(VocabularyEntry.partsOfSpeech.sorted().joined(separator: ", "))"
+            )
         }
     }
 
@@ -192,7 +211,10 @@ public struct VocabularyEntry: YAMLCodable {
                         log.error(line, "\(label) marks '\(marked)' but forms.\(example.form) is '\(expected)'")
                     }
                 } else {
-                    log.error(line, "\(label).form '\(example.form)' is not one of forms: \(forms.map(\.0).joined(separator: ", "))")
+                    log.error(
+                        line,
+                        "\(label).form '\(example.form)' is not one of forms: \(forms.map(\.0).joined(separator: ", "))"
+                    )
                 }
             }
             if Example.markerCount(in: example.translated) != 1 {
@@ -220,10 +242,14 @@ public struct VocabularyEntry: YAMLCodable {
                 log.warning(line, "\(label): distractor '\(distractor.text)' is listed twice; each wrong answer once")
             }
             if question.distractors.count < 3 {
-                log.warning(line, "\(label) has \(question.distractors.count) distractors; multiple choice needs 3 (others are drawn from same-level words)")
+                log.warning(
+                    line,
+                    "\(label) has \(question.distractors.count) distractors; multiple choice needs 3 (others are drawn from same-level words)"
+                )
             }
             if let name = question.form, form(name) == nil {
-                log.error(line, "\(label): form '\(name)' is not one of forms: \(forms.map(\.0).joined(separator: ", "))")
+                log.error(
+                    line, "\(label): form '\(name)' is not one of forms: \(forms.map(\.0).joined(separator: ", "))")
             }
             guard question.kind == .sentenceCompletion else { continue }
             guard let sentence = question.sentence else {
@@ -245,7 +271,9 @@ public struct VocabularyEntry: YAMLCodable {
                 }
                 let source = examples[number - 1]
                 if let marked = Example.marked(in: source.en), marked != question.answer {
-                    log.error(line, "\(label): answer '\(question.answer)' differs from example \(number)'s marked '\(marked)'")
+                    log.error(
+                        line,
+                        "\(label): answer '\(question.answer)' differs from example \(number)'s marked '\(marked)'")
                 }
             }
         }
@@ -271,16 +299,19 @@ public struct VocabularyEntry: YAMLCodable {
         map.add("root", root)
         map.add("related", .map(related.map { ($0.0, .strings($0.1)) }, flow: false))
         map.add("usage_notes", usageNotes)
-        map.add("examples", .list(examples.map { example in
-            var item = YAMLMapBuilder()
-            item.add("en", .string(example.en))
-            item.add("ar", .string(example.translated))
-            item.add("form", .string(example.form))
-            item.add("context", example.context)
-            item.add("difficulty", example.difficulty)
-            if example.primary { item.add("primary", .bool(true)) }
-            return item.build()
-        }, flow: false))
+        map.add(
+            "examples",
+            .list(
+                examples.map { example in
+                    var item = YAMLMapBuilder()
+                    item.add("en", .string(example.en))
+                    item.add("ar", .string(example.translated))
+                    item.add("form", .string(example.form))
+                    item.add("context", example.context)
+                    item.add("difficulty", example.difficulty)
+                    if example.primary { item.add("primary", .bool(true)) }
+                    return item.build()
+                }, flow: false))
         map.add("questions", .list(questions.map(\.yamlValue), flow: false))
         map.add("anki_note", ankiNote)
         return map.build()
@@ -291,7 +322,8 @@ public struct VocabularyEntry: YAMLCodable {
             && lhs.alternatives == rhs.alternatives && lhs.definition.elementsEqual(rhs.definition, by: ==)
             && lhs.forms.elementsEqual(rhs.forms, by: ==) && lhs.ipa == rhs.ipa && lhs.audio == rhs.audio
             && lhs.image == rhs.image && lhs.rank == rhs.rank && lhs.cefr == rhs.cefr && lhs.batch == rhs.batch
-            && lhs.level == rhs.level && lhs.placement == rhs.placement && lhs.difficulty == rhs.difficulty && lhs.root == rhs.root
+            && lhs.level == rhs.level && lhs.placement == rhs.placement && lhs.difficulty == rhs.difficulty
+            && lhs.root == rhs.root
             && lhs.related.elementsEqual(rhs.related, by: ==) && lhs.usageNotes == rhs.usageNotes
             && lhs.examples == rhs.examples && lhs.questions == rhs.questions && lhs.ankiNote == rhs.ankiNote
     }
@@ -336,9 +368,11 @@ public struct VocabularyQuestion: Sendable, Equatable {
     public var explanation: String?
     public var distractors: [Distractor]
 
-    public init(id: String, kind: Kind, prompt: String? = nil, answer: String, form: String? = nil, example: Int? = nil,
-                sentence: String? = nil, blank: Int? = nil, difficulty: String? = nil, explanation: String? = nil,
-                distractors: [Distractor] = []) {
+    public init(
+        id: String, kind: Kind, prompt: String? = nil, answer: String, form: String? = nil, example: Int? = nil,
+        sentence: String? = nil, blank: Int? = nil, difficulty: String? = nil, explanation: String? = nil,
+        distractors: [Distractor] = []
+    ) {
         self.id = id
         self.kind = kind
         self.prompt = prompt
@@ -376,7 +410,9 @@ public struct VocabularyQuestion: Sendable, Equatable {
         }
         guard let id, let typeText, let answer else { return nil }
         guard let kind = Kind(rawValue: typeText) else {
-            item.error("type", "unknown question type '\(typeText)'; use \(Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            item.error(
+                "type",
+                "unknown question type '\(typeText)'; use \(Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             return nil
         }
         self.id = id
@@ -396,9 +432,14 @@ public struct VocabularyQuestion: Sendable, Equatable {
         map.add("blank", blank)
         map.add("difficulty", difficulty)
         map.add("explanation", explanation)
-        map.add("distractors", .list(distractors.map { distractor in
-            distractor.note.map { .map([("text", .string(distractor.text)), ("note", .string($0))], flow: true) } ?? .string(distractor.text)
-        }, flow: false))
+        map.add(
+            "distractors",
+            .list(
+                distractors.map { distractor in
+                    distractor.note.map {
+                        .map([("text", .string(distractor.text)), ("note", .string($0))], flow: true)
+                    } ?? .string(distractor.text)
+                }, flow: false))
         return map.build()
     }
 }

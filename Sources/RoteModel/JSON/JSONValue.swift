@@ -86,7 +86,9 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
                 reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
             }
             let bytes = [UInt8](data)
-            if let match = reason.firstMatch(of: /line (\d+), column (\d+)/), let line = Int(match.1), let column = Int(match.2) {
+            if let match = reason.firstMatch(of: /line (\d+), column (\d+)/), let line = Int(match.1),
+                let column = Int(match.2)
+            {
                 return ParseError(message: reason, line: line, column: column)
             }
             let offset: Int
@@ -97,7 +99,9 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
                 offset = min(at, bytes.count)
                 let plain = reason.replacing(/\s?around character \d+\.?/, with: "")
                 what = offset < bytes.count ? "\(plain), found \(token(bytes[offset...]))" : plain
-            } else if reason.localizedCaseInsensitiveContains("end of file") || reason.localizedCaseInsensitiveContains("unexpected end") {
+            } else if reason.localizedCaseInsensitiveContains("end of file")
+                || reason.localizedCaseInsensitiveContains("unexpected end")
+            {
                 offset = bytes.count
                 what = "the file ends before the JSON does (an unclosed {, [ or string)"
             } else {
@@ -162,7 +166,9 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
 
     private static func write<Tree: JSONWritable>(_ tree: Tree, into out: inout String, indent: Int?) {
         let newline = indent == nil ? "" : "\n"
-        let pad = { (level: Int) in level < JSONValue.pads.count ? JSONValue.pads[level] : String(repeating: "  ", count: level) }
+        let pad = { (level: Int) in
+            level < JSONValue.pads.count ? JSONValue.pads[level] : String(repeating: "  ", count: level)
+        }
         switch tree.jsonNode {
         case let .scalar(value):
             switch value {
@@ -170,7 +176,10 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
             default: value.writeScalar(into: &out)
             }
         case let .array(items):
-            if items.isEmpty { out += "[]"; return }
+            if items.isEmpty {
+                out += "[]"
+                return
+            }
             out += "[" + newline
             for (index, item) in items.enumerated() {
                 if let indent { out += pad(indent + 1) }
@@ -180,12 +189,18 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
             if let indent { out += pad(indent) }
             out += "]"
         case let .object(pairs):
-            if pairs.isEmpty { out += "{}"; return }
+            if pairs.isEmpty {
+                out += "{}"
+                return
+            }
             // Sorted by key, and of equal keys the last, as a dictionary made from them keeps.
-            let order = pairs.indices.sorted { pairs[$0].key != pairs[$1].key ? pairs[$0].key < pairs[$1].key : $0 < $1 }
+            let order = pairs.indices.sorted {
+                pairs[$0].key != pairs[$1].key ? pairs[$0].key < pairs[$1].key : $0 < $1
+            }
             var members: [(key: String, value: Tree)] = []
             members.reserveCapacity(order.count)
-            for (position, index) in order.enumerated() where position + 1 == order.count || pairs[order[position + 1]].key != pairs[index].key {
+            for (position, index) in order.enumerated()
+            where position + 1 == order.count || pairs[order[position + 1]].key != pairs[index].key {
                 members.append(pairs[index])
             }
             out += "{" + newline
@@ -246,7 +261,8 @@ extension JSONValue: JSONWritable {
         switch tree.jsonNode {
         case let .scalar(value): self = value
         case let .array(items): self = .array(items.map { JSONValue($0) })
-        case let .object(pairs): self = .object(Dictionary(pairs.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { $1 }))
+        case let .object(pairs):
+            self = .object(Dictionary(pairs.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { $1 }))
         }
     }
 }
@@ -276,15 +292,21 @@ public struct JSONObjectWriter {
     }
 
     /// An array member whose items `produce` hands to the function it is given, one at a time.
-    public mutating func arrayMember(_ key: String, _ produce: (_ item: (JSONValue) throws -> Void) throws -> Void) throws {
-        try arrayMember(key, rendered: { item in
-            try withoutActuallyEscaping(item) { item in try produce { try item($0.serialized(indent: 2)) } }
-        })
+    public mutating func arrayMember(_ key: String, _ produce: (_ item: (JSONValue) throws -> Void) throws -> Void)
+        throws
+    {
+        try arrayMember(
+            key,
+            rendered: { item in
+                try withoutActuallyEscaping(item) { item in try produce { try item($0.serialized(indent: 2)) } }
+            })
     }
 
     /// An array member whose items come already rendered as an array item is (`serialized(indent: 2)`),
     /// for a caller that renders them on several cores.
-    public mutating func arrayMember(_ key: String, rendered produce: (_ item: (String) throws -> Void) throws -> Void) throws {
+    public mutating func arrayMember(_ key: String, rendered produce: (_ item: (String) throws -> Void) throws -> Void)
+        throws
+    {
         try self.key(key)
         var items = 0
         let sink = self.sink

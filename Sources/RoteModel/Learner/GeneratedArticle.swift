@@ -20,7 +20,10 @@ public struct GeneratedArticle: YAMLCodable, Equatable {
     public var madeBy: String
     public var body: String
 
-    public init(id: String, title: String, createdAt: Date, targetRank: Int?, targets: [String], known: [String], madeBy: String, body: String) {
+    public init(
+        id: String, title: String, createdAt: Date, targetRank: Int?, targets: [String], known: [String],
+        madeBy: String, body: String
+    ) {
         self.id = id
         self.title = title
         self.createdAt = createdAt

@@ -54,7 +54,8 @@ public struct LetterAttempt: Sendable, Equatable {
     public var drawing: [[Point]]
 
     public init(
-        id: String? = nil, mode: Mode, score: Int, strokeOrder: Int, direction: Int, shape: Int, start: Int, tips: [String] = [],
+        id: String? = nil, mode: Mode, score: Int, strokeOrder: Int, direction: Int, shape: Int, start: Int,
+        tips: [String] = [],
         hintUsed: Bool = false, startedAt: Date, completedAt: Date, durationMs: Int, drawing: [[Point]] = []
     ) {
         self.id = id
@@ -93,11 +94,17 @@ public struct LetterAttempt: Sendable, Equatable {
         map.add("started_at", .date(startedAt))
         map.add("completed_at", .date(completedAt))
         map.add("duration_ms", .int(durationMs))
-        map.add("drawing", .list(drawing.map { stroke in
-            .list(stroke.map { point in
-                .list([Self.number(point.x), Self.number(point.y)] + (point.t.map { [Self.number($0)] } ?? []), flow: true)
-            }, flow: true)
-        }, flow: true))
+        map.add(
+            "drawing",
+            .list(
+                drawing.map { stroke in
+                    .list(
+                        stroke.map { point in
+                            .list(
+                                [Self.number(point.x), Self.number(point.y)]
+                                    + (point.t.map { [Self.number($0)] } ?? []), flow: true)
+                        }, flow: true)
+                }, flow: true))
         return map.build(flow: true)
     }
 
@@ -169,7 +176,8 @@ public struct LetterAttemptsFile: YAMLCodable {
         var drawingValid = true
         for (strokeIndex, stroke) in (item.list("drawing") ?? []).enumerated() {
             guard case let .sequence(points) = stroke else {
-                item.log.error(stroke.mark?.line, "'\(item.context).drawing[\(strokeIndex + 1)]' must be a list of points")
+                item.log.error(
+                    stroke.mark?.line, "'\(item.context).drawing[\(strokeIndex + 1)]' must be a list of points")
                 drawingValid = false
                 continue
             }
@@ -181,7 +189,9 @@ public struct LetterAttemptsFile: YAMLCodable {
                     return numbers.count == values.count && (2...3).contains(numbers.count) ? numbers : nil
                 }()
                 guard let numbers else {
-                    item.log.error(point.mark?.line, "'\(item.context).drawing[\(strokeIndex + 1)]' has a point that is not [x, y] or [x, y, t]")
+                    item.log.error(
+                        point.mark?.line,
+                        "'\(item.context).drawing[\(strokeIndex + 1)]' has a point that is not [x, y] or [x, y, t]")
                     drawingValid = false
                     continue
                 }
@@ -190,15 +200,18 @@ public struct LetterAttemptsFile: YAMLCodable {
             drawing.append(line)
         }
         guard let modeText, let startedAt, let completedAt, let durationMs, drawingValid,
-            let score = scores[0], let strokeOrder = scores[1], let direction = scores[2], let shape = scores[3], let start = scores[4]
+            let score = scores[0], let strokeOrder = scores[1], let direction = scores[2], let shape = scores[3],
+            let start = scores[4]
         else { return nil }
         guard let mode = LetterAttempt.Mode(rawValue: modeText) else {
             item.error("mode", "unknown mode '\(modeText)'; use trace, ghost or memory")
             return nil
         }
         return LetterAttempt(
-            id: id, mode: mode, score: score, strokeOrder: strokeOrder, direction: direction, shape: shape, start: start, tips: tips,
-            hintUsed: hintUsed, startedAt: startedAt, completedAt: completedAt, durationMs: durationMs, drawing: drawing)
+            id: id, mode: mode, score: score, strokeOrder: strokeOrder, direction: direction, shape: shape,
+            start: start, tips: tips,
+            hintUsed: hintUsed, startedAt: startedAt, completedAt: completedAt, durationMs: durationMs, drawing: drawing
+        )
     }
 
     public var yamlValue: YAMLValue {
@@ -215,4 +228,3 @@ public struct LetterAttemptsFile: YAMLCodable {
         return LetterAttemptsFile(letter: letter, attempts: attempts + [attempt])
     }
 }
-

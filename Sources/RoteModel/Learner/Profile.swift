@@ -107,7 +107,10 @@ public struct Profile: YAMLCodable {
         guard let items = reader.list(key) else { return nil }
         let numbers = items.compactMap { $0.float ?? $0.int.map(Double.init) }
         guard numbers.count == items.count, numbers.count == 21, numbers.allSatisfy(\.isFinite) else {
-            reader.error(key, "\(label) must be a list of the 21 FSRS-6 parameters w0…w20 (as `rote optimize` writes them), found \(items.count) item\(items.count == 1 ? "" : "s")\(numbers.count == items.count ? "" : " not all numbers"); remove the line for the defaults")
+            reader.error(
+                key,
+                "\(label) must be a list of the 21 FSRS-6 parameters w0…w20 (as `rote optimize` writes them), found \(items.count) item\(items.count == 1 ? "" : "s")\(numbers.count == items.count ? "" : " not all numbers"); remove the line for the defaults"
+            )
             return nil
         }
         return numbers
@@ -143,7 +146,8 @@ public struct Profile: YAMLCodable {
             settings.leftHanded = values.bool("left_handed")
             settings.haptics = values.bool("haptics")
             settings.lastLetter = values.string("last_letter")
-            settings.fsrsParameters = Profile.fsrsParameters(&values, "fsrs_parameters", label: "settings.fsrs_parameters")
+            settings.fsrsParameters = Profile.fsrsParameters(
+                &values, "fsrs_parameters", label: "settings.fsrs_parameters")
             settings.learningSteps = values.minuteSteps("learning_steps")
             settings.relearningSteps = values.minuteSteps("relearning_steps")
             if let retention = settings.desiredRetention, !(0.7...0.99).contains(retention) {
@@ -154,10 +158,14 @@ public struct Profile: YAMLCodable {
             // scheduler fall back silently): a typo, never a choice, so check says so.
             for (key, path, fallback) in [
                 ("new_per_day", \Settings.newPerDay, "10"), ("reviews_per_day", \Settings.reviewsPerDay, "200"),
-                ("working_set", \Settings.workingSet, "no cap"), ("maximum_interval", \Settings.maximumInterval, "36500 days"),
+                ("working_set", \Settings.workingSet, "no cap"),
+                ("maximum_interval", \Settings.maximumInterval, "36500 days"),
             ] as [(String, WritableKeyPath<Settings, Int?>, String)] {
                 guard let value = settings[keyPath: path], value < 1 else { continue }
-                values.error(key, "settings.\(key) is \(value), but it must be at least 1; write a positive whole number, or remove the line for the default (\(fallback))")
+                values.error(
+                    key,
+                    "settings.\(key) is \(value), but it must be at least 1; write a positive whole number, or remove the line for the default (\(fallback))"
+                )
                 settings[keyPath: path] = nil
             }
             reader.absorb(values)
@@ -229,21 +237,34 @@ public struct Profile: YAMLCodable {
         map.add("lexical_rank", lexicalRank)
         map.add("interests", .map(interests.map { ($0.0, .double($0.1)) }, flow: false))
         map.add("ignored_words", strings: ignoredWords.sorted())
-        map.add("consent", .map(consent.map { answer in
-            (answer.topic, .map([("granted", .bool(answer.granted)), ("at", .date(answer.at)), ("version", .string(answer.version))], flow: true))
-        }, flow: false))
+        map.add(
+            "consent",
+            .map(
+                consent.map { answer in
+                    (
+                        answer.topic,
+                        .map(
+                            [
+                                ("granted", .bool(answer.granted)), ("at", .date(answer.at)),
+                                ("version", .string(answer.version)),
+                            ], flow: true)
+                    )
+                }, flow: false))
         map.add("easy_rating_velocity", easyRatingVelocity)
         map.add("cycle_count", cycleCount)
         map.add("deck_versions", .map(deckVersions.map { ($0.0, .string($0.1)) }, flow: false))
-        map.add("deck_fsrs_parameters", .map(deckFSRSParameters.map { ($0.0, Profile.parameterList($0.1)) }, flow: false))
+        map.add(
+            "deck_fsrs_parameters", .map(deckFSRSParameters.map { ($0.0, Profile.parameterList($0.1)) }, flow: false))
         return map.build()
     }
 
     public static func == (lhs: Profile, rhs: Profile) -> Bool {
         lhs.user == rhs.user && lhs.name == rhs.name && lhs.createdAt == rhs.createdAt && lhs.updatedAt == rhs.updatedAt
             && lhs.settings == rhs.settings && lhs.lexicalRank == rhs.lexicalRank
-            && lhs.interests.elementsEqual(rhs.interests, by: ==) && lhs.ignoredWords.sorted() == rhs.ignoredWords.sorted()
-            && lhs.consent == rhs.consent && lhs.easyRatingVelocity == rhs.easyRatingVelocity && lhs.cycleCount == rhs.cycleCount
+            && lhs.interests.elementsEqual(rhs.interests, by: ==)
+            && lhs.ignoredWords.sorted() == rhs.ignoredWords.sorted()
+            && lhs.consent == rhs.consent && lhs.easyRatingVelocity == rhs.easyRatingVelocity
+            && lhs.cycleCount == rhs.cycleCount
             && lhs.deckVersions.elementsEqual(rhs.deckVersions, by: ==)
             && lhs.deckFSRSParameters.elementsEqual(rhs.deckFSRSParameters, by: ==)
     }

@@ -83,7 +83,10 @@ private struct HashesSeen {
 
 /// Where the canonical reader puts each review it reads; false gives the file up.
 protocol CanonicalReviews {
-    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?, synthetic: UnsafeRawBufferPointer?) -> Bool
+    mutating func add(
+        id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
+        synthetic: UnsafeRawBufferPointer?
+    ) -> Bool
 }
 
 /// Every review as an event, an id seen twice refused.
@@ -91,12 +94,16 @@ private struct AllReviews: CanonicalReviews {
     var list: [ReviewEvent] = []
     var ids = Set<String>()
 
-    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?, synthetic: UnsafeRawBufferPointer?) -> Bool {
+    mutating func add(
+        id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
+        synthetic: UnsafeRawBufferPointer?
+    ) -> Bool {
         let id = String(decoding: id, as: UTF8.self)
         guard ids.insert(id).inserted else { return false }
-        list.append(ReviewEvent(
-            id: id, at: at, grade: grade, ms: ms, device: device.map { String(decoding: $0, as: UTF8.self) },
-            synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }))
+        list.append(
+            ReviewEvent(
+                id: id, at: at, grade: grade, ms: ms, device: device.map { String(decoding: $0, as: UTF8.self) },
+                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }))
         return true
     }
 }
@@ -109,7 +116,10 @@ private struct ReviewsInOrder: CanonicalReviews {
     var hashes = HashesSeen()
     var previous: (at: Date, id: UnsafeRawBufferPointer)?
 
-    mutating func add(id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?, synthetic: UnsafeRawBufferPointer?) -> Bool {
+    mutating func add(
+        id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
+        synthetic: UnsafeRawBufferPointer?
+    ) -> Bool {
         if let previous {
             guard previous.at <= at else { return false }
             if previous.at == at {
@@ -145,8 +155,13 @@ private struct ReviewsInOrder: CanonicalReviews {
 enum CanonicalProgressReader {
     /// The file's fields (reviews left empty), its reviews put into `reviews`; nil when the
     /// text is not canonical or `reviews` refused one.
-    static func read<Reviews: CanonicalReviews>(_ bytes: UnsafeRawBufferPointer, into reviews: inout Reviews) -> ProgressFile? {
-        var entry: String?, status: ProgressFile.Status?, statusAt: Date?, state: MemoryState?
+    static func read<Reviews: CanonicalReviews>(_ bytes: UnsafeRawBufferPointer, into reviews: inout Reviews)
+        -> ProgressFile?
+    {
+        var entry: String?
+        var status: ProgressFile.Status?
+        var statusAt: Date?
+        var state: MemoryState?
         var seen: Set<Substring> = []
         var inReviews = false
         var start = 0
@@ -171,11 +186,21 @@ enum CanonicalProgressReader {
             let keyText = Substring(String(decoding: key, as: UTF8.self))
             guard seen.insert(keyText).inserted else { return nil }
             switch keyText {
-            case "entry": guard let text = plain(value) else { return nil }; entry = text
-            case "status": guard let text = plain(value), let known = ProgressFile.Status(rawValue: text) else { return nil }; status = known
-            case "status_at": guard let date = date(value) else { return nil }; statusAt = date
-            case "state": guard let read = self.state(value) else { return nil }; state = read
-            case "reviews": guard value.isEmpty else { return nil }; inReviews = true
+            case "entry":
+                guard let text = plain(value) else { return nil }
+                entry = text
+            case "status":
+                guard let text = plain(value), let known = ProgressFile.Status(rawValue: text) else { return nil }
+                status = known
+            case "status_at":
+                guard let date = date(value) else { return nil }
+                statusAt = date
+            case "state":
+                guard let read = self.state(value) else { return nil }
+                state = read
+            case "reviews":
+                guard value.isEmpty else { return nil }
+                inReviews = true
             default: return nil
             }
         }
@@ -196,7 +221,9 @@ enum CanonicalProgressReader {
     /// The pairs of `{a: 1, b: 2}`. Canonical plain scalars never hold `,`, `{` or `}`.
     /// One pass over each pair: its key (`[a-z_]+`), then `: `, then a value running to the
     /// next `,` or the closing brace — what `pair` would split the same text into.
-    static func flowPairs(_ text: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) -> Bool {
+    static func flowPairs(
+        _ text: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool
+    ) -> Bool {
         guard text.count >= 2, text[0] == 0x7B, text[text.count - 1] == 0x7D else { return false }
         var start = 1
         let end = text.count - 1
@@ -207,7 +234,9 @@ enum CanonicalProgressReader {
             var stop = colon + 2
             while stop < end, text[stop] != 0x2C { stop += 1 }
             guard stop > colon + 2,
-                body(UnsafeRawBufferPointer(rebasing: text[start..<colon]), UnsafeRawBufferPointer(rebasing: text[(colon + 2)..<stop]))
+                body(
+                    UnsafeRawBufferPointer(rebasing: text[start..<colon]),
+                    UnsafeRawBufferPointer(rebasing: text[(colon + 2)..<stop]))
             else { return false }
             if stop == end { break }
             guard stop + 2 < end, text[stop + 1] == 0x20 else { return false }
@@ -217,18 +246,35 @@ enum CanonicalProgressReader {
     }
 
     static func review<Reviews: CanonicalReviews>(_ text: UnsafeRawBufferPointer, into reviews: inout Reviews) -> Bool {
-        var id: UnsafeRawBufferPointer?, at: Date?, grade: Grade?, ms: Int?, device: UnsafeRawBufferPointer?, synthetic: UnsafeRawBufferPointer?
+        var id: UnsafeRawBufferPointer?
+        var at: Date?
+        var grade: Grade?
+        var ms: Int?
+        var device: UnsafeRawBufferPointer?
+        var synthetic: UnsafeRawBufferPointer?
         var seen: UInt8 = 0
         let ok = flowPairs(text) { key, value in
             let bit: UInt8
             switch packed(key) {
-            case Keys.id: bit = 1; id = isPlain(value) ? value : nil
-            case Keys.at: bit = 2; at = date(value)
-            case Keys.grade: bit = 4; grade = isPlain(value) ? self.grade(value) : nil
-            case Keys.ms: bit = 8; ms = integer(value)
-            case Keys.device: bit = 16; device = isPlain(value) ? value : nil
+            case Keys.id:
+                bit = 1
+                id = isPlain(value) ? value : nil
+            case Keys.at:
+                bit = 2
+                at = date(value)
+            case Keys.grade:
+                bit = 4
+                grade = isPlain(value) ? self.grade(value) : nil
+            case Keys.ms:
+                bit = 8
+                ms = integer(value)
+            case Keys.device:
+                bit = 16
+                device = isPlain(value) ? value : nil
             // Nine bytes, past what `packed` holds: compared in full.
-            case UInt64.max where key.elementsEqual("synthetic".utf8): bit = 32; synthetic = isPlain(value) ? value : nil
+            case UInt64.max where key.elementsEqual("synthetic".utf8):
+                bit = 32
+                synthetic = isPlain(value) ? value : nil
             default: return false
             }
             guard seen & bit == 0 else { return false }
@@ -247,25 +293,52 @@ enum CanonicalProgressReader {
     }
 
     static func state(_ text: UnsafeRawBufferPointer) -> MemoryState? {
-        var phase: MemoryState.Phase?, due: Date?, lastReview: Date?
-        var step: Int?, reps: Int?, lapses: Int?
-        var stability: Double?, difficulty: Double?, ease: Double?, interval: Double?
+        var phase: MemoryState.Phase?
+        var due: Date?
+        var lastReview: Date?
+        var step: Int?
+        var reps: Int?
+        var lapses: Int?
+        var stability: Double?
+        var difficulty: Double?
+        var ease: Double?
+        var interval: Double?
         var seen: [String] = []
         let ok = flowPairs(text) { key, value in
             let key = String(decoding: key, as: UTF8.self)
             guard !seen.contains(key) else { return false }
             seen.append(key)
             switch key {
-            case "phase": phase = plain(value).flatMap(MemoryState.Phase.init(rawValue:)); return phase != nil
-            case "due": due = date(value); return due != nil
-            case "last_review": lastReview = date(value); return lastReview != nil
-            case "step": step = integer(value); return step != nil
-            case "reps": reps = integer(value); return reps != nil
-            case "lapses": lapses = integer(value); return lapses != nil
-            case "stability": stability = decimal(value); return stability != nil
-            case "difficulty": difficulty = decimal(value); return difficulty != nil
-            case "ease": ease = decimal(value); return ease != nil
-            case "interval": interval = decimal(value); return interval != nil
+            case "phase":
+                phase = plain(value).flatMap(MemoryState.Phase.init(rawValue:))
+                return phase != nil
+            case "due":
+                due = date(value)
+                return due != nil
+            case "last_review":
+                lastReview = date(value)
+                return lastReview != nil
+            case "step":
+                step = integer(value)
+                return step != nil
+            case "reps":
+                reps = integer(value)
+                return reps != nil
+            case "lapses":
+                lapses = integer(value)
+                return lapses != nil
+            case "stability":
+                stability = decimal(value)
+                return stability != nil
+            case "difficulty":
+                difficulty = decimal(value)
+                return difficulty != nil
+            case "ease":
+                ease = decimal(value)
+                return ease != nil
+            case "interval":
+                interval = decimal(value)
+                return interval != nil
             default: return false
             }
         }
@@ -312,7 +385,8 @@ enum CanonicalProgressReader {
     /// Words as `packed` gives them, written out: a `static let` would cost a call to
     /// `swift_once` on every review. A test holds each to `packed` of its word.
     enum Keys {
-        static let id: UInt64 = 0x6469, at: UInt64 = 0x7461, grade: UInt64 = 0x65_6461_7267, ms: UInt64 = 0x736D, device: UInt64 = 0x6563_6976_6564
+        static let id: UInt64 = 0x6469, at: UInt64 = 0x7461, grade: UInt64 = 0x65_6461_7267, ms: UInt64 = 0x736D,
+            device: UInt64 = 0x6563_6976_6564
     }
 
     /// What `Grade(name:)` reads from a plain scalar: its name in any case, or its number.
@@ -338,7 +412,9 @@ enum CanonicalProgressReader {
         var digits = text[...]
         let negative = digits.first == 0x2D
         if negative { digits = digits.dropFirst() }
-        guard let first = digits.first, first >= 0x30, first <= 0x39, digits.count <= 18, first != 0x30 || (digits.count == 1 && !negative) else { return nil }
+        guard let first = digits.first, first >= 0x30, first <= 0x39, digits.count <= 18,
+            first != 0x30 || (digits.count == 1 && !negative)
+        else { return nil }
         var value = 0
         for byte in digits {
             guard byte >= 0x30, byte <= 0x39 else { return nil }
@@ -351,7 +427,8 @@ enum CanonicalProgressReader {
     static func decimal(_ text: UnsafeRawBufferPointer) -> Double? {
         var body = text[...]
         if body.first == 0x2D { body = body.dropFirst() }
-        guard let dot = body.firstIndex(of: 0x2E), dot > body.startIndex, dot + 1 < body.endIndex, body.count <= 32 else { return nil }
+        guard let dot = body.firstIndex(of: 0x2E), dot > body.startIndex, dot + 1 < body.endIndex, body.count <= 32
+        else { return nil }
         for index in body.indices where index != dot {
             guard body[index] >= 0x30, body[index] <= 0x39 else { return nil }
         }
@@ -361,5 +438,6 @@ enum CanonicalProgressReader {
 
 extension ByteSet {
     /// Letters, digits and `_ . / -`: what the canonical progress reader takes as plain text.
-    static let plainProgressText = ByteSet(Array(0x61...0x7A) + Array(0x41...0x5A) + Array(0x30...0x39) + [0x5F, 0x2E, 0x2F, 0x2D])
+    static let plainProgressText = ByteSet(
+        Array(0x61...0x7A) + Array(0x41...0x5A) + Array(0x30...0x39) + [0x5F, 0x2E, 0x2F, 0x2D])
 }

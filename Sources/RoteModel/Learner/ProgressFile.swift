@@ -56,8 +56,11 @@ public struct ProgressFile: YAMLCodable {
     /// In replay order (time, then id).
     public var reviews: [ReviewEvent]
 
-    public init(entry: String, status: Status = .active, statusAt: Date? = nil, resetAt: Date? = nil, ladder: LadderPosition? = nil,
-                reflection: Reflection? = nil, state: MemoryState? = nil, reviews: [ReviewEvent] = []) {
+    public init(
+        entry: String, status: Status = .active, statusAt: Date? = nil, resetAt: Date? = nil,
+        ladder: LadderPosition? = nil,
+        reflection: Reflection? = nil, state: MemoryState? = nil, reviews: [ReviewEvent] = []
+    ) {
         self.entry = entry
         self.status = status
         self.statusAt = statusAt
@@ -85,7 +88,8 @@ public struct ProgressFile: YAMLCodable {
             let attempts = values.int("attempts") ?? 0
             let at = values.date("at", required: true)
             if let level, !LadderPosition.levels.contains(level) {
-                values.error("level", "unknown ladder level '\(level)'; use \(LadderPosition.levels.joined(separator: ", "))")
+                values.error(
+                    "level", "unknown ladder level '\(level)'; use \(LadderPosition.levels.joined(separator: ", "))")
             } else if let level, let at {
                 ladder = LadderPosition(level: level, covered: covered, attempts: attempts, at: at)
             }
@@ -114,7 +118,8 @@ public struct ProgressFile: YAMLCodable {
             if let id, let at, let gradeText {
                 if let grade = Grade(name: gradeText) {
                     if seen.insert(id).inserted {
-                        reviews.append(ReviewEvent(id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic))
+                        reviews.append(
+                            ReviewEvent(id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic))
                     } else {
                         item.warning("id", "review id \(id) appears twice; the copy is ignored")
                     }
@@ -183,19 +188,23 @@ public struct ProgressFile: YAMLCodable {
             map.add("ladder", values.build(flow: true))
         }
         if let reflection {
-            map.add("reflection", .map([("text", .string(reflection.text)), ("at", .date(reflection.at))], flow: false))
+            map.add(
+                "reflection", .map([("text", .string(reflection.text)), ("at", .date(reflection.at))], flow: false))
         }
         if let state { map.add("state", ProgressFile.stateValue(state)) }
-        map.add("reviews", .list(reviews.sorted(by: ReviewEvent.replayOrder).map { review in
-            var item = YAMLMapBuilder()
-            item.add("id", .string(review.id))
-            item.add("at", .date(review.at))
-            item.add("grade", .string(review.grade.name))
-            item.add("ms", review.ms)
-            item.add("device", review.device)
-            item.add("synthetic", review.synthetic)
-            return item.build(flow: true)
-        }, flow: false))
+        map.add(
+            "reviews",
+            .list(
+                reviews.sorted(by: ReviewEvent.replayOrder).map { review in
+                    var item = YAMLMapBuilder()
+                    item.add("id", .string(review.id))
+                    item.add("at", .date(review.at))
+                    item.add("grade", .string(review.grade.name))
+                    item.add("ms", review.ms)
+                    item.add("device", review.device)
+                    item.add("synthetic", review.synthetic)
+                    return item.build(flow: true)
+                }, flow: false))
         return map.build()
     }
 }

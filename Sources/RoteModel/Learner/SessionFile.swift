@@ -63,9 +63,11 @@ public struct SessionFile: YAMLCodable {
     /// Reviews of every grade.
     public var reviews: Int { again + hard + good + easy }
 
-    public init(id: String, user: String, device: String? = nil, kind: Kind = .mixed, startedAt: Date, endedAt: Date? = nil,
-                decks: [String] = [], again: Int = 0, hard: Int = 0, good: Int = 0, easy: Int = 0, new: Int = 0,
-                attempts: [Attempt] = []) {
+    public init(
+        id: String, user: String, device: String? = nil, kind: Kind = .mixed, startedAt: Date, endedAt: Date? = nil,
+        decks: [String] = [], again: Int = 0, hard: Int = 0, good: Int = 0, easy: Int = 0, new: Int = 0,
+        attempts: [Attempt] = []
+    ) {
         self.id = id
         self.user = user
         self.device = device
@@ -89,7 +91,11 @@ public struct SessionFile: YAMLCodable {
         let startedAt = reader.date("started_at", required: true)
         endedAt = reader.date("ended_at")
         decks = reader.strings("decks") ?? []
-        again = 0; hard = 0; good = 0; easy = 0; new = 0
+        again = 0
+        hard = 0
+        good = 0
+        easy = 0
+        new = 0
         if var counts = reader.mapping("counts") {
             again = counts.int("again") ?? 0
             hard = counts.int("hard") ?? 0
@@ -110,7 +116,8 @@ public struct SessionFile: YAMLCodable {
             let at = item.date("at", required: true)
             let ms = item.int("ms") ?? 0
             if let entry, let question, let correct, let at {
-                attempts.append(Attempt(entry: entry, question: question, answer: answer, correct: correct, at: at, ms: ms))
+                attempts.append(
+                    Attempt(entry: entry, question: question, answer: answer, correct: correct, at: at, ms: ms))
             }
             reader.absorb(item)
         }
@@ -137,15 +144,24 @@ public struct SessionFile: YAMLCodable {
         map.add("decks", strings: decks)
         map.add("skill", skill)
         map.add("score", score)
-        map.add("counts", .map([
-            ("again", .int(again)), ("hard", .int(hard)), ("good", .int(good)), ("easy", .int(easy)), ("new", .int(new)),
-        ], flow: true))
-        map.add("attempts", .list(attempts.map { attempt in
-            .map([
-                ("entry", .string(attempt.entry)), ("question", .string(attempt.question)), ("answer", .string(attempt.answer)),
-                ("correct", .bool(attempt.correct)), ("at", .date(attempt.at)), ("ms", .int(attempt.ms)),
-            ], flow: true)
-        }, flow: false))
+        map.add(
+            "counts",
+            .map(
+                [
+                    ("again", .int(again)), ("hard", .int(hard)), ("good", .int(good)), ("easy", .int(easy)),
+                    ("new", .int(new)),
+                ], flow: true))
+        map.add(
+            "attempts",
+            .list(
+                attempts.map { attempt in
+                    .map(
+                        [
+                            ("entry", .string(attempt.entry)), ("question", .string(attempt.question)),
+                            ("answer", .string(attempt.answer)),
+                            ("correct", .bool(attempt.correct)), ("at", .date(attempt.at)), ("ms", .int(attempt.ms)),
+                        ], flow: true)
+                }, flow: false))
         return map.build()
     }
 }

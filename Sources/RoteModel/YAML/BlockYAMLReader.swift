@@ -65,9 +65,16 @@ enum BlockYAMLReader {
             } else if byte == 0xC2 {
                 if index + 1 < count, bytes[index + 1] < 0xA0 { return true }
             } else if byte == 0xE2 {
-                if index + 2 < count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { return true }
+                if index + 2 < count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                    return true
+                }
             } else if byte == 0xEF {
-                if index + 2 < count, (bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF) || (bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE) { return true }
+                if index + 2 < count,
+                    (bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF)
+                        || (bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE)
+                {
+                    return true
+                }
             }
             index += 1
         }
@@ -109,7 +116,9 @@ struct YamsTree: TreeBuilder {
     }
 
     func mapping(_ pairs: [(key: String, keyMark: Mark, value: Node)], mark: Mark) -> Node {
-        .mapping(Node.Mapping(pairs.map { (scalar($0.key, style: .plain, mark: $0.keyMark), $0.value) }, tag(.implicit), .any, mark))
+        .mapping(
+            Node.Mapping(
+                pairs.map { (scalar($0.key, style: .plain, mark: $0.keyMark), $0.value) }, tag(.implicit), .any, mark))
     }
 
     func sequence(_ items: [Node], mark: Mark) -> Node {
@@ -121,8 +130,10 @@ struct YamsTree: TreeBuilder {
 /// numbers diagnostics and entries carry. `Mark` is two `Int`s (line, column); the reader
 /// builds marks that way only while the layout says so, and the differential test compares
 /// every mark with libyaml's.
-private let marksCanBeMade = MemoryLayout<Mark>.size == MemoryLayout<(Int, Int)>.size
-    && MemoryLayout<Mark>.offset(of: \Mark.line) == 0 && MemoryLayout<Mark>.offset(of: \Mark.column) == MemoryLayout<Int>.size
+private let marksCanBeMade =
+    MemoryLayout<Mark>.size == MemoryLayout<(Int, Int)>.size
+    && MemoryLayout<Mark>.offset(of: \Mark.line) == 0
+    && MemoryLayout<Mark>.offset(of: \Mark.column) == MemoryLayout<Int>.size
 
 /// libyaml marks a quoted scalar without a tag as non-specific (`!`), which resolves to text.
 private let quotedTagName = Tag.Name(rawValue: "!")
@@ -144,7 +155,10 @@ private struct KeySet {
     /// False when the key was there already.
     mutating func insert(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
         if set == nil {
-            for known in list where known.count == key.count && memcmp(known.baseAddress!, key.baseAddress!, key.count) == 0 { return false }
+            for known in list
+            where known.count == key.count && memcmp(known.baseAddress!, key.baseAddress!, key.count) == 0 {
+                return false
+            }
             list.append(key)
             if list.count > 16 { set = Set(list.map { String(decoding: $0, as: UTF8.self) }) }
             return true
@@ -187,7 +201,8 @@ final class ByteSet: Sendable {
 
     /// Bytes a plain scalar's rules look at twice: controls, `#`, `,`, `:`, brackets and
     /// braces, DEL, and the lead bytes of C1 controls and line separators.
-    static let plainScalarSuspects = ByteSet(Array(0x00...0x1F) + [0x23, 0x2C, 0x3A, 0x5B, 0x5D, 0x7B, 0x7D, 0x7F, 0xC2, 0xE2])
+    static let plainScalarSuspects = ByteSet(
+        Array(0x00...0x1F) + [0x23, 0x2C, 0x3A, 0x5B, 0x5D, 0x7B, 0x7D, 0x7F, 0xC2, 0xE2])
 }
 
 func makeMark(line: Int, column: Int) -> Mark {
@@ -475,7 +490,9 @@ private struct Reader<Builder: TreeBuilder> {
     func flowKeyEnd(from start: Int) -> Int? {
         var index = start
         while index + 1 < lineEnds[line], isKeyByte(bytes[index]) { index += 1 }
-        guard index > start, index + 1 < lineEnds[line], bytes[index] == 0x3A, bytes[index + 1] == 0x20 else { return nil }
+        guard index > start, index + 1 < lineEnds[line], bytes[index] == 0x3A, bytes[index + 1] == 0x20 else {
+            return nil
+        }
         return index
     }
 
@@ -493,7 +510,8 @@ private struct Reader<Builder: TreeBuilder> {
         while trimmed > start, bytes[trimmed - 1] == 0x20 { trimmed -= 1 }
         try checkPlain(start, trimmed, flow: flow)
         index = end
-        return builds ? builder.scalar(text(start, trimmed), style: .plain, mark: mark(start, line: line)) : builder.unbuilt
+        return builds
+            ? builder.scalar(text(start, trimmed), style: .plain, mark: mark(start, line: line)) : builder.unbuilt
     }
 
     /// Checks that the bytes between two offsets are a plain scalar, refusing whatever would
@@ -503,7 +521,8 @@ private struct Reader<Builder: TreeBuilder> {
         let first = bytes[start]
         // Indicators that may not start a plain scalar, and `-`, `?`, `:` followed by a space.
         switch first {
-        case 0x26, 0x2A, 0x21, 0x7C, 0x3E, 0x25, 0x40, 0x60, 0x23, 0x2C, 0x5B, 0x5D, 0x7B, 0x7D, 0x22, 0x27: throw Failure()
+        case 0x26, 0x2A, 0x21, 0x7C, 0x3E, 0x25, 0x40, 0x60, 0x23, 0x2C, 0x5B, 0x5D, 0x7B, 0x7D, 0x22, 0x27:
+            throw Failure()
         case 0x3F, 0x3A: throw Failure()  // `?` and `:` start keys and values
         case 0x20: throw Failure()  // `[ a]`: YAML skips the space, found by fuzzing
         case 0x2D where start + 1 == end || bytes[start + 1] == 0x20: throw Failure()
@@ -518,12 +537,18 @@ private struct Reader<Builder: TreeBuilder> {
             guard suspects.contains(byte) else { continue }
             if byte == 0x23, index == start || bytes[index - 1] == 0x20 { throw Failure() }  // a comment
             if byte == 0x3A, index + 1 == end || bytes[index + 1] == 0x20 { throw Failure() }
-            if flow, byte == 0x3A, index + 1 < lineEnds[line], bytes[index + 1] == 0x3F || bytes[index + 1] == 0x2C { throw Failure() }  // libyaml refuses `:?`
+            if flow, byte == 0x3A, index + 1 < lineEnds[line], bytes[index + 1] == 0x3F || bytes[index + 1] == 0x2C {
+                throw Failure()
+            }  // libyaml refuses `:?`
             if flow, byte == 0x5B || byte == 0x5D || byte == 0x7B || byte == 0x7D || byte == 0x2C { throw Failure() }
             if byte < 0x20 || byte == 0x7F { throw Failure() }
             // C1 controls, NEL, line and paragraph separators, BOM: Yams's business.
             if byte == 0xC2, index + 1 < end, bytes[index + 1] < 0xA0 { throw Failure() }
-            if byte == 0xE2, index + 2 < end, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { throw Failure() }
+            if byte == 0xE2, index + 2 < end, bytes[index + 1] == 0x80,
+                bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
+            {
+                throw Failure()
+            }
         }
         if bytes[end - 1] == 0x3A { throw Failure() }
     }
@@ -557,8 +582,11 @@ private struct Reader<Builder: TreeBuilder> {
                 case 0x75:
                     // Four hex digits exactly: `UInt32(_:radix:)` would also take a sign (`\u+aee`,
                     // found by fuzzing), which libyaml refuses.
-                    guard index + 4 <= lineEnd, bytes[index..<(index + 4)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
-                        let value = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<(index + 4)]), as: UTF8.self), radix: 16),
+                    guard index + 4 <= lineEnd,
+                        bytes[index..<(index + 4)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
+                        let value = UInt32(
+                            String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<(index + 4)]), as: UTF8.self),
+                            radix: 16),
                         let scalar = Unicode.Scalar(value)
                     else { throw Failure() }
                     if builds { utf8.append(contentsOf: Array(String(Character(scalar)).utf8)) }

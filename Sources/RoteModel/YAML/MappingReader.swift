@@ -24,7 +24,10 @@ public struct MappingReader {
     /// Fails (logging an error) when `node` is not a mapping.
     public init?(_ node: Node, log: inout DiagnosticLog, context: String = "") {
         guard case let .mapping(mapping) = node else {
-            log.error(node.mark?.line, "\(context.isEmpty ? "the file" : context) must be a mapping of keys to values, found \(MappingReader.kind(of: node))")
+            log.error(
+                node.mark?.line,
+                "\(context.isEmpty ? "the file" : context) must be a mapping of keys to values, found \(MappingReader.kind(of: node))"
+            )
             return nil
         }
         self.node = node
@@ -108,7 +111,9 @@ public struct MappingReader {
         var out: [String] = []
         for (index, item) in items.enumerated() {
             guard case let .scalar(scalar) = item else {
-                log.error(item.mark?.line, "'\(label(key))[\(index + 1)]' must be text, found \(MappingReader.kind(of: item))")
+                log.error(
+                    item.mark?.line, "'\(label(key))[\(index + 1)]' must be text, found \(MappingReader.kind(of: item))"
+                )
                 continue
             }
             out.append(scalar.string)
@@ -121,7 +126,9 @@ public struct MappingReader {
         var out: [Int] = []
         for (index, item) in items.enumerated() {
             guard let number = item.int else {
-                log.error(item.mark?.line, "'\(label(key))[\(index + 1)]' must be a whole number, found \(MappingReader.describe(item))")
+                log.error(
+                    item.mark?.line,
+                    "'\(label(key))[\(index + 1)]' must be a whole number, found \(MappingReader.describe(item))")
                 continue
             }
             out.append(number)
@@ -136,7 +143,10 @@ public struct MappingReader {
         var seconds: [Double] = []
         for (index, item) in items.enumerated() {
             guard let minutes = item.float ?? item.int.map(Double.init), minutes >= 0, minutes.isFinite else {
-                log.error(item.mark?.line, "'\(label(key))[\(index + 1)]' must be 0 or more minutes, found \(MappingReader.describe(item)); e.g. [0, 10, 45]")
+                log.error(
+                    item.mark?.line,
+                    "'\(label(key))[\(index + 1)]' must be 0 or more minutes, found \(MappingReader.describe(item)); e.g. [0, 10, 45]"
+                )
                 return nil
             }
             seconds.append(minutes * 60)
@@ -204,7 +214,9 @@ public struct MappingReader {
     /// Warns once about each key that no field read asked for. Call after reading.
     public mutating func finish() {
         for index in keyList.indices where !used[index] {
-            log.warning(values[index].mark?.line ?? line, "unknown key '\(label(keyList[index]))' (ignored); check its spelling")
+            log.warning(
+                values[index].mark?.line ?? line, "unknown key '\(label(keyList[index]))' (ignored); check its spelling"
+            )
             used[index] = true
         }
     }

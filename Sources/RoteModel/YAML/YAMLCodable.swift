@@ -31,7 +31,9 @@ extension YAMLCodable {
         let (value, found) = decode(node, path: path)
         // YAML refuses raw control characters, so one can only come from an escape in a
         // double-quoted scalar (`"\e"`, `"\u001B"`): no backslash, nothing to look for.
-        guard warnsOfControlCharacters, data.withUnsafeBytes({ bytes in bytes.baseAddress.map { memchr($0, 0x5C, bytes.count) != nil } ?? false }) else { return (value, problems + found) }
+        guard warnsOfControlCharacters,
+            data.withUnsafeBytes({ bytes in bytes.baseAddress.map { memchr($0, 0x5C, bytes.count) != nil } ?? false })
+        else { return (value, problems + found) }
         return (value, problems + found + YAMLSource.controlCharacterWarnings(in: node, path: path))
     }
 

@@ -13,7 +13,15 @@ public enum YAMLSource {
     /// read as YAML) and what was wrong.
     public static func parse(_ data: Data, path: String) -> (Node?, [Diagnostic]) {
         if data.count > maximumFileSize {
-            return (nil, [.error(path, nil, "file is \(data.count / 1_048_576) MiB; Rote reads files up to \(maximumFileSize / 1_048_576) MiB — split it or move it out of the library")])
+            return (
+                nil,
+                [
+                    .error(
+                        path, nil,
+                        "file is \(data.count / 1_048_576) MiB; Rote reads files up to \(maximumFileSize / 1_048_576) MiB — split it or move it out of the library"
+                    )
+                ]
+            )
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             let line = firstInvalidUTF8Line(data)
@@ -28,7 +36,15 @@ public enum YAMLSource {
         if let node = BlockYAMLReader.parse(text) { return (node, []) }
         let markers = conflictMarkerLines(text)
         if !markers.isEmpty {
-            return (nil, markers.map { .error(path, $0, "unresolved git merge conflict marker; edit the file to keep the right lines and remove the markers") })
+            return (
+                nil,
+                markers.map {
+                    .error(
+                        path, $0,
+                        "unresolved git merge conflict marker; edit the file to keep the right lines and remove the markers"
+                    )
+                }
+            )
         }
         let node: Node?
         do {
@@ -44,7 +60,15 @@ public enum YAMLSource {
         // Counting stops at the limit, so even a bomb is refused in linear time.
         var budget = text.utf8.count / 2 + 16
         if text.contains("*"), !fitsBudget(node, &budget) {
-            return (nil, [.error(path, 1, "YAML aliases (*name) expand this file far beyond its size; Rote files do not use anchors and aliases — write the values out")])
+            return (
+                nil,
+                [
+                    .error(
+                        path, 1,
+                        "YAML aliases (*name) expand this file far beyond its size; Rote files do not use anchors and aliases — write the values out"
+                    )
+                ]
+            )
         }
         return (node, [])
     }
@@ -71,17 +95,24 @@ public enum YAMLSource {
             let (line, column, text) = position(ofCharacter: offset, in: yaml)
             let shown = ControlCharacters.visible(String(text.prefix(120))) + (text.count > 120 ? "…" : "")
             if let scalar = Unicode.Scalar(UInt32(bitPattern: value)), ControlCharacters.isControl(scalar) {
-                return .error(path, line, "control character \(ControlCharacters.describe(scalar)) at column \(column) is not allowed in YAML (the line reads: \(shown)); delete it — most editors do not show it, `cat -A` does")
+                return .error(
+                    path, line,
+                    "control character \(ControlCharacters.describe(scalar)) at column \(column) is not allowed in YAML (the line reads: \(shown)); delete it — most editors do not show it, `cat -A` does"
+                )
             }
             return .error(path, line, "YAML error: \(problem) at column \(column) (the line reads: \(shown))")
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _):
             let where_ = context.map { "\($0.text) " } ?? ""
-            return .error(path, mark.line, "YAML syntax error: \(problem) \(where_)at column \(mark.column)".replacingOccurrences(of: "  ", with: " "))
+            return .error(
+                path, mark.line,
+                "YAML syntax error: \(problem) \(where_)at column \(mark.column)".replacingOccurrences(
+                    of: "  ", with: " "))
         case let .composer(context, problem, mark, _):
             let where_ = context.map { "\($0.text) " } ?? ""
             return .error(path, mark.line, "YAML error: \(problem) \(where_)".trimmingCharacters(in: .whitespaces))
         case let .duplicatedKeysInMapping(duplicates, context):
-            return .error(path, context.mark.line, "duplicate key \(duplicates.joined(separator: ", ")) in a mapping; keep one")
+            return .error(
+                path, context.mark.line, "duplicate key \(duplicates.joined(separator: ", ")) in a mapping; keep one")
         default:
             return .error(path, nil, "cannot read YAML: " + ControlCharacters.visible("\(error)"))
         }
@@ -93,7 +124,8 @@ public enum YAMLSource {
     static func position(ofCharacter offset: Int, in text: String) -> (line: Int, column: Int, text: Substring) {
         let target = text.index(text.startIndex, offsetBy: offset, limitedBy: text.endIndex) ?? text.endIndex
         let before = text[..<target]
-        let lineStart = before.lastIndex(where: { $0 == "\n" || $0 == "\r\n" }).map(text.index(after:)) ?? text.startIndex
+        let lineStart =
+            before.lastIndex(where: { $0 == "\n" || $0 == "\r\n" }).map(text.index(after:)) ?? text.startIndex
         let line = 1 + before.reduce(0) { $0 + ($1 == "\n" || $1 == "\r\n" ? 1 : 0) }
         let lineEnd = text[target...].firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) ?? text.endIndex
         let column = 1 + text.unicodeScalars[lineStart..<target].count
@@ -115,9 +147,11 @@ public enum YAMLSource {
                 func list(_ items: [String]) -> String {
                     items.count == 1 ? items[0] : items.dropLast().joined(separator: ", ") + " and " + items.last!
                 }
-                let named = list(distinct.map(ControlCharacters.describe)), shown = list(distinct.map(ControlCharacters.escape))
+                let named = list(distinct.map(ControlCharacters.describe))
+                let shown = list(distinct.map(ControlCharacters.escape))
                 let subject = place.isEmpty ? "the file" : "'\(place)'"
-                let message = distinct.count == 1
+                let message =
+                    distinct.count == 1
                     ? "\(subject) holds \(named), a control character: a terminal would obey it rather than show it (Rote prints it as \(shown)); remove it unless it is meant"
                     : "\(subject) holds \(named), control characters: a terminal would obey them rather than show them (Rote prints them as \(shown)); remove them unless they are meant"
                 found.append(.warning(path, scalar.mark?.line, message))

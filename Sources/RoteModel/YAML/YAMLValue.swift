@@ -18,10 +18,11 @@ public indirect enum YAMLValue: Sendable, Hashable {
     public static func double(_ value: Double) -> YAMLValue { .raw(YAMLValue.format(value)) }
     /// Steps kept in seconds, written in minutes on one line: `[0, 10, 45]`.
     public static func minuteSteps(_ seconds: [Double]) -> YAMLValue {
-        .list(seconds.map { seconds in
-            let minutes = seconds / 60
-            return minutes == minutes.rounded() && abs(minutes) < 1e15 ? .int(Int(minutes)) : .double(minutes)
-        }, flow: true)
+        .list(
+            seconds.map { seconds in
+                let minutes = seconds / 60
+                return minutes == minutes.rounded() && abs(minutes) < 1e15 ? .int(Int(minutes)) : .double(minutes)
+            }, flow: true)
     }
     public static func bool(_ value: Bool) -> YAMLValue { .raw(value ? "true" : "false") }
     public static func date(_ value: Date) -> YAMLValue { .raw(Timestamp.format(value)) }
@@ -132,7 +133,8 @@ extension YAMLValue {
         case .null: return "null"
         case let .list(items, _): return "[" + items.map { $0.inline() }.joined(separator: ", ") + "]"
         case let .map(pairs, _):
-            return "{" + pairs.map { YAMLValue.quoteIfNeeded($0.0) + ": " + $0.1.inline() }.joined(separator: ", ") + "}"
+            return "{" + pairs.map { YAMLValue.quoteIfNeeded($0.0) + ": " + $0.1.inline() }.joined(separator: ", ")
+                + "}"
         }
     }
 
@@ -185,7 +187,8 @@ extension YAMLValue {
             if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == 0x2D else { return false }
             } else {
-                guard (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46) else { return false }
+                guard (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+                else { return false }
             }
         }
         return true
@@ -201,8 +204,12 @@ extension YAMLValue {
                 switch byte {
                 case 0x00..<0x20, 0x22, 0x5C, 0x7F: return false
                 case 0xC2 where index + 1 < bytes.count && bytes[index + 1] < 0xA0: return false
-                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9): return false
-                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF: return false
+                case 0xE2
+                where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    return false
+                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF:
+                    return false
                 default: continue
                 }
             }

@@ -11,11 +11,16 @@ import RoteModel
 public enum LetterAttemptsMerge {
     public static func merge(ours: Data, theirs: Data, path: String = "letters.yaml") -> MergeOutcome {
         let result = LetterAttemptsFile.decodeForMerge(ours, side: .ours, path: path).flatMap { ours in
-            LetterAttemptsFile.decodeForMerge(theirs, side: .theirs, path: path).flatMap { theirs -> Result<String, MergeRefusal> in
+            LetterAttemptsFile.decodeForMerge(theirs, side: .theirs, path: path).flatMap {
+                theirs -> Result<String, MergeRefusal> in
                 guard ours.letter == theirs.letter else {
-                    return .failure(MergeRefusal("\(path): ours holds attempts at '\(ours.letter)' but theirs at '\(theirs.letter)'; keep the right one by hand"))
+                    return .failure(
+                        MergeRefusal(
+                            "\(path): ours holds attempts at '\(ours.letter)' but theirs at '\(theirs.letter)'; keep the right one by hand"
+                        ))
                 }
-                return .success(LetterAttemptsFile(letter: ours.letter, attempts: union(ours.attempts, theirs.attempts)).render())
+                return .success(
+                    LetterAttemptsFile(letter: ours.letter, attempts: union(ours.attempts, theirs.attempts)).render())
             }
         }
         return MergeOutcome(result)

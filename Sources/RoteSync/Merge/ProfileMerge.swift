@@ -56,7 +56,8 @@ public enum ProfileMerge {
             base?.easyRatingVelocity, ours.easyRatingVelocity, theirs.easyRatingVelocity, text: YAMLValue.format)
         merged.cycleCount = pick.value(base?.cycleCount, ours.cycleCount, theirs.cycleCount, text: String.init)
         merged.deckVersions = mergeDeckVersions(base?.deckVersions ?? [], ours.deckVersions, theirs.deckVersions, pick)
-        merged.deckFSRSParameters = mergeDeckParameters(base?.deckFSRSParameters ?? [], ours.deckFSRSParameters, theirs.deckFSRSParameters, pick)
+        merged.deckFSRSParameters = mergeDeckParameters(
+            base?.deckFSRSParameters ?? [], ours.deckFSRSParameters, theirs.deckFSRSParameters, pick)
         return merged
     }
 
@@ -90,10 +91,13 @@ public enum ProfileMerge {
         merged.haptics = bool(\.haptics)
         merged.lastLetter = string(\.lastLetter)
         // One fit is one value: two devices' fits are never mixed weight by weight.
-        merged.fsrsParameters = pick.value(base.fsrsParameters, ours.fsrsParameters, theirs.fsrsParameters, text: parameterText)
+        merged.fsrsParameters = pick.value(
+            base.fsrsParameters, ours.fsrsParameters, theirs.fsrsParameters, text: parameterText)
         // A list of steps is one value, as a fit is.
-        merged.learningSteps = pick.value(base.learningSteps, ours.learningSteps, theirs.learningSteps, text: parameterText)
-        merged.relearningSteps = pick.value(base.relearningSteps, ours.relearningSteps, theirs.relearningSteps, text: parameterText)
+        merged.learningSteps = pick.value(
+            base.learningSteps, ours.learningSteps, theirs.learningSteps, text: parameterText)
+        merged.relearningSteps = pick.value(
+            base.relearningSteps, ours.relearningSteps, theirs.relearningSteps, text: parameterText)
         return merged
     }
 
@@ -157,11 +161,15 @@ public enum ProfileMerge {
             Dictionary(answers.map { ($0.topic, $0) }, uniquingKeysWith: { first, _ in first })
         }
         let (baseAnswers, oursAnswers, theirsAnswers) = (byTopic(base), byTopic(ours), byTopic(theirs))
-        let answers = Dictionary(uniqueKeysWithValues: Set(oursAnswers.keys).union(theirsAnswers.keys).compactMap { topic in
-            pick.value(baseAnswers[topic], oursAnswers[topic], theirsAnswers[topic], text: { answer in
-                "\(answer.granted) \(Timestamp.format(answer.at)) \(answer.version)"
-            }).map { (topic, $0) }
-        })
+        let answers = Dictionary(
+            uniqueKeysWithValues: Set(oursAnswers.keys).union(theirsAnswers.keys).compactMap { topic in
+                pick.value(
+                    baseAnswers[topic], oursAnswers[topic], theirsAnswers[topic],
+                    text: { answer in
+                        "\(answer.granted) \(Timestamp.format(answer.at)) \(answer.version)"
+                    }
+                ).map { (topic, $0) }
+            })
         return answers.keys.sorted().compactMap { answers[$0] }
     }
 

@@ -30,7 +30,9 @@ public enum ProgressMerge {
         let result = ProgressFile.decodeForMerge(ours, side: .ours, path: path).flatMap { ours in
             ProgressFile.decodeForMerge(theirs, side: .theirs, path: path).flatMap { theirs in
                 let base = base.flatMap { ProgressFile.decode($0, path: path).0 }
-                return merge(ours, theirs, base: base, scheduler: Scheduler(settings: settings), path: path).map { $0.render() }
+                return merge(ours, theirs, base: base, scheduler: Scheduler(settings: settings), path: path).map {
+                    $0.render()
+                }
             }
         }
         return MergeOutcome(result)
@@ -43,20 +45,26 @@ public enum ProgressMerge {
         // Two different entries in one path means a file was copied or renamed by hand; which
         // one the path should hold is a person's call, and a union would mix two histories.
         guard ours.entry == theirs.entry else {
-            return .failure(MergeRefusal(
-                "\(path): ours is progress for '\(ours.entry)' but theirs is for '\(theirs.entry)'; keep the right one by hand"))
+            return .failure(
+                MergeRefusal(
+                    "\(path): ours is progress for '\(ours.entry)' but theirs is for '\(theirs.entry)'; keep the right one by hand"
+                ))
         }
         let (status, statusAt) = laterStatus(ours, theirs)
         var reviews = union(ours.reviews, theirs.reviews)
         if let base {
-            let oursIDs = Set(ours.reviews.map(\.id)), theirsIDs = Set(theirs.reviews.map(\.id))
-            let undone = Set(base.reviews.filter { $0.synthetic != nil && !(oursIDs.contains($0.id) && theirsIDs.contains($0.id)) }.map(\.id))
+            let oursIDs = Set(ours.reviews.map(\.id))
+            let theirsIDs = Set(theirs.reviews.map(\.id))
+            let undone = Set(
+                base.reviews.filter { $0.synthetic != nil && !(oursIDs.contains($0.id) && theirsIDs.contains($0.id)) }
+                    .map(\.id))
             if !undone.isEmpty { reviews.removeAll { undone.contains($0.id) } }
         }
         let resetAt = [ours.resetAt, theirs.resetAt].compactMap { $0 }.max()
         var merged = ProgressFile(
             entry: ours.entry, status: status, statusAt: statusAt, resetAt: resetAt,
-            ladder: later(ours.ladder, theirs.ladder, at: \.at, tieBreak: { "\($0.level) \($0.covered) \($0.attempts)" }),
+            ladder: later(
+                ours.ladder, theirs.ladder, at: \.at, tieBreak: { "\($0.level) \($0.covered) \($0.attempts)" }),
             reflection: later(ours.reflection, theirs.reflection, at: \.at, tieBreak: \.text), reviews: reviews)
         merged.state = scheduler.replay(merged.scheduledReviews, entryID: ours.entry)
         return .success(merged)
@@ -64,7 +72,9 @@ public enum ProgressMerge {
 
     /// Last writer wins by `at` for the ladder position and the reflection; on a tie the
     /// larger tie-break text wins, so the choice does not depend on which side is ours.
-    static func later<Value>(_ ours: Value?, _ theirs: Value?, at: (Value) -> Date, tieBreak: (Value) -> String) -> Value? {
+    static func later<Value>(_ ours: Value?, _ theirs: Value?, at: (Value) -> Date, tieBreak: (Value) -> String)
+        -> Value?
+    {
         guard let ours else { return theirs }
         guard let theirs else { return ours }
         if at(ours) != at(theirs) { return at(ours) > at(theirs) ? ours : theirs }
@@ -102,7 +112,8 @@ public enum ProgressMerge {
     /// `suspended` > `ignored` > `active`. Any fixed order would keep the merge symmetric;
     /// this one lets a status set by hand without a time beat the implicit default `active`.
     static func laterStatus(_ ours: ProgressFile, _ theirs: ProgressFile) -> (ProgressFile.Status, Date?) {
-        let theirsWins = ours.statusAt != theirs.statusAt
+        let theirsWins =
+            ours.statusAt != theirs.statusAt
             ? isBefore(ours.statusAt, theirs.statusAt)
             : theirs.status.rawValue > ours.status.rawValue
         let winner = theirsWins ? theirs : ours

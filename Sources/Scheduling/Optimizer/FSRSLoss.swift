@@ -86,8 +86,10 @@ struct FSRSLoss {
     /// The state after a card's first review.
     @inline(__always)
     func initialState(_ rating: Int) -> (s: Double, d: Double) {
-        (Self.clamp(w[rating - 1], Self.minimumStability, Self.maximumStability),
-         Self.clamp(initialDifficulty(rating), 1, 10))
+        (
+            Self.clamp(w[rating - 1], Self.minimumStability, Self.maximumStability),
+            Self.clamp(initialDifficulty(rating), 1, 10)
+        )
     }
 
     /// The state after one later review, from the (clamped) state before it; `r` is the

@@ -42,7 +42,8 @@ extension FSRSOptimizer {
                             let rank = Int(data.itemRank[index])
                             if rank >= 0 {
                                 predicted[rank] = r
-                                binned[rank] = FSRSDataset.rmseBin(deltaT: t, longTermBefore: longTerm, lapsesBefore: lapses)
+                                binned[rank] = FSRSDataset.rmseBin(
+                                    deltaT: t, longTermBefore: longTerm, lapsesBefore: lapses)
                             }
                             if t > 0 {
                                 longTerm += 1
@@ -88,6 +89,7 @@ extension FSRSOptimizer {
             squares += gap * gap * sums.weight
             binWeights += sums.weight
         }
-        return Evaluation(logLoss: -loss / weightSum, rmseBins: (squares / binWeights).squareRoot(), reviews: data.itemCount)
+        return Evaluation(
+            logLoss: -loss / weightSum, rmseBins: (squares / binWeights).squareRoot(), reviews: data.itemCount)
     }
 }

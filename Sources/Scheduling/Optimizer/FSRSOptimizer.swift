@@ -142,13 +142,17 @@ public enum FSRSOptimizer {
     static func fitUnrounded(_ data: FSRSDataset, configuration: Configuration) -> Outcome {
         guard data.itemCount >= configuration.minimumReviews else {
             return .notEnoughData(
-                "\(data.itemCount) review\(data.itemCount == 1 ? "" : "s") to learn from, fewer than the \(configuration.minimumReviews) needed (a review counts when it comes a day or more after the one before); the defaults stay")
+                "\(data.itemCount) review\(data.itemCount == 1 ? "" : "s") to learn from, fewer than the \(configuration.minimumReviews) needed (a review counts when it comes a day or more after the one before); the defaults stay"
+            )
         }
         let preparation = prepare(data)
         let trainCount = preparation.trainIndices.count
-        let notEnough = "too few reviews are usable after fsrs-rs's outlier rule (\(trainCount) of \(data.itemCount)); the defaults stay"
+        let notEnough =
+            "too few reviews are usable after fsrs-rs's outlier rule (\(trainCount) of \(data.itemCount)); the defaults stay"
         // fsrs-rs's floors: below 8 training items, the defaults.
-        guard trainCount >= 8, let (initialStability, counts) = preparation.initial else { return .notEnoughData(notEnough) }
+        guard trainCount >= 8, let (initialStability, counts) = preparation.initial else {
+            return .notEnoughData(notEnough)
+        }
         let start = initialStability.map(Double.init) + FSRSParameters.defaultValues[4...].map { Double(Float($0)) }
         // Below 64, or with nothing beyond each card's first interval, only w0…w3.
         if trainCount == preparation.kept.count || trainCount < 64 {
@@ -160,7 +164,8 @@ public enum FSRSOptimizer {
         let position = data.cardPositions()
         var weights = [Double](repeating: 0, count: data.reviewCount)
         var trained = 0
-        for (rank, index) in preparation.trainIndices.enumerated() where position[Int(index)] + 1 <= configuration.maximumSequenceLength {
+        for (rank, index) in preparation.trainIndices.enumerated()
+        where position[Int(index)] + 1 <= configuration.maximumSequenceLength {
             weights[Int(index)] = FSRSDataset.recencyWeight(rank: rank, count: trainCount)
             trained += 1
         }
@@ -261,9 +266,12 @@ public enum FSRSOptimizer {
         var gradient = [Double](repeating: 0, count: 21)
     }
 
-    static func train(_ data: FSRSDataset, weights: [Double], trained: Int, parameters: inout [Double], configuration: Configuration) {
+    static func train(
+        _ data: FSRSDataset, weights: [Double], trained: Int, parameters: inout [Double], configuration: Configuration
+    ) {
         var random = SeededGenerator(seed: configuration.seed)
-        let epochs = epochBatches(data, weights: weights, batchSize: configuration.batchSize, epochs: configuration.epochs, random: &random)
+        let epochs = epochBatches(
+            data, weights: weights, batchSize: configuration.batchSize, epochs: configuration.epochs, random: &random)
         let steps = epochs.reduce(0) { $0 + $1.count }
         guard steps > 0 else { return }
         let initial = parameters

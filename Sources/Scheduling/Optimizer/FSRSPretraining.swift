@@ -69,7 +69,9 @@ enum FSRSPretraining {
     /// `averageRecall`) is fitted with the default forgetting curve by a ternary search over
     /// stability in 0.001…100, with a small pull towards the default; then the four are made
     /// monotonic and missing grades filled in (`smooth_and_fill`).
-    static func initialStability(_ kept: [FirstInterval], averageRecall: Float) -> (stability: [Float], counts: [Int: Int])? {
+    static func initialStability(_ kept: [FirstInterval], averageRecall: Float) -> (
+        stability: [Float], counts: [Int: Int]
+    )? {
         var groups: [Int: [UInt32: (recalled: Int, count: Int)]] = [:]
         for interval in kept {
             var entry = groups[interval.firstRating, default: [:]][interval.deltaT, default: (0, 0)]
@@ -82,15 +84,20 @@ enum FSRSPretraining {
         for (rating, byInterval) in groups {
             let data = byInterval.sorted { $0.key < $1.key }
             counts[rating] = data.reduce(0) { $0 + $1.value.count }
-            stability[rating] = search(data.map { (Double($0.key), Double($0.value.recalled) / Double($0.value.count), Double($0.value.count)) },
-                                       averageRecall: Double(averageRecall), defaultS0: Double(defaultInitialStability[rating - 1]))
+            stability[rating] = search(
+                data.map {
+                    (Double($0.key), Double($0.value.recalled) / Double($0.value.count), Double($0.value.count))
+                },
+                averageRecall: Double(averageRecall), defaultS0: Double(defaultInitialStability[rating - 1]))
         }
         guard let filled = smoothAndFill(stability, counts: counts) else { return nil }
         return (filled, counts)
     }
 
     /// `search_parameters` for one first grade: (delta_t, recall, count) rows in delta_t order.
-    static func search(_ rows: [(deltaT: Double, recall: Double, count: Double)], averageRecall: Double, defaultS0: Double) -> Float {
+    static func search(
+        _ rows: [(deltaT: Double, recall: Double, count: Double)], averageRecall: Double, defaultS0: Double
+    ) -> Float {
         let decay = -Double(Float(0.1542))
         let factor = pow(0.9, 1 / decay) - 1
         let smoothed = rows.map { ($0.deltaT, ($0.recall * $0.count + averageRecall) / ($0.count + 1), $0.count) }

@@ -89,7 +89,8 @@ public enum FSRSSimulator {
                     let days = FSRS.wholeDays(from: last, to: time)
                     // The optimizer predicts long-term answers from whole days; a same-day
                     // answer only needs a plausible chance, so it uses the exact time.
-                    let r = days >= 1
+                    let r =
+                        days >= 1
                         ? truth.retrievability(stability: memory[card].stability, elapsedDays: days)
                         : pow(1 + factor * (elapsed / 86_400) / memory[card].stability, decay)
                     grade = uniform() < r ? Grade(rawValue: pick(configuration.recalledGrades) + 2)! : .again

@@ -1,7 +1,8 @@
 import Foundation
-import TestSupport
 import RoteModel
+import TestSupport
 import Testing
+
 @testable import Scheduling
 
 /// The optimizer against fsrs-rs (the committed fixture), against the simulated learner whose
@@ -18,8 +19,11 @@ import Testing
         for scored in [expected.defaults, expected.truth, expected.fsrs_rs_fit] {
             let score = try #require(FSRSOptimizer.evaluate(data, parameters: scored.parameters))
             #expect(score.reviews == expected.items)
-            #expect(abs(score.logLoss - scored.log_loss) < 2e-6, "log loss \(score.logLoss) vs fsrs-rs \(scored.log_loss)")
-            #expect(abs(score.rmseBins - scored.rmse_bins) < 2e-6, "RMSE(bins) \(score.rmseBins) vs fsrs-rs \(scored.rmse_bins)")
+            #expect(
+                abs(score.logLoss - scored.log_loss) < 2e-6, "log loss \(score.logLoss) vs fsrs-rs \(scored.log_loss)")
+            #expect(
+                abs(score.rmseBins - scored.rmse_bins) < 2e-6,
+                "RMSE(bins) \(score.rmseBins) vs fsrs-rs \(scored.rmse_bins)")
         }
     }
 
@@ -30,9 +34,12 @@ import Testing
         let expected = try FSRSRsFixture.expected()
         let firstIntervals = try FSRSRsFixture.histories().map { events -> [ReviewEvent] in
             // Up to and including the first review a day or more after the one before.
-            guard let end = events.indices.dropFirst().first(where: {
-                FSRS.wholeDays(from: events[$0 - 1].at.timeIntervalSince1970, to: events[$0].at.timeIntervalSince1970) > 0
-            }) else { return events }
+            guard
+                let end = events.indices.dropFirst().first(where: {
+                    FSRS.wholeDays(
+                        from: events[$0 - 1].at.timeIntervalSince1970, to: events[$0].at.timeIntervalSince1970) > 0
+                })
+            else { return events }
             return Array(events[...end])
         }
         let data = FSRSDataset(histories: firstIntervals)
@@ -59,8 +66,12 @@ import Testing
         #expect(parameters.count == 21)
         _ = try FSRSParameters(parameters)
         let score = try #require(FSRSOptimizer.evaluate(data, parameters: parameters))
-        #expect(score.logLoss <= expected.fsrs_rs_fit.log_loss + 0.001, "\(score.logLoss) vs fsrs-rs \(expected.fsrs_rs_fit.log_loss)")
-        #expect(score.rmseBins <= 1.1 * expected.fsrs_rs_fit.rmse_bins, "\(score.rmseBins) vs fsrs-rs \(expected.fsrs_rs_fit.rmse_bins)")
+        #expect(
+            score.logLoss <= expected.fsrs_rs_fit.log_loss + 0.001,
+            "\(score.logLoss) vs fsrs-rs \(expected.fsrs_rs_fit.log_loss)")
+        #expect(
+            score.rmseBins <= 1.1 * expected.fsrs_rs_fit.rmse_bins,
+            "\(score.rmseBins) vs fsrs-rs \(expected.fsrs_rs_fit.rmse_bins)")
         // And it learned something: far better than the defaults on this learner.
         #expect(score.logLoss < expected.defaults.log_loss - 0.005)
     }
@@ -86,7 +97,8 @@ import Testing
         let fittedScore = try #require(FSRSOptimizer.evaluate(data, parameters: fitted))
         let defaultScore = try #require(FSRSOptimizer.evaluate(data, parameters: FSRSParameters.defaultValues))
         #expect(defaultScore.logLoss - truthScore.logLoss > 0.005, "the data tells the learner from the defaults")
-        #expect(fittedScore.logLoss - truthScore.logLoss < 0.001, "fit \(fittedScore.logLoss), truth \(truthScore.logLoss)")
+        #expect(
+            fittedScore.logLoss - truthScore.logLoss < 0.001, "fit \(fittedScore.logLoss), truth \(truthScore.logLoss)")
         #expect(fittedScore.rmseBins < 1.5 * truthScore.rmseBins)
 
         // Item by item, the fitted model's recall probabilities are the true model's.
@@ -110,7 +122,9 @@ import Testing
         }
         #expect(gap / Double(data.itemCount) < 0.02, "mean |R fitted − R true| = \(gap / Double(data.itemCount))")
         for grade in 0..<4 {
-            #expect(abs(fitted[grade] - truth[grade]) / truth[grade] < 0.35, "w\(grade) = \(fitted[grade]), truly \(truth[grade])")
+            #expect(
+                abs(fitted[grade] - truth[grade]) / truth[grade] < 0.35,
+                "w\(grade) = \(fitted[grade]), truly \(truth[grade])")
         }
     }
 
@@ -132,7 +146,9 @@ import Testing
             [0.5, 2.0, 4.0, 12.0, 6.0, 0.5, 2.0, 0.2, 1.5, 0.2, 1.0, 1.2, 0.1, 0.4, 1.0, 0.5, 2.0, 0.9, 0.4, 0.3, 0.5],
         ]
         let w = points[point]
-        let weights = data.itemRank.enumerated().map { index, rank in rank >= 0 ? 0.25 + 0.75 * Double(index % 7) / 6 : 0 }
+        let weights = data.itemRank.enumerated().map { index, rank in
+            rank >= 0 ? 0.25 + 0.75 * Double(index % 7) / 6 : 0
+        }
         let (_, gradient) = data.lossAndGradient(w, weights: weights)
         var covered = 0
         for i in 0..<21 {
@@ -141,8 +157,12 @@ import Testing
             var down = w
             up[i] += h
             down[i] -= h
-            let numeric = (data.lossAndGradient(up, weights: weights).loss - data.lossAndGradient(down, weights: weights).loss) / (2 * h)
-            #expect(abs(gradient[i] - numeric) <= 1e-5 * max(1, abs(numeric)), "w\(i): analytic \(gradient[i]), numeric \(numeric)")
+            let numeric =
+                (data.lossAndGradient(up, weights: weights).loss - data.lossAndGradient(down, weights: weights).loss)
+                / (2 * h)
+            #expect(
+                abs(gradient[i] - numeric) <= 1e-5 * max(1, abs(numeric)),
+                "w\(i): analytic \(gradient[i]), numeric \(numeric)")
             if gradient[i] != 0 { covered += 1 }
         }
         #expect(covered == 21, "every parameter moves the loss on these histories")
@@ -257,7 +277,8 @@ import Testing
                 for index in 0..<events.count {
                     if index > 0 {
                         let r = model.retrievability(days: data.deltaT[index], stability: state.s)
-                        state = model.next(s: state.s, d: state.d, deltaT: data.deltaT[index], rating: Int(data.rating[index]), r: r)
+                        state = model.next(
+                            s: state.s, d: state.d, deltaT: data.deltaT[index], rating: Int(data.rating[index]), r: r)
                     }
                     #expect(relativeError(states[index].stability, state.s) < 1e-9)
                     #expect(relativeError(states[index].difficulty, state.d) < 1e-9)

@@ -1,6 +1,7 @@
 import Foundation
 import RoteModel
 import Testing
+
 @testable import Scheduling
 
 /// The experiment behind `FSRSOptimizer.minimumReviews` (docs/scheduling.md): simulated
@@ -10,7 +11,10 @@ import Testing
 @Suite struct OptimizerMinimumExperiment {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["ROTE_OPTIMIZER_EXPERIMENTS"] != nil))
     func heldOutLogLossOfFitsOnFewReviews() throws {
-        for (name, truth) in [("the default learner", FSRSParameters.defaultValues), ("a learner far from the defaults", FSRSSimulator.farFromDefaults)] {
+        for (name, truth) in [
+            ("the default learner", FSRSParameters.defaultValues),
+            ("a learner far from the defaults", FSRSSimulator.farFromDefaults),
+        ] {
             for (cards, perDay, seeds) in [(60, 5, 6), (120, 5, 6), (250, 5, 6), (500, 12, 4), (1_000, 25, 4)] {
                 var fitted = 0.0
                 var defaults = 0.0
@@ -26,11 +30,15 @@ import Testing
                     simulation.seed = UInt64(seed)
                     let start = simulation.start.timeIntervalSince1970
                     let (cut, end) = (start + 40 * 86_400, start + 120 * 86_400)
-                    let all = try FSRSSimulator.histories(simulation).map { $0.filter { $0.at.timeIntervalSince1970 < end } }
+                    let all = try FSRSSimulator.histories(simulation).map {
+                        $0.filter { $0.at.timeIntervalSince1970 < end }
+                    }
                     let training = FSRSDataset(histories: all.map { $0.filter { $0.at.timeIntervalSince1970 < cut } })
                     var configuration = FSRSOptimizer.Configuration()
                     configuration.minimumReviews = 0
-                    guard let parameters = FSRSOptimizer.fit(training, configuration: configuration).parameters else { continue }
+                    guard let parameters = FSRSOptimizer.fit(training, configuration: configuration).parameters else {
+                        continue
+                    }
                     let later = FSRSDataset(histories: all)
                     // Review times in the dataset's flat order (empty histories are skipped there).
                     let times = all.filter { !$0.isEmpty }.flatMap { $0.map(\.at.timeIntervalSince1970) }
@@ -41,7 +49,9 @@ import Testing
                     items += training.itemCount
                 }
                 guard runs > 0 else { continue }
-                print("\(name), \(cards) cards: \(items / runs) training reviews; held-out log loss fitted \(fitted / Double(runs)), defaults \(defaults / Double(runs)), difference \((fitted - defaults) / Double(runs)) (\(runs) learners)")
+                print(
+                    "\(name), \(cards) cards: \(items / runs) training reviews; held-out log loss fitted \(fitted / Double(runs)), defaults \(defaults / Double(runs)), difference \((fitted - defaults) / Double(runs)) (\(runs) learners)"
+                )
             }
         }
     }
@@ -63,7 +73,8 @@ import Testing
                     loss -= y * log(r) + (1 - y) * log(1 - r)
                     count += 1
                 }
-                state = model.next(s: state.s, d: state.d, deltaT: data.deltaT[index], rating: Int(data.rating[index]), r: r)
+                state = model.next(
+                    s: state.s, d: state.d, deltaT: data.deltaT[index], rating: Int(data.rating[index]), r: r)
             }
         }
         return loss / count

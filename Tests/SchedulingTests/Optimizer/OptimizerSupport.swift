@@ -1,6 +1,7 @@
 import Foundation
 import RoteModel
 import TestSupport
+
 @testable import Scheduling
 
 extension FSRSRsFixture {
@@ -35,7 +36,9 @@ extension FSRSDataset {
         var gR: [Double] = []
         weights.withUnsafeBufferPointer { weights in
             for card in 0..<cardCount {
-                model.accumulate(self, reviews: reviews(ofCard: card), weights: weights, loss: &loss, gradient: &gradient, steps: &steps, gR: &gR)
+                model.accumulate(
+                    self, reviews: reviews(ofCard: card), weights: weights, loss: &loss, gradient: &gradient,
+                    steps: &steps, gR: &gR)
             }
         }
         return (loss, gradient)
