@@ -1,9 +1,9 @@
-import Foundation
-import Launch
-import RoteModel
-import RoteStore
-import Study
-import StudyData
+public import Foundation
+public import Launch
+public import RoteModel
+public import RoteStore
+public import Study
+public import StudyData
 
 /// How much a session takes on; nil leaves each to the learner's profile.
 public struct StudyLimits: Sendable {

@@ -1,14 +1,14 @@
-import Foundation
-import HTTPTypes
-import Hummingbird
-import Launch
-import LetterTracing
-import RoteLibrary
-import RoteModel
-import RoteStore
-import Scheduling
-import Study
-import WebPages
+public import Foundation
+public import HTTPTypes
+public import Hummingbird
+public import Launch
+public import LetterTracing
+public import RoteLibrary
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import Study
+public import WebPages
 
 /// `rote serve`'s application: the pages, the JSON API of `docs/web.md`, and the one study
 /// session a learner can have open. Every answer comes from `Library` and Study — the code

@@ -1,5 +1,5 @@
-import Foundation
-import Git
+public import Foundation
+public import Git
 
 /// The library's one writer: it holds the library's lock (`LibraryLock`) for as long as it
 /// lives, and its `git` has finished whatever a killed write left (`recoverInterruptedApply`)

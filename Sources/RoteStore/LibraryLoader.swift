@@ -1,8 +1,8 @@
-import Foundation
-import Git
-import Parallelism
-import SystemPackage
-import Yams
+public import Foundation
+public import Git
+public import Parallelism
+public import SystemPackage
+public import Yams
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
-import Foundation
-import RoteModel
-import Scheduling
-import Yams
+public import Foundation
+public import RoteModel
+public import Scheduling
+public import Yams
 
 extension LetterAttempt {
     /// The optional JSON field naming the letter an attempt is at (an entry id such as

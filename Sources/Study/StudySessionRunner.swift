@@ -1,8 +1,8 @@
-import Foundation
-import RoteModel
-import RoteStore
-import Scheduling
-import StudyData
+public import Foundation
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import StudyData
 
 /// Runs one study session over a plan: shows each exercise, grades each entry from all its
 /// answers (`Grading`), writes every review to its progress file the moment it is given, keeps

@@ -1,5 +1,5 @@
-import Foundation
-import Yams
+public import Foundation
+public import Yams
 
 /// One studiable item of a deck, whatever its kind, with where it lives.
 public struct Entry: Sendable, Equatable {

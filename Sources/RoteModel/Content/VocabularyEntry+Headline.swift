@@ -1,5 +1,5 @@
-import Foundation
-import Yams
+public import Foundation
+public import Yams
 
 extension VocabularyEntry {
     /// What an index keeps of a vocabulary entry: its word, its forms' values in file order,

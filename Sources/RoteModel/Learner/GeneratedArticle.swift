@@ -1,5 +1,5 @@
-import Foundation
-import Yams
+public import Foundation
+public import Yams
 
 /// Seed 002's `GeneratedContent`: a short reading text Rote composed for the learner's rank.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import Yams
+public import Foundation
+public import Yams
 
 /// One drawing of a letter, scored by the tracing app (seed 003's `LetterAttempt`).
 ///

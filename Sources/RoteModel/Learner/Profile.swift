@@ -1,5 +1,5 @@
-import Foundation
-import Yams
+public import Foundation
+public import Yams
 
 /// `profiles/<user>/profile.yaml`: a learner's settings, consent and adaptive state.
 public struct Profile: YAMLCodable {

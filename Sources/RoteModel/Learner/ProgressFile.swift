@@ -1,5 +1,5 @@
-import Foundation
-import Yams
+public import Foundation
+public import Yams
 
 /// `profiles/<user>/progress/<deck>/<entry>.yaml`: one learner's history with one entry.
 ///

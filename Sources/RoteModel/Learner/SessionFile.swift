@@ -1,5 +1,5 @@
-import Foundation
-import Yams
+public import Foundation
+public import Yams
 
 /// `profiles/<user>/sessions/<yyyy>/<mm>/<id>.yaml`: one finished study session and every
 /// answer given in it (seed 000's session history and question attempts). Immutable once

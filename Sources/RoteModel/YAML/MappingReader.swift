@@ -1,5 +1,5 @@
-import Foundation
-import Yams
+public import Foundation
+public import Yams
 
 /// Reads the fields of one YAML mapping into typed values, recording a diagnostic with the
 /// line for every missing required field, wrong type or unknown key — so one bad field is

@@ -1,5 +1,5 @@
-import Foundation
-import Yams
+public import Foundation
+public import Yams
 
 /// A file format Rote reads with line-accurate diagnostics and writes in one canonical form.
 /// `decode(render(x)) == x` holds for every conforming type (tested for each).
