@@ -6,6 +6,7 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(
@@ -76,7 +77,7 @@ let package = Package(
         .target(
             name: "StudyData", dependencies: ["RoteModel", "Scheduling", "RoteStore"], swiftSettings: strictSettings),
         .target(
-            name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Parallelism", "Yams"],
+            name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Parallelism"],
             swiftSettings: strictSettings),
         // The launch index cache in .git/rote/: what a launch needs, memory-mapped.
         .target(

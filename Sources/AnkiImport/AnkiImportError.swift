@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// Why an Anki package could not be imported, with what to do. Nothing in the library has
 /// changed when one of these is thrown: every check runs before the first write.

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 
 /// A read-only SQLite database (`sqlite3`): just enough to read an Anki collection.

@@ -1,4 +1,4 @@
-import CZstd
+internal import CZstd
 import Foundation
 
 /// zstd decompression (`ZSTD_decompressStream`), for the `collection.anki21b`, media index and

@@ -1,6 +1,6 @@
-import Foundation
-import RoteModel
-import RoteStore
+public import Foundation
+public import RoteModel
+public import RoteStore
 
 /// `rote export --deck NAME --format csv|tsv`: a vocabulary or passages deck as a table with
 /// a header row, in the columns `rote import` reads. The flat fields travel; a word's examples

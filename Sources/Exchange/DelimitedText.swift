@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Comma-, tab- or otherwise-separated text as spreadsheets and Anki write it: RFC 4180
 /// quoting (a field in `"…"` may hold the separator, newlines and `""` for a quote), CRLF or

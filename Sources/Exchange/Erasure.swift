@@ -1,7 +1,7 @@
-import Foundation
-import Git
-import RoteModel
-import RoteStore
+public import Foundation
+public import Git
+public import RoteModel
+public import RoteStore
 
 /// `rote forget USER`: the right to erasure (seed 004). Deletes every file of the learner in
 /// one commit marked `Rote-Erasure: USER`, which sync honours — a clone that changed those

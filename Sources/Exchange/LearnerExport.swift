@@ -1,7 +1,7 @@
-import Foundation
-import Parallelism
-import RoteModel
-import RoteStore
+public import Foundation
+public import Parallelism
+public import RoteModel
+public import RoteStore
 
 /// `rote export --user U --format json|csv --out DIR`: everything of one learner (seed 004's
 /// right to portability) — profile, every progress file with every review, every session with

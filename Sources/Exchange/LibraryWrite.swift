@@ -1,7 +1,7 @@
-import Foundation
-import Git
-import RoteModel
-import RoteStore
+public import Foundation
+public import Git
+public import RoteModel
+public import RoteStore
 
 /// Helpers for the commits imports and erasures make (the writing itself is
 /// `LibraryGit.apply`, all or nothing).

@@ -1,7 +1,7 @@
-import Foundation
-import Git
-import RoteModel
-import RoteStore
+public import Foundation
+public import Git
+public import RoteModel
+public import RoteStore
 
 /// `rote consent`: the learner's answer to whether Rote may keep their passage practice
 /// (seed 004 §6), and what withdrawing it does — every file of passage practice erased in one

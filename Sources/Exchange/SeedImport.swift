@@ -1,6 +1,6 @@
-import Foundation
-import RoteModel
-import RoteStore
+public import Foundation
+public import RoteModel
+public import RoteStore
 
 /// `rote import FILE.json`: the skills seed's JSON (seed 001 — domains, skills, questions with
 /// UUIDs, slugs, payloads and publish flags) mapped onto a skills deck:

@@ -1,6 +1,6 @@
-import Foundation
-import RoteModel
-import RoteStore
+public import Foundation
+public import RoteModel
+public import RoteStore
 
 /// `rote import FILE.csv|.tsv|.txt --deck NAME`: vocabulary or passages from a table whose
 /// header row names the fields (or Anki's `#columns:` header). Each row becomes one entry

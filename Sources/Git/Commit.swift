@@ -1,5 +1,5 @@
-import CLibGit2
-import Foundation
+internal import CLibGit2
+public import Foundation
 
 /// A commit object (`git_commit`).
 public final class Commit {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where fetch, push and clone find credentials, and how far they trust servers. Credentials are
 /// looked up at the moment a server asks for them and handed straight to libgit2: nothing is

@@ -1,4 +1,4 @@
-import CLibGit2
+internal import CLibGit2
 
 /// An error reported by libgit2: its numeric code (`GIT_ENOTFOUND`, `GIT_ELOCKED`, ...), the
 /// error class it came from, and the message libgit2 recorded, plus what Rote was doing.

@@ -1,5 +1,5 @@
-import CLibGit2
-import Foundation
+internal import CLibGit2
+public import Foundation
 
 /// A git index (`git_index`): either the repository's staging index (`Repository.index()`),
 /// or an in-memory one holding a merge result (`Repository.mergeCommits`) that may have

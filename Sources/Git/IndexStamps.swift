@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What git's index records for each staged file (stage 0): its blob and the stat data git
 /// last saw it with. A file whose stat data still matches its stamp holds the stamped blob:

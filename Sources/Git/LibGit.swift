@@ -1,5 +1,5 @@
-import CLibGit2
-import Foundation
+internal import CLibGit2
+public import Foundation
 
 /// Process-wide libgit2 set-up. Every handle calls `LibGit.ensureInitialized()` before its
 /// first libgit2 call; libgit2 counts init calls, so initialising once for the process and

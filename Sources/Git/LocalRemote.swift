@@ -1,4 +1,4 @@
-import CLibGit2
+internal import CLibGit2
 import Foundation
 
 /// A remote that is a folder on this machine (a path or `file://`). libgit2 reaches such a

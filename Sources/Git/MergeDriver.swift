@@ -1,5 +1,5 @@
-import CLibGit2
-import Foundation
+internal import CLibGit2
+public import Foundation
 
 /// The three versions of a file that both sides of a merge changed.
 public struct MergeDriverInput: Sendable {

@@ -1,5 +1,5 @@
-import CLibGit2
-import Foundation
+internal import CLibGit2
+public import Foundation
 
 /// The result of a three-way text merge of one file.
 public struct TextMergeResult: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import CLibGit2
+internal import CLibGit2
 
 /// A git object id (SHA-1), as a value.
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import CLibGit2
+internal import CLibGit2
 import Foundation
 
 /// A named remote of a repository (`git_remote`), for fetching and pushing.

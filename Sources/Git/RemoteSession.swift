@@ -1,4 +1,4 @@
-import CLibGit2
+internal import CLibGit2
 import Foundation
 
 /// The state that one fetch, push or clone shares with libgit2's C callbacks: the credentials

@@ -1,4 +1,4 @@
-import CLibGit2
+internal import CLibGit2
 import Foundation
 
 /// What merging a commit into HEAD would take (`git_merge_analysis`). At most one of

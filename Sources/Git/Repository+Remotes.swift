@@ -1,5 +1,5 @@
-import CLibGit2
-import Foundation
+internal import CLibGit2
+public import Foundation
 
 extension Repository {
     /// Clones `url` (a path, `file://`, `git://`, `ssh://`, `user@host:path` or `https://`)

@@ -1,5 +1,5 @@
-import CLibGit2
-import Foundation
+internal import CLibGit2
+public import Foundation
 
 extension Repository {
     /// A new tree: `base` (or nothing) with `changes` applied, built in memory from blobs and

@@ -1,5 +1,5 @@
-import CLibGit2
-import Foundation
+internal import CLibGit2
+public import Foundation
 
 extension Repository {
     /// Paths that differ in the work tree or the staging index from HEAD: modified, added

@@ -1,5 +1,5 @@
-import CLibGit2
-import Foundation
+internal import CLibGit2
+public import Foundation
 
 /// A git repository (`git_repository`). Not thread-safe: use one from one thread at a time.
 public final class Repository {

@@ -1,4 +1,4 @@
-import CLibGit2
+internal import CLibGit2
 import Foundation
 
 /// Calls `body` with a `git_strarray` holding copies of `strings`, valid only during the call.

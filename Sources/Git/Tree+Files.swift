@@ -1,4 +1,4 @@
-import CLibGit2
+internal import CLibGit2
 import Foundation
 
 /// One file of a tree: its full slash-separated path and blob id.

@@ -1,8 +1,8 @@
-import Foundation
-import Parallelism
-import RoteModel
-import RoteStore
-import StudyData
+public import Foundation
+public import Parallelism
+public import RoteModel
+public import RoteStore
+public import StudyData
 
 /// What statistics read of one progress file.
 public struct ProgressDigest: Sendable {

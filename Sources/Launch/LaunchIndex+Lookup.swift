@@ -1,8 +1,8 @@
-import Foundation
-import Git
-import RoteModel
-import RoteStore
-import StudyData
+public import Foundation
+public import Git
+public import RoteModel
+public import RoteStore
+public import StudyData
 
 /// Looking a word up: its form's slot in the table, then the form's lemmas, most frequent
 /// first, with the overlay's changes.

@@ -1,8 +1,8 @@
-import Foundation
-import Git
-import RoteModel
-import RoteStore
-import StudyData
+public import Foundation
+public import Git
+public import RoteModel
+public import RoteStore
+public import StudyData
 
 /// The launch index: a compact binary summary of one learner's library — entries in study
 /// order, every word form → lemma in an open-addressing table, each entry's rank and status,

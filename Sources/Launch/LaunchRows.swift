@@ -1,9 +1,9 @@
-import Foundation
-import Git
-import Parallelism
-import RoteModel
-import RoteStore
-import StudyData
+public import Foundation
+public import Git
+public import Parallelism
+public import RoteModel
+public import RoteStore
+public import StudyData
 
 /// One entry as the launch index keeps it: enough to plan, order and look words up, not its
 /// content (a card's file is read when the card is shown).

@@ -1,7 +1,7 @@
-import Foundation
-import RoteModel
-import RoteStore
-import StudyData
+public import Foundation
+public import RoteModel
+public import RoteStore
+public import StudyData
 
 /// A study session over the launch index: a card's entry and progress files are read when
 /// the card comes up (and kept for its next visit), a deck's vocabulary only when a question

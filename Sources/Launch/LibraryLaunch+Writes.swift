@@ -1,7 +1,7 @@
-import Foundation
-import Git
-import RoteModel
-import RoteStore
+public import Foundation
+public import Git
+public import RoteModel
+public import RoteStore
 
 extension LibraryLaunch {
     /// Records Rote's own writes (library path → the bytes written, nil for a removal) in the

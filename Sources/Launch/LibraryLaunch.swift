@@ -1,10 +1,10 @@
-import Dispatch
-import Foundation
-import Git
-import Parallelism
-import RoteModel
-import RoteStore
-import StudyData
+public import Dispatch
+public import Foundation
+public import Git
+public import Parallelism
+public import RoteModel
+public import RoteStore
+public import StudyData
 
 /// Opens a learner's library for study and lookups through the launch index cache in
 /// `.git/rote/`: the index from the last launch is used at once, and a stat check of every

@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// A point of a drawing or a template, in the letters deck's 100×100 box (x to the right, y
 /// downwards): the point `rote letters record` stores, `t` (ms since the start) when known.

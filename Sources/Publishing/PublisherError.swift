@@ -1,6 +1,6 @@
-import Foundation
-import Git
-import RoteModel
+public import Foundation
+public import Git
+public import RoteModel
 
 /// Why a publisher deck could not be added, checked or updated, with what to do. When one of
 /// these is thrown the library is unchanged.

@@ -1,8 +1,8 @@
-import Foundation
-import Launch
-import RoteModel
-import RoteStore
-import Study
+public import Foundation
+public import Launch
+public import RoteModel
+public import RoteStore
+public import Study
 
 extension Library {
     /// Where unsaved articles stay: device-local, never committed.

@@ -1,9 +1,9 @@
-import Foundation
-import Launch
-import RoteModel
-import RoteStore
-import Scheduling
-import Study
+public import Foundation
+public import Launch
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import Study
 
 /// What a finished calibration wrote.
 public struct CalibrationOutcome: Sendable, Equatable {

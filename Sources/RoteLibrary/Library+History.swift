@@ -1,7 +1,7 @@
-import Foundation
-import Git
-import RoteModel
-import RoteStore
+public import Foundation
+public import Git
+public import RoteModel
+public import RoteStore
 
 /// A commit that changed an entry's file or the learner's progress file for it.
 public struct EntryCommit: Sendable, Equatable {

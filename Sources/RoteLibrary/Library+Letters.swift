@@ -1,9 +1,9 @@
-import Foundation
-import RoteModel
-import RoteStore
-import Scheduling
-import Study
-import StudyData
+public import Foundation
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import Study
+public import StudyData
 
 /// What recording a tracing attempt did.
 public struct RecordedLetterAttempt: Sendable {

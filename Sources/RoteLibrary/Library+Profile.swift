@@ -1,7 +1,7 @@
-import Foundation
-import Launch
-import RoteModel
-import RoteStore
+public import Foundation
+public import Launch
+public import RoteModel
+public import RoteStore
 
 extension Library {
     /// Changes the learner's profile in one commit: the file is read again in full under the

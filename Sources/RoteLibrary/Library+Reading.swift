@@ -1,7 +1,7 @@
-import Foundation
-import Launch
-import RoteModel
-import RoteStore
+public import Foundation
+public import Launch
+public import RoteModel
+public import RoteStore
 
 /// A text split into words and what lies between them, for the reader (`rote read` and the
 /// web reader alike).

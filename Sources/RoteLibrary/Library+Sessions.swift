@@ -1,8 +1,8 @@
-import Foundation
-import Parallelism
-import RoteModel
-import RoteStore
-import Study
+public import Foundation
+public import Parallelism
+public import RoteModel
+public import RoteStore
+public import Study
 
 extension Library {
     /// The session files of every learner in the library (`profiles/*/sessions/`), or of

@@ -1,7 +1,7 @@
-import Foundation
-import RoteModel
-import RoteStore
-import Study
+public import Foundation
+public import RoteModel
+public import RoteStore
+public import Study
 
 /// A domain or skill folder of a skills deck, with the learner's progress per skill.
 public struct SkillOverview: Sendable {

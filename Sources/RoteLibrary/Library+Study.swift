@@ -1,9 +1,9 @@
-import Foundation
-import Launch
-import RoteModel
-import RoteStore
-import Study
-import StudyData
+public import Foundation
+public import Launch
+public import RoteModel
+public import RoteStore
+public import Study
+public import StudyData
 
 /// How much a session takes on; nil leaves each to the learner's profile.
 public struct StudyLimits: Sendable {
@@ -124,6 +124,11 @@ extension Library {
         let scope = try studyScope(names, tags: tags)
         let requested = scope.decks
         let only = scope.admits
+        // An interrupted session takes with it the progress files not yet committed: this
+        // server's writes still being committed behind it go in first, as their own commits.
+        if FileManager.default.fileExists(atPath: root.appending(path: StudySessionRunner.snapshotPath).path) {
+            gitPool?.waitForCommits()
+        }
         let writer = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
         let recovered = try StudySessionRunner.recoverInterruptedSession(root: root, git: writer.git)
         // A recovered session was committed after this library's index was opened: read afresh.

@@ -1,8 +1,8 @@
-import Foundation
-import RoteModel
-import RoteStore
-import Scheduling
-import Study
+public import Foundation
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import Study
 
 /// Seed 002's notification triage — Reveal, Add to Deck, Ignore — and "I know this word",
 /// each one commit.

@@ -1,9 +1,9 @@
-import Foundation
-import Launch
-import RoteModel
-import RoteStore
-import Scheduling
-import Study
+public import Foundation
+public import Launch
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import Study
 
 /// A change of where entries stand for the learner, through the progress file's
 /// `status`/`status_at` (the later one wins when devices disagree) or its `reset_at`.

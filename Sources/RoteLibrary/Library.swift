@@ -1,10 +1,10 @@
-import Foundation
-import Launch
-import RoteModel
-import RoteStore
-import Scheduling
-import Study
-import StudyData
+public import Foundation
+public import Launch
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import Study
+public import StudyData
 
 /// One learner's library, the way every command, an embedding app and `rote serve` open it.
 ///

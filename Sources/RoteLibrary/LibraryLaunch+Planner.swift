@@ -1,5 +1,5 @@
-import Launch
-import Study
+public import Launch
+public import Study
 
 extension LibraryLaunch {
     /// The planner over the index: the study engine's rules, the index's facts.

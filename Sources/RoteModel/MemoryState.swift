@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The scheduler's view of one entry after replaying its reviews. It is derived data: written
 /// into progress files for readers, never merged, always recomputable from the events.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One answered review of one entry: the append-only truth from which scheduling state is
 /// replayed. Two devices' events for the same entry merge as a set keyed by `id`.

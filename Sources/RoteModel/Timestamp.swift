@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// ISO-8601 timestamps as Rote writes and reads them: UTC, `2026-11-21T10:00:00Z`.
 ///

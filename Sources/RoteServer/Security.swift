@@ -1,6 +1,6 @@
-import Foundation
-import HTTPTypes
-import Hummingbird
+public import Foundation
+public import HTTPTypes
+public import Hummingbird
 
 /// Who may talk to the server, and how: the rules `docs/web.md` documents.
 ///

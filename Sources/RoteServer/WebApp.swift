@@ -1,14 +1,14 @@
-import Foundation
-import HTTPTypes
-import Hummingbird
-import Launch
-import LetterTracing
-import RoteLibrary
-import RoteModel
-import RoteStore
-import Scheduling
-import Study
-import WebPages
+public import Foundation
+public import HTTPTypes
+public import Hummingbird
+public import Launch
+public import LetterTracing
+public import RoteLibrary
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import Study
+public import WebPages
 
 /// `rote serve`'s application: the pages, the JSON API of `docs/web.md`, and the one study
 /// session a learner can have open. Every answer comes from `Library` and Study — the code
@@ -27,9 +27,11 @@ public final class WebApp: @unchecked Sendable {
     public let user: String
     public let policy: AccessPolicy
     let lock = NSLock()
-    private var opened: (library: Library, stamp: FileStamp?)?
-    /// The git every write of this server commits with, kept open between them.
-    let gitPool = LibraryGitPool()
+    private var opened: (library: Library, stamp: FileStamp?, settingsWrites: Int)?
+    /// The git every write of this server uses, kept open between them. A write answers once
+    /// its files and its pending commit are durable; the commit is made behind it, in order
+    /// (`LibraryGitPool(defersCommits:)`).
+    public let gitPool = LibraryGitPool(defersCommits: true)
     /// Stats read every progress file (a second at 100k entries): kept until the next commit
     /// or the next day, and worked out in the background when the server starts.
     private var statsCache: (stamp: FileStamp?, day: String, stats: StudyStats)?
@@ -44,16 +46,25 @@ public final class WebApp: @unchecked Sendable {
     /// The port the server listens on, once it is (for the Origin check).
     public func listening(on port: Int) { policy.port.value = port }
 
-    /// The library, opened again when git's index changed since (a commit by this server or
-    /// by a `rote` command beside it), so answers follow the files.
+    /// The library, opened again when git's index changed since by a `rote` command beside
+    /// the server, so answers follow the files. A commit of this server's own writes (made
+    /// behind them, `gitPool`) changes nothing the open library does not already hold: its
+    /// writes were recorded in it as they were answered.
     func library() throws -> Library {
         var info = stat()
         let stamp = stat(root.appending(path: ".git/index").path, &info) == 0 ? FileStamp(info) : nil
+        let settingsWrites = gitPool.settingsWrites
         return try lock.withLock {
-            if let opened, opened.stamp == stamp { return opened.library }
+            if let opened, opened.settingsWrites == settingsWrites {
+                if opened.stamp == stamp { return opened.library }
+                if stamp != nil, stamp == gitPool.lastCommittedIndexStamp {
+                    self.opened = (opened.library, stamp, settingsWrites)
+                    return opened.library
+                }
+            }
             let library = try Library(root: root, user: user)
             library.gitPool = gitPool
-            opened = (library, stamp)
+            opened = (library, stamp, settingsWrites)
             return library
         }
     }
@@ -79,10 +90,25 @@ public final class WebApp: @unchecked Sendable {
         }
     }
 
-    /// Stops a study session in progress and waits until it is committed (Ctrl-C).
+    /// Commits what a `rote serve` that crashed left pending, before the first request: any
+    /// writer does it first (`LibraryWriter`). A library another `rote` is writing is left to
+    /// it; that command commits them as it starts.
+    public func commitLeftovers() {
+        _ = try? LibraryWriter(root: root, user: user, purpose: "serve", pool: gitPool)
+    }
+
+    /// Stops a study session in progress and waits until it is committed (Ctrl-C): the
+    /// session, then every write's commit still queued.
     public func stopSession() {
         let running = lock.withLock { session }
         running?.stopAndWait()
+        gitPool.waitForCommits()
+        if let error = gitPool.committerError {
+            FileHandle.standardError.write(
+                Data(
+                    "rote: \(gitPool.pendingCommits) write(s) saved but not committed (\(error)); the next rote command that writes commits them\n"
+                        .utf8))
+        }
     }
 
     public func router() -> Router<BasicRequestContext> {

@@ -1,11 +1,11 @@
-import Foundation
-import RoteModel
-import SystemPackage
+public import Foundation
+public import RoteModel
+public import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// Writes files so that a crash at any moment leaves either the old file or the new one,

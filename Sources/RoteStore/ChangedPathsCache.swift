@@ -1,5 +1,5 @@
-import Foundation
-import Git
+public import Foundation
+public import Git
 
 /// For each commit, the library paths it changed against its first parent, kept in
 /// `.git/rote/changed-paths` so that an entry's history (`rote history`, the web app's entry

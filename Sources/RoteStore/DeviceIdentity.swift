@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// This clone's identity in review events, session files and commit trailers: a random id
 /// (`dev-` and 12 hex digits) made the first time it is needed and kept in

@@ -1,5 +1,5 @@
-import Foundation
-import Parallelism
+public import Foundation
+public import Parallelism
 
 #if canImport(Glibc)
 import Glibc

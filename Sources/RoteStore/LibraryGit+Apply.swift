@@ -1,5 +1,5 @@
-import Foundation
-import Git
+public import Foundation
+public import Git
 
 /// The library's one writer: it holds the library's lock (`LibraryLock`) for as long as it
 /// lives, and its `git` has finished whatever a killed write left (`recoverInterruptedApply`)
@@ -7,25 +7,37 @@ import Git
 /// library takes one, so "callers hold the lock" is the type's promise, not a comment's.
 public final class LibraryWriter {
     public let git: LibraryGit
-    private let lock: LibraryLock
+    private let lock: LibraryLock?
     private let pool: LibraryGitPool?
 
     /// Waits for nothing: a library another process is writing throws `LibraryLock.Busy`,
     /// naming it and its purpose. With a `pool`, the git it keeps open is used (and given back
-    /// when the writer ends) rather than a new one opened.
+    /// when the writer ends) rather than a new one opened; with a pool that defers commits,
+    /// the pool holds the lock (`LibraryGitPool.beginWriting`) and the writer's commits are
+    /// made behind it. Before anything else, a write a kill left half-done is undone and the
+    /// commits a `rote serve` promised are made (`recoverInterruptedWrites`).
     public init(
         root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() },
         pool: LibraryGitPool? = nil
     ) throws {
-        lock = try LibraryLock(root: root, purpose: purpose)
-        let git = try pool?.take(root: root, user: user) ?? LibraryGit(root: root, user: user, now: now)
-        try git.recoverInterruptedApply()
-        self.git = git
+        if let pool, pool.defersCommits {
+            git = try pool.beginWriting(root: root, user: user, purpose: purpose, now: now)
+            lock = nil
+        } else {
+            lock = try LibraryLock(root: root, purpose: purpose)
+            let git = try pool?.take(root: root, user: user) ?? LibraryGit(root: root, user: user, now: now)
+            try git.recoverInterruptedWrites()
+            self.git = git
+        }
         self.pool = pool
     }
 
     deinit {
-        pool?.give(git)
+        if let pool, pool.defersCommits {
+            pool.endWriting()
+        } else {
+            pool?.give(git)
+        }
     }
 
     /// Runs `body` as the library's writer, the lock released when it returns.
@@ -44,11 +56,37 @@ public final class LibraryWriter {
 /// (`Index.reloadIfChanged` reads it again only when another process changed it). At 100k
 /// entries reading the 155 000-entry index is a third of a commit's time. Only a writer holding
 /// the library's lock takes the git, so two writers never use it at once.
+///
+/// With `defersCommits` (`rote serve`), a write's commit is made behind it: the writer's git
+/// writes the commit as a `PendingCommit` journal (durable before the write returns), and one
+/// serial committer of this pool commits the journals in order with a git of its own. The pool
+/// holds the library's lock from the first writer until every journal is committed, so no
+/// other process writes in between; one writer of this process at a time, as with the lock.
 public final class LibraryGitPool: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: LibraryGit?
+    /// True when writers' commits are made behind them (`rote serve`).
+    public let defersCommits: Bool
+    /// The library's lock, while a writer of this process is at work or commits are pending.
+    private var libraryLock: LibraryLock?
+    /// The purpose of this process's writer at work, if one is.
+    private var activeWriter: String?
+    /// The git writers use: its commits become journals.
+    private var writerGit: LibraryGit?
+    /// The git the committer commits with (only on `commits`).
+    private var committerGit: LibraryGit?
+    /// Journals written and not yet committed.
+    private var pending = 0
+    private var lastNumber = -1
+    /// Why the committer stopped, when it did: the journals stay on disk for the next writer.
+    private var stalled: (any Error)?
+    private let commits = DispatchQueue(label: "rote commits")
+    private let gate = NSCondition()
+    private var suspended = false
 
-    public init() {}
+    public init(defersCommits: Bool = false) {
+        self.defersCommits = defersCommits
+    }
 
     func take(root: URL, user: String) -> LibraryGit? {
         let git: LibraryGit? = lock.withLock {
@@ -62,6 +100,170 @@ public final class LibraryGitPool: @unchecked Sendable {
 
     func give(_ git: LibraryGit) {
         lock.withLock { idle = git }
+    }
+
+    // MARK: Deferred commits
+
+    /// Starts this process's one writer: takes the library's lock unless the pool holds it,
+    /// undoes a write a kill left half-done and, when none of this process's commits is
+    /// pending (the first write, or after the committer stopped), commits journals left on
+    /// disk — by a `rote serve` that crashed — before anything is read. Throws `Busy` when
+    /// another writer of this process or another process is at work.
+    func beginWriting(root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date) throws
+        -> LibraryGit
+    {
+        let (git, recover): (LibraryGit, Bool) = try lock.withLock {
+            if let activeWriter { throw LibraryLock.Busy(holder: "pid \(getpid()): rote \(activeWriter)") }
+            if libraryLock == nil { libraryLock = try LibraryLock(root: root, purpose: purpose) }
+            activeWriter = purpose
+            do {
+                if writerGit == nil || writerGit?.root != root || writerGit?.user != user {
+                    let git = try LibraryGit(root: root, user: user, now: now)
+                    git.deferral = self
+                    writerGit = git
+                }
+            } catch {
+                activeWriter = nil
+                releaseLockIfIdle()
+                throw error
+            }
+            writerGit!.startWriting()
+            return (writerGit!, pending == 0 || stalled != nil)
+        }
+        do {
+            try git.recoverInterruptedApply()
+            if recover {
+                // Nothing of this process is queued (or the committer stopped): whatever is on
+                // disk was left before, and is committed now, in order, before this write.
+                try commits.sync {
+                    try committer(root: root, user: user).commitPendingJournals()
+                    lock.withLock {
+                        pending = 0
+                        stalled = nil
+                    }
+                }
+            }
+        } catch {
+            endWriting()
+            throw error
+        }
+        return git
+    }
+
+    /// Ends this process's writer; the lock is let go once no commit is pending.
+    func endWriting() {
+        lock.withLock {
+            activeWriter = nil
+            releaseLockIfIdle()
+        }
+    }
+
+    /// Called with `lock` held. After a failure the lock is let go with journals still on
+    /// disk, so the next writer, here or in another process, can commit them.
+    private func releaseLockIfIdle() {
+        if activeWriter == nil, pending == 0 || stalled != nil { libraryLock = nil }
+    }
+
+    private func committer(root: URL, user: String) throws -> LibraryGit {
+        if let git = committerGit, git.root == root { return git }
+        let git = try LibraryGit(root: root, user: user)
+        committerGit = git
+        return git
+    }
+
+    /// The name of the next journal, after every one on disk.
+    func nextJournalName(root: URL) -> String {
+        lock.withLock {
+            if lastNumber < 0 {
+                lastNumber =
+                    PendingCommit.journals(in: root).compactMap { Int($0.lastPathComponent.prefix(12)) }.max() ?? 0
+            }
+            lastNumber += 1
+            return String(format: "%012d", lastNumber) + "-\(UUID().uuidString.lowercased()).commit"
+        }
+    }
+
+    /// Writes `commit` durably as the journal `name` and queues its commit.
+    func enqueue(_ commit: PendingCommit, root: URL, user: String, name: String) throws {
+        try AtomicFile.write(commit.encoded(), to: root.appending(path: "\(PendingCommit.folder)/\(name)"))
+        let settings = commit.changes.keys.contains(where: Self.isSettingsFile)
+        lock.withLock {
+            pending += 1
+            if settings { settingsWriteCount += 1 }
+        }
+        commits.async { [self] in
+            gate.lock()
+            while suspended { gate.wait() }
+            gate.unlock()
+            guard lock.withLock({ stalled == nil }) else { return }
+            do {
+                try committer(root: root, user: user).commitPendingJournals(committed: { [self] in
+                    // Git's index as this commit left it: a reader that finds it so knows the
+                    // change is this process's own, already in what it holds.
+                    var info = stat()
+                    let stamp = stat(root.appending(path: ".git/index").path, &info) == 0 ? FileStamp(info) : nil
+                    lock.withLock {
+                        pending = max(0, pending - 1)
+                        committedIndexStamp = stamp
+                    }
+                })
+            } catch {
+                FileHandle.standardError.write(
+                    Data(
+                        "rote: could not commit a write (\(error)); its files are saved and the next write commits it\n"
+                            .utf8))
+                lock.withLock { stalled = error }
+            }
+            lock.withLock { releaseLockIfIdle() }
+        }
+    }
+
+    /// Waits until every commit queued so far is made (or the committer stopped: `stalled`).
+    public func waitForCommits() {
+        commits.sync {}
+    }
+
+    /// Waits, without blocking a thread, until every commit queued so far is made.
+    public func commitsMade() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in commits.async { done.resume() } }
+    }
+
+    /// Git's index (`.git/index`) as this pool's committer last left it: a process that keeps
+    /// the library open tells its own commits — already in what it holds, through the writes
+    /// it recorded — from another process's, after which it opens the library again.
+    public var lastCommittedIndexStamp: FileStamp? { lock.withLock { committedIndexStamp } }
+    private var committedIndexStamp: FileStamp?
+
+    /// How many writes of this pool changed a file an open library reads once, when it opens
+    /// (`LibrarySettings`: `rote.yaml`, a deck's `deck.yaml`, a profile): a process that keeps
+    /// the library open opens it again when this moved.
+    public var settingsWrites: Int { lock.withLock { settingsWriteCount } }
+    private var settingsWriteCount = 0
+
+    static func isSettingsFile(_ path: String) -> Bool {
+        let parts = path.split(separator: "/")
+        return path == LibraryLocation.manifestName
+            || (parts.count == 3 && parts[0] == "corpus" && parts[2] == "deck.yaml")
+            || (parts.count == 3 && parts[0] == "profiles" && parts[2] == "profile.yaml")
+    }
+
+    /// Why the committer stopped, when it did; its journals wait for the next writer.
+    public var committerError: (any Error)? { lock.withLock { stalled } }
+
+    /// How many journals are written and not yet committed.
+    public var pendingCommits: Int { lock.withLock { pending } }
+
+    /// Holds the committer before its next commit, until `resumeCommits` — for tests that
+    /// look at a library between a write's answer and its commit.
+    public func suspendCommits() {
+        gate.withLock { suspended = true }
+    }
+
+    public func resumeCommits() {
+        gate.withLock {
+            suspended = false
+            gate.broadcast()
+        }
     }
 }
 
@@ -94,8 +296,9 @@ extension LibraryGit {
                 )
             }
         }
-        // A git lock in the way fails the whole operation before any file is written.
-        try explainStaleLocks()
+        // A git lock in the way fails the whole operation before any file is written. A write
+        // whose commit is made behind it touches no git lock (the committer's are its own).
+        if deferral == nil { try explainStaleLocks() }
         // Every path is checked before any file is written: a symbolic link on the way out of
         // the library fails the whole operation, not its second half.
         for path in changes.keys { try AtomicFile.requireInside(path, in: root) }
@@ -105,7 +308,9 @@ extension LibraryGit {
             let old = FileManager.default.contents(atPath: root.appending(path: path).path)
             if old != (changes[path] ?? nil) { previous.append((path, old)) }
         }
-        try writeJournal(previous, message: message)
+        // Deferred, the change is done once its pending commit is written: the journal names it.
+        let pendingName = deferral?.nextJournalName(root: root)
+        try writeJournal(previous, message: message, pending: pendingName)
         do {
             for (path, old) in previous {
                 let url = root.appending(path: path)
@@ -118,7 +323,7 @@ extension LibraryGit {
                     removeEmptyFolders(above: url)
                 }
             }
-            let id = try commit(changes: changes, message: message)
+            let id = try commit(changes: changes, message: message, journalName: pendingName)
             try? FileManager.default.removeItem(at: journalURL)
             return id
         } catch {
@@ -142,11 +347,13 @@ extension LibraryGit {
     /// writes, instead of being committed as it stands by `rote sync`. Its first line is the
     /// commit the change builds on (`none` before the first), its second the change's subject,
     /// then one line per file: the blob id of the file's old bytes (kept in git's object store),
-    /// or `-` when it did not exist, a tab, and the path.
+    /// or `-` when it did not exist, a tab, and the path. A change whose commit is made behind
+    /// it (`PendingCommit`) has `pending <journal>` as its first line: it is done once that
+    /// journal exists.
     var journalURL: URL { root.appending(path: ".git/rote/apply-journal") }
 
-    func writeJournal(_ previous: [(path: String, data: Data?)], message: String) throws {
-        var text = "\(try repository.headCommit()?.id.hex ?? "none")\n"
+    func writeJournal(_ previous: [(path: String, data: Data?)], message: String, pending: String? = nil) throws {
+        var text = try pending.map { "pending \($0)\n" } ?? "\(repository.headCommit()?.id.hex ?? "none")\n"
         text += (message.split(separator: "\n").first.map(String.init) ?? "") + "\n"
         for (path, old) in previous {
             text += "\(try old.map { try repository.writeBlob($0).hex } ?? "-")\t\(path)\n"
@@ -165,7 +372,14 @@ extension LibraryGit {
             try? FileManager.default.removeItem(at: journalURL)
             return
         }
-        if String(lines[0]) == (try repository.headCommit()?.id.hex ?? "none") {
+        let landed: Bool
+        if lines[0].hasPrefix("pending ") {
+            landed = FileManager.default.fileExists(
+                atPath: root.appending(path: "\(PendingCommit.folder)/\(lines[0].dropFirst("pending ".count))").path)
+        } else {
+            landed = String(lines[0]) != (try repository.headCommit()?.id.hex ?? "none")
+        }
+        if !landed {
             // The write that was killed may have left its temporary file; rare, so a walk is fine.
             for leftover in AtomicFile.leftovers(in: root) where leftover.abandoned {
                 try? FileManager.default.removeItem(at: root.appending(path: leftover.path))

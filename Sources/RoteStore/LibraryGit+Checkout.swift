@@ -1,5 +1,5 @@
-import Foundation
-import Git
+public import Foundation
+public import Git
 
 /// Moving the work tree and the branch to a commit that already exists (a sync's merge or
 /// fast-forward), so that a process killed half-way is finished by the next one.

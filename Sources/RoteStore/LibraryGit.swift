@@ -1,7 +1,7 @@
-import Foundation
-import Git
-import RoteModel
-import Scheduling
+public import Foundation
+public import Git
+public import RoteModel
+public import Scheduling
 
 /// Rote's use of the git repository behind a library: committing what changed, one commit per
 /// study session, and the merge drivers' settings. Every write builds the new tree from the
@@ -19,6 +19,9 @@ public final class LibraryGit {
     /// Every path this git committed and the bytes it committed there (nil: removed), the
     /// latest commit's last: what a launch index records as its own writes.
     public private(set) var committedChanges: [String: Data?] = [:]
+    /// Set for a writer of `rote serve`: its commits are written as `PendingCommit` journals
+    /// and made behind the write by the pool's committer.
+    weak var deferral: LibraryGitPool?
 
     /// A new writer's start, for a git kept open between writers (`LibraryGitPool`): what it
     /// committed is the new writer's alone.
@@ -66,15 +69,32 @@ public final class LibraryGit {
     }
 
     /// Commits `changes` (path → new bytes, nil to delete) on top of HEAD with `message`, then
-    /// makes git's index match, so `git status` stays clean. Returns nil when nothing changed.
+    /// makes git's index match, so `git status` stays clean. Returns nil when nothing changed,
+    /// or when the commit is made behind the write (a writer of `rote serve`: the commit is
+    /// written as a durable `PendingCommit` journal first, and the pool commits it in order).
     @discardableResult
     public func commit(changes: [String: Data?], message: String) throws -> ObjectID? {
+        try commit(changes: changes, message: message, journalName: nil)
+    }
+
+    func commit(changes: [String: Data?], message: String, journalName: String?) throws -> ObjectID? {
+        if let deferral {
+            let pending = PendingCommit(changes: changes, message: message, user: user, date: now())
+            try deferral.enqueue(
+                pending, root: root, user: user, name: journalName ?? deferral.nextJournalName(root: root))
+            committedChanges.merge(changes) { _, new in new }
+            return nil
+        }
+        return try commit(changes: changes, message: message, author: try signature())
+    }
+
+    /// Commits `changes` now, as `author`.
+    func commit(changes: [String: Data?], message: String, author: Signature) throws -> ObjectID? {
         try explainStaleLocks()
         let head = try repository.headCommit()
         let base = try head?.tree()
         let tree = try repository.buildTree(from: base, changes: changes)
         if let base, base.id == tree.id { return nil }
-        let author = try signature()
         // The commit is made without moving the branch: git's index is written first and the
         // branch moved last. A process killed between the two then leaves the index ahead of
         // HEAD (the new files staged, as a plain `git commit` would take them), never behind it
@@ -141,7 +161,7 @@ public final class LibraryGit {
     /// session interrupted before its own commit. Returns the commit, or nil when clean.
     @discardableResult
     public func commitPending() throws -> ObjectID? {
-        try recoverInterruptedApply()
+        try recoverInterruptedWrites()
         let paths = try pendingPaths()
         guard !paths.isEmpty else { return nil }
         var changes: [String: Data?] = [:]

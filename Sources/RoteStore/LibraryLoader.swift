@@ -1,7 +1,7 @@
-import Foundation
-import Git
-import Parallelism
-import SystemPackage
+public import Foundation
+public import Git
+public import Parallelism
+public import SystemPackage
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Finds the library a command works on, the way git finds a repository.
 public enum LibraryLocation {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which library paths take which of Rote's merge drivers: the one table behind the tracked
 /// `.gitattributes` a new library gets, the `.git/info/attributes` every clone is given by

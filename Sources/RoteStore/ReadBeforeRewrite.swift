@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// The rule for the files Rote rewrites — progress, profiles, letter attempts: **Rote never
 /// writes over a file it could not read.** A rewrite keeps only what was understood, so a file

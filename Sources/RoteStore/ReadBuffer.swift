@@ -1,5 +1,5 @@
-import Foundation
-import SystemPackage
+public import Foundation
+public import SystemPackage
 
 #if canImport(Glibc)
 import Glibc

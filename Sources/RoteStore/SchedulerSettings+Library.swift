@@ -1,5 +1,5 @@
-import Foundation
-import Scheduling
+public import Foundation
+public import Scheduling
 
 extension SchedulerSettings {
     /// The settings an entry of `deck` is replayed with for a learner: the deck's scheduler,

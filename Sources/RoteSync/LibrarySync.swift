@@ -1,7 +1,7 @@
-import Foundation
-import Git
-import RoteStore
-import Scheduling
+public import Foundation
+public import Git
+public import RoteStore
+public import Scheduling
 
 /// What one `rote sync` did.
 public struct SyncReport: Sendable, Equatable {

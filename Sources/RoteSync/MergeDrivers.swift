@@ -1,7 +1,7 @@
-import Foundation
-import Git
-import RoteStore
-import Scheduling
+public import Foundation
+public import Git
+public import RoteStore
+public import Scheduling
 
 /// Rote's merge drivers, registered with libgit2 in process under the names `.gitattributes`
 /// uses (`rote-progress`, `rote-profile`, `rote-immutable`), and the settings they replay

@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// FSRS-6 exactly as py-fsrs 6.3.2 computes it: one review at a time, same formulas, same order
 /// of floating-point operations, same rounding.

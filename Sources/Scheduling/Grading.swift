@@ -1,4 +1,4 @@
-import RoteModel
+public import RoteModel
 
 /// One answer to one of an entry's questions in a session.
 public struct Answer: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// The five mastery levels of the vocabulary app, by confidence: starting 0–29, learning
 /// 30–59, getting there 60–79, strong 80–89, mastered 90–100.

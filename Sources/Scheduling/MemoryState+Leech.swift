@@ -1,4 +1,4 @@
-import RoteModel
+public import RoteModel
 
 extension MemoryState {
     /// Whether the entry is a leech: forgotten in review at least `threshold` times (Anki's 8).

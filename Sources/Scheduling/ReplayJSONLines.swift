@@ -1,6 +1,6 @@
-import Dispatch
-import Foundation
-import RoteModel
+public import Dispatch
+public import Foundation
+public import RoteModel
 
 /// Replays histories written as JSON lines — the format of py-fsrs's reference vectors — and
 /// writes the state after every review as JSON lines: what `rote replay` prints.

@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// Replays an entry's review events into its `MemoryState` with FSRS-6 or SM-2.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// Everything a replay depends on besides the review events: the deck's and user's choices.
 ///

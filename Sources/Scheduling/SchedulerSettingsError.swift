@@ -1,4 +1,4 @@
-import RoteModel
+public import RoteModel
 
 /// Why scheduler settings were refused: a code to match on and a message that says what to fix.
 ///

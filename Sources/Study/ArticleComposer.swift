@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// Composes seed 002's generated reading text from the corpus's own example sentences — no
 /// language model, and the text says so.

@@ -1,7 +1,7 @@
-import Foundation
-import Git
-import RoteModel
-import RoteStore
+public import Foundation
+public import Git
+public import RoteModel
+public import RoteStore
 
 /// Runs the upgrade rules of decks whose content version changed since a learner last saw
 /// them (seed 003), and records the versions seen in the learner's profile (`deck_versions`).

@@ -1,6 +1,6 @@
-import Foundation
-import RoteModel
-import Scheduling
+public import Foundation
+public import RoteModel
+public import Scheduling
 
 extension LetterAttempt {
     /// The optional JSON field naming the letter an attempt is at (an entry id such as

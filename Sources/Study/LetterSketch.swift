@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// A letter's stroke template drawn in text, for checking a letter written on paper: each
 /// stroke's path in dots, its first point numbered in writing order. The template's 100×100

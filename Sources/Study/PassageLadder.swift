@@ -1,4 +1,4 @@
-import RoteModel
+public import RoteModel
 
 /// A rung of seed 004's acquisition ladder, from first reading to graduated review.
 public enum LadderLevel: String, Sendable, Hashable, Codable, CaseIterable, Comparable {

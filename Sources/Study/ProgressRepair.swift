@@ -1,7 +1,7 @@
-import Foundation
-import RoteModel
-import RoteStore
-import Scheduling
+public import Foundation
+public import RoteModel
+public import RoteStore
+public import Scheduling
 
 /// `rote check --repair`: rebuilds a progress file that does not read from the lines of it
 /// that still do. Rote never does this on its own (`ReadBeforeRewrite`): a learner asks for

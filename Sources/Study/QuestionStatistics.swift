@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// How a question has fared (seed 000's `times_used` and `avg_success_rate`): derived from the
 /// attempts that session files keep, each time it is asked for, and never stored.

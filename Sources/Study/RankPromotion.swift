@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// Seed 002's rank promotion: the learner's lexical rank follows their study. When easy
 /// ratings come fast, the words they find easy sit above the rank they were given, and the

@@ -1,5 +1,5 @@
-import RoteModel
-import Scheduling
+public import RoteModel
+public import Scheduling
 
 /// A typed recitation compared with its passage word by word: a mark for every word and a
 /// similarity from 0 to 1.

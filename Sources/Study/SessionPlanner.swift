@@ -1,8 +1,8 @@
-import Foundation
-import RoteModel
-import RoteStore
-import Scheduling
-import StudyData
+public import Foundation
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import StudyData
 
 /// What a study session will hold: due entries first, lowest retrievability first, then new
 /// entries in deck order — within the learner's daily limits and working-set budget.

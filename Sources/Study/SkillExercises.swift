@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// A multiple-choice question (`mcq_single`) as shown: its choices in stored order or
 /// shuffled, answered by the position the learner picked.

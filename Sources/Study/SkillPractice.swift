@@ -1,6 +1,6 @@
-import Foundation
-import RoteModel
-import Scheduling
+public import Foundation
+public import RoteModel
+public import Scheduling
 
 /// A learner's practice of one skill of a skills deck, the counts beside seed 001's
 /// `skill_progress` (`SkillProgress`, the share of questions last answered right): how many

@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// What the learner can do at any prompt besides answering: undo the last answer, suspend or
 /// ignore the entry on screen, or stop and save.

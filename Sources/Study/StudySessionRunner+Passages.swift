@@ -1,8 +1,8 @@
-import Foundation
-import RoteModel
-import RoteStore
-import Scheduling
-import StudyData
+public import Foundation
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import StudyData
 
 /// A passage in a session: the acquisition ladder, typed recall, and the consent questions
 /// (keeping passage practice, saving reflections) that passages ask.

@@ -1,8 +1,8 @@
-import Foundation
-import RoteModel
-import RoteStore
-import Scheduling
-import StudyData
+public import Foundation
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import StudyData
 
 /// Runs one study session over a plan: shows each exercise, grades each entry from all its
 /// answers (`Grading`), writes every review to its progress file the moment it is given, keeps
@@ -129,6 +129,12 @@ public final class StudySessionRunner {
             return false
         }
         session.endedAt = session.endedAt ?? session.attempts.last?.at ?? session.startedAt
+        // Killed after its commit (or its pending commit) was made and before the snapshot
+        // went: the session is already in, whole.
+        if try git.isCommitted(SessionFile.path(for: session)) {
+            try FileManager.default.removeItem(at: url)
+            return false
+        }
         // A kill while the session file was being written leaves that write's temporary file
         // (`.<id>.yaml.<pid>.<n>.tmp`) beside it; the file is written again below.
         let sessionPath = SessionFile.path(for: session)

@@ -1,9 +1,9 @@
-import Foundation
-import Parallelism
-import RoteModel
-import RoteStore
-import Scheduling
-import StudyData
+public import Foundation
+public import Parallelism
+public import RoteModel
+public import RoteStore
+public import Scheduling
+public import StudyData
 
 /// A learner's study statistics, derived from their progress and session files — nothing is
 /// stored twice, so the numbers can never disagree with the history.

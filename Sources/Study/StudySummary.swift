@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// The end-of-session summary: reviews per grade, accuracy, time, and when the next card is due.
 public enum StudySummary {

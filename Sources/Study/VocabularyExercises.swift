@@ -1,4 +1,4 @@
-import RoteModel
+public import RoteModel
 
 /// The card a learner reads before answering questions about a new word (seed 000's word
 /// card): word, pronunciation, part of speech, translation, definitions, forms and examples.

@@ -1,6 +1,6 @@
-import Foundation
-import RoteModel
-import RoteStore
+public import Foundation
+public import RoteModel
+public import RoteStore
 
 /// The content rules that decide what may be studied at all, which the planner and the
 /// launch index both read from the parsed library.

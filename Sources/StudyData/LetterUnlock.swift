@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// What a learner has achieved with one letter, derived from its attempts (seed 003's
 /// `LetterMastery`, computed rather than stored, so it never disagrees with the attempts).

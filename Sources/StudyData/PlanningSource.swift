@@ -1,6 +1,6 @@
-import Foundation
-import RoteModel
-import RoteStore
+public import Foundation
+public import RoteModel
+public import RoteStore
 
 /// What the planner reads about each entry of a library, by number in study order: the
 /// parsed library (`CandidateList`) and the launch index answer it alike.

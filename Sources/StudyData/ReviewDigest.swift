@@ -1,7 +1,7 @@
-import Foundation
-import RoteModel
-import RoteStore
-import Scheduling
+public import Foundation
+public import RoteModel
+public import RoteStore
+public import Scheduling
 
 /// What statistics read from one progress file, small enough for the launch index to keep
 /// for every file: each review's time and grade, whether it was made in the review phase,

@@ -1,6 +1,6 @@
-import Foundation
-import RoteModel
-import RoteStore
+public import Foundation
+public import RoteModel
+public import RoteStore
 
 /// What a study session reads from the library: the parsed library (`LoadedStudySource`), or
 /// the launch index with each card's files read when the card comes up.

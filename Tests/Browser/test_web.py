@@ -78,16 +78,30 @@ class Served:
             self.process.stderr.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
+    def settle(self, timeout=10):
+        """Waits until the server's commits, made behind its answers, are in: its journals in
+        .git/rote/pending-commits/ are removed as each commit lands (docs/web.md)."""
+        pending = Path(self.root) / ".git" / "rote" / "pending-commits"
+        end = time.monotonic() + timeout
+        while pending.is_dir() and any(p.suffix == ".commit" and not p.name.startswith(".") for p in pending.iterdir()):
+            if time.monotonic() > end:
+                raise AssertionError(f"commits still pending after {timeout} s: {sorted(p.name for p in pending.iterdir())}")
+            time.sleep(0.02)
+
     def commits(self):
+        self.settle()
         return int(git(self.root, "rev-list", "--count", "HEAD"))
 
     def last_subject(self):
+        self.settle()
         return git(self.root, "log", "-1", "--format=%s")
 
     def last_files(self):
+        self.settle()
         return git(self.root, "show", "--name-only", "--format=", "HEAD").splitlines()
 
     def uncommitted(self):
+        self.settle()
         return git(self.root, "status", "--porcelain")
 
 
@@ -107,7 +121,7 @@ class WebTests(unittest.TestCase):
     def setUp(self):
         self.served = Served().start()
         self.driver = browser()
-        self.wait = WebDriverWait(self.driver, 15)
+        self.wait = WebDriverWait(self.driver, 15, ignored_exceptions=[StaleElementReferenceException])
         self.driver.get(self.served.address)
         self.wait.until(EC.presence_of_element_located((By.ID, "today-due")))
 
@@ -201,6 +215,7 @@ class WebTests(unittest.TestCase):
         (self.served.root / f"profiles/{USER}/progress/kjv").mkdir(parents=True, exist_ok=True)
         (self.served.root / f"profiles/{USER}/progress/{first}.yaml").write_text(
             f"entry: {first}\nstatus: active\nladder: {{level: recite, covered: [], attempts: 0, at: 2026-01-01T00:00:00Z}}\n")
+        self.served.settle()
         git(self.served.root, "add", "-A")
         git(self.served.root, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "ladder at recite")
         text = passage_text((self.served.root / f"corpus/{first}.yaml").read_text())
@@ -259,6 +274,7 @@ class WebTests(unittest.TestCase):
             progress = self.served.root / f"profiles/{USER}/progress/{entry}.yaml"
             progress.parent.mkdir(parents=True, exist_ok=True)
             progress.write_text(f"entry: {entry}\nstatus: ignored\n")
+        self.served.settle()
         git(self.served.root, "add", "-A")
         git(self.served.root, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", f"only some of {deck}")
 

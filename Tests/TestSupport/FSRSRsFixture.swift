@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The fsrs-rs fixture (`Tests/SchedulingTests/Fixtures/fsrs-rs/README.md`): simulated
 /// histories and what fsrs-rs computed on them, for the optimizer's tests and the CLI's.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The checkout's root, found from this file's path, for tests that read `corpus/`,
 /// `Tests/*/Fixtures` or run the built binary. Nothing outside the checkout is ever read.

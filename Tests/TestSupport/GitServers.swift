@@ -1,10 +1,10 @@
-import Foundation
-import Git
+public import Foundation
+public import Git
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// A self-signed certificate for 127.0.0.1 and localhost (valid until 2126), made for these

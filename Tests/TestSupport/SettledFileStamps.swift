@@ -1,5 +1,5 @@
-import RoteStore
-import Testing
+public import RoteStore
+public import Testing
 
 /// Runs a test (or every test of a suite) with `FileStamp.racyWindow` at 0: a file's stamp is
 /// trusted as soon as it is taken, so a test that wants a settled launch index or check cache

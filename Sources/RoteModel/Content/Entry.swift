@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One studiable item of a deck, whatever its kind, with where it lives.
 public struct Entry: Sendable, Equatable {

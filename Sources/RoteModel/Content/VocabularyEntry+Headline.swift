@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension VocabularyEntry {
     /// What an index keeps of a vocabulary entry: its word, its forms' values in file order,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A parsed JSON document that keeps the difference between numbers, booleans and strings
 /// (JSONSerialization on Linux does not), so a seed file's `"is_published": 1` is reported as

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Seed 002's `GeneratedContent`: a short reading text Rote composed for the learner's rank.
 ///

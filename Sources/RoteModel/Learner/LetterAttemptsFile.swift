@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One drawing of a letter, scored by the tracing app (seed 003's `LetterAttempt`).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The consent questions Rote asks (seed 004 §6: practice of scripture is religious data,
 /// special-category data under GDPR Art. 9). Each answer is kept in the profile's `consent`

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `profiles/<user>/profile.yaml`: a learner's settings, consent and adaptive state.
 public struct Profile: YAMLCodable {

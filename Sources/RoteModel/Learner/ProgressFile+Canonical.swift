@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A reader for progress files exactly as Rote writes them, without building a YAML tree.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `profiles/<user>/progress/<deck>/<entry>.yaml`: one learner's history with one entry.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `profiles/<user>/sessions/<yyyy>/<mm>/<id>.yaml`: one finished study session and every
 /// answer given in it (seed 000's session history and question attempts). Immutable once

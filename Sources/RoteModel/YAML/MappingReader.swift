@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads the fields of one YAML mapping into typed values, recording a diagnostic with the
 /// line for every missing required field, wrong type or unknown key — so one bad field is

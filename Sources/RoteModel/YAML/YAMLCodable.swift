@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A file format Rote reads with line-accurate diagnostics and writes in one canonical form.
 /// `decode(render(x)) == x` holds for every conforming type (tested for each).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The merge driver for `profiles/*/sessions/**` and `profiles/*/saved/**`.
 ///

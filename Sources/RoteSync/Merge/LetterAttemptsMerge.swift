@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// The merge driver for `profiles/*/letters/**`: two devices' tracing attempts at one letter.
 ///

@@ -1,7 +1,7 @@
-import Foundation
-import RoteModel
-import RoteStore
-import Scheduling
+public import Foundation
+public import RoteModel
+public import RoteStore
+public import Scheduling
 
 /// What a merge driver produced for one file: the merged bytes, or why it could not merge.
 ///

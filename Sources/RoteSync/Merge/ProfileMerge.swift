@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// The merge driver for `profiles/*/profile.yaml`: a key-wise three-way merge.
 ///

@@ -1,6 +1,6 @@
-import Foundation
-import RoteModel
-import Scheduling
+public import Foundation
+public import RoteModel
+public import Scheduling
 
 /// The merge driver for `profiles/*/progress/**`: two devices' histories of one entry.
 ///

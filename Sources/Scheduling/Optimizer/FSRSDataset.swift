@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// Review histories turned into what the FSRS optimizer learns from, the way fsrs-rs turns an
 /// Anki review log into `FSRSItem`s.

@@ -1,5 +1,5 @@
-import Foundation
-import RoteModel
+public import Foundation
+public import RoteModel
 
 /// A simulated learner whose memory follows FSRS-6 with chosen ("true") parameters, studying
 /// with an app that schedules by other parameters — the data for checking that the optimizer

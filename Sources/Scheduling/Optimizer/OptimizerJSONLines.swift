@@ -1,6 +1,6 @@
-import Dispatch
-import Foundation
-import RoteModel
+public import Dispatch
+public import Foundation
+public import RoteModel
 
 extension ReplayJSONLines {
     /// Histories read from JSON lines in `rote replay`'s format, for `rote optimize` and

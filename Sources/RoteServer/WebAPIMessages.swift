@@ -1,0 +1,164 @@
+import Foundation
+import Hummingbird
+import Launch
+import LetterTracing
+import RoteLibrary
+import RoteModel
+import RoteStore
+import Scheduling
+import Study
+import StudyData
+
+/// The JSON bodies the API reads and writes (`docs/web.md`).
+struct StartRequest: Decodable {
+    var decks: [String]?
+    var typed: Bool?
+    var new: Int?
+    var reviews: Int?
+}
+
+struct ReplyRequest: Decodable {
+    /// The answer: a choice number, typed text, a step order (`2 1 3`), a grade, y/n, or
+    /// empty to go on.
+    var answer: String?
+    /// undo, suspend, ignore or quit.
+    var command: String?
+    /// The screen's version the reply answers, so a double click cannot answer the next question.
+    var version: Int?
+}
+
+struct RecallRequest: Decodable { var typed: String }
+struct ReaderRequest: Decodable { var text: String }
+
+struct StatusRequest: Decodable {
+    var entry: String
+    /// ignored, suspended or active.
+    var status: String
+}
+
+/// Seed 002's triage of a word met in a text: `add` puts it into study now (`rote add`),
+/// `known` marks it known (`rote known`).
+struct TriageRequest: Decodable {
+    var entry: String
+    var action: String
+}
+
+/// A word in no deck, to ignore wherever it turns up (`rote ignore WORD`).
+struct IgnoreWordRequest: Decodable {
+    var word: String
+}
+
+/// `rote letters settings` from the tracing page.
+struct LetterSettingsRequest: Decodable {
+    /// `left_handed` in the body (keys are read from snake case).
+    var leftHanded: Bool?
+    var haptics: Bool?
+}
+
+struct TraceRequest: Decodable {
+    var letter: String
+    var deck: String?
+    var mode: String
+    /// Strokes of `[x, y, t]` points in the deck's 100×100 box, t in ms since the start.
+    var drawing: [[[Double]]]
+    var startedAt: String
+    var completedAt: String
+    var hintUsed: Bool?
+}
+
+extension TraceRequest {
+    /// The drawing as points; refused (400) when a point is not `[x, y]` or `[x, y, t]` of
+    /// finite numbers.
+    func points() throws -> [[TracePoint]] {
+        for (s, stroke) in drawing.enumerated() {
+            for (p, point) in stroke.enumerated()
+            where point.count < 2 || point.count > 3 || !point.allSatisfy(\.isFinite) {
+                throw WebError(.badRequest, "bad_attempt", "drawing[\(s)][\(p)]: a point is [x, y] or [x, y, t]")
+            }
+        }
+        return drawing.map { $0.map { TracePoint(x: $0[0], y: $0[1], t: $0.count > 2 ? $0[2] : nil) } }
+    }
+}
+
+// MARK: Answers
+
+struct TodayAnswer: Encodable {
+    struct Deck: Encodable { var name, title, kind: String, due, new: Int }
+    var user: String
+    var due: Int
+    var new: Int
+    var dueDeferred: Int
+    var reviewedToday: Int
+    var decks: [Deck]
+    /// The streak and today's reviews toward the goal are in `GET /api/stats`, which reads
+    /// every progress file; Today draws the plan first and fills them in.
+    var dailyGoal: Int
+    var sessionOpen: Bool
+}
+
+struct ReaderToken: Encodable {
+    var text: String
+    var isWord: Bool
+    /// new, learning, known, suspended, ignored, or none (in no deck); words only.
+    var status: String?
+    var rank: Int?
+    var entry: String?
+}
+
+/// What a text asks of the learner: `rote read`'s summary (`Library.read`).
+struct ReadingSummary: Encodable {
+    struct Word: Encodable {
+        var entry: String?
+        var word: String
+        var rank: Int?
+        var status: String?
+        var count: Int
+    }
+
+    var runningWords: Int
+    var knownWords: Int
+    var ignoredWords: Int
+    var coverage: Double
+    var unknown: [Word]
+    var notInDeck: [Word]
+}
+
+struct WordAnswer: Encodable {
+    struct Example: Encodable { var en, translated: String }
+    var entry: String
+    var lemma: String
+    var pos: String
+    var translation: String
+    var meaning: String?
+    var rank: Int?
+    var cefr: String?
+    var forms: [[String]]
+    var examples: [Example]
+    var status: String
+}
+
+struct EntryAnswer: Encodable {
+    struct Review: Encodable { var at: Date, grade: String, ms: Int?, device: String? }
+    struct Commit: Encodable { var id: String, date: Date, summary: String, touched: [String] }
+    var id, deck, kind, gloss, status: String
+    var file: String
+    var due: Date?
+    var stability: Double?
+    var difficulty: Double?
+    var ladder: String?
+    var reviews: [Review]
+    var commits: [Commit]
+}
+
+extension LibraryIndex.Status {
+    /// The reader's word classes: known for an entry in review.
+    var readerStatus: String {
+        switch self {
+        case .new: "new"
+        case .learning, .relearning: "learning"
+        case .review: "known"
+        case .suspended: "suspended"
+        case .ignored: "ignored"
+        }
+    }
+}
