@@ -1,5 +1,5 @@
 public import Foundation
-public import RoteModel
+import RoteModel
 
 /// Which Anki field fills which field of a Rote entry.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import RoteModel
 
 /// Why an Anki package could not be imported, with what to do. Nothing in the library has

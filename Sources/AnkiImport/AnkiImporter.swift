@@ -1,8 +1,8 @@
 public import Foundation
-public import Git
+import Git
 public import RoteModel
 public import RoteStore
-public import Scheduling
+import Scheduling
 
 /// Imports an Anki package into a library as one commit: notes become entries, media files
 /// are copied beside them, and the review log becomes review events, so each entry's FSRS

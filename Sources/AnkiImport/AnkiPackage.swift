@@ -1,6 +1,6 @@
 public import Foundation
-public import RoteModel
-public import ZIPFoundation
+import RoteModel
+import ZIPFoundation
 
 /// An Anki `.apkg` (a deck) or `.colpkg` (a whole collection): a zip archive holding the
 /// collection database and numbered media files with a `media` index.

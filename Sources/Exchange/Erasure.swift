@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
 public import Git
-public import RoteModel
+import RoteModel
 public import RoteStore
 
 /// `rote forget USER`: the right to erasure (seed 004). Deletes every file of the learner in

@@ -1,6 +1,6 @@
 public import Foundation
 public import RoteModel
-public import RoteStore
+import RoteStore
 
 /// What an import will do: the files it writes (library-relative path → bytes), what it
 /// found, and a one-line summary for the commit message. Nothing is written until

@@ -1,5 +1,5 @@
 public import Foundation
-public import Parallelism
+import Parallelism
 public import RoteModel
 public import RoteStore
 

@@ -1,6 +1,6 @@
-public import Foundation
-public import Git
-public import RoteModel
+import Foundation
+import Git
+import RoteModel
 public import RoteStore
 
 /// Helpers for the commits imports and erasures make (the writing itself is

@@ -1,6 +1,6 @@
 public import Foundation
 public import RoteModel
-public import RoteStore
+import RoteStore
 
 /// `rote export --deck SKILLS --format json`: a skills deck in the skills seed's JSON (seed
 /// 001) — `domains`, `skills` and `questions` with their UUIDs, slugs, payloads, explanations,

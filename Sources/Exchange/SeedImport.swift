@@ -1,5 +1,5 @@
 public import Foundation
-public import RoteModel
+import RoteModel
 public import RoteStore
 
 /// `rote import FILE.json`: the skills seed's JSON (seed 001 — domains, skills, questions with

@@ -1,5 +1,5 @@
 public import Foundation
-public import RoteModel
+import RoteModel
 public import RoteStore
 
 /// `rote import FILE.csv|.tsv|.txt --deck NAME`: vocabulary or passages from a table whose

@@ -1,8 +1,8 @@
-public import Foundation
-public import Git
-public import RoteModel
+import Foundation
+import Git
+import RoteModel
 public import RoteStore
-public import StudyData
+import StudyData
 
 /// Looking a word up: its form's slot in the table, then the form's lemmas, most frequent
 /// first, with the overlay's changes.

@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
 public import Git
-public import Parallelism
+import Parallelism
 public import RoteModel
 public import RoteStore
 public import StudyData

@@ -1,6 +1,6 @@
 public import Foundation
 public import RoteModel
-public import RoteStore
+import RoteStore
 public import StudyData
 
 /// A study session over the launch index: a card's entry and progress files are read when

@@ -1,7 +1,7 @@
 public import Foundation
-public import Git
-public import RoteModel
-public import RoteStore
+import Git
+import RoteModel
+import RoteStore
 
 extension LibraryLaunch {
     /// Records Rote's own writes (library path → the bytes written, nil for a removal) in the

@@ -1,9 +1,9 @@
-public import Dispatch
+import Dispatch
 public import Foundation
-public import Git
-public import Parallelism
+import Git
+import Parallelism
 public import RoteModel
-public import RoteStore
+import RoteStore
 public import StudyData
 
 /// Opens a learner's library for study and lookups through the launch index cache in

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import RoteModel
 
 /// A point of a drawing or a template, in the letters deck's 100×100 box (x to the right, y

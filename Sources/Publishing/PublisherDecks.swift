@@ -1,7 +1,7 @@
 public import Foundation
 public import Git
-public import RoteModel
-public import RoteStore
+import RoteModel
+import RoteStore
 
 /// Decks that come from a publisher's git repository (seed 000's content updates and batches):
 /// `add` imports one, `status` says which have a newer version upstream, `update` three-way

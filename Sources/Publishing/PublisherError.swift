@@ -1,5 +1,5 @@
-public import Foundation
-public import Git
+import Foundation
+import Git
 public import RoteModel
 
 /// Why a publisher deck could not be added, checked or updated, with what to do. When one of

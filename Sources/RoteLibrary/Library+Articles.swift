@@ -1,8 +1,8 @@
 public import Foundation
-public import Launch
+import Launch
 public import RoteModel
-public import RoteStore
-public import Study
+import RoteStore
+import Study
 
 extension Library {
     /// Where unsaved articles stay: device-local, never committed.

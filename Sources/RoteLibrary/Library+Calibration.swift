@@ -1,8 +1,8 @@
 public import Foundation
-public import Launch
+import Launch
 public import RoteModel
-public import RoteStore
-public import Scheduling
+import RoteStore
+import Scheduling
 public import Study
 
 /// What a finished calibration wrote.

@@ -1,7 +1,7 @@
 public import Foundation
-public import Git
+import Git
 public import RoteModel
-public import RoteStore
+import RoteStore
 
 /// A commit that changed an entry's file or the learner's progress file for it.
 public struct EntryCommit: Sendable, Equatable {

@@ -1,8 +1,8 @@
 public import Foundation
 public import RoteModel
-public import RoteStore
-public import Scheduling
-public import Study
+import RoteStore
+import Scheduling
+import Study
 public import StudyData
 
 /// What recording a tracing attempt did.

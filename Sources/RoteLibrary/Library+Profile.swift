@@ -1,7 +1,7 @@
 public import Foundation
-public import Launch
+import Launch
 public import RoteModel
-public import RoteStore
+import RoteStore
 
 extension Library {
     /// Changes the learner's profile in one commit: the file is read again in full under the

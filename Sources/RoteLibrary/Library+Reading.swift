@@ -1,6 +1,6 @@
-public import Foundation
-public import Launch
-public import RoteModel
+import Foundation
+import Launch
+import RoteModel
 public import RoteStore
 
 /// A text split into words and what lies between them, for the reader (`rote read` and the

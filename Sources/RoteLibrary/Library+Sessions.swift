@@ -1,7 +1,7 @@
-public import Foundation
-public import Parallelism
+import Foundation
+import Parallelism
 public import RoteModel
-public import RoteStore
+import RoteStore
 public import Study
 
 extension Library {

@@ -1,6 +1,6 @@
 public import Foundation
 public import RoteModel
-public import RoteStore
+import RoteStore
 public import Study
 
 /// A domain or skill folder of a skills deck, with the learner's progress per skill.

@@ -1,9 +1,9 @@
 public import Foundation
-public import Launch
+import Launch
 public import RoteModel
 public import RoteStore
 public import Study
-public import StudyData
+import StudyData
 
 /// How much a session takes on; nil leaves each to the learner's profile.
 public struct StudyLimits: Sendable {

@@ -1,10 +1,10 @@
 public import Foundation
-public import Launch
-public import Parallelism
-public import RoteModel
+import Launch
+import Parallelism
+import RoteModel
 public import RoteStore
 public import Study
-public import StudyData
+import StudyData
 
 /// A word of the daily matrix with what a screen shows of it.
 public struct MatrixWord: Sendable, Equatable {

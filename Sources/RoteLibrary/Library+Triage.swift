@@ -1,8 +1,8 @@
 public import Foundation
 public import RoteModel
-public import RoteStore
-public import Scheduling
-public import Study
+import RoteStore
+import Scheduling
+import Study
 
 /// Seed 002's notification triage — Reveal, Add to Deck, Ignore — and "I know this word",
 /// each one commit.

@@ -1,9 +1,9 @@
 public import Foundation
-public import Launch
+import Launch
 public import RoteModel
 public import RoteStore
-public import Scheduling
-public import Study
+import Scheduling
+import Study
 
 /// A change of where entries stand for the learner, through the progress file's
 /// `status`/`status_at` (the later one wins when devices disagree) or its `reset_at`.

@@ -2,9 +2,9 @@ public import Foundation
 public import Launch
 public import RoteModel
 public import RoteStore
-public import Scheduling
+import Scheduling
 public import Study
-public import StudyData
+import StudyData
 
 /// One learner's library, the way every command, an embedding app and `rote serve` open it.
 ///

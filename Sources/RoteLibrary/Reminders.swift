@@ -1,7 +1,7 @@
 public import Foundation
-public import Git
-public import RoteModel
-public import RoteStore
+import Git
+import RoteModel
+import RoteStore
 
 /// Reminders `rote study` and `rote stats` give, each at most once a day on this device:
 /// a library not synced for `syncAge` (seed 000: "after 7 days, show reminder to sync"; never

@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
 public import HTTPTypes
-public import Hummingbird
+import Hummingbird
 
 /// Who may talk to the server, and how: the rules `docs/web.md` documents.
 ///

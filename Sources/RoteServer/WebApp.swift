@@ -1,14 +1,14 @@
 public import Foundation
-public import HTTPTypes
+import HTTPTypes
 public import Hummingbird
-public import Launch
-public import LetterTracing
-public import RoteLibrary
-public import RoteModel
+import Launch
+import LetterTracing
+import RoteLibrary
+import RoteModel
 public import RoteStore
-public import Scheduling
-public import Study
-public import WebPages
+import Scheduling
+import Study
+import WebPages
 
 /// `rote serve`'s application: the pages, the JSON API of `docs/web.md`, and the one study
 /// session a learner can have open. Every answer comes from `Library` and Study — the code

@@ -1,6 +1,6 @@
 public import Foundation
 public import RoteModel
-public import SystemPackage
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc

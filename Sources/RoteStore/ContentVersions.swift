@@ -1,5 +1,5 @@
 public import Foundation
-public import Git
+import Git
 
 /// A deck whose version differs from the one a learner last saw (seed 003's content version),
 /// with what changed in between.

@@ -1,6 +1,6 @@
 public import Foundation
 public import Git
-public import StarterCorpus
+import StarterCorpus
 
 /// Creates a new library: a git repository holding `rote.yaml`, `.gitattributes`, the starter
 /// decks and a profile for its first learner, committed as one first commit (through libgit2).

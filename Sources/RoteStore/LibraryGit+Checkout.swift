@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Git
 
 /// Moving the work tree and the branch to a commit that already exists (a sync's merge or

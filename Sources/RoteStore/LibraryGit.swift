@@ -1,7 +1,7 @@
 public import Foundation
 public import Git
 public import RoteModel
-public import Scheduling
+import Scheduling
 
 /// Rote's use of the git repository behind a library: committing what changed, one commit per
 /// study session, and the merge drivers' settings. Every write builds the new tree from the

@@ -1,7 +1,7 @@
 public import Foundation
-public import Git
-public import Parallelism
-public import SystemPackage
+import Git
+import Parallelism
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 public import Foundation
-public import Parallelism
+import Parallelism
 
 /// The few files every operation on a library starts from — `rote.yaml`, every deck's
 /// `deck.yaml`, one learner's profile — and a deck's entries, read on their own: what an

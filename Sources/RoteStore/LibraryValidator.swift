@@ -1,5 +1,5 @@
 public import Foundation
-public import Scheduling
+import Scheduling
 
 /// What one file contributes to the rules that look across files — a few fields, kept for
 /// every file by the incremental check (`LibraryCheck`) so that an unchanged file need not be

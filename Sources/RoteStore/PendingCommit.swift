@@ -1,5 +1,5 @@
 public import Foundation
-public import Git
+import Git
 
 /// A commit promised but not yet made: `rote serve` answers a write once its files are durable
 /// and commits behind the answer (`LibraryGitPool(defersCommits:)`). Before the answer the

@@ -1,5 +1,5 @@
 public import Foundation
-public import SystemPackage
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 public import Git
 public import RoteStore
-public import Scheduling
+import Scheduling
 
 /// What one `rote sync` did.
 public struct SyncReport: Sendable, Equatable {

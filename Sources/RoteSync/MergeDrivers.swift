@@ -1,6 +1,6 @@
 public import Foundation
 public import Git
-public import RoteStore
+import RoteStore
 public import Scheduling
 
 /// Rote's merge drivers, registered with libgit2 in process under the names `.gitattributes`

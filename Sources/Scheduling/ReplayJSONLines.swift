@@ -1,5 +1,5 @@
-public import Dispatch
-public import Foundation
+import Dispatch
+import Foundation
 public import RoteModel
 
 /// Replays histories written as JSON lines — the format of py-fsrs's reference vectors — and

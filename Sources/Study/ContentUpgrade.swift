@@ -1,6 +1,6 @@
 public import Foundation
-public import Git
-public import RoteModel
+import Git
+import RoteModel
 public import RoteStore
 
 /// Runs the upgrade rules of decks whose content version changed since a learner last saw

@@ -1,5 +1,5 @@
 public import Foundation
-public import RoteModel
+import RoteModel
 
 /// Seed 002's daily matrix: one word family (a root) a day and six satellite words around it.
 ///

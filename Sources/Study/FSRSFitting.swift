@@ -1,8 +1,8 @@
 public import Foundation
-public import Parallelism
+import Parallelism
 public import RoteModel
 public import RoteStore
-public import Scheduling
+import Scheduling
 
 /// `rote optimize` and `rote evaluate` on a library: which of a learner's reviews a fit reads,
 /// and the files a new fit rewrites — the profile, and every progress file whose state the new

@@ -1,6 +1,6 @@
 public import Foundation
 public import RoteModel
-public import Scheduling
+import Scheduling
 
 extension LetterAttempt {
     /// The optional JSON field naming the letter an attempt is at (an entry id such as

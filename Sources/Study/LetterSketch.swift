@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import RoteModel
 
 /// A letter's stroke template drawn in text, for checking a letter written on paper: each

@@ -1,6 +1,6 @@
 public import Foundation
 public import RoteModel
-public import RoteStore
+import RoteStore
 public import Scheduling
 
 /// `rote check --repair`: rebuilds a progress file that does not read from the lines of it

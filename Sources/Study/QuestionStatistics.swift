@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import RoteModel
 
 /// How a question has fared (seed 000's `times_used` and `avg_success_rate`): derived from the

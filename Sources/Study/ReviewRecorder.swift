@@ -1,6 +1,6 @@
 public import Foundation
 public import RoteStore
-public import Scheduling
+import Scheduling
 
 /// Writes answered reviews into progress files the moment they happen — each one atomically,
 /// with the replayed state — so a session killed at any point loses no answered review.

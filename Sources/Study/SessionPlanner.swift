@@ -1,7 +1,7 @@
 public import Foundation
 public import RoteModel
 public import RoteStore
-public import Scheduling
+import Scheduling
 public import StudyData
 
 /// What a study session will hold: due entries first, lowest retrievability first, then new

@@ -1,5 +1,5 @@
 public import Foundation
-public import RoteModel
+import RoteModel
 public import Scheduling
 
 /// A learner's practice of one skill of a skills deck, the counts beside seed 001's

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import RoteModel
 
 /// What the learner can do at any prompt besides answering: undo the last answer, suspend or

@@ -1,8 +1,8 @@
 public import Foundation
 public import RoteModel
-public import RoteStore
-public import Scheduling
-public import StudyData
+import RoteStore
+import Scheduling
+import StudyData
 
 /// A passage in a session: the acquisition ladder, typed recall, and the consent questions
 /// (keeping passage practice, saving reflections) that passages ask.

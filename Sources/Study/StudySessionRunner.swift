@@ -1,7 +1,7 @@
 public import Foundation
 public import RoteModel
 public import RoteStore
-public import Scheduling
+import Scheduling
 public import StudyData
 
 /// Runs one study session over a plan: shows each exercise, grades each entry from all its

@@ -1,7 +1,7 @@
 public import Foundation
-public import Parallelism
+import Parallelism
 public import RoteModel
-public import RoteStore
+import RoteStore
 public import Scheduling
 public import StudyData
 

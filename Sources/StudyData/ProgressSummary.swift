@@ -1,7 +1,7 @@
 public import Foundation
 public import RoteModel
 public import RoteStore
-public import Scheduling
+import Scheduling
 
 /// What planning needs from one progress file, small enough to keep for 100 000 entries in
 /// the launch index: the state, when the learner first and last saw the entry, and their

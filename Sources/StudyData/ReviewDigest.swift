@@ -1,6 +1,6 @@
 public import Foundation
 public import RoteModel
-public import RoteStore
+import RoteStore
 public import Scheduling
 
 /// What statistics read from one progress file, small enough for the launch index to keep

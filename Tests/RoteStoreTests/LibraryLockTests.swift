@@ -7,16 +7,16 @@ import Testing
 @Suite struct LibraryLockTests {
     @Test func oneHolderAtATimeAndReleasedOnRelease() throws {
         let directory = TemporaryDirectory()
-        // Optional only so it can be released below; taking it must not throw.
-        var first: LibraryLock? = try LibraryLock(root: directory.url, purpose: "study")
-        do {
-            _ = try LibraryLock(root: directory.url, purpose: "sync")
-            Issue.record("a second lock must be refused")
-        } catch let busy as LibraryLock.Busy {
-            #expect(busy.holder.contains("rote study"))
-            #expect(busy.description.contains("another rote process"))
+        // Held for the block, released when it ends; taking it must not throw.
+        try withExtendedLifetime(LibraryLock(root: directory.url, purpose: "study")) {
+            do {
+                _ = try LibraryLock(root: directory.url, purpose: "sync")
+                Issue.record("a second lock must be refused")
+            } catch let busy as LibraryLock.Busy {
+                #expect(busy.holder.contains("rote study"))
+                #expect(busy.description.contains("another rote process"))
+            }
         }
-        first = nil
         #expect(throws: Never.self) { _ = try LibraryLock(root: directory.url, purpose: "sync") }
     }
 

@@ -1,5 +1,5 @@
 public import Foundation
-public import Git
+import Git
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-public import RoteStore
+import RoteStore
 public import Testing
 
 /// Runs a test (or every test of a suite) with `FileStamp.racyWindow` at 0: a file's stamp is

@@ -1,5 +1,5 @@
 public import Foundation
-public import Yams
+import Yams
 
 /// Turns a file's bytes into a YAML node tree, refusing what would hurt: files over the size
 /// limit, bytes that are not UTF-8, git conflict markers, anchors and aliases (an alias bomb

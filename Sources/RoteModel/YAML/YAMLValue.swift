@@ -1,5 +1,5 @@
 public import Foundation
-public import Yams
+import Yams
 
 /// A YAML value as Rote writes it: the canonical form of every file Rote renders. Mappings
 /// keep their key order, so files come out with a fixed layout and diffs stay small.

@@ -1,5 +1,5 @@
 public import Foundation
-public import RoteModel
+import RoteModel
 
 /// The merge driver for `profiles/*/letters/**`: two devices' tracing attempts at one letter.
 ///

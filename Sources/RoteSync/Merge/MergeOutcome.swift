@@ -1,6 +1,6 @@
 public import Foundation
-public import RoteModel
-public import RoteStore
+import RoteModel
+import RoteStore
 public import Scheduling
 
 /// What a merge driver produced for one file: the merged bytes, or why it could not merge.

@@ -1,5 +1,5 @@
 public import Foundation
-public import RoteModel
+import RoteModel
 public import Scheduling
 
 /// The merge driver for `profiles/*/progress/**`: two devices' histories of one entry.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import RoteModel
 
 /// Review histories turned into what the FSRS optimizer learns from, the way fsrs-rs turns an

@@ -1,5 +1,5 @@
-public import Dispatch
-public import Foundation
+import Dispatch
+import Foundation
 public import RoteModel
 
 extension ReplayJSONLines {
