@@ -33,8 +33,9 @@ struct InterestsCommand: ParsableCommand {
             return (parts[0], weight)
         }
         let library = try CommandContext.library(rote.global)
+        var shown = library.profile?.interests ?? []
         if !parsed.isEmpty {
-            try library.setInterests(parsed)
+            shown = try library.setInterests(parsed)
             let known = Set(try library.topicCounts().map(\.topic))
             for (topic, weight) in parsed where weight > 0 && !known.contains(topic.lowercased()) {
                 print(
@@ -42,9 +43,6 @@ struct InterestsCommand: ParsableCommand {
                 )
             }
         }
-        let interests = library.profile?.interests ?? []
-        let shown =
-            parsed.isEmpty ? interests : (try Library(root: library.root, user: library.user).profile?.interests ?? [])
         print(
             shown.isEmpty
                 ? "Interests: none yet."

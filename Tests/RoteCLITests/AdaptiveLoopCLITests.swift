@@ -279,4 +279,23 @@ import Testing
         #expect(again.stdout == first.stdout)
         #expect(rote(["today", "--date", "2026-13-01"], in: lib).status != 0)
     }
+
+    @Test func interestsListTheDecksTopicsAndSetWeightsInOneCommit() throws {
+        let (directory, lib) = library()
+        defer { withExtendedLifetime(directory) {} }
+        let listed = rote(["interests"], in: lib)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("Interests: none yet."))
+        #expect(listed.stdout.contains("school "), "the starter deck's topics with their word counts")
+        let set = rote(["interests", "food=1", "travel=0.5", "spaceships=1"], in: lib)
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout.contains("note: no example in the decks has the topic 'spaceships'"))
+        #expect(set.stdout.contains("Interests: food 1, spaceships 1, travel 0.5"))
+        #expect(commits(lib).first == "Interests: food 1, travel 0.5, spaceships 1")
+        let bad = rote(["interests", "food=2"], in: lib)
+        #expect(bad.status != 0 && bad.stderr.contains("between 0 and 1"))
+        let malformed = rote(["interests", "food"], in: lib)
+        #expect(malformed.status != 0 && malformed.stderr.contains("is not topic=weight"))
+        #expect(commits(lib).first == "Interests: food 1, travel 0.5, spaceships 1", "a refused weight commits nothing")
+    }
 }
