@@ -19,11 +19,11 @@ public struct ImportPlan: Sendable {
 
     /// A plan filled by `fill`, with the issues it logged; a blocked plan keeps no changes,
     /// so nothing of it can be written.
-    static func made(deck: String, file: String, fill: (inout ImportPlan, inout IssueLog) -> Void) -> ImportPlan {
+    static func made(deck: String, file: String, fill: (inout ImportPlan, inout DiagnosticLog) -> Void) -> ImportPlan {
         var plan = ImportPlan(deck: deck)
-        var log = IssueLog(file: file)
+        var log = DiagnosticLog(path: file)
         fill(&plan, &log)
-        plan.issues = log.issues
+        plan.issues = log.items
         if plan.isBlocked { plan.changes = [:] }
         return plan
     }

@@ -1,46 +1,16 @@
 import Foundation
 import RoteModel
 
-/// Issues collected while reading a file to import.
-struct IssueLog: Sendable {
-    let file: String
-    private(set) var issues: [Diagnostic] = []
-
-    init(file: String) { self.file = file }
-
-    mutating func error(_ location: String, _ message: String) {
-        issues.append(Diagnostic(path: file, location: location, severity: .error, message: message))
-    }
-
-    mutating func warning(_ location: String, _ message: String) {
-        issues.append(Diagnostic(path: file, location: location, severity: .warning, message: message))
-    }
-
-    mutating func skipped(_ location: String, _ message: String) {
-        issues.append(Diagnostic(path: file, location: location, severity: .skipped, message: message))
-    }
-
-    var hasErrors: Bool { issues.contains { $0.severity == .error } }
-
-    /// True when an error sits at `path` or inside it.
-    func hasErrors(under path: String) -> Bool {
-        issues.contains {
-            guard $0.severity == .error, let location = $0.location else { return false }
-            return location == path || location.hasPrefix(path + ".") || location.hasPrefix(path + "[")
-        }
-    }
-}
-
 /// Reads the fields of one JSON object, naming each problem by its JSON path
 /// (`skills[0].slug`), and warning about keys nobody asked for.
 struct Record {
     let path: String
     let fields: [String: JSONValue]
-    var log: IssueLog
+    var log: DiagnosticLog
     private var used: Set<String> = []
     private let isObject: Bool
 
-    init(path: String, value: JSONValue, log: IssueLog) {
+    init(path: String, value: JSONValue, log: DiagnosticLog) {
         self.path = path
         self.log = log
         if case let .object(fields) = value {
@@ -164,7 +134,7 @@ struct Record {
     }
 
     /// Warns about keys no one read, and hands the log back.
-    func finish() -> IssueLog {
+    func finish() -> DiagnosticLog {
         var log = log
         for key in fields.keys.sorted() where !used.contains(key) {
             log.warning(at(key), "unknown key '\(key)' (ignored)")

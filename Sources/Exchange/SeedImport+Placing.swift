@@ -8,7 +8,7 @@ extension SeedImporter {
     /// library as it would be.
     func place(
         domains: [DomainRecord], skills: [SkillRecord], questions: [QuestionRecord], library: LoadedLibrary,
-        plan: inout ImportPlan, log: inout IssueLog
+        plan: inout ImportPlan, log: inout DiagnosticLog
     ) {
         // Unique UUIDs across the file, unique slugs per scope.
         var uuids: [String: String] = [:]

@@ -80,7 +80,7 @@ public struct SeedImporter: Sendable {
         ImportPlan.made(deck: deck, file: file) { fill(data, library: library, &$0, &$1) }
     }
 
-    private func fill(_ data: Data, library: LoadedLibrary, _ plan: inout ImportPlan, _ log: inout IssueLog) {
+    private func fill(_ data: Data, library: LoadedLibrary, _ plan: inout ImportPlan, _ log: inout DiagnosticLog) {
 
         guard Slug.isValidSegment(deck) else {
             log.error(
@@ -151,7 +151,7 @@ public struct SeedImporter: Sendable {
         return
     }
 
-    private func records(_ top: [String: JSONValue], _ key: String, _ log: inout IssueLog) -> [JSONValue] {
+    private func records(_ top: [String: JSONValue], _ key: String, _ log: inout DiagnosticLog) -> [JSONValue] {
         guard let value = top[key] else { return [] }
         guard case let .array(items) = value else {
             log.error(key, "'\(key)' must be an array of objects, found \(value.kind)")

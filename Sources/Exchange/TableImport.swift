@@ -35,7 +35,7 @@ public struct TableImporter: Sendable {
         ImportPlan.made(deck: deck, file: file) { fill(data, library: library, &$0, &$1) }
     }
 
-    private func fill(_ data: Data, library: LoadedLibrary, _ plan: inout ImportPlan, _ log: inout IssueLog) {
+    private func fill(_ data: Data, library: LoadedLibrary, _ plan: inout ImportPlan, _ log: inout DiagnosticLog) {
         guard Slug.isValidSegment(deck) else {
             log.error("", "deck name '\(deck)' is not a valid folder name; use lowercase letters, digits, _ . -")
             return
@@ -244,7 +244,9 @@ public struct TableImporter: Sendable {
 
     /// The entry a row describes; with `base` (override of an existing entry), the columns the
     /// table has replace those fields and everything else (examples, questions) is kept.
-    func build(_ kind: TableKind, cells: [String: String], base: EntryContent?, location: String, log: inout IssueLog)
+    func build(
+        _ kind: TableKind, cells: [String: String], base: EntryContent?, location: String, log: inout DiagnosticLog
+    )
         -> EntryContent?
     {
         func value(_ column: String) -> String? {

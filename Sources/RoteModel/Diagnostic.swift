@@ -81,7 +81,8 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Diagnostics collected while reading one file.
+/// Diagnostics collected while reading one file: a library file's, placed by line, or an
+/// import's, placed by location (a JSON path such as `skills[0].slug`, or a table's `line 12`).
 public struct DiagnosticLog: Sendable {
     public let path: String
     public private(set) var items: [Diagnostic] = []
@@ -96,7 +97,28 @@ public struct DiagnosticLog: Sendable {
         items.append(.warning(path, line, message))
     }
 
+    public mutating func error(_ location: String, _ message: String) {
+        items.append(Diagnostic(path: path, location: location, severity: .error, message: message))
+    }
+
+    public mutating func warning(_ location: String, _ message: String) {
+        items.append(Diagnostic(path: path, location: location, severity: .warning, message: message))
+    }
+
+    /// An input row left out; the rest of the input goes on.
+    public mutating func skipped(_ location: String, _ message: String) {
+        items.append(Diagnostic(path: path, location: location, severity: .skipped, message: message))
+    }
+
     public mutating func append(contentsOf other: [Diagnostic]) { items.append(contentsOf: other) }
 
     public var hasErrors: Bool { items.contains { $0.severity == .error } }
+
+    /// True when an error sits at `location` or inside it (`skills[0]` holds `skills[0].slug`).
+    public func hasErrors(under location: String) -> Bool {
+        items.contains {
+            guard $0.severity == .error, let place = $0.location else { return false }
+            return place == location || place.hasPrefix(location + ".") || place.hasPrefix(location + "[")
+        }
+    }
 }
