@@ -145,9 +145,7 @@ struct Overlay: Sendable {
         for (id, summary) in orphanProgress.sorted(by: { $0.key < $1.key }) { item(-1, id, progressRow(summary)) }
         for (number, record) in files.sorted(by: { $0.key < $1.key }) { item(number, "", fileRow(record)) }
         for record in addedFiles { item(-1, record.path, fileRow(record)) }
-        for entry in removedEntries.sorted() {
-            writer.append(Int32(entry))
-        }
+        for entry in removedEntries.sorted() { writer.append(Int32(entry)) }
         for id in addedEntries.keys.sorted() { Overlay.encode(addedEntries[id]!, into: &writer) }
         writer.set(UInt64(writer.bytes.count), at: Header.length)
         writer.set(
