@@ -18,6 +18,37 @@ struct ByteWriter {
             for (index, byte) in raw.enumerated() { bytes[offset + index] = byte }
         }
     }
+
+    /// Appends a row of `stride` zero bytes, whose fields `fill` sets at their places in the
+    /// row's layout (`LaunchIndex.Layout`); what it leaves is zero padding.
+    mutating func appendRow(_ stride: Int, _ fill: (RowWriter) -> Void) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: stride))
+        bytes.withUnsafeMutableBytes { fill(RowWriter(bytes: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))) }
+    }
+}
+
+/// Sets a row's fields, little-endian, at their offsets in the row.
+struct RowWriter {
+    let bytes: UnsafeMutableRawBufferPointer
+
+    @inline(__always) func set<Value: FixedWidthInteger>(_ value: Value, at field: Int) {
+        assert(field >= 0 && field + MemoryLayout<Value>.size <= bytes.count, "a field past its row")
+        bytes.storeBytes(of: value.littleEndian, toByteOffset: field, as: Value.self)
+    }
+
+    @inline(__always) func set(_ value: Double, at field: Int) { set(value.bitPattern, at: field) }
+
+    /// A string's place in the strings (`LaunchIndex.Layout.Text`).
+    @inline(__always) func set(text: (offset: UInt32, length: Int), at field: Int) {
+        set(text.offset, at: field + LaunchIndex.Layout.Text.offset)
+        set(UInt16(min(text.length, Int(UInt16.max))), at: field + LaunchIndex.Layout.Text.length)
+    }
+
+    func set(bytes raw: some Collection<UInt8>, at field: Int) {
+        assert(field >= 0 && field + raw.count <= bytes.count, "a field past its row")
+        UnsafeMutableRawBufferPointer(rebasing: bytes[field..<(field + raw.count)]).copyBytes(from: raw)
+    }
 }
 
 /// Little-endian reads at byte offsets of a buffer that may be a memory-mapped file, so

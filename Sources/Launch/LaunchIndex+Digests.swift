@@ -32,13 +32,14 @@ extension LaunchIndex {
         var partials = shares.concurrentMap { rows -> Partial in
             var partial = initial()
             for row in rows {
-                let at = progressBase + row * Stride.progress
-                let id = reader.string(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))
+                let at = progressBase + row * Layout.Progress.stride
+                let (idOffset, idLength) = reader.text(at + Layout.Progress.id)
+                let id = reader.string(stringsBase + idOffset, idLength)
                 if !overridden.isEmpty, overridden.contains(id) { continue }
                 fold(
                     &partial,
                     ProgressDigest(
-                        id: id, status: ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3],
+                        id: id, status: LaunchIndex.progressStatus(reader, at: at),
                         state: LaunchIndex.storedState(reader, at: at),
                         marks: LaunchIndex.marks(reader, at: at, marksSection: marksBase),
                         replayed: LaunchIndex.replayed(reader, at: at)))
@@ -72,14 +73,9 @@ extension LaunchIndex {
     /// read in place.
     func forEachProgress(base: (_ at: Int) -> Void, kept: (_ id: String, ProgressSummary) -> Void) {
         let changed = changedProgress()
-        let progressBase = sections[Section.progress.rawValue].0
         for row in 0..<progressCount {
-            let at = progressBase + row * Stride.progress
-            if !changed.isEmpty,
-                changed[reader.string(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))] != nil
-            {
-                continue
-            }
+            let at = progressOffset(row)
+            if !changed.isEmpty, changed[string(at: at + Layout.Progress.id)] != nil { continue }
             base(at)
         }
         for (id, summary) in changed {
@@ -92,10 +88,10 @@ extension LaunchIndex {
         var dues: [String: Date] = [:]
         forEachProgress(
             base: { at in
-                guard ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3] == .active, reader.u8(at + 7) & 1 != 0
+                guard LaunchIndex.progressStatus(reader, at: at) == .active,
+                    LaunchIndex.progressFlags(reader, at: at).contains(.state)
                 else { return }
-                dues[reader.string(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4)))] =
-                    LaunchIndex.memoryState(reader, at: at, .stored).due
+                dues[string(at: at + Layout.Progress.id)] = LaunchIndex.memoryState(reader, at: at, .stored).due
             },
             kept: { id, summary in
                 if summary.status == .active, let due = summary.state?.due { dues[id] = due }

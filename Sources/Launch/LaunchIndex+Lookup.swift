@@ -37,8 +37,8 @@ extension LaunchIndex {
         guard let slot else { return nil }
         // The first lemma's rank and status live in the slot: one cache line per lookup.
         let entry = firstLemma(slot)
-        let rank = reader.i32(slot + 8)
-        var status = LaunchIndex.status(code: reader.u8(slot + 13))
+        let rank = reader.i32(slot + Layout.Slot.rank)
+        var status = LaunchIndex.status(code: reader.u8(slot + Layout.Slot.status))
         if overlay.changes(entry: entry), let changed = overlay.statuses[entry] { status = changed }
         return Lookup(entry: position(entry), rank: rank == Int32.min ? nil : Int(rank), status: status)
     }
@@ -46,13 +46,11 @@ extension LaunchIndex {
     /// Whether the overlay removed one of the base's lemmas of a form or added one.
     private func overlayChangesLemmas(of form: UnsafeRawBufferPointer, slot: Int?) -> Bool {
         if let slot {
-            let count = Int(reader.u16(slot + 14))
-            let reference = Int(reader.u32(slot + 4))
+            let count = Int(reader.u16(slot + Layout.Slot.lemmaCount))
+            let reference = Int(reader.u32(slot + Layout.Slot.lemmas))
             if count == 1
                 ? overlay.removes(entry: reference)
-                : (0..<count).contains(where: {
-                    overlay.removes(entry: Int(reader.u32(lemmasBase + (reference + $0) * 4)))
-                })
+                : (0..<count).contains(where: { overlay.removes(entry: listedLemma(reference + $0)) })
             {
                 return true
             }
@@ -90,10 +88,9 @@ extension LaunchIndex {
     private func lemmaReferences(_ form: UnsafeRawBufferPointer, prefix: (UInt64, UInt64)?) -> [Int] {
         var references: [Int] = []
         if let slot = findSlot(form, prefix: prefix) {
-            let count = Int(reader.u16(slot + 14))
-            let reference = Int(reader.u32(slot + 4))
-            references =
-                count == 1 ? [reference] : (0..<count).map { Int(reader.u32(lemmasBase + (reference + $0) * 4)) }
+            let count = Int(reader.u16(slot + Layout.Slot.lemmaCount))
+            let reference = Int(reader.u32(slot + Layout.Slot.lemmas))
+            references = count == 1 ? [reference] : (0..<count).map { listedLemma(reference + $0) }
         }
         guard order != nil else { return references }
         references.removeAll { overlay.removes(entry: $0) }
@@ -108,9 +105,14 @@ extension LaunchIndex {
     /// so the table need not be a power of two) and its top half is a tag that rules out
     /// nearly every other form without comparing bytes.
     @inline(__always) private func firstLemma(_ slot: Int) -> Int {
-        let count = Int(reader.u16(slot + 14))
-        let reference = Int(reader.u32(slot + 4))
-        return count == 1 ? reference : Int(reader.u32(lemmasBase + reference * 4))
+        let count = Int(reader.u16(slot + Layout.Slot.lemmaCount))
+        let reference = Int(reader.u32(slot + Layout.Slot.lemmas))
+        return count == 1 ? reference : listedLemma(reference)
+    }
+
+    /// The entry number at `number` in the lemma lists.
+    @inline(__always) private func listedLemma(_ number: Int) -> Int {
+        Int(reader.u32(lemmasBase + number * Layout.Lemma.stride))
     }
 
     @inline(__always) private func findSlot(_ form: UnsafeRawBufferPointer, prefix: (UInt64, UInt64)?) -> Int? {
@@ -118,19 +120,21 @@ extension LaunchIndex {
         var inline: (UInt64, UInt64) = prefix ?? (0, 0)
         if prefix == nil {
             withUnsafeMutableBytes(of: &inline) {
-                $0.baseAddress!.copyMemory(from: form.baseAddress!, byteCount: min(form.count, Stride.inlineForm))
+                $0.baseAddress!.copyMemory(
+                    from: form.baseAddress!, byteCount: min(form.count, Layout.Slot.inlineFormSize))
             }
         }
         let hash = IndexHash.form(inline, form)
         let tag = UInt32(truncatingIfNeeded: hash >> 32)
         var slot = LaunchIndex.home(of: hash, in: slotCount)
-        let length = UInt8(min(form.count, 255))
+        let length = UInt8(min(form.count, Int(UInt8.max)))
         while true {
-            let at = slotsBase + slot * Stride.slot
-            if reader.u16(at + 14) == 0 { return nil }
-            if reader.u32(at) == tag, reader.u8(at + 12) == length, reader.u64(at + 16) == inline.0,
-                reader.u64(at + 24) == inline.1,
-                form.count <= Stride.inlineForm || lemmaHasForm(firstLemma(at), form)
+            typealias Field = Layout.Slot
+            let at = slotsBase + slot * Field.stride
+            if reader.u16(at + Field.lemmaCount) == 0 { return nil }
+            if reader.u32(at + Field.tag) == tag, reader.u8(at + Field.formLength) == length,
+                reader.u64(at + Field.inlineForm) == inline.0, reader.u64(at + Field.inlineFormTail) == inline.1,
+                form.count <= Field.inlineFormSize || lemmaHasForm(firstLemma(at), form)
             {
                 return at
             }
@@ -143,11 +147,13 @@ extension LaunchIndex {
     private func lemmaHasForm(_ entry: Int, _ form: UnsafeRawBufferPointer) -> Bool {
         let at = entryOffset(entry)
         let formsBase = sections[Section.entryForms.rawValue].0
-        let start = Int(reader.u32(at + 40))
-        for number in 0..<Int(reader.u16(at + 38)) {
-            let formAt = formsBase + (start + number) * Stride.entryForm
-            if Int(reader.u32(formAt + 4)) == form.count,
-                memcmp(reader.base + stringsBase + Int(reader.u32(formAt)), form.baseAddress!, form.count) == 0
+        let start = Int(reader.u32(at + Layout.Entry.firstForm))
+        for number in 0..<Int(reader.u16(at + Layout.Entry.formCount)) {
+            let formAt = formsBase + (start + number) * Layout.EntryForm.stride
+            if Int(reader.u32(formAt + Layout.EntryForm.length)) == form.count,
+                memcmp(
+                    reader.base + stringsBase + Int(reader.u32(formAt + Layout.EntryForm.offset)), form.baseAddress!,
+                    form.count) == 0
             {
                 return true
             }

@@ -9,19 +9,34 @@ import StudyData
 extension LaunchIndex {
     /// A base entry's progress row.
     func progressRow(reference entry: Int) -> Int? {
-        let row = reader.u32(entryOffset(entry) + 44)
+        let row = reader.u32(entryOffset(entry) + Layout.Entry.progressRow)
         return row == UInt32.max ? nil : Int(row)
     }
 
+    @inline(__always) func progressOffset(_ row: Int) -> Int {
+        sections[Section.progress.rawValue].0 + row * Layout.Progress.stride
+    }
+
     func summary(row: Int) -> ProgressSummary {
-        LaunchIndex.summary(
-            reader, at: sections[Section.progress.rawValue].0 + row * Stride.progress,
-            marksSection: sections[Section.marks.rawValue].0)
+        LaunchIndex.summary(reader, at: progressOffset(row), marksSection: sections[Section.marks.rawValue].0)
     }
 
     /// The bytes of a progress row in a delta, where its marks follow it.
     static func inlineRowLength(_ reader: ByteReader, at: Int) -> Int {
-        Stride.progress + Int(reader.u32(at + 180)) * Stride.mark
+        Layout.Progress.stride + Int(reader.u32(at + Layout.Progress.markCount)) * Layout.Mark.stride
+    }
+
+    @inline(__always) static func progressFlags(_ reader: ByteReader, at: Int) -> Layout.ProgressFlags {
+        Layout.ProgressFlags(rawValue: reader.u8(at + Layout.Progress.flags))
+    }
+
+    @inline(__always) static func digestFlags(_ reader: ByteReader, at: Int) -> Layout.DigestFlags {
+        Layout.DigestFlags(rawValue: reader.u8(at + Layout.Progress.digestFlags))
+    }
+
+    /// The progress file's status in the row at `at`.
+    @inline(__always) static func progressStatus(_ reader: ByteReader, at: Int) -> ProgressFile.Status {
+        ProgressFile.Status.allCases[Int(reader.u8(at + Layout.Progress.status)) % 3]
     }
 
     /// A progress row at `at` (the layout `encode(_:entry:firstMark:into:)` writes), its
@@ -31,19 +46,23 @@ extension LaunchIndex {
             let value = reader.f64(at + offset)
             return value.isNaN ? nil : Date(timeIntervalSinceReferenceDate: value)
         }
-        let flags = reader.u8(at + 7)
+        typealias Field = Layout.Progress
+        let flags = progressFlags(reader, at: at)
         let state = storedState(reader, at: at)
         return ProgressSummary(
-            status: ProgressFile.Status.allCases[Int(reader.u8(at + 6)) % 3], reviewCount: Int(reader.u32(at + 8)),
-            firstReviewAt: date(80),
-            recentReviewTimes: (0..<min(Int(reader.u8(at + 13)), ProgressSummary.recentLimit)).map {
-                Date(timeIntervalSinceReferenceDate: reader.f64(at + 88 + $0 * 8))
+            status: progressStatus(reader, at: at), reviewCount: Int(reader.u32(at + Field.reviewCount)),
+            firstReviewAt: date(Field.firstReview),
+            recentReviewTimes: (0..<min(Int(reader.u8(at + Field.recentCount)), ProgressSummary.recentLimit)).map {
+                Date(timeIntervalSinceReferenceDate: reader.f64(at + Field.recentTime($0)))
             },
-            recentMilliseconds: (0..<min(Int(reader.u8(at + 14)), ProgressSummary.millisecondsLimit)).map { slot in
-                let value = reader.i32(at + 152 + slot * 4)
-                return value == Int32.min ? nil : Int(value)
-            },
-            ladderStarted: flags & 2 != 0, hasScheduledReviews: flags & 4 != 0, state: state,
+            recentMilliseconds: (0..<min(
+                Int(reader.u8(at + Field.millisecondsCount)), ProgressSummary.millisecondsLimit))
+                .map { slot in
+                    let value = reader.i32(at + Field.milliseconds(slot))
+                    return value == Int32.min ? nil : Int(value)
+                },
+            ladderStarted: flags.contains(.ladderStarted), hasScheduledReviews: flags.contains(.scheduledReviews),
+            state: state,
             digest: digest(reader, at: at, marksSection: marksSection))
     }
 
@@ -55,23 +74,25 @@ extension LaunchIndex {
 
     /// The state the row's progress file stores; nil when it stores none.
     static func storedState(_ reader: ByteReader, at: Int) -> MemoryState? {
-        reader.u8(at + 7) & 1 != 0 ? memoryState(reader, at: at, .stored) : nil
+        progressFlags(reader, at: at).contains(.state) ? memoryState(reader, at: at, .stored) : nil
     }
 
     /// The state a row's digest replays to.
     static func replayed(_ reader: ByteReader, at: Int) -> MemoryState? {
-        reader.u8(at + 176) & 2 != 0 ? memoryState(reader, at: at, .replayed) : nil
+        digestFlags(reader, at: at).contains(.replayed) ? memoryState(reader, at: at, .replayed) : nil
     }
 
     /// A row's digest marks where they lie; nil when the row has no digest.
     static func marks(_ reader: ByteReader, at: Int, marksSection: Int?) -> ReviewMarks? {
-        guard reader.u8(at + 176) & 1 != 0 else { return nil }
-        let first = marksSection.map { $0 + Int(reader.u32(at + 184)) * Stride.mark } ?? at + Stride.progress
-        return ReviewMarks(unsafeBytes: reader.base + first, count: Int(reader.u32(at + 180)))
+        guard digestFlags(reader, at: at).contains(.digest) else { return nil }
+        let first =
+            marksSection.map { $0 + Int(reader.u32(at + Layout.Progress.firstMark)) * Layout.Mark.stride }
+            ?? at + Layout.Progress.stride
+        return ReviewMarks(unsafeBytes: reader.base + first, count: Int(reader.u32(at + Layout.Progress.markCount)))
     }
 
     /// The memory state at `layout` in the row at `at` (the layout `encode` writes).
-    static func memoryState(_ reader: ByteReader, at: Int, _ layout: StateLayout) -> MemoryState {
+    static func memoryState(_ reader: ByteReader, at: Int, _ layout: Layout.State) -> MemoryState {
         func number(_ offset: Int) -> Double? {
             let value = reader.f64(at + offset)
             return value.isNaN ? nil : value
@@ -103,14 +124,13 @@ extension LaunchIndex {
             return changed.map(PlanningProgress.init)
         }
         guard let row = progressRow(reference: entry) else { return nil }
-        let at = sections[Section.progress.rawValue].0 + row * Stride.progress
-        let first = reader.f64(at + 80)
-        let flags = reader.u8(at + 7)
+        let at = progressOffset(row)
+        let first = reader.f64(at + Layout.Progress.firstReview)
         let state = LaunchIndex.storedState(reader, at: at)
         return PlanningProgress(
-            reviewCount: Int(reader.u32(at + 8)),
+            reviewCount: Int(reader.u32(at + Layout.Progress.reviewCount)),
             firstReviewAt: first.isNaN ? nil : Date(timeIntervalSinceReferenceDate: first),
-            ladderStarted: flags & 2 != 0, state: state)
+            ladderStarted: LaunchIndex.progressFlags(reader, at: at).contains(.ladderStarted), state: state)
     }
 
     /// Reviews at or after `time` as far as the kept review times tell; nil when all kept
@@ -122,12 +142,12 @@ extension LaunchIndex {
             return changed?.reviews(since: time) ?? 0
         }
         guard let row = progressRow(reference: entry) else { return 0 }
-        let at = sections[Section.progress.rawValue].0 + row * Stride.progress
-        let kept = min(Int(reader.u8(at + 13)), ProgressSummary.recentLimit)
+        let at = progressOffset(row)
+        let kept = min(Int(reader.u8(at + Layout.Progress.recentCount)), ProgressSummary.recentLimit)
         let bound = time.timeIntervalSinceReferenceDate
         var count = 0
-        for slot in 0..<kept where reader.f64(at + 88 + slot * 8) >= bound { count += 1 }
-        if count == kept, Int(reader.u32(at + 8)) > kept { return nil }
+        for slot in 0..<kept where reader.f64(at + Layout.Progress.recentTime(slot)) >= bound { count += 1 }
+        if count == kept, Int(reader.u32(at + Layout.Progress.reviewCount)) > kept { return nil }
         return count
     }
 
@@ -140,9 +160,10 @@ extension LaunchIndex {
                 progress: planningProgress(reference: entry))
         }
         let at = entryOffset(entry)
-        let flags = reader.u8(at + 15)
+        let flags = entryFlags(at)
         return EntryFacts(
-            deck: Int(reader.u16(at + 6)), published: flags & 1 != 0, locked: flags & 2 != 0,
+            deck: Int(reader.u16(at + Layout.Entry.deck)), published: flags.contains(.published),
+            locked: flags.contains(.locked),
             status: status(reference: entry),
             progress: planningProgress(reference: entry))
     }

@@ -20,7 +20,7 @@ public final class LaunchIndex: @unchecked Sendable {
     /// Changes since the base was written, kept in a small delta file beside it.
     let overlay: Overlay
     /// The base's checksum: a delta names the base it applies to by it.
-    var checksum: UInt64 { reader.u64(8) }
+    var checksum: UInt64 { reader.u64(Layout.Header.checksum) }
     public let settings: LaunchRows.Settings
     /// Entries as the index numbers them: by study position, the overlay's changes merged in.
     public let entryCount: Int
@@ -100,9 +100,9 @@ public final class LaunchIndex: @unchecked Sendable {
             // a base entry, reading the base's fields in place (its id only on a tie).
             func precedes(_ index: Int, _ number: Int) -> Bool {
                 let at = base.entryOffset(number)
-                let deck = Int(base.reader.u16(at + 6))
+                let deck = Int(base.reader.u16(at + Layout.Entry.deck))
                 if addedDecks[index] != deck { return addedDecks[index] < deck }
-                let sortKey = Int(base.reader.i64(at + 24))
+                let sortKey = Int(base.reader.i64(at + Layout.Entry.sortKey))
                 if added[index].row.sortKey != sortKey { return added[index].row.sortKey < sortKey }
                 return added[index].row.id < base.id(reference: number)
             }
@@ -147,9 +147,19 @@ public final class LaunchIndex: @unchecked Sendable {
 
     // MARK: Entries
 
-    @inline(__always) func entryOffset(_ entry: Int) -> Int { entriesBase + entry * Stride.entry }
+    @inline(__always) func entryOffset(_ entry: Int) -> Int { entriesBase + entry * Layout.Entry.stride }
     @inline(__always) func string(_ offset: Int, _ length: Int) -> String {
         reader.string(stringsBase + offset, length)
+    }
+
+    /// The string of the `Layout.Text` at `field`.
+    @inline(__always) func string(at field: Int) -> String {
+        let (offset, length) = reader.text(field)
+        return string(offset, length)
+    }
+
+    @inline(__always) func entryFlags(_ at: Int) -> Layout.EntryFlags {
+        Layout.EntryFlags(rawValue: reader.u8(at + Layout.Entry.flags))
     }
 
     // Public accessors take study positions; the `reference:` ones below them read the base
@@ -159,15 +169,14 @@ public final class LaunchIndex: @unchecked Sendable {
 
     func id(reference: Int) -> String {
         if let added = added(reference) { return added.row.id }
-        let at = entryOffset(reference)
-        return string(Int(reader.u32(at)), Int(reader.u16(at + 4)))
+        return string(at: entryOffset(reference) + Layout.Entry.id)
     }
 
     public func deck(ofEntry entry: Int) -> String { settings.decks[deckNumber(reference: reference(entry))] }
 
     func deckNumber(reference: Int) -> Int {
         if let added = added(reference) { return settings.decks.firstIndex(of: added.row.deck) ?? 0 }
-        return Int(reader.u16(entryOffset(reference) + 6))
+        return Int(reader.u16(entryOffset(reference) + Layout.Entry.deck))
     }
 
     /// A vocabulary entry's lemma, normalised (`LibraryIndex.normalize`); nil for other kinds.
@@ -176,7 +185,7 @@ public final class LaunchIndex: @unchecked Sendable {
     func headword(reference: Int) -> String? {
         if let added = added(reference) { return added.row.headword }
         let at = entryOffset(reference)
-        return reader.u8(at + 15) & 4 != 0 ? string(Int(reader.u32(at + 32)), Int(reader.u16(at + 36))) : nil
+        return entryFlags(at).contains(.headword) ? string(at: at + Layout.Entry.headword) : nil
     }
 
     /// A vocabulary entry's word family (`root:`, trimmed and lower-cased), without reading
@@ -186,7 +195,7 @@ public final class LaunchIndex: @unchecked Sendable {
     func root(reference: Int) -> String? {
         if let added = added(reference) { return added.row.root }
         let at = entryOffset(reference)
-        return reader.u8(at + 15) & 8 != 0 ? string(Int(reader.u32(at + 56)), Int(reader.u16(at + 60))) : nil
+        return entryFlags(at).contains(.root) ? string(at: at + Layout.Entry.root) : nil
     }
 
     /// A vocabulary entry's topics (its examples' `context`s), without reading its file.
@@ -195,8 +204,8 @@ public final class LaunchIndex: @unchecked Sendable {
     func topics(reference: Int) -> [String] {
         if let added = added(reference) { return added.row.topics }
         let at = entryOffset(reference)
-        guard reader.u8(at + 15) & 16 != 0 else { return [] }
-        return EntryRow.topics(joined: string(Int(reader.u32(at + 64)), Int(reader.u16(at + 68))))
+        guard entryFlags(at).contains(.topics) else { return [] }
+        return EntryRow.topics(joined: string(at: at + Layout.Entry.topics))
     }
 
     /// The entry's line in a list (`Entry.gloss`), without reading its file.
@@ -204,8 +213,7 @@ public final class LaunchIndex: @unchecked Sendable {
 
     func gloss(reference: Int) -> String {
         if let added = added(reference) { return added.row.gloss }
-        let at = entryOffset(reference)
-        return string(Int(reader.u32(at + 48)), Int(reader.u16(at + 52)))
+        return string(at: entryOffset(reference) + Layout.Entry.gloss)
     }
 
     /// The same base with another overlay.
@@ -214,21 +222,20 @@ public final class LaunchIndex: @unchecked Sendable {
     public func path(ofEntry entry: Int) -> String {
         let reference = reference(entry)
         if let added = added(reference) { return added.row.path }
-        let at = entryOffset(reference)
-        return string(Int(reader.u32(at + 8)), Int(reader.u16(at + 12)))
+        return string(at: entryOffset(reference) + Layout.Entry.path)
     }
 
     @inline(__always) public func rank(ofEntry entry: Int) -> Int? { rank(reference: reference(entry)) }
 
     @inline(__always) func rank(reference: Int) -> Int? {
         if let added = added(reference) { return added.row.rank }
-        let rank = reader.i32(entryOffset(reference) + 20)
+        let rank = reader.i32(entryOffset(reference) + Layout.Entry.rank)
         return rank == Int32.min ? nil : Int(rank)
     }
 
     func sortKey(reference: Int) -> Int {
         if let added = added(reference) { return added.row.sortKey }
-        return Int(reader.i64(entryOffset(reference) + 24))
+        return Int(reader.i64(entryOffset(reference) + Layout.Entry.sortKey))
     }
 
     @inline(__always) public func status(ofEntry entry: Int) -> LibraryIndex.Status {
@@ -238,7 +245,7 @@ public final class LaunchIndex: @unchecked Sendable {
     @inline(__always) func status(reference: Int) -> LibraryIndex.Status {
         if reference >= baseEntryCount { return overlay.addedStatuses[reference - baseEntryCount] }
         if overlay.changes(entry: reference), let changed = overlay.statuses[reference] { return changed }
-        return LaunchIndex.status(code: reader.u8(entryOffset(reference) + 16))
+        return LaunchIndex.status(code: reader.u8(entryOffset(reference) + Layout.Entry.status))
     }
 
     /// Statuses as one byte; a switch, not a static array, which would check its lazy
@@ -253,6 +260,9 @@ public final class LaunchIndex: @unchecked Sendable {
         default: .new
         }
     }
+
+    /// The highest status code: a byte above it is damage.
+    static let lastStatusCode: UInt8 = 5
 
     static func code(of status: LibraryIndex.Status) -> UInt8 {
         switch status {
@@ -286,7 +296,8 @@ public final class LaunchIndex: @unchecked Sendable {
     public func entryFilesWithoutEntries() -> [String] {
         if overlay.files.isEmpty, overlay.addedFiles.isEmpty {
             var entryFiles = 0
-            for record in 0..<fileCount where reader.u8(fileOffset(record) + 6) == FileRecord.Role.entry.rawValue {
+            for record in 0..<fileCount
+            where reader.u8(fileOffset(record) + Layout.File.role) == FileRecord.Role.entry.rawValue {
                 entryFiles += 1
             }
             if entryFiles == entryCount { return [] }
@@ -296,16 +307,21 @@ public final class LaunchIndex: @unchecked Sendable {
     }
 
     @inline(__always) private func fileOffset(_ record: Int) -> Int {
-        sections[Section.files.rawValue].0 + record * Stride.file
+        sections[Section.files.rawValue].0 + record * Layout.File.stride
     }
 
     /// A record's path bytes and stamp, read in place.
     @inline(__always) func fileStamp(_ record: Int) -> (UnsafeRawBufferPointer, FileStamp) {
         let at = fileOffset(record)
-        let stamp = FileStamp(
-            size: reader.u64(at + 8), modified: reader.i64(at + 16), changed: reader.i64(at + 24),
-            inode: reader.u64(at + 32))
-        return (reader.bytes(stringsBase + Int(reader.u32(at)), Int(reader.u16(at + 4))), stamp)
+        let (path, length) = reader.text(at + Layout.File.path)
+        return (reader.bytes(stringsBase + path, length), LaunchIndex.fileStamp(reader, at: at))
+    }
+
+    /// The stamp of the file record at `at`.
+    @inline(__always) static func fileStamp(_ reader: ByteReader, at: Int) -> FileStamp {
+        FileStamp(
+            size: reader.u64(at + Layout.File.size), modified: reader.i64(at + Layout.File.modified),
+            changed: reader.i64(at + Layout.File.changed), inode: reader.u64(at + Layout.File.inode))
     }
 
     func fileRecord(_ record: Int) -> FileRecord {
@@ -315,12 +331,11 @@ public final class LaunchIndex: @unchecked Sendable {
 
     /// A file record at `at` (the layout `encode(_:path:into:)` writes).
     static func fileRecord(_ reader: ByteReader, at: Int, path: String) -> FileRecord {
-        let stamp = FileStamp(
-            size: reader.u64(at + 8), modified: reader.i64(at + 16), changed: reader.i64(at + 24),
-            inode: reader.u64(at + 32))
-        return FileRecord(
-            path: path, role: FileRecord.Role(rawValue: reader.u8(at + 6)) ?? .configuration,
-            stamp: stamp, blob: reader.u8(at + 7) == 1 ? ObjectID(bytes: reader.bytes(at + 40, 20)) : nil)
+        FileRecord(
+            path: path, role: FileRecord.Role(rawValue: reader.u8(at + Layout.File.role)) ?? .configuration,
+            stamp: fileStamp(reader, at: at),
+            blob: reader.u8(at + Layout.File.hasBlob) == 1
+                ? ObjectID(bytes: reader.bytes(at + Layout.File.blob, Layout.File.blobSize)) : nil)
     }
 
     /// References of the live entries with these ids, found by hashing id bytes in place
@@ -342,20 +357,20 @@ public final class LaunchIndex: @unchecked Sendable {
     /// Numbers of the base's entries with these ids, removed by the overlay or not.
     func baseEntryNumbers(of ids: Set<String>) -> [String: Int] {
         LaunchIndex.firstMatches(
-            of: ids, in: 0..<baseEntryCount, id: { entryOffset($0) }, reader: reader, strings: stringsBase)
+            of: ids, in: 0..<baseEntryCount, id: { entryOffset($0) + Layout.Entry.id }, reader: reader,
+            strings: stringsBase)
     }
 
     /// The base's progress rows for these ids, whether their entries are live, removed or
     /// were never there.
     func baseProgress(of ids: Set<String>) -> [String: ProgressSummary] {
-        let progressBase = sections[Section.progress.rawValue].0
         let rows = LaunchIndex.firstMatches(
-            of: ids, in: 0..<progressCount, id: { progressBase + $0 * Stride.progress }, reader: reader,
+            of: ids, in: 0..<progressCount, id: { progressOffset($0) + Layout.Progress.id }, reader: reader,
             strings: stringsBase)
         return rows.mapValues(summary(row:))
     }
 
-    /// For each id, the first item whose id (a string reference at `id(item)`) it is.
+    /// For each id, the first item whose id (the `Layout.Text` at `id(item)`) it is.
     private static func firstMatches(
         of ids: Set<String>, in items: some Sequence<Int>, id: (Int) -> Int, reader: ByteReader, strings: Int
     ) -> [String: Int] {
@@ -367,8 +382,8 @@ public final class LaunchIndex: @unchecked Sendable {
         }
         var found: [String: Int] = [:]
         for item in items {
-            let at = id(item)
-            let bytes = reader.bytes(strings + Int(reader.u32(at)), Int(reader.u16(at + 4)))
+            let (offset, length) = reader.text(id(item))
+            let bytes = reader.bytes(strings + offset, length)
             guard let matches = wanted[IndexHash.form(bytes)] else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
             if matches.contains(text), found[text] == nil { found[text] = item }
@@ -382,9 +397,10 @@ public final class LaunchIndex: @unchecked Sendable {
         var times: [Int] = []
         forEachProgress(
             base: { at in
-                let kept = min(Int(reader.u8(at + 14)), ProgressSummary.millisecondsLimit)
+                let kept = min(
+                    Int(reader.u8(at + Layout.Progress.millisecondsCount)), ProgressSummary.millisecondsLimit)
                 for slot in max(0, kept - count)..<kept {
-                    let value = reader.i32(at + 152 + slot * 4)
+                    let value = reader.i32(at + Layout.Progress.milliseconds(slot))
                     if value != Int32.min { times.append(Int(value)) }
                 }
             },
@@ -398,10 +414,8 @@ public final class LaunchIndex: @unchecked Sendable {
     public func progressSummaries() -> [String: ProgressSummary] {
         var progress: [String: ProgressSummary] = [:]
         progress.reserveCapacity(progressCount)
-        let progressBase = sections[Section.progress.rawValue].0
         for row in 0..<progressCount {
-            let at = progressBase + row * Stride.progress
-            progress[string(Int(reader.u32(at)), Int(reader.u16(at + 4)))] = summary(row: row)
+            progress[string(at: progressOffset(row) + Layout.Progress.id)] = summary(row: row)
         }
         for (entry, summary) in overlay.progress { progress[id(reference: entry)] = summary }
         for (id, summary) in overlay.orphanProgress { progress[id] = summary }
@@ -423,17 +437,20 @@ public final class LaunchIndex: @unchecked Sendable {
         if let added = added(entry) { return added.row }
         let formsBase = sections[Section.entryForms.rawValue].0
         let at = entryOffset(entry)
-        let flags = reader.u8(at + 15)
-        let formsStart = Int(reader.u32(at + 40))
+        let flags = entryFlags(at)
+        let formsStart = Int(reader.u32(at + Layout.Entry.firstForm))
         return EntryRow(
             id: id(reference: entry), deck: settings.decks[deckNumber(reference: entry)],
-            path: string(Int(reader.u32(at + 8)), Int(reader.u16(at + 12))),
-            kind: EntryRow.Kind(rawValue: reader.u8(at + 14)) ?? .vocabulary, rank: rank(reference: entry),
-            sortKey: Int(reader.i64(at + 24)),
-            published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword(reference: entry),
-            forms: (0..<Int(reader.u16(at + 38))).map { form in
-                let formAt = formsBase + (formsStart + form) * Stride.entryForm
-                return string(Int(reader.u32(formAt)), Int(reader.u32(formAt + 4)))
+            path: string(at: at + Layout.Entry.path),
+            kind: EntryRow.Kind(rawValue: reader.u8(at + Layout.Entry.kind)) ?? .vocabulary,
+            rank: rank(reference: entry), sortKey: sortKey(reference: entry),
+            published: flags.contains(.published), locked: flags.contains(.locked),
+            headword: headword(reference: entry),
+            forms: (0..<Int(reader.u16(at + Layout.Entry.formCount))).map { form in
+                let formAt = formsBase + (formsStart + form) * Layout.EntryForm.stride
+                return string(
+                    Int(reader.u32(formAt + Layout.EntryForm.offset)), Int(reader.u32(formAt + Layout.EntryForm.length))
+                )
             },
             gloss: gloss(reference: entry), root: root(reference: entry), topics: topics(reference: entry))
     }

@@ -32,12 +32,12 @@ extension LaunchIndex {
             (.entryForms, [sections.entryForms], sections.formCount),
             (.progress, [sections.progress], sections.progressCount), (.slots, [sections.slots], sections.slotCount),
             (.lemmaLists, [sections.lemmaLists], sections.lemmaCount), (.files, [files.records], rows.files.count),
-            (.marks, [sections.marks], sections.marks.count / 8),
+            (.marks, [sections.marks], sections.marks.count / Layout.Mark.stride),
         ]
         var starts: [Int] = []
-        var length = LaunchIndex.headerSize
+        var length = Layout.Header.size
         for (_, parts, _) in bodies {
-            length = (length + 15) & ~15
+            length = (length + Layout.Header.sectionAlignment - 1) & ~(Layout.Header.sectionAlignment - 1)
             starts.append(length)
             length += parts.reduce(0) { $0 + $1.count }
         }
@@ -46,12 +46,12 @@ extension LaunchIndex {
                 output.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Value.self)
             }
             output.copyBytes(from: LaunchIndex.magic)
-            var end = 24
+            var end = Layout.Header.sections
             for ((section, parts, count), start) in zip(bodies, starts) {
                 // Padding before a section is zero, as the checksum expects.
                 output[end..<start].initializeMemory(as: UInt8.self, repeating: 0)
-                store(UInt64(start), at: 24 + section.rawValue * 16)
-                store(UInt64(count), at: 32 + section.rawValue * 16)
+                store(UInt64(start), at: Layout.Header.offset(of: section))
+                store(UInt64(count), at: Layout.Header.count(of: section))
                 end = start
                 for part in parts {
                     UnsafeMutableRawBufferPointer(rebasing: output[end..<(end + part.count)]).copyBytes(from: part)
@@ -62,7 +62,7 @@ extension LaunchIndex {
             let base = UInt32(sections.strings.count)
             let files = starts[bodies.firstIndex { $0.0 == .files }!]
             for record in 0..<rows.files.count {
-                let at = files + record * Stride.file
+                let at = files + record * Layout.File.stride + Layout.File.path + Layout.Text.offset
                 store(UInt32(littleEndian: output.load(fromByteOffset: at, as: UInt32.self)) + base, at: at)
             }
             LaunchIndex.seal(output)
@@ -158,7 +158,7 @@ extension LaunchIndex {
             let present = Set(rows.entries.map(\.id))
             for (id, summary) in rows.progress.sorted(by: { $0.key < $1.key }) where !present.contains(id) {
                 progressCount += 1
-                encode(summary, entry: intern(id), firstMark: marks.bytes.count / 8, into: &progress)
+                encode(summary, entry: intern(id), firstMark: marks.bytes.count / Layout.Mark.stride, into: &progress)
                 append(summary.digest, to: &marks)
             }
         }
@@ -205,7 +205,7 @@ extension LaunchIndex {
         }
         // About seven in ten slots used: probes stay short without a sparse table.
         let slotCount = max(16, formFirst.count * 10 / 7 + 1)
-        var slots = [UInt8](repeating: 0, count: slotCount * Stride.slot)
+        var slots = [UInt8](repeating: 0, count: slotCount * Layout.Slot.stride)
         var lemmaLists = ByteWriter()
         var lemmaCount = 0
         stringsBytes.withUnsafeBytes { stringBytes in
@@ -228,24 +228,22 @@ extension LaunchIndex {
                         rebasing: stringBytes[Int(formOffset)..<Int(formOffset) + formLength])
                     let hash = distinctHashes[form]
                     var slot = LaunchIndex.home(of: hash, in: slotCount)
-                    while table.load(fromByteOffset: slot * Stride.slot + 14, as: UInt16.self) != 0 {
+                    typealias Field = Layout.Slot
+                    while table.load(fromByteOffset: slot * Field.stride + Field.lemmaCount, as: UInt16.self) != 0 {
                         slot = slot + 1 == slotCount ? 0 : slot + 1
                     }
                     // The layout `findSlot` reads; a long form's full bytes are found
                     // through its first lemma's forms.
-                    let at = slot * Stride.slot
-                    table.storeBytes(
-                        of: UInt32(truncatingIfNeeded: hash >> 32).littleEndian, toByteOffset: at, as: UInt32.self)
-                    table.storeBytes(of: reference.littleEndian, toByteOffset: at + 4, as: UInt32.self)
-                    table.storeBytes(
-                        of: (rows.entries[first].rank.map { Int32(clamping: $0) } ?? Int32.min).littleEndian,
-                        toByteOffset: at + 8, as: Int32.self)
-                    table.storeBytes(of: UInt8(min(formLength, 255)), toByteOffset: at + 12, as: UInt8.self)
-                    table.storeBytes(of: statuses[first], toByteOffset: at + 13, as: UInt8.self)
-                    table.storeBytes(
-                        of: UInt16(min(lemmas, Int(UInt16.max))).littleEndian, toByteOffset: at + 14, as: UInt16.self)
-                    (table.baseAddress! + at + 16).copyMemory(
-                        from: bytes.baseAddress!, byteCount: min(formLength, Stride.inlineForm))
+                    let row = RowWriter(
+                        bytes: UnsafeMutableRawBufferPointer(
+                            rebasing: table[(slot * Field.stride)..<((slot + 1) * Field.stride)]))
+                    row.set(UInt32(truncatingIfNeeded: hash >> 32), at: Field.tag)
+                    row.set(reference, at: Field.lemmas)
+                    row.set(rows.entries[first].rank.map { Int32(clamping: $0) } ?? Int32.min, at: Field.rank)
+                    row.set(UInt8(min(formLength, Int(UInt8.max))), at: Field.formLength)
+                    row.set(statuses[first], at: Field.status)
+                    row.set(UInt16(min(lemmas, Int(UInt16.max))), at: Field.lemmaCount)
+                    row.set(bytes: bytes.prefix(Field.inlineFormSize), at: Field.inlineForm)
                 }
             }
         }
@@ -319,43 +317,43 @@ extension LaunchIndex {
             if let summary {
                 progressRow = UInt32(progressCount)
                 progressCount += 1
-                encode(summary, entry: id, firstMark: start.marks + marks.bytes.count / 8, into: &progress)
+                encode(
+                    summary, entry: id, firstMark: start.marks + marks.bytes.count / Layout.Mark.stride, into: &progress
+                )
                 append(summary.digest, to: &marks)
             }
             let status = LaunchIndex.code(
                 of: LaunchRows.status(headword: entry.headword, progress: summary, ignored: ignored))
             statuses.append(status)
-            entries.append(id.0)
-            entries.append(UInt16(min(id.1, Int(UInt16.max))))
-            entries.append(UInt16(deckNumbers[entry.deck] ?? 0))
-            entries.append(path.0)
-            entries.append(UInt16(min(path.1, Int(UInt16.max))))
-            entries.append(entry.kind.rawValue)
-            entries.append(
-                UInt8(
-                    (entry.published ? 1 : 0) | (entry.locked ? 2 : 0) | (entry.headword != nil ? 4 : 0)
-                        | (entry.root != nil ? 8 : 0) | (entry.topics.isEmpty ? 0 : 16)))
-            entries.append(status)
-            entries.append(contentsOf: [0, 0, 0])
-            entries.append(entry.rank.map { Int32(clamping: $0) } ?? Int32.min)
-            entries.append(Int64(entry.sortKey))
-            entries.append(headword.0)
-            entries.append(UInt16(headword.1))
-            entries.append(UInt16(entry.forms.count))
-            entries.append(UInt32(formCount))
-            entries.append(progressRow)
-            entries.append(gloss.0)
-            entries.append(UInt16(min(gloss.1, Int(UInt16.max))))
-            entries.append(UInt16(0))
-            entries.append(root.0)
-            entries.append(UInt16(min(root.1, Int(UInt16.max))))
-            entries.append(UInt16(0))
-            entries.append(topics.0)
-            entries.append(UInt16(min(topics.1, Int(UInt16.max))))
-            entries.append(UInt16(0))
+            var flags: Layout.EntryFlags = []
+            if entry.published { flags.insert(.published) }
+            if entry.locked { flags.insert(.locked) }
+            if entry.headword != nil { flags.insert(.headword) }
+            if entry.root != nil { flags.insert(.root) }
+            if !entry.topics.isEmpty { flags.insert(.topics) }
+            entries.appendRow(Layout.Entry.stride) { row in
+                typealias Field = Layout.Entry
+                row.set(text: id, at: Field.id)
+                row.set(UInt16(deckNumbers[entry.deck] ?? 0), at: Field.deck)
+                row.set(text: path, at: Field.path)
+                row.set(entry.kind.rawValue, at: Field.kind)
+                row.set(flags.rawValue, at: Field.flags)
+                row.set(status, at: Field.status)
+                row.set(entry.rank.map { Int32(clamping: $0) } ?? Int32.min, at: Field.rank)
+                row.set(Int64(entry.sortKey), at: Field.sortKey)
+                row.set(text: headword, at: Field.headword)
+                row.set(UInt16(entry.forms.count), at: Field.formCount)
+                row.set(UInt32(formCount), at: Field.firstForm)
+                row.set(progressRow, at: Field.progressRow)
+                row.set(text: gloss, at: Field.gloss)
+                row.set(text: root, at: Field.root)
+                row.set(text: topics, at: Field.topics)
+            }
             for place in formPlaces.suffix(entry.forms.count) {
-                entryForms.append(place.0)
-                entryForms.append(UInt32(place.1))
+                entryForms.appendRow(Layout.EntryForm.stride) { row in
+                    row.set(place.0, at: Layout.EntryForm.offset)
+                    row.set(UInt32(place.1), at: Layout.EntryForm.length)
+                }
             }
             formCount += entry.forms.count
         }
@@ -367,16 +365,17 @@ extension LaunchIndex {
 
     /// A file record: the layout `fileRecord(_:)` reads.
     static func encode(_ record: FileRecord, path: (UInt32, Int), into writer: inout ByteWriter) {
-        writer.append(path.0)
-        writer.append(UInt16(path.1))
-        writer.append(record.role.rawValue)
-        writer.append(UInt8(record.blob == nil ? 0 : 1))
-        writer.append(record.stamp.size)
-        writer.append(record.stamp.modified)
-        writer.append(record.stamp.changed)
-        writer.append(record.stamp.inode)
-        writer.append(contentsOf: record.blob?.bytes ?? [UInt8](repeating: 0, count: 20))
-        writer.append(contentsOf: [0, 0, 0, 0])
+        writer.appendRow(Layout.File.stride) { row in
+            typealias Field = Layout.File
+            row.set(text: path, at: Field.path)
+            row.set(record.role.rawValue, at: Field.role)
+            row.set(UInt8(record.blob == nil ? 0 : 1), at: Field.hasBlob)
+            row.set(record.stamp.size, at: Field.size)
+            row.set(record.stamp.modified, at: Field.modified)
+            row.set(record.stamp.changed, at: Field.changed)
+            row.set(record.stamp.inode, at: Field.inode)
+            if let blob = record.blob { row.set(bytes: blob.bytes.prefix(Field.blobSize), at: Field.blob) }
+        }
     }
 
     /// A progress row: the layout `summary(_:at:marksSection:)` reads. Its digest's marks
@@ -384,61 +383,53 @@ extension LaunchIndex {
     /// the row in a delta (`append(_:to:)` writes them either way).
     static func encode(_ summary: ProgressSummary, entry: (UInt32, Int), firstMark: Int, into writer: inout ByteWriter)
     {
-        let nothing = Double.nan
-        writer.append(entry.0)
-        writer.append(UInt16(entry.1))
-        writer.append(UInt8(ProgressFile.Status.allCases.firstIndex(of: summary.status)!))
-        writer.append(
-            UInt8(
-                (summary.state != nil ? 1 : 0) | (summary.ladderStarted ? 2 : 0) | (summary.hasScheduledReviews ? 4 : 0)
-            ))
-        writer.append(UInt32(clamping: summary.reviewCount))
-        let state = summary.state
-        writer.append(UInt8(state.map { MemoryState.Phase.allCases.firstIndex(of: $0.phase)! } ?? 0))
+        var flags: Layout.ProgressFlags = []
+        if summary.state != nil { flags.insert(.state) }
+        if summary.ladderStarted { flags.insert(.ladderStarted) }
+        if summary.hasScheduledReviews { flags.insert(.scheduledReviews) }
         let recent = summary.recentReviewTimes.suffix(ProgressSummary.recentLimit)
         let milliseconds = summary.recentMilliseconds.suffix(ProgressSummary.millisecondsLimit)
-        writer.append(UInt8(recent.count))
-        writer.append(UInt8(milliseconds.count))
-        writer.append(UInt8(0))
-        writer.append(UInt32(clamping: state?.reps ?? 0))
-        writer.append(UInt32(clamping: state?.lapses ?? 0))
-        writer.append(state?.step.map { Int32(clamping: $0) } ?? Int32.min)
-        writer.append(UInt32(0))
-        appendTimesAndNumbers(of: state, to: &writer)
-        writer.append(summary.firstReviewAt?.timeIntervalSinceReferenceDate ?? nothing)
-        for slot in 0..<ProgressSummary.recentLimit {
-            writer.append(slot < recent.count ? recent[recent.startIndex + slot].timeIntervalSinceReferenceDate : 0)
-        }
-        for slot in 0..<ProgressSummary.millisecondsLimit {
-            writer.append(
-                slot < milliseconds.count
-                    ? milliseconds[milliseconds.startIndex + slot].map { Int32(clamping: $0) } ?? Int32.min : 0)
-        }
-        writer.append(UInt32(0))
         // The digest: whether there is one, its replayed state, and where its marks are.
         let digest = summary.digest
-        let replayed = digest?.replayed
-        writer.append(UInt8((digest != nil ? 1 : 0) | (replayed != nil ? 2 : 0)))
-        writer.append(UInt8(replayed.map { MemoryState.Phase.allCases.firstIndex(of: $0.phase)! } ?? 0))
-        writer.append(UInt16(0))
-        writer.append(UInt32(clamping: digest?.marks.count ?? 0))
-        writer.append(UInt32(clamping: firstMark))
-        writer.append(UInt32(clamping: replayed?.reps ?? 0))
-        writer.append(UInt32(clamping: replayed?.lapses ?? 0))
-        writer.append(replayed?.step.map { Int32(clamping: $0) } ?? Int32.min)
-        appendTimesAndNumbers(of: replayed, to: &writer)
+        var digestFlags: Layout.DigestFlags = []
+        if digest != nil { digestFlags.insert(.digest) }
+        if digest?.replayed != nil { digestFlags.insert(.replayed) }
+        writer.appendRow(Layout.Progress.stride) { row in
+            typealias Field = Layout.Progress
+            row.set(text: entry, at: Field.id)
+            row.set(UInt8(ProgressFile.Status.allCases.firstIndex(of: summary.status)!), at: Field.status)
+            row.set(flags.rawValue, at: Field.flags)
+            row.set(UInt32(clamping: summary.reviewCount), at: Field.reviewCount)
+            row.set(UInt8(recent.count), at: Field.recentCount)
+            row.set(UInt8(milliseconds.count), at: Field.millisecondsCount)
+            set(summary.state, .stored, in: row)
+            row.set(summary.firstReviewAt?.timeIntervalSinceReferenceDate ?? .nan, at: Field.firstReview)
+            for (slot, time) in recent.enumerated() {
+                row.set(time.timeIntervalSinceReferenceDate, at: Field.recentTime(slot))
+            }
+            for (slot, time) in milliseconds.enumerated() {
+                row.set(time.map { Int32(clamping: $0) } ?? Int32.min, at: Field.milliseconds(slot))
+            }
+            row.set(digestFlags.rawValue, at: Field.digestFlags)
+            row.set(UInt32(clamping: digest?.marks.count ?? 0), at: Field.markCount)
+            row.set(UInt32(clamping: firstMark), at: Field.firstMark)
+            set(digest?.replayed, .replayed, in: row)
+        }
     }
 
-    /// A state's due time, stability, difficulty, ease, interval and last review, NaN for none
-    /// (`StateLayout` says where they are read).
-    static func appendTimesAndNumbers(of state: MemoryState?, to writer: inout ByteWriter) {
-        let nothing = Double.nan
-        writer.append(state?.due.timeIntervalSinceReferenceDate ?? nothing)
-        writer.append(state?.stability ?? nothing)
-        writer.append(state?.difficulty ?? nothing)
-        writer.append(state?.ease ?? nothing)
-        writer.append(state?.interval ?? nothing)
-        writer.append(state?.lastReview?.timeIntervalSinceReferenceDate ?? nothing)
+    /// A memory state's fields at `layout` (the layout `memoryState` reads): a missing state
+    /// has no phase, reps or lapses, no step (`Int32.min`) and NaN for each number.
+    private static func set(_ state: MemoryState?, _ layout: Layout.State, in row: RowWriter) {
+        row.set(UInt8(state.map { MemoryState.Phase.allCases.firstIndex(of: $0.phase)! } ?? 0), at: layout.phase)
+        row.set(UInt32(clamping: state?.reps ?? 0), at: layout.reps)
+        row.set(UInt32(clamping: state?.lapses ?? 0), at: layout.lapses)
+        row.set(state?.step.map { Int32(clamping: $0) } ?? Int32.min, at: layout.step)
+        row.set(state?.due.timeIntervalSinceReferenceDate ?? .nan, at: layout.due)
+        row.set(state?.stability ?? .nan, at: layout.stability)
+        row.set(state?.difficulty ?? .nan, at: layout.difficulty)
+        row.set(state?.ease ?? .nan, at: layout.ease)
+        row.set(state?.interval ?? .nan, at: layout.interval)
+        row.set(state?.lastReview?.timeIntervalSinceReferenceDate ?? .nan, at: layout.lastReview)
     }
 
     /// A digest's marks, eight bytes each.

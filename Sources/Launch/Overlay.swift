@@ -68,7 +68,7 @@ struct Overlay: Sendable {
     /// Changes past this many rows fold into a new base.
     static func limit(entries: Int) -> Int { max(2_000, entries / 20) }
 
-    static let magic: [UInt8] = Array("ROTEDLT7".utf8)
+    typealias Layout = LaunchIndex.Layout
 
     /// Works out what the index reads per entry: statuses as the base builder works them
     /// out, the masks, and the added entries in study order with their forms.
@@ -109,22 +109,24 @@ struct Overlay: Sendable {
     // MARK: The delta file
 
     func encode(base: LaunchIndex) -> [UInt8] {
+        typealias Header = Layout.DeltaHeader
         var writer = ByteWriter()
-        writer.append(contentsOf: Overlay.magic)
-        writer.append(UInt64(0))  // checksum
-        writer.append(UInt64(0))  // length
-        writer.append(base.checksum)
-        writer.append(UInt32(progress.count + orphanProgress.count))
-        writer.append(UInt32(files.count + addedFiles.count))
-        writer.append(UInt32(removedEntries.count))
-        writer.append(UInt32(addedEntries.count))
+        writer.appendRow(Header.size) { header in
+            header.set(bytes: Header.magic, at: 0)
+            header.set(base.checksum, at: Header.base)
+            header.set(UInt32(progress.count + orphanProgress.count), at: Header.progressCount)
+            header.set(UInt32(files.count + addedFiles.count), at: Header.fileCount)
+            header.set(UInt32(removedEntries.count), at: Header.removedCount)
+            header.set(UInt32(addedEntries.count), at: Header.addedCount)
+        }
         // An item: its base number (-1 for none), the text naming it otherwise, whether it is
         // present, then its row — the layout `decode`'s `item()` reads.
         func item(_ number: Int, _ text: String, _ row: ((inout ByteWriter) -> Void)?) {
-            writer.append(Int32(number))
-            writer.append(UInt16(text.utf8.count))
-            writer.append(UInt8(row == nil ? 0 : 1))
-            writer.append(UInt8(0))
+            writer.appendRow(Layout.DeltaItem.text) { item in
+                item.set(Int32(number), at: Layout.DeltaItem.number)
+                item.set(UInt16(text.utf8.count), at: Layout.DeltaItem.textLength)
+                item.set(UInt8(row == nil ? 0 : 1), at: Layout.DeltaItem.present)
+            }
             writer.append(contentsOf: text.utf8)
             row?(&writer)
         }
@@ -145,35 +147,45 @@ struct Overlay: Sendable {
         for record in addedFiles { item(-1, record.path, fileRow(record)) }
         for entry in removedEntries.sorted() { writer.append(Int32(entry)) }
         for id in addedEntries.keys.sorted() { Overlay.encode(addedEntries[id]!, into: &writer) }
-        writer.set(UInt64(writer.bytes.count), at: 16)
+        writer.set(UInt64(writer.bytes.count), at: Header.length)
         writer.set(
-            writer.bytes.withUnsafeBytes { IndexHash.checksum(UnsafeRawBufferPointer(rebasing: $0[16...])) }, at: 8)
+            writer.bytes.withUnsafeBytes { IndexHash.checksum(UnsafeRawBufferPointer(rebasing: $0[Header.length...])) },
+            at: Header.checksum)
         return writer.bytes
     }
 
     /// An added entry: its row's fields, strings as length and bytes, then its progress row.
     private static func encode(_ entry: AddedEntry, into writer: inout ByteWriter) {
+        typealias Field = Layout.DeltaEntry
         let row = entry.row
         func text(_ value: String) {
-            writer.append(UInt16(min(value.utf8.count, Int(UInt16.max))))
-            writer.append(contentsOf: value.utf8.prefix(Int(UInt16.max)))
+            let length = min(value.utf8.count, Int(UInt16.max))
+            writer.append(UInt16(length))
+            writer.append(contentsOf: value.utf8.prefix(length))
         }
         text(row.id)
         text(row.deck)
         text(row.path)
         text(row.gloss)
-        writer.append(row.kind.rawValue)
-        writer.append(
-            UInt8(
-                (row.published ? 1 : 0) | (row.locked ? 2 : 0) | (row.headword != nil ? 4 : 0)
-                    | (entry.progress != nil ? 8 : 0) | (row.root != nil ? 16 : 0) | (row.topics.isEmpty ? 0 : 32)))
-        writer.append(row.rank.map { Int32(clamping: $0) } ?? Int32.min)
-        writer.append(Int64(row.sortKey))
+        var flags: Layout.DeltaEntryFlags = []
+        if row.published { flags.insert(.published) }
+        if row.locked { flags.insert(.locked) }
+        if row.headword != nil { flags.insert(.headword) }
+        if entry.progress != nil { flags.insert(.progress) }
+        if row.root != nil { flags.insert(.root) }
+        if !row.topics.isEmpty { flags.insert(.topics) }
+        writer.appendRow(Field.size) { fields in
+            fields.set(row.kind.rawValue, at: Field.kind)
+            fields.set(flags.rawValue, at: Field.flags)
+            fields.set(row.rank.map { Int32(clamping: $0) } ?? Int32.min, at: Field.rank)
+            fields.set(Int64(row.sortKey), at: Field.sortKey)
+        }
         if let headword = row.headword { text(headword) }
         if let root = row.root { text(root) }
         if !row.topics.isEmpty { text(row.joinedTopics) }
-        writer.append(UInt16(min(row.forms.count, Int(UInt16.max))))
-        for form in row.forms.prefix(Int(UInt16.max)) { text(form) }
+        let forms = row.forms.prefix(Int(UInt16.max))
+        writer.append(UInt16(forms.count))
+        for form in forms { text(form) }
         if let progress = entry.progress {
             LaunchIndex.encode(progress, entry: (0, 0), firstMark: 0, into: &writer)
             LaunchIndex.append(progress.digest, to: &writer)
@@ -182,29 +194,33 @@ struct Overlay: Sendable {
 
     /// Reads a delta for `base`; nil when it is damaged, foreign or for another base.
     static func decode(_ data: Data, base: LaunchIndex) -> Overlay? {
-        data.withUnsafeBytes { raw -> Overlay? in
-            guard raw.count >= 48, Array(raw.prefix(8)) == magic, let address = raw.baseAddress else { return nil }
+        typealias Header = Layout.DeltaHeader
+        typealias Item = Layout.DeltaItem
+        return data.withUnsafeBytes { raw -> Overlay? in
+            guard raw.count >= Header.size, Array(raw.prefix(Header.magic.count)) == Header.magic,
+                let address = raw.baseAddress
+            else { return nil }
             let reader = ByteReader(base: address, count: raw.count)
-            guard reader.u64(16) == UInt64(raw.count),
-                IndexHash.checksum(reader.bytes(16, raw.count - 16)) == reader.u64(8),
-                reader.u64(24) == base.checksum
+            guard reader.u64(Header.length) == UInt64(raw.count),
+                IndexHash.checksum(reader.bytes(Header.length, raw.count - Header.length))
+                    == reader.u64(Header.checksum),
+                reader.u64(Header.base) == base.checksum
             else { return nil }
             var overlay = Overlay()
-            var at = 48
+            var at = Header.size
             func item() -> (number: Int, text: String, present: Bool, body: Int)? {
-                guard at + 8 <= raw.count else { return nil }
-                let number = Int(reader.i32(at))
-                let length = Int(reader.u16(at + 4))
-                let present = reader.u8(at + 6) == 1
-                guard at + 8 + length <= raw.count else { return nil }
-                let text = reader.string(at + 8, length)
-                let body = at + 8 + length
-                return (number, text, present, body)
+                guard at + Item.text <= raw.count else { return nil }
+                let number = Int(reader.i32(at + Item.number))
+                let length = Int(reader.u16(at + Item.textLength))
+                let present = reader.u8(at + Item.present) == 1
+                let body = at + Item.text + length
+                guard body <= raw.count else { return nil }
+                return (number, reader.string(at + Item.text, length), present, body)
             }
-            for _ in 0..<Int(reader.u32(32)) {
+            for _ in 0..<Int(reader.u32(Header.progressCount)) {
                 guard let (number, id, present, body) = item(), number < base.baseEntryCount,
                     !present
-                        || (body + LaunchIndex.Stride.progress <= raw.count
+                        || (body + Layout.Progress.stride <= raw.count
                             && body + LaunchIndex.inlineRowLength(reader, at: body) <= raw.count)
                 else { return nil }
                 let summary = present ? LaunchIndex.summary(reader, at: body, marksSection: nil) : nil
@@ -215,9 +231,9 @@ struct Overlay: Sendable {
                 }
                 at = body + (present ? LaunchIndex.inlineRowLength(reader, at: body) : 0)
             }
-            for _ in 0..<Int(reader.u32(36)) {
+            for _ in 0..<Int(reader.u32(Header.fileCount)) {
                 guard let (number, path, present, body) = item(), number < base.fileCount,
-                    !present || body + LaunchIndex.Stride.file <= raw.count, number >= 0 || present
+                    !present || body + Layout.File.stride <= raw.count, number >= 0 || present
                 else { return nil }
                 let record =
                     present
@@ -228,16 +244,16 @@ struct Overlay: Sendable {
                 } else if let record {
                     overlay.addedFiles.append(record)
                 }
-                at = body + (present ? LaunchIndex.Stride.file : 0)
+                at = body + (present ? Layout.File.stride : 0)
             }
-            for _ in 0..<Int(reader.u32(40)) {
-                guard at + 4 <= raw.count else { return nil }
+            for _ in 0..<Int(reader.u32(Header.removedCount)) {
+                guard at + Header.removedEntry <= raw.count else { return nil }
                 let number = Int(reader.i32(at))
                 guard number >= 0, number < base.baseEntryCount else { return nil }
                 overlay.removedEntries.insert(number)
-                at += 4
+                at += Header.removedEntry
             }
-            for _ in 0..<Int(reader.u32(44)) {
+            for _ in 0..<Int(reader.u32(Header.addedCount)) {
                 guard let entry = decodeAddedEntry(reader, at: &at, decks: base.settings.decks),
                     overlay.addedEntries[entry.row.id] == nil
                 else { return nil }
@@ -251,47 +267,48 @@ struct Overlay: Sendable {
 
     /// The layout `encode(_:into:)` writes, every length checked against the bytes left.
     private static func decodeAddedEntry(_ reader: ByteReader, at: inout Int, decks: [String]) -> AddedEntry? {
+        typealias Field = Layout.DeltaEntry
         func text() -> String? {
-            guard at + 2 <= reader.count else { return nil }
+            guard at + Field.textLength <= reader.count else { return nil }
             let length = Int(reader.u16(at))
-            guard at + 2 + length <= reader.count else { return nil }
-            defer { at += 2 + length }
-            return reader.string(at + 2, length)
+            guard at + Field.textLength + length <= reader.count else { return nil }
+            defer { at += Field.textLength + length }
+            return reader.string(at + Field.textLength, length)
         }
         guard let id = text(), let deck = text(), decks.contains(deck), let path = text(), let gloss = text(),
-            at + 14 <= reader.count,
-            let kind = EntryRow.Kind(rawValue: reader.u8(at))
+            at + Field.size <= reader.count,
+            let kind = EntryRow.Kind(rawValue: reader.u8(at + Field.kind))
         else { return nil }
-        let flags = reader.u8(at + 1)
-        let rank = reader.i32(at + 2)
-        let sortKey = Int(reader.i64(at + 6))
-        at += 14
+        let flags = Layout.DeltaEntryFlags(rawValue: reader.u8(at + Field.flags))
+        let rank = reader.i32(at + Field.rank)
+        let sortKey = Int(reader.i64(at + Field.sortKey))
+        at += Field.size
         var headword: String?
-        if flags & 4 != 0 {
+        if flags.contains(.headword) {
             guard let text = text() else { return nil }
             headword = text
         }
         var root: String?
-        if flags & 16 != 0 {
+        if flags.contains(.root) {
             guard let text = text() else { return nil }
             root = text
         }
         var topics: [String] = []
-        if flags & 32 != 0 {
+        if flags.contains(.topics) {
             guard let text = text() else { return nil }
             topics = EntryRow.topics(joined: text)
         }
-        guard at + 2 <= reader.count else { return nil }
+        guard at + Field.formCount <= reader.count else { return nil }
         let formCount = Int(reader.u16(at))
-        at += 2
+        at += Field.formCount
         var forms: [String] = []
         for _ in 0..<formCount {
             guard let form = text() else { return nil }
             forms.append(form)
         }
         var progress: ProgressSummary?
-        if flags & 8 != 0 {
-            guard at + LaunchIndex.Stride.progress <= reader.count,
+        if flags.contains(.progress) {
+            guard at + Layout.Progress.stride <= reader.count,
                 at + LaunchIndex.inlineRowLength(reader, at: at) <= reader.count
             else { return nil }
             progress = LaunchIndex.summary(reader, at: at, marksSection: nil)
@@ -299,7 +316,8 @@ struct Overlay: Sendable {
         }
         let row = EntryRow(
             id: id, deck: deck, path: path, kind: kind, rank: rank == Int32.min ? nil : Int(rank), sortKey: sortKey,
-            published: flags & 1 != 0, locked: flags & 2 != 0, headword: headword, forms: forms, gloss: gloss,
+            published: flags.contains(.published), locked: flags.contains(.locked), headword: headword, forms: forms,
+            gloss: gloss,
             root: root, topics: topics)
         return AddedEntry(row: row, progress: progress)
     }

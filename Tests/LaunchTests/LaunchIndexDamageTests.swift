@@ -40,13 +40,13 @@ import Testing
 
     @Test func aSectionLengthNearTwoToTheSixtyFourIsRefusedNotOverflowed() throws {
         let (bytes, _) = try Self.goodIndex()
-        let countField = 32 + LaunchIndex.Section.entries.rawValue * 16
+        let countField = LaunchIndex.Layout.Header.count(of: .entries)
         #expect(throws: LaunchIndex.Invalid.self) {
             _ = try Self.open(bytes) {
                 $0.storeBytes(of: (UInt64.max - 3).littleEndian, toByteOffset: countField, as: UInt64.self)
             }
         }
-        let offsetField = 24 + LaunchIndex.Section.strings.rawValue * 16
+        let offsetField = LaunchIndex.Layout.Header.offset(of: .strings)
         #expect(throws: LaunchIndex.Invalid.self) {
             _ = try Self.open(bytes) {
                 $0.storeBytes(of: UInt64(1 << 62).littleEndian, toByteOffset: offsetField, as: UInt64.self)
@@ -56,12 +56,14 @@ import Testing
 
     @Test func anInflectedFormPointingPastTheStringsIsRefused() throws {
         let (bytes, _) = try Self.goodIndex()
-        let section = LaunchIndex.Section.entryForms.rawValue
-        #expect(Self.field(bytes, 32 + section * 16) > 0, "the fixture has inflected forms")
-        let firstForm = Int(Self.field(bytes, 24 + section * 16))
+        #expect(
+            Self.field(bytes, LaunchIndex.Layout.Header.count(of: .entryForms)) > 0, "the fixture has inflected forms")
+        let firstForm = Int(Self.field(bytes, LaunchIndex.Layout.Header.offset(of: .entryForms)))
         #expect(throws: LaunchIndex.Invalid.self) {
             _ = try Self.open(bytes) {
-                $0.storeBytes(of: UInt32.max.littleEndian, toByteOffset: firstForm + 4, as: UInt32.self)
+                $0.storeBytes(
+                    of: UInt32.max.littleEndian, toByteOffset: firstForm + LaunchIndex.Layout.EntryForm.length,
+                    as: UInt32.self)
             }
         }
     }
@@ -69,16 +71,16 @@ import Testing
     /// Every slot taken: a look-up of a form that is not there would probe for ever.
     @Test func aFormsTableWithoutAFreeSlotIsRefused() throws {
         let (bytes, _) = try Self.goodIndex()
-        let section = LaunchIndex.Section.slots.rawValue
-        let start = Int(Self.field(bytes, 24 + section * 16))
-        let slots = Int(Self.field(bytes, 32 + section * 16))
+        let start = Int(Self.field(bytes, LaunchIndex.Layout.Header.offset(of: .slots)))
+        let slots = Int(Self.field(bytes, LaunchIndex.Layout.Header.count(of: .slots)))
         #expect(throws: LaunchIndex.Invalid.self) {
             _ = try Self.open(bytes) { buffer in
                 for slot in 0..<slots {
-                    let at = start + slot * LaunchIndex.Stride.slot
-                    buffer.storeBytes(of: UInt16(1).littleEndian, toByteOffset: at + 14, as: UInt16.self)
-                    buffer.storeBytes(of: UInt32(0).littleEndian, toByteOffset: at + 4, as: UInt32.self)
-                    buffer.storeBytes(of: UInt8(0), toByteOffset: at + 13, as: UInt8.self)
+                    typealias Field = LaunchIndex.Layout.Slot
+                    let at = start + slot * Field.stride
+                    buffer.storeBytes(of: UInt16(1).littleEndian, toByteOffset: at + Field.lemmaCount, as: UInt16.self)
+                    buffer.storeBytes(of: UInt32(0).littleEndian, toByteOffset: at + Field.lemmas, as: UInt32.self)
+                    buffer.storeBytes(of: UInt8(0), toByteOffset: at + Field.status, as: UInt8.self)
                 }
             }
         }

@@ -366,9 +366,14 @@ extension LaunchIndexTests {
         var delta = overlay.encode(base: base.index)
         #expect(Overlay.decode(Data(delta), base: base.index) != nil)
         // A well-formed delta naming another base.
-        delta[24] ^= 1
-        let sum = delta.withUnsafeBytes { IndexHash.checksum(UnsafeRawBufferPointer(rebasing: $0[16...])) }
-        withUnsafeBytes(of: sum.littleEndian) { for (offset, byte) in $0.enumerated() { delta[8 + offset] = byte } }
+        typealias Header = LaunchIndex.Layout.DeltaHeader
+        delta[Header.base] ^= 1
+        let sum = delta.withUnsafeBytes {
+            IndexHash.checksum(UnsafeRawBufferPointer(rebasing: $0[Header.length...]))
+        }
+        withUnsafeBytes(of: sum.littleEndian) {
+            for (offset, byte) in $0.enumerated() { delta[Header.checksum + offset] = byte }
+        }
         try Data(delta).write(to: LibraryLaunch.deltaURL(cache))
         #expect(Overlay.decode(Data(delta), base: base.index) == nil)
         let launch = try LibraryLaunch.open(root: root, user: "demo")
