@@ -30,6 +30,8 @@ let package = Package(
         // The web app of `rote serve`; swift-configuration support (a default trait) is not used.
         .package(
             url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        // Child processes: the tests' `Shell.run`.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
     ],
     targets: [
         .systemLibrary(
@@ -159,7 +161,10 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["RoteModel", "RoteStore", "Git"],
+            dependencies: [
+                "RoteModel", "RoteStore", "Git", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
