@@ -8,7 +8,7 @@ import RoteStore
 import Glibc
 #endif
 
-struct ForgetCommand: ParsableCommand {
+struct ForgetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forget",
         abstract: "Erase a learner: delete their files in an erasure commit that sync honours.",
@@ -32,7 +32,7 @@ struct ForgetCommand: ParsableCommand {
     @Flag(help: "Do not ask for confirmation.")
     var yes = false
 
-    func run() throws {
+    func run() async throws {
         let root = try CommandContext.locate(rote.global)
         let writer = try LibraryWriter(root: root, user: learner, purpose: "forget")
         defer { withExtendedLifetime(writer) {} }
@@ -70,7 +70,7 @@ struct ForgetCommand: ParsableCommand {
             if result.clearedDefaultUser { print("rote.yaml no longer names \(learner) as default_user.") }
         }
         if purgeHistory {
-            let report = try Erasure.purgeHistory(learner, git: git)
+            let report = try await Erasure.purgeHistory(learner, git: git)
             print(
                 "Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", "))."
             )
