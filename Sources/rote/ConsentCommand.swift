@@ -96,15 +96,7 @@ struct ConsentCommand: AsyncParsableCommand {
                     return
                 }
             }
-            let report = try await PassageConsent.purgeHistory(user: user, git: git)
-            print(
-                "Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", "))."
-            )
-            if let note = report.pruneNote { print("Note: \(note).") }
-            let remotes = (try? git.repository.remoteNames()) ?? []
-            if let remote = remotes.contains("origin") ? "origin" : remotes.first {
-                print("Now push the rewritten history: git -C \(root.path) push --force \(remote) \(git.branch)")
-            }
+            ForgetCommand.describe(try await PassageConsent.purgeHistory(user: user, git: git), root: root, git: git)
         }
     }
 

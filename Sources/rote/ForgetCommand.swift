@@ -70,15 +70,19 @@ struct ForgetCommand: AsyncParsableCommand {
             if result.clearedDefaultUser { print("rote.yaml no longer names \(learner) as default_user.") }
         }
         if purgeHistory {
-            let report = try await Erasure.purgeHistory(learner, git: git)
-            print(
-                "Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", "))."
-            )
-            if let note = report.pruneNote { print("Note: \(note).") }
-            let remotes = (try? git.repository.remoteNames()) ?? []
-            if let remote = remotes.contains("origin") ? "origin" : remotes.first {
-                print("Now push the rewritten history: git -C \(root.path) push --force \(remote) \(git.branch)")
-            }
+            ForgetCommand.describe(try await Erasure.purgeHistory(learner, git: git), root: root, git: git)
+        }
+    }
+
+    /// What a history purge did, and the force push it leaves to do (forget and consent withdraw).
+    static func describe(_ report: Erasure.PurgeReport, root: URL, git: LibraryGit) {
+        print(
+            "Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", "))."
+        )
+        if let note = report.pruneNote { print("Note: \(note).") }
+        let remotes = (try? git.repository.remoteNames()) ?? []
+        if let remote = remotes.contains("origin") ? "origin" : remotes.first {
+            print("Now push the rewritten history: git -C \(root.path) push --force \(remote) \(git.branch)")
         }
     }
 }
