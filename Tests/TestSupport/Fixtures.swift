@@ -211,27 +211,10 @@ public enum Shell {
     /// open for writing would otherwise stay open there, and exec of it would fail with "Text
     /// file busy"). Input goes through a writer rather than `.string`, which traps when the
     /// child exits without reading it (swiftlang/swift-subprocess#367).
-    ///
-    /// At most `children` run at once. A test awaiting a child no longer holds a thread, so
-    /// Swift Testing starts other tests meanwhile; unbounded, a full run had over 100 children
-    /// at once on two cores, and tests that time something (a launch announced after a second,
-    /// the fault test's calibrated kills) measured the crowd.
     @discardableResult
     public static func run(
         _ program: String, _ arguments: [String], in directory: URL? = nil, input: String? = nil,
         environment: [String: String] = [:]
-    ) async -> Output {
-        await children.take()
-        let output = await spawn(program, arguments, in: directory, input: input, environment: environment)
-        await children.give()
-        return output
-    }
-
-    /// Twice the cores, and at least four, so the test of three syncs at once still runs them at once.
-    private static let children = Slots(max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
-
-    private static func spawn(
-        _ program: String, _ arguments: [String], in directory: URL?, input: String?, environment: [String: String]
     ) async -> Output {
         _ = ignoreBrokenPipes
         let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
@@ -258,27 +241,6 @@ public enum Shell {
             return Output(status: status, stdout: result.standardOutput, stderr: result.standardError)
         } catch {
             return Output(status: -1, stdout: "", stderr: "cannot run \(program): \(error)")
-        }
-    }
-
-    /// A counting semaphore for tasks: `take` waits for a free slot, `give` frees it (to the
-    /// longest waiter, if any).
-    private actor Slots {
-        private var free: Int
-        private var waiting: [CheckedContinuation<Void, Never>] = []
-
-        init(_ count: Int) { free = count }
-
-        func take() async {
-            if free > 0 {
-                free -= 1
-                return
-            }
-            await withCheckedContinuation { waiting.append($0) }
-        }
-
-        func give() {
-            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
         }
     }
 
