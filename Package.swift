@@ -30,6 +30,8 @@ let package = Package(
         // The web app of `rote serve`; swift-configuration support (a default trait) is not used.
         .package(
             url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        // Child processes: the tests' `Shell.run` and erasure's `git gc`.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
     ],
     targets: [
         .systemLibrary(
@@ -69,7 +71,11 @@ let package = Package(
         ),
         // Content in and out: seed JSON and CSV/TSV imports, deck and learner exports, erasure.
         .target(
-            name: "Exchange", dependencies: ["RoteModel", "RoteStore", "Git", "Parallelism"],
+            name: "Exchange",
+            dependencies: [
+                "RoteModel", "RoteStore", "Git", "Parallelism",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
             swiftSettings: strictSettings),
         // What planning, a session and stats read from a library, whoever holds it (the parsed
         // files or the launch index), and the content rules both apply: below Study and
@@ -159,7 +165,10 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["RoteModel", "RoteStore", "Git"],
+            dependencies: [
+                "RoteModel", "RoteStore", "Git", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),

@@ -2,6 +2,7 @@ import Foundation
 public import Git
 import RoteModel
 public import RoteStore
+import Subprocess
 
 /// `rote forget USER`: the right to erasure (seed 004). Deletes every file of the learner in
 /// one commit marked `Rote-Erasure: USER`, which sync honours — a clone that changed those
@@ -159,12 +160,12 @@ public enum Erasure {
     /// dates and messages are kept. Reflogs are deleted; unreachable objects are pruned with
     /// the system `git gc` when git is installed (libgit2 cannot prune). The caller holds the
     /// library lock and has committed the erasure (the work tree must not hold the files).
-    public static func purgeHistory(_ user: String, git: LibraryGit) throws -> PurgeReport {
+    public static func purgeHistory(_ user: String, git: LibraryGit) async throws -> PurgeReport {
         let prefix = "profiles/\(user)"
         if FileManager.default.fileExists(atPath: git.root.appending(path: prefix).path) {
             throw Failure(message: "\(prefix)/ is still in the work tree; run `rote forget \(user)` first")
         }
-        return try purgeHistory(paths: [prefix], reason: "rote forget \(user) --purge-history", git: git)
+        return try await purgeHistory(paths: [prefix], reason: "rote forget \(user) --purge-history", git: git)
     }
 
     /// Rewrites every local branch, remote-tracking branch and tag so that each of `paths`
@@ -172,7 +173,9 @@ public enum Erasure {
     /// is gone now, and the current version where it was rewritten (a session file that lost
     /// its passage attempts). Commits that need no change keep their ids. The caller holds
     /// the library lock and has committed the erasure.
-    public static func purgeHistory(paths: [String], reason: String, git: LibraryGit) throws -> PurgeReport {
+    public static func purgeHistory(paths: [String], reason: String, git: LibraryGit) async throws
+        -> PurgeReport
+    {
         let repository = git.repository
         let headTree = try repository.headCommit()?.tree()
         var current: [String: Data] = [:]
@@ -225,14 +228,12 @@ public enum Erasure {
             try index.write()
         }
         var report = PurgeReport(rewritten: rewritten, references: moved, pruned: false)
-        let gc = Process()
-        gc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gc.arguments = ["git", "-C", git.root.path, "gc", "--quiet", "--prune=now"]
-        gc.standardOutput = FileHandle.nullDevice
-        gc.standardError = FileHandle.nullDevice
-        if (try? gc.run()) != nil {
-            gc.waitUntilExit()
-            report.pruned = gc.terminationStatus == 0
+        // No git on the PATH throws: then nothing was pruned, and the note below says so.
+        if let gc = try? await run(
+            .name("git"), arguments: ["-C", git.root.path, "gc", "--quiet", "--prune=now"], output: .discarded,
+            error: .discarded)
+        {
+            report.pruned = gc.terminationStatus.isSuccess
         }
         if !report.pruned {
             report.pruneNote =

@@ -155,7 +155,7 @@ public enum PassageConsent {
     /// Rewrites history so that no commit holds the learner's passage practice: no progress
     /// file of a passage deck, and every session file a withdrawal rewrote or deleted as it is
     /// now. Refused while the learner's consent stands (there is practice still to erase).
-    public static func purgeHistory(user: String, git: LibraryGit) throws -> Erasure.PurgeReport {
+    public static func purgeHistory(user: String, git: LibraryGit) async throws -> Erasure.PurgeReport {
         let profile = try profile(of: user, git: git)
         guard profile.passagePracticeConsent?.granted == false else {
             throw Erasure.Failure(
@@ -176,7 +176,7 @@ public enum PassageConsent {
                 }
             }
         }
-        return try Erasure.purgeHistory(paths: paths, reason: "rote consent withdraw --purge-history", git: git)
+        return try await Erasure.purgeHistory(paths: paths, reason: "rote consent withdraw --purge-history", git: git)
     }
 
     /// How to take the erased passage practice out of history too, printed after a withdrawal.

@@ -190,6 +190,9 @@ public struct Credentials: Sendable {
     func fillFromCredentialHelpers(url: String, username: String?, in directory: URL?) -> (
         username: String, password: String
     )? {
+        // Foundation's Process, not swift-subprocess: this runs inside libgit2's synchronous
+        // credential callback, which cannot await, and blocking a thread of the concurrency pool
+        // until swift-subprocess finishes deadlocks, since it needs a free pool thread to finish.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "credential", "fill"]

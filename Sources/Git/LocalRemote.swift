@@ -91,6 +91,9 @@ enum LocalRemote {
         let err = scratch.appending(path: "stderr")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        // Foundation's Process, not swift-subprocess: `Remote.push` is synchronous all the way up
+        // (sync, the CLI, `rote serve`) and runs on concurrency-pool threads, where blocking until
+        // async work finishes deadlocks, as in `Credentials.fillFromCredentialHelpers`.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // --no-verify: this side's own pre-push hook is not run, as libgit2 runs it for no

@@ -8,7 +8,7 @@ import RoteStore
 import Glibc
 #endif
 
-struct ConsentCommand: ParsableCommand {
+struct ConsentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "consent",
         abstract: "Whether Rote may keep your passage practice (religious data): status, grant, withdraw.",
@@ -46,7 +46,7 @@ struct ConsentCommand: ParsableCommand {
         if purgeHistory, action != .withdraw { throw ValidationError("--purge-history goes with withdraw") }
     }
 
-    func run() throws {
+    func run() async throws {
         let root = try CommandContext.locate(rote.global)
         let user = try CommandContext.user(at: root, rote.global)
         switch action {
@@ -65,44 +65,38 @@ struct ConsentCommand: ParsableCommand {
                 "Recorded at \(Timestamp.local(answer.at)): Rote may keep your passage practice. `rote consent withdraw` takes it back and erases it."
             )
         case .withdraw:
-            try LibraryWriter.write(root: root, user: user, purpose: "consent withdraw") { git in
-                let result = try PassageConsent.withdraw(user: user, git: git)
-                print("Consent withdrawn: Rote keeps no passage practice of \(user) from now on.")
-                if result.commit != nil {
-                    print(
-                        "Erased \(result.deleted.count) file\(result.deleted.count == 1 ? "" : "s") and removed passage attempts from \(result.rewritten.count) session\(result.rewritten.count == 1 ? "" : "s") in commit \(result.commit.map { String($0.description.prefix(7)) } ?? "—"); sync keeps them erased."
+            // The lock is held by the writer's lifetime, through `git gc` too.
+            let writer = try LibraryWriter(root: root, user: user, purpose: "consent withdraw")
+            defer { withExtendedLifetime(writer) {} }
+            let git = writer.git
+            let result = try PassageConsent.withdraw(user: user, git: git)
+            print("Consent withdrawn: Rote keeps no passage practice of \(user) from now on.")
+            if result.commit != nil {
+                print(
+                    "Erased \(result.deleted.count) file\(result.deleted.count == 1 ? "" : "s") and removed passage attempts from \(result.rewritten.count) session\(result.rewritten.count == 1 ? "" : "s") in commit \(result.commit.map { String($0.description.prefix(7)) } ?? "—"); sync keeps them erased."
+                )
+            }
+            guard purgeHistory else {
+                print(PassageConsent.purgeAdvice(user: user))
+                return
+            }
+            print(
+                Erasure.purgeExplanation(
+                    user: user, git: git,
+                    scope: "the passage practice of \(user) (passage progress files and session attempts)"))
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw CLIError(
+                        "not asking for confirmation: stdin is not a terminal; run `rote consent withdraw --purge-history --yes` to rewrite history"
                     )
                 }
-                guard purgeHistory else {
-                    print(PassageConsent.purgeAdvice(user: user))
+                print("\nRewrite history? Type yes to confirm: ", terminator: "")
+                guard readLine()?.trimmingCharacters(in: .whitespaces) == "yes" else {
+                    print("Not confirmed; history is unchanged (the erasure commit stands).")
                     return
                 }
-                print(
-                    Erasure.purgeExplanation(
-                        user: user, git: git,
-                        scope: "the passage practice of \(user) (passage progress files and session attempts)"))
-                if !yes {
-                    guard isatty(STDIN_FILENO) == 1 else {
-                        throw CLIError(
-                            "not asking for confirmation: stdin is not a terminal; run `rote consent withdraw --purge-history --yes` to rewrite history"
-                        )
-                    }
-                    print("\nRewrite history? Type yes to confirm: ", terminator: "")
-                    guard readLine()?.trimmingCharacters(in: .whitespaces) == "yes" else {
-                        print("Not confirmed; history is unchanged (the erasure commit stands).")
-                        return
-                    }
-                }
-                let report = try PassageConsent.purgeHistory(user: user, git: git)
-                print(
-                    "Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", "))."
-                )
-                if let note = report.pruneNote { print("Note: \(note).") }
-                let remotes = (try? git.repository.remoteNames()) ?? []
-                if let remote = remotes.contains("origin") ? "origin" : remotes.first {
-                    print("Now push the rewritten history: git -C \(root.path) push --force \(remote) \(git.branch)")
-                }
             }
+            ForgetCommand.describe(try await PassageConsent.purgeHistory(user: user, git: git), root: root, git: git)
         }
     }
 

@@ -8,7 +8,7 @@ import RoteStore
 import Glibc
 #endif
 
-struct ForgetCommand: ParsableCommand {
+struct ForgetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forget",
         abstract: "Erase a learner: delete their files in an erasure commit that sync honours.",
@@ -32,7 +32,7 @@ struct ForgetCommand: ParsableCommand {
     @Flag(help: "Do not ask for confirmation.")
     var yes = false
 
-    func run() throws {
+    func run() async throws {
         let root = try CommandContext.locate(rote.global)
         let writer = try LibraryWriter(root: root, user: learner, purpose: "forget")
         defer { withExtendedLifetime(writer) {} }
@@ -70,15 +70,19 @@ struct ForgetCommand: ParsableCommand {
             if result.clearedDefaultUser { print("rote.yaml no longer names \(learner) as default_user.") }
         }
         if purgeHistory {
-            let report = try Erasure.purgeHistory(learner, git: git)
-            print(
-                "Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", "))."
-            )
-            if let note = report.pruneNote { print("Note: \(note).") }
-            let remotes = (try? git.repository.remoteNames()) ?? []
-            if let remote = remotes.contains("origin") ? "origin" : remotes.first {
-                print("Now push the rewritten history: git -C \(root.path) push --force \(remote) \(git.branch)")
-            }
+            ForgetCommand.describe(try await Erasure.purgeHistory(learner, git: git), root: root, git: git)
+        }
+    }
+
+    /// What a history purge did, and the force push it leaves to do (forget and consent withdraw).
+    static func describe(_ report: Erasure.PurgeReport, root: URL, git: LibraryGit) {
+        print(
+            "Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", "))."
+        )
+        if let note = report.pruneNote { print("Note: \(note).") }
+        let remotes = (try? git.repository.remoteNames()) ?? []
+        if let remote = remotes.contains("origin") ? "origin" : remotes.first {
+            print("Now push the rewritten history: git -C \(root.path) push --force \(remote) \(git.branch)")
         }
     }
 }

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 
 /// `rote`: a spaced-repetition learning store whose database is a git repository of YAML.
-struct RoteCommand: ParsableCommand {
+/// Async, as ArgumentParser asks of the root when a subcommand is (forget and consent wait for
+/// `git gc`); main.swift runs either kind. The other subcommands stay synchronous.
+struct RoteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rote",
         abstract: "Spaced-repetition learning whose database is a git repository of plain text.",

@@ -64,6 +64,8 @@ struct ServeCommand: ParsableCommand {
     }
 
     static func openInBrowser(_ address: String) {
+        // Foundation's Process, not swift-subprocess: the browser is started and left running,
+        // and swift-subprocess runs a child only for the length of an awaited call.
         let process = Process()
         #if os(macOS)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/open")

@@ -12,10 +12,10 @@ import ZIPFoundation
 extension AnkiImportTests {
     // MARK: - Bad input: a clear error, and the library unchanged
 
-    @Test func badPackagesAreRefusedAndChangeNothing() throws {
+    @Test func badPackagesAreRefusedAndChangeNothing() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        let before = head(library)
+        await FixtureLibrary.write(into: library)
+        let before = await head(library)
         let work = TemporaryDirectory()
 
         work.write("notes.apkg", "this is not a zip file\n")
@@ -71,22 +71,22 @@ extension AnkiImportTests {
             ),
         ]
         for (name, message) in cases {
-            let output = rote(["import", work.url.appending(path: name).path], in: library.url)
+            let output = await rote(["import", work.url.appending(path: name).path], in: library.url)
             #expect(output.status == 1, "\(name)")
             #expect(output.stderr.contains(message), "\(name): \(output.stderr)")
             #expect(output.stderr.split(separator: "\n").count == 1, "one clear line for \(name): \(output.stderr)")
         }
-        #expect(head(library) == before)
-        #expect(isClean(library))
+        #expect(await head(library) == before)
+        #expect(await isClean(library))
         #expect(
             !FileManager.default.fileExists(
                 atPath: work.url.deletingLastPathComponent().appending(path: "escaped.txt").path))
     }
 
-    @Test func aZipThatUnderstatesWhatItUnpacksToIsStoppedByTheBytesInflated() throws {
+    @Test func aZipThatUnderstatesWhatItUnpacksToIsStoppedByTheBytesInflated() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        let before = head(library)
+        await FixtureLibrary.write(into: library)
+        let before = await head(library)
         let work = TemporaryDirectory()
         let package = work.url.appending(path: "bomb.apkg")
         // 4 MiB of zeros deflate to a few KiB; the headers will say 100 bytes.
@@ -115,8 +115,8 @@ extension AnkiImportTests {
                     == "bomb.apkg unpacks to more than 1 MiB; refusing it (a damaged or hostile package, or not one deck)",
                 "\(error.message)")
         }
-        #expect(head(library) == before)
-        #expect(isClean(library))
+        #expect(await head(library) == before)
+        #expect(await isClean(library))
         #expect(library.read("corpus/tiny/big.mp3") == nil)
 
         // The same package within a limit it really fits imports: the limit, not the lie, stopped it.
@@ -128,9 +128,9 @@ extension AnkiImportTests {
                 << 20)
     }
 
-    @Test func aMediaFileThatIsASymbolicLinkIsLeftOutAndTheReportSaysSo() throws {
+    @Test func aMediaFileThatIsASymbolicLinkIsLeftOutAndTheReportSaysSo() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         let work = TemporaryDirectory()
         let package = work.url.appending(path: "linked.apkg")
         try HandMadePackage.zip(
@@ -142,7 +142,7 @@ extension AnkiImportTests {
             ], links: ["1"], to: package)
         #expect(try Archive(url: package, accessMode: .read)["1"]?.type == .symlink)
 
-        let output = rote(["import", package.path, "--deck", "linked"], in: library.url)
+        let output = await rote(["import", package.path, "--deck", "linked"], in: library.url)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stderr.contains(
@@ -151,12 +151,12 @@ extension AnkiImportTests {
         #expect(output.stdout.contains("1 media file copied."), "\(output.stdout)")
         #expect(library.read("corpus/linked/hola.mp3") == "ID3 bytes")
         #expect(!FileManager.default.fileExists(atPath: library.url.appending(path: "corpus/linked/secret.mp3").path))
-        #expect(isClean(library))
+        #expect(await isClean(library))
     }
 
-    @Test func controlCharactersInFieldsAndTheDeckNameAreRemovedAndReported() throws {
+    @Test func controlCharactersInFieldsAndTheDeckNameAreRemovedAndReported() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         let work = TemporaryDirectory()
         let package = work.url.appending(path: "escapes.apkg")
         // The deck name is JSON in the collection: \u001b is an ESC once read.
@@ -173,7 +173,7 @@ extension AnkiImportTests {
                 )
             ], to: package)
 
-        let output = rote(["import", package.path, "--deck", "escapes"], in: library.url)
+        let output = await rote(["import", package.path, "--deck", "escapes"], in: library.url)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stderr.contains(
@@ -190,34 +190,34 @@ extension AnkiImportTests {
         #expect(
             written[1].contains("translation: \"good]0;pwnedbye\"\n"), "only the control characters go: \(written[1])")
         #expect(written[2].contains("title: Tiny\n"), "\(written[2])")
-        let checked = rote(["check"], in: library.url)
+        let checked = await rote(["check"], in: library.url)
         #expect(!checked.stdout.contains("control character"), "\(checked.stdout)")
     }
 
-    @Test func aDeckNameTakenByAnotherDeckIsRefused() throws {
+    @Test func aDeckNameTakenByAnotherDeckIsRefused() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        let before = head(library)
+        await FixtureLibrary.write(into: library)
+        let before = await head(library)
         let package = library.url.appending(path: "words.apkg")
         try HandMadePackage.zip(
             [("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")], deckName: "Words"))],
             to: package)
-        Shell.run("git", ["add", "words.apkg"], in: library.url)
-        Shell.run("git", ["commit", "-qm", "package"], in: library.url)
-        let committed = head(library)
+        await Shell.run("git", ["add", "words.apkg"], in: library.url)
+        await Shell.run("git", ["commit", "-qm", "package"], in: library.url)
+        let committed = await head(library)
         #expect(committed != before)
-        let output = rote(["import", package.path], in: library.url)
+        let output = await rote(["import", package.path], in: library.url)
         #expect(output.status == 1)
         #expect(
             output.stderr.contains(
                 "deck 'words' already exists (corpus/words/deck.yaml, vocabulary deck 'Words', from elsewhere)"),
             "\(output.stderr)")
         #expect(output.stderr.contains("choose another name with --deck NAME"))
-        #expect(head(library) == committed)
-        #expect(isClean(library))
-        let renamed = rote(["import", package.path, "--deck", "anki-words"], in: library.url)
+        #expect(await head(library) == committed)
+        #expect(await isClean(library))
+        let renamed = await rote(["import", package.path, "--deck", "anki-words"], in: library.url)
         #expect(renamed.status == 0, "\(renamed.stderr)")
-        let badName = rote(["import", package.path, "--deck", "Bad Name"], in: library.url)
+        let badName = await rote(["import", package.path, "--deck", "Bad Name"], in: library.url)
         #expect(badName.stderr.contains("is not a valid deck name"))
     }
 }

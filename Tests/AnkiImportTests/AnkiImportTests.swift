@@ -13,25 +13,25 @@ import ZIPFoundation
 @Suite struct AnkiImportTests {
     static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
 
-    func rote(_ arguments: [String], in directory: URL) -> Shell.Output {
-        Shell.run(Self.binary, arguments, in: directory)
+    func rote(_ arguments: [String], in directory: URL) async -> Shell.Output {
+        await Shell.run(Self.binary, arguments, in: directory)
     }
 
-    func head(_ directory: TemporaryDirectory) -> String {
-        Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout
+    func head(_ directory: TemporaryDirectory) async -> String {
+        await Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout
     }
 
-    func isClean(_ directory: TemporaryDirectory) -> Bool {
-        Shell.run("git", ["status", "--porcelain", "--untracked-files=all"], in: directory.url).stdout.isEmpty
+    func isClean(_ directory: TemporaryDirectory) async -> Bool {
+        await Shell.run("git", ["status", "--porcelain", "--untracked-files=all"], in: directory.url).stdout.isEmpty
     }
 
     // MARK: - Decks made by real tools
 
     @Test
-    func genankiBasicAndClozeBecomeTwoDecksWithMedia() throws {
+    func genankiBasicAndClozeBecomeTwoDecksWithMedia() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        let output = rote(["import", AnkiFixtures.file("genanki.apkg").path], in: library.url)
+        await FixtureLibrary.write(into: library)
+        let output = await rote(["import", AnkiFixtures.file("genanki.apkg").path], in: library.url)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("Created deck french-basics (vocabulary): 3 entries added."), "\(output.stdout)")
         #expect(
@@ -40,9 +40,9 @@ import ZIPFoundation
             output.stdout.contains(
                 "1 note had several cards (a reversed card, several cloze deletions): each became one entry whose history holds all its cards' answers (0 answers in all)."
             ), "Paris has c1 and c2: \(output.stdout)")
-        #expect(isClean(library), "one commit holds everything")
+        #expect(await isClean(library), "one commit holds everything")
         #expect(
-            Shell.run("git", ["log", "-1", "--format=%s"], in: library.url).stdout.hasPrefix(
+            await Shell.run("git", ["log", "-1", "--format=%s"], in: library.url).stdout.hasPrefix(
                 "Import Anki deck 'French::Basics' from genanki.apkg"))
 
         let loaded = try LibraryLoader().load(library.url)
@@ -80,10 +80,10 @@ import ZIPFoundation
     }
 
     @Test
-    func ankiHistoryBecomesReviewEventsAndShowShowsTheReplayedState() throws {
+    func ankiHistoryBecomesReviewEventsAndShowShowsTheReplayedState() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        let output = rote(
+        await FixtureLibrary.write(into: library)
+        let output = await rote(
             ["--user", "ana", "import", AnkiFixtures.file("history.apkg").path, "--deck", "spanish"], in: library.url)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("History for ana: 6 reviews added in 2 progress files"), "\(output.stdout)")
@@ -103,7 +103,7 @@ import ZIPFoundation
         }
         #expect(library.read("profiles/ana/progress/spanish/adios.yaml") == nil, "a card never answered has no history")
 
-        let shown = Shell.run(
+        let shown = await Shell.run(
             Self.binary, ["--user", "ana", "show", "spanish/hola"], in: library.url, environment: ["TZ": "UTC"])
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout.contains("progress (ana): review, 3 reviews"), "\(shown.stdout)")
@@ -111,19 +111,19 @@ import ZIPFoundation
         #expect(shown.stdout.contains("2026-01-05 10:00 +00:00  easy"), "\(shown.stdout)")
 
         // Importing again adds nothing and makes no commit.
-        let before = head(library)
-        let again = rote(
+        let before = await head(library)
+        let again = await rote(
             ["--user", "ana", "import", AnkiFixtures.file("history.apkg").path, "--deck", "spanish"], in: library.url)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("Nothing new"), "\(again.stdout)")
-        #expect(head(library) == before)
+        #expect(await head(library) == before)
     }
 
     @Test
-    func aCollectionPackageImportsWithItsHistory() throws {
+    func aCollectionPackageImportsWithItsHistory() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        let output = rote(["--user", "ana", "import", AnkiFixtures.file("history.colpkg").path], in: library.url)
+        await FixtureLibrary.write(into: library)
+        let output = await rote(["--user", "ana", "import", AnkiFixtures.file("history.colpkg").path], in: library.url)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("Created deck spanish (vocabulary): 3 entries added."), "\(output.stdout)")
         #expect(output.stdout.contains("Created deck spanish-cloze (passages): 1 entry added."), "\(output.stdout)")
@@ -146,19 +146,19 @@ import ZIPFoundation
     }
 
     @Test
-    func theDefaultFormatOfCurrentAnkiImportsLikeTheLegacyOne() throws {
+    func theDefaultFormatOfCurrentAnkiImportsLikeTheLegacyOne() async throws {
         for (modern, legacy) in [("modern.apkg", "history.apkg"), ("modern.colpkg", "history.colpkg")] {
             let fromModern = TemporaryDirectory()
             let fromLegacy = TemporaryDirectory()
             for (library, package) in [(fromModern, modern), (fromLegacy, legacy)] {
-                FixtureLibrary.write(into: library)
-                let output = rote(
+                await FixtureLibrary.write(into: library)
+                let output = await rote(
                     ["--user", "ana", "import", AnkiFixtures.file(package).path, "--deck", "spanish"], in: library.url)
                 #expect(output.status == 0, "\(package): \(output.stderr)")
                 #expect(
                     output.stdout.contains("6 reviews added in 2 progress files; 1 media file copied."),
                     "\(package): \(output.stdout)")
-                #expect(isClean(library))
+                #expect(await isClean(library))
             }
             #expect(
                 fromModern.read("corpus/spanish/hola.mp3") == String(repeating: "ID3 hola, bytes to copy ", count: 40),
@@ -217,9 +217,9 @@ import ZIPFoundation
 
     /// Seed 004 §6: a passage's Anki history is practice, kept only with the learner's consent;
     /// without it the passage comes in as content and the history stays out, with a warning.
-    @Test func aPassagesAnkiHistoryComesInOnlyWithConsent() throws {
+    @Test func aPassagesAnkiHistoryComesInOnlyWithConsent() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         let packages = TemporaryDirectory()
         let package = packages.url.appending(path: "verses.apkg")
         try HandMadePackage.zip(
@@ -248,15 +248,15 @@ import ZIPFoundation
         library.write(
             "profiles/ana/profile.yaml",
             profile + "consent:\n  passages: {granted: true, at: 2026-11-02T09:00:00Z, version: \"1\"}\n")
-        Shell.run("git", ["commit", "-qam", "consent"], in: library.url)
+        await Shell.run("git", ["commit", "-qam", "consent"], in: library.url)
         let with = try importer.importPackage(at: package, options: .init(user: "ana"))
         #expect(with.reviewsAdded == 1 && with.progressFiles == 1)
         #expect(with.warnings.allSatisfy { !$0.contains("left out the Anki history") })
     }
 
-    @Test func reImportingALaterExportAddsOnlyNewReviewsAndKeepsLocalEdits() throws {
+    @Test func reImportingALaterExportAddsOnlyNewReviewsAndKeepsLocalEdits() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         let packages = TemporaryDirectory()
         let first = packages.url.appending(path: "first.apkg")
         try HandMadePackage.zip(
@@ -276,7 +276,7 @@ import ZIPFoundation
         let edited = try #require(library.read("corpus/tiny/one.yaml")).replacingOccurrences(
             of: "translation: uno", with: "translation: uno (one)")
         library.write("corpus/tiny/one.yaml", edited)
-        Shell.run("git", ["commit", "-qam", "my edit"], in: library.url)
+        await Shell.run("git", ["commit", "-qam", "my edit"], in: library.url)
         let second = packages.url.appending(path: "second.apkg")
         try HandMadePackage.zip(
             [
@@ -297,12 +297,12 @@ import ZIPFoundation
         let progress = try #require(
             ProgressFile.decode(Data((library.read("profiles/ana/progress/tiny/one.yaml") ?? "").utf8), path: "p").0)
         #expect(progress.reviews.map(\.grade) == [.good, .again])
-        #expect(isClean(library))
+        #expect(await isClean(library))
     }
 
-    @Test func reImportFindsEntriesByTheirAnkiNoteNotByName() throws {
+    @Test func reImportFindsEntriesByTheirAnkiNoteNotByName() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         let packages = TemporaryDirectory()
         let first = packages.url.appending(path: "first.apkg")
         try HandMadePackage.zip(
@@ -318,7 +318,7 @@ import ZIPFoundation
         _ = try importer.importPackage(at: first, options: .init(user: "ana"))
         #expect(library.read("corpus/tiny/banco.yaml")?.contains("anki_note: 100") == true)
         #expect(library.read("corpus/tiny/banco-2.yaml")?.contains("anki_note: 101") == true)
-        let before = head(library)
+        let before = await head(library)
         let existing = [
             "corpus/tiny/banco.yaml", "corpus/tiny/banco-2.yaml", "profiles/ana/progress/tiny/banco.yaml",
             "profiles/ana/progress/tiny/banco-2.yaml",
@@ -340,7 +340,7 @@ import ZIPFoundation
         #expect(
             report.decks == [.init(name: "tiny", kind: .vocabulary, created: false, entriesAdded: 1, entriesKept: 2)])
         #expect(existing.map { library.read($0) } == contents, "nothing already imported changes")
-        let changed = Shell.run(
+        let changed = await Shell.run(
             "git", ["diff", "--name-status", before.trimmingCharacters(in: .whitespacesAndNewlines), "HEAD"],
             in: library.url
         ).stdout
@@ -349,15 +349,15 @@ import ZIPFoundation
         #expect(library.read("corpus/tiny/banco-3.yaml")?.contains("anki_note: 50") == true)
 
         // Renaming an entry's file keeps it tied to its note.
-        Shell.run("git", ["mv", "corpus/tiny/banco-2.yaml", "corpus/tiny/banco-bench.yaml"], in: library.url)
-        Shell.run("git", ["commit", "-qm", "rename"], in: library.url)
+        await Shell.run("git", ["mv", "corpus/tiny/banco-2.yaml", "corpus/tiny/banco-bench.yaml"], in: library.url)
+        await Shell.run("git", ["commit", "-qm", "rename"], in: library.url)
         let renamed = try importer.importPackage(at: second, options: .init(user: "ana"))
         #expect(renamed.decks.first?.entriesAdded == 0, "the renamed entry is found by its note id")
     }
 
-    @Test func aNoteWithSeveralCardsIsOneEntryHoldingEveryCardsAnswersAndTheImportSaysSo() throws {
+    @Test func aNoteWithSeveralCardsIsOneEntryHoldingEveryCardsAnswersAndTheImportSaysSo() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         let package = library.url.appending(path: "reversed.apkg")
         try HandMadePackage.zip(
             [
@@ -370,14 +370,14 @@ import ZIPFoundation
                         reversedReviews: [(1_767_261_720_000, 100, 1), (1_767_434_400_000, 100, 3)])
                 )
             ], to: package)
-        let output = rote(["--user", "ana", "import", package.path, "--deck", "pets"], in: library.url)
+        let output = await rote(["--user", "ana", "import", package.path, "--deck", "pets"], in: library.url)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stdout.contains(
                 "1 note had several cards (a reversed card, several cloze deletions): each became one entry whose history holds all its cards' answers (3 answers in all)."
             ), "\(output.stdout)")
         #expect(
-            Shell.run("git", ["log", "-1", "--format=%b"], in: library.url).stdout.contains(
+            await Shell.run("git", ["log", "-1", "--format=%b"], in: library.url).stdout.contains(
                 "- 1 note had several cards"))
         let path = "profiles/ana/progress/pets/perro.yaml"
         let progress = try #require(ProgressFile.decode(Data((library.read(path) ?? "").utf8), path: path).0)
@@ -387,7 +387,7 @@ import ZIPFoundation
             "one entry for the note")
     }
 
-    @Test func fieldsAreMappedByFlagOrFile() throws {
+    @Test func fieldsAreMappedByFlagOrFile() async throws {
         let flag = try AnkiFieldMapping.parse(flag: "Back=word,Front=translation")
         #expect(flag.fields == ["back": "word", "front": "translation"])
         #expect(throws: AnkiImportError.self) { try AnkiFieldMapping.parse(flag: "Front") }
@@ -412,15 +412,16 @@ import ZIPFoundation
         }
 
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         let package = library.url.appending(path: "swapped.apkg")
         try HandMadePackage.zip(
             [("collection.anki2", try HandMadePackage.collection(notes: [(100, "uno", "one")]))], to: package)
-        let output = rote(
+        let output = await rote(
             ["import", package.path, "--fields", "Back=word,Front=translation", "--deck", "swapped"], in: library.url)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(library.read("corpus/swapped/one.yaml")?.contains("translation: uno") == true)
-        let wrongKind = rote(["import", package.path, "--fields", "Front=text", "--deck", "other"], in: library.url)
+        let wrongKind = await rote(
+            ["import", package.path, "--fields", "Front=text", "--deck", "other"], in: library.url)
         #expect(wrongKind.status == 1)
         #expect(
             wrongKind.stderr.contains("field 'Front' is mapped to 'text', which a vocabulary entry does not have"),

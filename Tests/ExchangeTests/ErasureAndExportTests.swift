@@ -8,9 +8,9 @@ import Testing
 @testable import Exchange
 
 @Suite(.serialized) struct ErasureTests {
-    static func library() -> TemporaryDirectory {
+    static func library() async -> TemporaryDirectory {
         let directory = TemporaryDirectory("rote-forget")
-        FixtureLibrary.write(
+        await FixtureLibrary.write(
             into: directory,
             overrides: [
                 "profiles/bo/profile.yaml": "user: bo\n",
@@ -19,12 +19,12 @@ import Testing
         return directory
     }
 
-    func git(_ args: String..., in directory: TemporaryDirectory) -> String {
-        Shell.run("git", Array(args), in: directory.url).stdout
+    func git(_ args: String..., in directory: TemporaryDirectory) async -> String {
+        await Shell.run("git", Array(args), in: directory.url).stdout
     }
 
-    @Test func forgetDeletesEveryFileInOneErasureCommit() throws {
-        let directory = Self.library()
+    @Test func forgetDeletesEveryFileInOneErasureCommit() async throws {
+        let directory = await Self.library()
         directory.write("profiles/ana/saved/note.yaml", "text: not committed yet\n")
         let git = try LibraryGit(root: directory.url, user: "ana")
         let result = try Erasure.forget("ana", git: git)
@@ -36,50 +36,51 @@ import Testing
         #expect(result.clearedDefaultUser)
         #expect(!FileManager.default.fileExists(atPath: directory.url.appending(path: "profiles/ana").path))
         #expect(
-            self.git("ls-tree", "-r", "--name-only", "HEAD", "profiles", in: directory) == "profiles/bo/profile.yaml\n")
-        let message = self.git("log", "-1", "--format=%B", in: directory)
+            await self.git("ls-tree", "-r", "--name-only", "HEAD", "profiles", in: directory)
+                == "profiles/bo/profile.yaml\n")
+        let message = await self.git("log", "-1", "--format=%B", in: directory)
         #expect(SessionCommitMessage.trailer(SessionCommitMessage.erasureTrailer, in: message) == "ana")
-        #expect(!self.git("show", "HEAD:rote.yaml", in: directory).contains("default_user"))
-        #expect(self.git("status", "--porcelain", in: directory).isEmpty)
+        #expect(await !self.git("show", "HEAD:rote.yaml", in: directory).contains("default_user"))
+        #expect(await self.git("status", "--porcelain", in: directory).isEmpty)
         #expect(throws: Erasure.Failure.self) { try Erasure.forget("ana", git: git) }
         #expect(throws: Erasure.Failure.self) { try Erasure.forget("../x", git: git) }
     }
 
-    @Test func purgeRewritesHistorySoNoCommitHoldsTheLearner() throws {
-        let directory = Self.library()
+    @Test func purgeRewritesHistorySoNoCommitHoldsTheLearner() async throws {
+        let directory = await Self.library()
         // A second commit that changes ana's progress and bo's profile.
         directory.write("profiles/ana/progress/words/go.yaml", "entry: words/go\n")
         directory.write("profiles/bo/profile.yaml", "user: bo\nname: Bo\n")
-        Shell.run("git", ["add", "-A"], in: directory.url)
-        Shell.run(
+        await Shell.run("git", ["add", "-A"], in: directory.url)
+        await Shell.run(
             "git", ["-c", "user.name=Test", "-c", "user.email=t@example.invalid", "commit", "-qm", "more"],
             in: directory.url)
-        let before = git("log", "--format=%an %ae %at %s", in: directory)
+        let before = await git("log", "--format=%an %ae %at %s", in: directory)
         let git = try LibraryGit(root: directory.url, user: "ana")
         _ = try Erasure.forget("ana", git: git)
-        let report = try Erasure.purgeHistory("ana", git: git)
+        let report = try await Erasure.purgeHistory("ana", git: git)
         #expect(report.rewritten == 3)
         #expect(report.references == ["refs/heads/main"])
         #expect(
-            self.git("log", "--all", "--format=%H", "--", "profiles/ana", in: directory).isEmpty,
+            await self.git("log", "--all", "--format=%H", "--", "profiles/ana", in: directory).isEmpty,
             "no commit touches profiles/ana")
-        #expect(self.git("rev-list", "--all", "--objects", in: directory).contains("profiles/ana") == false)
-        let after = self.git("log", "--format=%an %ae %at %s", in: directory)
+        #expect(await self.git("rev-list", "--all", "--objects", in: directory).contains("profiles/ana") == false)
+        let after = await self.git("log", "--format=%an %ae %at %s", in: directory)
         #expect(after.hasSuffix(before), "authors, dates and messages kept")
-        #expect(self.git("show", "HEAD~1:profiles/bo/profile.yaml", in: directory) == "user: bo\nname: Bo\n")
-        #expect(self.git("status", "--porcelain", in: directory).isEmpty)
-        #expect(Shell.run("git", ["fsck", "--strict", "--no-dangling"], in: directory.url).status == 0)
+        #expect(await self.git("show", "HEAD~1:profiles/bo/profile.yaml", in: directory) == "user: bo\nname: Bo\n")
+        #expect(await self.git("status", "--porcelain", in: directory).isEmpty)
+        #expect(await Shell.run("git", ["fsck", "--strict", "--no-dangling"], in: directory.url).status == 0)
         #expect(report.pruned)
-        let loose = Shell.run("git", ["count-objects", "-v"], in: directory.url).stdout
+        let loose = await Shell.run("git", ["count-objects", "-v"], in: directory.url).stdout
         #expect(loose.contains("count: 0"), "old objects pruned: \(loose)")
         #expect(Erasure.purgeExplanation(user: "ana", git: git).contains("no remote"))
     }
 }
 
 @Suite struct LearnerExportTests {
-    static func library() throws -> (TemporaryDirectory, LoadedLibrary) {
+    static func library() async throws -> (TemporaryDirectory, LoadedLibrary) {
         let directory = TemporaryDirectory("rote-export")
-        FixtureLibrary.write(
+        await FixtureLibrary.write(
             into: directory,
             overrides: [
                 "profiles/ana/sessions/2026/11/s1.yaml": """
@@ -99,8 +100,8 @@ import Testing
         return (directory, try LibraryLoader(users: .only("ana"), includeSessions: true).load(directory.url))
     }
 
-    @Test func jsonHoldsProfileProgressReviewsSessionsAndSaved() throws {
-        let (directory, library) = try Self.library()
+    @Test func jsonHoldsProfileProgressReviewsSessionsAndSaved() async throws {
+        let (directory, library) = try await Self.library()
         let out = directory.url.appending(path: "out")
         let files = try LearnerExport.write(
             user: "ana", library: library, format: .json, to: out, now: Date(timeIntervalSince1970: 1_800_000_000))
@@ -142,8 +143,8 @@ import Testing
         #expect(profile["user"] == .string("ana"))
     }
 
-    @Test func csvIsOneTablePerKindOfRecord() throws {
-        let (directory, library) = try Self.library()
+    @Test func csvIsOneTablePerKindOfRecord() async throws {
+        let (directory, library) = try await Self.library()
         let out = directory.url.appending(path: "csv")
         let files = try LearnerExport.write(user: "ana", library: library, format: .csv, to: out)
         #expect(
@@ -177,8 +178,8 @@ import Testing
 /// export of the whole loaded library, in both formats, including entry order that differs
 /// from path order and sessions that started in the same second.
 @Suite struct StreamingExportTests {
-    @Test func theStreamedExportIsByteForByteTheLoadedOne() throws {
-        let directory = StarterLibrary.copy(git: .none)
+    @Test func theStreamedExportIsByteForByteTheLoadedOne() async throws {
+        let directory = await StarterLibrary.copy(git: .none)
         // A twin `<id>-b`: its path `<id>-b.yaml` sorts before `<id>.yaml` ('-' < '.') while
         // the entry `<id>` sorts before `<id>-b`, so path order and entry order differ.
         let progress = "profiles/demo/progress"
@@ -212,8 +213,8 @@ import Testing
 /// An export writes each progress and session file's YAML straight to JSON text; that text
 /// must be what the same value made into a `JSONValue` gives, duplicate keys and all.
 @Suite struct YAMLAsJSONTests {
-    @Test func writtenStraightIsTheJSONValuesText() throws {
-        let directory = StarterLibrary.copy(git: .none)
+    @Test func writtenStraightIsTheJSONValuesText() async throws {
+        let directory = await StarterLibrary.copy(git: .none)
         let library = try LibraryLoader(users: .only("demo"), includeSessions: true).load(directory.url)
         var values =
             (library.progress["demo"] ?? [:]).values.map(\.yamlValue)

@@ -16,15 +16,15 @@ import Testing
         var first: URL { directory.url.appending(path: "first") }
         var second: URL { directory.url.appending(path: "second") }
 
-        init() {
+        init() async {
             let seed = TemporaryDirectory("rote-erasure-seed")
-            FixtureLibrary.write(into: seed)
-            Shell.run("git", ["clone", "-q", "--bare", seed.url.path, remote.path])
-            Shell.run("git", ["clone", "-q", remote.path, first.path])
-            Shell.run("git", ["clone", "-q", remote.path, second.path])
+            await FixtureLibrary.write(into: seed)
+            await Shell.run("git", ["clone", "-q", "--bare", seed.url.path, remote.path])
+            await Shell.run("git", ["clone", "-q", remote.path, first.path])
+            await Shell.run("git", ["clone", "-q", remote.path, second.path])
             for clone in [first, second] {
-                Shell.run("git", ["config", "user.name", "Test"], in: clone)
-                Shell.run("git", ["config", "user.email", "test@example.invalid"], in: clone)
+                await Shell.run("git", ["config", "user.name", "Test"], in: clone)
+                await Shell.run("git", ["config", "user.email", "test@example.invalid"], in: clone)
             }
         }
 
@@ -44,8 +44,8 @@ import Testing
         try LibraryGit(root: root, user: "ana").commit(changes: [path: Data(text.utf8)], message: "Study: 1 review\n")
     }
 
-    @Test func anErasureStaysDeletedWhenAnotherCloneChangedTheLearnersProgress() throws {
-        let network = Network()
+    @Test func anErasureStaysDeletedWhenAnotherCloneChangedTheLearnersProgress() async throws {
+        let network = await Network()
         try study(network.second)
         _ = try Erasure.forget("ana", git: LibraryGit(root: network.first, user: "ana"))
         _ = try network.sync(network.first)
@@ -56,18 +56,19 @@ import Testing
                 !FileManager.default.fileExists(
                     atPath: clone.appending(path: "profiles/ana/progress/words/run.yaml").path))
             #expect(
-                Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana"], in: clone).stdout.isEmpty)
+                await Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana"], in: clone).stdout
+                    .isEmpty)
         }
         #expect(
-            Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.first).stdout
+            await Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.first).stdout
                 == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.second).stdout)
     }
 
-    @Test func syncRefusesToMergeAHistoryThatWasRewritten() throws {
-        let network = Network()
+    @Test func syncRefusesToMergeAHistoryThatWasRewritten() async throws {
+        let network = await Network()
         let git = try LibraryGit(root: network.first, user: "ana")
         _ = try Erasure.forget("ana", git: git)
-        _ = try Erasure.purgeHistory("ana", git: git)
+        _ = try await Erasure.purgeHistory("ana", git: git)
         // This clone rewrote its history but has not force-pushed: a sync would merge the old
         // history (with ana's files) back, so it refuses — every time, not just once.
         for _ in 0..<2 {
@@ -76,7 +77,7 @@ import Testing
             }
         }
         #expect(!FileManager.default.fileExists(atPath: network.first.appending(path: "profiles/ana").path))
-        let push = Shell.run("git", ["push", "-q", "--force", "origin", "main"], in: network.first)
+        let push = await Shell.run("git", ["push", "-q", "--force", "origin", "main"], in: network.first)
         #expect(push.status == 0, "\(push.stderr)")
         #expect(try network.sync(network.first).upToDate)
         // The other clone still holds the old history: it must not merge it into the new one.
@@ -84,17 +85,18 @@ import Testing
             (error as? SyncError)?.code == .mergeFailed && "\(error)".contains("clone the library again")
         }
         #expect(
-            Shell.run("git", ["log", "--all", "--format=%H", "--", "profiles/ana"], in: network.remote).stdout.isEmpty)
+            await Shell.run("git", ["log", "--all", "--format=%H", "--", "profiles/ana"], in: network.remote).stdout
+                .isEmpty)
     }
 
     /// A plain folder as the remote has no compare-and-swap: a push can "succeed" and then be
     /// overwritten by another device's push. The commits lost from the remote are not
     /// rewritten copies, so sync must merge them back, not refuse as if history was rewritten.
-    @Test func aPushOverwrittenByAnotherDeviceIsMergedBackNotRefused() throws {
-        let network = Network()
+    @Test func aPushOverwrittenByAnotherDeviceIsMergedBackNotRefused() async throws {
+        let network = await Network()
         try study(network.first)
         _ = try network.sync(network.first)  // pushed; origin/main is now first's commit
-        let pushed = Shell.run("git", ["rev-parse", "HEAD"], in: network.first).stdout.trimmingCharacters(
+        let pushed = await Shell.run("git", ["rev-parse", "HEAD"], in: network.first).stdout.trimmingCharacters(
             in: .whitespacesAndNewlines)
         // The second device studied too and its push overwrote the first's (as a racing,
         // non-atomic update of a folder remote would).
@@ -106,15 +108,16 @@ import Testing
         try text.write(to: url, atomically: true, encoding: .utf8)
         try LibraryGit(root: network.second, user: "ana").commit(
             changes: [path: Data(text.utf8)], message: "Study: 1 review\n")
-        #expect(Shell.run("git", ["push", "-q", "--force", "origin", "main"], in: network.second).status == 0)
+        #expect(await Shell.run("git", ["push", "-q", "--force", "origin", "main"], in: network.second).status == 0)
 
         let report = try network.sync(network.first)
         #expect(report.pushed)
-        let merged = Shell.run("git", ["show", "origin/main:\(path)"], in: network.first).stdout
+        let merged = await Shell.run("git", ["show", "origin/main:\(path)"], in: network.first).stdout
         #expect(
             merged.contains("id: b1") && merged.contains("id: c1"),
             "both devices' reviews are on the remote:\n\(merged)")
         #expect(
-            Shell.run("git", ["merge-base", "--is-ancestor", pushed, "origin/main"], in: network.first).status == 0)
+            await Shell.run("git", ["merge-base", "--is-ancestor", pushed, "origin/main"], in: network.first).status
+                == 0)
     }
 }

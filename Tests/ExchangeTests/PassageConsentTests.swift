@@ -60,8 +60,8 @@ import Testing
     let directory = TemporaryDirectory("rote-consent")
     var root: URL { directory.url }
 
-    init() {
-        FixtureLibrary.write(
+    init() async {
+        await FixtureLibrary.write(
             into: directory,
             overrides: [
                 "profiles/ana/profile.yaml": Self.grantedProfile,
@@ -71,7 +71,7 @@ import Testing
             ])
     }
 
-    @Test func withdrawingErasesPassagePracticeAndKeepsTheRest() throws {
+    @Test func withdrawingErasesPassagePracticeAndKeepsTheRest() async throws {
         let git = try LibraryGit(root: root, user: "ana")
         let result = try PassageConsent.withdraw(user: "ana", git: git, now: Date(timeIntervalSince1970: 1_780_000_000))
         #expect(
@@ -90,10 +90,10 @@ import Testing
         let profileText = try #require(directory.read("profiles/ana/profile.yaml"))
         let profile = try #require(Profile.decode(profileText, path: "p").0)
         #expect(profile.passagePracticeConsent?.granted == false && !profile.keepsPassagePractice)
-        let message = Shell.run("git", ["log", "-1", "--format=%B"], in: root).stdout
+        let message = await Shell.run("git", ["log", "-1", "--format=%B"], in: root).stdout
         #expect(message.contains("Rote-Erasure: ana") && message.contains("Rote-Erasure-Scope: passages"))
-        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty, "one commit holds it all")
-        let tree = Shell.run("git", ["grep", "-l", "joh-11-35", "HEAD", "--", "profiles"], in: root).stdout
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty, "one commit holds it all")
+        let tree = await Shell.run("git", ["grep", "-l", "joh-11-35", "HEAD", "--", "profiles"], in: root).stdout
         #expect(tree.isEmpty, "no committed file of ana names the passage: \(tree)")
 
         // Withdrawing again erases nothing more and makes no commit.
@@ -101,29 +101,29 @@ import Testing
         #expect(again.commit == nil && again.deleted.isEmpty)
     }
 
-    @Test func purgingHistoryLeavesNoCommitHoldingThePassagePractice() throws {
+    @Test func purgingHistoryLeavesNoCommitHoldingThePassagePractice() async throws {
         let git = try LibraryGit(root: root, user: "ana")
-        #expect(throws: Erasure.Failure.self) { try PassageConsent.purgeHistory(user: "ana", git: git) }
+        await #expect(throws: Erasure.Failure.self) { try await PassageConsent.purgeHistory(user: "ana", git: git) }
         _ = try PassageConsent.withdraw(user: "ana", git: git)
-        let report = try PassageConsent.purgeHistory(user: "ana", git: LibraryGit(root: root, user: "ana"))
+        let report = try await PassageConsent.purgeHistory(user: "ana", git: LibraryGit(root: root, user: "ana"))
         #expect(report.rewritten == 2)
-        let everything = Shell.run("git", ["log", "--all", "-p", "--format=%H"], in: root).stdout
+        let everything = await Shell.run("git", ["log", "--all", "-p", "--format=%H"], in: root).stdout
         #expect(
             !everything.contains("A private thought.") && !everything.contains("answer: Jesus wept."),
             "no commit's files hold the practice")
         #expect(everything.contains("words/run"), "the rest of history stays")
-        #expect(Shell.run("git", ["fsck", "--no-progress"], in: root).status == 0)
+        #expect(await Shell.run("git", ["fsck", "--no-progress"], in: root).status == 0)
     }
 
-    @Test func syncKeepsTheErasureWhereAnotherCloneKeptPractising() throws {
+    @Test func syncKeepsTheErasureWhereAnotherCloneKeptPractising() async throws {
         let hub = TemporaryDirectory("rote-consent-hub")
         let remote = hub.url.appending(path: "remote.git")
         let second = hub.url.appending(path: "second")
-        Shell.run("git", ["clone", "-q", "--bare", root.path, remote.path])
-        Shell.run("git", ["remote", "add", "origin", remote.path], in: root)
-        Shell.run("git", ["fetch", "-q", "origin"], in: root)
-        Shell.run("git", ["branch", "-q", "--set-upstream-to=origin/main"], in: root)
-        Shell.run("git", ["clone", "-q", remote.path, second.path])
+        await Shell.run("git", ["clone", "-q", "--bare", root.path, remote.path])
+        await Shell.run("git", ["remote", "add", "origin", remote.path], in: root)
+        await Shell.run("git", ["fetch", "-q", "origin"], in: root)
+        await Shell.run("git", ["branch", "-q", "--set-upstream-to=origin/main"], in: root)
+        await Shell.run("git", ["clone", "-q", remote.path, second.path])
         // The second clone reviews the verse offline…
         let path = "profiles/ana/progress/verses/joh-11-35.yaml"
         let more =
@@ -136,14 +136,18 @@ import Testing
         for clone in [root, second, root] { _ = try LibrarySync(git: try LibraryGit(root: clone, user: "ana")).sync() }
         for clone in [root, second] {
             #expect(
-                Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana/progress/verses"], in: clone)
-                    .stdout.isEmpty)
+                await Shell.run(
+                    "git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana/progress/verses"], in: clone
+                )
+                .stdout.isEmpty)
             #expect(
-                Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana/progress/words"], in: clone)
-                    .stdout.contains("run.yaml"))
+                await Shell.run(
+                    "git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/ana/progress/words"], in: clone
+                )
+                .stdout.contains("run.yaml"))
         }
         #expect(
-            Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: root).stdout
+            await Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: root).stdout
                 == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: second).stdout)
     }
 }

@@ -11,9 +11,9 @@ import Testing
     static let samples = try! Data(
         contentsOf: Checkout.root.appending(path: "Tests/ExchangeTests/Fixtures/seed-001-samples.json"))
 
-    static func library() throws -> (TemporaryDirectory, LoadedLibrary) {
+    static func library() async throws -> (TemporaryDirectory, LoadedLibrary) {
         let directory = TemporaryDirectory("rote-seed")
-        FixtureLibrary.write(into: directory, git: false)
+        await FixtureLibrary.write(into: directory, git: false)
         return (directory, try LibraryLoader().load(directory.url))
     }
 
@@ -21,8 +21,8 @@ import Testing
         plan.issues.filter { $0.severity == severity }.map { "\($0.location ?? ""): \($0.message)" }
     }
 
-    @Test func theSeedsOwnSamplesBlockAndNameEveryBadSlug() throws {
-        let (_, library) = try Self.library()
+    @Test func theSeedsOwnSamplesBlockAndNameEveryBadSlug() async throws {
+        let (_, library) = try await Self.library()
         let plan = SeedImporter(deck: "algebra", file: "seed.json").plan(Self.samples, library: library)
         #expect(plan.isBlocked)
         #expect(plan.changes.isEmpty)
@@ -41,8 +41,8 @@ import Testing
         #expect(plan.report(dryRun: false).contains("Import blocked: 3 errors"))
     }
 
-    @Test func fixSlugsImportsTheSamplesInTheMathDecksFormat() throws {
-        let (_, library) = try Self.library()
+    @Test func fixSlugsImportsTheSamplesInTheMathDecksFormat() async throws {
+        let (_, library) = try await Self.library()
         let plan = SeedImporter(deck: "algebra", fixSlugs: true, file: "seed.json").plan(Self.samples, library: library)
         #expect(!plan.isBlocked, "\(plan.issues)")
         #expect(
@@ -87,8 +87,8 @@ import Testing
         #expect(deck?.kind == .skills)
     }
 
-    @Test func everyHardViolationIsListedWithItsJSONPath() throws {
-        let (_, library) = try Self.library()
+    @Test func everyHardViolationIsListedWithItsJSONPath() async throws {
+        let (_, library) = try await Self.library()
         let json = """
             {"domains": [{"id": "aaaaaaaa-0000-4000-8000-000000000001", "slug": "d", "title": "D", "is_published": false, "sort_order": 0},
                          {"id": "aaaaaaaa-0000-4000-8000-000000000002", "slug": "d", "title": "Again", "is_published": false, "sort_order": 1}],
@@ -125,8 +125,8 @@ import Testing
         ("{\"domains\": {}}", "'domains' must be an array"),
         ("{\"domains\": []}", "no domains, skills or questions"),
     ])
-    func aFileThatIsNotTheSeedFormatIsRefused(json: String, expected: String) throws {
-        let (_, library) = try Self.library()
+    func aFileThatIsNotTheSeedFormatIsRefused(json: String, expected: String) async throws {
+        let (_, library) = try await Self.library()
         let plan = SeedImporter(deck: "algebra", file: "x.json").plan(Data(json.utf8), library: library)
         #expect(plan.isBlocked)
         #expect(plan.changes.isEmpty)
@@ -142,8 +142,8 @@ import Testing
         ("{\"domains\": [\n", "line 2, column 1", "the file ends before the JSON does"),
         ("\u{FEFF}{\"a\": x}", "line 1, column 7", "found 'x'"),
     ])
-    func invalidJSONIsReportedWithItsLineAndColumn(json: String, location: String, message: String) throws {
-        let (_, library) = try Self.library()
+    func invalidJSONIsReportedWithItsLineAndColumn(json: String, location: String, message: String) async throws {
+        let (_, library) = try await Self.library()
         let plan = SeedImporter(deck: "algebra", file: "x.json").plan(Data(json.utf8), library: library)
         #expect(plan.isBlocked)
         #expect(plan.changes.isEmpty)
@@ -154,15 +154,15 @@ import Testing
         #expect(error.description.hasPrefix("x.json: \(location): error: not valid JSON"))
     }
 
-    @Test func aDeckOfAnotherKindIsACollision() throws {
-        let (_, library) = try Self.library()
+    @Test func aDeckOfAnotherKindIsACollision() async throws {
+        let (_, library) = try await Self.library()
         let plan = SeedImporter(deck: "words", fixSlugs: true, file: "x.json").plan(Self.samples, library: library)
         #expect(plan.isBlocked)
         #expect(plan.errors.first?.message.contains("already exists as a vocabulary deck") == true)
     }
 
-    @Test func theSamePublishRulesAsCheck() throws {
-        let (_, library) = try Self.library()
+    @Test func theSamePublishRulesAsCheck() async throws {
+        let (_, library) = try await Self.library()
         // A published skill whose only question is a draft.
         var text = String(decoding: Self.samples, as: UTF8.self)
         text = text.replacingOccurrences(
@@ -177,8 +177,8 @@ import Testing
             "\(plan.issues)")
     }
 
-    @Test func appendKeepsWhatIsThereAndOverrideReplacesIt() throws {
-        let (directory, _) = try Self.library()
+    @Test func appendKeepsWhatIsThereAndOverrideReplacesIt() async throws {
+        let (directory, _) = try await Self.library()
         let first = SeedImporter(deck: "algebra", fixSlugs: true, file: "x.json").plan(
             Self.samples, library: try LibraryLoader().load(directory.url))
         for (path, data) in first.changes { directory.write(path, data) }
@@ -206,8 +206,8 @@ import Testing
                 == "Equations")
     }
 
-    @Test func anIdUsedElsewhereInTheLibraryOrASlugTakenByAnotherItemBlocks() throws {
-        let (_, library) = try Self.library()
+    @Test func anIdUsedElsewhereInTheLibraryOrASlugTakenByAnotherItemBlocks() async throws {
+        let (_, library) = try await Self.library()
         // The fixture's maths deck uses 11111111-… for its arithmetic domain.
         let json = """
             {"domains": [{"id": "11111111-1111-4111-8111-111111111111", "slug": "algebra", "title": "A", "is_published": false, "sort_order": 0}]}

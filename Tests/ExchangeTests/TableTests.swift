@@ -48,14 +48,14 @@ import Testing
 }
 
 @Suite struct TableImportTests {
-    static func library() throws -> (TemporaryDirectory, LoadedLibrary) {
+    static func library() async throws -> (TemporaryDirectory, LoadedLibrary) {
         let directory = TemporaryDirectory("rote-table")
-        FixtureLibrary.write(into: directory, git: false)
+        await FixtureLibrary.write(into: directory, git: false)
         return (directory, try LibraryLoader().load(directory.url))
     }
 
-    @Test func aVocabularyTableBecomesEntriesAndBadRowsAreSkippedByLine() throws {
-        let (_, library) = try Self.library()
+    @Test func aVocabularyTableBecomesEntriesAndBadRowsAreSkippedByLine() async throws {
+        let (_, library) = try await Self.library()
         let csv = """
             word,pos,translation,forms,rank,example_en,example_ar,example_form
             eat,verb,يأكل,base=eat; past=ate,200,I {eat} bread.,أنا {آكل} الخبز.,base
@@ -85,8 +85,8 @@ import Testing
         #expect(plan.report(dryRun: false).contains("4 rows skipped"))
     }
 
-    @Test func theWrongColumnCountRefusesTheWholeFile() throws {
-        let (_, library) = try Self.library()
+    @Test func theWrongColumnCountRefusesTheWholeFile() async throws {
+        let (_, library) = try await Self.library()
         let csv = "reference,text\nJohn 1:1,In the beginning was the Word\nJohn 3:16,For God so loved, the world\n"
         let plan = TableImporter(deck: "john", kind: .passages, file: "john.csv").plan(Data(csv.utf8), library: library)
         #expect(plan.isBlocked && plan.changes.isEmpty)
@@ -94,8 +94,8 @@ import Testing
         #expect(plan.errors[0].message.contains("3 fields but the header has 2"))
     }
 
-    @Test func anAnkiTextExportWithoutColumnsReadsFrontAndBack() throws {
-        let (_, library) = try Self.library()
+    @Test func anAnkiTextExportWithoutColumnsReadsFrontAndBack() async throws {
+        let (_, library) = try await Self.library()
         let text = "#separator:tab\n#html:true\nJohn 11:35\tJesus <i>wept</i>.\n"
         let plan = TableImporter(deck: "short", kind: .passages, file: "notes.txt").plan(
             Data(text.utf8), library: library)
@@ -105,8 +105,8 @@ import Testing
         #expect(passage?.text == "Jesus wept.")
     }
 
-    @Test func kindsAndDecksMustAgree() throws {
-        let (_, library) = try Self.library()
+    @Test func kindsAndDecksMustAgree() async throws {
+        let (_, library) = try await Self.library()
         let words = "word,translation\nrun,يجري\n"
         #expect(
             TableImporter(deck: "maths", file: "w.csv").plan(Data(words.utf8), library: library).errors.first?.message
@@ -123,8 +123,8 @@ import Testing
             ).errors.first?.message.contains("no 'translation' column") == true)
     }
 
-    @Test func appendKeepsEntriesOverrideUpdatesOnlyTheTablesFields() throws {
-        let (_, library) = try Self.library()
+    @Test func appendKeepsEntriesOverrideUpdatesOnlyTheTablesFields() async throws {
+        let (_, library) = try await Self.library()
         let csv = "id,word,pos,translation\nrun,run,verb,يركض\n"
         let append = TableImporter(deck: "words", file: "w.csv").plan(Data(csv.utf8), library: library)
         #expect(append.changes.isEmpty && append.kept == 1)
@@ -136,8 +136,8 @@ import Testing
         #expect(run?.examples.count == 2 && run?.questions.count == 2, "what the table does not have is kept")
     }
 
-    @Test func anExportedDeckImportsBackToTheSameEntries() throws {
-        let (directory, library) = try Self.library()
+    @Test func anExportedDeckImportsBackToTheSameEntries() async throws {
+        let (directory, library) = try await Self.library()
         for (deck, separator, kind) in [
             ("words", Character(","), TableKind.vocabulary), ("verses", Character("\t"), .passages),
         ] {

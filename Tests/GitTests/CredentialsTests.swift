@@ -7,17 +7,19 @@ import Testing
 /// The decisions behind authentication that need no server: which ssh keys are tried, when a
 /// host key is refused, and how push statuses are read.
 @Suite struct CredentialsTests {
-    static func keygen(_ file: URL, passphrase: String) {
-        let output = Shell.run("ssh-keygen", ["-q", "-t", "ed25519", "-N", passphrase, "-C", "test", "-f", file.path])
+    static func keygen(_ file: URL, passphrase: String) async {
+        let output = await Shell.run(
+            "ssh-keygen", ["-q", "-t", "ed25519", "-N", passphrase, "-C", "test", "-f", file.path])
         #expect(output.status == 0, "\(output.stderr)")
     }
 
-    @Test func sshKeysWithAPassphraseAreSkippedAndTheAgentComesFirst() throws {
+    @Test func sshKeysWithAPassphraseAreSkippedAndTheAgentComesFirst() async throws {
         let directory = TemporaryDirectory()
         let ssh = directory.url.appending(path: "ssh")
         try FileManager.default.createDirectory(at: ssh, withIntermediateDirectories: true)
-        Self.keygen(ssh.appending(path: "id_ed25519"), passphrase: "")
-        Self.keygen(ssh.appending(path: "id_rsa"), passphrase: "correct horse")  // an ed25519 key under the rsa name
+        await Self.keygen(ssh.appending(path: "id_ed25519"), passphrase: "")
+        // An ed25519 key under the rsa name.
+        await Self.keygen(ssh.appending(path: "id_rsa"), passphrase: "correct horse")
 
         let credentials = Credentials(token: nil, sshDirectory: ssh)
         let withAgent = credentials.sshKeySources(environment: ["SSH_AUTH_SOCK": "/tmp/agent.sock"])

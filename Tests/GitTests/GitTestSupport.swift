@@ -17,10 +17,10 @@ enum GitTest {
 
     /// Runs the system git and records a test issue when it fails.
     @discardableResult
-    static func git(_ arguments: [String], in directory: URL, sourceLocation: SourceLocation = #_sourceLocation)
+    static func git(_ arguments: [String], in directory: URL, sourceLocation: SourceLocation = #_sourceLocation) async
         -> String
     {
-        let output = Shell.run("git", identity + arguments, in: directory)
+        let output = await Shell.run("git", identity + arguments, in: directory)
         #expect(
             output.status == 0, "git \(arguments.joined(separator: " ")): \(output.stderr)",
             sourceLocation: sourceLocation)
@@ -28,8 +28,8 @@ enum GitTest {
     }
 
     /// `git fsck --strict` finds nothing wrong.
-    static func expectSound(_ repository: URL, sourceLocation: SourceLocation = #_sourceLocation) {
-        let fsck = Shell.run("git", ["fsck", "--strict", "--no-progress"], in: repository)
+    static func expectSound(_ repository: URL, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let fsck = await Shell.run("git", ["fsck", "--strict", "--no-progress"], in: repository)
         #expect(
             fsck.status == 0, "git fsck in \(repository.path): \(fsck.stdout)\(fsck.stderr)",
             sourceLocation: sourceLocation)
@@ -38,21 +38,22 @@ enum GitTest {
     /// A bare repository at `directory/name` whose `main` holds `files`, made by the system git.
     @discardableResult
     static func makeBareRemote(in directory: TemporaryDirectory, name: String = "shared.git", files: [String: String])
+        async
         -> URL
     {
         let bare = directory.url.appending(path: name)
-        git(["init", "-q", "--bare", "-b", "main", bare.path], in: directory.url)
+        await git(["init", "-q", "--bare", "-b", "main", bare.path], in: directory.url)
         let seed = directory.url.appending(path: "seed-\(name)")
-        git(["init", "-q", "-b", "main", seed.path], in: directory.url)
+        await git(["init", "-q", "-b", "main", seed.path], in: directory.url)
         for (path, text) in files {
             let target = seed.appending(path: path)
             try? FileManager.default.createDirectory(
                 at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: target.path, contents: Data(text.utf8))
         }
-        git(["add", "-A"], in: seed)
-        git(["commit", "-qm", "Seed"], in: seed)
-        git(["push", "-q", bare.path, "main"], in: seed)
+        await git(["add", "-A"], in: seed)
+        await git(["commit", "-qm", "Seed"], in: seed)
+        await git(["push", "-q", bare.path, "main"], in: seed)
         return bare
     }
 
@@ -104,9 +105,11 @@ enum GitTest {
     }
 
     /// Where git keeps its sub-commands (`git --exec-path`).
-    static let execPath = URL(
-        fileURLWithPath: Shell.run("git", ["--exec-path"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines))
+    static func execPath() async -> URL {
+        URL(
+            fileURLWithPath: await Shell.run("git", ["--exec-path"]).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines))
+    }
 
     /// Kills a server this test started. SIGKILL, because a child started from a Swift
     /// concurrency thread inherits that thread's blocked signals, SIGTERM included.
@@ -193,12 +196,13 @@ final class GitDaemon {
     let port: UInt16
     private let process: Process
 
-    init(basePath: URL) throws {
+    init(basePath: URL) async throws {
+        // The daemon itself, not the `git` wrapper, so that stopping it stops the server.
+        let daemon = await GitTest.execPath().appending(path: "git-daemon")
         for _ in 0..<3 {
             let port = GitTest.freePort()
             let process = Process()
-            // The daemon itself, not the `git` wrapper, so that stopping it stops the server.
-            process.executableURL = GitTest.execPath.appending(path: "git-daemon")
+            process.executableURL = daemon
             process.arguments = [
                 "--reuseaddr", "--base-path=\(basePath.path)", "--export-all",
                 "--enable=receive-pack", "--listen=127.0.0.1", "--port=\(port)", basePath.path,

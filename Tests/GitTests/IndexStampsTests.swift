@@ -9,10 +9,10 @@ import Testing
 /// file is not in a form read here.
 @Suite struct IndexStampsTests {
     /// A repository with committed, staged, nested, long-named and unstaged files.
-    static func repository() throws -> TemporaryDirectory {
+    static func repository() async throws -> TemporaryDirectory {
         let directory = TemporaryDirectory()
         let root = directory.url
-        GitTest.git(["init", "-q", "-b", "main", "."], in: root)
+        await GitTest.git(["init", "-q", "-b", "main", "."], in: root)
         var files: [String: String] = [
             "rote.yaml": "name: test\n", "corpus/words/deck.yaml": "kind: vocabulary\n",
             "corpus/words/café.yaml": "word: café\n",
@@ -25,17 +25,17 @@ import Testing
                 at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: target)
         }
-        GitTest.git(["add", "-A"], in: root)
-        GitTest.git(["commit", "-qm", "Seed"], in: root)
+        await GitTest.git(["add", "-A"], in: root)
+        await GitTest.git(["commit", "-qm", "Seed"], in: root)
         try Data("word: new\n".utf8).write(to: root.appending(path: "corpus/words/staged.yaml"))
-        GitTest.git(["add", "corpus/words/staged.yaml"], in: root)
+        await GitTest.git(["add", "corpus/words/staged.yaml"], in: root)
         try Data("not staged\n".utf8).write(to: root.appending(path: "corpus/words/loose.yaml"))
         return directory
     }
 
     /// What `git ls-files --stage --debug` says of each stage-0 entry.
-    static func gitsView(of root: URL) -> [String: Index.Stamp] {
-        let output = GitTest.git(["-c", "core.quotepath=off", "ls-files", "--stage", "--debug"], in: root)
+    static func gitsView(of root: URL) async -> [String: Index.Stamp] {
+        let output = await GitTest.git(["-c", "core.quotepath=off", "ls-files", "--stage", "--debug"], in: root)
         var stamps: [String: Index.Stamp] = [:]
         var current: (path: String, id: ObjectID, stage: Int)?
         var mtime: (Int32, UInt32)?
@@ -66,8 +66,8 @@ import Testing
         return stamps
     }
 
-    static func expectSame(_ root: URL, sourceLocation: SourceLocation = #_sourceLocation) {
-        let expected = gitsView(of: root)
+    static func expectSame(_ root: URL, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let expected = await gitsView(of: root)
         let stamps = IndexStamps(gitDirectory: root.appending(path: ".git"))
         #expect(expected.count > 40, sourceLocation: sourceLocation)
         #expect(stamps.count == expected.count, sourceLocation: sourceLocation)
@@ -79,45 +79,45 @@ import Testing
     }
 
     @Test(arguments: [2, 3, 4])
-    func everyStagedFileAsGitSeesIt(version: Int) throws {
-        let directory = try IndexStampsTests.repository()
-        GitTest.git(["update-index", "--index-version", "\(version)"], in: directory.url)
+    func everyStagedFileAsGitSeesIt(version: Int) async throws {
+        let directory = try await IndexStampsTests.repository()
+        await GitTest.git(["update-index", "--index-version", "\(version)"], in: directory.url)
         if version >= 3 {
             // An intent-to-add entry carries the extended flags only versions 3 and 4 have.
             try Data("word: later\n".utf8).write(to: directory.url.appending(path: "corpus/words/later.yaml"))
-            GitTest.git(["add", "-N", "corpus/words/later.yaml"], in: directory.url)
+            await GitTest.git(["add", "-N", "corpus/words/later.yaml"], in: directory.url)
         }
-        IndexStampsTests.expectSame(directory.url)
+        await IndexStampsTests.expectSame(directory.url)
     }
 
-    @Test func aConflictsSidesHaveNoStamp() throws {
-        let directory = try IndexStampsTests.repository()
+    @Test func aConflictsSidesHaveNoStamp() async throws {
+        let directory = try await IndexStampsTests.repository()
         let root = directory.url
-        GitTest.git(["commit", "-qm", "Staged"], in: root)
-        GitTest.git(["checkout", "-qb", "other"], in: root)
+        await GitTest.git(["commit", "-qm", "Staged"], in: root)
+        await GitTest.git(["checkout", "-qb", "other"], in: root)
         try Data("word: other\n".utf8).write(to: root.appending(path: "corpus/words/w1.yaml"))
-        GitTest.git(["commit", "-qam", "Other"], in: root)
-        GitTest.git(["checkout", "-q", "main"], in: root)
+        await GitTest.git(["commit", "-qam", "Other"], in: root)
+        await GitTest.git(["checkout", "-q", "main"], in: root)
         try Data("word: main\n".utf8).write(to: root.appending(path: "corpus/words/w1.yaml"))
-        GitTest.git(["commit", "-qam", "Main"], in: root)
-        #expect(Shell.run("git", GitTest.identity + ["merge", "-q", "other"], in: root).status != 0)
+        await GitTest.git(["commit", "-qam", "Main"], in: root)
+        #expect(await Shell.run("git", GitTest.identity + ["merge", "-q", "other"], in: root).status != 0)
         let stamps = IndexStamps(gitDirectory: root.appending(path: ".git"))
         #expect(stamps.stamp(forPath: "corpus/words/w1.yaml") == nil)
-        IndexStampsTests.expectSame(root)
+        await IndexStampsTests.expectSame(root)
     }
 
-    @Test func aSplitIndexGivesNoStamps() throws {
-        let directory = try IndexStampsTests.repository()
-        GitTest.git(["update-index", "--split-index"], in: directory.url)
+    @Test func aSplitIndexGivesNoStamps() async throws {
+        let directory = try await IndexStampsTests.repository()
+        await GitTest.git(["update-index", "--split-index"], in: directory.url)
         #expect(IndexStamps(gitDirectory: directory.url.appending(path: ".git")).count == 0)
     }
 
     /// A damaged file gives some stamps or none, and never a read out of bounds: cut at every
     /// length, and with bytes overwritten.
     @Test(arguments: [2, 4])
-    func aDamagedIndexIsReadSafely(version: Int) throws {
-        let directory = try IndexStampsTests.repository()
-        GitTest.git(["update-index", "--index-version", "\(version)"], in: directory.url)
+    func aDamagedIndexIsReadSafely(version: Int) async throws {
+        let directory = try await IndexStampsTests.repository()
+        await GitTest.git(["update-index", "--index-version", "\(version)"], in: directory.url)
         let bytes = try Data(contentsOf: directory.url.appending(path: ".git/index"))
         let whole = IndexStamps(indexFile: bytes)
         for length in 0..<bytes.count where IndexStamps(indexFile: bytes.prefix(length)).count > whole.count {

@@ -21,10 +21,10 @@ import Testing
         try Repository.clone(from: bare.path, to: directory.url.appending(path: name), credentials: noCredentials)
     }
 
-    @Test func aPushToAFolderRemoteRunsItsReceiveHooks() throws {
+    @Test func aPushToAFolderRemoteRunsItsReceiveHooks() async throws {
         let directory = TemporaryDirectory()
-        let bare = GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
-        let before = GitTest.git(["rev-parse", "main"], in: bare)
+        let bare = await GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
+        let before = await GitTest.git(["rev-parse", "main"], in: bare)
         try Self.hook("pre-receive", "echo 'pushes are closed today' >&2\nexit 1\n", in: bare.appending(path: "hooks"))
         let clone = try Self.clone(bare, in: directory)
         let commit = try GitTest.commit(["a.txt": "a\n"], message: "A", in: clone)
@@ -36,23 +36,23 @@ import Testing
         #expect(error.isRejectedPush && !error.isNonFastForward, "\(error)")
         #expect(error.rejectedReferences == ["refs/heads/main": "pre-receive hook declined"], "\(error)")
         #expect(error.message.contains("remote said: pushes are closed today"), "\(error)")
-        #expect(GitTest.git(["rev-parse", "main"], in: bare) == before, "the hook kept the push out")
+        #expect(await GitTest.git(["rev-parse", "main"], in: bare) == before, "the hook kept the push out")
 
         // Hooks that accept run too, post-receive included, and the push lands.
         try Self.hook("pre-receive", "exit 0\n", in: bare.appending(path: "hooks"))
         try Self.hook("post-receive", "cat > \"$GIT_DIR/received\"\n", in: bare.appending(path: "hooks"))
         try origin.push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.noCredentials)
-        #expect(GitTest.git(["rev-parse", "main"], in: bare) == commit.hex + "\n")
+        #expect(await GitTest.git(["rev-parse", "main"], in: bare) == commit.hex + "\n")
         #expect(directory.read("shared.git/received")?.hasSuffix(" \(commit.hex) refs/heads/main\n") == true)
         #expect(try clone.reference(named: "refs/remotes/origin/main") == commit)
-        GitTest.expectSound(bare)
+        await GitTest.expectSound(bare)
     }
 
     /// git looks for hooks where `core.hooksPath` says, and so does the push.
-    @Test func hooksInCoreHooksPathRunToo() throws {
+    @Test func hooksInCoreHooksPathRunToo() async throws {
         let directory = TemporaryDirectory()
-        let bare = GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
-        GitTest.git(["config", "core.hooksPath", "policy"], in: bare)
+        let bare = await GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
+        await GitTest.git(["config", "core.hooksPath", "policy"], in: bare)
         try Self.hook("update", "echo \"no pushes to $1\"\nexit 1\n", in: bare.appending(path: "policy"))
         let clone = try Self.clone(bare, in: directory)
         try GitTest.commit(["a.txt": "a\n"], message: "A", in: clone)
@@ -65,9 +65,9 @@ import Testing
     }
 
     /// Through git, a branch that moved on is still the retryable kind of refusal.
-    @Test func aFolderRemoteWithHooksThatMovedOnIsANonFastForward() throws {
+    @Test func aFolderRemoteWithHooksThatMovedOnIsANonFastForward() async throws {
         let directory = TemporaryDirectory()
-        let bare = GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
+        let bare = await GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
         try Self.hook("post-receive", "exit 0\n", in: bare.appending(path: "hooks"))
         let first = try Self.clone(bare, in: directory, as: "first")
         let second = try Self.clone(bare, in: directory, as: "second")
@@ -80,10 +80,10 @@ import Testing
                 refspecs: ["refs/heads/main:refs/heads/main"], credentials: Self.noCredentials)
         }
         #expect(error.isNonFastForward, "\(error)")
-        #expect(GitTest.git(["rev-parse", "main"], in: bare) == landed.hex + "\n")
+        #expect(await GitTest.git(["rev-parse", "main"], in: bare) == landed.hex + "\n")
     }
 
-    @Test func aFolderRemoteThatIsNotThereIsNamedAsMissing() throws {
+    @Test func aFolderRemoteThatIsNotThereIsNamedAsMissing() async throws {
         let directory = TemporaryDirectory()
         let missing = directory.url.appending(path: "usb/rote.git")
         for url in [missing.path, "file://" + missing.path] {
@@ -95,7 +95,7 @@ import Testing
             #expect(!error.message.contains("unsupported URL protocol"), "\(error)")
         }
 
-        let bare = GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
+        let bare = await GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
         let clone = try Self.clone(bare, in: directory)
         try GitTest.commit(["a.txt": "a\n"], message: "A", in: clone)
         let origin = try clone.addRemote(named: "usb", url: missing.path)

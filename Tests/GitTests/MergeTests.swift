@@ -37,7 +37,7 @@ import Testing
         var url: URL { directory.url.appending(path: "repo") }
     }
 
-    @Test func conflictsListEachSideAndCanBeResolved() throws {
+    @Test func conflictsListEachSideAndCanBeResolved() async throws {
         let setup = try Divergence(
             base: ["a.txt": "one\ntwo\nthree\n", "b.txt": "keep me\n", "same.txt": "x\n"],
             ours: [
@@ -82,10 +82,10 @@ import Testing
             tree, parents: [try repository.commit(setup.ours), try repository.commit(setup.theirs)], message: "Merge",
             in: repository)
         try repository.setReference(named: "refs/heads/merged", to: commit, message: "test")
-        GitTest.expectSound(setup.url)
+        await GitTest.expectSound(setup.url)
     }
 
-    @Test func aDriverNamedInGitattributesMergesInsideMergeCommits() throws {
+    @Test func aDriverNamedInGitattributesMergesInsideMergeCommits() async throws {
         let calls = Recorder()
         try MergeDriver.register(name: "rote-test-union-sorted") { input in
             calls.record(input)
@@ -116,7 +116,7 @@ import Testing
         #expect(inputs.first?.ours == Data("b\nd\n".utf8))
         #expect(inputs.first?.theirs == Data("b\nc\n".utf8))
         _ = try GitTest.looseCommit(tree, parents: [], message: "Result", in: setup.repository)
-        GitTest.expectSound(setup.url)
+        await GitTest.expectSound(setup.url)
     }
 
     @Test func aDriverCanLeaveAConflictOrDeferToTheTextMergeAndCanBeReplaced() throws {
@@ -141,12 +141,12 @@ import Testing
             try GitTest.text(at: "p.yaml", of: theirsWins.writeTree(), in: setup.repository) == "a: 1\nb: 2\nc: 30\n")
     }
 
-    @Test func theDefaultDriverServesABareRepository() throws {
+    @Test func theDefaultDriverServesABareRepository() async throws {
         try MergeDriver.register(name: "rote-test-bare-default") { _ in .merged(Data("from the driver\n".utf8)) }
         let setup = try Divergence(base: ["f.txt": "base\n"], ours: ["f.txt": "ours\n"], theirs: ["f.txt": "theirs\n"])
         let bareURL = setup.directory.url.appending(path: "bare.git")
-        GitTest.git(["clone", "-q", "--bare", setup.url.path, bareURL.path], in: setup.directory.url)
-        GitTest.git(
+        await GitTest.git(["clone", "-q", "--bare", setup.url.path, bareURL.path], in: setup.directory.url)
+        await GitTest.git(
             [
                 "fetch", "-q", setup.url.path, "\(setup.ours.hex):refs/heads/ours",
                 "\(setup.theirs.hex):refs/heads/theirs",

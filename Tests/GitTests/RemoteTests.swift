@@ -9,15 +9,16 @@ import Testing
     static let seedFiles = ["rote.yaml": "format: 1\n", "corpus/words/run.yaml": "word: run\n"]
 
     @Test(arguments: [false, true])
-    func clonesABareRepositoryByPathOrFileURL(useFileURL: Bool) throws {
+    func clonesABareRepositoryByPathOrFileURL(useFileURL: Bool) async throws {
         let directory = TemporaryDirectory()
-        let bare = GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
+        let bare = await GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
         let url = useFileURL ? bare.absoluteString : bare.path
         #expect(url.hasPrefix("file://") == useFileURL)
         let destination = directory.url.appending(path: "clone")
         let clone = try Repository.clone(from: url, to: destination, credentials: Credentials(token: nil))
 
-        let expected = GitTest.git(["rev-parse", "main"], in: bare).trimmingCharacters(in: .whitespacesAndNewlines)
+        let expected = await GitTest.git(["rev-parse", "main"], in: bare).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(try clone.headCommit()?.id.hex == expected)
         #expect(try clone.reference(named: "refs/remotes/origin/main")?.hex == expected)
         #expect(clone.headBranchName == "main")
@@ -28,7 +29,7 @@ import Testing
         #expect(origin.url == url)
         #expect(try clone.remote(named: "upstream") == nil)
         #expect(try clone.statusPaths().isEmpty)
-        GitTest.expectSound(destination)
+        await GitTest.expectSound(destination)
     }
 
     @Test func cloningAMissingRepositoryThrows() {
@@ -39,9 +40,9 @@ import Testing
         }
     }
 
-    @Test func addsARemoteAndFetchesIntoRemoteTrackingReferences() throws {
+    @Test func addsARemoteAndFetchesIntoRemoteTrackingReferences() async throws {
         let directory = TemporaryDirectory()
-        let bare = GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
+        let bare = await GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
         let repository = try Repository.create(at: directory.url.appending(path: "local"))
         let remote = try repository.addRemote(named: "backup", url: bare.path)
         #expect(remote.name == "backup")
@@ -52,7 +53,8 @@ import Testing
         try remote.fetch(credentials: Credentials(token: nil))
         let fetched = try #require(try repository.reference(named: "refs/remotes/backup/main"))
         #expect(
-            fetched.hex == GitTest.git(["rev-parse", "main"], in: bare).trimmingCharacters(in: .whitespacesAndNewlines))
+            await fetched.hex
+                == GitTest.git(["rev-parse", "main"], in: bare).trimmingCharacters(in: .whitespacesAndNewlines))
         // Fetching never touches the unborn local branch or the work tree.
         #expect(try repository.headCommit() == nil)
         #expect(
@@ -62,9 +64,9 @@ import Testing
 
     /// Two devices commit in turn; the second one's push is rejected, then fetch, merge,
     /// commit and push succeed, and the first device fast-forwards.
-    @Test func twoClonesPushInTurnAndARejectedPushIsRetriedAfterMerging() throws {
+    @Test func twoClonesPushInTurnAndARejectedPushIsRetriedAfterMerging() async throws {
         let directory = TemporaryDirectory()
-        let bare = GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
+        let bare = await GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
         let credentials = Credentials(token: nil, useCredentialHelpers: false)
         let laptop = try Repository.clone(
             from: bare.path, to: directory.url.appending(path: "laptop"), credentials: credentials)
@@ -77,7 +79,7 @@ import Testing
             ["profiles/ana/progress/words/run.yaml": "reviews: [a1]\n"], message: "Laptop session", in: laptop)
         try #require(try laptop.remote(named: "origin")).push(
             refspecs: ["refs/heads/main:refs/heads/main"], credentials: credentials)
-        #expect(GitTest.git(["rev-parse", "main"], in: bare) == laptopCommit.hex + "\n")
+        #expect(await GitTest.git(["rev-parse", "main"], in: bare) == laptopCommit.hex + "\n")
         #expect(try laptop.reference(named: "refs/remotes/origin/main") == laptopCommit)
 
         // Turn 2: the desktop committed offline; its push is rejected as non-fast-forward.
@@ -90,7 +92,7 @@ import Testing
         #expect(rejection.isRejectedPush)
         #expect(rejection.code == -11)  // GIT_ENONFASTFORWARD
         #expect(rejection.message.contains("fetch, merge and push again"))
-        #expect(GitTest.git(["rev-parse", "main"], in: bare) == laptopCommit.hex + "\n")
+        #expect(await GitTest.git(["rev-parse", "main"], in: bare) == laptopCommit.hex + "\n")
 
         // Fetch, merge in memory, commit the merge, update the work tree, push again.
         try origin.fetch(credentials: credentials)
@@ -111,7 +113,7 @@ import Testing
         #expect(try desktop.statusPaths().isEmpty)
         #expect(directory.read("desktop/profiles/ana/progress/words/run.yaml") == "reviews: [a1]\n")
         try origin.push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: credentials)
-        #expect(GitTest.git(["rev-parse", "main"], in: bare) == mergeCommit.hex + "\n")
+        #expect(await GitTest.git(["rev-parse", "main"], in: bare) == mergeCommit.hex + "\n")
         #expect(try desktop.isDescendant(mergeCommit, of: laptopCommit))
         #expect(try desktop.isDescendant(mergeCommit, of: desktopCommit))
         #expect(try !desktop.isDescendant(laptopCommit, of: desktopCommit))
@@ -128,16 +130,19 @@ import Testing
         #expect(directory.read("laptop/profiles/ana/progress/words/go.yaml") == "reviews: [d1]\n")
         #expect(try laptop.statusPaths().isEmpty)
         #expect(try laptop.mergeAnalysis(theirs: incoming).upToDate)
-        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url.appending(path: "laptop")).stdout == "")
+        #expect(
+            await Shell.run("git", ["status", "--porcelain"], in: directory.url.appending(path: "laptop")).stdout == "")
 
-        for name in ["shared.git", "laptop", "desktop"] { GitTest.expectSound(directory.url.appending(path: name)) }
-        let parents = GitTest.git(["log", "-1", "--format=%P", "main"], in: bare)
+        for name in ["shared.git", "laptop", "desktop"] {
+            await GitTest.expectSound(directory.url.appending(path: name))
+        }
+        let parents = await GitTest.git(["log", "-1", "--format=%P", "main"], in: bare)
         #expect(parents == "\(desktopCommit.hex) \(laptopCommit.hex)\n")
     }
 
-    @Test func pushingAnUnknownBranchNameFails() throws {
+    @Test func pushingAnUnknownBranchNameFails() async throws {
         let directory = TemporaryDirectory()
-        let bare = GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
+        let bare = await GitTest.makeBareRemote(in: directory, files: Self.seedFiles)
         let clone = try Repository.clone(from: bare.path, to: directory.url.appending(path: "c"))
         let origin = try #require(try clone.remote(named: "origin"))
         #expect(throws: GitError.self) { try origin.push(refspecs: ["refs/heads/nope:refs/heads/nope"]) }

@@ -5,7 +5,7 @@ import Testing
 @testable import Git
 
 @Suite struct RepositoryTests {
-    @Test func createsCommitsAndReadsThemBack() throws {
+    @Test func createsCommitsAndReadsThemBack() async throws {
         let directory = TemporaryDirectory()
         let repository = try Repository.create(at: directory.url.appending(path: "repo"))
         #expect(try repository.headCommit() == nil)
@@ -29,11 +29,11 @@ import Testing
         #expect(try head.tree().entryID(atPath: "dir/b.txt") != nil)
         #expect(try head.tree().entryID(atPath: "missing") == nil)
         // The system git agrees the repository is sound.
-        let fsck = Shell.run("git", ["fsck", "--strict"], in: directory.url.appending(path: "repo"))
+        let fsck = await Shell.run("git", ["fsck", "--strict"], in: directory.url.appending(path: "repo"))
         #expect(fsck.status == 0, "\(fsck.stderr)")
-        let log = Shell.run("git", ["log", "--format=%H %s"], in: directory.url.appending(path: "repo"))
+        let log = await Shell.run("git", ["log", "--format=%H %s"], in: directory.url.appending(path: "repo"))
         #expect(log.stdout == "\(id.hex) First\n")
-        let branch = Shell.run("git", ["branch", "--show-current"], in: directory.url.appending(path: "repo"))
+        let branch = await Shell.run("git", ["branch", "--show-current"], in: directory.url.appending(path: "repo"))
         #expect(branch.stdout == "main\n")
 
         directory.write("repo/a.txt", "hello again\n")

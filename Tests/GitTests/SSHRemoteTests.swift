@@ -22,13 +22,13 @@ struct SSHRemoteTests {
         let clientKeys: URL
         private let process: SpawnedServer
 
-        init(in directory: TemporaryDirectory) throws {
+        init(in directory: TemporaryDirectory) async throws {
             let keys = directory.url.appending(path: "server")
             clientKeys = directory.url.appending(path: "client-ssh")
             try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: clientKeys, withIntermediateDirectories: true)
-            CredentialsTests.keygen(keys.appending(path: "host_ed25519"), passphrase: "")
-            CredentialsTests.keygen(clientKeys.appending(path: "id_ed25519"), passphrase: "")
+            await CredentialsTests.keygen(keys.appending(path: "host_ed25519"), passphrase: "")
+            await CredentialsTests.keygen(clientKeys.appending(path: "id_ed25519"), passphrase: "")
             try FileManager.default.copyItem(
                 at: clientKeys.appending(path: "id_ed25519.pub"), to: keys.appending(path: "authorized_keys"))
             port = GitTest.freePort()
@@ -64,10 +64,10 @@ struct SSHRemoteTests {
         }
     }
 
-    @Test func anUnknownHostIsRefusedUntilAcceptedThenKeyFilesAuthenticate() throws {
+    @Test func anUnknownHostIsRefusedUntilAcceptedThenKeyFilesAuthenticate() async throws {
         let directory = TemporaryDirectory()
-        let bare = GitTest.makeBareRemote(in: directory, files: ["rote.yaml": "format: 1\n"])
-        let server = try Server(in: directory)
+        let bare = await GitTest.makeBareRemote(in: directory, files: ["rote.yaml": "format: 1\n"])
+        let server = try await Server(in: directory)
         let strict = Credentials(token: nil, useSSHAgent: false, sshDirectory: server.clientKeys)
 
         let refused = try #require(throws: GitError.self) {
@@ -85,18 +85,18 @@ struct SSHRemoteTests {
         let pushed = try GitTest.commit(["a.txt": "a\n"], message: "A", in: clone)
         try #require(try clone.remote(named: "origin")).push(
             refspecs: ["refs/heads/main:refs/heads/main"], credentials: trusting)
-        #expect(GitTest.git(["rev-parse", "main"], in: bare) == pushed.hex + "\n")
-        GitTest.expectSound(bare)
+        #expect(await GitTest.git(["rev-parse", "main"], in: bare) == pushed.hex + "\n")
+        await GitTest.expectSound(bare)
     }
 
-    @Test func whenNoKeyIsAcceptedItGivesUpAndSaysWhatItTried() throws {
+    @Test func whenNoKeyIsAcceptedItGivesUpAndSaysWhatItTried() async throws {
         let directory = TemporaryDirectory()
-        let bare = GitTest.makeBareRemote(in: directory, files: ["rote.yaml": "format: 1\n"])
-        let server = try Server(in: directory)
+        let bare = await GitTest.makeBareRemote(in: directory, files: ["rote.yaml": "format: 1\n"])
+        let server = try await Server(in: directory)
         let strangers = directory.url.appending(path: "stranger-ssh")
         try FileManager.default.createDirectory(at: strangers, withIntermediateDirectories: true)
-        CredentialsTests.keygen(strangers.appending(path: "id_ed25519"), passphrase: "")
-        CredentialsTests.keygen(strangers.appending(path: "id_rsa"), passphrase: "secret")
+        await CredentialsTests.keygen(strangers.appending(path: "id_ed25519"), passphrase: "")
+        await CredentialsTests.keygen(strangers.appending(path: "id_rsa"), passphrase: "secret")
 
         let started = Date()
         let error = try #require(throws: GitError.self) {

@@ -6,7 +6,7 @@ import Testing
 
 /// Trees built from memory, listed, read and compared.
 @Suite struct TreeTests {
-    @Test func buildsNestedTreesFromMemoryWithAddsAndDeletes() throws {
+    @Test func buildsNestedTreesFromMemoryWithAddsAndDeletes() async throws {
         let directory = TemporaryDirectory()
         let repository = try Repository.create(at: directory.url)
         let first = try repository.buildTree(
@@ -64,10 +64,10 @@ import Testing
         try repository.createCommit(
             tree: second, parents: [try repository.commit(one)], message: "Two", author: signature, committer: signature
         )
-        GitTest.expectSound(directory.url)
-        let listing = GitTest.git(["ls-tree", "-r", "--format=%(objectname) %(path)", "HEAD"], in: directory.url)
+        await GitTest.expectSound(directory.url)
+        let listing = await GitTest.git(["ls-tree", "-r", "--format=%(objectname) %(path)", "HEAD"], in: directory.url)
         #expect(listing == files.map { "\($0.id.hex) \($0.path)\n" }.joined())
-        let diff = GitTest.git(["diff", "--name-only", "HEAD~1", "HEAD"], in: directory.url)
+        let diff = await GitTest.git(["diff", "--name-only", "HEAD~1", "HEAD"], in: directory.url)
         #expect(diff == (try repository.changedPaths(from: first, to: second)).map { $0 + "\n" }.joined())
     }
 
@@ -106,12 +106,12 @@ import Testing
         #expect(fastWays > 100, "most change sets take the fast way")
     }
 
-    @Test func buildTreeKeepsAnExecutableBit() throws {
+    @Test func buildTreeKeepsAnExecutableBit() async throws {
         let directory = TemporaryDirectory()
         directory.write("tool.sh", "#!/bin/sh\n")
-        GitTest.git(["init", "-q", "-b", "main"], in: directory.url)
-        GitTest.git(["add", "--chmod=+x", "tool.sh"], in: directory.url)
-        GitTest.git(["commit", "-qm", "tool"], in: directory.url)
+        await GitTest.git(["init", "-q", "-b", "main"], in: directory.url)
+        await GitTest.git(["add", "--chmod=+x", "tool.sh"], in: directory.url)
+        await GitTest.git(["commit", "-qm", "tool"], in: directory.url)
         let repository = try Repository.open(at: directory.url)
         let head = try #require(try repository.headCommit())
         let tree = try repository.buildTree(
@@ -120,7 +120,7 @@ import Testing
             tree: tree, parents: [head], message: "edit",
             author: try Signature(name: "T", email: "t@e.invalid", date: Date()),
             committer: try Signature(name: "T", email: "t@e.invalid", date: Date()))
-        #expect(GitTest.git(["ls-tree", "HEAD", "tool.sh"], in: directory.url).hasPrefix("100755 blob "))
+        #expect(await GitTest.git(["ls-tree", "HEAD", "tool.sh"], in: directory.url).hasPrefix("100755 blob "))
     }
 
     @Test func blobOfAMissingObjectThrows() throws {

@@ -20,27 +20,27 @@ import Testing
     /// After a copy of the library every file's times and inode differ from git's index;
     /// a refreshing scan writes the new stat data back, as `git status` does, so the next scan
     /// need not hash every file again. A plain scan leaves the index alone.
-    @Test func aRefreshingStatusWritesNewStatDataBack() throws {
+    @Test func aRefreshingStatusWritesNewStatDataBack() async throws {
         let directory = TemporaryDirectory()
         let repository = try Self.repository(directory)
-        func indexedTimes() -> String {
-            GitTest.git(["ls-files", "--debug", "a.txt"], in: directory.url).split(separator: "\n").filter {
+        func indexedTimes() async -> String {
+            await GitTest.git(["ls-files", "--debug", "a.txt"], in: directory.url).split(separator: "\n").filter {
                 $0.contains("mtime:")
             }.joined()
         }
         // Past the file system's clock tick (file times are kept to the nanosecond, but the
         // kernel advances them a tick at a time), so the new times differ from the indexed ones.
-        Thread.sleep(forTimeInterval: 0.05)
+        try await Task.sleep(for: .milliseconds(50))
         directory.write("a.txt", "a\n")  // same bytes, new times and (written anew) maybe a new inode
-        let before = indexedTimes()
+        let before = await indexedTimes()
         #expect(try repository.statusPaths().isEmpty)
-        #expect(indexedTimes() == before, "a plain scan writes nothing")
+        #expect(await indexedTimes() == before, "a plain scan writes nothing")
         #expect(try repository.statusPaths(refreshingIndex: true).isEmpty)
-        #expect(indexedTimes() != before, "the refreshed stat data is in the index")
-        #expect(GitTest.git(["status", "--porcelain"], in: directory.url).isEmpty)
+        #expect(await indexedTimes() != before, "the refreshed stat data is in the index")
+        #expect(await GitTest.git(["status", "--porcelain"], in: directory.url).isEmpty)
     }
 
-    @Test func statusListsModifiedAddedAndDeletedPaths() throws {
+    @Test func statusListsModifiedAddedAndDeletedPaths() async throws {
         let directory = TemporaryDirectory()
         let repository = try Self.repository(directory)
         #expect(try repository.statusPaths().isEmpty)
@@ -63,13 +63,13 @@ import Testing
         #expect(try repository.statusPaths(pathspecs: ["scratch.tmp"]).isEmpty)
 
         // The system git agrees.
-        let porcelain = GitTest.git(["status", "--porcelain", "-uall"], in: directory.url)
+        let porcelain = await GitTest.git(["status", "--porcelain", "-uall"], in: directory.url)
         let gitPaths = porcelain.split(separator: "\n").map { String($0.dropFirst(3)) }.filter { $0 != ".gitignore" }
             .sorted()
         #expect(gitPaths == (try repository.statusPaths()).filter { $0 != ".gitignore" })
     }
 
-    @Test func checkoutIsSafeUnlessForced() throws {
+    @Test func checkoutIsSafeUnlessForced() async throws {
         let directory = TemporaryDirectory()
         let repository = try Self.repository(directory)
         let head = try #require(try repository.headCommit())
@@ -96,10 +96,10 @@ import Testing
         let index = try repository.index()
         try index.read(try head.tree())
         try index.write()
-        #expect(Shell.run("git", ["diff", "--cached", "--quiet"], in: directory.url).status == 0)
+        #expect(await Shell.run("git", ["diff", "--cached", "--quiet"], in: directory.url).status == 0)
     }
 
-    @Test func referencesHistoryAndTrailers() throws {
+    @Test func referencesHistoryAndTrailers() async throws {
         let directory = TemporaryDirectory()
         let repository = try Repository.create(at: directory.url)
         #expect(repository.headBranchName == "main")
@@ -138,8 +138,8 @@ import Testing
         // "HEAD" moves the branch it points to, not HEAD itself.
         try repository.setReference(named: "HEAD", to: ids[0], message: "rewind")
         #expect(repository.headBranchName == "main")
-        #expect(GitTest.git(["rev-parse", "main"], in: directory.url) == ids[0].hex + "\n")
-        #expect(GitTest.git(["reflog", "-1", "--format=%gs", "main"], in: directory.url) == "rewind\n")
+        #expect(await GitTest.git(["rev-parse", "main"], in: directory.url) == ids[0].hex + "\n")
+        #expect(await GitTest.git(["reflog", "-1", "--format=%gs", "main"], in: directory.url) == "rewind\n")
 
         #expect(try repository.mergeBase(ids[3], ids[1]) == ids[1])
         #expect(try repository.isDescendant(ids[3], of: ids[0]))
@@ -148,10 +148,10 @@ import Testing
         let orphan = try GitTest.looseCommit(
             try repository.buildTree(from: nil, changes: ["o": Data()]), parents: [], message: "o", in: repository)
         #expect(try repository.mergeBase(orphan, ids[3]) == nil)
-        GitTest.expectSound(directory.url)
+        await GitTest.expectSound(directory.url)
     }
 
-    @Test func staleLockFilesAreListedAndBlockCommits() throws {
+    @Test func staleLockFilesAreListedAndBlockCommits() async throws {
         let directory = TemporaryDirectory()
         let repository = try Self.repository(directory)
         #expect(repository.staleLockFiles().isEmpty)
@@ -175,6 +175,6 @@ import Testing
 
         for lock in repository.staleLockFiles() { try FileManager.default.removeItem(at: lock) }
         try GitTest.commit(["a.txt": "again\n"], message: "Unblocked", in: repository)
-        GitTest.expectSound(directory.url)
+        await GitTest.expectSound(directory.url)
     }
 }

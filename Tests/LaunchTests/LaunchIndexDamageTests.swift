@@ -10,9 +10,9 @@ import Testing
 /// overflow or loop.
 @Suite struct LaunchIndexDamageTests {
     /// A good index of the fixture library, as bytes.
-    static func goodIndex() throws -> (Data, TemporaryDirectory) {
+    static func goodIndex() async throws -> (Data, TemporaryDirectory) {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         _ = try LibraryLaunch.openVerified(root: directory.url, user: "ana")
         let cache = try #require(LibraryLaunch.cacheURL(root: directory.url, user: "ana"))
         return (try Data(contentsOf: cache), directory)
@@ -32,14 +32,14 @@ import Testing
         return try LaunchIndex(storage: storage)
     }
 
-    @Test func theGoodIndexStillOpensAfterSealing() throws {
-        let (bytes, _) = try Self.goodIndex()
+    @Test func theGoodIndexStillOpensAfterSealing() async throws {
+        let (bytes, _) = try await Self.goodIndex()
         let index = try Self.open(bytes) { _ in }
         #expect(index.entryCount > 0 && index.lookUp("run") != nil)
     }
 
-    @Test func aSectionLengthNearTwoToTheSixtyFourIsRefusedNotOverflowed() throws {
-        let (bytes, _) = try Self.goodIndex()
+    @Test func aSectionLengthNearTwoToTheSixtyFourIsRefusedNotOverflowed() async throws {
+        let (bytes, _) = try await Self.goodIndex()
         let countField = LaunchIndex.Layout.Header.count(of: .entries)
         #expect(throws: LaunchIndex.Invalid.self) {
             _ = try Self.open(bytes) {
@@ -54,8 +54,8 @@ import Testing
         }
     }
 
-    @Test func anInflectedFormPointingPastTheStringsIsRefused() throws {
-        let (bytes, _) = try Self.goodIndex()
+    @Test func anInflectedFormPointingPastTheStringsIsRefused() async throws {
+        let (bytes, _) = try await Self.goodIndex()
         #expect(
             Self.field(bytes, LaunchIndex.Layout.Header.count(of: .entryForms)) > 0, "the fixture has inflected forms")
         let firstForm = Int(Self.field(bytes, LaunchIndex.Layout.Header.offset(of: .entryForms)))
@@ -69,8 +69,8 @@ import Testing
     }
 
     /// Every slot taken: a look-up of a form that is not there would probe for ever.
-    @Test func aFormsTableWithoutAFreeSlotIsRefused() throws {
-        let (bytes, _) = try Self.goodIndex()
+    @Test func aFormsTableWithoutAFreeSlotIsRefused() async throws {
+        let (bytes, _) = try await Self.goodIndex()
         let start = Int(Self.field(bytes, LaunchIndex.Layout.Header.offset(of: .slots)))
         let slots = Int(Self.field(bytes, LaunchIndex.Layout.Header.count(of: .slots)))
         #expect(throws: LaunchIndex.Invalid.self) {

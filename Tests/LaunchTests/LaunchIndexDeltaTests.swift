@@ -13,8 +13,8 @@ import Testing
 /// What changes between launches — edits, added and removed files, new settings, damage — and
 /// how the index follows: read again into the delta, patched, or rebuilt.
 extension LaunchIndexTests {
-    @Test func uncommittedEditsAddedAndRemovedFilesAreSeenAndGoIntoTheDelta() throws {
-        let directory = StarterLibrary.copy()
+    @Test func uncommittedEditsAddedAndRemovedFilesAreSeenAndGoIntoTheDelta() async throws {
+        let directory = await StarterLibrary.copy()
         let root = directory.url
         let progressPath =
             "profiles/demo/progress/english-a1/"
@@ -92,8 +92,8 @@ extension LaunchIndexTests {
     /// Digests are replays with the decks' schedulers: a profile that changes them (here the
     /// desired retention) makes every digest stale, so the index is built again, and the
     /// digests are the new settings' replays.
-    @Test func newSchedulerSettingsRebuildTheDigests() throws {
-        let directory = StarterLibrary.copy()
+    @Test func newSchedulerSettingsRebuildTheDigests() async throws {
+        let directory = await StarterLibrary.copy()
         let root = directory.url
         _ = try LibraryLaunch.openVerified(root: root, user: "demo")
         let profilePath = LibraryPaths(user: "demo").profile
@@ -125,8 +125,8 @@ extension LaunchIndexTests {
         }
     }
 
-    @Test func anEditedEntryIsReadAgainAndItsFormsFollow() throws {
-        let directory = StarterLibrary.copy()
+    @Test func anEditedEntryIsReadAgainAndItsFormsFollow() async throws {
+        let directory = await StarterLibrary.copy()
         let root = directory.url
         _ = try LibraryLaunch.openVerified(root: root, user: "demo")
         let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
@@ -172,8 +172,8 @@ extension LaunchIndexTests {
     /// Entries re-ranked, given new forms, added and removed go into the delta — the base
     /// file stays as it is — and the index still answers exactly as the full load, from the
     /// delta just written, from the delta read back, and after more changes on top.
-    @Test func reRankedAddedAndRemovedEntriesGoIntoTheDelta() throws {
-        let (directory, cache, base) = try LaunchIndexTests.settledLibrary()
+    @Test func reRankedAddedAndRemovedEntriesGoIntoTheDelta() async throws {
+        let (directory, cache, base) = try await LaunchIndexTests.settledLibrary()
         let root = directory.url
         let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
         let full = LibraryIndex(library: library, user: "demo")
@@ -233,7 +233,7 @@ extension LaunchIndexTests {
 
         // On top of the delta: the removed word comes back, the new one is studied again and
         // re-ranked, the moved one moves back.
-        Shell.run("git", ["checkout", "--", studied[1].path, studied[0].path], in: root)
+        await Shell.run("git", ["checkout", "--", studied[1].path, studied[0].path], in: root)
         directory.write(
             "corpus/english-a1/zorbling.yaml", newWord.replacingOccurrences(of: "rank: 2\n", with: "rank: 3\n"))
         directory.remove("profiles/demo/progress/english-a1/zorbling.yaml")
@@ -277,8 +277,8 @@ extension LaunchIndexTests {
     /// limits) goes into the delta; new ignored words or a new deck order fold into a new
     /// base from the index's own rows; a change only a full load settles (letters or skills
     /// configuration, a deck of another kind) rebuilds it. Every answer stays the full load's.
-    @Test func settingsChangesArePatchedWhereTheIndexCanAndRebuiltWhereItCannot() throws {
-        let (directory, cache, base) = try LaunchIndexTests.settledLibrary()
+    @Test func settingsChangesArePatchedWhereTheIndexCanAndRebuiltWhereItCannot() async throws {
+        let (directory, cache, base) = try await LaunchIndexTests.settledLibrary()
         let root = directory.url
         let days = stride(from: 0, through: 30, by: 15)
         func edit(_ path: String, _ old: String, _ new: String) throws {
@@ -332,8 +332,8 @@ extension LaunchIndexTests {
     }
 
     @Test(arguments: ["flip", "truncate", "garbage", "empty"])
-    func aDamagedCacheIsRebuiltNeverTrusted(_ damage: String) throws {
-        let directory = StarterLibrary.copy()
+    func aDamagedCacheIsRebuiltNeverTrusted(_ damage: String) async throws {
+        let directory = await StarterLibrary.copy()
         let root = directory.url
         let good = try LibraryLaunch.openVerified(root: root, user: "demo")
         let cache = try #require(LibraryLaunch.cacheURL(root: root, user: "demo"))
@@ -355,8 +355,8 @@ extension LaunchIndexTests {
         #expect(try LibraryLaunch.open(root: root, user: "demo").source == .cache, "rebuilt and saved")
     }
 
-    @Test func aDeltaForAnotherBaseIsIgnored() throws {
-        let directory = StarterLibrary.copy()
+    @Test func aDeltaForAnotherBaseIsIgnored() async throws {
+        let directory = await StarterLibrary.copy()
         let root = directory.url
         let base = try LibraryLaunch.openVerified(root: root, user: "demo")
         var overlay = Overlay()

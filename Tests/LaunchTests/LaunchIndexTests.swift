@@ -19,8 +19,8 @@ import Testing
 
     /// The starter library with its launch index built and settled, the cache file and its
     /// bytes as built.
-    static func settledLibrary() throws -> (directory: TemporaryDirectory, cache: URL, base: Data) {
-        let directory = StarterLibrary.copy()
+    static func settledLibrary() async throws -> (directory: TemporaryDirectory, cache: URL, base: Data) {
+        let directory = await StarterLibrary.copy()
         _ = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
         let cache = try #require(LibraryLaunch.cacheURL(root: directory.url, user: "demo"))
         return (directory, cache, try Data(contentsOf: cache))
@@ -34,8 +34,8 @@ import Testing
             decks: decks, limits: limits, now: now, timeZone: utc)
     }
 
-    @Test func plansLooksUpAndReportsStatusesExactlyAsTheFullLoad() throws {
-        let directory = StarterLibrary.copy()
+    @Test func plansLooksUpAndReportsStatusesExactlyAsTheFullLoad() async throws {
+        let directory = await StarterLibrary.copy()
         let launch = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
         try LaunchIndexTests.expectSameAnswers(launch, asTheFullLoadOf: directory.url)
     }
@@ -97,8 +97,8 @@ import Testing
     }
 
     /// A launch that takes a while says so, and says when it is done; a quick one is quiet.
-    @Test func aSlowLaunchIsAnnouncedAndAQuickOneIsQuiet() throws {
-        let directory = StarterLibrary.copy()
+    @Test func aSlowLaunchIsAnnouncedAndAQuickOneIsQuiet() async throws {
+        let directory = await StarterLibrary.copy()
         final class Lines: @unchecked Sendable {
             let lock = NSLock()
             var lines: [String] = []
@@ -122,12 +122,12 @@ import Testing
                 "Indexed \(launch.index.entryCount) entries from \(launch.index.fileCount) files in ") == true)
         let warm = Lines()
         _ = try LibraryLaunch.openVerified(root: directory.url, user: "demo", patience: 60, progress: warm.add)
-        Thread.sleep(forTimeInterval: 0.1)
+        try await Task.sleep(for: .milliseconds(100))
         #expect(warm.lines.isEmpty)
     }
 
-    @Test func aWarmLaunchMapsTheCacheAndTheStatCheckConfirmsIt() throws {
-        let directory = StarterLibrary.copy()
+    @Test func aWarmLaunchMapsTheCacheAndTheStatCheckConfirmsIt() async throws {
+        let directory = await StarterLibrary.copy()
         let first = try LibraryLaunch.openVerified(root: directory.url, user: "demo")
         guard case .rebuilt = first.source else {
             Issue.record("first launch: \(first.source)")
@@ -146,8 +146,8 @@ import Testing
 
     /// The encoder lays the file records out beside the rest, with their own strings moved
     /// after the others: every row must come back as it went in.
-    @Test func rowsComeBackOutOfTheIndexAsTheyWentIn() throws {
-        let directory = StarterLibrary.copy()
+    @Test func rowsComeBackOutOfTheIndexAsTheyWentIn() async throws {
+        let directory = await StarterLibrary.copy()
         let (rows, _) = try LaunchRows.read(root: directory.url, user: "demo")
         #expect(rows.files.count > 100 && rows.entries.count > 100)
         let back = try LaunchIndex(rows: rows).rows()
@@ -159,8 +159,8 @@ import Testing
 
     /// Entries are laid out in runs on every core, each writing final offsets: however they
     /// are split, the index is the same to the byte.
-    @Test func theIndexIsTheSameHoweverTheEntriesAreSplitIntoRuns() throws {
-        let directory = StarterLibrary.copy()
+    @Test func theIndexIsTheSameHoweverTheEntriesAreSplitIntoRuns() async throws {
+        let directory = await StarterLibrary.copy()
         let (rows, _) = try LaunchRows.read(root: directory.url, user: "demo")
         #expect(rows.entries.count > 100 && !rows.progress.isEmpty)
         func bytes(_ runs: Int) -> [UInt8] {
@@ -181,8 +181,8 @@ import Testing
 
     /// One listing serves the scope and the loader, so a link is followed by the loader's
     /// rule in both: to a file inside the library, never out of it or into a folder.
-    @Test func theScopeFollowsLinksAsTheLoaderDoes() throws {
-        let directory = StarterLibrary.copy()
+    @Test func theScopeFollowsLinksAsTheLoaderDoes() async throws {
+        let directory = await StarterLibrary.copy()
         let outside = TemporaryDirectory()
         outside.write("secret.yaml", "word: secret\npos: noun\ntranslation: سر\nforms: {singular: secret}\n")
         let files = FileManager.default
@@ -220,8 +220,8 @@ import Testing
     /// between) is recorded as unknown, so the next launch reads it; a folder and the
     /// manifests keep the stamps taken before anything was read; a file the loader does not
     /// read is stat'ed.
-    @Test func aFileTheLoaderDidNotListIsReadAtTheNextLaunch() throws {
-        let directory = StarterLibrary.copy()
+    @Test func aFileTheLoaderDidNotListIsReadAtTheNextLaunch() async throws {
+        let directory = await StarterLibrary.copy()
         let root = directory.url.path
         var scope = FileCheck.scope(root: root, user: "demo")
         let word = try #require(

@@ -43,13 +43,13 @@ final class TranscriptConsole: StudyConsole {
 
     /// The same session, with the same seed, answers and clock, over the parsed library and
     /// over the launch index: every card, question, option and verdict must be the same.
-    @Test func aSessionOverTheIndexShowsExactlyWhatTheParsedLibraryShows() throws {
+    @Test func aSessionOverTheIndexShowsExactlyWhatTheParsedLibraryShows() async throws {
         let start = Timestamp.parse("2026-11-21T10:00:00Z")!
         var transcripts: [[String]] = []
         for useIndex in [false, true] {
             let now = start
             let clock = TickingClock(start)
-            let directory = StarterLibrary.copy()
+            let directory = await StarterLibrary.copy()
             let root = directory.url
             let git = try LibraryGit(root: root, user: "demo")
             let console = TranscriptConsole(replies: 60)

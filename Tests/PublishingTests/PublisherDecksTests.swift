@@ -14,9 +14,9 @@ final class Publisher {
     var bare: URL { folder.url.appending(path: "decks.git") }
     var url: String { "file://" + bare.path }
 
-    init() {
-        Shell.run("git", ["init", "-q", "-b", "main", work.path])
-        Shell.run("git", ["init", "-q", "--bare", "-b", "main", bare.path])
+    init() async {
+        await Shell.run("git", ["init", "-q", "-b", "main", work.path])
+        await Shell.run("git", ["init", "-q", "--bare", "-b", "main", bare.path])
     }
 
     func write(_ path: String, _ text: String) { folder.write("work/" + path, text) }
@@ -24,18 +24,18 @@ final class Publisher {
     func remove(_ path: String) { folder.remove("work/" + path) }
 
     /// Commits everything, tags it, and pushes to the bare repository.
-    func publish(_ message: String, tag: String? = nil) {
-        git(["add", "-A"])
-        git(["-c", "user.name=Publisher", "-c", "user.email=p@example.invalid", "commit", "-qm", message])
-        if let tag { git(["tag", "-a", tag, "-m", tag]) }
-        git(["push", "-q", "--follow-tags", bare.path, "main"])
+    func publish(_ message: String, tag: String? = nil) async {
+        await git(["add", "-A"])
+        await git(["-c", "user.name=Publisher", "-c", "user.email=p@example.invalid", "commit", "-qm", message])
+        if let tag { await git(["tag", "-a", tag, "-m", tag]) }
+        await git(["push", "-q", "--follow-tags", bare.path, "main"])
     }
 
     @discardableResult
-    func git(_ arguments: [String]) -> Shell.Output { Shell.run("git", arguments, in: work) }
+    func git(_ arguments: [String]) async -> Shell.Output { await Shell.run("git", arguments, in: work) }
 
-    func commit(_ revision: String) -> String {
-        git(["rev-parse", "\(revision)^{commit}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    func commit(_ revision: String) async -> String {
+        await git(["rev-parse", "\(revision)^{commit}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static let deckV1 = """
@@ -64,17 +64,17 @@ final class Publisher {
         """
 
     /// Version 1.0.0 of two decks (`decks/beatitudes`, `decks/batch-02`), tagged v1.0.0.
-    func publishVersion1() {
+    func publishVersion1() async {
         write("decks/beatitudes/deck.yaml", Self.deckV1)
         write("decks/beatitudes/mat-5-3.yaml", Self.blessedV1)
         write("decks/beatitudes/mat-5-4.yaml", Self.mournV1)
         write("decks/batch-02/deck.yaml", "kind: passages\ntitle: Batch 2\nversion: 1.0.0\n")
         write("CHANGELOG.md", "# Changelog\n\n## 1.0.0\n\n- First portions.\n")
-        publish("Beatitudes 1.0.0", tag: "v1.0.0")
+        await publish("Beatitudes 1.0.0", tag: "v1.0.0")
     }
 
     /// Version 1.1.0: a corrected verse 3, a new verse 5, a changelog entry; tagged v1.1.0.
-    func publishVersion11() {
+    func publishVersion11() async {
         write(
             "decks/beatitudes/deck.yaml", Self.deckV1.replacingOccurrences(of: "version: 1.0.0", with: "version: 1.1.0")
         )
@@ -88,44 +88,45 @@ final class Publisher {
         write(
             "CHANGELOG.md",
             "# Changelog\n\n## 1.1.0\n\n- Matthew 5:5 added.\n- Edition named.\n\n## 1.0.0\n\n- First portions.\n")
-        publish("Beatitudes 1.1.0", tag: "v1.1.0")
+        await publish("Beatitudes 1.1.0", tag: "v1.1.0")
     }
 }
 
 @Suite struct PublisherDecksTests {
     static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
 
-    func rote(_ arguments: [String], in library: TemporaryDirectory) -> Shell.Output {
-        Shell.run(Self.binary, arguments, in: library.url)
+    func rote(_ arguments: [String], in library: TemporaryDirectory) async -> Shell.Output {
+        await Shell.run(Self.binary, arguments, in: library.url)
     }
 
-    func head(_ library: TemporaryDirectory) -> String {
-        Shell.run("git", ["rev-parse", "HEAD"], in: library.url).stdout
+    func head(_ library: TemporaryDirectory) async -> String {
+        await Shell.run("git", ["rev-parse", "HEAD"], in: library.url).stdout
     }
 
-    func isClean(_ library: TemporaryDirectory) -> Bool {
-        Shell.run("git", ["status", "--porcelain", "--untracked-files=all"], in: library.url).stdout.isEmpty
+    func isClean(_ library: TemporaryDirectory) async -> Bool {
+        await Shell.run("git", ["status", "--porcelain", "--untracked-files=all"], in: library.url).stdout.isEmpty
     }
 
-    func commitAll(_ library: TemporaryDirectory, _ message: String) {
-        Shell.run("git", ["add", "-A"], in: library.url)
-        Shell.run(
+    func commitAll(_ library: TemporaryDirectory, _ message: String) async {
+        await Shell.run("git", ["add", "-A"], in: library.url)
+        await Shell.run(
             "git", ["-c", "user.name=Ana", "-c", "user.email=a@example.invalid", "commit", "-qm", message],
             in: library.url)
     }
 
-    @Test func addRecordsTheSourceAndStatusOffersTheNextVersionWithItsChangelog() throws {
-        let publisher = Publisher()
-        publisher.publishVersion1()
+    @Test func addRecordsTheSourceAndStatusOffersTheNextVersionWithItsChangelog() async throws {
+        let publisher = await Publisher()
+        await publisher.publishVersion1()
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
 
-        let added = rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library)
+        let added = await rote(
+            ["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.hasPrefix("Added deck beatitudes 1.0.0 (3 files)"), "\(added.stdout)")
-        #expect(isClean(library))
+        #expect(await isClean(library))
         #expect(
-            Shell.run("git", ["log", "-1", "--format=%s"], in: library.url).stdout.hasPrefix(
+            await Shell.run("git", ["log", "-1", "--format=%s"], in: library.url).stdout.hasPrefix(
                 "Add deck beatitudes 1.0.0 from \(publisher.url)"))
         let deckText = try #require(library.read("corpus/beatitudes/deck.yaml"))
         #expect(
@@ -133,7 +134,7 @@ final class Publisher {
             "the publisher's comments and layout stay")
         let manifest = try #require(DeckManifest.decode(deckText, path: "deck.yaml").0)
         #expect(
-            manifest.upstream
+            await manifest.upstream
                 == DeckManifest.Upstream(
                     url: publisher.url, path: "decks/beatitudes", ref: "v1.0.0", commit: publisher.commit("v1.0.0"),
                     version: "1.0.0"))
@@ -142,52 +143,54 @@ final class Publisher {
         #expect(loaded.errors.isEmpty, "\(loaded.errors)")
         #expect(loaded.entries.contains { $0.id == "beatitudes/mat-5-4" })
 
-        let current = rote(["deck", "status"], in: library)
+        let current = await rote(["deck", "status"], in: library)
         #expect(current.stdout == "beatitudes 1.0.0: up to date\n", "\(current.stdout)\(current.stderr)")
 
-        publisher.publishVersion11()
-        let before = head(library)
-        let offered = rote(["deck", "status"], in: library)
+        await publisher.publishVersion11()
+        let before = await head(library)
+        let offered = await rote(["deck", "status"], in: library)
         #expect(offered.status == 0, "\(offered.stderr)")
         #expect(offered.stdout.contains("beatitudes 1.0.0: version 1.1.0 available (v1.1.0)"), "\(offered.stdout)")
         #expect(offered.stdout.contains("    - Matthew 5:5 added."), "the changelog between the versions")
         #expect(!offered.stdout.contains("First portions"), "only what is new")
-        #expect(head(library) == before, "status offers, never changes")
-        #expect(isClean(library))
+        #expect(await head(library) == before, "status offers, never changes")
+        #expect(await isClean(library))
     }
 
     /// A newer version is mentioned by study and stats once a day, from what the learner's
     /// own `deck status` fetched: they never fetch.
-    @Test func studyMentionsAKnownUpdateOnceADayWithoutFetching() throws {
-        let publisher = Publisher()
-        publisher.publishVersion1()
+    @Test func studyMentionsAKnownUpdateOnceADayWithoutFetching() async throws {
+        let publisher = await Publisher()
+        await publisher.publishVersion1()
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         #expect(
-            rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library).status
+            await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library)
+                .status
                 == 0)
-        publisher.publishVersion11()
+        await publisher.publishVersion11()
         let notice = "beatitudes: version 1.1.0 is available from its publisher; `rote deck update beatitudes` takes it"
-        let unknown = rote(["--user", "ana", "study", "--plan"], in: library)
+        let unknown = await rote(["--user", "ana", "study", "--plan"], in: library)
         #expect(!unknown.stderr.contains(notice), "nothing was fetched, so 1.1.0 is not known yet: \(unknown.stderr)")
-        #expect(rote(["deck", "status"], in: library).stdout.contains("version 1.1.0 available"))
-        let first = rote(["--user", "ana", "study", "--plan"], in: library)
+        #expect(await rote(["deck", "status"], in: library).stdout.contains("version 1.1.0 available"))
+        let first = await rote(["--user", "ana", "study", "--plan"], in: library)
         #expect(first.stderr.contains(notice), "\(first.stderr)")
-        #expect(!rote(["--user", "ana", "stats"], in: library).stderr.contains(notice), "once a day")
+        #expect(await !rote(["--user", "ana", "stats"], in: library).stderr.contains(notice), "once a day")
         library.remove(".git/rote/reminders")
         #expect(
-            rote(["--user", "ana", "stats"], in: library).stderr.contains(notice),
+            await rote(["--user", "ana", "stats"], in: library).stderr.contains(notice),
             "the next day (the record of today's gone)")
-        #expect(isClean(library))
+        #expect(await isClean(library))
     }
 
-    @Test func updateMergesThePublishersVersionAndKeepsLocalEdits() throws {
-        let publisher = Publisher()
-        publisher.publishVersion1()
+    @Test func updateMergesThePublishersVersionAndKeepsLocalEdits() async throws {
+        let publisher = await Publisher()
+        await publisher.publishVersion1()
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         #expect(
-            rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--as", "sermon"], in: library).status
+            await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--as", "sermon"], in: library)
+                .status
                 == 0)
 
         // The learner adds a mnemonic to verse 3 (a line the publisher does not touch) and
@@ -198,14 +201,14 @@ final class Publisher {
         let deck = try #require(library.read("corpus/sermon/deck.yaml")).replacingOccurrences(
             of: "# The Sermon on the Mount, in small portions.", with: "# My copy, with mnemonics.")
         library.write("corpus/sermon/deck.yaml", deck)
-        commitAll(library, "my notes")
-        publisher.publishVersion11()
+        await commitAll(library, "my notes")
+        await publisher.publishVersion11()
 
-        let updated = rote(["deck", "update", "sermon"], in: library)
+        let updated = await rote(["deck", "update", "sermon"], in: library)
         #expect(updated.status == 0, "\(updated.stderr)")
         #expect(updated.stdout.contains("Updated sermon 1.0.0 → 1.1.0"), "\(updated.stdout)")
         #expect(updated.stdout.contains("merged with your edits: deck.yaml, mat-5-3.yaml"), "\(updated.stdout)")
-        #expect(isClean(library))
+        #expect(await isClean(library))
         #expect(
             library.read("corpus/sermon/mat-5-3.yaml") == """
                 reference: Matthew 5:3
@@ -221,41 +224,42 @@ final class Publisher {
         #expect(
             library.read("corpus/sermon/deck.yaml")?.hasPrefix("# My copy, with mnemonics.\nkind: passages") == true)
         #expect(manifest.version == "1.1.0")
-        #expect(manifest.upstream?.commit == publisher.commit("main"))
+        #expect(await manifest.upstream?.commit == publisher.commit("main"))
         #expect(manifest.upstream?.version == "1.1.0")
         let loaded = try LibraryLoader().load(library.url)
         #expect(loaded.errors.isEmpty, "\(loaded.errors)")
 
-        let again = rote(["deck", "update", "sermon"], in: library)
+        let again = await rote(["deck", "update", "sermon"], in: library)
         #expect(again.stdout.contains("sermon 1.1.0 is up to date"), "\(again.stdout)")
     }
 
-    @Test func aTrueConflictIsReportedWithFileAndLineAndChangesNothing() throws {
-        let publisher = Publisher()
-        publisher.publishVersion1()
+    @Test func aTrueConflictIsReportedWithFileAndLineAndChangesNothing() async throws {
+        let publisher = await Publisher()
+        await publisher.publishVersion1()
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         #expect(
-            rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library).status
+            await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library)
+                .status
                 == 0)
         library.write(
             "corpus/beatitudes/mat-5-3.yaml",
             Publisher.blessedV1.replacingOccurrences(of: "translation: KJV", with: "translation: King James"))
-        commitAll(library, "my edition name")
-        publisher.publishVersion11()
+        await commitAll(library, "my edition name")
+        await publisher.publishVersion11()
 
-        let before = head(library)
-        let refused = rote(["deck", "update", "beatitudes"], in: library)
+        let before = await head(library)
+        let refused = await rote(["deck", "update", "beatitudes"], in: library)
         #expect(refused.status == 1)
         #expect(
             refused.stderr.contains(
                 "corpus/beatitudes/mat-5-3.yaml:3: conflict: your edit and the publisher's change touch the same lines"),
             "\(refused.stderr)")
         #expect(refused.stderr.contains("nothing was changed"))
-        #expect(head(library) == before)
-        #expect(isClean(library))
+        #expect(await head(library) == before)
+        #expect(await isClean(library))
 
-        let kept = rote(["deck", "update", "beatitudes", "--prefer", "mine"], in: library)
+        let kept = await rote(["deck", "update", "beatitudes", "--prefer", "mine"], in: library)
         #expect(kept.status == 0, "\(kept.stderr)")
         #expect(library.read("corpus/beatitudes/mat-5-3.yaml")?.contains("translation: King James\n") == true)
         #expect(library.read("corpus/beatitudes/mat-5-5.yaml") != nil)
@@ -264,12 +268,12 @@ final class Publisher {
             "a tag-pinned deck moves to the newest tag")
     }
 
-    @Test func badPublishersAndNamesGetClearErrorsAndChangeNothing() throws {
-        let publisher = Publisher()
-        publisher.publishVersion1()
+    @Test func badPublishersAndNamesGetClearErrorsAndChangeNothing() async throws {
+        let publisher = await Publisher()
+        await publisher.publishVersion1()
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        let before = head(library)
+        await FixtureLibrary.write(into: library)
+        let before = await head(library)
         let cases: [([String], String)] = [
             (
                 ["deck", "add", "file:///nonexistent/decks.git"],
@@ -295,38 +299,38 @@ final class Publisher {
             (["deck", "update", "nothing"], "no deck 'nothing' in this library"),
         ]
         for (arguments, message) in cases {
-            let output = rote(arguments, in: library)
+            let output = await rote(arguments, in: library)
             #expect(output.status == 1, "\(arguments)")
             #expect(output.stderr.contains(message), "\(arguments): \(output.stderr)")
         }
-        #expect(head(library) == before)
-        #expect(isClean(library))
+        #expect(await head(library) == before)
+        #expect(await isClean(library))
 
         // A batch is added on its own; its publisher going away is reported by status.
-        #expect(rote(["deck", "add", publisher.url, "--path", "decks/batch-02"], in: library).status == 0)
+        #expect(await rote(["deck", "add", publisher.url, "--path", "decks/batch-02"], in: library).status == 0)
         try FileManager.default.removeItem(at: publisher.bare)
-        let status = rote(["deck", "status"], in: library)
+        let status = await rote(["deck", "status"], in: library)
         #expect(
             status.stdout.contains("batch-02 1.0.0: could not check — cannot reach the publisher"), "\(status.stdout)")
-        let update = rote(["deck", "update", "batch-02"], in: library)
+        let update = await rote(["deck", "update", "batch-02"], in: library)
         #expect(update.status == 1)
         #expect(update.stderr.contains("cannot reach the publisher"))
     }
 
-    @Test func statusDoesNotFetchIntoAMirrorAnotherProcessIsFetchingInto() throws {
-        let publisher = Publisher()
-        publisher.publishVersion1()
+    @Test func statusDoesNotFetchIntoAMirrorAnotherProcessIsFetchingInto() async throws {
+        let publisher = await Publisher()
+        await publisher.publishVersion1()
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        #expect(rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
+        await FixtureLibrary.write(into: library)
+        #expect(await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
         let mirrors = library.url.appending(path: ".git/rote/publishers")
         let locks = try FileManager.default.contentsOfDirectory(atPath: mirrors.path).filter { $0.hasSuffix(".lock") }
         #expect(locks.count == 1, "one lock beside the one mirror: \(locks)")
         let lockFile = mirrors.appending(path: try #require(locks.first))
 
         let fetching = try Shell.holdLock(lockFile, note: "pid 4242: rote deck status")
-        let busy = rote(["deck", "status"], in: library)
-        let update = rote(["deck", "update", "beatitudes"], in: library)
+        let busy = await rote(["deck", "status"], in: library)
+        let update = await rote(["deck", "update", "beatitudes"], in: library)
         kill(fetching.processIdentifier, SIGKILL)
         fetching.waitUntilExit()
         #expect(busy.status == 1)
@@ -341,23 +345,23 @@ final class Publisher {
         // The library's lock (held by a study session, say) does not stop a status check,
         // which writes nothing in the library.
         let studying = try Shell.holdLock(library.url.appending(path: ".git/rote/lock"), note: "pid 4343: rote study")
-        let during = rote(["deck", "status"], in: library)
+        let during = await rote(["deck", "status"], in: library)
         kill(studying.processIdentifier, SIGKILL)
         studying.waitUntilExit()
         #expect(during.status == 0, "\(during.stderr)")
         #expect(during.stdout == "beatitudes 1.0.0: up to date\n", "\(during.stdout)")
-        #expect(rote(["deck", "status"], in: library).status == 0, "the lock goes with the process that held it")
+        #expect(await rote(["deck", "status"], in: library).status == 0, "the lock goes with the process that held it")
     }
 
-    @Test func uncommittedEditsInTheDeckStopAnUpdate() throws {
-        let publisher = Publisher()
-        publisher.publishVersion1()
+    @Test func uncommittedEditsInTheDeckStopAnUpdate() async throws {
+        let publisher = await Publisher()
+        await publisher.publishVersion1()
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        #expect(rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
-        publisher.publishVersion11()
+        await FixtureLibrary.write(into: library)
+        #expect(await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
+        await publisher.publishVersion11()
         library.write("corpus/beatitudes/mat-5-4.yaml", Publisher.mournV1 + "mnemonic: unsaved\n")
-        let output = rote(["deck", "update", "beatitudes"], in: library)
+        let output = await rote(["deck", "update", "beatitudes"], in: library)
         #expect(output.status == 1)
         #expect(
             output.stderr.contains("corpus/beatitudes/ has uncommitted edits (corpus/beatitudes/mat-5-4.yaml)"),
@@ -367,15 +371,15 @@ final class Publisher {
 
     /// A deck's `upstream.url` is whatever a collaborator wrote into deck.yaml, so the token
     /// never goes there — not even when it is scoped to that very host.
-    @Test func publisherDecksNeverSendTheToken() throws {
+    @Test func publisherDecksNeverSendTheToken() async throws {
         try TestCertificate.trust()
-        let publisher = Publisher()
-        publisher.publishVersion1()
+        let publisher = await Publisher()
+        await publisher.publishVersion1()
         let server = try AuthenticatingGitServer(
             projectRoot: publisher.folder.url, user: "x-access-token", password: "s3cret-token",
             scratch: publisher.folder, tls: true)
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         let token = Credentials(token: "s3cret-token", tokenHost: "127.0.0.1", useCredentialHelpers: false)
         let decks = PublisherDecks(root: library.url, user: "ana", credentials: token)
 
@@ -386,12 +390,12 @@ final class Publisher {
         #expect(server.authenticatedRequests == 0, "deck add sent the token")
 
         // A deck added from the publisher, whose upstream.url someone then points elsewhere.
-        #expect(rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
+        #expect(await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
         let deckFile = library.url.appending(path: "corpus/beatitudes/deck.yaml")
         let deckText = try String(contentsOf: deckFile, encoding: .utf8)
         try Data(deckText.replacingOccurrences(of: publisher.url, with: server.url("decks.git")).utf8).write(
             to: deckFile)
-        commitAll(library, "Point the deck at another server")
+        await commitAll(library, "Point the deck at another server")
         let states = try decks.status()
         guard case .unreachable(let message)? = states.first?.state else {
             Issue.record("status reached the server: \(states)")
@@ -403,10 +407,10 @@ final class Publisher {
     }
 
     /// deck.yaml is committed and shared, so a password in the address never gets there.
-    @Test func addRefusesAnAddressWithAPassword() throws {
+    @Test func addRefusesAnAddressWithAPassword() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
-        let before = head(library)
+        await FixtureLibrary.write(into: library)
+        let before = await head(library)
         let decks = PublisherDecks(
             root: library.url, user: "ana", credentials: Credentials(token: nil, useCredentialHelpers: false))
         let error = try #require(throws: PublisherError.self) {
@@ -416,7 +420,8 @@ final class Publisher {
         #expect(
             error.message.contains("https://alice:***@127.0.0.1:9/decks.git holds a user name or password"), "\(error)")
         #expect(!error.message.contains("hunter2"))
-        #expect(head(library) == before && isClean(library))
+        #expect(await head(library) == before)
+        #expect(await isClean(library))
     }
 
     @Test func theUpstreamBlockRoundTripsThroughDeckYAML() {

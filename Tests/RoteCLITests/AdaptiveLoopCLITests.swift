@@ -8,20 +8,20 @@ import Testing
 @Suite struct AdaptiveLoopCLITests {
     static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
 
-    func rote(_ arguments: [String], in directory: URL, input: String? = nil) -> Shell.Output {
-        Shell.run(Self.binary, arguments, in: directory, input: input, environment: ["ROTE_USER": "tester"])
+    func rote(_ arguments: [String], in directory: URL, input: String? = nil) async -> Shell.Output {
+        await Shell.run(Self.binary, arguments, in: directory, input: input, environment: ["ROTE_USER": "tester"])
     }
 
     /// A library made by `rote init` (the starter decks), in `lib`.
-    func library() -> (TemporaryDirectory, URL) {
+    func library() async -> (TemporaryDirectory, URL) {
         let directory = TemporaryDirectory()
-        let made = rote(["init", "lib"], in: directory.url)
+        let made = await rote(["init", "lib"], in: directory.url)
         #expect(made.status == 0, "\(made.stderr)")
         return (directory, directory.url.appending(path: "lib"))
     }
 
-    func commits(_ lib: URL) -> [String] {
-        Shell.run("git", ["log", "--format=%s"], in: lib).stdout.split(separator: "\n").map(String.init)
+    func commits(_ lib: URL) async -> [String] {
+        await Shell.run("git", ["log", "--format=%s"], in: lib).stdout.split(separator: "\n").map(String.init)
     }
 
     func profile(_ lib: URL) -> String {
@@ -101,8 +101,8 @@ import Testing
         return String(text.split(separator: "\n").first { $0.hasPrefix("translation: ") }!.dropFirst(13))
     }
 
-    @Test func calibrateSpeaksTheLineProtocolAndWarmStarts() throws {
-        let (directory, lib) = library()
+    @Test func calibrateSpeaksTheLineProtocolAndWarmStarts() async throws {
+        let (directory, lib) = await library()
         defer { withExtendedLifetime(directory) {} }
         let (questions, result) = try calibrate(lib, knowing: 200)
         #expect(!questions.isEmpty && questions.count <= 40)
@@ -119,53 +119,54 @@ import Testing
         let warmed = try #require(result["warm_started"] as? Int)
         #expect(warmed > 0)
         #expect(profile(lib).contains("lexical_rank: \(rank)"))
-        #expect(commits(lib).first?.hasPrefix("Calibrate: lexical rank \(rank)") == true)
-        let synthetic = Shell.run("git", ["grep", "-l", "synthetic: calibration", "--", "profiles"], in: lib).stdout
+        #expect(await commits(lib).first?.hasPrefix("Calibrate: lexical rank \(rank)") == true)
+        let synthetic = await Shell.run("git", ["grep", "-l", "synthetic: calibration", "--", "profiles"], in: lib)
+            .stdout
             .split(separator: "\n")
         #expect(synthetic.count == warmed)
 
-        let undo = rote(["calibrate", "--undo"], in: lib)
+        let undo = await rote(["calibrate", "--undo"], in: lib)
         #expect(undo.status == 0, "\(undo.stderr)")
         #expect(undo.stdout.contains("Removed the synthetic reviews of \(warmed) words"))
-        #expect(Shell.run("git", ["grep", "-l", "synthetic", "--", "profiles"], in: lib).stdout.isEmpty)
+        #expect(await Shell.run("git", ["grep", "-l", "synthetic", "--", "profiles"], in: lib).stdout.isEmpty)
         #expect(!profile(lib).contains("lexical_rank"))
     }
 
     /// Synthetic reviews sync like any review; an undo on one device, merged with a real review
     /// of the same word on another, leaves the real review and no synthetic one anywhere.
-    @Test func syntheticReviewsSyncAndAnUndoMergesWithARealReview() throws {
-        let (directory, desk) = library()
+    @Test func syntheticReviewsSyncAndAnUndoMergesWithARealReview() async throws {
+        let (directory, desk) = await library()
         let hub = directory.url.appending(path: "hub.git")
-        Shell.run("git", ["init", "-q", "--bare", "-b", "main", hub.path])
-        Shell.run("git", ["remote", "add", "origin", hub.path], in: desk)
-        #expect(rote(["sync"], in: desk).status == 0)
+        await Shell.run("git", ["init", "-q", "--bare", "-b", "main", hub.path])
+        await Shell.run("git", ["remote", "add", "origin", hub.path], in: desk)
+        #expect(await rote(["sync"], in: desk).status == 0)
         let (_, result) = try calibrate(desk, knowing: 200)
         #expect((result["warm_started"] as? Int ?? 0) > 0)
-        #expect(rote(["sync"], in: desk).status == 0)
-        let cloned = rote(["clone", hub.path, "laptop"], in: directory.url)
+        #expect(await rote(["sync"], in: desk).status == 0)
+        let cloned = await rote(["clone", hub.path, "laptop"], in: directory.url)
         #expect(cloned.status == 0, "\(cloned.stderr)")
         let laptop = directory.url.appending(path: "laptop")
         let warmed = try #require(
-            Shell.run("git", ["grep", "-l", "synthetic: calibration", "--", "profiles"], in: laptop).stdout.split(
+            await Shell.run("git", ["grep", "-l", "synthetic: calibration", "--", "profiles"], in: laptop).stdout.split(
                 separator: "\n"
             ).first)
         let entry = String(warmed.dropFirst("profiles/tester/progress/".count).dropLast(".yaml".count))
 
-        let reviewed = rote(["review", entry, "again", "--id", "real-on-laptop"], in: laptop)
+        let reviewed = await rote(["review", entry, "again", "--id", "real-on-laptop"], in: laptop)
         #expect(reviewed.status == 0, "\(reviewed.stderr)")
-        #expect(rote(["calibrate", "--undo"], in: desk).status == 0)
-        #expect(rote(["sync"], in: desk).status == 0)
-        let merged = rote(["sync"], in: laptop)
+        #expect(await rote(["calibrate", "--undo"], in: desk).status == 0)
+        #expect(await rote(["sync"], in: desk).status == 0)
+        let merged = await rote(["sync"], in: laptop)
         #expect(merged.status == 0, "\(merged.stderr)")
-        #expect(rote(["sync"], in: desk).status == 0)
+        #expect(await rote(["sync"], in: desk).status == 0)
         for device in [desk, laptop] {
             let file = try String(contentsOf: device.appending(path: String(warmed)), encoding: .utf8)
             #expect(file.contains("{id: real-on-laptop,"), "the real review survives on \(device.lastPathComponent)")
             #expect(!file.contains("synthetic"), "the undo holds on \(device.lastPathComponent)")
-            #expect(Shell.run("git", ["grep", "-l", "synthetic", "--", "profiles"], in: device).stdout.isEmpty)
+            #expect(await Shell.run("git", ["grep", "-l", "synthetic", "--", "profiles"], in: device).stdout.isEmpty)
         }
         #expect(
-            Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: desk).stdout
+            await Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: desk).stdout
                 == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: laptop).stdout)
     }
 
@@ -175,38 +176,38 @@ import Testing
         ("known\nknown\n", "input ended at question 3, before the calibration finished; nothing was written", 1),
         ("", "input ended at question 1", 1),
     ])
-    func badAnswersAndEndOfInputWriteNothing(input: String, message: String, status: Int32) throws {
-        let (directory, lib) = library()
+    func badAnswersAndEndOfInputWriteNothing(input: String, message: String, status: Int32) async throws {
+        let (directory, lib) = await library()
         defer { withExtendedLifetime(directory) {} }
-        let before = commits(lib)
+        let before = await commits(lib)
         let profileBefore = profile(lib)
-        let run = rote(["calibrate", "--json", "--deck", "english-a1"], in: lib, input: input)
+        let run = await rote(["calibrate", "--json", "--deck", "english-a1"], in: lib, input: input)
         #expect(run.status == status)
         #expect(run.stderr.contains(message), "\(run.stderr)")
-        #expect(commits(lib) == before)
+        #expect(await commits(lib) == before)
         #expect(profile(lib) == profileBefore)
-        #expect(Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
     }
 
-    @Test func ignoreAWordInNoDeckAndKnownAddAndRead() throws {
-        let (directory, lib) = library()
+    @Test func ignoreAWordInNoDeckAndKnownAddAndRead() async throws {
+        let (directory, lib) = await library()
         // "the" is a word of english-a1: its entry is ignored. A word in no deck goes into the
         // profile's ignored words.
-        let ignored = rote(["ignore", "the"], in: lib)
+        let ignored = await rote(["ignore", "the"], in: lib)
         #expect(ignored.status == 0, "\(ignored.stderr)")
-        #expect(commits(lib).first == "Ignore: english-a1/the")
-        let nowhere = rote(["ignore", "quokka"], in: lib)
+        #expect(await commits(lib).first == "Ignore: english-a1/the")
+        let nowhere = await rote(["ignore", "quokka"], in: lib)
         #expect(nowhere.status == 0, "\(nowhere.stderr)")
         #expect(nowhere.stdout.contains("quokka: ignored"), "\(nowhere.stdout)")
         #expect(profile(lib).contains("ignored_words: [quokka]"))
-        #expect(commits(lib).first == "Ignore: quokka")
+        #expect(await commits(lib).first == "Ignore: quokka")
 
-        let known = rote(["known", "run", "go"], in: lib)
+        let known = await rote(["known", "run", "go"], in: lib)
         #expect(known.status == 0, "\(known.stderr)")
         #expect(known.stdout.contains("english-a1/run: known"))
 
         directory.write("text.txt", "The child ran, and they go. Zorblax!")
-        let read = rote(["read", "../text.txt"], in: lib)
+        let read = await rote(["read", "../text.txt"], in: lib)
         #expect(read.status == 0, "\(read.stderr)")
         // Running words: the child ran and they go zorblax = 7; known: ran, go.
         #expect(
@@ -214,47 +215,48 @@ import Testing
         #expect(read.stdout.contains("  child · rank"))
         #expect(read.stdout.contains("zorblax"))
 
-        let captured = rote(["read", "-", "--capture", "1"], in: lib, input: "child child house")
+        let captured = await rote(["read", "-", "--capture", "1"], in: lib, input: "child child house")
         #expect(captured.status == 0, "\(captured.stderr)")
         #expect(captured.stdout.contains("Captured 1 word for study: english-a1/child"))
-        #expect(commits(lib).first == "Add: english-a1/child")
-        let shown = rote(["show", "english-a1/child"], in: lib)
+        #expect(await commits(lib).first == "Add: english-a1/child")
+        let shown = await rote(["show", "english-a1/child"], in: lib)
         #expect(shown.stdout.contains("again"))
     }
 
-    @Test func helpNamesTheLoopsCommands() {
-        let help = Shell.run(Self.binary, ["--help"])
+    @Test func helpNamesTheLoopsCommands() async {
+        let help = await Shell.run(Self.binary, ["--help"])
         for command in ["calibrate", "add", "known", "read", "today", "article"] {
             #expect(help.stdout.contains("  \(command) "), "\(command) is missing from rote --help")
         }
         #expect(
-            Shell.run(Self.binary, ["calibrate", "--help"]).stdout.contains(
+            await Shell.run(Self.binary, ["calibrate", "--help"]).stdout.contains(
                 "{\"question\": 1, \"entry\": \"english-a1/run\""))
     }
 
-    @Test func readRefusesEmptyAndBinaryInput() {
-        let (directory, lib) = library()
+    @Test func readRefusesEmptyAndBinaryInput() async {
+        let (directory, lib) = await library()
         directory.write("empty.txt", "  \n")
-        let empty = rote(["read", "../empty.txt"], in: lib)
+        let empty = await rote(["read", "../empty.txt"], in: lib)
         #expect(empty.status == 1)
         #expect(empty.stderr.contains("empty.txt is empty; give a text with words in it"))
         _ = FileManager.default.createFile(
             atPath: directory.url.appending(path: "blob.bin").path,
             contents: Data([0x50, 0x4B, 0x03, 0x04, 0x00, 0x01]))
-        let binary = rote(["read", "../blob.bin"], in: lib)
+        let binary = await rote(["read", "../blob.bin"], in: lib)
         #expect(binary.status == 1)
         #expect(binary.stderr.contains("blob.bin is not text (a zero byte at offset 4)"))
-        let punctuation = rote(["read", "-"], in: lib, input: "… — 42 !")
+        let punctuation = await rote(["read", "-"], in: lib, input: "… — 42 !")
         #expect(punctuation.status == 1)
         #expect(punctuation.stderr.contains("standard input has no words to read"))
-        let missing = rote(["read", "../nope.txt"], in: lib)
+        let missing = await rote(["read", "../nope.txt"], in: lib)
         #expect(missing.status == 1 && missing.stderr.contains("cannot read ../nope.txt"))
     }
 
-    @Test func todayShowsTheSameMatrixForADate() throws {
-        let (directory, lib) = library()
-        let none = rote(["today", "--date", "2026-11-25"], in: lib)
-        let hasRoots = Shell.run("git", ["grep", "-l", "^root:", "--", "corpus"], in: lib).stdout.isEmpty == false
+    @Test func todayShowsTheSameMatrixForADate() async throws {
+        let (directory, lib) = await library()
+        let none = await rote(["today", "--date", "2026-11-25"], in: lib)
+        let hasRoots =
+            await Shell.run("git", ["grep", "-l", "^root:", "--", "corpus"], in: lib).stdout.isEmpty == false
         if !hasRoots {
             #expect(none.status == 1 && none.stderr.contains("no word has a root yet"))
             for (word, root) in [
@@ -266,36 +268,38 @@ import Testing
                     path,
                     (try String(contentsOf: directory.url.appending(path: path), encoding: .utf8)) + "root: \(root)\n")
             }
-            Shell.run(
+            await Shell.run(
                 "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qam", "roots"], in: lib)
         }
-        let first = rote(["today", "--date", "2026-11-25"], in: lib)
+        let first = await rote(["today", "--date", "2026-11-25"], in: lib)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.hasPrefix("Root of the day: "))
         #expect(first.stdout.contains("day 20782"))
         let satellites = first.stdout.split(separator: "\n").drop { $0 != "Satellites:" }.dropFirst()
         #expect(satellites.count == 6)
-        let again = rote(["today", "--date", "2026-11-25"], in: lib)
+        let again = await rote(["today", "--date", "2026-11-25"], in: lib)
         #expect(again.stdout == first.stdout)
-        #expect(rote(["today", "--date", "2026-13-01"], in: lib).status != 0)
+        #expect(await rote(["today", "--date", "2026-13-01"], in: lib).status != 0)
     }
 
-    @Test func interestsListTheDecksTopicsAndSetWeightsInOneCommit() throws {
-        let (directory, lib) = library()
+    @Test func interestsListTheDecksTopicsAndSetWeightsInOneCommit() async throws {
+        let (directory, lib) = await library()
         defer { withExtendedLifetime(directory) {} }
-        let listed = rote(["interests"], in: lib)
+        let listed = await rote(["interests"], in: lib)
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.contains("Interests: none yet."))
         #expect(listed.stdout.contains("school "), "the starter deck's topics with their word counts")
-        let set = rote(["interests", "food=1", "travel=0.5", "spaceships=1"], in: lib)
+        let set = await rote(["interests", "food=1", "travel=0.5", "spaceships=1"], in: lib)
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stdout.contains("note: no example in the decks has the topic 'spaceships'"))
         #expect(set.stdout.contains("Interests: food 1, spaceships 1, travel 0.5"))
-        #expect(commits(lib).first == "Interests: food 1, travel 0.5, spaceships 1")
-        let bad = rote(["interests", "food=2"], in: lib)
+        #expect(await commits(lib).first == "Interests: food 1, travel 0.5, spaceships 1")
+        let bad = await rote(["interests", "food=2"], in: lib)
         #expect(bad.status != 0 && bad.stderr.contains("between 0 and 1"))
-        let malformed = rote(["interests", "food"], in: lib)
+        let malformed = await rote(["interests", "food"], in: lib)
         #expect(malformed.status != 0 && malformed.stderr.contains("is not topic=weight"))
-        #expect(commits(lib).first == "Interests: food 1, travel 0.5, spaceships 1", "a refused weight commits nothing")
+        #expect(
+            await commits(lib).first == "Interests: food 1, travel 0.5, spaceships 1",
+            "a refused weight commits nothing")
     }
 }

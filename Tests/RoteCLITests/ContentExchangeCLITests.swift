@@ -7,66 +7,67 @@ import Testing
     static var rote: String { Checkout.productsDirectory.appending(path: "rote").path }
     static let seed = Checkout.root.appending(path: "Tests/ExchangeTests/Fixtures/seed-001-samples.json").path
 
-    func library() -> TemporaryDirectory {
+    func library() async -> TemporaryDirectory {
         let directory = TemporaryDirectory("rote-cli-exchange")
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         return directory
     }
 
-    func head(_ directory: TemporaryDirectory) -> String {
-        Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout
+    func head(_ directory: TemporaryDirectory) async -> String {
+        await Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout
     }
-    func status(_ directory: TemporaryDirectory) -> String {
-        Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout
+    func status(_ directory: TemporaryDirectory) async -> String {
+        await Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout
     }
 
-    @Test func aBlockedSeedImportChangesNothingAndFixSlugsLandsAsOneCommit() {
-        let directory = library()
-        let before = head(directory)
-        let blocked = Shell.run(Self.rote, ["-C", directory.url.path, "import", Self.seed, "--deck", "algebra"])
+    @Test func aBlockedSeedImportChangesNothingAndFixSlugsLandsAsOneCommit() async {
+        let directory = await library()
+        let before = await head(directory)
+        let blocked = await Shell.run(Self.rote, ["-C", directory.url.path, "import", Self.seed, "--deck", "algebra"])
         #expect(blocked.status == 1)
         #expect(blocked.stdout.contains("skills[0].slug: error: slug 'linear-equations'"), "\(blocked.stdout)")
         #expect(blocked.stdout.contains("questions[0].slug: error: slug 'x-solve-basic'"))
-        #expect(head(directory) == before && status(directory).isEmpty, "nothing in the library changed")
+        #expect(await head(directory) == before, "nothing in the library changed")
+        #expect(await status(directory).isEmpty, "nothing in the library changed")
 
-        let dry = Shell.run(
+        let dry = await Shell.run(
             Self.rote, ["-C", directory.url.path, "import", Self.seed, "--deck", "algebra", "--fix-slugs", "--dry-run"])
         #expect(dry.status == 0 && dry.stdout.contains("Would import"))
-        #expect(head(directory) == before)
+        #expect(await head(directory) == before)
 
-        let done = Shell.run(
+        let done = await Shell.run(
             Self.rote, ["-C", directory.url.path, "import", Self.seed, "--deck", "algebra", "--fix-slugs"])
         #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
         #expect(
-            Shell.run(
+            await Shell.run(
                 "git", ["rev-list", "--count", "\(before.trimmingCharacters(in: .whitespacesAndNewlines))..HEAD"],
                 in: directory.url
             ).stdout == "1\n")
         #expect(
-            Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix(
+            await Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix(
                 "Import: seed-001-samples.json into algebra"))
-        #expect(status(directory).isEmpty)
-        let show = Shell.run(
+        #expect(await status(directory).isEmpty)
+        let show = await Shell.run(
             Self.rote, ["-C", directory.url.path, "show", "algebra/algebra/linear_equations/x_solve_basic"])
         #expect(
             show.status == 0 && show.stdout.contains("What is the value of x in 2x = 10?"),
             "\(show.stdout)\(show.stderr)")
     }
 
-    @Test func badTablesAndCollisionsAreRefusedWithoutChangingTheLibrary() {
-        let directory = library()
-        let before = head(directory)
+    @Test func badTablesAndCollisionsAreRefusedWithoutChangingTheLibrary() async {
+        let directory = await library()
+        let before = await head(directory)
         directory.write("bad.csv", "word,translation\nrun,يجري,extra\n")
-        let bad = Shell.run(
+        let bad = await Shell.run(
             Self.rote,
             ["-C", directory.url.path, "import", directory.url.appending(path: "bad.csv").path, "--deck", "new"])
         #expect(bad.status == 1 && bad.stdout.contains("line 2: error: 3 fields but the header has 2"), "\(bad.stdout)")
         directory.write("words.csv", "word,translation\nrun,يجري\n")
-        let collision = Shell.run(
+        let collision = await Shell.run(
             Self.rote,
             ["-C", directory.url.path, "import", directory.url.appending(path: "words.csv").path, "--deck", "maths"])
         #expect(collision.status == 1 && collision.stdout.contains("skills deck"))
-        let notSeed = Shell.run(
+        let notSeed = await Shell.run(
             Self.rote,
             [
                 "-C", directory.url.path, "import",
@@ -74,83 +75,86 @@ import Testing
             ])
         #expect(notSeed.status == 1 && notSeed.stderr.contains("cannot read"))
         directory.write("broken.json", "{\n  \"domains\": [\n    {\"slug\": \"a\" \"name\": \"A\"}\n  ]\n}\n")
-        let broken = Shell.run(
+        let broken = await Shell.run(
             Self.rote, ["-C", directory.url.path, "import", directory.url.appending(path: "broken.json").path])
         #expect(broken.status == 1)
         #expect(broken.stdout.contains("broken.json: line 3, column 18: error: not valid JSON:"), "\(broken.stdout)")
-        #expect(head(directory) == before)
-        #expect(status(directory) == "?? bad.csv\n?? broken.json\n?? words.csv\n")
+        #expect(await head(directory) == before)
+        #expect(await status(directory) == "?? bad.csv\n?? broken.json\n?? words.csv\n")
     }
 
     /// An import that would rewrite a file someone is still editing refuses, and changes nothing.
-    @Test func anImportDoesNotOverwriteUncommittedEdits() {
-        let directory = library()
+    @Test func anImportDoesNotOverwriteUncommittedEdits() async {
+        let directory = await library()
         let out = directory.url.appending(path: "verses.tsv").path
         #expect(
-            Shell.run(
+            await Shell.run(
                 Self.rote, ["-C", directory.url.path, "export", "--deck", "verses", "--format", "tsv", "--out", out]
             ).status == 0)
         let edited = (directory.read("corpus/verses/joh-11-35.yaml") ?? "") + "notes: being edited\n"
         directory.write("corpus/verses/joh-11-35.yaml", edited)
-        let before = head(directory)
-        let refused = Shell.run(
+        let before = await head(directory)
+        let refused = await Shell.run(
             Self.rote, ["-C", directory.url.path, "import", out, "--deck", "verses", "--mode", "override"])
         #expect(refused.status == 1)
         #expect(
             refused.stderr.contains("corpus/verses/joh-11-35.yaml has uncommitted changes that this would overwrite"),
             "\(refused.stdout)\(refused.stderr)")
-        #expect(head(directory) == before)
+        #expect(await head(directory) == before)
         #expect(directory.read("corpus/verses/joh-11-35.yaml") == edited)
     }
 
-    @Test func aTableRoundTripsThroughExportAndImport() {
-        let directory = library()
+    @Test func aTableRoundTripsThroughExportAndImport() async {
+        let directory = await library()
         let out = directory.url.appending(path: "verses.tsv").path
-        let export = Shell.run(
+        let export = await Shell.run(
             Self.rote, ["-C", directory.url.path, "export", "--deck", "verses", "--format", "tsv", "--out", out])
         #expect(export.status == 0, "\(export.stderr)")
-        let imported = Shell.run(Self.rote, ["-C", directory.url.path, "import", out, "--deck", "verses-copy"])
+        let imported = await Shell.run(Self.rote, ["-C", directory.url.path, "import", out, "--deck", "verses-copy"])
         #expect(imported.status == 0 && imported.stdout.contains("1 new"), "\(imported.stdout)")
         #expect(
-            Shell.run(Self.rote, ["-C", directory.url.path, "show", "verses-copy/joh-11-35"]).stdout.contains(
+            await Shell.run(Self.rote, ["-C", directory.url.path, "show", "verses-copy/joh-11-35"]).stdout.contains(
                 "Jesus wept."))
     }
 
-    @Test func exportWritesTheLearnersData() throws {
-        let directory = library()
+    @Test func exportWritesTheLearnersData() async throws {
+        let directory = await library()
         let out = directory.url.appending(path: "out").path
-        let json = Shell.run(
+        let json = await Shell.run(
             Self.rote, ["-C", directory.url.path, "--user", "ana", "export", "--format", "json", "--out", out])
         #expect(json.status == 0, "\(json.stderr)")
         let text = try String(contentsOfFile: out + "/ana.json", encoding: .utf8)
         #expect(text.contains("\"format\": \"rote-learner-export\"") && text.contains("\"id\": \"a2\""))
-        let csv = Shell.run(Self.rote, ["-C", directory.url.path, "export", "--format", "csv", "--out", out])
+        let csv = await Shell.run(Self.rote, ["-C", directory.url.path, "export", "--format", "csv", "--out", out])
         #expect(csv.status == 0 && FileManager.default.fileExists(atPath: out + "/reviews.csv"))
-        let nobody = Shell.run(Self.rote, ["-C", directory.url.path, "--user", "zed", "export", "--out", out])
+        let nobody = await Shell.run(Self.rote, ["-C", directory.url.path, "--user", "zed", "export", "--out", out])
         #expect(nobody.status == 1 && nobody.stderr.contains("no learner 'zed'"))
     }
 
-    @Test func forgetAsksUnlessYesAndWritesAnErasureCommit() {
-        let directory = library()
-        let before = head(directory)
-        let refused = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana"])
+    @Test func forgetAsksUnlessYesAndWritesAnErasureCommit() async {
+        let directory = await library()
+        let before = await head(directory)
+        let refused = await Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana"])
         #expect(
             refused.status == 1 && refused.stderr.contains("stdin is not a terminal; run again with --yes"),
             "\(refused.stderr)")
-        #expect(head(directory) == before)
-        let purgeRefused = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--purge-history"])
+        #expect(await head(directory) == before)
+        let purgeRefused = await Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--purge-history"])
         #expect(
             purgeRefused.status == 1 && purgeRefused.stdout.contains("rewrites every commit"),
             "the explanation comes before anything happens")
-        #expect(head(directory) == before)
-        let done = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--yes"])
+        #expect(await head(directory) == before)
+        let done = await Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--yes"])
         #expect(done.status == 0, "\(done.stderr)")
-        #expect(Shell.run("git", ["log", "-1", "--format=%B"], in: directory.url).stdout.contains("Rote-Erasure: ana"))
-        let purge = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--purge-history", "--yes"])
+        #expect(
+            await Shell.run("git", ["log", "-1", "--format=%B"], in: directory.url).stdout.contains("Rote-Erasure: ana")
+        )
+        let purge = await Shell.run(Self.rote, ["-C", directory.url.path, "forget", "ana", "--purge-history", "--yes"])
         #expect(purge.status == 0 && purge.stdout.contains("Rewrote"), "\(purge.stdout)\(purge.stderr)")
         #expect(
-            Shell.run("git", ["log", "--all", "--format=%H", "--", "profiles/ana"], in: directory.url).stdout.isEmpty)
-        let unknown = Shell.run(Self.rote, ["-C", directory.url.path, "forget", "zed", "--yes"])
+            await Shell.run("git", ["log", "--all", "--format=%H", "--", "profiles/ana"], in: directory.url).stdout
+                .isEmpty)
+        let unknown = await Shell.run(Self.rote, ["-C", directory.url.path, "forget", "zed", "--yes"])
         #expect(unknown.status == 1 && unknown.stderr.contains("no learner 'zed'"))
     }
 }

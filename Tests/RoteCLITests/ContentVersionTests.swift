@@ -8,23 +8,23 @@ import Testing
 @Suite struct ContentVersionTests {
     static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
 
-    func rote(_ arguments: [String], in directory: URL) -> Shell.Output {
-        Shell.run(Self.binary, arguments, in: directory, environment: ["ROTE_USER": "tester"])
+    func rote(_ arguments: [String], in directory: URL) async -> Shell.Output {
+        await Shell.run(Self.binary, arguments, in: directory, environment: ["ROTE_USER": "tester"])
     }
 
     /// The system git, expected to succeed: a fixture step that failed would fail the test
     /// for the wrong reason.
     @discardableResult
-    func git(_ arguments: [String], in directory: URL) -> Shell.Output {
-        let output = Shell.run(
+    func git(_ arguments: [String], in directory: URL) async -> Shell.Output {
+        let output = await Shell.run(
             "git", ["-c", "user.name=Author", "-c", "user.email=a@example.invalid"] + arguments, in: directory)
         #expect(output.status == 0, "git \(arguments.joined(separator: " ")): \(output.stderr)")
         return output
     }
 
-    @Test func aNewAlphabetVersionGivesNewLettersDefaultMasteryAndReportsRemovedOnes() throws {
+    @Test func aNewAlphabetVersionGivesNewLettersDefaultMasteryAndReportsRemovedOnes() async throws {
         let directory = TemporaryDirectory()
-        #expect(rote(["init", "lib"], in: directory.url).status == 0)
+        #expect(await rote(["init", "lib"], in: directory.url).status == 0)
         let lib = directory.url.appending(path: "lib")
         let profilePath = lib.appending(path: "profiles/tester/profile.yaml").path
         let created = try String(contentsOfFile: profilePath, encoding: .utf8)
@@ -34,7 +34,7 @@ import Testing
 
         // The learner has history with z; then the author ships alphabet 1.2.0 with æ added
         // and z removed.
-        #expect(rote(["-C", lib.path, "review", "alphabet/z", "good"], in: directory.url).status == 0)
+        #expect(await rote(["-C", lib.path, "review", "alphabet/z", "good"], in: directory.url).status == 0)
         let deckPath = lib.appending(path: "corpus/alphabet/deck.yaml")
         try String(contentsOf: deckPath, encoding: .utf8).replacingOccurrences(
             of: "version: 1.1.0", with: "version: 1.2.0"
@@ -43,10 +43,10 @@ import Testing
         try "glyph: latin-small-ae\ncharacter: æ\nname: small ae\norder: 53\nstrokes:\n  - [[30, 40], [70, 80]]\n"
             .write(to: lib.appending(path: "corpus/alphabet/ae.yaml"), atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(at: lib.appending(path: "corpus/alphabet/z.yaml"))
-        git(["add", "-A"], in: lib)
-        git(["commit", "-qm", "Alphabet 1.2.0"], in: lib)
+        await git(["add", "-A"], in: lib)
+        await git(["commit", "-qm", "Alphabet 1.2.0"], in: lib)
 
-        let reviewed = rote(["-C", lib.path, "review", "english-a1/run", "good"], in: directory.url)
+        let reviewed = await rote(["-C", lib.path, "review", "english-a1/run", "good"], in: directory.url)
         #expect(reviewed.status == 0, "\(reviewed.stderr)")
         #expect(reviewed.stderr.contains("alphabet: version 1.1.0 → 1.2.0"), "\(reviewed.stderr)")
         #expect(
@@ -55,23 +55,23 @@ import Testing
         #expect(reviewed.stderr.contains("1 letter removed: z; your history for z is kept"), "\(reviewed.stderr)")
         let profile = try String(contentsOfFile: profilePath, encoding: .utf8)
         #expect(profile.contains("  alphabet: 1.2.0\n"), "\(profile)")
-        let subjects = git(["log", "-2", "--format=%s"], in: lib).stdout
+        let subjects = await git(["log", "-2", "--format=%s"], in: lib).stdout
         #expect(subjects.contains("Content: alphabet 1.1.0 → 1.2.0 for tester"), "\(subjects)")
         #expect(
             FileManager.default.fileExists(
                 atPath: lib.appending(path: "profiles/tester/progress/alphabet/z.yaml").path),
             "history is never deleted")
-        #expect(git(["status", "--porcelain"], in: lib).stdout.isEmpty)
+        #expect(await git(["status", "--porcelain"], in: lib).stdout.isEmpty)
 
         // Once recorded, the upgrade does not run again.
-        let again = rote(["-C", lib.path, "review", "english-a1/go", "good"], in: directory.url)
+        let again = await rote(["-C", lib.path, "review", "english-a1/go", "good"], in: directory.url)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(!again.stderr.contains("alphabet: version"), "\(again.stderr)")
     }
 
-    @Test func pendingUpgradesAreWorkedOutFromHistoryAndFirstSightsOnlyRecorded() throws {
+    @Test func pendingUpgradesAreWorkedOutFromHistoryAndFirstSightsOnlyRecorded() async throws {
         let library = TemporaryDirectory()
-        FixtureLibrary.write(into: library)
+        await FixtureLibrary.write(into: library)
         // ana has no deck_versions: every deck is a first sighting, none an upgrade.
         let loaded = try LibraryLoader().load(library.url)
         let pending = ContentVersions.pending(loaded, user: "ana")

@@ -9,8 +9,8 @@ import Testing
 @Suite struct ControlCharacterOutputTests {
     static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
 
-    func rote(_ arguments: [String], in directory: URL) -> Shell.Output {
-        Shell.run(Self.binary, arguments, in: directory, environment: ["ROTE_USER": "tester"])
+    func rote(_ arguments: [String], in directory: URL) async -> Shell.Output {
+        await Shell.run(Self.binary, arguments, in: directory, environment: ["ROTE_USER": "tester"])
     }
 
     /// Nothing a terminal would obey: no control character but the line feed.
@@ -26,26 +26,26 @@ import Testing
 
         """#
 
-    @Test func listShowAndCheckShowControlCharactersEscaped() throws {
+    @Test func listShowAndCheckShowControlCharactersEscaped() async throws {
         let directory = TemporaryDirectory()
-        #expect(rote(["init", "lib"], in: directory.url).status == 0)
+        #expect(await rote(["init", "lib"], in: directory.url).status == 0)
         let library = directory.url.appending(path: "lib")
         directory.write("lib/corpus/english-a1/zz.yaml", Self.entry)
 
-        let listed = rote(["list", "english-a1"], in: library)
+        let listed = await rote(["list", "english-a1"], in: library)
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(
             listed.stdout.contains(#"zz\u{1B}]0;pwned\u{7} — x\u{1B}[31mred (verb)"#),
             "\(listed.stdout.debugDescription)")
         #expect(isInert(listed.stdout + listed.stderr), "\(listed.stdout.debugDescription)")
 
-        let shown = rote(["show", "english-a1/zz"], in: library)
+        let shown = await rote(["show", "english-a1/zz"], in: library)
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout.contains(#"zz\u{1B}]0;pwned\u{7}    verb"#), "\(shown.stdout.debugDescription)")
         #expect(shown.stdout.contains(#"  x\u{1B}[31mred"#), "\(shown.stdout.debugDescription)")
         #expect(isInert(shown.stdout + shown.stderr))
 
-        let checked = rote(["check"], in: library)
+        let checked = await rote(["check"], in: library)
         #expect(checked.status == 0, "warnings only: \(checked.stdout)")
         #expect(
             checked.stdout.contains(
@@ -58,17 +58,17 @@ import Testing
         #expect(isInert(checked.stdout + checked.stderr))
 
         // An error message quoting what was typed or read goes out the same way.
-        let missing = rote(["show", "nope\u{1B}[2J"], in: library)
+        let missing = await rote(["show", "nope\u{1B}[2J"], in: library)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains(#"no entry 'nope\u{1B}[2J'"#), "\(missing.stderr.debugDescription)")
         #expect(isInert(missing.stdout + missing.stderr))
     }
 
-    @Test func aStudyCardAndAnExportAtATerminalShowThemEscaped() throws {
+    @Test func aStudyCardAndAnExportAtATerminalShowThemEscaped() async throws {
         let directory = TemporaryDirectory()
         let go = FixtureLibrary.files["corpus/words/go.yaml"]!.replacingOccurrences(
             of: "translation: يذهب\n", with: "translation: \"يذهب\\e]0;pwned\\a\"\n")
-        FixtureLibrary.write(into: directory, overrides: ["corpus/words/go.yaml": go])
+        await FixtureLibrary.write(into: directory, overrides: ["corpus/words/go.yaml": go])
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["TERM"] = "xterm-256color"
@@ -102,14 +102,14 @@ import Testing
             isInert(export.screen.replacingOccurrences(of: "\r\n", with: "\n")), "\(export.screen.debugDescription)")
     }
 
-    @Test func aDeckExportedToAPipeKeepsItsBytes() throws {
+    @Test func aDeckExportedToAPipeKeepsItsBytes() async throws {
         let directory = TemporaryDirectory()
-        #expect(rote(["init", "lib"], in: directory.url).status == 0)
+        #expect(await rote(["init", "lib"], in: directory.url).status == 0)
         let library = directory.url.appending(path: "lib")
         directory.write("lib/corpus/english-a1/zz.yaml", Self.entry)
         // A table written to a file or a program is data, read back by `rote import`: only a
         // person at a terminal gets the escaped form.
-        let exported = rote(["export", "--deck", "english-a1", "--format", "csv"], in: library)
+        let exported = await rote(["export", "--deck", "english-a1", "--format", "csv"], in: library)
         #expect(exported.status == 0, "\(exported.stderr)")
         #expect(exported.stdout.contains("zz\u{1B}]0;pwned\u{7}"))
     }

@@ -12,18 +12,18 @@ import Testing
     var lib: URL { directory.url }
     let runPath = "profiles/ana/progress/words/run.yaml"
 
-    init() {
-        FixtureLibrary.write(into: directory)
+    init() async {
+        await FixtureLibrary.write(into: directory)
     }
 
     @discardableResult
-    func rote(_ arguments: [String], user: String = "ana", input: String? = nil) -> Shell.Output {
-        Shell.run(
+    func rote(_ arguments: [String], user: String = "ana", input: String? = nil) async -> Shell.Output {
+        await Shell.run(
             Self.binary, ["-C", lib.path, "--user", user] + arguments, input: input, environment: ["NO_COLOR": "1"])
     }
 
-    func git(_ arguments: [String]) -> Shell.Output {
-        Shell.run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid"] + arguments, in: lib)
+    func git(_ arguments: [String]) async -> Shell.Output {
+        await Shell.run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid"] + arguments, in: lib)
     }
 
     func reviewCount() throws -> Int {
@@ -47,36 +47,36 @@ import Testing
         }
     }
 
-    @Test func aProgressFileThatDoesNotReadIsNeverWrittenOver() throws {
-        for _ in 0..<3 { #expect(rote(["review", "words/run", "good"]).status == 0) }
+    @Test func aProgressFileThatDoesNotReadIsNeverWrittenOver() async throws {
+        for _ in 0..<3 { #expect(await rote(["review", "words/run", "good"]).status == 0) }
         let reviews = try reviewCount()
         let broken = try #require(directory.read(runPath)).replacingOccurrences(
             of: "status: active", with: "status active")
         directory.write(runPath, broken)
-        #expect(git(["commit", "-qam", "break a progress file"]).status == 0)
+        #expect(await git(["commit", "-qam", "break a progress file"]).status == 0)
 
         for command in [["review", "words/run", "easy"], ["suspend", "words/run"], ["reset", "words/run"]] {
-            let output = rote(command)
+            let output = await rote(command)
             #expect(output.status == 1, "\(command)")
             #expect(output.stderr.contains("\(runPath):"), "\(command): \(output.stderr)")
             #expect(output.stderr.contains("rote check --repair"))
             #expect(directory.read(runPath) == broken, "\(command) changed the file")
         }
         // A study session leaves the entry out, says why, and writes nothing over it.
-        let study = rote(["study", "words", "--new", "0"], input: "")
+        let study = await rote(["study", "words", "--new", "0"], input: "")
         #expect(directory.read(runPath) == broken, "\(study.stdout)")
 
-        let repair = rote(["check", "--repair"])
+        let repair = await rote(["check", "--repair"])
         #expect(repair.status == 0, "\(repair.stderr)")
         #expect(repair.stdout.contains("kept \(reviews) reviews"))
         #expect(repair.stdout.contains("status active"))
         #expect(try reviewCount() == reviews)
-        #expect(git(["status", "--porcelain"]).stdout.isEmpty)
-        #expect(rote(["review", "words/run", "easy"]).status == 0)
+        #expect(await git(["status", "--porcelain"]).stdout.isEmpty)
+        #expect(await rote(["review", "words/run", "easy"]).status == 0)
         #expect(try reviewCount() == reviews + 1)
     }
 
-    @Test func repairKeepsTheReviewsOfBothSidesOfAConflict() throws {
+    @Test func repairKeepsTheReviewsOfBothSidesOfAConflict() async throws {
         let path = runPath
         directory.write(
             path,
@@ -92,7 +92,7 @@ import Testing
             >>>>>>> theirs
 
             """)
-        let output = rote(["check", "--repair"])
+        let output = await rote(["check", "--repair"])
         #expect(output.status == 0, "\(output.stderr)")
         let text = try #require(directory.read(path))
         let file = try #require(ProgressFile.decode(text, path: path).0)
@@ -103,33 +103,33 @@ import Testing
         #expect(kept.contains { $0.hasPrefix("profiles/ana/progress/words/run.yaml.") })
     }
 
-    @Test func aReviewThatCannotCommitLeavesNothingAndARetryWithItsIDRecordsOnce() throws {
-        #expect(rote(["review", "words/go", "good"]).status == 0)
+    @Test func aReviewThatCannotCommitLeavesNothingAndARetryWithItsIDRecordsOnce() async throws {
+        #expect(await rote(["review", "words/go", "good"]).status == 0)
         let goPath = "profiles/ana/progress/words/go.yaml"
         let before = directory.read(goPath)
         // A live process holds git's index lock.
         let holder = try background("/bin/bash", ["-c", "exec 3>.git/index.lock; exec sleep 30"])
         defer { holder.terminate() }
         waitFor(".git/index.lock")
-        let failed = rote(["review", "words/go", "easy", "--id", "app-42"])
+        let failed = await rote(["review", "words/go", "easy", "--id", "app-42"])
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("index.lock"), "\(failed.stderr)")
         #expect(directory.read(goPath) == before, "a failed review left its line in the file")
-        #expect(git(["status", "--porcelain", "profiles"]).stdout.isEmpty)
+        #expect(await git(["status", "--porcelain", "profiles"]).stdout.isEmpty)
         holder.terminate()
         holder.waitUntilExit()
         try? FileManager.default.removeItem(at: lib.appending(path: ".git/index.lock"))
 
-        #expect(rote(["review", "words/go", "easy", "--id", "app-42"]).status == 0)
-        let again = rote(["review", "words/go", "easy", "--id", "app-42"])
+        #expect(await rote(["review", "words/go", "easy", "--id", "app-42"]).status == 0)
+        let again = await rote(["review", "words/go", "easy", "--id", "app-42"])
         #expect(again.status == 0)
         #expect(again.stdout.contains("Already recorded"))
         let text = try #require(directory.read(goPath))
         #expect(text.components(separatedBy: "app-42").count == 2, "the review with id app-42 is in the file once")
-        #expect(rote(["review", "words/go", "easy", "--id", "bad id!"]).status != 0)
+        #expect(await rote(["review", "words/go", "easy", "--id", "bad id!"]).status != 0)
     }
 
-    @Test func gitsLockIsLeftAloneWhileAGitWorksInTheLibrary() throws {
+    @Test func gitsLockIsLeftAloneWhileAGitWorksInTheLibrary() async throws {
         // A git waiting for its editor has closed index.lock but still owns it: a process
         // named git with its working folder in the library and no file open.
         let scratch = TemporaryDirectory()
@@ -141,37 +141,37 @@ import Testing
         // Until the copy of sleep has started under its name, rote cannot see a git.
         let name = "/proc/\(git.processIdentifier)/comm"
         for _ in 0..<500 where (try? String(contentsOfFile: name, encoding: .utf8)) != "git\n" { usleep(10_000) }
-        let output = rote(["review", "words/go", "good"])
+        let output = await rote(["review", "words/go", "good"])
         #expect(output.status == 1)
         #expect(output.stderr.contains("(git)"), "\(output.stderr)")
         #expect(FileManager.default.fileExists(atPath: lib.appending(path: ".git/index.lock").path))
         git.terminate()
         git.waitUntilExit()
         // With no git left, the lock is stale and taken away, and the review goes through.
-        let after = rote(["review", "words/go", "good"])
+        let after = await rote(["review", "words/go", "good"])
         #expect(after.status == 0, "\(after.stderr)")
         #expect(!FileManager.default.fileExists(atPath: lib.appending(path: ".git/index.lock").path))
     }
 
-    @Test func aLetterAttemptDatedFarAheadIsRefused() throws {
+    @Test func aLetterAttemptDatedFarAheadIsRefused() async throws {
         let attempt = """
             {"letter": "l", "mode": "memory", "score": 90, "start": 90, "stroke_order": 90, "direction": 90, "shape": 90, "started_at": "9998-12-31T23:59:59Z", "completed_at": "9999-01-01T00:00:00Z", "duration_ms": 1000}
             """
-        let output = rote(["letters", "record", "-"], input: attempt)
+        let output = await rote(["letters", "record", "-"], input: attempt)
         #expect(output.status == 1)
         #expect(output.stderr.contains("more than a day ahead"), "\(output.stderr)")
-        #expect(git(["status", "--porcelain"]).stdout.isEmpty)
+        #expect(await git(["status", "--porcelain"]).stdout.isEmpty)
     }
 
-    @Test func aLearnerNameIsCheckedBeforeItReachesAPath() throws {
+    @Test func aLearnerNameIsCheckedBeforeItReachesAPath() async throws {
         let outside = TemporaryDirectory()
         let hostile = "../../../../../../../../\(outside.url.path.dropFirst())/data"
         for command in [["study", "--plan"], ["lookup", "run"], ["show", "words/run"], ["stats"]] {
-            let output = rote(command, user: hostile)
+            let output = await rote(command, user: hostile)
             #expect(output.status == 1, "\(command)")
             #expect(output.stderr.contains("not a valid learner name"), "\(command): \(output.stderr)")
         }
-        let viaEnvironment = Shell.run(
+        let viaEnvironment = await Shell.run(
             Self.binary, ["-C", lib.path, "study", "--plan"], environment: ["ROTE_USER": "a/b"])
         #expect(viaEnvironment.status == 1)
         #expect(viaEnvironment.stderr.contains("ROTE_USER"))
@@ -181,49 +181,49 @@ import Testing
         #expect(!launchFiles.contains { $0.contains("..") })
     }
 
-    @Test func aBrokenEntryOrProfileIsNamedWithItsError() throws {
+    @Test func aBrokenEntryOrProfileIsNamedWithItsError() async throws {
         directory.write("corpus/words/go.yaml", "word: go\nrank: [oops\n")
-        let show = rote(["show", "words/go"])
+        let show = await rote(["show", "words/go"])
         #expect(show.status == 1)
         #expect(show.stderr.contains("corpus/words/go.yaml:"), "\(show.stderr)")
         #expect(!show.stderr.contains("no entry"))
         directory.write("profiles/ana/profile.yaml", "user: ana\nsettings: [\n")
-        let review = rote(["review", "words/run", "good"])
+        let review = await rote(["review", "words/run", "good"])
         #expect(review.status == 1)
         #expect(review.stderr.contains("profiles/ana/profile.yaml:"), "\(review.stderr)")
         #expect(!review.stderr.contains("no learner"))
     }
 
-    @Test func temporaryFilesOfKilledWritesAreReportedAndRemovedOnRequest() throws {
+    @Test func temporaryFilesOfKilledWritesAreReportedAndRemovedOnRequest() async throws {
         let leftover = "corpus/words/.walk.yaml.999999.1.tmp"
         directory.write(leftover, "word: walk\n")
-        let check = rote(["check"])
+        let check = await rote(["check"])
         #expect(check.stdout.contains("\(leftover):1: warning: temporary file"), "\(check.stdout)")
-        let repair = rote(["check", "--repair"])
+        let repair = await rote(["check", "--repair"])
         #expect(repair.status == 0, "\(repair.stderr)")
         #expect(!FileManager.default.fileExists(atPath: lib.appending(path: leftover).path))
     }
 
-    @Test func aCommittedSymbolicLinkNeverRedirectsAWrite() throws {
+    @Test func aCommittedSymbolicLinkNeverRedirectsAWrite() async throws {
         let outside = TemporaryDirectory()
         // A remote commits profiles/ana/progress as a link to a folder outside the library.
         try FileManager.default.removeItem(at: lib.appending(path: "profiles/ana/progress"))
         try FileManager.default.createSymbolicLink(
             atPath: lib.appending(path: "profiles/ana/progress").path, withDestinationPath: outside.url.path)
-        #expect(git(["add", "-A"]).status == 0)
-        #expect(git(["commit", "-qm", "link"]).status == 0)
+        #expect(await git(["add", "-A"]).status == 0)
+        #expect(await git(["commit", "-qm", "link"]).status == 0)
         for command in [["review", "words/go", "good"], ["suspend", "words/go"], ["study", "words", "--new", "1"]] {
-            let output = rote(command, input: "1\n1\n1\n1\n")
+            let output = await rote(command, input: "1\n1\n1\n1\n")
             #expect(output.status != 0 || !output.stdout.contains("Recorded"), "\(command)")
             #expect(
                 try FileManager.default.subpathsOfDirectory(atPath: outside.url.path).isEmpty,
                 "\(command) wrote outside the library")
         }
-        let review = rote(["review", "words/go", "good"])
+        let review = await rote(["review", "words/go", "good"])
         #expect(review.stderr.contains("symbolic link"), "\(review.stderr)")
     }
 
-    @Test func aReviewDatedFarAheadThatArrivedByMergeNeverMakesRoteWriteWhatItRejects() throws {
+    @Test func aReviewDatedFarAheadThatArrivedByMergeNeverMakesRoteWriteWhatItRejects() async throws {
         directory.write(
             runPath,
             """
@@ -233,14 +233,14 @@ import Testing
               - {id: far, at: 9999-06-01T00:00:00Z, grade: easy}
 
             """)
-        #expect(git(["commit", "-qam", "a review from a clock set wrong"]).status == 0)
-        let review = rote(["review", "words/run", "good"])
+        #expect(await git(["commit", "-qam", "a review from a clock set wrong"]).status == 0)
+        let review = await rote(["review", "words/run", "good"])
         #expect(review.status == 0, "\(review.stderr)")
         let text = try #require(directory.read(runPath))
         let (file, problems) = ProgressFile.decode(text, path: runPath)
         #expect(file?.reviews.count == 2)
         #expect(problems.isEmpty, "\(problems)")
-        let check = rote(["check"])
+        let check = await rote(["check"])
         #expect(check.status == 0)
         let line =
             try #require(

@@ -24,39 +24,41 @@ import Glibc
     var laptop: URL { directory.url.appending(path: "laptop") }
 
     @discardableResult
-    func rote(_ library: URL, _ arguments: [String], input: String? = nil) -> Shell.Output {
-        Shell.run(
+    func rote(_ library: URL, _ arguments: [String], input: String? = nil) async -> Shell.Output {
+        await Shell.run(
             Self.binary, ["-C", library.path, "--user", "ana"] + arguments, input: input, environment: ["NO_COLOR": "1"]
         )
     }
 
     /// The fixture library as a clone of a bare hub, and a second clone of it.
-    func makeNetwork() {
+    func makeNetwork() async {
         let seed = TemporaryDirectory("rote-faults-seed")
-        FixtureLibrary.write(
+        await FixtureLibrary.write(
             into: seed,
             overrides: [
                 "profiles/ana/profile.yaml":
                     "user: ana\ncreated_at: 2026-11-01T09:00:00Z\nupdated_at: 2026-11-01T09:00:00Z\nsettings:\n  new_per_day: 50\n"
             ])
-        Shell.run("git", ["clone", "-q", "--bare", seed.url.path, hub.path])
+        await Shell.run("git", ["clone", "-q", "--bare", seed.url.path, hub.path])
         for clone in [desk, laptop] {
-            Shell.run("git", ["clone", "-q", hub.path, clone.path])
-            Shell.run("git", ["config", "user.name", "Test"], in: clone)
-            Shell.run("git", ["config", "user.email", "test@example.invalid"], in: clone)
-            rote(clone, ["setup-git"])
+            await Shell.run("git", ["clone", "-q", hub.path, clone.path])
+            await Shell.run("git", ["config", "user.name", "Test"], in: clone)
+            await Shell.run("git", ["config", "user.email", "test@example.invalid"], in: clone)
+            await rote(clone, ["setup-git"])
         }
     }
 
     /// Review ids in the progress files of `tree` (a commit) or, with nil, of the work tree.
-    func reviewIDs(in library: URL, tree: String?) -> Set<String> {
+    func reviewIDs(in library: URL, tree: String?) async -> Set<String> {
         let output: String
         if let tree {
             output =
-                Shell.run("git", ["grep", "-h", "-o", "{id: [^,]*", tree, "--", "profiles/ana/progress"], in: library)
+                await Shell.run(
+                    "git", ["grep", "-h", "-o", "{id: [^,]*", tree, "--", "profiles/ana/progress"], in: library
+                )
                 .stdout
         } else {
-            output = Shell.run("grep", ["-rho", "{id: [^,]*", "profiles/ana/progress"], in: library).stdout
+            output = await Shell.run("grep", ["-rho", "{id: [^,]*", "profiles/ana/progress"], in: library).stdout
         }
         return Set(output.split(separator: "\n").map { String($0.dropFirst("{id: ".count)) })
     }
@@ -84,7 +86,7 @@ import Glibc
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 
-    func arguments(for command: Command, run: Int, using random: inout SeededGenerator) -> (
+    func arguments(for command: Command, run: Int, using random: inout SeededGenerator) async -> (
         arguments: [String], input: String?, reviewID: String?
     ) {
         switch command {
@@ -110,13 +112,13 @@ import Glibc
 
     /// SIGKILL at a seeded random instant of `rote sync`, `import`, `review` and `study`, while
     /// a second clone keeps syncing its own reviews so the killed syncs have merges to make.
-    @Test(.timeLimit(.minutes(10))) func killedAtRandomInstantsNothingIsLostAndTheNextCommandRecovers() throws {
-        makeNetwork()
+    @Test(.timeLimit(.minutes(10))) func killedAtRandomInstantsNothingIsLostAndTheNextCommandRecovers() async throws {
+        await makeNetwork()
         // How long each command takes when left alone: kills land anywhere in that span.
         var durations: [Command: UInt32] = [:]
         var calibration = SeededGenerator(seed: 0)
         for command in Command.allCases {
-            let (arguments, input, _) = arguments(for: command, run: -1, using: &calibration)
+            let (arguments, input, _) = await arguments(for: command, run: -1, using: &calibration)
             let start = Date()
             let status = try runAndKill(arguments, input: input, after: 30_000_000)
             #expect(status == 0, "\(command) left alone succeeds")
@@ -125,9 +127,9 @@ import Glibc
         print(
             "fault runs: commands take \(Command.allCases.map { "\($0) \(durations[$0]! / 1000) ms" }.joined(separator: ", "))"
         )
-        #expect(rote(desk, ["sync"]).status == 0)
+        #expect(await rote(desk, ["sync"]).status == 0)
 
-        var committed = reviewIDs(in: desk, tree: "HEAD")
+        var committed = await reviewIDs(in: desk, tree: "HEAD")
         var pushedByLaptop = Set<String>()
         var kills = 0
         var completed = 0
@@ -137,11 +139,11 @@ import Glibc
             var random = SeededGenerator(seed: UInt64(run) &* 0x9E37_79B9_7F4A_7C15 &+ 21)
             if run % 4 == 3 {
                 let id = "laptop-\(run)"
-                #expect(rote(laptop, ["review", "words/run", "good", "--id", id]).status == 0)
-                if rote(laptop, ["sync"]).status == 0 { pushedByLaptop.insert(id) }
+                #expect(await rote(laptop, ["review", "words/run", "good", "--id", id]).status == 0)
+                if await rote(laptop, ["sync"]).status == 0 { pushedByLaptop.insert(id) }
             }
             let command = Command.allCases.randomElement(using: &random)!
-            let (arguments, input, reviewID) = arguments(for: command, run: run, using: &random)
+            let (arguments, input, reviewID) = await arguments(for: command, run: run, using: &random)
             let delay = UInt32.random(in: 0...durations[command]!, using: &random)
             let status = try runAndKill(arguments, input: input, after: delay)
             if status == nil {
@@ -154,13 +156,13 @@ import Glibc
                 "run \(run): \(command) killed after \(delay / 1000) ms (\(status.map { "ended by itself with \($0)" } ?? "killed"))"
 
             #expect(status == nil || status == 0, "\(context): a command left alone succeeds")
-            let fsck = Shell.run("git", ["fsck", "--no-progress", "--no-dangling"], in: desk)
+            let fsck = await Shell.run("git", ["fsck", "--no-progress", "--no-dangling"], in: desk)
             #expect(fsck.status == 0, "\(context): git fsck: \(fsck.stderr)")
             // Answered: whatever a study session wrote to a progress file before the kill (it
             // writes each answer as it is given), and a review `rote review` said it recorded.
             // A killed `rote review` recorded nothing — it is all or nothing, and the caller
             // retries it with the same id, below.
-            var answered = reviewIDs(in: desk, tree: nil)
+            var answered = await reviewIDs(in: desk, tree: nil)
             if let reviewID {
                 if status == 0 {
                     #expect(answered.contains(reviewID), "\(context): the recorded review is in its file")
@@ -169,21 +171,21 @@ import Glibc
                 }
             }
 
-            let next = rote(desk, ["sync"])
+            let next = await rote(desk, ["sync"])
             #expect(next.status == 0, "\(context): the next command: \(next.stderr)")
-            let check = rote(desk, ["check"])
+            let check = await rote(desk, ["check"])
             #expect(check.status == 0, "\(context): rote check: \(check.stdout)\(check.stderr)")
-            let pending = Shell.run(
+            let pending = await Shell.run(
                 "git", ["status", "--porcelain", "--", "rote.yaml", "corpus", "profiles"], in: desk
             ).stdout
             #expect(pending.isEmpty, "\(context): uncommitted after recovery: \(pending)")
-            let now = reviewIDs(in: desk, tree: "HEAD")
+            let now = await reviewIDs(in: desk, tree: "HEAD")
             let lost = committed.union(answered).union(pushedByLaptop).subtracting(now)
             #expect(lost.isEmpty, "\(context): reviews lost: \(lost.sorted())")
             if let reviewID, status == nil {
-                let retried = rote(desk, arguments)
+                let retried = await rote(desk, arguments)
                 #expect(retried.status == 0, "\(context): the retried review: \(retried.stderr)")
-                let copies = Shell.run(
+                let copies = await Shell.run(
                     "git", ["grep", "-h", "-c", "{id: \(reviewID),", "HEAD", "--", "profiles/ana/progress"], in: desk
                 ).stdout
                 #expect(
@@ -191,13 +193,14 @@ import Glibc
                     "\(context): the retried review is recorded once: \(copies)")
             }
             if command == .importTable {
-                let deck = Shell.run("git", ["ls-tree", "--name-only", "HEAD", "corpus/table\(run)/"], in: desk).stdout
+                let deck = await Shell.run("git", ["ls-tree", "--name-only", "HEAD", "corpus/table\(run)/"], in: desk)
+                    .stdout
                     .split(separator: "\n")
                 #expect(
                     deck.isEmpty || deck.count == 41,
                     "\(context): an import is all or nothing, found \(deck.count) files")
             }
-            committed = reviewIDs(in: desk, tree: "HEAD")
+            committed = await reviewIDs(in: desk, tree: "HEAD")
             if !lost.isEmpty || next.status != 0 || check.status != 0 { break }
         }
         let seconds = Date().timeIntervalSince(started)
@@ -205,16 +208,16 @@ import Glibc
             "fault runs: \(Self.runs) (\(kills) killed — \(Command.allCases.map { "\($0) \(killed[$0] ?? 0)" }.joined(separator: ", ")) — and \(completed) ended first) in \(Int(seconds)) s"
         )
         #expect(kills >= Self.runs / 3, "runs are killed mid-command, not after: \(kills) of \(Self.runs)")
-        #expect(Shell.run("git", ["fsck", "--no-progress"], in: hub).status == 0)
+        #expect(await Shell.run("git", ["fsck", "--no-progress"], in: hub).status == 0)
     }
 
-    @Test func aLockLeftByADeadProcessIsTakenOverAndALiveOneIsNamedByItsPID() throws {
-        makeNetwork()
+    @Test func aLockLeftByADeadProcessIsTakenOverAndALiveOneIsNamedByItsPID() async throws {
+        await makeNetwork()
         let lock = desk.appending(path: ".git/rote/lock")
         try FileManager.default.createDirectory(at: lock.deletingLastPathComponent(), withIntermediateDirectories: true)
         // A holder that died: its note is still in the file, but no process holds the lock.
         try Data("pid 999999: rote study\n".utf8).write(to: lock)
-        let after = rote(desk, ["review", "words/run", "good"])
+        let after = await rote(desk, ["review", "words/run", "good"])
         #expect(after.status == 0, "\(after.stderr)")
         #expect((try? String(contentsOf: lock, encoding: .utf8)) == "", "the note goes with the lock")
 
@@ -233,7 +236,7 @@ import Glibc
             holder.waitUntilExit()
         }
         _ = output.fileHandleForReading.availableData
-        let busy = rote(desk, ["review", "words/go", "good"])
+        let busy = await rote(desk, ["review", "words/go", "good"])
         #expect(
             busy.status != 0 && busy.stderr.contains("pid \(holder.processIdentifier): rote study"), "\(busy.stderr)")
         #expect(directory.read("desk/profiles/ana/progress/words/go.yaml") == nil, "the refused review wrote nothing")
@@ -243,61 +246,61 @@ import Glibc
         .enabled(
             if: TemporaryMount.permitted, "mounting a tmpfs needs root (CAP_SYS_ADMIN); this machine does not allow it")
     )
-    func aFullDiskGivesAClearErrorAndLosesNothing() throws {
+    func aFullDiskGivesAClearErrorAndLosesNothing() async throws {
         let mount = try TemporaryMount(size: "3m")
         defer { mount.unmount() }
         let library = mount.url.appending(path: "lib")
-        FixtureLibrary.write(into: TemporaryDirectory(at: library))
-        #expect(rote(library, ["review", "words/run", "good", "--id", "before-full"]).status == 0)
-        let before = Shell.run("git", ["rev-parse", "HEAD"], in: library).stdout
-        let committed = reviewIDs(in: library, tree: "HEAD")
+        await FixtureLibrary.write(into: TemporaryDirectory(at: library))
+        #expect(await rote(library, ["review", "words/run", "good", "--id", "before-full"]).status == 0)
+        let before = await Shell.run("git", ["rev-parse", "HEAD"], in: library).stdout
+        let committed = await reviewIDs(in: library, tree: "HEAD")
         // Fill the disk to the last block.
         let filler = mount.url.appending(path: "filler")
-        Shell.run("sh", ["-c", "cat /dev/zero > '\(filler.path)' 2>/dev/null; sync"])
+        await Shell.run("sh", ["-c", "cat /dev/zero > '\(filler.path)' 2>/dev/null; sync"])
         for command in [
             ["review", "words/run", "good", "--id", "on-full"], ["study", "words", "--new", "3"],
             ["suspend", "words/go"],
         ] {
-            let refused = rote(library, command, input: "1\n1\n1\n")
+            let refused = await rote(library, command, input: "1\n1\n1\n")
             #expect(refused.status == 1, "\(command): fails cleanly, no crash: \(refused.status) \(refused.stderr)")
             #expect(refused.stderr.contains("No space left on device"), "\(command): says why: \(refused.stderr)")
         }
-        #expect(Shell.run("git", ["rev-parse", "HEAD"], in: library).stdout == before)
-        #expect(reviewIDs(in: library, tree: "HEAD") == committed)
-        #expect(Shell.run("git", ["fsck", "--no-progress"], in: library).status == 0)
+        #expect(await Shell.run("git", ["rev-parse", "HEAD"], in: library).stdout == before)
+        #expect(await reviewIDs(in: library, tree: "HEAD") == committed)
+        #expect(await Shell.run("git", ["fsck", "--no-progress"], in: library).status == 0)
         try FileManager.default.removeItem(at: filler)
-        #expect(rote(library, ["review", "words/run", "good", "--id", "after-full"]).status == 0)
-        #expect(rote(library, ["check"]).status == 0)
-        #expect(reviewIDs(in: library, tree: "HEAD").isSuperset(of: committed.union(["after-full"])))
-        #expect(Shell.run("git", ["status", "--porcelain"], in: library).stdout.isEmpty)
+        #expect(await rote(library, ["review", "words/run", "good", "--id", "after-full"]).status == 0)
+        #expect(await rote(library, ["check"]).status == 0)
+        #expect(await reviewIDs(in: library, tree: "HEAD").isSuperset(of: committed.union(["after-full"])))
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: library).stdout.isEmpty)
     }
 
     @Test(
         .enabled(
             if: TemporaryMount.permitted, "mounting a tmpfs needs root (CAP_SYS_ADMIN); this machine does not allow it")
     )
-    func aReadOnlyLibraryGivesAClearErrorAndLosesNothing() throws {
+    func aReadOnlyLibraryGivesAClearErrorAndLosesNothing() async throws {
         let mount = try TemporaryMount(size: "16m")
         defer { mount.unmount() }
         let library = mount.url.appending(path: "lib")
-        FixtureLibrary.write(into: TemporaryDirectory(at: library))
-        #expect(rote(library, ["review", "words/run", "good", "--id", "before-ro"]).status == 0)
-        let committed = reviewIDs(in: library, tree: "HEAD")
+        await FixtureLibrary.write(into: TemporaryDirectory(at: library))
+        #expect(await rote(library, ["review", "words/run", "good", "--id", "before-ro"]).status == 0)
+        let committed = await reviewIDs(in: library, tree: "HEAD")
         try mount.remount(readOnly: true)
         for command in [["review", "words/run", "good"], ["study", "words", "--new", "3"], ["sync"]] {
-            let refused = rote(library, command, input: "1\n1\n")
+            let refused = await rote(library, command, input: "1\n1\n")
             #expect(refused.status == 1, "\(command): fails cleanly: \(refused.status) \(refused.stderr)")
             #expect(refused.stderr.contains("Read-only file system"), "\(command): says why: \(refused.stderr)")
         }
-        let shown = rote(library, ["show", "words/run"])
+        let shown = await rote(library, ["show", "words/run"])
         #expect(
             shown.status == 0 && shown.stdout.contains("words/run") || shown.stderr.contains("Read-only file system"),
             "reading works or says why: \(shown.status) \(shown.stdout) \(shown.stderr)")
         try mount.remount(readOnly: false)
-        #expect(reviewIDs(in: library, tree: "HEAD") == committed)
-        #expect(rote(library, ["review", "words/run", "good", "--id", "after-ro"]).status == 0)
-        #expect(rote(library, ["check"]).status == 0)
-        #expect(Shell.run("git", ["fsck", "--no-progress"], in: library).status == 0)
+        #expect(await reviewIDs(in: library, tree: "HEAD") == committed)
+        #expect(await rote(library, ["review", "words/run", "good", "--id", "after-ro"]).status == 0)
+        #expect(await rote(library, ["check"]).status == 0)
+        #expect(await Shell.run("git", ["fsck", "--no-progress"], in: library).status == 0)
     }
 }
 
@@ -317,18 +320,22 @@ struct TemporaryMount {
         holder = TemporaryDirectory("rote-mount")
         url = holder.url.appending(path: "mnt")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        let mounted = Shell.run("mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", url.path])
-        guard mounted.status == 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: mounted.stderr])
-        }
+        // mount(2) itself rather than mount(8): `permitted` and `defer { unmount() }` are synchronous.
+        try Self.check(mount("tmpfs", url.path, "tmpfs", 0, "size=\(size)"), "mounting a tmpfs on \(url.path)")
     }
 
     func remount(readOnly: Bool) throws {
-        let result = Shell.run("mount", ["-o", "remount,\(readOnly ? "ro" : "rw")", url.path])
-        guard result.status == 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: result.stderr])
+        let flags = UInt(MS_REMOUNT) | (readOnly ? UInt(MS_RDONLY) : 0)
+        try Self.check(
+            mount(nil, url.path, nil, flags, nil), "remounting \(url.path) \(readOnly ? "read-only" : "read-write")")
+    }
+
+    private static func check(_ result: Int32, _ action: String) throws {
+        guard result == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "\(action): \(reason)"])
         }
     }
 
-    func unmount() { Shell.run("umount", ["-l", url.path]) }
+    func unmount() { umount2(url.path, Int32(MNT_DETACH)) }
 }

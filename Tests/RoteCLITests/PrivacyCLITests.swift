@@ -29,24 +29,24 @@ import Testing
     }
 
     @discardableResult
-    func rote(_ arguments: [String], in library: URL? = nil, input: String? = nil) -> Shell.Output {
-        Shell.run(
+    func rote(_ arguments: [String], in library: URL? = nil, input: String? = nil) async -> Shell.Output {
+        await Shell.run(
             Self.binary, (library.map { ["-C", $0.path] } ?? []) + arguments, in: directory.url, input: input,
             environment: environment)
     }
 
     /// Every name, e-mail and message of every commit, and every version of every file.
-    func everythingCommitted(in library: URL) -> String {
-        Shell.run(
+    func everythingCommitted(in library: URL) async -> String {
+        await Shell.run(
             "git", ["log", "--all", "-p", "--format=%an <%ae> %cn <%ce>%n%B"], in: library, environment: environment
         ).stdout
     }
 
-    @Test func anAnonymousLibraryNamesNoOneInItsFilesOrCommits() throws {
+    @Test func anAnonymousLibraryNamesNoOneInItsFilesOrCommits() async throws {
         let hub = directory.url.appending(path: "hub.git")
-        Shell.run("git", ["init", "-q", "--bare", "-b", "main", hub.path])
+        await Shell.run("git", ["init", "-q", "--bare", "-b", "main", hub.path])
         let desk = directory.url.appending(path: "desk")
-        let created = rote(["init", "--anonymous", desk.path])
+        let created = await rote(["init", "--anonymous", desk.path])
         #expect(created.status == 0, "\(created.stderr)")
         let manifest = try #require(
             LibraryManifest.decode(
@@ -57,80 +57,80 @@ import Testing
         #expect(learner.wholeMatch(of: /learner-[0-9a-f]{10}/) != nil, "a random learner id: \(learner)")
 
         // Study of every kind that writes, then a second clone and a sync both ways.
-        #expect(rote(["consent", "grant"], in: desk).status == 0)
-        #expect(rote(["review", "kjv/joh-3-16", "good"], in: desk).status == 0)
-        #expect(rote(["study", "english-a1", "--new", "1"], in: desk, input: "1\n").status == 0)
-        Shell.run("git", ["remote", "add", "origin", hub.path], in: desk)
-        #expect(rote(["sync"], in: desk).status == 0)
+        #expect(await rote(["consent", "grant"], in: desk).status == 0)
+        #expect(await rote(["review", "kjv/joh-3-16", "good"], in: desk).status == 0)
+        #expect(await rote(["study", "english-a1", "--new", "1"], in: desk, input: "1\n").status == 0)
+        await Shell.run("git", ["remote", "add", "origin", hub.path], in: desk)
+        #expect(await rote(["sync"], in: desk).status == 0)
         let laptop = directory.url.appending(path: "laptop")
-        #expect(rote(["clone", hub.path, laptop.path]).status == 0)
-        #expect(rote(["review", "english-a1/run", "hard"], in: laptop).status == 0)
-        #expect(rote(["review", "english-a1/run", "easy"], in: desk).status == 0)
-        #expect(rote(["sync"], in: laptop).status == 0)
-        #expect(rote(["sync"], in: desk).status == 0)
+        #expect(await rote(["clone", hub.path, laptop.path]).status == 0)
+        #expect(await rote(["review", "english-a1/run", "hard"], in: laptop).status == 0)
+        #expect(await rote(["review", "english-a1/run", "easy"], in: desk).status == 0)
+        #expect(await rote(["sync"], in: laptop).status == 0)
+        #expect(await rote(["sync"], in: desk).status == 0)
 
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
         for library in [desk, laptop] {
-            let committed = everythingCommitted(in: library)
+            let committed = await everythingCommitted(in: library)
             #expect(committed.contains("joh-3-16") && committed.contains("Rote <\(learner)@users.rote.invalid>"))
             for name in [Self.gitName, Self.gitEmail, Self.login, "Zebulon"] {
                 #expect(!committed.contains(name), "\(name) is in the history of \(library.lastPathComponent)")
             }
             if host.count >= 4 { #expect(!committed.contains(host), "the host name \(host) is in the history") }
             let authors = Set(
-                Shell.run("git", ["log", "--all", "--format=%an <%ae>%n%cn <%ce>"], in: library).stdout.split(
+                await Shell.run("git", ["log", "--all", "--format=%an <%ae>%n%cn <%ce>"], in: library).stdout.split(
                     separator: "\n"
                 ).map(String.init))
             #expect(
                 authors == ["Rote <\(learner)@users.rote.invalid>"], "every commit, merges too, by Rote: \(authors)")
             // Plain git in the clone commits anonymously as well.
             #expect(
-                Shell.run("git", ["config", "user.email"], in: library).stdout.trimmingCharacters(
+                await Shell.run("git", ["config", "user.email"], in: library).stdout.trimmingCharacters(
                     in: .whitespacesAndNewlines) == "\(learner)@users.rote.invalid")
         }
-        #expect(rote(["check"], in: desk).status == 0)
+        #expect(await rote(["check"], in: desk).status == 0)
     }
 
-    @Test func anAnonymousLibraryNeverFallsBackToTheLoginName() throws {
+    @Test func anAnonymousLibraryNeverFallsBackToTheLoginName() async throws {
         let library = directory.url.appending(path: "anon")
-        #expect(rote(["init", "--anonymous", library.path]).status == 0)
+        #expect(await rote(["init", "--anonymous", library.path]).status == 0)
         var manifest = try String(contentsOf: library.appending(path: "rote.yaml"), encoding: .utf8)
         manifest =
             manifest.split(separator: "\n").filter { !$0.hasPrefix("default_user:") }.joined(separator: "\n") + "\n"
         try manifest.write(to: library.appending(path: "rote.yaml"), atomically: true, encoding: .utf8)
-        let refused = rote(["review", "english-a1/run", "good"], in: library)
+        let refused = await rote(["review", "english-a1/run", "good"], in: library)
         #expect(
             refused.status != 0 && refused.stderr.contains("anonymous") && refused.stderr.contains("--user"),
             "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: library.appending(path: "profiles/\(Self.login)").path))
     }
 
-    @Test func theDeviceIdIsRandomPerCloneAndItsNameStaysLocal() throws {
+    @Test func theDeviceIdIsRandomPerCloneAndItsNameStaysLocal() async throws {
         let hub = directory.url.appending(path: "hub.git")
-        Shell.run("git", ["init", "-q", "--bare", "-b", "main", hub.path])
+        await Shell.run("git", ["init", "-q", "--bare", "-b", "main", hub.path])
         let desk = directory.url.appending(path: "desk")
-        #expect(rote(["init", desk.path]).status == 0)
-        #expect(rote(["review", "english-a1/run", "good"], in: desk).status == 0)
+        #expect(await rote(["init", desk.path]).status == 0)
+        #expect(await rote(["review", "english-a1/run", "good"], in: desk).status == 0)
         let id = try String(contentsOf: desk.appending(path: ".git/rote/device-id"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(id.wholeMatch(of: /dev-[0-9a-f]{12}/) != nil, "\(id)")
         let progress = try String(
             contentsOf: desk.appending(path: "profiles/\(Self.login)/progress/english-a1/run.yaml"), encoding: .utf8)
         #expect(progress.contains("device: \(id)}"), "\(progress)")
-        #expect(Shell.run("git", ["log", "-1", "--format=%B"], in: desk).stdout.contains("Rote-Device: \(id)"))
+        #expect(await Shell.run("git", ["log", "-1", "--format=%B"], in: desk).stdout.contains("Rote-Device: \(id)"))
 
-        let named = rote(["device", "--name", "Ana's old laptop"], in: desk)
+        let named = await rote(["device", "--name", "Ana's old laptop"], in: desk)
         #expect(
             named.status == 0 && named.stdout.contains(id) && named.stdout.contains("Ana's old laptop"),
             "\(named.stdout)")
-        #expect(rote(["log"], in: desk).stdout.contains("Ana's old laptop"), "rote log shows this device's name")
-        #expect(!everythingCommitted(in: desk).contains("old laptop"), "the name is never committed")
+        #expect(await rote(["log"], in: desk).stdout.contains("Ana's old laptop"), "rote log shows this device's name")
+        #expect(await !everythingCommitted(in: desk).contains("old laptop"), "the name is never committed")
 
-        Shell.run("git", ["remote", "add", "origin", hub.path], in: desk)
-        #expect(rote(["sync"], in: desk).status == 0)
+        await Shell.run("git", ["remote", "add", "origin", hub.path], in: desk)
+        #expect(await rote(["sync"], in: desk).status == 0)
         let laptop = directory.url.appending(path: "laptop")
-        #expect(rote(["clone", hub.path, laptop.path]).status == 0)
-        #expect(rote(["review", "english-a1/run", "hard"], in: laptop).status == 0)
+        #expect(await rote(["clone", hub.path, laptop.path]).status == 0)
+        #expect(await rote(["review", "english-a1/run", "hard"], in: laptop).status == 0)
         let other = try String(contentsOf: laptop.appending(path: ".git/rote/device-id"), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(other != id && other.hasPrefix("dev-"))
@@ -138,34 +138,35 @@ import Testing
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
         if host.count >= 4 {
             #expect(
-                !everythingCommitted(in: laptop).contains("device: \(Slug.make(from: host))"),
+                await !everythingCommitted(in: laptop).contains("device: \(Slug.make(from: host))"),
                 "no review names the host")
         }
     }
 
-    @Test func passagePracticeWaitsForConsentAndWithdrawingErasesIt() throws {
+    @Test func passagePracticeWaitsForConsentAndWithdrawingErasesIt() async throws {
         let library = directory.url.appending(path: "lib")
-        #expect(rote(["init", library.path]).status == 0)
-        #expect(rote(["consent"], in: library).stdout.contains("passage practice: not asked yet"))
-        let refused = rote(["review", "kjv/joh-3-16", "good"], in: library)
+        #expect(await rote(["init", library.path]).status == 0)
+        #expect(await rote(["consent"], in: library).stdout.contains("passage practice: not asked yet"))
+        let refused = await rote(["review", "kjv/joh-3-16", "good"], in: library)
         #expect(refused.status != 0 && refused.stderr.contains("rote consent grant"), "\(refused.stderr)")
-        let studied = rote(["study", "kjv", "--new", "1"], in: library, input: "")
+        let studied = await rote(["study", "kjv", "--new", "1"], in: library, input: "")
         #expect(
             studied.status != 0 && studied.stderr.contains("passage study refused"),
             "end of input: \(studied.stdout) \(studied.stderr)")
         #expect(
             !FileManager.default.fileExists(atPath: library.appending(path: "profiles/\(Self.login)/progress/kjv").path)
         )
-        #expect(Shell.run("git", ["status", "--porcelain"], in: library).stdout.isEmpty)
-        #expect(!everythingCommitted(in: library).contains("profiles/\(Self.login)/progress/kjv"))
-        #expect(rote(["review", "english-a1/run", "good"], in: library).status == 0, "other decks are unaffected")
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: library).stdout.isEmpty)
+        #expect(await !everythingCommitted(in: library).contains("profiles/\(Self.login)/progress/kjv"))
+        #expect(
+            await rote(["review", "english-a1/run", "good"], in: library).status == 0, "other decks are unaffected")
 
-        #expect(rote(["consent", "grant"], in: library).status == 0)
-        #expect(rote(["consent"], in: library).stdout.contains("passage practice: granted at 20"))
-        #expect(rote(["review", "kjv/joh-3-16", "good"], in: library).status == 0)
-        #expect(rote(["suspend", "kjv/mat-5-44"], in: library).status == 0)
+        #expect(await rote(["consent", "grant"], in: library).status == 0)
+        #expect(await rote(["consent"], in: library).stdout.contains("passage practice: granted at 20"))
+        #expect(await rote(["review", "kjv/joh-3-16", "good"], in: library).status == 0)
+        #expect(await rote(["suspend", "kjv/mat-5-44"], in: library).status == 0)
 
-        let withdrawn = rote(["consent", "withdraw"], in: library)
+        let withdrawn = await rote(["consent", "withdraw"], in: library)
         #expect(
             withdrawn.status == 0 && withdrawn.stdout.contains("Erased 3 files")
                 && withdrawn.stdout.contains("--purge-history"), "\(withdrawn.stdout)")
@@ -175,13 +176,13 @@ import Testing
         #expect(
             FileManager.default.fileExists(
                 atPath: library.appending(path: "profiles/\(Self.login)/progress/english-a1/run.yaml").path))
-        #expect(rote(["consent"], in: library).stdout.contains("passage practice: not granted"))
-        #expect(rote(["review", "kjv/joh-3-16", "good"], in: library).status != 0)
-        #expect(rote(["check"], in: library).status == 0)
-        let purged = rote(["consent", "withdraw", "--purge-history", "--yes"], in: library)
+        #expect(await rote(["consent"], in: library).stdout.contains("passage practice: not granted"))
+        #expect(await rote(["review", "kjv/joh-3-16", "good"], in: library).status != 0)
+        #expect(await rote(["check"], in: library).status == 0)
+        let purged = await rote(["consent", "withdraw", "--purge-history", "--yes"], in: library)
         #expect(purged.status == 0 && purged.stdout.contains("Rewrote"), "\(purged.stdout) \(purged.stderr)")
-        let history = Shell.run("git", ["log", "--all", "--name-only", "--format="], in: library).stdout
+        let history = await Shell.run("git", ["log", "--all", "--name-only", "--format="], in: library).stdout
         #expect(!history.contains("progress/kjv"), "no commit holds passage practice")
-        #expect(Shell.run("git", ["fsck", "--no-progress"], in: library).status == 0)
+        #expect(await Shell.run("git", ["fsck", "--no-progress"], in: library).status == 0)
     }
 }

@@ -9,16 +9,16 @@ import Testing
     // Nothing listens on the discard port of the loopback address: each command fails at once.
     static let url = "http://alice:hunter2@127.0.0.1:9/decks.git"
 
-    @Test func syncCloneAndDeckCommandsHideAPasswordInAURL() throws {
+    @Test func syncCloneAndDeckCommandsHideAPasswordInAURL() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
-        Shell.run("git", ["remote", "add", "origin", Self.url], in: directory.url)
-        let runs = [
+        await FixtureLibrary.write(into: directory)
+        await Shell.run("git", ["remote", "add", "origin", Self.url], in: directory.url)
+        for arguments in [
             ["sync"],
             ["clone", Self.url, directory.url.appending(path: "copy").path],
             ["deck", "add", Self.url],
-        ].map { Shell.run(Self.binary, $0, in: directory.url) }
-        for output in runs {
+        ] {
+            let output = await Shell.run(Self.binary, arguments, in: directory.url)
             #expect(output.status == 1, "\(output.stdout)\(output.stderr)")
             #expect(!(output.stdout + output.stderr).contains("hunter2"), "\(output.stdout)\(output.stderr)")
             #expect(output.stderr.contains("alice:***@127.0.0.1:9"), "\(output.stderr)")

@@ -12,8 +12,8 @@ import Testing
     let directory = TemporaryDirectory()
     var lib: URL { directory.url }
 
-    init() {
-        FixtureLibrary.write(
+    init() async {
+        await FixtureLibrary.write(
             into: directory,
             overrides: [
                 "corpus/verses/joh-11-35.yaml":
@@ -33,8 +33,8 @@ import Testing
     }
 
     @discardableResult
-    func rote(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) -> Shell.Output {
-        Shell.run(
+    func rote(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async -> Shell.Output {
+        await Shell.run(
             Self.binary, ["-C", lib.path, "--user", "ana"] + arguments, input: input,
             environment: ["NO_COLOR": "1"].merging(environment) { $1 })
     }
@@ -43,19 +43,19 @@ import Testing
         try LibraryLoader().load(lib).sessions["ana"] ?? []
     }
 
-    @Test func aDomainOrASkillIsStudiedAlone() throws {
-        let domain = rote(["study", "maths/arithmetic", "--plan", "--list"])
+    @Test func aDomainOrASkillIsStudiedAlone() async throws {
+        let domain = await rote(["study", "maths/arithmetic", "--plan", "--list"])
         #expect(domain.status == 0, "\(domain.stderr)")
         #expect(
             domain.stdout.contains("maths/arithmetic/addition/two_plus_two")
                 && domain.stdout.contains("maths/arithmetic/subtraction/five_minus_two"))
-        let skill = rote(["study", "maths/arithmetic/subtraction", "--plan", "--list"])
+        let skill = await rote(["study", "maths/arithmetic/subtraction", "--plan", "--list"])
         #expect(
             skill.stdout.contains("1 new") && skill.stdout.contains("five_minus_two")
                 && !skill.stdout.contains("two_plus_two"), "\(skill.stdout)")
-        #expect(!rote(["study", "words", "--plan", "--list"]).stdout.contains("maths/"))
+        #expect(await !rote(["study", "words", "--plan", "--list"]).stdout.contains("maths/"))
 
-        let missing = rote(["study", "maths/arithmetic/division", "--plan"])
+        let missing = await rote(["study", "maths/arithmetic/division", "--plan"])
         #expect(missing.status != 0)
         #expect(
             missing.stderr.contains(
@@ -63,7 +63,7 @@ import Testing
             ), "\(missing.stderr)")
 
         // A session about one skill records the skill and its score (seed 001's sessions).
-        let studied = rote(["study", "maths/arithmetic/subtraction"], input: "1\n")
+        let studied = await rote(["study", "maths/arithmetic/subtraction"], input: "1\n")
         #expect(studied.status == 0, "\(studied.stderr)\n\(studied.stdout)")
         let session = try #require(try sessions().first)
         #expect(session.skill == "maths/arithmetic/subtraction")
@@ -72,26 +72,26 @@ import Testing
         #expect(session.kind == .learning)
     }
 
-    @Test func aSessionOfAWholeDeckRecordsNoSkill() throws {
-        _ = rote(["study", "maths", "--new", "1"], input: "1\n")
+    @Test func aSessionOfAWholeDeckRecordsNoSkill() async throws {
+        _ = await rote(["study", "maths", "--new", "1"], input: "1\n")
         let session = try #require(try sessions().first)
         #expect(session.skill == nil && session.score != nil)
     }
 
-    @Test func passagesAreStudiedByTag() throws {
-        let love = rote(["study", "verses", "--tag", "love", "--plan", "--list"])
+    @Test func passagesAreStudiedByTag() async throws {
+        let love = await rote(["study", "verses", "--tag", "love", "--plan", "--list"])
         #expect(love.status == 0, "\(love.stderr)")
         #expect(love.stdout.contains("verses/1jo-4-8") && !love.stdout.contains("verses/joh-11-35"), "\(love.stdout)")
-        let either = rote(["study", "--tag", "LOVE", "--tag", "grief", "--plan", "--list"])
+        let either = await rote(["study", "--tag", "LOVE", "--tag", "grief", "--plan", "--list"])
         #expect(
             either.stdout.contains("verses/1jo-4-8") && either.stdout.contains("verses/joh-11-35")
                 && !either.stdout.contains("words/"), "\(either.stdout)")
-        let none = rote(["study", "verses", "--tag", "joy", "--plan"])
+        let none = await rote(["study", "verses", "--tag", "joy", "--plan"])
         #expect(none.status != 0)
         #expect(none.stderr.contains("no passage tagged joy; tags are: compassion, grief, love"), "\(none.stderr)")
     }
 
-    @Test func skillProgressAndQuestionStatisticsAreDerivedFromTheHistory() throws {
+    @Test func skillProgressAndQuestionStatisticsAreDerivedFromTheHistory() async throws {
         // One wrong answer to 2 + 2 (a wrong choice), then a right one to 5 - 2.
         directory.write(
             "profiles/ana/sessions/2026/11/s1.yaml",
@@ -126,11 +126,11 @@ import Testing
               - {id: r2, at: 2026-11-20T09:00:20Z, grade: good, ms: 2000}
 
             """)
-        Shell.run("git", ["add", "-A"], in: lib)
-        Shell.run(
+        await Shell.run("git", ["add", "-A"], in: lib)
+        await Shell.run(
             "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "history"], in: lib)
 
-        let stats = rote(["stats"], environment: ["TZ": "UTC"])
+        let stats = await rote(["stats"], environment: ["TZ": "UTC"])
         #expect(stats.status == 0, "\(stats.stderr)")
         #expect(
             stats.stdout.contains(
@@ -138,17 +138,17 @@ import Testing
             ), "\(stats.stdout)")
         #expect(stats.stdout.contains("maths/arithmetic/subtraction: 1 attempt · 1 right (100%)"), "\(stats.stdout)")
 
-        let skill = rote(["show", "maths/arithmetic/addition"], environment: ["TZ": "UTC"])
+        let skill = await rote(["show", "maths/arithmetic/addition"], environment: ["TZ": "UTC"])
         #expect(skill.status == 0, "\(skill.stderr)")
         #expect(skill.stdout.contains("maths/arithmetic/addition  (skill)") && skill.stdout.contains("Addition"))
         #expect(skill.stdout.contains("1 attempt · 0 right (0%)"), "\(skill.stdout)")
         #expect(skill.stdout.contains("progress 0%: 0 of 2 published questions last answered right"), "\(skill.stdout)")
-        let domain = rote(["show", "maths/arithmetic"]).stdout
+        let domain = await rote(["show", "maths/arithmetic"]).stdout
         #expect(
             domain.contains("addition — Addition") && domain.contains("subtraction — Subtraction")
                 && domain.contains("progress 100%: 1 of 1"), "\(domain)")
 
-        let questions = rote(["stats", "--questions", "--deck", "maths"])
+        let questions = await rote(["stats", "--questions", "--deck", "maths"])
         #expect(questions.status == 0, "\(questions.stderr)")
         let lines = questions.stdout.split(separator: "\n").map(String.init)
         #expect(
@@ -156,14 +156,14 @@ import Testing
             "worst first: \(lines)")
         #expect(lines.contains("  maths/arithmetic/subtraction/five_minus_two mcq_single  used 1 time · 100% right"))
         #expect(
-            rote(["show", "maths/arithmetic/addition/two_plus_two"]).stdout.contains(
+            await rote(["show", "maths/arithmetic/addition/two_plus_two"]).stdout.contains(
                 "mcq_single  used 1 time · 0% right"))
-        #expect(rote(["stats", "--questions", "--deck", "nope"]).status != 0)
+        #expect(await rote(["stats", "--questions", "--deck", "nope"]).status != 0)
     }
 
     /// 7 lapses in the file; forgetting once more makes 8, a leech: study says so and one
     /// `suspend` takes it out; show and stats name it.
-    @Test func aLeechIsAnnouncedShownAndSuspendedInOneKey() throws {
+    @Test func aLeechIsAnnouncedShownAndSuspendedInOneKey() async throws {
         var reviews = [
             "  - {id: l0, at: 2026-10-01T09:00:00Z, grade: good}",
             "  - {id: l1, at: 2026-10-01T09:10:00Z, grade: good}",
@@ -182,31 +182,31 @@ import Testing
             \(reviews.joined(separator: "\n"))
 
             """)
-        Shell.run("git", ["add", "-A"], in: lib)
-        Shell.run(
+        await Shell.run("git", ["add", "-A"], in: lib)
+        await Shell.run(
             "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "lapses"], in: lib)
-        #expect(!rote(["show", "words/run"]).stdout.contains("leech"), "7 lapses are not yet a leech")
+        #expect(await !rote(["show", "words/run"]).stdout.contains("leech"), "7 lapses are not yet a leech")
 
-        let study = rote(["study", "words", "--new", "0", "--typed"], input: "wrong\nwrong\nsuspend\n")
+        let study = await rote(["study", "words", "--new", "0", "--typed"], input: "wrong\nwrong\nsuspend\n")
         #expect(study.status == 0, "\(study.stderr)\n\(study.stdout)")
         #expect(study.stdout.contains("Leech: forgotten 8 times."), "\(study.stdout)")
         #expect(study.stdout.contains("Suspended words/run"))
         let text = try #require(directory.read("profiles/ana/progress/words/run.yaml"))
         let file = try #require(ProgressFile.decode(text, path: "run.yaml").0)
         #expect(file.status == .suspended && file.state?.lapses == 8)
-        #expect(rote(["show", "words/run"]).stdout.contains("leech: forgotten 8 times"))
-        _ = rote(["activate", "words/run"])
+        #expect(await rote(["show", "words/run"]).stdout.contains("leech: forgotten 8 times"))
+        _ = await rote(["activate", "words/run"])
         #expect(
-            rote(["stats"]).stdout.contains(
+            await rote(["stats"]).stdout.contains(
                 "leeches (forgotten 8+ times; rewrite them or `rote suspend ID`):\n  words/run"))
     }
 
     /// Seed 001's JSON out and back in: a skills deck exported, removed and imported again
     /// is the deck it was, UUIDs, slugs, payloads and publish flags alike.
-    @Test func aSkillsDeckRoundTripsThroughTheSeedJSON() throws {
+    @Test func aSkillsDeckRoundTripsThroughTheSeedJSON() async throws {
         let before = try LibraryLoader().load(lib)
         let out = lib.appending(path: "maths.json").path
-        let exported = rote(["export", "--deck", "maths", "--format", "json", "--out", out])
+        let exported = await rote(["export", "--deck", "maths", "--format", "json", "--out", out])
         #expect(exported.status == 0, "\(exported.stderr)")
         let json = try #require(FileManager.default.contents(atPath: out))
         guard case let .object(top)? = try? JSONValue.parse(json).get(), case let .array(questions)? = top["questions"]
@@ -216,10 +216,10 @@ import Testing
         }
         #expect(questions.count == 3 && top["domains"] != nil && top["skills"] != nil)
 
-        Shell.run("git", ["rm", "-rq", "corpus/maths"], in: lib)
-        Shell.run(
+        await Shell.run("git", ["rm", "-rq", "corpus/maths"], in: lib)
+        await Shell.run(
             "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "no maths"], in: lib)
-        let imported = rote(["import", out, "--deck", "maths"])
+        let imported = await rote(["import", out, "--deck", "maths"])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("1 domain, 2 skills, 3 questions (6 new"), "\(imported.stdout)")
         #expect(!imported.stderr.contains("warning") && !imported.stderr.contains("error"), "\(imported.stderr)")
@@ -233,16 +233,16 @@ import Testing
             #expect(after.entries.first { $0.id == entry.id }?.content == entry.content, "\(entry.id)")
         }
         #expect(
-            rote(["export", "--deck", "words", "--format", "json"]).stderr.contains(
+            await rote(["export", "--deck", "words", "--format", "json"]).stderr.contains(
                 "is a vocabulary deck; the seed JSON format holds skills decks"))
     }
 
     /// The learner export holds letter attempts (JSON and CSV) and, in CSV as in JSON, the
     /// ladder positions and reflections of passages, and each session's skill and score.
-    @Test func theLearnerExportHoldsLettersLaddersReflectionsAndScores() throws {
+    @Test func theLearnerExportHoldsLettersLaddersReflectionsAndScores() async throws {
         let attempt =
             #"{"letter": "l", "mode": "memory", "score": 86, "stroke_order": 90, "direction": 80, "shape": 85, "start": 90, "tips": ["stem-down"], "hint_used": false, "started_at": "2026-11-21T10:00:00Z", "completed_at": "2026-11-21T10:00:05Z", "drawing": [[[50, 10, 0], [50.5, 80, 400]]]}"#
-        #expect(rote(["letters", "record", "-"], input: attempt).status == 0)
+        #expect(await rote(["letters", "record", "-"], input: attempt).status == 0)
         directory.write(
             "profiles/ana/progress/verses/joh-11-35.yaml",
             """
@@ -252,17 +252,17 @@ import Testing
             reflection: {text: "He wept, with them.", at: 2026-11-19T09:00:00Z}
 
             """)
-        _ = rote(["study", "maths/arithmetic/subtraction"], input: "1\n")
+        _ = await rote(["study", "maths/arithmetic/subtraction"], input: "1\n")
 
         let json = lib.appending(path: "out-json")
-        #expect(rote(["export", "--format", "json", "--out", json.path]).status == 0)
+        #expect(await rote(["export", "--format", "json", "--out", json.path]).status == 0)
         let document = try #require(directory.read("out-json/ana.json"))
         #expect(
             document.contains("\"letters\": [") && document.contains("\"score\": 86")
                 && document.contains("\"drawing\""), "\(document.prefix(600))")
 
         let csv = lib.appending(path: "out-csv")
-        let written = rote(["export", "--format", "csv", "--out", csv.path])
+        let written = await rote(["export", "--format", "csv", "--out", csv.path])
         #expect(written.status == 0, "\(written.stderr)")
         let letters = try #require(directory.read("out-csv/letter_attempts.csv"))
         #expect(
@@ -288,11 +288,11 @@ import Testing
 
     /// Seed 000: after 7 days without a sync, study and stats say so, once a day; a library
     /// without a remote has nothing to sync with.
-    @Test func aSyncOlderThanAWeekIsMentionedOnceADay() throws {
-        #expect(!rote(["study", "--plan"]).stderr.contains("sync"), "no remote, no reminder")
-        Shell.run("git", ["remote", "add", "origin", lib.appending(path: "elsewhere.git").path], in: lib)
-        #expect(rote(["study", "--plan"]).stderr.contains("This library has not been synced yet"))
-        #expect(!rote(["stats"]).stderr.contains("synced"), "once a day")
+    @Test func aSyncOlderThanAWeekIsMentionedOnceADay() async throws {
+        #expect(await !rote(["study", "--plan"]).stderr.contains("sync"), "no remote, no reminder")
+        await Shell.run("git", ["remote", "add", "origin", lib.appending(path: "elsewhere.git").path], in: lib)
+        #expect(await rote(["study", "--plan"]).stderr.contains("This library has not been synced yet"))
+        #expect(await !rote(["stats"]).stderr.contains("synced"), "once a day")
 
         func fetched(daysAgo: Double) throws {
             let head = lib.appending(path: ".git/FETCH_HEAD")
@@ -302,19 +302,19 @@ import Testing
             directory.remove(".git/rote/reminders")
         }
         try fetched(daysAgo: 8)
-        let stale = rote(["stats"])
+        let stale = await rote(["stats"])
         #expect(stale.stderr.contains("Last sync 8 days ago"), "\(stale.stderr)")
         #expect(stale.stdout.contains("due today"), "stats go on: \(stale.stdout)")
-        #expect(!rote(["study", "--plan"]).stderr.contains("Last sync"))
+        #expect(await !rote(["study", "--plan"]).stderr.contains("Last sync"))
         try fetched(daysAgo: 2)
-        #expect(!rote(["study", "--plan"]).stderr.contains("sync"))
+        #expect(await !rote(["study", "--plan"]).stderr.contains("sync"))
     }
 
     /// `rote init` records the learner's languages (flags; asked only at a terminal), and
     /// they decide the prompt side: an English speaker learning english-a1's Arabic is asked
     /// the Arabic first.
-    @Test func initRecordsTheLanguagesAndTheyDecideThePromptSide() throws {
-        let made = Shell.run(
+    @Test func initRecordsTheLanguagesAndTheyDecideThePromptSide() async throws {
+        let made = await Shell.run(
             Self.binary, ["init", "en-ar", "--user", "eve", "--native-language", "en", "--target-language", "ar"],
             in: lib)
         #expect(made.status == 0, "\(made.stderr)")
@@ -322,45 +322,45 @@ import Testing
         let text = try #require(directory.read("en-ar/profiles/eve/profile.yaml"))
         let profile = try #require(Profile.decode(text, path: "p").0)
         #expect(profile.settings.nativeLanguage == "en" && profile.settings.targetLanguage == "ar")
-        func firstQuestion(_ library: String) -> String {
-            let output = Shell.run(
+        func firstQuestion(_ library: String) async -> String {
+            let output = await Shell.run(
                 Self.binary, ["-C", library, "study", "english-a1", "--new", "1", "--typed"], in: lib, input: "quit\n"
             ).stdout
             return output.split(separator: "\n").first { $0.hasPrefix("Translate") }.map(String.init) ?? output
         }
-        #expect(firstQuestion("en-ar").hasPrefix("Translate back: "), "the Arabic is the prompt")
+        #expect(await firstQuestion("en-ar").hasPrefix("Translate back: "), "the Arabic is the prompt")
         #expect(
-            Shell.run(Self.binary, ["init", "plain", "--user", "bo"], in: lib).status == 0,
+            await Shell.run(Self.binary, ["init", "plain", "--user", "bo"], in: lib).status == 0,
             "without a terminal nothing is asked")
-        #expect(firstQuestion("plain").hasPrefix("Translate: "), "the deck's own direction")
-        let bad = Shell.run(Self.binary, ["init", "bad", "--native-language", "Arabic"], in: lib)
+        #expect(await firstQuestion("plain").hasPrefix("Translate: "), "the deck's own direction")
+        let bad = await Shell.run(Self.binary, ["init", "bad", "--native-language", "Arabic"], in: lib)
         #expect(bad.status != 0 && bad.stderr.contains("--native-language 'Arabic' is not a language code"))
     }
 
-    @Test func tracingSettingsAreKeptInTheProfile() throws {
-        #expect(rote(["letters", "settings"]).stdout.contains("tracing for ana: right-handed · haptics off"))
-        let set = rote(["letters", "settings", "--left-handed", "--haptics"])
+    @Test func tracingSettingsAreKeptInTheProfile() async throws {
+        #expect(await rote(["letters", "settings"]).stdout.contains("tracing for ana: right-handed · haptics off"))
+        let set = await rote(["letters", "settings", "--left-handed", "--haptics"])
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stdout.contains("left-handed · haptics on"))
         let profileText = try #require(directory.read("profiles/ana/profile.yaml"))
         let profile = try #require(Profile.decode(profileText, path: "p").0)
         #expect(profile.settings.leftHanded == true && profile.settings.haptics == true)
         #expect(
-            Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix(
+            await Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix(
                 "Settings: left-handed, haptics on for ana"))
-        #expect(Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
-        #expect(rote(["letters", "settings", "--right-handed"]).stdout.contains("right-handed · haptics on"))
-        #expect(rote(["letters", "settings", "--left-handed", "--right-handed"]).status != 0)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
+        #expect(await rote(["letters", "settings", "--right-handed"]).stdout.contains("right-handed · haptics on"))
+        #expect(await rote(["letters", "settings", "--left-handed", "--right-handed"]).status != 0)
     }
 
     /// Files keep UTC; output is in the learner's zone.
-    @Test func timesAreShownInTheLocalTimeZone() throws {
-        let tokyo = rote(["show", "words/run"], environment: ["TZ": "Asia/Tokyo"]).stdout
+    @Test func timesAreShownInTheLocalTimeZone() async throws {
+        let tokyo = await rote(["show", "words/run"], environment: ["TZ": "Asia/Tokyo"]).stdout
         #expect(tokyo.contains("2026-11-01 18:00 +09:00  good"), "\(tokyo)")
         #expect(tokyo.contains("due 2026-11-05 18:00 +09:00"))
         // Seed 000's per-word confidence (0–100) and mastery level.
         #expect(tokyo.contains("  confidence ") && tokyo.contains("/100 · mastery "), "\(tokyo)")
-        let utc = rote(["show", "words/run"], environment: ["TZ": "UTC"]).stdout
+        let utc = await rote(["show", "words/run"], environment: ["TZ": "UTC"]).stdout
         #expect(utc.contains("2026-11-01 09:00 +00:00  good"))
         #expect((directory.read("profiles/ana/progress/words/run.yaml") ?? "").contains("at: 2026-11-01T09:00:00Z"))
     }

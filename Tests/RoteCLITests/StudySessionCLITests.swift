@@ -12,8 +12,8 @@ import Testing
     let directory = TemporaryDirectory()
     var lib: URL { directory.url }
 
-    init() {
-        FixtureLibrary.write(
+    init() async {
+        await FixtureLibrary.write(
             into: directory,
             overrides: [
                 "corpus/letters/m.yaml":
@@ -22,8 +22,8 @@ import Testing
     }
 
     @discardableResult
-    func rote(_ arguments: [String], input: String? = nil) -> Shell.Output {
-        Shell.run(
+    func rote(_ arguments: [String], input: String? = nil) async -> Shell.Output {
+        await Shell.run(
             Self.binary, ["-C", lib.path, "--user", "ana"] + arguments, input: input, environment: ["NO_COLOR": "1"])
     }
 
@@ -40,8 +40,8 @@ import Testing
             .joined(separator: " ")
     }
 
-    @Test func allFourKindsWithUndoSuspendIgnoreAndQuit() throws {
-        let plan = rote(["study", "--plan", "--list"])
+    @Test func allFourKindsWithUndoSuspendIgnoreAndQuit() async throws {
+        let plan = await rote(["study", "--plan", "--list"])
         #expect(plan.status == 0, "\(plan.stderr)")
         #expect(plan.stdout.contains("letters/l") && !plan.stdout.contains("letters/m"), "m is locked: \(plan.stdout)")
 
@@ -59,7 +59,7 @@ import Testing
                 "suspend",  // maths order_steps
                 "quit",  // stop before two_plus_two
             ].joined(separator: "\n") + "\n"
-        let first = rote(["study"], input: script)
+        let first = await rote(["study"], input: script)
         #expect(first.status == 0, "\(first.stderr)\n\(first.stdout)")
         #expect(first.stdout.contains("Undone: letters/l is back."), "\(first.stdout)")
         #expect(first.stdout.contains("Session saved: 4 reviews"), "\(first.stdout)")
@@ -81,10 +81,10 @@ import Testing
         #expect((directory.read("profiles/ana/profile.yaml") ?? "").contains("reflections: {granted: true"))
         #expect((directory.read("profiles/ana/profile.yaml") ?? "").contains("passages: {granted: true"))
 
-        let second = rote(["study", "maths"], input: "ignore\n")
+        let second = await rote(["study", "maths"], input: "ignore\n")
         #expect(second.status == 0, "\(second.stderr)")
         #expect(try progress("maths/arithmetic/addition/two_plus_two").status == .ignored)
-        #expect(rote(["study", "maths", "--plan"]).stdout.contains("Nothing to study right now"))
+        #expect(await rote(["study", "maths", "--plan"]).stdout.contains("Nothing to study right now"))
 
         let library = try LibraryLoader().load(lib)
         #expect(library.errors.isEmpty, "\(library.errors)")
@@ -97,28 +97,29 @@ import Testing
                 "sentence-2", "reverse_translation", "translation", "example-1", "cloze1", "cloze2", "recite", "draw",
             ],
             "the undone letter attempt is gone: \(full.attempts.map(\.question))")
-        let subjects = Shell.run("git", ["log", "--format=%s"], in: lib).stdout.split(separator: "\n")
+        let subjects = await Shell.run("git", ["log", "--format=%s"], in: lib).stdout.split(separator: "\n")
         #expect(subjects.prefix(2).allSatisfy { $0.hasPrefix("Study: ") }, "\(subjects)")
         #expect(subjects.count == 3, "one commit per session on top of the fixture")
-        #expect(Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
-        #expect(rote(["log"]).stdout.contains("verses"))
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
+        #expect(await rote(["log"]).stdout.contains("verses"))
     }
 
-    @Test func typedAnswersReplaceTheChoicesAndAreGradedByTheTypedRules() throws {
+    @Test func typedAnswersReplaceTheChoicesAndAreGradedByTheTypedRules() async throws {
         // Choices by default; the profile's typed_answers makes typing the default, and
         // --no-typed brings the choices back for one session.
-        func firstQuestion(_ arguments: [String]) -> String {
-            rote(["study", "words"] + arguments, input: "quit\n").stdout
+        func firstQuestion(_ arguments: [String]) async -> String {
+            await rote(["study", "words"] + arguments, input: "quit\n").stdout
         }
-        #expect(firstQuestion([]).contains("  1. ") && !firstQuestion([]).contains("Translate"))
+        let first = await firstQuestion([])
+        #expect(first.contains("  1. ") && !first.contains("Translate"))
         let profilePath = "profiles/ana/profile.yaml"
         let profile = try #require(directory.read(profilePath))
         directory.write(profilePath, profile + "settings:\n  typed_answers: true\n")
         #expect(try #require(LibraryLoader().load(lib).profiles["ana"]).settings.typedAnswers == true)
         #expect(
-            firstQuestion([]).contains("Fill the blank with the right form of يجري: They ___ home."),
+            await firstQuestion([]).contains("Fill the blank with the right form of يجري: They ___ home."),
             "typed by the profile's setting")
-        let choices = firstQuestion(["--no-typed"])
+        let choices = await firstQuestion(["--no-typed"])
         #expect(choices.contains("  1. ") && !choices.contains("Translate"), "\(choices)")
         directory.write(profilePath, profile)
 
@@ -130,7 +131,7 @@ import Testing
                 "goes",  // sentence completion: another form of go, so wrong
                 "quit",
             ].joined(separator: "\n") + "\n"
-        let typed = rote(["study", "words", "--typed"], input: script)
+        let typed = await rote(["study", "words", "--typed"], input: script)
         #expect(typed.status == 0, "\(typed.stderr)\n\(typed.stdout)")
         #expect(typed.stdout.contains("Translate back: يجري"), "\(typed.stdout)")
         #expect(typed.stdout.contains("Translate: go"))
@@ -144,23 +145,23 @@ import Testing
         #expect(session.attempts.map(\.correct) == [true, true, true, false])
     }
 
-    @Test func nothingBeforeTheFirstQuestionGivesItsAnswerAway() throws {
+    @Test func nothingBeforeTheFirstQuestionGivesItsAnswerAway() async throws {
         // words/run is due first: its sentence completion asks for "ran", and its word must not
         // be printed before that question.
-        let output = rote(["study", "words", "--typed"], input: "quit\n").stdout
+        let output = await rote(["study", "words", "--typed"], input: "quit\n").stdout
         let question = try #require(output.range(of: "Fill the blank"), "\(output)")
         let before = output[..<question.lowerBound]
         #expect(before.contains("words") && before.contains("1 due"), "the plan shows decks and counts: \(before)")
         for answer in ["run —", "First:", "\nrun", " run\n"] {
             #expect(!before.contains(answer), "'\(answer)' appears before the first question: \(before)")
         }
-        let plain = rote(["study", "words"], input: "quit\n").stdout
+        let plain = await rote(["study", "words"], input: "quit\n").stdout
         let firstOptions = try #require(plain.range(of: "  1. "), "\(plain)")
         #expect(!plain[..<firstOptions.lowerBound].contains("First:"), "\(plain)")
     }
 
-    @Test func lettersRecordValidatesStoresAndUnlocks() throws {
-        let broken = rote(
+    @Test func lettersRecordValidatesStoresAndUnlocks() async throws {
+        let broken = await rote(
             ["letters", "record", "--letter", "l", "-"],
             input:
                 #"{"mode": "memory", "score": 90, "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "2026-11-21T10:00:00Z", "completed_at": "2026-11-21T10:00:05Z", "drawing": [[[1, 2], [3]]]}"#
@@ -168,76 +169,77 @@ import Testing
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("<stdin>: drawing[0][1]: a point is [x, y] or [x, y, t]"), "\(broken.stderr)")
 
-        func attempt(_ score: Int, _ second: Int) -> String {
+        func attempt(_ score: Int, _ second: Int) async -> String {
             #"{"letter": "l", "mode": "memory", "score": \#(score), "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "tips": ["stem-down"], "hint_used": false, "started_at": "2026-11-21T10:00:0\#(second)Z", "completed_at": "2026-11-21T10:00:0\#(second)Z", "drawing": [[[50, 10, 0], [50, 80, 400]]]}"#
         }
-        #expect(rote(["letters", "record", "-"], input: attempt(85, 1)).stdout.contains("1/2 passes"))
-        #expect(rote(["letters"]).stdout.contains("locked    after 2 memory passes on l"))
-        let unlocking = rote(["letters", "record", "-"], input: attempt(92, 2))
+        #expect(await rote(["letters", "record", "-"], input: attempt(85, 1)).stdout.contains("1/2 passes"))
+        #expect(await rote(["letters"]).stdout.contains("locked    after 2 memory passes on l"))
+        let unlocking = await rote(["letters", "record", "-"], input: await attempt(92, 2))
         #expect(unlocking.status == 0, "\(unlocking.stderr)")
         #expect(unlocking.stdout.contains("Unlocked letters/m."), "\(unlocking.stdout)")
-        let shown = rote(["letters"]).stdout
+        let shown = await rote(["letters"]).stdout
         #expect(shown.contains("best 92 (memory) · 2 attempts · 2/2 passes"), "\(shown)")
         #expect(shown.contains("2 of 2 unlocked"))
-        #expect(rote(["study", "letters", "--plan", "--list"]).stdout.contains("letters/m"))
+        #expect(await rote(["study", "letters", "--plan", "--list"]).stdout.contains("letters/m"))
         let file = try #require(directory.read("profiles/ana/letters/letters/l.yaml"))
         #expect(file.components(separatedBy: "\n  - {id: ").count == 3, "\(file)")
         #expect((directory.read("profiles/ana/profile.yaml") ?? "").contains("last_letter: letters/l"))
         #expect(
-            Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix(
+            await Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix(
                 "Letters: letters/l memory 92 — unlocked letters/m"))
-        #expect(rote(["check"]).stdout.isEmpty, "the letters file is a known library file")
+        #expect(await rote(["check"]).stdout.isEmpty, "the letters file is a known library file")
     }
 
-    @Test func memoryAttemptsCountAsReviewsOfTheLetterOnce() throws {
+    @Test func memoryAttemptsCountAsReviewsOfTheLetterOnce() async throws {
         // Drawn just now, so whether the letter is due afterwards follows from these reviews.
         let start = Date().addingTimeInterval(-60)
-        func attempt(_ id: String, _ mode: String, _ score: Int, second: Int) -> String {
+        func attempt(_ id: String, _ mode: String, _ score: Int, second: Int) async -> String {
             let at = ISO8601DateFormatter().string(from: start.addingTimeInterval(Double(second)))
             return
                 #"{"id": "\#(id)", "letter": "l", "mode": "\#(mode)", "score": \#(score), "stroke_order": 90, "direction": 90, "shape": 90, "start": 90, "started_at": "\#(at)", "completed_at": "\#(at)", "duration_ms": 4000, "drawing": [[[50, 10, 0], [50, 80, 400]]]}"#
         }
-        let traced = rote(["letters", "record", "-"], input: attempt("t1", "trace", 95, second: 1))
+        let traced = await rote(["letters", "record", "-"], input: await attempt("t1", "trace", 95, second: 1))
         #expect(traced.status == 0 && !traced.stdout.contains("review"), "\(traced.stdout)")
         #expect(directory.read("profiles/ana/progress/letters/l.yaml") == nil, "tracing is not a review")
-        let memory = rote(["letters", "record", "-"], input: attempt("m1", "memory", 85, second: 2))
+        let memory = await rote(["letters", "record", "-"], input: await attempt("m1", "memory", 85, second: 2))
         #expect(memory.stdout.contains("Counted as a review: hard, next due"), "\(memory.stdout)")
         #expect(
-            rote(["letters", "record", "-"], input: attempt("m2", "memory", 93, second: 3)).stdout.contains(
+            await rote(["letters", "record", "-"], input: attempt("m2", "memory", 93, second: 3)).stdout.contains(
                 "Counted as a review: good"))
-        #expect(rote(["letters", "record", "-"], input: attempt("m2", "memory", 93, second: 3)).status == 0)
+        #expect(await rote(["letters", "record", "-"], input: attempt("m2", "memory", 93, second: 3)).status == 0)
         let file = try progress("letters/l")
         #expect(
             file.reviews.map(\.id) == ["m1", "m2"], "one review per memory attempt, the same attempt twice counts once")
         #expect(file.reviews.map(\.grade) == [.hard, .good] && file.reviews.map(\.ms) == [4000, 4000])
         #expect(file.state != nil)
         #expect(
-            Shell.run("git", ["show", "HEAD:profiles/ana/progress/letters/l.yaml"], in: lib).stdout.contains("id: m2"),
+            await Shell.run("git", ["show", "HEAD:profiles/ana/progress/letters/l.yaml"], in: lib).stdout.contains(
+                "id: m2"),
             "committed with the attempt")
         #expect(
-            Shell.run("git", ["log", "-3", "--format=%s"], in: lib).stdout.contains(
+            await Shell.run("git", ["log", "-3", "--format=%s"], in: lib).stdout.contains(
                 "Letters: letters/l memory 93 — unlocked letters/m · review good"))
         #expect(
-            !rote(["study", "letters", "--plan", "--list"]).stdout.contains("letters/l"),
+            await !rote(["study", "letters", "--plan", "--list"]).stdout.contains("letters/l"),
             "no longer due: just drawn from memory")
     }
 
-    @Test func suspendIgnoreActivateAndResetCommands() throws {
-        #expect(rote(["suspend", "words/run"]).stdout == "words/run: suspended\n")
-        #expect(!rote(["study", "--plan", "--list"]).stdout.contains("words/run"))
-        #expect(rote(["activate", "run"]).status == 0)
-        #expect(rote(["study", "--plan", "--list"]).stdout.contains("due  words/run"))
-        #expect(rote(["ignore", "go"]).stdout == "words/go: ignored\n")
-        let reset = rote(["reset", "words/run"])
+    @Test func suspendIgnoreActivateAndResetCommands() async throws {
+        #expect(await rote(["suspend", "words/run"]).stdout == "words/run: suspended\n")
+        #expect(await !rote(["study", "--plan", "--list"]).stdout.contains("words/run"))
+        #expect(await rote(["activate", "run"]).status == 0)
+        #expect(await rote(["study", "--plan", "--list"]).stdout.contains("due  words/run"))
+        #expect(await rote(["ignore", "go"]).stdout == "words/go: ignored\n")
+        let reset = await rote(["reset", "words/run"])
         #expect(reset.stdout.contains("new again (2 earlier reviews kept as history)"), "\(reset.stdout)")
         let file = try progress("words/run")
         #expect(file.reviews.count == 2 && file.resetAt != nil && file.state == nil)
-        #expect(rote(["study", "--plan", "--list"]).stdout.contains("new  words/run"))
-        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix("Reset: words/run"))
-        #expect(rote(["suspend", "nothing-here"]).stderr.contains("no entry 'nothing-here'"))
+        #expect(await rote(["study", "--plan", "--list"]).stdout.contains("new  words/run"))
+        #expect(await Shell.run("git", ["log", "-1", "--format=%s"], in: lib).stdout.hasPrefix("Reset: words/run"))
+        #expect(await rote(["suspend", "nothing-here"]).stderr.contains("no entry 'nothing-here'"))
     }
 
-    @Test func aSessionKilledOnTheLadderKeepsItsRungsAndConsent() throws {
+    @Test func aSessionKilledOnTheLadderKeepsItsRungsAndConsent() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = ["-C", lib.path, "--user", "ana", "study", "verses"]
@@ -258,13 +260,14 @@ import Testing
         #expect(level == "cloze1", "read, read and reflect are on disk before the kill")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let next = rote(["study", "--plan"])
+        let next = await rote(["study", "--plan"])
         #expect(next.stderr.contains("interrupted session"), "\(next.stderr)")
-        let committed = Shell.run("git", ["show", "HEAD:profiles/ana/progress/verses/joh-11-35.yaml"], in: lib).stdout
+        let committed = await Shell.run("git", ["show", "HEAD:profiles/ana/progress/verses/joh-11-35.yaml"], in: lib)
+            .stdout
         #expect(committed.contains("ladder: {level: cloze1") && committed.contains("A reflection."), "\(committed)")
         #expect(
-            Shell.run("git", ["show", "HEAD:profiles/ana/profile.yaml"], in: lib).stdout.contains(
+            await Shell.run("git", ["show", "HEAD:profiles/ana/profile.yaml"], in: lib).stdout.contains(
                 "reflections: {granted: true"))
-        #expect(Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
     }
 }

@@ -138,7 +138,7 @@ final class PseudoTerminal {
     static var binary: String { Checkout.productsDirectory.appending(path: "rote").path }
     let directory = TemporaryDirectory()
 
-    init() { FixtureLibrary.write(into: directory) }
+    init() async { await FixtureLibrary.write(into: directory) }
 
     func environment(colour: Bool) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
@@ -170,7 +170,7 @@ final class PseudoTerminal {
         return (terminal, before, process)
     }
 
-    @Test func singleKeysInRawModeWithColoursAndTheTerminalRestored() throws {
+    @Test func singleKeysInRawModeWithColoursAndTheTerminalRestored() async throws {
         let (terminal, before, process) = try studyWords(colour: true)
         defer { _ = terminal.finish(process, seconds: 0) }
         // Card 1: words/run is due and learned; its review asks two questions (a sentence
@@ -207,7 +207,7 @@ final class PseudoTerminal {
             "terminal mode restored")
         let run = try progress("words/run")
         #expect(run.status == .suspended && run.reviews.count == 2, "the undone review is gone, the suspension kept")
-        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix("Study: "))
+        #expect(await Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix("Study: "))
     }
 
     @Test func plainWithNoColourAndRestoredWhenKilledWhileWaitingForAKey() throws {

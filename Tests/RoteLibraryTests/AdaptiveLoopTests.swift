@@ -31,9 +31,9 @@ import Testing
         return files
     }
 
-    static func library(_ overrides: [String: String] = [:]) throws -> (TemporaryDirectory, Library) {
+    static func library(_ overrides: [String: String] = [:]) async throws -> (TemporaryDirectory, Library) {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory, overrides: deck().merging(overrides) { $1 })
+        await FixtureLibrary.write(into: directory, overrides: deck().merging(overrides) { $1 })
         return (directory, try Library(root: directory.url, user: "ana"))
     }
 
@@ -52,12 +52,12 @@ import Testing
         }
     }
 
-    static func commits(_ directory: TemporaryDirectory) -> [String] {
-        Shell.run("git", ["log", "--format=%s"], in: directory.url).stdout.split(separator: "\n").map(String.init)
+    static func commits(_ directory: TemporaryDirectory) async -> [String] {
+        await Shell.run("git", ["log", "--format=%s"], in: directory.url).stdout.split(separator: "\n").map(String.init)
     }
 
-    @Test func calibrationItemsAreTheDecksRankedWords() throws {
-        let (directory, library) = try Self.library()
+    @Test func calibrationItemsAreTheDecksRankedWords() async throws {
+        let (directory, library) = try await Self.library()
         defer { withExtendedLifetime(directory) {} }
         let items = try library.calibrationItems(deck: "lex")
         #expect(items.count == Self.count + 7)
@@ -66,7 +66,7 @@ import Testing
         #expect(throws: LibraryError.self) { try library.calibrationItems(deck: "nope") }
     }
 
-    @Test func warmStartWritesSyntheticReviewsBelowHalfTheRankAndLeavesRealHistoryAlone() throws {
+    @Test func warmStartWritesSyntheticReviewsBelowHalfTheRankAndLeavesRealHistoryAlone() async throws {
         let real = """
             entry: lex/w5
             status: active
@@ -74,7 +74,7 @@ import Testing
               - {id: real-1, at: 2026-11-01T09:00:00Z, grade: again}
 
             """
-        let (directory, library) = try Self.library(["profiles/ana/progress/lex/w5.yaml": real])
+        let (directory, library) = try await Self.library(["profiles/ana/progress/lex/w5.yaml": real])
         let now = Timestamp.parse("2026-11-20T10:00:00Z")!
         let outcome = try library.recordCalibration(
             Self.estimate(400), items: library.calibrationItems(deck: "lex"), now: now)
@@ -94,8 +94,8 @@ import Testing
         let reopened = try Self.reopen(directory)
         #expect(reopened.profile?.lexicalRank == 400)
         #expect(try reopened.status(of: reopened.entry(named: "lex/w7")) == .review)
-        #expect(Self.commits(directory).first == "Calibrate: lexical rank 400 ± 20, 26 words warm-started")
-        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
+        #expect(await Self.commits(directory).first == "Calibrate: lexical rank 400 ± 20, 26 words warm-started")
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
 
         // A real review later takes over: replayed after the synthetic ones.
         let lapse = try reopened.recordReview(
@@ -109,8 +109,8 @@ import Testing
         #expect(file.state?.phase == .relearning)
     }
 
-    @Test func recalibratingReplacesAndUndoRemovesOnlySyntheticReviews() throws {
-        let (directory, library) = try Self.library()
+    @Test func recalibratingReplacesAndUndoRemovesOnlySyntheticReviews() async throws {
+        let (directory, library) = try await Self.library()
         let now = Timestamp.parse("2026-11-20T10:00:00Z")!
         let items = try library.calibrationItems(deck: "lex")
         _ = try library.recordCalibration(Self.estimate(600), items: items, now: now)
@@ -141,12 +141,12 @@ import Testing
         let after = try Self.reopen(directory)
         #expect(after.profile?.lexicalRank == nil)
         #expect(try after.status(of: after.entry(named: "lex/w3")) == .new)
-        #expect(Self.commits(directory).first == "Calibrate --undo: synthetic reviews of 16 words removed")
+        #expect(await Self.commits(directory).first == "Calibrate --undo: synthetic reviews of 16 words removed")
         #expect(try Self.reopen(directory).undoCalibration() == 0, "nothing left to undo")
     }
 
-    @Test func newWordsCentreOnTheLexicalRank() throws {
-        let (directory, library) = try Self.library()
+    @Test func newWordsCentreOnTheLexicalRank() async throws {
+        let (directory, library) = try await Self.library()
         let now = Timestamp.parse("2026-11-20T10:00:00Z")!
         let before = try library.launch().planner().plan(decks: ["lex"], limits: .init(newPerDay: 3), now: now)
         #expect(before.new.map(\.id) == ["lex/r0", "lex/r1", "lex/w1"], "without a rank: deck order (by rank)")
@@ -156,8 +156,8 @@ import Testing
         #expect(after.new.map(\.id) == ["lex/w40", "lex/w41", "lex/w39"])
     }
 
-    @Test func rankPromotionFollowsFastEasyAnswersAndLeavesSyntheticReviewsOut() throws {
-        let (directory, library) = try Self.library()
+    @Test func rankPromotionFollowsFastEasyAnswersAndLeavesSyntheticReviewsOut() async throws {
+        let (directory, library) = try await Self.library()
         let now = Timestamp.parse("2026-11-20T10:00:00Z")!
         // Warm-start reviews 11 days back are in the window, and must not count.
         _ = try library.recordCalibration(
@@ -178,20 +178,20 @@ import Testing
         #expect(
             promoted.profile?.lexicalRank == 430 && promoted.profile?.cycleCount == 4
                 && promoted.profile?.easyRatingVelocity == 0.833)
-        #expect(Self.commits(directory).first == "Promote: lexical rank 200 → 430")
-        let commits = Self.commits(directory).count
+        #expect(await Self.commits(directory).first == "Promote: lexical rank 200 → 430")
+        let commits = await Self.commits(directory).count
         _ = try promoted.promoteRank(now: now)
-        #expect(Self.commits(directory).count == commits, "nothing changed, nothing committed")
+        #expect(await Self.commits(directory).count == commits, "nothing changed, nothing committed")
     }
 
     /// Ignored and known words push their families (words beginning with them) back among
     /// new words: here `runner` behind the fixture learner's known `run`, then `action` and
     /// `actor` once `act` is ignored.
-    @Test func ignoredAndKnownWordsPushTheirFamiliesBack() throws {
+    @Test func ignoredAndKnownWordsPushTheirFamiliesBack() async throws {
         func word(_ word: String, _ rank: Int) -> String {
             "word: \(word)\npos: noun\ntranslation: x\(rank)\nforms: {base: \(word)}\nrank: \(rank)\n"
         }
-        let (directory, library) = try Self.library([
+        let (directory, library) = try await Self.library([
             "corpus/lex/act.yaml": word("act", 2), "corpus/lex/action.yaml": word("action", 3),
             "corpus/lex/actor.yaml": word("actor", 4),
             "corpus/lex/runner.yaml": word("runner", 5),
@@ -208,8 +208,8 @@ import Testing
         #expect(after.new.map(\.id) == ["lex/r0", "lex/r1", "lex/w1", "lex/r2"])
     }
 
-    @Test func ignoreAWordInNoDeckAddAndKnown() throws {
-        let (directory, library) = try Self.library()
+    @Test func ignoreAWordInNoDeckAddAndKnown() async throws {
+        let (directory, library) = try await Self.library()
         #expect(try library.ignoreWords(["The", "of"]) == ["the", "of"])
         #expect(try Self.reopen(directory).ignoreWords(["the"]) == [])
         #expect(try Self.reopen(directory).profile?.ignoredWords.sorted() == ["of", "the"])
@@ -233,11 +233,11 @@ import Testing
         #expect(known.map(\.changed) == [true, false])
         #expect(Self.progress(directory, "lex/w9")?.reviews.allSatisfy { $0.synthetic == "known" } == true)
         #expect(try Self.reopen(directory).status(of: reopened.entry(named: "lex/w9")) == .review)
-        #expect(Self.commits(directory).prefix(3) == ["Known: lex/w9", "Add: lex/w4", "Ignore: w4"])
+        #expect(await Self.commits(directory).prefix(3) == ["Known: lex/w9", "Add: lex/w4", "Ignore: w4"])
     }
 
-    @Test func readingGivesCoverageUnknownWordsByRankAndWordsInNoDeck() throws {
-        let (directory, library) = try Self.library()
+    @Test func readingGivesCoverageUnknownWordsByRankAndWordsInNoDeck() async throws {
+        let (directory, library) = try await Self.library()
         let now = Date()
         _ = try library.markKnown([library.entry(named: "lex/w1"), library.entry(named: "lex/w2")], now: now)
         let reopened = try Self.reopen(directory)
@@ -257,8 +257,8 @@ import Testing
         #expect(reading.mostUseful(1).map(\.word) == ["w3"])
     }
 
-    @Test func anArticleMixesKnownAndTargetWordsStaysLocalUntilSaved() throws {
-        let (directory, library) = try Self.library()
+    @Test func anArticleMixesKnownAndTargetWordsStaysLocalUntilSaved() async throws {
+        let (directory, library) = try await Self.library()
         let now = Timestamp.parse("2026-11-20T10:00:00Z")!
         _ = try library.markKnown((1...5).map { try library.entry(named: "lex/w\($0)") }, now: now)
         _ = try Self.reopen(directory).recordCalibration(Self.estimate(100), items: [], now: now)
@@ -276,13 +276,13 @@ import Testing
         let local = ".git/rote/generated/\(article.id).yaml"
         #expect(FileManager.default.fileExists(atPath: directory.url.appending(path: local).path))
         #expect(
-            Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty,
+            await Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty,
             "an unsaved article is never committed")
         #expect(reopened.generatedArticles() == [article])
 
         let saved = try reopened.saveArticle(id: article.id)
         #expect(saved.path == "profiles/ana/saved/\(article.id).yaml")
-        #expect(Self.commits(directory).first == "Save article: \(article.title)")
+        #expect(await Self.commits(directory).first == "Save article: \(article.title)")
         let text = try String(contentsOf: directory.url.appending(path: saved.path), encoding: .utf8)
         #expect(GeneratedArticle.decode(text, path: saved.path).0 == article)
         #expect(reopened.generatedArticles().isEmpty)
@@ -290,8 +290,8 @@ import Testing
         #expect(throws: LibraryError.self) { try reopened.saveArticle(id: "../x") }
     }
 
-    @Test func theDailyMatrixIsFixedForADateAndFollowsTheRoots() throws {
-        let (directory, library) = try Self.library()
+    @Test func theDailyMatrixIsFixedForADateAndFollowsTheRoots() async throws {
+        let (directory, library) = try await Self.library()
         let date = Timestamp.parse("2026-11-25T08:00:00Z")!
         let utc = TimeZone(identifier: "UTC")!
         let matrix = try #require(try library.today(date: date, timeZone: utc))
@@ -314,8 +314,8 @@ import Testing
 
     /// The roots come from the launch index, which must follow the files: an edited root, a
     /// new word (the index's delta) and a word whose root is taken away.
-    @Test func theMatrixRootsFollowEditsThroughTheIndex() throws {
-        let (directory, library) = try Self.library()
+    @Test func theMatrixRootsFollowEditsThroughTheIndex() async throws {
+        let (directory, library) = try await Self.library()
         let words = try library.rootWords()
         #expect(words.count == Self.count + 7)
         #expect(words.contains(DailyMatrix.Word(id: "lex/w3", word: "w3", rank: 30, root: "r3")))
@@ -342,8 +342,8 @@ import Testing
     }
 
     /// Interests bring a topic's words nearer the rank: w45 (food) overtakes w38 and w43.
-    @Test func interestsBringATopicsWordsNearer() throws {
-        let (directory, library) = try Self.library()
+    @Test func interestsBringATopicsWordsNearer() async throws {
+        let (directory, library) = try await Self.library()
         let now = Timestamp.parse("2026-11-20T10:00:00Z")!
         _ = try library.recordCalibration(Self.estimate(400), items: [], now: now)
         let plain = try Self.reopen(directory).launch().planner().plan(
@@ -353,7 +353,7 @@ import Testing
 
         let interests = try Self.reopen(directory).setInterests([("food", 1), ("travel", 0.5)])
         #expect(interests.map(\.0) == ["food", "travel"] && interests.map(\.1) == [1, 0.5])
-        #expect(Self.commits(directory).first == "Interests: food 1, travel 0.5")
+        #expect(await Self.commits(directory).first == "Interests: food 1, travel 0.5")
         let keen = try Self.reopen(directory).launch().planner().plan(
             decks: ["lex"], limits: .init(newPerDay: 6), now: now)
         #expect(keen.new.map(\.id) == ["lex/w40", "lex/w41", "lex/w39", "lex/w42", "lex/w45", "lex/w38"])

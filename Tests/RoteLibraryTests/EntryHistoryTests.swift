@@ -32,8 +32,8 @@ import Testing
 
     /// Rote's commits, a commit made with git, and one that rewrites a file with the bytes it
     /// already had (which changes nothing and must not appear).
-    static func libraryWithHistory() throws -> TemporaryDirectory {
-        let directory = StarterLibrary.copy()
+    static func libraryWithHistory() async throws -> TemporaryDirectory {
+        let directory = await StarterLibrary.copy()
         let root = directory.url
         let git = try LibraryGit(root: root, user: "demo")
         let original = try Data(contentsOf: root.appending(path: run))
@@ -46,13 +46,13 @@ import Testing
             message: "Ignore be, run unchanged")
         try Data((String(decoding: original, as: UTF8.self) + "# edited by hand\n").utf8).write(
             to: root.appending(path: run))
-        Shell.run("git", ["commit", "-q", "-am", "Edit run by hand"], in: root)
+        await Shell.run("git", ["commit", "-q", "-am", "Edit run by hand"], in: root)
         try git.commit(changes: [runProgress: nil], message: "Forget run")
         return directory
     }
 
-    @Test func theCacheGivesTheHistoryTheTreesGive() throws {
-        let directory = try Self.libraryWithHistory()
+    @Test func theCacheGivesTheHistoryTheTreesGive() async throws {
+        let directory = try await Self.libraryWithHistory()
         let root = directory.url
         let expected = try Self.fromTrees(root: root, paths: [Self.run, Self.runProgress])
         #expect(expected.count == 4, "the starter commit, ignore, the hand edit, forget")
@@ -73,8 +73,8 @@ import Testing
         }
     }
 
-    @Test func aLineCutShortIsIgnoredAndAWrongOneNeverHides() throws {
-        let directory = try Self.libraryWithHistory()
+    @Test func aLineCutShortIsIgnoredAndAWrongOneNeverHides() async throws {
+        let directory = try await Self.libraryWithHistory()
         let root = directory.url
         let expected = try Self.fromTrees(root: root, paths: [Self.run, Self.runProgress])
         // A crash mid-append leaves a line without its closing field: here it claims the
@@ -92,31 +92,31 @@ import Testing
 /// A git kept open between writes (`rote serve`) commits as a new one would, also when
 /// another process committed in between and git's index changed under it.
 @Suite struct LibraryGitPoolTests {
-    @Test func writesThroughAKeptGitCommitAsANewOneWould() throws {
-        let directory = StarterLibrary.copy()
+    @Test func writesThroughAKeptGitCommitAsANewOneWould() async throws {
+        let directory = await StarterLibrary.copy()
         let root = directory.url
         let pool = LibraryGitPool()
-        func library() throws -> Library {
+        func library() async throws -> Library {
             let library = try Library(root: root, user: "demo")
             library.gitPool = pool
             return library
         }
-        let first = try library()
+        let first = try await library()
         _ = try first.change(.status(.ignored), of: [first.entry(named: "english-a1/go")], verb: "Ignore")
         // Another process commits, changing git's index behind the kept git.
         let hand =
             try String(contentsOf: root.appending(path: "corpus/english-a1/run.yaml"), encoding: .utf8) + "# a note\n"
         try Data(hand.utf8).write(to: root.appending(path: "corpus/english-a1/run.yaml"))
-        Shell.run("git", ["commit", "-q", "-am", "Edit run by hand"], in: root)
-        let second = try library()
+        await Shell.run("git", ["commit", "-q", "-am", "Edit run by hand"], in: root)
+        let second = try await library()
         _ = try second.change(.status(.ignored), of: [second.entry(named: "english-a1/be")], verb: "Ignore")
-        let log = Shell.run("git", ["log", "--format=%s", "-3"], in: root).stdout
+        let log = await Shell.run("git", ["log", "--format=%s", "-3"], in: root).stdout
         #expect(log == "Ignore: english-a1/be\nEdit run by hand\nIgnore: english-a1/go\n", "\(log)")
-        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout == "", "the index matches HEAD")
-        let committed = Shell.run("git", ["show", "HEAD:corpus/english-a1/run.yaml"], in: root).stdout
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: root).stdout == "", "the index matches HEAD")
+        let committed = await Shell.run("git", ["show", "HEAD:corpus/english-a1/run.yaml"], in: root).stdout
         #expect(committed.hasSuffix("# a note\n"), "the hand edit is kept")
         #expect(
-            Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: root).stdout
+            await Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: root).stdout
                 == "profiles/demo/progress/english-a1/be.yaml\n")
     }
 }

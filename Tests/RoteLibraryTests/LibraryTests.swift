@@ -43,19 +43,19 @@ import Testing
         #expect(library.profile == loaded.profiles[user])
     }
 
-    @Test func answersAsTheFullLoadOnTheStarterLibrary() throws {
-        let directory = StarterLibrary.copy()
+    @Test func answersAsTheFullLoadOnTheStarterLibrary() async throws {
+        let directory = await StarterLibrary.copy()
         try LibraryTests.expectSameAnswers(root: directory.url, user: "demo")
     }
 
-    @Test func answersAsTheFullLoadOnTheFixtureLibrary() throws {
+    @Test func answersAsTheFullLoadOnTheFixtureLibrary() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         try LibraryTests.expectSameAnswers(root: directory.url, user: "ana")
     }
 
-    @Test func namesAFileThatDoesNotReadAndSuggestsNearIDs() throws {
-        let directory = StarterLibrary.copy()
+    @Test func namesAFileThatDoesNotReadAndSuggestsNearIDs() async throws {
+        let directory = await StarterLibrary.copy()
         let library = try Library(root: directory.url, user: "demo")
         do {
             _ = try library.entry(named: "english-a1/ru")
@@ -83,8 +83,8 @@ import Testing
 
     /// A list shows each word's translation from the index, so an edited translation must
     /// reach it through the index's delta, as the full load sees it.
-    @Test func anEditedTranslationReachesTheList() throws {
-        let directory = StarterLibrary.copy()
+    @Test func anEditedTranslationReachesTheList() async throws {
+        let directory = await StarterLibrary.copy()
         try LibraryTests.expectSameAnswers(root: directory.url, user: "demo")
         let path = "corpus/english-a1/run.yaml"
         let text = try #require(directory.read(path))
@@ -95,8 +95,8 @@ import Testing
         try LibraryTests.expectSameAnswers(root: directory.url, user: "demo")
     }
 
-    @Test func suffixFindsTheOneIDEndingWithIt() throws {
-        let directory = StarterLibrary.copy()
+    @Test func suffixFindsTheOneIDEndingWithIt() async throws {
+        let directory = await StarterLibrary.copy()
         let library = try Library(root: directory.url, user: "demo")
         // A passage id's last part is no word form, so only the suffix rule finds it.
         let ids = try library.ids()
@@ -109,9 +109,9 @@ import Testing
         #expect(try library.entry(named: short, suffixes: true).id == id)
     }
 
-    @Test func recordsAReviewOnceAndCommitsIt() throws {
+    @Test func recordsAReviewOnceAndCommitsIt() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         let library = try Library(root: directory.url, user: "ana")
         let entry = try library.entry(named: "words/run")
         let before = library.progress(of: entry.id)?.reviews.count ?? 0
@@ -131,16 +131,17 @@ import Testing
         }
         #expect(earlier.grade == .good)
         #expect(
-            Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty,
+            await Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty,
             "committed, nothing left over")
-        #expect(Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix("Study: 1 review"))
+        #expect(
+            await Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout.hasPrefix("Study: 1 review"))
         // The next open sees the review through the index, as the full load does.
         try LibraryTests.expectSameAnswers(root: directory.url, user: "ana")
     }
 
-    @Test func changesStatusesInOneCommit() throws {
+    @Test func changesStatusesInOneCommit() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         let library = try Library(root: directory.url, user: "ana")
         let entries = try ["words/run", "words/go"].map { try library.entry(named: $0) }
         let changed = try library.change(.status(.suspended), of: entries + entries, verb: "suspend")
@@ -148,16 +149,17 @@ import Testing
         let reopened = try Library(root: directory.url, user: "ana")
         for entry in entries { #expect(reopened.status(of: entry) == .suspended) }
         #expect(
-            Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout == "Suspend: words/run, words/go\n"
+            await Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout
+                == "Suspend: words/run, words/go\n"
         )
         let reset = try reopened.change(.reset, of: [entries[0]], verb: "reset")
         #expect(reset[0].file.resetAt != nil)
         try LibraryTests.expectSameAnswers(root: directory.url, user: "ana")
     }
 
-    @Test func refusesToRewriteAProgressFileThatDoesNotRead() throws {
+    @Test func refusesToRewriteAProgressFileThatDoesNotRead() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         let library = try Library(root: directory.url, user: "ana")
         let entry = try library.entry(named: "words/run")
         let path = library.paths.progress(entry.id)
@@ -173,8 +175,8 @@ extension LibraryTests {
     /// Rote's own writes go into the launch index's delta as they are committed: the next
     /// launch's check finds nothing to read again. An outside edit of the same file after
     /// that is still caught.
-    @Test func recordedWritesAreNotReadAgainButAnOutsideEditIs() throws {
-        let directory = StarterLibrary.copy(git: .committed)
+    @Test func recordedWritesAreNotReadAgainButAnOutsideEditIs() async throws {
+        let directory = await StarterLibrary.copy(git: .committed)
         let library = try Library(root: directory.url, user: "demo")
         _ = try library.launch()
         let entry = try library.entry(named: try #require(try library.ids(inDeck: "english-a1").last))
@@ -200,8 +202,8 @@ extension LibraryTests {
 
     /// A study launch shows a plan from the cache while the check runs, and settles to the
     /// checked index, which has the files changed since the cache was saved.
-    @Test func aLaunchCheckingAlongsideSettlesToTheCheckedIndex() throws {
-        let directory = StarterLibrary.copy(git: .committed)
+    @Test func aLaunchCheckingAlongsideSettlesToTheCheckedIndex() async throws {
+        let directory = await StarterLibrary.copy(git: .committed)
         let first = try Library(root: directory.url, user: "demo")
         let id = try #require(try first.ids(inDeck: "english-a1").first { first.progress(of: $0) != nil })
         let library = try Library(root: directory.url, user: "demo")
@@ -224,9 +226,9 @@ extension LibraryTests {
 
     /// A review recorded through the library reaches the next process's stats: the changed
     /// progress file goes into the index's delta with its digest.
-    @Test func aRecordedReviewReachesTheNextStats() throws {
+    @Test func aRecordedReviewReachesTheNextStats() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         let utc = TimeZone(identifier: "UTC")!
         let now = Date()
         let before = try Library(root: directory.url, user: "ana").stats(now: now, timeZone: utc)
@@ -239,8 +241,8 @@ extension LibraryTests {
     }
 
     /// Stats read only the learner's files, and must equal what the full load gives.
-    @Test func statsFromTheLearnersFilesEqualTheFullLoads() throws {
-        let directory = StarterLibrary.copy()
+    @Test func statsFromTheLearnersFilesEqualTheFullLoads() async throws {
+        let directory = await StarterLibrary.copy()
         let loaded = try LibraryLoader(users: .only("demo"), includeSessions: true).load(directory.url)
         let profile = loaded.profiles["demo"]
         var settings: [String: SchedulerSettings] = [:]
@@ -281,9 +283,9 @@ extension LibraryTests {
 extension LibraryTests {
     /// `rote letters` reads the letters deck's folder and the learner's attempts alone; what it
     /// reads must be the full load's.
-    @Test func aDecksEntriesAndTheLearnersLetterAttemptsAreTheFullLoads() throws {
+    @Test func aDecksEntriesAndTheLearnersLetterAttemptsAreTheFullLoads() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         directory.write("profiles/ana/letters/letters/l.yaml", "letter: letters/l\nattempts: []\n")
         let loaded = try LibraryLoader(users: .only("ana"), includeSessions: false).load(directory.url)
         let library = try Library(root: directory.url, user: "ana")
@@ -296,8 +298,8 @@ extension LibraryTests {
 }
 
 @Suite struct LibrarySearchTests {
-    @Test func searchFindsByIdOrGlossIgnoringCaseAndPages() throws {
-        let directory = StarterLibrary.copy()
+    @Test func searchFindsByIdOrGlossIgnoringCaseAndPages() async throws {
+        let directory = await StarterLibrary.copy()
         let library = try Library(root: directory.url, user: "demo")
         let everything = try library.list(deck: nil)
         let expected = everything.filter { $0.id.lowercased().contains("run") || $0.gloss.lowercased().contains("run") }

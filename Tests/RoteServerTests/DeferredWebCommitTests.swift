@@ -17,18 +17,18 @@ import WebPages
 @Suite struct DeferredWebCommitTests {
     typealias Served = WebAPITests.Served
 
-    static func head(_ root: URL) -> String { Shell.run("git", ["rev-parse", "HEAD"], in: root).stdout }
+    static func head(_ root: URL) async -> String { await Shell.run("git", ["rev-parse", "HEAD"], in: root).stdout }
 
     @Test func anIgnoreAnswersBeforeItsCommitWhichLandsWithTheSameMessage() async throws {
-        let served = Served()
-        let before = Self.head(served.root)
+        let served = await Served()
+        let before = await Self.head(served.root)
         served.app.gitPool.suspendCommits()
         try await served.test { client in
             let ignore = try await client.execute(
                 uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(),
                 body: WebAPITests.body(["entry": "english-a1/run", "status": "ignored"]))
             #expect(ignore.status == .ok)
-            #expect(Self.head(served.root) == before, "answered before the commit")
+            #expect(await Self.head(served.root) == before, "answered before the commit")
             #expect(PendingCommit.journals(in: served.root).count == 1)
             // A read after the answer sees the write.
             let reading = try #require(
@@ -45,21 +45,21 @@ import WebPages
         }
         served.app.gitPool.resumeCommits()
         await served.app.gitPool.commitsMade()
-        let log = Shell.run("git", ["log", "-3", "--format=%s%n%b--"], in: served.root).stdout
+        let log = await Shell.run("git", ["log", "-3", "--format=%s%n%b--"], in: served.root).stdout
         let device = try LibraryGit(root: served.root, user: "demo").device
         #expect(
             log
                 == "Activate: english-a1/run\nRote-Device: \(device)\nRote-User: demo\n--\nIgnore: english-a1/run\nRote-Device: \(device)\nRote-User: demo\n--\nstarter\n--\n",
             "\(log)")
-        #expect(served.uncommitted().isEmpty)
+        #expect(await served.uncommitted().isEmpty)
         #expect(PendingCommit.journals(in: served.root).isEmpty)
     }
 
     /// Ctrl-C: `stopSession` (what `WebServer.run` calls when the service stops) returns only
     /// once the queued commits are made.
     @Test func stoppingTheServerMakesEveryQueuedCommit() async throws {
-        let served = Served()
-        let before = Self.head(served.root)
+        let served = await Served()
+        let before = await Self.head(served.root)
         served.app.gitPool.suspendCommits()
         try await served.test { client in
             for (entry, status) in [("english-a1/run", "ignored"), ("english-a1/go", "suspended")] {
@@ -69,7 +69,7 @@ import WebPages
                 #expect(response.status == .ok)
             }
         }
-        #expect(Self.head(served.root) == before)
+        #expect(await Self.head(served.root) == before)
         #expect(served.app.gitPool.pendingCommits == 2)
         // The committer is let go a moment after the stop begins, which must wait for it.
         let release = Thread { [pool = served.app.gitPool] in
@@ -80,15 +80,15 @@ import WebPages
         served.app.stopSession()
         #expect(served.app.gitPool.pendingCommits == 0)
         #expect(
-            Shell.run("git", ["log", "-2", "--format=%s"], in: served.root).stdout
+            await Shell.run("git", ["log", "-2", "--format=%s"], in: served.root).stdout
                 == "Suspend: english-a1/go\nIgnore: english-a1/run\n")
-        #expect(Shell.run("git", ["status", "--porcelain"], in: served.root).stdout == "")
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: served.root).stdout == "")
     }
 
     /// A server that crashed with a commit pending: the next server commits it before its
     /// first request, as the commit the first would have made.
     @Test func theNextServerCommitsWhatACrashedOneLeftPending() async throws {
-        let served = Served()
+        let served = await Served()
         served.app.gitPool.suspendCommits()
         try await served.test { client in
             let response = try await client.execute(
@@ -97,15 +97,15 @@ import WebPages
             #expect(response.status == .ok)
         }
         let crashed = TemporaryDirectory()
-        Shell.run("cp", ["-a", served.root.path + "/.", crashed.url.path])
+        await Shell.run("cp", ["-a", served.root.path + "/.", crashed.url.path])
         served.app.gitPool.resumeCommits()
         served.app.gitPool.waitForCommits()
         let next = WebApp(
             root: crashed.url, user: "demo",
             policy: AccessPolicy(token: WebAPITests.token, hosts: AccessPolicy.hosts(listeningOn: "127.0.0.1")))
         next.commitLeftovers()
-        #expect(Self.head(crashed.url) == Self.head(served.root), "the same commit")
+        #expect(await Self.head(crashed.url) == Self.head(served.root), "the same commit")
         #expect(PendingCommit.journals(in: crashed.url).isEmpty)
-        #expect(Shell.run("git", ["status", "--porcelain"], in: crashed.url).stdout == "")
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: crashed.url).stdout == "")
     }
 }

@@ -24,8 +24,8 @@ import WebPages
         let app: WebApp
         var root: URL { directory.url }
 
-        init() {
-            directory = StarterLibrary.copy()
+        init() async {
+            directory = await StarterLibrary.copy()
             app = WebApp(
                 root: directory.url, user: "demo",
                 policy: AccessPolicy(token: WebAPITests.token, hosts: AccessPolicy.hosts(listeningOn: "127.0.0.1")))
@@ -38,20 +38,20 @@ import WebPages
         }
 
         /// The library's log once every write's commit, made behind its answer, is in.
-        func commitCount() -> Int {
+        func commitCount() async -> Int {
             app.gitPool.waitForCommits()
             return Int(
-                Shell.run("git", ["rev-list", "--count", "HEAD"], in: root).stdout.trimmingCharacters(
+                await Shell.run("git", ["rev-list", "--count", "HEAD"], in: root).stdout.trimmingCharacters(
                     in: .whitespacesAndNewlines)) ?? 0
         }
-        func lastCommitSubject() -> String {
+        func lastCommitSubject() async -> String {
             app.gitPool.waitForCommits()
-            return Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout.trimmingCharacters(
+            return await Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout.trimmingCharacters(
                 in: .whitespacesAndNewlines)
         }
-        func uncommitted() -> String {
+        func uncommitted() async -> String {
             app.gitPool.waitForCommits()
-            return Shell.run("git", ["status", "--porcelain"], in: root).stdout
+            return await Shell.run("git", ["status", "--porcelain"], in: root).stdout
         }
     }
 
@@ -80,7 +80,7 @@ import WebPages
     // MARK: Security
 
     @Test func withoutTheTokenNothingIsAnswered() async throws {
-        let served = Served()
+        let served = await Served()
         try await served.test { client in
             for uri in ["/", "/api/today", "/api/entries?q=run", "/assets/app.js"] {
                 let response = try await client.execute(uri: uri, method: .get, headers: Self.headers(token: nil))
@@ -99,7 +99,7 @@ import WebPages
     }
 
     @Test func theFirstAddressSetsTheCookieAndDropsTheToken() async throws {
-        let served = Served()
+        let served = await Served()
         try await served.test { client in
             let response = try await client.execute(
                 uri: "/?token=\(Self.token)", method: .get, headers: Self.headers(token: nil))
@@ -115,7 +115,7 @@ import WebPages
     }
 
     @Test func aForeignHostOrOriginIsRefused() async throws {
-        let served = Served()
+        let served = await Served()
         try await served.test { client in
             // DNS rebinding: a name that resolves to 127.0.0.1 still says its own name.
             let rebound = try await client.execute(
@@ -137,11 +137,11 @@ import WebPages
                 headers: Self.headers(host: "localhost:8080", extra: [.origin: "http://localhost:8080"]))
             #expect(own.status == .ok)
         }
-        #expect(served.commitCount() == 1, "nothing was written")
+        #expect(await served.commitCount() == 1, "nothing was written")
     }
 
     @Test func onlyTheLibrarysOwnMediaIsServed() async throws {
-        let served = Served()
+        let served = await Served()
         served.directory.write("corpus/kjv/media/lamp.png", Data([0x89, 0x50, 0x4e, 0x47]))
         served.directory.write("corpus/kjv/media/.hidden.png", Data([1]))
         try await served.test { client in
@@ -162,7 +162,7 @@ import WebPages
     }
 
     @Test func oversizedAndMalformedBodiesGetJSONErrors() async throws {
-        let served = Served()
+        let served = await Served()
         try await served.test { client in
             let huge = ByteBuffer(
                 string: "{\"entry\": \"" + String(repeating: "a", count: WebApp.BodyLimit.json + 10)
@@ -184,13 +184,13 @@ import WebPages
             #expect(unknown.status == .notFound)
             #expect(unknown.headers[.contentType]?.hasPrefix("application/json") == true)
         }
-        #expect(served.commitCount() == 1)
+        #expect(await served.commitCount() == 1)
     }
 
     /// The reader's triage: add and known through `Library.add`/`markKnown`, a word in no deck
     /// into the profile; anything else a JSON error with nothing written.
     @Test func triageAddsMarksKnownAndIgnoresAWordInNoDeck() async throws {
-        let served = Served()
+        let served = await Served()
         try await served.test { client in
             let bad = try await client.execute(
                 uri: "/api/entries/triage", method: .post, headers: Self.headers(),
@@ -210,7 +210,7 @@ import WebPages
                 uri: "/api/words/ignore", method: .post, headers: Self.headers(), body: Self.body(["word": "quokka"]))
             #expect(String(buffer: ignored.body).contains("quokka"))
         }
-        #expect(served.commitCount() == 4, "three triage commits after the first")
+        #expect(await served.commitCount() == 4, "three triage commits after the first")
         #expect(
             served.directory.read("profiles/demo/progress/english-a1/monkey.yaml")?.contains("grade: again") == true)
         #expect(
@@ -220,7 +220,7 @@ import WebPages
 
     /// The tracing page's switches go into the profile, as `rote letters settings` puts them.
     @Test func letterSettingsAreKeptInTheProfile() async throws {
-        let served = Served()
+        let served = await Served()
         try await served.test { client in
             let none = try await client.execute(
                 uri: "/api/letters/settings", method: .post, headers: Self.headers(), body: Self.body([String: Any]()))
@@ -234,12 +234,12 @@ import WebPages
                 as? [String: Any]
             #expect(letters?["left_handed"] as? Bool == true)
         }
-        #expect(served.commitCount() == 2)
+        #expect(await served.commitCount() == 2)
         #expect(served.directory.read("profiles/demo/profile.yaml")?.contains("left_handed: true") == true)
     }
 
     @Test func everyAnswerCarriesAStrictContentSecurityPolicy() async throws {
-        let served = Served()
+        let served = await Served()
         try await served.test { client in
             for headers in [Self.headers(), Self.headers(token: nil)] {
                 let response = try await client.execute(uri: "/", method: .get, headers: headers)
@@ -255,7 +255,7 @@ import WebPages
     // MARK: Pages
 
     @Test func todayPlansPerDeck() async throws {
-        let served = Served()
+        let served = await Served()
         try await served.test { client in
             let response = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers())
             #expect(response.status == .ok)
@@ -296,8 +296,8 @@ import WebPages
     }
 
     @Test func aBrowserSessionEndsInOneCommitLikeRoteStudy() async throws {
-        let served = Served()
-        let before = served.commitCount()
+        let served = await Served()
+        let before = await served.commitCount()
         try await served.test { client in
             let started = try await client.execute(
                 uri: "/api/session", method: .post, headers: Self.headers(),
@@ -314,21 +314,24 @@ import WebPages
                 body: Self.body(["entry": "english-a1/able", "status": "suspended"]))
             #expect(next.status == .ok, "\(String(buffer: next.body))")
         }
-        #expect(served.commitCount() == before + 2)
-        let subjects = Shell.run("git", ["log", "-2", "--format=%s"], in: served.root).stdout.split(separator: "\n")
+        #expect(await served.commitCount() == before + 2)
+        let subjects = await Shell.run("git", ["log", "-2", "--format=%s"], in: served.root).stdout.split(
+            separator: "\n")
         #expect(subjects.first == "Suspend: english-a1/able")
         #expect(subjects.last?.hasPrefix("Study") == true, "\(subjects)")
-        #expect(served.uncommitted().isEmpty, "everything is in the one commit: \(served.uncommitted())")
-        let changed = Shell.run("git", ["show", "--name-only", "--format=", "HEAD~1"], in: served.root).stdout.split(
-            separator: "\n")
+        let uncommitted = await served.uncommitted()
+        #expect(uncommitted.isEmpty, "everything is in the one commit: \(uncommitted)")
+        let changed = await Shell.run("git", ["show", "--name-only", "--format=", "HEAD~1"], in: served.root).stdout
+            .split(
+                separator: "\n")
         #expect(changed.filter { $0.hasPrefix("profiles/demo/progress/english-a1/") }.count == 3)
         #expect(changed.contains { $0.hasPrefix("profiles/demo/sessions/") })
         #expect(!FileManager.default.fileExists(atPath: served.root.appending(path: ".git/rote/session.yaml").path))
     }
 
     @Test func stoppingTheServerSavesTheSessionAsQuittingDoes() async throws {
-        let served = Served()
-        let before = served.commitCount()
+        let served = await Served()
+        let before = await served.commitCount()
         try await served.test { client in
             let started = try await client.execute(
                 uri: "/api/session", method: .post, headers: Self.headers(),
@@ -351,15 +354,15 @@ import WebPages
             #expect(stale.status == .conflict)
         }
         served.app.stopSession()
-        #expect(served.commitCount() == before + 1)
-        let session = Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: served.root).stdout
+        #expect(await served.commitCount() == before + 1)
+        let session = await Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: served.root).stdout
         #expect(
             session.split(separator: "\n").filter { $0.hasPrefix("profiles/demo/progress/") }.count == 1, "\(session)")
-        #expect(served.uncommitted().isEmpty)
+        #expect(await served.uncommitted().isEmpty)
     }
 
     @Test func aTracedLetterIsScoredAndRecordedAsRoteLettersRecordRecordsIt() async throws {
-        let served = Served()
+        let served = await Served()
         try await served.test { client in
             let letters = try #require(
                 try Self.json(try await client.execute(uri: "/api/letters", method: .get, headers: Self.headers()))
@@ -393,17 +396,17 @@ import WebPages
             #expect(bad.status == .badRequest)
             #expect(Self.errorCode(bad) == "bad_attempt")
         }
-        #expect(served.lastCommitSubject() == "Letters: alphabet/a trace 100")
+        #expect(await served.lastCommitSubject() == "Letters: alphabet/a trace 100")
         let file = try #require(served.directory.read("profiles/demo/letters/alphabet/a.yaml"))
         let attempts = try #require(
             LetterAttemptsFile.decode(Data(file.utf8), path: "profiles/demo/letters/alphabet/a.yaml").0)
         #expect(attempts.attempts.count == 1)
         #expect(attempts.attempts[0].drawing.count == 2)
-        #expect(served.uncommitted().isEmpty)
+        #expect(await served.uncommitted().isEmpty)
     }
 
     @Test func theReaderMarksWordsAndIgnoresOne() async throws {
-        let served = Served()
+        let served = await Served()
         try await served.test { client in
             let response = try await client.execute(
                 uri: "/api/reader", method: .post, headers: Self.headers(),
@@ -440,13 +443,13 @@ import WebPages
             #expect((summary["not_in_deck"] as? [[String: Any]])?.map { $0["word"] as? String } == ["zzyzx"])
             #expect(summary["coverage"] is Double || summary["coverage"] is Int)
         }
-        #expect(served.lastCommitSubject() == "Ignore: english-a1/run")
+        #expect(await served.lastCommitSubject() == "Ignore: english-a1/run")
         #expect(
             served.directory.read("profiles/demo/progress/english-a1/run.yaml")?.contains("status: ignored") == true)
     }
 
     @Test func theLibraryAndStatsPagesAnswer() async throws {
-        let served = Served()
+        let served = await Served()
         try await served.test { client in
             let decks = try #require(
                 try Self.json(try await client.execute(uri: "/api/decks", method: .get, headers: Self.headers()))

@@ -14,7 +14,7 @@ import WebPages
 
 @Suite struct UIStringsTests {
     @Test func theLanguageFollowsAcceptLanguageUnlessChosen() async throws {
-        let served = WebAPITests.Served()
+        let served = await WebAPITests.Served()
         try await served.test { client in
             func strings(_ uri: String, _ accept: String?) async throws -> [String: Any] {
                 var headers = WebAPITests.headers()
@@ -51,7 +51,7 @@ import WebPages
 
 @Suite struct RecallMarkingTests {
     @Test func typedRecallIsMarkedWordByWordWithoutShowingThePassage() async throws {
-        let served = WebAPITests.Served()
+        let served = await WebAPITests.Served()
         // The passage the session will show first, as the same planner picks it, stands at the
         // recite rung.
         let preview = try Library(root: served.root, user: "demo").startStudy(
@@ -65,8 +65,8 @@ import WebPages
             progress.replacingOccurrences(
                 of: "status: active\n",
                 with: "status: active\nladder: {level: recite, covered: [], attempts: 0, at: 2026-01-01T00:00:00Z}\n"))
-        Shell.run("git", ["add", "-A"], in: served.root)
-        Shell.run(
+        await Shell.run("git", ["add", "-A"], in: served.root)
+        await Shell.run(
             "git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "ladder"],
             in: served.root)
         guard case let .passage(passage) = try Library(root: served.root, user: "demo").entry(named: id).content else {

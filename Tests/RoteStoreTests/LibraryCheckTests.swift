@@ -14,8 +14,8 @@ import Testing
         try LibraryLoader(users: .all, includeSessions: true).load(root).diagnostics
     }
 
-    @Test func aCheckAfterChangesReadsOnlyThemAndAnswersAsTheFullLoad() throws {
-        let directory = StarterLibrary.copy(git: .initialised)
+    @Test func aCheckAfterChangesReadsOnlyThemAndAnswersAsTheFullLoad() async throws {
+        let directory = await StarterLibrary.copy(git: .initialised)
         let first = try LibraryCheck.run(root: directory.url)
         #expect(first.diagnostics == (try Self.fullCheck(directory.url)))
         #expect(
@@ -94,9 +94,9 @@ import Testing
         #expect(restored.filesRead > 1)
     }
 
-    @Test func everythingReadsEveryFileAndAgrees() throws {
+    @Test func everythingReadsEveryFileAndAgrees() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         _ = try LibraryCheck.run(root: directory.url)
         #expect(try LibraryCheck.run(root: directory.url).filesRead == 0)
         let all = try LibraryCheck.run(root: directory.url, everything: true)
@@ -104,9 +104,9 @@ import Testing
         #expect(all.diagnostics == (try Self.fullCheck(directory.url)))
     }
 
-    @Test func aDamagedCacheIsReadAsNoCache() throws {
+    @Test func aDamagedCacheIsReadAsNoCache() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         let first = try LibraryCheck.run(root: directory.url)
         let cache = LibraryCheck.cacheURL(directory.url)
         let text = try String(contentsOf: cache, encoding: .utf8)

@@ -5,14 +5,14 @@ import Testing
 @testable import RoteStore
 
 @Suite struct LibraryIndexTests {
-    func index(_ overrides: [String: String] = [:]) throws -> LibraryIndex {
+    func index(_ overrides: [String: String] = [:]) async throws -> LibraryIndex {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory, overrides: overrides)
+        await FixtureLibrary.write(into: directory, overrides: overrides)
         return LibraryIndex(library: try LibraryLoader().load(directory.url), user: "ana")
     }
 
-    @Test func everyFormFindsItsLemma() throws {
-        let index = try index()
+    @Test func everyFormFindsItsLemma() async throws {
+        let index = try await index()
         for form in ["run", "runs", "ran", "running", "Running,", "RAN."] {
             #expect(index.lemmas(of: form).map(\.id) == ["words/run"], "\(form)")
         }
@@ -22,16 +22,16 @@ import Testing
         #expect(index.lookUp("swim") == nil)
     }
 
-    @Test func rankOrderAndStudyOrder() throws {
-        let index = try index()
+    @Test func rankOrderAndStudyOrder() async throws {
+        let index = try await index()
         #expect(index.rankOrder == ["words/go", "words/run"])
         #expect(index.ids(inDeck: "words") == ["words/go", "words/run"])
         #expect(index.ids(inDeck: "maths").count == 2)
         #expect(index.orderedIDs.first == "words/go", "decks in rote.yaml's order, entries by rank")
     }
 
-    @Test func statusPerEntry() throws {
-        let index = try index([
+    @Test func statusPerEntry() async throws {
+        let index = try await index([
             "profiles/ana/progress/words/go.yaml":
                 "entry: words/go\nstatus: suspended\nstatus_at: 2026-11-03T09:00:00Z\n",
             "profiles/ana/profile.yaml": "user: ana\nignored_words: [Jesus]\n",
@@ -39,11 +39,11 @@ import Testing
         #expect(index.status(of: "words/run") == .review)
         #expect(index.status(of: "words/go") == .suspended)
         #expect(index.status(of: "verses/joh-11-35") == .new)
-        let ignoring = try self.index(["profiles/ana/profile.yaml": "user: ana\nignored_words: [Run]\n"])
+        let ignoring = try await self.index(["profiles/ana/profile.yaml": "user: ana\nignored_words: [Run]\n"])
         #expect(ignoring.status(of: "words/run") == .ignored)
     }
 
-    @Test func initCommitsAValidLibrary() throws {
+    @Test func initCommitsAValidLibrary() async throws {
         let directory = TemporaryDirectory()
         let root = directory.url.appending(path: "lib")
         try LibraryCreator(user: "ana", now: Date(timeIntervalSince1970: 1_795_255_200)).create(at: root)
@@ -53,8 +53,8 @@ import Testing
         #expect(library.manifest?.defaultUser == "ana")
         #expect(library.deckOrder == ["english-a1", "kjv", "red-letter", "alphabet", "math"])
         #expect(library.entries.count > 250)
-        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
-        #expect(Shell.run("git", ["fsck"], in: root).status == 0)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
+        #expect(await Shell.run("git", ["fsck"], in: root).status == 0)
         #expect(throws: LibraryError.self) { try LibraryCreator(user: "ana").create(at: root) }
     }
 }

@@ -314,11 +314,11 @@ import Testing
     /// The part-of-speech rule stays quiet where a deck cannot tell: a word English uses as
     /// noun and verb (the deck's 'walk' is a verb, a noun answer may take it), and a
     /// translation-match distractor (هو is 'he' and 'it').
-    @Test func theDistractorRuleStaysQuietWhereTheDeckCannotTell() throws {
+    @Test func theDistractorRuleStaysQuietWhereTheDeckCannotTell() async throws {
         let directory = TemporaryDirectory()
         let walk = "word: walk\npos: verb\ntranslation: يمشي\nforms: {base: walk}\nrank: 301\n"
         let it = "word: it\npos: noun\ntranslation: هو\nforms: {base: it}\nrank: 302\n"
-        FixtureLibrary.write(
+        await FixtureLibrary.write(
             into: directory,
             overrides: [
                 "corpus/words/walk.yaml": walk, "corpus/words/he.yaml": Self.he, "corpus/words/it.yaml": it,
@@ -331,17 +331,17 @@ import Testing
         #expect(!library.diagnostics.contains { $0.message.contains("distractor") }, "\(library.diagnostics)")
     }
 
-    @Test func theFixtureIsClean() throws {
+    @Test func theFixtureIsClean() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         let library = try LibraryLoader().load(directory.url)
         #expect(library.diagnostics.isEmpty, "\(library.diagnostics)")
         #expect(library.entries.count == 6)
     }
 
-    @Test(arguments: cases) func reportsTheProblem(_ rule: Case) throws {
+    @Test(arguments: cases) func reportsTheProblem(_ rule: Case) async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory, overrides: rule.overrides)
+        await FixtureLibrary.write(into: directory, overrides: rule.overrides)
         if rule.name == "not UTF-8" {
             directory.write("corpus/words/bad.yaml", Data([0x77, 0x6F, 0x72, 0x64, 0x3A, 0x20, 0x63, 0xE9, 0x0A]))
         }
@@ -364,19 +364,19 @@ import Testing
         }
     }
 
-    @Test func aFiftyMegabyteFileIsRefusedWithoutReadingIt() throws {
+    @Test func aFiftyMegabyteFileIsRefusedWithoutReadingIt() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         directory.write("corpus/words/huge.yaml", Data(repeating: 0x61, count: 50 << 20))
         let library = try LibraryLoader().load(directory.url)
         #expect(library.errors.contains { $0.path == "corpus/words/huge.yaml" && $0.message.contains("50 MiB") })
         #expect(library.entries.count == 6)
     }
 
-    @Test func aSymlinkOutOfTheLibraryIsRefused() throws {
+    @Test func aSymlinkOutOfTheLibraryIsRefused() async throws {
         let directory = TemporaryDirectory()
         let outside = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         outside.write("secret.yaml", "word: x\n")
         try FileManager.default.createSymbolicLink(
             at: directory.url.appending(path: "corpus/words/leak.yaml"),
@@ -388,17 +388,17 @@ import Testing
             })
     }
 
-    @Test func aFolderThatIsNotAGitRepositoryStillLoads() throws {
+    @Test func aFolderThatIsNotAGitRepositoryStillLoads() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory, git: false)
+        await FixtureLibrary.write(into: directory, git: false)
         let library = try LibraryLoader().load(directory.url)
         #expect(library.errors.contains { $0.message.contains("is not a git repository") })
         #expect(library.entries.count == 6)
     }
 
-    @Test func aMissingManifestIsNotALibrary() throws {
+    @Test func aMissingManifestIsNotALibrary() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory, overrides: ["rote.yaml": ""])
+        await FixtureLibrary.write(into: directory, overrides: ["rote.yaml": ""])
         #expect(throws: LibraryError.self) { try LibraryLoader().load(directory.url) }
         do {
             _ = try LibraryLoader().load(directory.url)

@@ -11,9 +11,9 @@ import Testing
 @Suite struct CommitOrderTests {
     struct Killed: Error {}
 
-    @Test func aKillBetweenTheIndexAndTheBranchLosesNothingToAPlainGitCommit() throws {
+    @Test func aKillBetweenTheIndexAndTheBranchLosesNothingToAPlainGitCommit() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         let git = try LibraryGit(root: directory.url, user: "ana")
         let session = "profiles/ana/sessions/2026/11/s1.yaml"
         let review = Data(
@@ -27,32 +27,32 @@ import Testing
                 message: "Study")
         }
         // Someone then runs plain git: what it commits is the new files, never their removal.
-        let commit = Shell.run(
+        let commit = await Shell.run(
             "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "by hand"],
             in: directory.url)
         #expect(commit.status == 0, "\(commit.stderr)")
-        let tree = Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD"], in: directory.url).stdout
+        let tree = await Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD"], in: directory.url).stdout
         #expect(tree.contains("profiles/ana/progress/words/go.yaml"))
         #expect(tree.contains(session))
-        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
     }
 
-    @Test func temporaryFilesAreNeverPendingWork() throws {
+    @Test func temporaryFilesAreNeverPendingWork() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         directory.write("corpus/words/.walk.yaml.4242.7.tmp", "word: wal")
         directory.write("corpus/words/walk.yaml", "word: walk\n")
         let git = try LibraryGit(root: directory.url, user: "ana")
         #expect(try git.pendingPaths() == ["corpus/words/walk.yaml"])
         try git.commitPending()
-        let tree = Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD"], in: directory.url).stdout
+        let tree = await Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD"], in: directory.url).stdout
         #expect(!tree.contains(".tmp"))
     }
 
-    @Test func anApplyKilledHalfWayIsUndoneBeforeAnythingIsCommitted() throws {
+    @Test func anApplyKilledHalfWayIsUndoneBeforeAnythingIsCommitted() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
-        let head = Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout
+        await FixtureLibrary.write(into: directory)
+        let head = await Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout
         let edited = "corpus/words/go.yaml"
         let original = try #require(directory.read(edited))
         var changes: [String: Data?] = [edited: Data("word: go\nrank: 2\n".utf8)]
@@ -73,16 +73,16 @@ import Testing
 
         // The next command that commits pending work (rote sync) first undoes the half change.
         try LibraryGit(root: directory.url, user: "ana").commitPending()
-        #expect(Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout == head)
+        #expect(await Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout == head)
         #expect(!FileManager.default.fileExists(atPath: directory.url.appending(path: "corpus/big").path))
         #expect(directory.read(edited) == original)
-        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: directory.url.appending(path: ".git/rote/apply-journal").path))
     }
 
-    @Test func anApplyKilledAfterItsCommitKeepsTheCommit() throws {
+    @Test func anApplyKilledAfterItsCommitKeepsTheCommit() async throws {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory)
+        await FixtureLibrary.write(into: directory)
         let git = try LibraryGit(root: directory.url, user: "ana")
         git.interruption = { step in if step == "index written" { throw SimulatedKill() } }
         // Killed before the branch moved: the change is undone, as it never landed.
@@ -91,12 +91,12 @@ import Testing
         }
         try LibraryGit(root: directory.url, user: "ana").commitPending()
         #expect(!FileManager.default.fileExists(atPath: directory.url.appending(path: "corpus/words/walk.yaml").path))
-        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
         // Landed: nothing to undo.
         git.interruption = nil
         try git.apply(changes: ["corpus/words/walk.yaml": Data("word: walk\n".utf8)], message: "Add walk")
         try LibraryGit(root: directory.url, user: "ana").commitPending()
         #expect(directory.read("corpus/words/walk.yaml") == "word: walk\n")
-        #expect(Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout.isEmpty)
     }
 }

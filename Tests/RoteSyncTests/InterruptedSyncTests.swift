@@ -17,11 +17,11 @@ import Testing
     var laptop: URL { hub.url.appending(path: "laptop") }
     static let path = "profiles/ana/progress/words/run.yaml"
 
-    init() {
+    init() async {
         let seed = TemporaryDirectory("rote-interrupted-seed")
-        FixtureLibrary.write(into: seed)
-        Shell.run("git", ["clone", "-q", "--bare", seed.url.path, remote.path])
-        for clone in [desk, laptop] { Shell.run("git", ["clone", "-q", remote.path, clone.path]) }
+        await FixtureLibrary.write(into: seed)
+        await Shell.run("git", ["clone", "-q", "--bare", seed.url.path, remote.path])
+        for clone in [desk, laptop] { await Shell.run("git", ["clone", "-q", remote.path, clone.path]) }
     }
 
     /// Adds a review to words/run in `root` and commits it.
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test(arguments: ["checkout journal written", "work tree checked out"])
-    func aSyncKilledWhileWritingTheMergeIsFinishedByTheNextCommand(step: String) throws {
+    func aSyncKilledWhileWritingTheMergeIsFinishedByTheNextCommand(step: String) async throws {
         try review(laptop, id: "laptop-1", at: "2026-11-03T09:00:00Z")
         _ = try LibrarySync(git: LibraryGit(root: laptop, user: "ana")).sync()
         try review(desk, id: "desk-1", at: "2026-11-04T09:00:00Z")
@@ -50,27 +50,27 @@ import Testing
         // The next command: a sync, which first commits whatever is pending.
         let report = try LibrarySync(git: LibraryGit(root: desk, user: "ana")).sync()
         #expect(report.conflicts.isEmpty)
-        let committed = Shell.run("git", ["show", "HEAD:\(Self.path)"], in: desk).stdout
+        let committed = await Shell.run("git", ["show", "HEAD:\(Self.path)"], in: desk).stdout
         #expect(
             committed.contains("laptop-1") && committed.contains("desk-1") && !committed.contains("<<<<<<<"),
             "\(committed)")
-        #expect(Shell.run("git", ["status", "--porcelain"], in: desk).stdout.isEmpty)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: desk).stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: desk.appending(path: ".git/rote/checkout-journal").path))
         #expect(
-            Shell.run("git", ["log", "--format=%s", "-5"], in: desk).stdout.contains("Sync: merge"),
+            await Shell.run("git", ["log", "--format=%s", "-5"], in: desk).stdout.contains("Sync: merge"),
             "the merge commit itself is what the branch points to")
     }
 
     /// A push into a folder killed half-way leaves the folder's branch locked; every later
     /// push was refused as if the remote kept changing (found by the fault-injection test).
-    @Test func aBranchLockLeftInAFolderRemoteByAKilledPushIsTakenOver() throws {
+    @Test func aBranchLockLeftInAFolderRemoteByAKilledPushIsTakenOver() async throws {
         try review(desk, id: "desk-2", at: "2026-11-05T09:00:00Z")
         let lock = remote.appending(path: "refs/heads/main.lock")
         try Data().write(to: lock)
         let report = try LibrarySync(git: LibraryGit(root: desk, user: "ana")).sync()
         #expect(report.pushed)
         #expect(!FileManager.default.fileExists(atPath: lock.path))
-        #expect(Shell.run("git", ["show", "main:\(Self.path)"], in: remote).stdout.contains("desk-2"))
+        #expect(await Shell.run("git", ["show", "main:\(Self.path)"], in: remote).stdout.contains("desk-2"))
     }
 
     /// A sync killed mid-fetch leaves its own tracking ref locked; every later fetch was

@@ -25,14 +25,15 @@ import Glibc
         private let pid: pid_t
         private let wrapper: Process
 
-        init(basePath: URL) throws {
+        init(basePath: URL) async throws {
             let pidFile = basePath.appending(path: "git-daemon.pid")
             port = UInt16(40_000 + Int(ProcessInfo.processInfo.processIdentifier % 20_000))
             wrapper = Process()
             wrapper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             // git-daemon itself, not the `git` wrapper, so the pid file names the server.
             let daemon =
-                Shell.run("git", ["--exec-path"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/git-daemon"
+                await Shell.run("git", ["--exec-path"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                + "/git-daemon"
             wrapper.arguments = [
                 "timeout", "--signal=KILL", "120", daemon, "--reuseaddr", "--export-all", "--enable=receive-pack",
                 "--listen=127.0.0.1", "--port=\(port)", "--pid-file=\(pidFile.path)", "--base-path=\(basePath.path)",
@@ -49,7 +50,7 @@ import Glibc
                         pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
                     }
                 }
-                if pid != nil, Shell.run("git", ["ls-remote", "git://127.0.0.1:\(port)/remote.git"]).status == 0 {
+                if pid != nil, await Shell.run("git", ["ls-remote", "git://127.0.0.1:\(port)/remote.git"]).status == 0 {
                     break
                 }
                 usleep(100_000)
@@ -104,50 +105,51 @@ import Glibc
         #expect(!lines.contains { $0.contains("has new commits") }, "\(lines)", sourceLocation: sourceLocation)
     }
 
-    @Test func aPushAGitDaemonsHookRefusesIsReportedOnceInTheHooksWords() throws {
+    @Test func aPushAGitDaemonsHookRefusesIsReportedOnceInTheHooksWords() async throws {
         let network = Network()
-        let devices = try network.devices(1)
+        let devices = try await network.devices(1)
         try Self.refuseEveryPush(network.remote)
-        let before = Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout
-        let daemon = try LoopbackGitDaemon(basePath: network.directory.url)
-        Shell.run("git", ["remote", "set-url", "origin", daemon.url("remote.git")], in: devices[0].root)
+        let before = await Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout
+        let daemon = try await LoopbackGitDaemon(basePath: network.directory.url)
+        await Shell.run("git", ["remote", "set-url", "origin", daemon.url("remote.git")], in: devices[0].root)
         try devices[0].study(["english-a1/run"], seed: 3)
 
         let (error, lines) = try Self.failingSync(devices[0])
         Self.expectRefusedOnce(error, lines)
-        #expect(Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout == before)
+        #expect(await Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout == before)
     }
 
     /// libgit2 writes into a folder remote without running its hooks; the push goes through
     /// git instead, so the hook refuses it as it would refuse `git push`.
-    @Test func aPushAFolderRemotesHookRefusesIsReportedOnceInTheHooksWords() throws {
+    @Test func aPushAFolderRemotesHookRefusesIsReportedOnceInTheHooksWords() async throws {
         let network = Network()
-        let devices = try network.devices(1)
+        let devices = try await network.devices(1)
         try Self.refuseEveryPush(network.remote)
-        let before = Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout
+        let before = await Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout
         try devices[0].study(["english-a1/run"], seed: 4)
 
         let (error, lines) = try Self.failingSync(devices[0])
         Self.expectRefusedOnce(error, lines)
-        #expect(Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout == before, "the push did not land")
+        #expect(
+            await Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout == before, "the push did not land")
     }
 
-    @Test func aFolderRemoteThatIsNotThereIsNamedAsMissing() throws {
+    @Test func aFolderRemoteThatIsNotThereIsNamedAsMissing() async throws {
         let network = Network()
-        let devices = try network.devices(1)
+        let devices = try await network.devices(1)
         let missing = network.directory.url.appending(path: "unplugged/rote.git").path
-        Shell.run("git", ["remote", "set-url", "origin", missing], in: devices[0].root)
+        await Shell.run("git", ["remote", "set-url", "origin", missing], in: devices[0].root)
         let (error, _) = try Self.failingSync(devices[0])
         #expect(error.code == .network)
         #expect(error.message.contains("the remote's path \(missing) does not exist"), "\(error)")
         #expect(!error.message.contains("unsupported URL protocol"), "\(error)")
     }
 
-    @Test func syncShowsNoPasswordFromTheRemotesURL() throws {
+    @Test func syncShowsNoPasswordFromTheRemotesURL() async throws {
         let network = Network()
-        let devices = try network.devices(1)
+        let devices = try await network.devices(1)
         // Nothing listens on the discard port of the loopback address: the fetch fails at once.
-        Shell.run(
+        await Shell.run(
             "git", ["remote", "set-url", "origin", "http://alice:hunter2@127.0.0.1:9/remote.git"], in: devices[0].root)
         let (error, lines) = try Self.failingSync(devices[0])
         #expect(error.code == .network, "\(error)")
@@ -159,14 +161,14 @@ import Glibc
     /// An authentication failure stays one: the sync error keeps libgit2's `GitError` as its
     /// cause, so a caller can tell it from an unreachable host without reading the text, and
     /// the code matches in a `catch`.
-    @Test func anAuthenticationFailureKeepsItsGitErrorAsTheCause() throws {
+    @Test func anAuthenticationFailureKeepsItsGitErrorAsTheCause() async throws {
         let network = Network()
-        let devices = try network.devices(1)
+        let devices = try await network.devices(1)
         // Plain http: the token is refused before it is sent, as an authentication failure.
         let server = try AuthenticatingGitServer(
             projectRoot: network.directory.url, user: "x-access-token", password: "s3cret-token",
             scratch: network.directory, tls: false)
-        Shell.run("git", ["remote", "set-url", "origin", server.url("remote.git")], in: devices[0].root)
+        await Shell.run("git", ["remote", "set-url", "origin", server.url("remote.git")], in: devices[0].root)
         let credentials = Credentials(token: "s3cret-token", tokenHost: "127.0.0.1", useCredentialHelpers: false)
         let (error, _) = try Self.failingSync(devices[0], credentials: credentials)
         #expect(error.code == .network, "\(error)")
@@ -186,30 +188,30 @@ import Glibc
 
     /// With no ROTE_GIT_TOKEN_HOST, the token is for the host of the library's origin: a sync
     /// with another remote does not send it, a sync with origin does.
-    @Test func syncSendsTheTokenOnlyToTheLibrarysOrigin() throws {
+    @Test func syncSendsTheTokenOnlyToTheLibrarysOrigin() async throws {
         try TestCertificate.trust()
         let network = Network()
-        let devices = try network.devices(1)
+        let devices = try await network.devices(1)
         let server = try AuthenticatingGitServer(
             projectRoot: network.directory.url, user: "x-access-token", password: "s3cret-token",
             scratch: network.directory, tls: true)
         try devices[0].study(["english-a1/run"], seed: 5)
         let credentials = Credentials(token: "s3cret-token", tokenHost: nil, useCredentialHelpers: false)
 
-        Shell.run(
+        await Shell.run(
             "git", ["remote", "set-url", "origin", "https://git.example.invalid/ana/rote.git"], in: devices[0].root)
-        Shell.run("git", ["remote", "add", "mirror", server.url("remote.git")], in: devices[0].root)
+        await Shell.run("git", ["remote", "add", "mirror", server.url("remote.git")], in: devices[0].root)
         let (error, _) = try Self.failingSync(devices[0], remote: "mirror", credentials: credentials)
         #expect(error.code == .network)
         #expect(error.message.contains("it is for git.example.invalid"), "\(error)")
         #expect(server.authenticatedRequests == 0, "the mirror's server saw the token")
 
-        Shell.run("git", ["remote", "set-url", "origin", server.url("remote.git")], in: devices[0].root)
+        await Shell.run("git", ["remote", "set-url", "origin", server.url("remote.git")], in: devices[0].root)
         let report = try LibrarySync(git: try devices[0].git(), credentials: credentials).sync()
         #expect(report.pushed)
         #expect(server.authenticatedRequests > 0)
         #expect(
-            Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout
+            await Shell.run("git", ["rev-parse", "main"], in: network.remote).stdout
                 == Shell.run("git", ["rev-parse", "HEAD"], in: devices[0].root).stdout)
     }
 }

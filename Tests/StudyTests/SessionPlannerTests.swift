@@ -9,9 +9,9 @@ import Testing
     static let now = Timestamp.parse("2026-11-10T12:00:00Z")!
     static let utc = TimeZone(identifier: "UTC")!
 
-    func planner(_ overrides: [String: String] = [:]) throws -> SessionPlanner {
+    func planner(_ overrides: [String: String] = [:]) async throws -> SessionPlanner {
         let directory = TemporaryDirectory()
-        FixtureLibrary.write(into: directory, overrides: overrides, git: false)
+        await FixtureLibrary.write(into: directory, overrides: overrides, git: false)
         let library = try LibraryLoader().load(directory.url)
         return SessionPlanner(library: library, index: LibraryIndex(library: library, user: "ana"))
     }
@@ -30,8 +30,8 @@ import Testing
         """
     }
 
-    @Test func dueFirstByLowestRecallThenNewInDeckOrder() throws {
-        let planner = try planner([
+    @Test func dueFirstByLowestRecallThenNewInDeckOrder() async throws {
+        let planner = try await planner([
             "profiles/ana/progress/words/run.yaml": Self.progress(
                 "words/run", due: "2026-11-05T09:00:00Z", stability: 3),
             "profiles/ana/progress/verses/joh-11-35.yaml": Self.progress(
@@ -60,19 +60,19 @@ import Testing
         "  - {id: \(id), mode: memory, score: \(score), stroke_order: 90, direction: 90, shape: 90, start: 90, hint_used: false, started_at: 2026-11-09T10:00:00Z, completed_at: 2026-11-09T10:00:05Z, duration_ms: 5000}\n"
     }
 
-    @Test func lockedLettersNeverAppearUntilTwoMemoryPassesUnlockThem() throws {
-        let locked = try planner(["corpus/letters/m.yaml": Self.letterM])
+    @Test func lockedLettersNeverAppearUntilTwoMemoryPassesUnlockThem() async throws {
+        let locked = try await planner(["corpus/letters/m.yaml": Self.letterM])
         #expect(
             locked.plan(decks: ["letters"], limits: .init(), now: Self.now, timeZone: Self.utc).new.map(\.id) == [
                 "letters/l"
             ])
-        let onePass = try planner([
+        let onePass = try await planner([
             "corpus/letters/m.yaml": Self.letterM,
             "profiles/ana/letters/letters/l.yaml": "letter: letters/l\nattempts:\n" + Self.memoryAttempt("a", score: 85)
                 + Self.memoryAttempt("b", score: 70),
         ])
         #expect(onePass.lockedLetters() == ["letters/m"], "one memory score of 80 or more is not enough")
-        let unlocked = try planner([
+        let unlocked = try await planner([
             "corpus/letters/m.yaml": Self.letterM,
             "profiles/ana/letters/letters/l.yaml": "letter: letters/l\nattempts:\n" + Self.memoryAttempt("a", score: 85)
                 + Self.memoryAttempt("b", score: 80),
@@ -84,8 +84,8 @@ import Testing
             ])
     }
 
-    @Test func aPassageStoppedOnTheLadderComesFirstAndFillsTheWorkingSet() throws {
-        let planner = try planner([
+    @Test func aPassageStoppedOnTheLadderComesFirstAndFillsTheWorkingSet() async throws {
+        let planner = try await planner([
             "profiles/ana/progress/verses/joh-11-35.yaml":
                 "entry: verses/joh-11-35\nstatus: active\nladder: {level: cloze2, covered: [], attempts: 3, at: 2026-11-09T10:00:00Z}\n"
         ])
@@ -93,8 +93,8 @@ import Testing
         #expect(plan.new.map(\.id) == ["verses/joh-11-35"], "resumed, and the working set of one is full")
     }
 
-    @Test func entriesNotYetDueStayOut() throws {
-        let planner = try planner([
+    @Test func entriesNotYetDueStayOut() async throws {
+        let planner = try await planner([
             "profiles/ana/progress/words/run.yaml": Self.progress("words/run", due: "2026-12-01T09:00:00Z")
         ])
         let plan = planner.plan(limits: .init(), now: Self.now, timeZone: Self.utc)
@@ -102,8 +102,8 @@ import Testing
         #expect(!plan.new.contains { $0.id == "words/run" })
     }
 
-    @Test func dailyLimitsCountWhatWasDoneToday() throws {
-        let planner = try planner([
+    @Test func dailyLimitsCountWhatWasDoneToday() async throws {
+        let planner = try await planner([
             "profiles/ana/progress/words/run.yaml": Self.progress(
                 "words/run", due: "2026-11-10T11:00:00Z", reviewedAt: "2026-11-10T09:00:00Z"),
             "profiles/ana/progress/verses/joh-11-35.yaml": Self.progress(
@@ -116,8 +116,8 @@ import Testing
         #expect(plan.new.count == 1, "one new entry left of two today")
     }
 
-    @Test func workingSetCapsNewEntries() throws {
-        let planner = try planner([
+    @Test func workingSetCapsNewEntries() async throws {
+        let planner = try await planner([
             "profiles/ana/progress/words/run.yaml": Self.progress(
                 "words/run", due: "2026-12-01T09:00:00Z", phase: "learning")
         ])
@@ -125,8 +125,8 @@ import Testing
         #expect(planner.plan(limits: .init(workingSet: 3), now: Self.now, timeZone: Self.utc).new.count == 2)
     }
 
-    @Test func ignoredAndSuspendedNeverAppear() throws {
-        let planner = try planner([
+    @Test func ignoredAndSuspendedNeverAppear() async throws {
+        let planner = try await planner([
             "profiles/ana/progress/words/run.yaml": Self.progress(
                 "words/run", due: "2026-11-05T09:00:00Z", status: "suspended"),
             "profiles/ana/profile.yaml": "user: ana\nignored_words: [go]\n",
@@ -135,9 +135,9 @@ import Testing
         #expect(plan.isEmpty, "\(plan)")
     }
 
-    @Test func draftsOnlyWhenAskedFor() throws {
+    @Test func draftsOnlyWhenAskedFor() async throws {
         let question = "corpus/maths/arithmetic/addition/two_plus_two.yaml"
-        let planner = try planner([
+        let planner = try await planner([
             question: FixtureLibrary.files[question]!.replacingOccurrences(
                 of: "published: true", with: "published: false")
         ])
@@ -150,8 +150,8 @@ import Testing
             { $0.id.hasSuffix("two_plus_two") })
     }
 
-    @Test func minutesFitTheLearnersPace() throws {
-        let planner = try planner()
+    @Test func minutesFitTheLearnersPace() async throws {
+        let planner = try await planner()
         // No history: 12 s an item, so one minute holds five (all five new entries).
         #expect(
             planner.plan(limits: .init(newPerDay: 50, minutes: 1), now: Self.now, timeZone: Self.utc).new.count == 5)

@@ -27,8 +27,8 @@ final class ScriptedConsole: StudyConsole {
     let directory = TemporaryDirectory()
     var root: URL { directory.url }
 
-    init() {
-        FixtureLibrary.write(into: directory)
+    init() async {
+        await FixtureLibrary.write(into: directory)
     }
 
     func makeRunner(_ console: ScriptedConsole) throws -> (StudySessionRunner, LoadedLibrary) {
@@ -63,7 +63,7 @@ final class ScriptedConsole: StudyConsole {
     static let reorder = "maths/arithmetic/addition/order_steps"
     static let passage = "verses/joh-11-35"
 
-    @Test func undoTakesTheLastReviewOutOfItsFileAndShowsTheCardAgain() throws {
+    @Test func undoTakesTheLastReviewOutOfItsFileAndShowsTheCardAgain() async throws {
         let console = ScriptedConsole(["1", "undo", "2", "2 1"])
         let (runner, _) = try makeRunner(console)
         let session = try #require(try runner.run(plan: plan(new: [Self.mcq, Self.reorder])))
@@ -76,7 +76,7 @@ final class ScriptedConsole: StudyConsole {
             Array(questions.prefix(3)) == ["What is 2 + 2?", "Put the steps in order:", "What is 2 + 2?"],
             "the card came back: \(questions)")
         #expect(console.shown.contains("Undone: \(Self.mcq) is back."))
-        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
     }
 
     /// A session that began from a plan made before the library was checked takes the
@@ -106,7 +106,7 @@ final class ScriptedConsole: StudyConsole {
         #expect(try progress(Self.mcq).reviews.count == 1)
     }
 
-    @Test func suspendAndIgnoreSetTheStatusAndTheEntryLeavesTheSession() throws {
+    @Test func suspendAndIgnoreSetTheStatusAndTheEntryLeavesTheSession() async throws {
         let console = ScriptedConsole(["suspend", "ignore", "quit"])
         let (runner, _) = try makeRunner(console)
         let session = try #require(try runner.run(plan: plan(new: [Self.mcq, Self.reorder, "words/go"])))
@@ -117,9 +117,9 @@ final class ScriptedConsole: StudyConsole {
         #expect(session.attempts.isEmpty)
         #expect(
             !FileManager.default.fileExists(atPath: root.appending(path: "profiles/ana/progress/words/go.yaml").path))
-        let message = Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout
+        let message = await Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout
         #expect(message.hasPrefix("Study: 0 reviews"), "the status changes are committed: \(message)")
-        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
     }
 
     @Test func undoBringsASuspendedEntryBack() throws {
@@ -157,7 +157,7 @@ final class ScriptedConsole: StudyConsole {
     /// A kill while the session file was being written leaves its temporary file; the next
     /// command commits the session from its snapshot and removes that file (found by the
     /// fault-injection test).
-    @Test func recoveringASessionRemovesTheTemporaryFileOfItsKilledWrite() throws {
+    @Test func recoveringASessionRemovesTheTemporaryFileOfItsKilledWrite() async throws {
         let session = SessionFile(
             id: "0193a4f2-0000-4000-8000-000000000001", user: "ana",
             startedAt: Timestamp.parse("2026-11-20T09:00:00Z")!,
@@ -175,7 +175,7 @@ final class ScriptedConsole: StudyConsole {
         #expect(try StudySessionRunner.recoverInterruptedSession(root: root, git: git))
         #expect(directory.read(String(leftover)) == nil, "the killed write's temporary file is gone")
         #expect(directory.read(path) != nil)
-        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
     }
 
     /// A session of only new entries is `learning` even when a failed one came back and was
@@ -227,8 +227,8 @@ final class ScriptedConsole: StudyConsole {
 
     /// Seed 004 §6: the learner is asked before the first passage, and a no keeps every
     /// passage out — nothing about one is written — while the other decks are studied.
-    @Test func withoutPassageConsentNothingAboutPassagesIsWrittenAndOtherDecksAreStudied() throws {
-        let fixture = Shell.run("git", ["rev-parse", "HEAD"], in: root).stdout.trimmingCharacters(
+    @Test func withoutPassageConsentNothingAboutPassagesIsWrittenAndOtherDecksAreStudied() async throws {
+        let fixture = await Shell.run("git", ["rev-parse", "HEAD"], in: root).stdout.trimmingCharacters(
             in: .whitespacesAndNewlines)
         let console = ScriptedConsole(["n", "1"])
         let (runner, _) = try makeRunner(console)
@@ -240,7 +240,7 @@ final class ScriptedConsole: StudyConsole {
         #expect(!answer.granted && answer.version == Profile.passagesConsentVersion, "the no is recorded with its time")
         #expect(console.prompts.first?.0.contains("keep your passage practice") == true)
         #expect(console.shown.contains { $0.hasPrefix("Passages left out:") && $0.contains("rote consent grant") })
-        let committed = Shell.run("git", ["log", "-p", "--format=%B", "\(fixture)..HEAD"], in: root).stdout
+        let committed = await Shell.run("git", ["log", "-p", "--format=%B", "\(fixture)..HEAD"], in: root).stdout
         #expect(
             !committed.contains("joh-11-35") && !committed.contains("verses"),
             "no commit since names the passage or its deck: \(committed)")
@@ -253,13 +253,13 @@ final class ScriptedConsole: StudyConsole {
         #expect(directory.read("profiles/ana/progress/verses/joh-11-35.yaml") == nil)
     }
 
-    @Test func theEndOfInputAtThePassageQuestionWritesNothing() throws {
+    @Test func theEndOfInputAtThePassageQuestionWritesNothing() async throws {
         let console = ScriptedConsole([])
         let (runner, _) = try makeRunner(console)
         #expect(try runner.run(plan: plan(new: [Self.passage])) == nil)
         #expect(directory.read("profiles/ana/progress/verses/joh-11-35.yaml") == nil)
         #expect(try profile().passagePracticeConsent == nil, "no answer, nothing recorded")
-        #expect(Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
+        #expect(await Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
     }
 
     /// The gate is in the one place progress is computed, so no caller can write a passage's

@@ -1,4 +1,12 @@
 public import Foundation
+import Subprocess
+
+// swift-subprocess takes Apple's System on Darwin and the swift-system package elsewhere.
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 
 /// The checkout's root, found from this file's path, for tests that read `corpus/`,
 /// `Tests/*/Fixtures` or run the built binary. Nothing outside the checkout is ever read.
@@ -163,25 +171,21 @@ public enum FixtureLibrary {
 
     /// Writes the fixture into `directory`, with `overrides` replacing or adding files
     /// (an empty string removes the file).
-    public static func write(into directory: TemporaryDirectory, overrides: [String: String] = [:], git: Bool = true) {
+    public static func write(
+        into directory: TemporaryDirectory, overrides: [String: String] = [:], git: Bool = true
+    ) async {
         for (path, text) in files.merging(overrides, uniquingKeysWith: { $1 }) where !text.isEmpty {
             directory.write(path, text)
         }
         if git {
-            Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
-            Shell.run("git", ["add", "-A"], in: directory.url)
-            Shell.run(
+            await Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
+            await Shell.run("git", ["add", "-A"], in: directory.url)
+            await Shell.run(
                 "git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "fixture"],
                 in: directory.url)
         }
     }
 }
-
-/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
-/// module does not import.
-@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-private func spawnActionsCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ lowest: Int32)
-    -> Int32
 
 /// Runs programs for tests and captures their output.
 public enum Shell {
@@ -194,124 +198,50 @@ public enum Shell {
     /// A child that exits without reading its input must not kill the test run with SIGPIPE.
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
+    /// The most either output may hold: far above the largest a test reads (4.2 MB in
+    /// `ShellTests`; `rote export --deck english-a1` prints 456 KB), so only a runaway child
+    /// reaches it. swift-subprocess reserves this much address space per stream, which costs
+    /// nothing until it is written.
+    private static let outputLimit = 64 << 20
+
     /// Runs `program` (found on the PATH unless it is a path) in `directory`, feeding it
-    /// `input`, and waits for it.
+    /// `input`, and waits for it, reading both outputs as they come.
     ///
-    /// Spawned with descriptors this function owns and closes once each, not through
-    /// Foundation's `Process` and `Pipe`: under load they can close a descriptor another
-    /// thread has just opened (swiftlang/swift#57827), and a libgit2 fetch in a test running
-    /// alongside failed with "Bad file descriptor".
+    /// swift-subprocess closes every other descriptor in the child (a file another thread has
+    /// open for writing would otherwise stay open there, and exec of it would fail with "Text
+    /// file busy"). Input goes through a writer rather than `.string`, which traps when the
+    /// child exits without reading it (swiftlang/swift-subprocess#367).
     @discardableResult
     public static func run(
         _ program: String, _ arguments: [String], in directory: URL? = nil, input: String? = nil,
         environment: [String: String] = [:]
-    ) -> Output {
+    ) async -> Output {
         _ = ignoreBrokenPipes
-        // Through env(1): it finds the program on the PATH and moves to the directory.
-        var argv = ["/usr/bin/env"]
-        if let directory { argv.append("--chdir=" + directory.path) }
-        argv += [program] + arguments
-        var merged = ProcessInfo.processInfo.environment
-        for (key, value) in environment { merged[key] = value }
-        let envp = merged.map { "\($0.key)=\($0.value)" }
-
-        // Each pipe is made close-on-exec, so a child another thread spawns does not keep it
-        // open (`pipe2` is not in Swift's Glibc; a child spawned between `pipe` and `fcntl`
-        // holds it only until it exits). The child's ends are moved onto 0, 1 and 2.
-        var standardInput: [Int32] = [-1, -1]
-        var standardOutput: [Int32] = [-1, -1]
-        var standardError: [Int32] = [-1, -1]
-        func makePipe(_ ends: inout [Int32]) -> Bool {
-            guard pipe(&ends) == 0 else { return false }
-            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            return true
-        }
-        guard makePipe(&standardInput), makePipe(&standardOutput), makePipe(&standardError) else {
-            let reason = String(cString: strerror(errno))
-            for fd in standardInput + standardOutput + standardError where fd >= 0 { close(fd) }
-            return Output(status: -1, stdout: "", stderr: "cannot make pipes for \(program): \(reason)")
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, standardInput[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, standardOutput[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, standardError[1], 2)
-        // Nothing else goes to the child: a file another thread has open for writing (a
-        // binary being copied, say) would otherwise stay open in it and make exec of that
-        // file fail with "Text file busy". Foundation's Process does the same.
-        _ = spawnActionsCloseFrom(&actions, 3)
-        var pid: pid_t = 0
-        let spawned = withCStrings(argv) { argv in
-            withCStrings(envp) { envp in posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp) }
-        }
-        close(standardInput[0])
-        close(standardOutput[1])
-        close(standardError[1])
-        guard spawned == 0 else {
-            close(standardInput[1])
-            close(standardOutput[0])
-            close(standardError[0])
-            return Output(
-                status: -1, stdout: "", stderr: "cannot run \(program): \(String(cString: strerror(spawned)))")
-        }
-        // Feed input, and read both outputs, concurrently: a child that answers while it reads
-        // would otherwise fill a pipe and wait on us forever.
-        let group = DispatchGroup()
+        let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
         let bytes = Array((input ?? "").utf8)
-        let inputEnd = standardInput[1]
-        let outputEnd = standardOutput[0]
-        let errorEnd = standardError[0]
-        group.enter()
-        DispatchQueue.global().async {
-            var written = 0
-            while written < bytes.count {
-                let count = bytes.withUnsafeBytes { write(inputEnd, $0.baseAddress! + written, bytes.count - written) }
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { break }  // the child closed its input (EPIPE): it wants no more
-                written += count
+        var overrides: [Environment.Key: String?] = [:]
+        for (key, value) in environment { overrides[Environment.Key(stringLiteral: key)] = value }
+        do {
+            let result = try await Subprocess.run(
+                executable, arguments: Arguments(arguments),
+                environment: .inherit.updating(overrides),
+                workingDirectory: directory.map { FilePath($0.path) },
+                input: .inputWriter, output: .string(limit: outputLimit), error: .string(limit: outputLimit)
+            ) { execution in
+                // A child that stops reading (EPIPE) wants no more; that is not a failure.
+                if !bytes.isEmpty { _ = try? await execution.standardInputWriter.write(bytes) }
+                try? await execution.standardInputWriter.finish()
             }
-            close(inputEnd)
-            group.leave()
+            // Exited: its code; killed by a signal: 128 + the signal, as a shell reports it.
+            let status: Int32
+            switch result.terminationStatus {
+            case .exited(let code): status = code
+            case .signaled(let signal): status = 128 + signal
+            }
+            return Output(status: status, stdout: result.standardOutput, stderr: result.standardError)
+        } catch {
+            return Output(status: -1, stdout: "", stderr: "cannot run \(program): \(error)")
         }
-        nonisolated(unsafe) var errorBytes: [UInt8] = []
-        group.enter()
-        DispatchQueue.global().async {
-            errorBytes = readAll(errorEnd)
-            group.leave()
-        }
-        let outputBytes = readAll(outputEnd)
-        group.wait()
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        // Exited: its code; killed by a signal: 128 + the signal, as a shell reports it.
-        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Output(
-            status: code, stdout: String(decoding: outputBytes, as: UTF8.self),
-            stderr: String(decoding: errorBytes, as: UTF8.self))
-    }
-
-    /// Everything until end of file, then the descriptor closed.
-    private static func readAll(_ fd: Int32) -> [UInt8] {
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            result += buffer.prefix(count)
-        }
-        close(fd)
-        return result
-    }
-
-    /// `strings` as a NUL-terminated array of C strings, for the length of `body`.
-    private static func withCStrings<Result>(
-        _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
-    ) -> Result {
-        let copies: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
-        defer { for copy in copies { free(copy) } }
-        return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     /// Another process (python3) holding an `flock` on `file` — as a second rote process would
@@ -344,17 +274,17 @@ public enum StarterLibrary {
         case committed
     }
 
-    public static func copy(git: Git = .committed) -> TemporaryDirectory {
+    public static func copy(git: Git = .committed) async -> TemporaryDirectory {
         let directory = TemporaryDirectory()
         for name in ["rote.yaml", "corpus", "profiles"] {
             try? FileManager.default.copyItem(
                 at: Checkout.root.appending(path: name), to: directory.url.appending(path: name))
         }
         guard git != .none else { return directory }
-        Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
+        await Shell.run("git", ["init", "-q", "-b", "main", "."], in: directory.url)
         guard git == .committed else { return directory }
-        Shell.run("git", ["add", "-A"], in: directory.url)
-        Shell.run(
+        await Shell.run("git", ["add", "-A"], in: directory.url)
+        await Shell.run(
             "git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "starter"],
             in: directory.url)
         return directory
