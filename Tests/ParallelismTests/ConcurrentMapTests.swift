@@ -1,5 +1,6 @@
 import Foundation
 import Parallelism
+import Synchronization
 import Testing
 
 /// The parallel helpers hand every item to exactly one worker and give the results back in
@@ -35,11 +36,17 @@ import Testing
     @Test func aConcurrentMapInsideInParallelUsesMoreThanOneThread() throws {
         try #require(ProcessInfo.processInfo.activeProcessorCount > 1, "needs two cores")
         @Sendable func threadsUsed() -> Int {
-            // Long enough items that, with other suites keeping Dispatch's workers busy, one
-            // of them still comes to help before the caller has done them all.
+            // Each item waits, up to a deadline, for a second thread to join the loop: a loop
+            // confined to its caller's thread never gets one, while a free one gets it however
+            // busy the other suites keep Dispatch's workers (a fixed 10 ms per item was not
+            // always long enough for a worker to come under the whole suite's load).
+            let seen = Mutex(Set<pthread_t>())
+            let deadline = Date().addingTimeInterval(10)
             let threads = Array(0..<64).concurrentMap { _ -> pthread_t in
-                usleep(10_000)
-                return pthread_self()
+                let me = pthread_self()
+                seen.withLock { _ = $0.insert(me) }
+                while seen.withLock({ $0.count }) < 2, Date() < deadline { usleep(1_000) }
+                return me
             }
             return Set(threads).count
         }

@@ -58,7 +58,11 @@ import Glibc
                 )
                 .stdout
         } else {
-            output = await Shell.run("grep", ["-rho", "{id: [^,]*", "profiles/ana/progress"], in: library).stdout
+            // A write's temporary file (`.<name>.<pid>.<n>.tmp`) killed before its rename holds a
+            // review nobody was told was recorded: not an answer, and never committed.
+            output = await Shell.run(
+                "grep", ["-rho", "--exclude=.*.tmp", "{id: [^,]*", "profiles/ana/progress"], in: library
+            ).stdout
         }
         return Set(output.split(separator: "\n").map { String($0.dropFirst("{id: ".count)) })
     }
