@@ -84,6 +84,14 @@ struct InitCommand: ParsableCommand {
             )
         }
         print("  first commit: \(commit.hex.prefix(10))")
-        print("Next: rote -C \(path ?? ".") check, then rote -C \(path ?? ".") list")
+        // The folder as the user named it, from where they are: `-C` and the path together.
+        let named: String =
+            switch (rote.global.directory, path) {
+            case (nil, nil): "."
+            case (let directory?, nil): directory
+            case (let directory?, let path?) where !path.hasPrefix("/"): "\(directory)/\(path)"
+            case (_, let path?): path
+            }
+        print("Next: rote -C \(named) check, then rote -C \(named) list")
     }
 }

@@ -4,14 +4,24 @@ import Git
 
 /// Runs the command parsed, awaiting it when it is async (`forget`, `consent`). A function of
 /// its own because top-level code picks the synchronous `run()` of an async command, which
-/// only prints its help.
-func execute(_ parsed: any ParsableCommand) async throws {
-    var command = parsed
-    if var asynchronous = command as? any AsyncParsableCommand {
-        try await asynchronous.run()
+/// only prints its help. On the main actor, so a synchronous command runs on the main thread
+/// as it did before any command was async: a nonisolated async function would run it on a
+/// thread of the cooperative pool, which `rote serve` would then hold blocked for its whole
+/// life while its server needs that pool.
+@MainActor
+func execute(_ parsed: sending any ParsableCommand) async throws {
+    if let asynchronous = parsed as? any AsyncParsableCommand {
+        try await runAsynchronously(asynchronous)
     } else {
+        var command = parsed
         try command.run()
     }
+}
+
+/// Off the main actor, as an async command's `run()` expects.
+nonisolated func runAsynchronously(_ parsed: sending any AsyncParsableCommand) async throws {
+    var command = parsed
+    try await command.run()
 }
 
 // ArgumentParser's own `main` would print errors itself; they carry text from files, remotes

@@ -18,6 +18,13 @@ import Testing
         let created = await rote(["init", "lib"], in: directory.url, environment: ["ROTE_USER": "tester"])
         #expect(created.status == 0, "\(created.stderr)")
         #expect(created.stdout.contains("Created a Rote library"))
+        #expect(created.stdout.contains("Next: rote -C lib check, then rote -C lib list"))
+        // The hint names the folder from where the user is, whether they gave -C or a path.
+        for (arguments, named) in [(["-C", "other", "init"], "other"), (["-C", "other", "init", "sub"], "other/sub")] {
+            let made = await rote(arguments, in: directory.url, environment: ["ROTE_USER": "tester"])
+            #expect(made.status == 0, "\(made.stderr)")
+            #expect(made.stdout.contains("Next: rote -C \(named) check, then rote -C \(named) list"), "\(made.stdout)")
+        }
         let clean = await rote(["-C", "lib", "check"], in: directory.url)
         #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
         #expect(!clean.stdout.contains("error:"))
