@@ -68,6 +68,18 @@ public final class LibraryGit {
         return paths.filter { !AtomicFile.isTemporary(path: $0) }
     }
 
+    /// Deletes the temporary files (`AtomicFile`) of writes whose process was killed before
+    /// their rename: half files that nobody can finish and nobody was told were written, which
+    /// `git status` would otherwise list for ever. Returns their paths.
+    @discardableResult
+    public func removeAbandonedTemporaryFiles() throws -> [String] {
+        let abandoned = try repository.statusPaths(pathspecs: LibraryGit.libraryPathspecs).filter {
+            AtomicFile.isTemporary(path: $0) && AtomicFile.isAbandoned(path: $0)
+        }
+        for path in abandoned { try? FileManager.default.removeItem(at: root.appending(path: path)) }
+        return abandoned
+    }
+
     /// Commits `changes` (path → new bytes, nil to delete) on top of HEAD with `message`, then
     /// makes git's index match, so `git status` stays clean. Returns nil when nothing changed,
     /// or when the commit is made behind the write (a writer of `rote serve`: the commit is

@@ -135,17 +135,10 @@ public final class StudySessionRunner {
             try FileManager.default.removeItem(at: url)
             return false
         }
-        // A kill while the session file was being written leaves that write's temporary file
-        // (`.<id>.yaml.<pid>.<n>.tmp`) beside it; the file is written again below.
-        let sessionPath = SessionFile.path(for: session)
-        let folder = root.appending(path: sessionPath).deletingLastPathComponent()
-        let name = "." + (sessionPath.split(separator: "/").last.map(String.init) ?? "") + "."
-        for leftover in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        where leftover.hasPrefix(name) && AtomicFile.isTemporary(path: leftover)
-            && AtomicFile.isAbandoned(path: leftover)
-        {
-            try? FileManager.default.removeItem(at: folder.appending(path: leftover))
-        }
+        // The kill may have come while a progress file or the session file was being written,
+        // leaving that write's temporary file (`.<name>.<pid>.<n>.tmp`): an answer whose write
+        // never finished was never shown as recorded, and the session file is written below.
+        try git.removeAbandonedTemporaryFiles()
         var progress: [String: Data] = [:]
         let learner = "profiles/\(session.user)/"
         for path in try git.pendingPaths()

@@ -154,9 +154,10 @@ final class ScriptedConsole: StudyConsole {
         #expect(consent.granted && consent.version == StudySessionRunner.reflectionConsentVersion)
     }
 
-    /// A kill while the session file was being written leaves its temporary file; the next
-    /// command commits the session from its snapshot and removes that file (found by the
-    /// fault-injection test).
+    /// A kill while the session file or a progress file was being written leaves that write's
+    /// temporary file; the next command commits the session from its snapshot and removes
+    /// those files (both found by the fault-injection test), but not one a live process is
+    /// still writing.
     @Test func recoveringASessionRemovesTheTemporaryFileOfItsKilledWrite() async throws {
         let session = SessionFile(
             id: "0193a4f2-0000-4000-8000-000000000001", user: "ana",
@@ -171,10 +172,17 @@ final class ScriptedConsole: StudyConsole {
         let name = String(path.split(separator: "/").last!)
         let leftover = path.dropLast(name.count) + ".\(name).999999999.1.tmp"
         directory.write(String(leftover), "id: 0193a4f2-")
+        let progressLeftover = "profiles/ana/progress/maths/arithmetic/addition/.order_steps.yaml.999999998.7.tmp"
+        directory.write(progressLeftover, "reviews:\n  - {id: half")
+        let live = "profiles/ana/progress/maths/arithmetic/addition/.order_steps.yaml.\(getpid()).8.tmp"
+        directory.write(live, "reviews:\n")
         let git = try LibraryGit(root: root, user: "ana")
         #expect(try StudySessionRunner.recoverInterruptedSession(root: root, git: git))
         #expect(directory.read(String(leftover)) == nil, "the killed write's temporary file is gone")
+        #expect(directory.read(progressLeftover) == nil, "the killed progress write's temporary file is gone")
+        #expect(directory.read(live) != nil, "a live writer's temporary file stays")
         #expect(directory.read(path) != nil)
+        try FileManager.default.removeItem(at: root.appending(path: live))
         #expect(await Shell.run("git", ["status", "--porcelain"], in: root).stdout.isEmpty)
     }
 
