@@ -100,9 +100,18 @@ public struct LibraryLaunch: Sendable {
     ) throws -> LibraryLaunch {
         let started = Date()
         let announcement = Announcement()
+        // With an index to check, a slow launch is the check (a slow disk, a debug build, a
+        // busy machine), and saying every file is read would be wrong.
+        let hasIndex = cacheURL(root: root.standardizedFileURL.resolvingSymlinksInPath(), user: user).map {
+            FileManager.default.fileExists(atPath: $0.path)
+        }
         let slow = DispatchWorkItem {
             announcement.make {
-                progress("Indexing the library for \(user): every file is read once; later launches take milliseconds…")
+                progress(
+                    hasIndex == true
+                        ? "Checking the library's index for \(user) against its files…"
+                        : "Indexing the library for \(user): every file is read once; later launches take milliseconds…"
+                )
             }
         }
         if patience > 0 {
@@ -119,10 +128,15 @@ public struct LibraryLaunch: Sendable {
             throw error
         }
         if announcement.finish() {
-            progress(
-                String(
-                    format: "Indexed %d entries from %d files in %.1f s.", launch.index.entryCount,
-                    launch.index.fileCount, Date().timeIntervalSince(started)))
+            let seconds = Date().timeIntervalSince(started)
+            if case .rebuilt = launch.source {
+                progress(
+                    String(
+                        format: "Indexed %d entries from %d files in %.1f s.", launch.index.entryCount,
+                        launch.index.fileCount, seconds))
+            } else {
+                progress(String(format: "Checked %d files in %.1f s.", launch.index.fileCount, seconds))
+            }
         }
         return launch
     }

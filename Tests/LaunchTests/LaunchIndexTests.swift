@@ -124,6 +124,14 @@ import Testing
         _ = try LibraryLaunch.openVerified(root: directory.url, user: "demo", patience: 60, progress: warm.add)
         try await Task.sleep(for: .milliseconds(100))
         #expect(warm.lines.isEmpty)
+        // A slow launch with an index is its check, not a first read of every file.
+        let slowCheck = Lines()
+        let checked = try LibraryLaunch.openVerified(
+            root: directory.url, user: "demo", patience: 0, progress: slowCheck.add)
+        if case .rebuilt = checked.source { Issue.record("the second launch rebuilt: \(checked.source)") }
+        #expect(slowCheck.lines.count == 2, "\(slowCheck.lines)")
+        #expect(slowCheck.lines.last?.hasPrefix("Checked \(checked.index.fileCount) files in ") == true)
+        #expect(slowCheck.lines.first == "Checking the library's index for demo against its files…")
     }
 
     @Test func aWarmLaunchMapsTheCacheAndTheStatCheckConfirmsIt() async throws {
