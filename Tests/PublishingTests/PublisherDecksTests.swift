@@ -99,6 +99,17 @@ final class Publisher {
         await Shell.run(Self.binary, arguments, in: library.url)
     }
 
+    /// A fixture library that has added the publisher's first version of `decks/beatitudes`,
+    /// with `options` for `rote deck add`.
+    func subscribedLibrary(to publisher: Publisher, _ options: [String] = []) async -> TemporaryDirectory {
+        await publisher.publishVersion1()
+        let library = TemporaryDirectory()
+        await FixtureLibrary.write(into: library)
+        let added = await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"] + options, in: library)
+        #expect(added.status == 0, "\(added.stderr)")
+        return library
+    }
+
     func head(_ library: TemporaryDirectory) async -> String {
         await Shell.run("git", ["rev-parse", "HEAD"], in: library.url).stdout
     }
@@ -161,13 +172,7 @@ final class Publisher {
     /// own `deck status` fetched: they never fetch.
     @Test func studyMentionsAKnownUpdateOnceADayWithoutFetching() async throws {
         let publisher = await Publisher()
-        await publisher.publishVersion1()
-        let library = TemporaryDirectory()
-        await FixtureLibrary.write(into: library)
-        #expect(
-            await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library)
-                .status
-                == 0)
+        let library = await subscribedLibrary(to: publisher, ["--ref", "v1.0.0"])
         await publisher.publishVersion11()
         let notice = "beatitudes: version 1.1.0 is available from its publisher; `rote deck update beatitudes` takes it"
         let unknown = await rote(["--user", "ana", "study", "--plan"], in: library)
@@ -185,13 +190,7 @@ final class Publisher {
 
     @Test func updateMergesThePublishersVersionAndKeepsLocalEdits() async throws {
         let publisher = await Publisher()
-        await publisher.publishVersion1()
-        let library = TemporaryDirectory()
-        await FixtureLibrary.write(into: library)
-        #expect(
-            await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--as", "sermon"], in: library)
-                .status
-                == 0)
+        let library = await subscribedLibrary(to: publisher, ["--as", "sermon"])
 
         // The learner adds a mnemonic to verse 3 (a line the publisher does not touch) and
         // rewrites the deck's opening comment; the publisher corrects verse 3's edition, adds
@@ -235,13 +234,7 @@ final class Publisher {
 
     @Test func aTrueConflictIsReportedWithFileAndLineAndChangesNothing() async throws {
         let publisher = await Publisher()
-        await publisher.publishVersion1()
-        let library = TemporaryDirectory()
-        await FixtureLibrary.write(into: library)
-        #expect(
-            await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes", "--ref", "v1.0.0"], in: library)
-                .status
-                == 0)
+        let library = await subscribedLibrary(to: publisher, ["--ref", "v1.0.0"])
         library.write(
             "corpus/beatitudes/mat-5-3.yaml",
             Publisher.blessedV1.replacingOccurrences(of: "translation: KJV", with: "translation: King James"))
@@ -319,10 +312,7 @@ final class Publisher {
 
     @Test func statusDoesNotFetchIntoAMirrorAnotherProcessIsFetchingInto() async throws {
         let publisher = await Publisher()
-        await publisher.publishVersion1()
-        let library = TemporaryDirectory()
-        await FixtureLibrary.write(into: library)
-        #expect(await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
+        let library = await subscribedLibrary(to: publisher)
         let mirrors = library.url.appending(path: ".git/rote/publishers")
         let locks = try FileManager.default.contentsOfDirectory(atPath: mirrors.path).filter { $0.hasSuffix(".lock") }
         #expect(locks.count == 1, "one lock beside the one mirror: \(locks)")
@@ -355,10 +345,7 @@ final class Publisher {
 
     @Test func uncommittedEditsInTheDeckStopAnUpdate() async throws {
         let publisher = await Publisher()
-        await publisher.publishVersion1()
-        let library = TemporaryDirectory()
-        await FixtureLibrary.write(into: library)
-        #expect(await rote(["deck", "add", publisher.url, "--path", "decks/beatitudes"], in: library).status == 0)
+        let library = await subscribedLibrary(to: publisher)
         await publisher.publishVersion11()
         library.write("corpus/beatitudes/mat-5-4.yaml", Publisher.mournV1 + "mnemonic: unsaved\n")
         let output = await rote(["deck", "update", "beatitudes"], in: library)
