@@ -380,10 +380,8 @@ extension LibraryGit {
             landed = String(lines[0]) != (try repository.headCommit()?.id.hex ?? "none")
         }
         if !landed {
-            // The write that was killed may have left its temporary file; rare, so a walk is fine.
-            for leftover in AtomicFile.leftovers(in: root) where leftover.abandoned {
-                try? FileManager.default.removeItem(at: root.appending(path: leftover.path))
-            }
+            // The write that was killed may have left its temporary file.
+            try removeAbandonedTemporaryFiles()
             var restored = 0
             // The index may already hold the new files (a kill after it was written): it is
             // put back with the work tree, so nothing of the change stays staged.
