@@ -68,10 +68,6 @@ extension WebApp {
         guard let session = lock.withLock({ session }) else {
             throw WebError(.notFound, "no_session", "no study session; start one with POST /api/session")
         }
-        let before = session.console.current
-        if let version = request.version, version != before.version {
-            throw WebError(.conflict, "stale", "that question was already answered; here is the current one")
-        }
         let reply: ConsoleReply
         if let command = request.command {
             guard let parsed = SessionCommand(rawValue: command) else {
@@ -81,10 +77,12 @@ extension WebApp {
         } else {
             reply = .answer(request.answer ?? "")
         }
-        guard session.console.answer(reply) else {
-            throw WebError(.conflict, "not_waiting", "the session is not waiting for an answer")
+        let answered = request.version ?? session.console.current.version
+        switch session.console.answer(reply, version: answered) {
+        case .accepted: return await session.console.next(after: answered)
+        case .stale: throw WebError(.conflict, "stale", "that question was already answered; here is the current one")
+        case .notWaiting: throw WebError(.conflict, "not_waiting", "the session is not waiting for an answer")
         }
-        return await session.console.next(after: before.version)
     }
 
     /// Typed recall so far, marked word by word against the passage on screen (`RecallComparison`).

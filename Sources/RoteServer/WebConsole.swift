@@ -48,6 +48,8 @@ final class WebConsole: StudyConsole, @unchecked Sendable {
     private let condition = NSCondition()
     private var screen = SessionScreen()
     private var reply: ConsoleReply?
+    /// The version of the last screen whose question had its reply: the same screen is not answered twice.
+    private var answeredVersion: Int?
     private var stopped = false
     private var waiters: [(after: Int, continuation: CheckedContinuation<SessionScreen, Never>)] = []
     /// The runner, read only on its own thread (inside `ask`), for the entry on screen.
@@ -110,14 +112,28 @@ final class WebConsole: StudyConsole, @unchecked Sendable {
         return answer
     }
 
-    /// Hands the browser's reply to the waiting runner; false when nothing is waiting for one.
-    func answer(_ reply: ConsoleReply) -> Bool {
+    enum Delivery: Equatable {
+        case accepted
+        /// The screen the reply answers has had its reply, or is no longer the one shown.
+        case stale
+        /// No question is waiting.
+        case notWaiting
+    }
+
+    /// Hands the browser's reply to the waiting runner when it answers the screen of `version`,
+    /// and only the first reply to that screen. The check and the
+    /// handing over are one step under the lock: checked apart, a duplicate reply that passed
+    /// the check could arrive after the runner had asked the next question, and answer a card
+    /// the learner never saw.
+    func answer(_ reply: ConsoleReply, version: Int) -> Delivery {
         condition.lock()
         defer { condition.unlock() }
-        guard screen.prompt != nil, !stopped, self.reply == nil else { return false }
+        if version != screen.version || version == answeredVersion { return .stale }
+        guard screen.prompt != nil, !stopped, self.reply == nil else { return .notWaiting }
         self.reply = reply
+        answeredVersion = screen.version
         condition.broadcast()
-        return true
+        return .accepted
     }
 
     /// Stops the session: the waiting question answers nil, and the runner saves and commits.
