@@ -27,16 +27,19 @@ enum JSONReply {
     }
 
     static func error(_ error: WebError) -> Response {
+        Response(
+            status: error.status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: errorBody(error))))
+    }
+
+    /// `{"error": {"code": "…", "message": "…"}}`.
+    static func errorBody(_ error: WebError) -> Data {
         struct Body: Encodable {
             struct Detail: Encodable { var code: String, message: String }
             var error: Detail
         }
-        let data =
-            (try? encoder.encode(Body(error: .init(code: error.code, message: error.message))))
+        return (try? encoder.encode(Body(error: .init(code: error.code, message: error.message))))
             ?? Data("{\"error\":{\"code\":\"internal\"}}".utf8)
-        return Response(
-            status: error.status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// A request's JSON body, read up to `limit` bytes (413 beyond), decoded as `T` (400 when it does not decode).
@@ -85,6 +88,10 @@ extension WebError {
                 error.code == .notFound ? .notFound : .unprocessableContent,
                 error.code == .notFound ? "not_found" : "library", error.message)
         case let busy as LibraryLock.Busy: WebError(.conflict, "busy", busy.description)
+        // A write the library's own files refuse (a linked progress folder): the learner mends
+        // the library, as for any `LibraryError`; a full disk stays a 500.
+        case let refused as AtomicFile.WriteError where refused.refused:
+            WebError(.unprocessableContent, "library", refused.description)
         case let error as LetterAttemptError: WebError(.badRequest, "bad_attempt", error.description)
         case let future as Timestamp.FutureTime: WebError(.badRequest, "bad_attempt", future.description)
         case let error as SyncError: WebError(.conflict, "sync", error.message)

@@ -67,13 +67,28 @@ struct TraceRequest: Decodable {
 }
 
 extension TraceRequest {
+    /// How far outside the 100×100 box a point may lie (a pointer held on past the pad's edge
+    /// does go outside), and the longest time into an attempt: a day.
+    static let coordinateLimit = 10_000.0
+    static let timeLimit = 86_400_000.0
+
     /// The drawing as points; refused (400) when a point is not `[x, y]` or `[x, y, t]` of
-    /// finite numbers.
+    /// finite numbers within bounds. A finite but huge number (1e308) overflows the scoring's
+    /// sums and the attempt's JSON to infinity, which is the client's mistake, not the server's.
     func points() throws -> [[TracePoint]] {
         for (s, stroke) in drawing.enumerated() {
-            for (p, point) in stroke.enumerated()
-            where point.count < 2 || point.count > 3 || !point.allSatisfy(\.isFinite) {
-                throw WebError(.badRequest, "bad_attempt", "drawing[\(s)][\(p)]: a point is [x, y] or [x, y, t]")
+            for (p, point) in stroke.enumerated() {
+                guard point.count >= 2, point.count <= 3, point.allSatisfy(\.isFinite) else {
+                    throw WebError(.badRequest, "bad_attempt", "drawing[\(s)][\(p)]: a point is [x, y] or [x, y, t]")
+                }
+                guard abs(point[0]) <= Self.coordinateLimit, abs(point[1]) <= Self.coordinateLimit,
+                    point.count < 3 || (0...Self.timeLimit).contains(point[2])
+                else {
+                    throw WebError(
+                        .badRequest, "bad_attempt",
+                        "drawing[\(s)][\(p)]: x and y are within ±\(Int(Self.coordinateLimit)) (the letter's box is 0–100), t within 0…\(Int(Self.timeLimit)) ms"
+                    )
+                }
             }
         }
         return drawing.map { $0.map { TracePoint(x: $0[0], y: $0[1], t: $0.count > 2 ? $0[2] : nil) } }

@@ -15,6 +15,9 @@ public enum AtomicFile {
     public struct WriteError: Error, CustomStringConvertible {
         public let path: String
         public let reason: String
+        /// The path was refused (a symbolic link or `..` on the way, `requireInside`): the
+        /// library's files are at fault and the learner can mend them, not the disk or the system.
+        public var refused = false
         public var description: String { "cannot write \(path): \(reason)" }
     }
 
@@ -171,7 +174,8 @@ public enum AtomicFile {
         var current = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
         for segment in path.split(separator: "/") {
             guard segment != "..", segment != "." else {
-                throw WriteError(path: path, reason: "the path leaves the library; Rote writes only inside it")
+                throw WriteError(
+                    path: path, reason: "the path leaves the library; Rote writes only inside it", refused: true)
             }
             current += "/" + segment
             var info = stat()
@@ -182,8 +186,8 @@ public enum AtomicFile {
                 throw WriteError(
                     path: path,
                     reason:
-                        "\(inside) is a symbolic link, and Rote never writes through one; replace it with a real \(inside == path ? "file" : "folder") (`rote check` lists links)"
-                )
+                        "\(inside) is a symbolic link, and Rote never writes through one; replace it with a real \(inside == path ? "file" : "folder") (`rote check` lists links)",
+                    refused: true)
             }
         }
     }
