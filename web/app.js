@@ -44,9 +44,28 @@ function bidi(text) {
   return fragment;
 }
 
+// MARK: Token
+
+// The launch's token arrives in the address's fragment (`#token=…`), which a browser never
+// sends to a server, so it reaches no log. It is kept in this tab's sessionStorage (per tab and
+// per origin, and an origin includes the port) and sent as a header with every API call. Never
+// a cookie: cookies are not scoped by port, so every other web server on 127.0.0.1 would get it.
+const tokenKey = "rote.token";
+function takeToken() {
+  const match = /^#token=([0-9A-Za-z]+)$/.exec(location.hash);
+  if (match) {
+    sessionStorage.setItem(tokenKey, match[1]);
+    // Out of the address bar and the history, so it is not copied or shared with the address.
+    history.replaceState(null, "", location.pathname);
+  }
+  return sessionStorage.getItem(tokenKey);
+}
+const tokenRefused = error => error.code === "no_token" || error.code === "wrong_token";
+
 async function api(path, body) {
-  const options = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  const response = await fetch(path, { credentials: "same-origin", ...options });
+  const headers = { "X-Rote-Token": sessionStorage.getItem(tokenKey) || "" };
+  const options = body === undefined ? { headers } : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const response = await fetch(path, { credentials: "omit", ...options });
   const data = await response.json().catch(() => ({ error: { message: response.statusText } }));
   if (!response.ok) throw Object.assign(new Error(data.error?.message || response.statusText), { code: data.error?.code, status: response.status });
   return data;
@@ -54,12 +73,31 @@ async function api(path, body) {
 
 const main = () => document.getElementById("main");
 function render(...children) { main().replaceChildren(...children); }
-function showError(error) { render(h("div", { class: "card error", role: "alert" }, h("h1", {}, t("error.title")), error.message)); }
+function showError(error) {
+  if (tokenRefused(error)) { showNoToken(); return; }
+  render(h("div", { class: "card error", role: "alert" }, h("h1", {}, t("error.title")), error.message));
+}
+/** Without the launch's token the page can show nothing of the library: it says which address to open. */
+function showNoToken() {
+  render(h("div", { class: "card error", role: "alert", id: "no-token" }, h("h1", {}, t("token.heading")), h("p", {}, t("token.missing"))));
+}
 
 // MARK: Language
 
 async function loadStrings(lang) {
-  const answer = await api("/api/strings" + (lang ? "?lang=" + encodeURIComponent(lang) : ""));
+  applyStrings(await api("/api/strings" + (lang ? "?lang=" + encodeURIComponent(lang) : "")));
+}
+
+/** The strings without the API, which needs the token: the embedded table itself, in the
+ *  language chosen before or the browser's first one it has (English otherwise). */
+async function loadShellStrings() {
+  const table = await (await fetch("/assets/strings.json", { credentials: "omit" })).json();
+  const wanted = [localStorage.getItem("rote.lang"), ...(navigator.languages || [])].filter(Boolean).map(l => l.split("-")[0].toLowerCase());
+  const lang = wanted.find(l => table[l]) || "en";
+  applyStrings({ lang, dir: ["ar", "fa", "he", "ur"].includes(lang) ? "rtl" : "ltr", strings: { ...table.en, ...table[lang] } });
+}
+
+function applyStrings(answer) {
   state.strings = answer.strings; state.lang = answer.lang;
   document.documentElement.lang = answer.lang;
   document.documentElement.dir = answer.dir;
@@ -502,12 +540,25 @@ async function showEntry(id) {
 
 // MARK: Start
 
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", async () => {
+  // The printed address opened again in this tab, after a restart of `rote serve` on the same
+  // port: only its fragment differs, so the page is not loaded again and takes the new token here.
+  if (location.hash.startsWith("#token=")) {
+    takeToken();
+    try { await loadStrings(localStorage.getItem("rote.lang")); } catch (error) { showError(error); return; }
+  }
+  route();
+});
 window.addEventListener("DOMContentLoaded", async () => {
   document.getElementById("language").addEventListener("change", async event => {
     localStorage.setItem("rote.lang", event.target.value);
+    if (!sessionStorage.getItem(tokenKey)) { await loadShellStrings(); showNoToken(); return; }
     await loadStrings(event.target.value); route();
   });
-  try { await loadStrings(localStorage.getItem("rote.lang")); } catch (error) { showError(error); return; }
+  if (!takeToken()) { await loadShellStrings(); showNoToken(); return; }
+  try { await loadStrings(localStorage.getItem("rote.lang")); } catch (error) {
+    if (tokenRefused(error)) await loadShellStrings();
+    showError(error); return;
+  }
   route();
 });

@@ -4,15 +4,20 @@ import Hummingbird
 
 /// Who may talk to the server, and how: the rules `docs/web.md` documents.
 ///
-/// - every request carries the launch's token, as the `rote_token` cookie (set when the
-///   address with `?token=` is first opened) or the `X-Rote-Token` header: none is 401, a
-///   wrong one 403, and neither says anything about the library;
+/// - every request for the library's data (the API, media) carries the launch's token in the
+///   `X-Rote-Token` header: none is 401, a wrong one 403, and neither says anything about the
+///   library. The token never travels in a cookie — cookies are not scoped by port, so every
+///   other web server on 127.0.0.1 would receive it — nor in a query string, which reaches
+///   logs and history; the printed address carries it in its fragment, which browsers never
+///   send, and the page keeps it in the tab's `sessionStorage`;
+/// - the page's shell (`/`, `/assets/…`: the embedded HTML, script, style and strings, the
+///   same for every library) is served without the token, since a browser cannot put a
+///   header on a navigation; it holds nothing of the library;
 /// - the `Host` header names an address the server listens on (DNS rebinding), and an
 ///   `Origin` header, when sent, is this server itself (cross-site requests);
 /// - every answer forbids framing, sniffing and any script, style or connection that is not
 ///   the server's own (Content-Security-Policy).
 public struct AccessPolicy: Sendable {
-    public static let cookieName = "rote_token"
     public static let headerName = HTTPField.Name("X-Rote-Token")!
     public static let hostField = HTTPField.Name("Host")!
     public static let contentSecurityPolicy =
@@ -92,8 +97,10 @@ public struct AccessPolicy: Sendable {
         if request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "cross-site" {
             return WebError(.forbidden, "foreign_origin", "cross-site requests are refused")
         }
+        if Self.isShell(request.uri.path) { return nil }
         guard let presented = presentedToken(request) else {
-            return WebError(.unauthorized, "no_token", "open the address `rote serve` printed, with its ?token=")
+            return WebError(
+                .unauthorized, "no_token", "open the address `rote serve` printed (it ends in #token=…) in this tab")
         }
         guard Self.constantTimeEqual(presented, token) else {
             return WebError(
@@ -102,17 +109,24 @@ public struct AccessPolicy: Sendable {
         return nil
     }
 
-    /// The token a request carries: the `?token=` of the first address, the header or the cookie.
+    /// The token a request carries: the header, and nothing else — not a cookie, which every
+    /// server on the same host receives whatever its port, nor a query string.
     func presentedToken(_ request: Request) -> String? {
-        if let header = request.headers[Self.headerName] { return header }
-        if request.uri.path == "/", let query = request.uri.queryParameters.get("token") { return query }
-        for cookieHeader in request.headers[values: .cookie] {
-            for pair in cookieHeader.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2, parts[0] == Self.cookieName { return parts[1] }
+        request.headers[Self.headerName]
+    }
+
+    /// The page's shell: the embedded pages and assets, which hold nothing of the library. An
+    /// asset is a plain file name, so no path that another route could take for its own
+    /// (`/assets/../api/…`, an encoded slash) passes without the token.
+    static func isShell(_ path: String) -> Bool {
+        if path == "/" { return true }
+        guard path.hasPrefix("/assets/") else { return false }
+        let name = path.dropFirst("/assets/".count)
+        return !name.isEmpty && !name.hasPrefix(".")
+            && name.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "."
+                    || $0 == "-" || $0 == "_"
             }
-        }
-        return nil
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
@@ -171,12 +185,6 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                 response = JSONReply.error(WebError(error.status, code, error.body ?? error.status.reasonPhrase))
             } catch {
                 response = JSONReply.error(WebError.from(error))
-            }
-            // The token in the first address becomes a cookie, and the address loses it.
-            if request.uri.path == "/", request.uri.queryParameters.get("token") != nil, response.status == .ok {
-                response = Response(status: .seeOther, headers: [.location: "/"])
-                response.headers[.setCookie] =
-                    "\(AccessPolicy.cookieName)=\(policy.token); Path=/; HttpOnly; SameSite=Strict"
             }
         }
         response.headers[.contentSecurityPolicy] = AccessPolicy.contentSecurityPolicy

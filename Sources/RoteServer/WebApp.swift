@@ -217,7 +217,9 @@ public final class WebApp: @unchecked Sendable {
     ]
 
     /// `/media/<deck>/<file>`: a file of a deck's own `media/` folder (`corpus/<deck>/media/`),
-    /// of a media type, and nothing else — no `..`, no hidden files, no link out of the folder.
+    /// of a media type, and nothing else — no `..`, no hidden files, and no symbolic link
+    /// anywhere on the way: not `corpus`, the deck's folder, `media`, a folder inside it or
+    /// the file. A committed `media -> /elsewhere` would otherwise serve whatever it points at.
     func media(_ rawPath: String) throws -> Response {
         let notFound = WebError(.notFound, "not_found", "no such media file")
         guard let path = rawPath.removingPercentEncoding, path.hasPrefix("/media/") else { throw notFound }
@@ -226,14 +228,32 @@ public final class WebApp: @unchecked Sendable {
         guard parts.count >= 2,
             parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && !$0.contains("\\") && !$0.contains("\0") }),
             let type = Self.mediaTypes[(parts.last!.split(separator: ".").last.map(String.init) ?? "").lowercased()],
-            try library().decks[parts[0]] != nil
+            try library().decks[parts[0]] != nil,
+            let data = Self.readFollowingNoLink(["corpus", parts[0], "media"] + parts.dropFirst(), under: root)
         else { throw notFound }
-        let folder = root.appending(path: "corpus/\(parts[0])/media").resolvingSymlinksInPath().standardizedFileURL
-        let file = folder.appending(path: parts.dropFirst().joined(separator: "/")).resolvingSymlinksInPath()
-            .standardizedFileURL
-        guard file.path.hasPrefix(folder.path + "/"), let data = FileManager.default.contents(atPath: file.path) else {
-            throw notFound
-        }
         return Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The bytes of the regular file at `components` below `root`, opened one component at a
+    /// time with `O_NOFOLLOW`, so no symbolic link is followed on the way, and no link swapped
+    /// in between a check and the open is either; nil when any component is a link, a folder
+    /// is not a folder, or the file is not a regular file.
+    static func readFollowingNoLink(_ components: [String], under root: URL) -> Data? {
+        var folder = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return nil }
+        defer { close(folder) }
+        for name in components.dropLast() {
+            let next = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else { return nil }
+            close(folder)
+            folder = next
+        }
+        guard let last = components.last else { return nil }
+        let file = openat(folder, last, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: file, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return try? handle.readToEnd() ?? Data()
     }
 }

@@ -9,9 +9,10 @@ struct ServeCommand: ParsableCommand {
         abstract: "Study, read, trace letters and see your stats in a browser: a local web app on this library.",
         discussion: """
             Prints the address to open, with a token made for this launch, as its first line: \
-            http://127.0.0.1:PORT/?token=… (--open opens it). Only that address works: every \
-            request needs the token, and requests naming another host or coming from another \
-            site are refused (docs/web.md). It listens on 127.0.0.1 unless --host says otherwise, \
+            http://127.0.0.1:PORT/#token=… (--open opens it). Only that address works: the page \
+            keeps the token in its tab and sends it with every request for your data; it is \
+            never put in a cookie, which every other web server on this machine would receive. \
+            Requests naming another host or coming from another site are refused (docs/web.md). It listens on 127.0.0.1 unless --host says otherwise, \
             which lets other machines on the network reach it — with the token. Ctrl-C stops it; \
             a study session in progress is saved and committed, as quitting `rote study` saves it.
             """

@@ -55,12 +55,12 @@ import WebPages
         }
     }
 
-    /// Headers a page of the server sends: its host, and the token in the cookie.
+    /// Headers a page of the server sends: its host, and the token in the header.
     static func headers(host: String = "127.0.0.1:8080", token: String? = WebAPITests.token, extra: HTTPFields = [:])
         -> HTTPFields
     {
         var fields: HTTPFields = [AccessPolicy.hostField: host]
-        if let token { fields[.cookie] = "\(AccessPolicy.cookieName)=\(token)" }
+        if let token { fields[AccessPolicy.headerName] = token }
         fields.append(contentsOf: extra)
         return fields
     }
@@ -79,38 +79,52 @@ import WebPages
 
     // MARK: Security
 
-    @Test func withoutTheTokenNothingIsAnswered() async throws {
+    @Test func withoutTheTokenNothingOfTheLibraryIsAnswered() async throws {
         let served = await Served()
+        served.directory.write("corpus/kjv/media/lamp.png", Data([0x89, 0x50, 0x4e, 0x47]))
         try await served.test { client in
-            for uri in ["/", "/api/today", "/api/entries?q=run", "/assets/app.js"] {
+            for uri in ["/api/today", "/api/entries?q=run", "/api/strings", "/media/kjv/lamp.png", "/assets/..%2fapi"] {
                 let response = try await client.execute(uri: uri, method: .get, headers: Self.headers(token: nil))
                 #expect(response.status == .unauthorized, "\(uri)")
                 #expect(Self.errorCode(response) == "no_token")
                 #expect(!String(buffer: response.body).contains("run"), "no data in the refusal")
             }
+            // The shell — the same embedded page, script, style and strings for every library —
+            // is all a browser gets without the token: a navigation cannot carry a header.
+            for uri in ["/", "/assets/app.js", "/assets/strings.json"] {
+                let response = try await client.execute(uri: uri, method: .get, headers: Self.headers(token: nil))
+                #expect(response.status == .ok, "\(uri)")
+            }
             let wrong = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers(token: "guess"))
             #expect(wrong.status == .forbidden)
             #expect(Self.errorCode(wrong) == "wrong_token")
-            let header = try await client.execute(
-                uri: "/api/today", method: .get,
-                headers: Self.headers(token: nil, extra: [AccessPolicy.headerName: Self.token]))
-            #expect(header.status == .ok, "the header is as good as the cookie")
+            let header = try await client.execute(uri: "/api/today", method: .get, headers: Self.headers())
+            #expect(header.status == .ok)
         }
     }
 
-    @Test func theFirstAddressSetsTheCookieAndDropsTheToken() async throws {
+    /// Cookies are not scoped by port: a cookie set by `rote serve` on 127.0.0.1 goes to every
+    /// other web server on 127.0.0.1, and a second `rote serve` would replace it. A query
+    /// string reaches logs and history. So the token is taken from the header only, and no
+    /// answer sets a cookie.
+    @Test func noCredentialTravelsInACookieOrAQuery() async throws {
         let served = await Served()
         try await served.test { client in
-            let response = try await client.execute(
+            let first = try await client.execute(
                 uri: "/?token=\(Self.token)", method: .get, headers: Self.headers(token: nil))
-            #expect(response.status == .seeOther)
-            #expect(response.headers[.location] == "/")
-            let cookie = try #require(response.headers[.setCookie])
-            #expect(cookie.hasPrefix("\(AccessPolicy.cookieName)=\(Self.token);"))
-            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
-            let page = try await client.execute(uri: "/", method: .get, headers: Self.headers())
-            #expect(page.status == .ok)
-            #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(first.status == .ok, "the shell, not a redirect")
+            #expect(first.headers[.setCookie] == nil)
+            let cookie = try await client.execute(
+                uri: "/api/today", method: .get,
+                headers: Self.headers(token: nil, extra: [.cookie: "rote_token=\(Self.token)"]))
+            #expect(cookie.status == .unauthorized, "a cookie is not a credential")
+            let query = try await client.execute(
+                uri: "/api/today?token=\(Self.token)", method: .get, headers: Self.headers(token: nil))
+            #expect(query.status == .unauthorized, "nor is a query string")
+            for uri in ["/", "/assets/app.js", "/api/today", "/api/session"] {
+                let response = try await client.execute(uri: uri, method: .get, headers: Self.headers())
+                #expect(response.headers[.setCookie] == nil, "\(uri)")
+            }
         }
     }
 
@@ -157,6 +171,40 @@ import WebPages
                 let response = try await client.execute(uri: uri, method: .get, headers: Self.headers())
                 #expect(response.status == .notFound, "\(uri)")
                 #expect(!String(buffer: response.body).contains("format:"), "\(uri) leaks rote.yaml")
+            }
+        }
+    }
+
+    /// A committed link is the library's content, not the learner's doing: `corpus/<deck>/media
+    /// -> /elsewhere` must not serve /elsewhere, and a link inside `media/` serves nothing either.
+    @Test func noMediaIsServedThroughASymbolicLink() async throws {
+        let served = await Served()
+        let elsewhere = TemporaryDirectory("rote-elsewhere")
+        elsewhere.write("secret.png", Data([0x89, 0x50, 0x4e, 0x47, 0x42]))
+        elsewhere.write("photos/holiday.png", Data([0x89, 0x50, 0x4e, 0x47, 0x43]))
+        served.directory.write("corpus/english-a1/media/run.png", Data([0x89, 0x50, 0x4e, 0x47]))
+        let links = [
+            ("corpus/kjv/media", elsewhere.url.path),
+            ("corpus/english-a1/media/alias.png", "run.png"),
+            ("corpus/english-a1/media/photos", elsewhere.url.appending(path: "photos").path),
+        ]
+        for (link, target) in links {
+            try FileManager.default.createDirectory(
+                at: served.root.appending(path: link).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                atPath: served.root.appending(path: link).path, withDestinationPath: target)
+        }
+        try await served.test { client in
+            let real = try await client.execute(uri: "/media/english-a1/run.png", method: .get, headers: Self.headers())
+            #expect(real.status == .ok, "a real file of a real media folder is served")
+            for uri in ["/media/kjv/secret.png", "/media/english-a1/alias.png", "/media/english-a1/photos/holiday.png"]
+            {
+                let response = try await client.execute(uri: uri, method: .get, headers: Self.headers())
+                #expect(response.status == .notFound, "\(uri)")
+                #expect(Self.errorCode(response) == "not_found", "\(uri)")
+                #expect(
+                    response.body.readableBytes < 4
+                        || Array(response.body.readableBytesView.prefix(4)) != [0x89, 0x50, 0x4e, 0x47], "\(uri)")
             }
         }
     }
@@ -241,8 +289,10 @@ import WebPages
     @Test func everyAnswerCarriesAStrictContentSecurityPolicy() async throws {
         let served = await Served()
         try await served.test { client in
-            for headers in [Self.headers(), Self.headers(token: nil)] {
-                let response = try await client.execute(uri: "/", method: .get, headers: headers)
+            for (uri, headers) in [
+                ("/", Self.headers()), ("/", Self.headers(token: nil)), ("/api/today", Self.headers(token: nil)),
+            ] {
+                let response = try await client.execute(uri: uri, method: .get, headers: headers)
                 let policy = try #require(response.headers[.contentSecurityPolicy])
                 #expect(
                     policy.contains("default-src 'none'") && policy.contains("script-src 'self'")
