@@ -123,6 +123,14 @@ public struct AnkiPackage: Sendable {
                     "\(name) names a media file '\(file.name)', which would land outside the deck folder; refusing the package"
                 )
             }
+            // The file system refuses a name this long when the import writes it (after the
+            // checks, half-way through the commit): refused here, before anything is written.
+            guard file.name.utf8.count <= Slug.maximumNameBytes else {
+                throw AnkiImportError(
+                    .invalidName,
+                    "\(name) holds a media file whose name is \(file.name.utf8.count) bytes ('\(ControlCharacters.visible(String(file.name.prefix(40))))…'); the limit is \(Slug.maximumNameBytes) (file systems allow 255 bytes, and Rote adds a temporary suffix while it writes); rename it in Anki's media folder and export again"
+                )
+            }
             // Entries refer to media by name, so a name cannot be cleaned the way a field is.
             guard !ControlCharacters.contains(file.name) else {
                 throw AnkiImportError(

@@ -33,23 +33,28 @@ public struct ImportPlan: Sendable {
 
     /// Text for a person: counts, then every issue (errors first).
     public func report(dryRun: Bool) -> String {
-        var lines: [String] = []
-        let order: [Diagnostic.Severity] = [.error, .skipped, .warning]
-        for severity in order {
-            lines += issues.filter { $0.severity == severity }.map(\.description)
+        (issueLines + [summary(dryRun: dryRun)]).joined(separator: "\n")
+    }
+
+    /// Every issue, errors first, then rows left out, then warnings.
+    public var issueLines: [String] {
+        [Diagnostic.Severity.error, .skipped, .warning].flatMap { severity in
+            issues.filter { $0.severity == severity }.map(\.description)
         }
+    }
+
+    /// The last line: what was written (or, in a dry run, would be), or why nothing was. A
+    /// real run prints it only once the commit is made, so it never claims what failed.
+    public func summary(dryRun: Bool) -> String {
         if isBlocked {
-            lines.append(
+            return
                 "Import blocked: \(errors.count) error\(errors.count == 1 ? "" : "s") above; nothing was written. Fix the file and run the import again."
-            )
-        } else {
-            let verb = dryRun ? "Would import" : "Imported"
-            var counts = "\(created) new, \(replaced) replaced, \(unchanged) unchanged"
-            if kept > 0 { counts += ", \(kept) kept as they were" }
-            let skipped = issues.filter { $0.severity == .skipped }.count
-            if skipped > 0 { counts += ", \(skipped) row\(skipped == 1 ? "" : "s") skipped" }
-            lines.append("\(verb) into corpus/\(deck)/: \(contents) (\(counts)).")
         }
-        return lines.joined(separator: "\n")
+        let verb = dryRun ? "Would import" : "Imported"
+        var counts = "\(created) new, \(replaced) replaced, \(unchanged) unchanged"
+        if kept > 0 { counts += ", \(kept) kept as they were" }
+        let skipped = issues.filter { $0.severity == .skipped }.count
+        if skipped > 0 { counts += ", \(skipped) row\(skipped == 1 ? "" : "s") skipped" }
+        return "\(verb) into corpus/\(deck)/: \(contents) (\(counts))."
     }
 }

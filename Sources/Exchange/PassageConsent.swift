@@ -8,7 +8,7 @@ public import RoteStore
 /// commit marked `Rote-Erasure: <user>`, which sync honours as it honours `rote forget`.
 public enum PassageConsent {
     /// The trailer that tells an erasure of passage practice from a whole learner's.
-    public static let scopeTrailer = "Rote-Erasure-Scope"
+    public static let scopeTrailer = SessionCommitMessage.erasureScopeTrailer
 
     public struct Withdrawal: Sendable {
         /// Progress files deleted, and session files deleted because they held only passages.
@@ -90,7 +90,7 @@ public enum PassageConsent {
                 deleted.append(path)
                 continue
             }
-            changes[path] = Data(withoutPassages(session, decks: decks, reviews: passageReviews).render().utf8)
+            changes[path] = Data(session.withoutDecks(decks, reviews: passageReviews).render().utf8)
             rewritten.append(path)
         }
         // Withdrawn already, with nothing left to erase: the first answer's time stands.
@@ -107,37 +107,10 @@ public enum PassageConsent {
             + "The learner withdrew their consent to Rote keeping passage practice (religious data).\n"
             + "Its progress files and session attempts are erased; syncing keeps them erased even where\n"
             + "another clone changed them meanwhile.\n\n"
-            + "\(SessionCommitMessage.erasureTrailer): \(user)\n\(scopeTrailer): passages\n"
+            + "\(SessionCommitMessage.erasureTrailer): \(user)\n\(scopeTrailer): \(SessionCommitMessage.passagesScope)\n"
             + LibraryWrite.trailers(git: git)
         let commit = try git.apply(changes: changes, message: message)
         return Withdrawal(deleted: deleted.sorted(), rewritten: rewritten.sorted(), commit: commit)
-    }
-
-    /// A session without its passage attempts: the passage decks leave its deck list, and the
-    /// grades and new entries of the passage reviews made on its device during it leave its
-    /// counts, so what is left describes the rest of the session.
-    static func withoutPassages(_ session: SessionFile, decks: Set<String>, reviews: [String: [ReviewEvent]])
-        -> SessionFile
-    {
-        var cleaned = session
-        cleaned.attempts.removeAll { decks.contains(String($0.entry.split(separator: "/").first ?? "")) }
-        cleaned.decks.removeAll(where: decks.contains)
-        let end = session.endedAt ?? session.attempts.last?.at ?? session.startedAt
-        for (_, events) in reviews {
-            let inSession = events.filter { $0.at >= session.startedAt && $0.at <= end && $0.device == session.device }
-            for event in inSession {
-                switch event.grade {
-                case .again: cleaned.again = max(0, cleaned.again - 1)
-                case .hard: cleaned.hard = max(0, cleaned.hard - 1)
-                case .good: cleaned.good = max(0, cleaned.good - 1)
-                case .easy: cleaned.easy = max(0, cleaned.easy - 1)
-                }
-            }
-            if let first = events.min(by: ReviewEvent.replayOrder), inSession.contains(where: { $0.id == first.id }) {
-                cleaned.new = max(0, cleaned.new - 1)
-            }
-        }
-        return cleaned
     }
 
     /// The learner's profile, read in full (a profile that does not read is never rewritten).
@@ -166,7 +139,7 @@ public enum PassageConsent {
         let repository = git.repository
         if let head = try repository.headCommit() {
             for commit in try repository.log(from: head.id)
-            where SessionCommitMessage.trailer(scopeTrailer, in: commit.message) == "passages"
+            where SessionCommitMessage.trailer(scopeTrailer, in: commit.message) == SessionCommitMessage.passagesScope
                 && SessionCommitMessage.trailer(SessionCommitMessage.erasureTrailer, in: commit.message) == user
             {
                 let parent = try commit.parents().first?.tree()

@@ -81,7 +81,10 @@ public struct SeedImporter: Sendable {
     }
 
     private func fill(_ data: Data, library: LoadedLibrary, _ plan: inout ImportPlan, _ log: inout DiagnosticLog) {
-
+        if let problem = Slug.lengthProblem(deck, from: "the deck name") {
+            log.error("", "\(problem); choose a shorter one with --deck")
+            return
+        }
         guard Slug.isValidSegment(deck) else {
             log.error(
                 "",
@@ -163,6 +166,10 @@ public struct SeedImporter: Sendable {
     /// A slug as the seed's rule wants it, or nil (with an error) when it breaks the rule.
     private func slug(_ record: inout Record) -> String? {
         guard let slug = record.string("slug", required: true) else { return nil }
+        if let problem = Slug.lengthProblem(slug, from: "the slug") {
+            record.error("slug", "\(problem); give it a shorter slug")
+            return nil
+        }
         if Slug.isValidSkillSlug(slug) { return slug }
         let fixed = SeedImporter.fixedSlug(slug)
         if fixed.isEmpty {

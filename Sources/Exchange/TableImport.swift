@@ -36,6 +36,10 @@ public struct TableImporter: Sendable {
     }
 
     private func fill(_ data: Data, library: LoadedLibrary, _ plan: inout ImportPlan, _ log: inout DiagnosticLog) {
+        if let problem = Slug.lengthProblem(deck, from: "the deck name") {
+            log.error("", "\(problem); choose a shorter one with --deck")
+            return
+        }
         guard Slug.isValidSegment(deck) else {
             log.error("", "deck name '\(deck)' is not a valid folder name; use lowercase letters, digits, _ . -")
             return
@@ -150,6 +154,13 @@ public struct TableImporter: Sendable {
                         "cannot make a file name from '\(label)'; add an id column (lowercase letters, digits, _ . -)")
                     continue
                 }
+            }
+            // Checked before anything is reported: a name the file system refuses failed the
+            // whole import at its commit, after the summary said it was done.
+            let named = (cells["id"] ?? "").isEmpty ? (kind == .vocabulary ? "the word" : "the reference") : "the id"
+            if let problem = Slug.lengthProblem(id, from: named) {
+                log.skipped(location, "\(problem); add an id column with a shorter name for this row")
+                continue
             }
             guard Slug.isValidEntryID("\(deck)/\(id)") else {
                 log.skipped(

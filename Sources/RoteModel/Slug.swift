@@ -2,8 +2,26 @@ import Foundation
 
 /// Entry ids and the path segments they are made of.
 public enum Slug {
+    /// The longest name, in bytes, of a file or folder Rote makes from a name it is given: an
+    /// entry's (each `/`-separated part of its id), a deck's, a learner's. Most file systems
+    /// refuse a name over 255 bytes, and Rote adds to what it is given: `.yaml` to an entry's
+    /// and a progress file's name, and while it writes, a temporary file beside the file,
+    /// `.<name>.yaml.<pid>.<random>.tmp`, up to 32 bytes more; a learner's launch index is
+    /// `launch-<learner>.index`. 200 leaves room for all of them.
+    public static let maximumNameBytes = 200
+
+    /// What is wrong when a part of `id` is longer than `maximumNameBytes`, worded for a person
+    /// (`what` says where the name came from: "the word"); nil when every part fits.
+    public static func lengthProblem(_ id: some StringProtocol, from what: String) -> String? {
+        guard let longest = id.split(separator: "/").map(\.utf8.count).max(), longest > maximumNameBytes else {
+            return nil
+        }
+        return
+            "\(what) makes a file name of \(longest) bytes; the limit is \(maximumNameBytes) (file systems allow 255 bytes, and Rote adds .yaml and, while it writes, a temporary suffix)"
+    }
+
     /// A path segment: `^[a-z0-9][a-z0-9_.-]*$` and not `.`/`..`-like — it can never escape
-    /// its folder.
+    /// its folder — of at most `maximumNameBytes`.
     public static func isValidSegment(_ text: some StringProtocol) -> Bool {
         isValidSegment(String(text))
     }
@@ -16,7 +34,7 @@ public enum Slug {
     }
 
     public static func isValidSegment(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = text.first, isLowerAlnum(first) else { return false }
+        guard let first = text.first, isLowerAlnum(first), text.count <= maximumNameBytes else { return false }
         var previous = first
         for byte in text.dropFirst() {
             guard

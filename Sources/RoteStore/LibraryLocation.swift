@@ -1,4 +1,5 @@
 public import Foundation
+public import RoteModel
 
 /// Finds the library a command works on, the way git finds a repository.
 public enum LibraryLocation {
@@ -35,6 +36,41 @@ public enum LibraryLocation {
             folder = parent
         }
         return (defaultLibrary(environment: environment), true)
+    }
+
+    /// The library's `rote.yaml`, read; nil when there is none. One that does not read is an
+    /// error naming its line, never a silent fallback: it says who the default learner is and
+    /// whether the library is anonymous, so without it Rote would act for the login name, or
+    /// name a person in an anonymous library's commits.
+    public static func readManifest(root: URL) throws -> LibraryManifest? {
+        guard let data = FileManager.default.contents(atPath: root.appending(path: manifestName).path) else {
+            return nil
+        }
+        let (manifest, problems) = LibraryManifest.decode(data, path: manifestName)
+        let errors = problems.filter { $0.severity == .error }
+        guard let manifest, errors.isEmpty else {
+            throw manifestError(errors.isEmpty ? problems : errors, data: data)
+        }
+        return manifest
+    }
+
+    /// What to say about a `rote.yaml` that does not read: each problem with its line, and
+    /// what to do.
+    public static func manifestError(_ problems: [Diagnostic], data: Data) -> LibraryError {
+        let text = String(decoding: data, as: UTF8.self)
+        let markers = text.split(separator: "\n", omittingEmptySubsequences: false).contains {
+            $0.hasPrefix("<<<<<<<") || $0.hasPrefix(">>>>>>>")
+        }
+        let shown = problems.isEmpty ? [Diagnostic.error(manifestName, 1, "does not read")] : problems
+        let lines = shown.prefix(5).map(\.description).joined(separator: "\n")
+        let advice =
+            markers
+            ? "resolve the conflict markers a merge left in rote.yaml (keep the lines you want, delete the <<<<<<<, ======= and >>>>>>> lines), commit, then run the command again"
+            : "fix rote.yaml (see docs/format.md), then run the command again"
+        return LibraryError(
+            .unreadable,
+            "\(lines)\nrote.yaml does not read, so Rote cannot tell which learner to act for or whether the library is anonymous; \(advice)"
+        )
     }
 
     public static func isLibrary(_ url: URL) -> Bool {

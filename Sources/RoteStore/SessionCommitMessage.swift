@@ -16,6 +16,10 @@ public enum SessionCommitMessage {
     public static let userTrailer = "Rote-User"
     public static let recoveredTrailer = "Rote-Recovered"
     public static let erasureTrailer = "Rote-Erasure"
+    /// Beside `Rote-Erasure`: what of the learner was erased; absent for all of it (`rote forget`).
+    package static let erasureScopeTrailer = "Rote-Erasure-Scope"
+    /// The scope of `rote consent withdraw`: the learner's passage practice.
+    package static let passagesScope = "passages"
 
     public static func make(for session: SessionFile, recovered: Bool = false) -> String {
         let reviews = session.reviews

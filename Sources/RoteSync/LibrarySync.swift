@@ -14,6 +14,8 @@ public struct SyncReport: Sendable, Equatable {
     public var rounds: Int = 0
     /// Files left with conflict markers (content both sides changed on the same lines).
     public var conflicts: [String] = []
+    /// Files of an erased learner the merge dropped (docs/sync.md, "The rules").
+    public var erasureDrops: [ErasureDrop] = []
     public var upToDate: Bool = false
 }
 
@@ -255,6 +257,7 @@ public final class LibrarySync {
             from: head, to: try repository.commit(mergeCommit), message: "rote sync: merge \(remoteName)")
         report.merged = summary
         report.conflicts += merge.conflicts
+        report.erasureDrops += merge.erasureDrops
     }
 
     struct Resolution {
@@ -269,7 +272,7 @@ public final class LibrarySync {
     /// `resolve`, the merged tree, what it brought in, and the merge commit. The merge
     /// benchmark times this, so its figure is the product's.
     public func mergeCommit(ours head: Commit, theirs theirCommit: Commit) throws -> (
-        tree: Tree, commit: ObjectID, summary: MergeSummary, conflicts: [String]
+        tree: Tree, commit: ObjectID, summary: MergeSummary, conflicts: [String], erasureDrops: [ErasureDrop]
     ) {
         let index = try repository.mergeCommits(ours: head.id, theirs: theirCommit.id)
         var conflicts: [String] = []
@@ -281,7 +284,10 @@ public final class LibrarySync {
                 if resolution.hasMarkers { conflicts.append(conflict.path) }
             }
         }
-        let tree = try index.writeTree()
+        // An erasure on either side also drops the files the other side made meanwhile, which
+        // no conflict shows: a file new on one side merges without one.
+        let (tree, drops) = try ErasureRule.enforce(
+            on: try index.writeTree(), ours: head, theirs: theirCommit, in: repository)
         let oursTree = try head.tree()
         let changed = try repository.changedPaths(from: oursTree, to: tree)
         let summary = try summary(ours: oursTree, merged: tree, changed: changed)
@@ -289,13 +295,16 @@ public final class LibrarySync {
         if !conflicts.isEmpty {
             message += "Conflicts left with markers (fix, then commit): \(conflicts.joined(separator: ", "))\n\n"
         }
+        for drop in drops {
+            message += "Erasure kept: \(drop.text).\n\n"
+        }
         message +=
             "\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(git.user)\n"
         let signature = try git.signature()
         let commit = try repository.createCommit(
             tree: tree, parents: [head, theirCommit], message: message, author: signature, committer: signature,
             updateReference: nil)
-        return (tree, commit, summary, conflicts)
+        return (tree, commit, summary, conflicts, drops)
     }
 
     func resolve(_ conflict: IndexConflict, ours: ObjectID, theirs: ObjectID, base: ObjectID?) throws -> Resolution {

@@ -25,7 +25,7 @@ struct CommandContext {
     {
         let root = try locate(options)
         let library = try (loader ?? LibraryLoader(users: .all, includeSessions: sessions)).load(root)
-        let user = try LibraryLocation.user(explicit: options.user, manifest: library.manifest)
+        let user = try LibraryLocation.user(explicit: options.user, manifest: LibraryLocation.readManifest(root: root))
         return CommandContext(
             root: root, user: user, library: library, index: LibraryIndex(library: library, user: user))
     }
@@ -54,11 +54,7 @@ struct CommandContext {
     /// The learner commands act for, without loading the library: `--user`, `ROTE_USER`,
     /// rote.yaml's `default_user`, the login name.
     static func user(at root: URL, _ options: GlobalOptions) throws -> String {
-        let manifest = LibraryManifest.decode(
-            FileManager.default.contents(atPath: root.appending(path: LibraryLocation.manifestName).path) ?? Data(),
-            path: LibraryLocation.manifestName
-        ).0
-        return try LibraryLocation.user(explicit: options.user, manifest: manifest)
+        try LibraryLocation.user(explicit: options.user, manifest: LibraryLocation.readManifest(root: root))
     }
 
     /// Errors in files are reported as warnings-to-stderr by commands that are not `check`,

@@ -121,16 +121,20 @@ struct ImportCommand: ParsableCommand {
                 data, library: context.library)
             : TableImporter(deck: deck, kind: tableKind, mode: mode, file: file, deckTitle: title).plan(
                 data, library: context.library)
-        print(plan.report(dryRun: dryRun))
-        if plan.isBlocked { throw ExitCode.failure }
-        guard !dryRun, !plan.changes.isEmpty else { return }
+        for line in plan.issueLines { print(line) }
+        guard !plan.isBlocked, !dryRun, !plan.changes.isEmpty else {
+            print(plan.summary(dryRun: dryRun))
+            if plan.isBlocked { throw ExitCode.failure }
+            return
+        }
         let message =
             "Import: \(url.lastPathComponent) into \(deck) — \(plan.contents) (\(mode.rawValue))\n\n"
             + "\(plan.created) new, \(plan.replaced) replaced, \(plan.unchanged) unchanged, \(plan.kept) kept.\n\n"
             + LibraryWrite.trailers(git: git)
-        if let commit = try git.apply(
+        let commit = try git.apply(
             changes: plan.changes.mapValues { $0 }, message: message, protectingUncommittedEdits: true)
-        {
+        print(plan.summary(dryRun: false))
+        if let commit {
             print("Committed \(commit.description.prefix(7)); see it with `git -C \(root.path) show --stat HEAD`.")
         }
     }

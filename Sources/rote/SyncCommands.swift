@@ -50,6 +50,9 @@ struct SyncCommand: ParsableCommand {
         if report.pushed { parts.append("pushed") }
         if parts.isEmpty { parts.append("already up to date") }
         print("Synced with \(remote): \(parts.joined(separator: "; ")).")
+        for drop in report.erasureDrops {
+            print("Kept an erasure: \(drop.text).")
+        }
         if !report.conflicts.isEmpty {
             print("Content both sides changed on the same lines now holds conflict markers:")
             for path in report.conflicts { print("  \(path)") }

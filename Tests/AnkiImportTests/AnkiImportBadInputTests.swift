@@ -43,6 +43,12 @@ extension AnkiImportTests {
                 ("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")])),
                 ("media", Data(#"{"0": "bell\u0007.mp3"}"#.utf8)), ("0", Data("x".utf8)),
             ], to: work.url.appending(path: "media-control.apkg"))
+        // Issue #31, item 8: a name the file system refuses failed half-way through the write.
+        try HandMadePackage.zip(
+            [
+                ("collection.anki2", try HandMadePackage.collection(notes: [(100, "one", "uno")])),
+                ("media", Data(#"{"0": "\#(String(repeating: "m", count: 296)).mp3"}"#.utf8)), ("0", Data("x".utf8)),
+            ], to: work.url.appending(path: "media-long.apkg"))
         try HandMadePackage.zip([("media", Data("{}".utf8))], to: work.url.appending(path: "empty.apkg"))
         try HandMadePackage.zip(
             [("meta", Data([0x08, 0x03])), ("collection.anki21b", Data("not zstd at all".utf8))],
@@ -61,6 +67,7 @@ extension AnkiImportTests {
                 "media-control.apkg",
                 #"names a media file 'bell\u{7}.mp3', which holds control characters no file of a library should"#
             ),
+            ("media-long.apkg", "holds a media file whose name is 300 bytes ('mmmm"),
             ("empty.apkg", "holds no Anki collection"),
             ("modern-garbage.apkg", "collection.anki21b in modern-garbage.apkg is not valid zstd-compressed data"),
             ("future.apkg", "future.apkg is in a package format newer than Rote knows (version 9)"),

@@ -64,6 +64,59 @@ import Testing
                 == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.second).stdout)
     }
 
+    /// Issue #31, item 3: after `rote consent withdraw` on the first clone, the second one's
+    /// passage practice from before it synced — a new passage progress file and a session that
+    /// studied a passage and a word — must not come back, in either order of syncing.
+    @Test(arguments: [true, false])
+    func passagePracticeAnotherCloneMadeBeforeItSyncedAWithdrawalIsDropped(withdrawalSyncedFirst: Bool) async throws {
+        let network = await Network()
+        let at = Date(timeIntervalSince1970: 1_793_000_000)
+        let passage = "profiles/ana/progress/verses/joh-11-35.yaml"
+        let progress =
+            "entry: verses/joh-11-35\nstatus: active\nreviews:\n"
+            + "  - {id: p1, at: \(Timestamp.format(at.addingTimeInterval(10))), grade: good, ms: 3000, device: second}\n"
+        let session = SessionFile(
+            id: "s-mixed", user: "ana", device: "second", startedAt: at, endedAt: at.addingTimeInterval(60),
+            decks: ["verses", "words"], good: 2, new: 1,
+            attempts: [
+                .init(
+                    entry: "verses/joh-11-35", question: "recall", answer: "Jesus wept.", correct: true,
+                    at: at.addingTimeInterval(10), ms: 3000),
+                .init(
+                    entry: "words/run", question: "translation", answer: "يجري", correct: true,
+                    at: at.addingTimeInterval(20), ms: 2000),
+            ])
+        let sessionPath = LibraryPaths.session(session)
+        _ = try LibraryGit(root: network.second, user: "ana").apply(
+            changes: [passage: Data(progress.utf8), sessionPath: Data(session.render().utf8)],
+            message: "Study: 2 reviews\n")
+        _ = try PassageConsent.withdraw(user: "ana", git: LibraryGit(root: network.first, user: "ana"))
+        let merging: SyncReport
+        if withdrawalSyncedFirst {
+            _ = try network.sync(network.first)
+            merging = try network.sync(network.second)
+            _ = try network.sync(network.first)
+        } else {
+            _ = try network.sync(network.second)
+            merging = try network.sync(network.first)
+            _ = try network.sync(network.second)
+        }
+        #expect(merging.erasureDrops.map { "\($0.user) \($0.passagesOnly) \($0.files)" } == ["ana true 2"])
+        for clone in [network.first, network.second] {
+            #expect(!FileManager.default.fileExists(atPath: clone.appending(path: passage).path))
+            let kept = try #require(
+                SessionFile.decode(try Data(contentsOf: clone.appending(path: sessionPath)), path: sessionPath).0)
+            #expect(kept.decks == ["words"] && kept.attempts.map(\.entry) == ["words/run"])
+            #expect(kept.good == 1 && kept.new == 0, "the passage's review leaves the counts")
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: clone.appending(path: "profiles/ana/progress/words/run.yaml").path))
+        }
+        #expect(
+            await Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.first).stdout
+                == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: network.second).stdout)
+    }
+
     @Test func syncRefusesToMergeAHistoryThatWasRewritten() async throws {
         let network = await Network()
         let git = try LibraryGit(root: network.first, user: "ana")

@@ -154,6 +154,28 @@ import Testing
         #expect(error.description.hasPrefix("x.json: \(location): error: not valid JSON"))
     }
 
+    /// Issue #31, item 8: a name the file system refuses is found before anything is reported.
+    @Test func aSlugOrDeckNameTooLongForAFileNameBlocksTheImport() async throws {
+        let (_, library) = try await Self.library()
+        let long = String(repeating: "x", count: 250)
+        let json = String(decoding: Self.samples, as: UTF8.self).replacingOccurrences(
+            of: "\"slug\": \"linear-equations\"", with: "\"slug\": \"\(long)\"")
+        let plan = SeedImporter(deck: "algebra", fixSlugs: true, file: "x.json").plan(Data(json.utf8), library: library)
+        #expect(plan.isBlocked && plan.changes.isEmpty)
+        #expect(
+            plan.errors.contains {
+                $0.location == "skills[0].slug"
+                    && $0.message.hasPrefix(
+                        "the slug makes a file name of 250 bytes; the limit is \(Slug.maximumNameBytes)")
+            }, "\(plan.errors)")
+        let deck = String(repeating: "d", count: 201)
+        let tooLong = SeedImporter(deck: deck, fixSlugs: true, file: "x.json").plan(Self.samples, library: library)
+        #expect(
+            tooLong.isBlocked
+                && tooLong.errors.first?.message.contains("the deck name makes a file name of 201") == true)
+        #expect(Slug.isValidSegment(String(repeating: "a", count: 200)) && !Slug.isValidSegment(deck))
+    }
+
     @Test func aDeckOfAnotherKindIsACollision() async throws {
         let (_, library) = try await Self.library()
         let plan = SeedImporter(deck: "words", fixSlugs: true, file: "x.json").plan(Self.samples, library: library)

@@ -131,6 +131,36 @@ import Testing
         #expect(nobody.status == 1 && nobody.stderr.contains("no learner 'zed'"))
     }
 
+    /// Issue #31, item 8: a word too long for a file name printed "Imported … 20 words", then
+    /// failed with "File name too long" and wrote nothing; `--dry-run` promised 20 words.
+    @Test func aWordTooLongForAFileNameIsASkippedRowAndTheSummarySaysWhatWasWritten() async throws {
+        let directory = await library()
+        let long = String(repeating: "a", count: 300)
+        let rows = (1...20).map { $0 == 7 ? "\(long),long" : "word\($0),translation \($0)" }
+        directory.write("hostile.csv", "word,translation\n" + rows.joined(separator: "\n") + "\n")
+        let csv = directory.url.appending(path: "hostile.csv").path
+        let before = await head(directory)
+        let skipped =
+            "hostile.csv: line 8: skipped: the word makes a file name of 300 bytes; the limit is 200"
+        for dryRun in [true, false] {
+            let run = await Shell.run(
+                Self.rote, ["-C", directory.url.path, "import", csv] + (dryRun ? ["--dry-run"] : []))
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains(skipped), "\(run.stdout)")
+            let verb = dryRun ? "Would import" : "Imported"
+            #expect(
+                run.stdout.contains(
+                    "\(verb) into corpus/hostile/: 19 words (19 new, 0 replaced, 0 unchanged, 1 row skipped)"),
+                "\(run.stdout)")
+            #expect(!run.stderr.contains("too long"), "\(run.stderr)")
+            if dryRun { #expect(await head(directory) == before) }
+        }
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: directory.url.appending(path: "corpus/hostile").path)
+        #expect(files.count == 20, "19 words and deck.yaml: \(files.sorted())")
+        #expect(await status(directory) == "?? hostile.csv\n")
+    }
+
     @Test func forgetAsksUnlessYesAndWritesAnErasureCommit() async {
         let directory = await library()
         let before = await head(directory)

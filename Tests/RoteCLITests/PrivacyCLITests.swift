@@ -185,4 +185,97 @@ import Testing
         #expect(!history.contains("progress/kjv"), "no commit holds passage practice")
         #expect(await Shell.run("git", ["fsck", "--no-progress"], in: library).status == 0)
     }
+
+    /// Two clones of one library: `desk` has studied and synced, `laptop` is a fresh clone.
+    func twoClones() async throws -> (desk: URL, laptop: URL) {
+        let hub = directory.url.appending(path: "hub.git")
+        await Shell.run("git", ["init", "-q", "--bare", "-b", "main", hub.path])
+        let desk = directory.url.appending(path: "desk")
+        #expect(await rote(["init", desk.path]).status == 0)
+        #expect(await rote(["consent", "grant"], in: desk).status == 0)
+        #expect(await rote(["review", "english-a1/run", "good"], in: desk).status == 0)
+        #expect(await rote(["review", "kjv/joh-3-16", "good"], in: desk).status == 0)
+        await Shell.run("git", ["remote", "add", "origin", hub.path], in: desk)
+        #expect(await rote(["sync"], in: desk).status == 0)
+        let laptop = directory.url.appending(path: "laptop")
+        #expect(await rote(["clone", hub.path, laptop.path]).status == 0)
+        return (desk, laptop)
+    }
+
+    /// Issue #31, item 3: a clone that studied offline, before it synced the erasure, brought
+    /// the forgotten learner's files back to every device. Both orders: the offline clone
+    /// pulls the erasure, or the forgetting clone pulls the offline reviews.
+    @Test(arguments: [true, false])
+    func aForgottenLearnerStaysForgottenWhenACloneThatStudiedOfflineSyncs(erasureSyncedFirst: Bool) async throws {
+        let (desk, laptop) = try await twoClones()
+        let learner = Self.login
+        // Offline on the laptop: a new word in a session, and a review of a file desk erases.
+        let studied = await rote(["study", "english-a1", "--new", "1"], in: laptop, input: "1\n")
+        #expect(studied.status == 0, "\(studied.stderr)")
+        #expect(await rote(["review", "english-a1/run", "hard"], in: laptop).status == 0)
+        #expect(await rote(["forget", learner, "--yes"], in: desk).status == 0)
+        let merging: Shell.Output
+        if erasureSyncedFirst {
+            #expect(await rote(["sync"], in: desk).status == 0)
+            merging = await rote(["sync"], in: laptop)
+            #expect(await rote(["sync"], in: desk).status == 0)
+        } else {
+            #expect(await rote(["sync"], in: laptop).status == 0)
+            merging = await rote(["sync"], in: desk)
+            #expect(await rote(["sync"], in: laptop).status == 0)
+        }
+        #expect(merging.status == 0, "\(merging.stderr)")
+        #expect(
+            merging.stdout.contains("of the erased learner \(learner) that another device had made before it synced"),
+            "\(merging.stdout)")
+        for clone in [desk, laptop] {
+            #expect(!FileManager.default.fileExists(atPath: clone.appending(path: "profiles/\(learner)").path))
+            let tracked = await Shell.run("git", ["ls-tree", "-r", "--name-only", "HEAD", "profiles/"], in: clone)
+            #expect(tracked.stdout.isEmpty, "\(clone.lastPathComponent) still tracks \(tracked.stdout)")
+            let check = await rote(["check"], in: clone)
+            #expect(
+                check.status == 0 && !check.stdout.contains("error:") && !check.stdout.contains("warning:"),
+                "\(check.stdout)\(check.stderr)")
+        }
+        #expect(
+            await Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: desk).stdout
+                == Shell.run("git", ["rev-parse", "HEAD^{tree}"], in: laptop).stdout)
+    }
+
+    /// The same for `rote consent withdraw`: passage practice the laptop did before it synced
+    /// the withdrawal (a passage first studied there too) does not come back.
+    @Test(arguments: [true, false])
+    func withdrawnPassagePracticeStaysErasedWhenACloneThatStudiedOfflineSyncs(erasureSyncedFirst: Bool)
+        async throws
+    {
+        let (desk, laptop) = try await twoClones()
+        let learner = Self.login
+        #expect(await rote(["review", "kjv/joh-3-16", "hard"], in: laptop).status == 0)
+        #expect(await rote(["review", "kjv/mat-5-44", "good"], in: laptop).status == 0)
+        #expect(await rote(["review", "english-a1/run", "easy"], in: laptop).status == 0)
+        #expect(await rote(["consent", "withdraw"], in: desk).status == 0)
+        let merging: Shell.Output
+        if erasureSyncedFirst {
+            #expect(await rote(["sync"], in: desk).status == 0)
+            merging = await rote(["sync"], in: laptop)
+            #expect(await rote(["sync"], in: desk).status == 0)
+        } else {
+            #expect(await rote(["sync"], in: laptop).status == 0)
+            merging = await rote(["sync"], in: desk)
+            #expect(await rote(["sync"], in: laptop).status == 0)
+        }
+        #expect(merging.status == 0, "\(merging.stderr)")
+        #expect(
+            merging.stdout.contains("of the erased passage practice of \(learner) that another device had made"),
+            "\(merging.stdout)")
+        for clone in [desk, laptop] {
+            #expect(
+                !FileManager.default.fileExists(atPath: clone.appending(path: "profiles/\(learner)/progress/kjv").path))
+            let run = try String(
+                contentsOf: clone.appending(path: "profiles/\(learner)/progress/english-a1/run.yaml"), encoding: .utf8)
+            #expect(run.contains("grade: easy"), "the laptop's other reviews are kept")
+            #expect(await rote(["consent"], in: clone).stdout.contains("passage practice: not granted"))
+            #expect(await rote(["check"], in: clone).status == 0)
+        }
+    }
 }

@@ -47,6 +47,32 @@ import Testing
         #expect(listed.stderr.contains("run.yaml"), "load problems are mentioned on stderr")
     }
 
+    /// Issue #31, item 11: conflict markers in rote.yaml made every command act for the login
+    /// name ("no learner 'root'") without saying why.
+    @Test func aRoteYAMLThatDoesNotReadIsAnErrorWithItsLineNotAFallbackToTheLogin() async throws {
+        let directory = TemporaryDirectory()
+        #expect(await rote(["init", "lib"], in: directory.url, environment: ["ROTE_USER": "ana"]).status == 0)
+        let manifest = directory.url.appending(path: "lib/rote.yaml")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").firstIndex { $0.hasPrefix("default_user: ana") }) + 1
+        try text.replacingOccurrences(
+            of: "default_user: ana\n",
+            with: "<<<<<<< ours (this device)\ndefault_user: ana\n=======\ndefault_user: ben\n>>>>>>> theirs (origin)\n"
+        ).write(to: manifest, atomically: true, encoding: .utf8)
+        let login = ["ROTE_USER": "", "USER": "root", "LOGNAME": "root"]
+        for command in [["list"], ["review", "english-a1/run", "good"], ["sync"]] {
+            let refused = await rote(["-C", "lib"] + command, in: directory.url, environment: login)
+            #expect(refused.status == 1, "\(command): \(refused.stdout)")
+            #expect(
+                refused.stderr.contains("rote.yaml:\(line): error:")
+                    && refused.stderr.contains("resolve the conflict markers")
+                    && !refused.stderr.contains("no learner"), "\(command): \(refused.stderr)")
+        }
+        let check = await rote(["-C", "lib", "check"], in: directory.url, environment: login)
+        #expect(
+            check.status == 1 && check.stdout.contains("rote.yaml:\(line): error:"), "\(check.stdout)\(check.stderr)")
+    }
+
     @Test func lookupFindsLemmasOfInflectedForms() async throws {
         let directory = TemporaryDirectory()
         _ = await rote(["init", "lib"], in: directory.url, environment: ["ROTE_USER": "tester"])
