@@ -93,7 +93,8 @@ extension ErasureRule {
     ) throws {
         let kept = try files(under: folder, in: erasing, repository: repository)
         for (path, id) in try files(under: folder, in: merged, repository: repository) where kept[path] != id {
-            changes[path] = try kept[path].map(repository.blob)
+            // updateValue, not a subscript: assigning nil there would drop the deletion.
+            changes.updateValue(try kept[path].map(repository.blob), forKey: path)
         }
     }
 

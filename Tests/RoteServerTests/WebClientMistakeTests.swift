@@ -67,6 +67,7 @@ import Testing
         #expect(questions > 8, "every card asked at least one question")
         // Each card studied once: as many progress files in the session's commit as cards, and
         // no card answered by a copy meant for the one before.
+        #expect(await served.commitCount() == 2, "the session's one commit after the starter")
         let files = await Shell.run("git", ["show", "--name-only", "--format=", "HEAD"], in: served.root).stdout
             .split(separator: "\n").filter { $0.hasPrefix("profiles/demo/progress/english-a1/") }
         #expect(files.count == 8, "\(files)")
