@@ -28,11 +28,11 @@ enum JSONReply {
 
     static func error(_ error: WebError) -> Response {
         struct Body: Encodable {
-            struct Detail: Encodable { var code: String, message: String }
+            struct Detail: Encodable { var code: String, message: String, detail: String? }
             var error: Detail
         }
         let data =
-            (try? encoder.encode(Body(error: .init(code: error.code, message: error.message))))
+            (try? encoder.encode(Body(error: .init(code: error.code, message: error.message, detail: error.detail))))
             ?? Data("{\"error\":{\"code\":\"internal\"}}".utf8)
         return Response(
             status: error.status, headers: [.contentType: "application/json; charset=utf-8"],
@@ -84,7 +84,19 @@ extension WebError {
             WebError(
                 error.code == .notFound ? .notFound : .unprocessableContent,
                 error.code == .notFound ? "not_found" : "library", error.message)
-        case let busy as LibraryLock.Busy: WebError(.conflict, "busy", busy.description)
+        case let busy as LibraryLock.Busy where busy.heldByThisProcess:
+            // The server's own writer holds the library: no other process to name.
+            busy.purpose == "study"
+                ? WebError(
+                    .conflict, "session_open",
+                    "a study session is open in this server and holds the library; finish it (or quit it), then try again"
+                )
+                : WebError(
+                    .conflict, "saving",
+                    "the server is still saving an earlier change (\(busy.purpose ?? "a write")); try again in a moment"
+                )
+        case let busy as LibraryLock.Busy:
+            WebError(.conflict, "busy", busy.description, detail: busy.holder)
         case let error as LetterAttemptError: WebError(.badRequest, "bad_attempt", error.description)
         case let future as Timestamp.FutureTime: WebError(.badRequest, "bad_attempt", future.description)
         case let error as SyncError: WebError(.conflict, "sync", error.message)
