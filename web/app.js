@@ -67,8 +67,15 @@ async function api(path, body) {
   const options = body === undefined ? { headers } : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const response = await fetch(path, { credentials: "omit", ...options });
   const data = await response.json().catch(() => ({ error: { message: response.statusText } }));
-  if (!response.ok) throw Object.assign(new Error(data.error?.message || response.statusText), { code: data.error?.code, status: response.status });
+  if (!response.ok) throw Object.assign(new Error(errorText(data.error) || response.statusText), { code: data.error?.code, status: response.status });
   return data;
+}
+
+// An error the strings table words (`error.<code>`) is shown in the page's language, with the
+// server's detail (another process's pid and command) at {detail}; any other in the server's words.
+function errorText(error) {
+  const text = error?.code && state.strings?.["error." + error.code];
+  return text ? text.replace("{detail}", error.detail ?? "") : error?.message;
 }
 
 const main = () => document.getElementById("main");

@@ -247,7 +247,9 @@ public struct AnkiPackage: Sendable {
             return try entries.bytes(1).enumerated().map { position, data in
                 guard let entry = try? ProtobufMessage(data), let name = entry.string(1) else { throw damaged }
                 let zipEntry = entry.integer(4).map(String.init) ?? String(position)
-                return MediaFile(name: name, zipEntry: zipEntry, size: entry.integer(2).map { Int($0) })
+                // Clamped: a varint may say up to 2^64 - 1, where `Int(_:)` traps; so large a
+                // size then fails the check against the file's real size, as any wrong one does.
+                return MediaFile(name: name, zipEntry: zipEntry, size: entry.integer(2).map { Int(clamping: $0) })
             }
         }
     }

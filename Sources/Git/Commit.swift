@@ -123,12 +123,20 @@ extension Tree: Sendable {}
 public final class Signature {
     let pointer: UnsafeMutablePointer<git_signature>
 
-    /// `git_signature_new` with the date's UTC offset 0.
+    /// `git_signature_new` with the date's UTC offset 0. A date git cannot hold (NaN, an
+    /// infinity, beyond whole seconds in an Int64: a date read from a damaged file) is an
+    /// error, not a crash.
     public init(name: String, email: String, date: Date) throws {
         LibGit.ensureInitialized()
+        guard let seconds = git_time_t(exactly: date.timeIntervalSince1970.rounded(.down)) else {
+            throw GitError(
+                code: GIT_EINVALID.rawValue,
+                message: "the date \(date.timeIntervalSince1970) is not a time a commit can have",
+                operation: "making a signature for \(name) <\(email)>")
+        }
         var handle: UnsafeMutablePointer<git_signature>?
         try check("making a signature for \(name) <\(email)>") {
-            git_signature_new(&handle, name, email, git_time_t(date.timeIntervalSince1970.rounded(.down)), 0)
+            git_signature_new(&handle, name, email, seconds, 0)
         }
         pointer = handle!
     }

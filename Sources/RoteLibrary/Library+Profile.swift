@@ -78,6 +78,7 @@ extension Library {
 
     /// A weight as the profile and messages show it: no trailing zeros.
     public static func weightText(_ weight: Double) -> String {
-        weight == weight.rounded() ? String(Int(weight)) : String(weight)
+        // Bounded before `Int(_:)`, which traps past Int's range: a profile may say `1e300`.
+        weight == weight.rounded() && abs(weight) < 1e15 ? String(Int(weight)) : String(weight)
     }
 }

@@ -11,7 +11,10 @@ public enum Timestamp {
     /// never writes what its own reader refuses — a review dated 9999 replays to a due date in
     /// the year 10000, which is "never" either way.
     public static func format(_ date: Date) -> String {
-        let seconds = min(Int64(date.timeIntervalSince1970.rounded(.down)), latestSeconds)
+        // Clamped before the conversion to Int64, which traps on NaN and on a Double past its
+        // range (a date read from a damaged file); NaN is no time at all, written as the latest.
+        let raw = date.timeIntervalSince1970.rounded(.down)
+        let seconds = raw.isNaN ? latestSeconds : Int64(min(max(raw, Double(earliestSeconds)), Double(latestSeconds)))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(fromDays: days)
@@ -100,6 +103,8 @@ public enum Timestamp {
 
     /// 9999-12-31T23:59:59Z, the last time four year digits can hold.
     static let latestSeconds: Int64 = 253_402_300_799
+    /// 0000-01-01T00:00:00Z, the first.
+    static let earliestSeconds: Int64 = -62_167_219_200
 
     /// How far past this device's clock a recorded time may lie: a day covers clocks that
     /// disagree between devices and time zones set wrong, and refuses a year-9999 typo whose

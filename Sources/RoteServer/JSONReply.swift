@@ -35,10 +35,10 @@ enum JSONReply {
     /// `{"error": {"code": "…", "message": "…"}}`.
     static func errorBody(_ error: WebError) -> Data {
         struct Body: Encodable {
-            struct Detail: Encodable { var code: String, message: String }
+            struct Detail: Encodable { var code: String, message: String, detail: String? }
             var error: Detail
         }
-        return (try? encoder.encode(Body(error: .init(code: error.code, message: error.message))))
+        return (try? encoder.encode(Body(error: .init(code: error.code, message: error.message, detail: error.detail))))
             ?? Data("{\"error\":{\"code\":\"internal\"}}".utf8)
     }
 
@@ -87,7 +87,19 @@ extension WebError {
             WebError(
                 error.code == .notFound ? .notFound : .unprocessableContent,
                 error.code == .notFound ? "not_found" : "library", error.message)
-        case let busy as LibraryLock.Busy: WebError(.conflict, "busy", busy.description)
+        case let busy as LibraryLock.Busy where busy.heldByThisProcess:
+            // The server's own writer holds the library: no other process to name.
+            busy.purpose == "study"
+                ? WebError(
+                    .conflict, "session_open",
+                    "a study session is open in this server and holds the library; finish it (or quit it), then try again"
+                )
+                : WebError(
+                    .conflict, "saving",
+                    "the server is still saving an earlier change (\(busy.purpose ?? "a write")); try again in a moment"
+                )
+        case let busy as LibraryLock.Busy:
+            WebError(.conflict, "busy", busy.description, detail: busy.holder)
         // A write the library's own files refuse (a linked progress folder): the learner mends
         // the library, as for any `LibraryError`; a full disk stays a 500.
         case let refused as AtomicFile.WriteError where refused.refused:

@@ -153,11 +153,15 @@ public struct WebError: Error, Sendable {
     public let status: HTTPResponse.Status
     public let code: String
     public let message: String
+    /// Data the page puts into its own words for `code` (`error.<code>` in the strings
+    /// table, at `{detail}`): another process's note, `pid 4242: rote sync`.
+    public let detail: String?
 
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, detail: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.detail = detail
     }
 }
 

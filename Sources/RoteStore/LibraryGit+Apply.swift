@@ -135,19 +135,26 @@ public final class LibraryGitPool: @unchecked Sendable {
             if recover {
                 // Nothing of this process is queued (or the committer stopped): whatever is on
                 // disk was left before, and is committed now, in order, before this write.
-                try commits.sync {
-                    try committer(root: root, user: user).commitPendingJournals()
-                    lock.withLock {
-                        pending = 0
-                        stalled = nil
-                    }
-                }
+                try commitLeftJournals(root: root, user: user)
             }
         } catch {
             endWriting()
             throw error
         }
         return git
+    }
+
+    /// Makes every commit promised so far, in order, and those left on disk by a process that
+    /// stopped (`commitPendingJournals` with the committer's git, on the committer's queue):
+    /// what recovery does before it reads HEAD to decide whether a killed write landed.
+    func commitLeftJournals(root: URL, user: String) throws {
+        try commits.sync {
+            try committer(root: root, user: user).commitPendingJournals()
+            lock.withLock {
+                pending = 0
+                stalled = nil
+            }
+        }
     }
 
     /// Ends this process's writer; the lock is let go once no commit is pending.
@@ -310,7 +317,7 @@ extension LibraryGit {
         }
         // Deferred, the change is done once its pending commit is written: the journal names it.
         let pendingName = deferral?.nextJournalName(root: root)
-        try writeJournal(previous, message: message, pending: pendingName)
+        try writeJournal(previous, changes: changes, message: message, pending: pendingName)
         do {
             for (path, old) in previous {
                 let url = root.appending(path: path)
@@ -324,6 +331,9 @@ extension LibraryGit {
                 }
             }
             let id = try commit(changes: changes, message: message, journalName: pendingName)
+            // A kill here leaves the journal with a commit made (or, deferred, promised and
+            // perhaps already made by the committer): recovery finds it in HEAD.
+            try interruption?("committed")
             try? FileManager.default.removeItem(at: journalURL)
             return id
         } catch {
@@ -348,17 +358,52 @@ extension LibraryGit {
     /// commit the change builds on (`none` before the first), its second the change's subject,
     /// then one line per file: the blob id of the file's old bytes (kept in git's object store),
     /// or `-` when it did not exist, a tab, and the path. A change whose commit is made behind
-    /// it (`PendingCommit`) has `pending <journal>` as its first line: it is done once that
-    /// journal exists.
+    /// it (`PendingCommit`) has `pending <journal>` as its first line, and each file's line
+    /// holds, after the old bytes' id and a space, the id of the bytes the change gives it (or
+    /// `-` for a removal): the committer removes the journal once its commit is made, so
+    /// whether the change landed is read from HEAD, never from the journal's absence.
     var journalURL: URL { root.appending(path: ".git/rote/apply-journal") }
 
-    func writeJournal(_ previous: [(path: String, data: Data?)], message: String, pending: String? = nil) throws {
+    func writeJournal(
+        _ previous: [(path: String, data: Data?)], changes: [String: Data?], message: String, pending: String? = nil
+    ) throws {
         var text = try pending.map { "pending \($0)\n" } ?? "\(repository.headCommit()?.id.hex ?? "none")\n"
         text += (message.split(separator: "\n").first.map(String.init) ?? "") + "\n"
         for (path, old) in previous {
-            text += "\(try old.map { try repository.writeBlob($0).hex } ?? "-")\t\(path)\n"
+            text += try old.map { try repository.writeBlob($0).hex } ?? "-"
+            if pending != nil {
+                // Written to the object store now; the commit would write the same blob.
+                text += try " " + ((changes[path] ?? nil).map { try repository.writeBlob($0).hex } ?? "-")
+            }
+            text += "\t\(path)\n"
         }
         try AtomicFile.write(text, to: journalURL)
+    }
+
+    /// Whether a change whose commit was deferred (`pending <journal>`) is in HEAD. Every
+    /// commit promised before it is made first — by this process's committer for a writer of
+    /// `rote serve` — so HEAD is then the library with every promised write in, this one's
+    /// included when its journal was written; the change landed when HEAD's tree holds the
+    /// bytes it gives each of its files. A journal's absence says nothing: the committer
+    /// removes each journal once its commit is made.
+    func deferredChangeLanded(_ lines: ArraySlice<Substring>) throws -> Bool {
+        if let deferral { try deferral.commitLeftJournals(root: root, user: user) } else { try commitPendingJournals() }
+        let tree = try repository.headCommit()?.tree()
+        for line in lines where !line.isEmpty {
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let ids = parts[0].split(separator: " ")
+            let committed = tree?.entryID(atPath: String(parts[1]))
+            if ids.count == 2 {
+                let wanted = ids[1] == "-" ? nil : ObjectID(hex: String(ids[1]))
+                if committed != wanted { return false }
+            } else {
+                // A journal from before new bytes were recorded: landed if the file moved on.
+                let old = ids[0] == "-" ? nil : ObjectID(hex: String(ids[0]))
+                if committed == old { return false }
+            }
+        }
+        return true
     }
 
     /// Finishes what a killed `apply` left: when its commit landed there is nothing to do;
@@ -374,8 +419,7 @@ extension LibraryGit {
         }
         let landed: Bool
         if lines[0].hasPrefix("pending ") {
-            landed = FileManager.default.fileExists(
-                atPath: root.appending(path: "\(PendingCommit.folder)/\(lines[0].dropFirst("pending ".count))").path)
+            landed = try deferredChangeLanded(lines.dropFirst(2))
         } else {
             landed = String(lines[0]) != (try repository.headCommit()?.id.hex ?? "none")
         }
@@ -393,12 +437,14 @@ extension LibraryGit {
                 guard parts.count == 2 else { continue }
                 let path = String(parts[1])
                 let committed = try repository.headCommit()?.tree().entryID(atPath: path)
-                if parts[0] == "-" {
+                // The old bytes' id; a deferred change's line has the new bytes' after it.
+                let old = parts[0].split(separator: " ").first ?? ""
+                if old == "-" {
                     if FileManager.default.fileExists(atPath: root.appending(path: path).path) {
                         try AtomicFile.remove(at: path, in: root)
                         removeEmptyFolders(above: root.appending(path: path))
                     }
-                } else if let id = ObjectID(hex: String(parts[0])) {
+                } else if let id = ObjectID(hex: String(old)) {
                     try AtomicFile.write(try repository.blob(id), at: path, in: root)
                 }
                 if let committed {

@@ -70,14 +70,15 @@ public final class LibraryGit {
 
     /// Deletes the temporary files (`AtomicFile`) of writes whose process was killed before
     /// their rename: half files that nobody can finish and nobody was told were written, which
-    /// `git status` would otherwise list for ever. Returns their paths.
+    /// `git status` would otherwise list for ever — and those of pending-commit journals
+    /// (`PendingCommit.removeAbandonedTemporaryFiles`), which no status lists. Returns their paths.
     @discardableResult
     public func removeAbandonedTemporaryFiles() throws -> [String] {
         let abandoned = try repository.statusPaths(pathspecs: LibraryGit.libraryPathspecs).filter {
             AtomicFile.isTemporary(path: $0) && AtomicFile.isAbandoned(path: $0)
         }
         for path in abandoned { try? FileManager.default.removeItem(at: root.appending(path: path)) }
-        return abandoned
+        return abandoned + PendingCommit.removeAbandonedTemporaryFiles(in: root)
     }
 
     /// Commits `changes` (path → new bytes, nil to delete) on top of HEAD with `message`, then

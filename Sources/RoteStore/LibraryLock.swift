@@ -10,12 +10,39 @@ import Glibc
 /// the file so a second process can say who holds it.
 public final class LibraryLock: @unchecked Sendable {
     public struct Busy: Error, CustomStringConvertible {
+        /// The holder's note: `pid 4242: rote sync`.
         public let holder: String
         /// What is locked, for the message: "this library", "the mirror of https://…".
         public var resource = "this library"
 
+        public init(holder: String, resource: String = "this library") {
+            self.holder = holder
+            self.resource = resource
+        }
+
+        /// The holder's process id, from its note.
+        public var pid: Int32? {
+            guard holder.hasPrefix("pid ") else { return nil }
+            return Int32(holder.dropFirst(4).prefix { $0 != ":" })
+        }
+
+        /// What the holder is doing, from its note: `sync`, `study`, `ignore`.
+        public var purpose: String? {
+            guard let range = holder.range(of: ": rote ") else { return nil }
+            return String(holder[range.upperBound...])
+        }
+
+        /// True when the holder is this very process — a `rote serve` whose own writer (a
+        /// study session, a write in progress) or queue of commits holds the library: then
+        /// there is no other process to name, wait for or stop.
+        public var heldByThisProcess: Bool { pid == getpid() }
+
         public var description: String {
-            "another rote process is using \(resource) (\(holder)); wait for it to finish, or stop it"
+            if heldByThisProcess {
+                return
+                    "this same rote process is already using \(resource) (rote \(purpose ?? "write")); try again once that is done"
+            }
+            return "another rote process is using \(resource) (\(holder)); wait for it to finish, or stop it"
         }
     }
 

@@ -19,6 +19,9 @@ public struct PendingCommit: Sendable, Equatable {
     public var date: Date
 
     public static let folder = ".git/rote/pending-commits"
+    /// Seconds since 1970 a journal's date may hold: years 0000 to 9999, what a timestamp of
+    /// Rote's files can say (`Timestamp`). Excludes NaN and the infinities.
+    static let committableSeconds = -62_167_219_200.0...253_402_300_799.0
     static let header = "rote pending commit 1\n"
 
     public init(changes: [String: Data?], message: String, user: String, date: Date) {
@@ -64,7 +67,8 @@ public struct PendingCommit: Sendable, Equatable {
             return String(decoding: bytes[at..<end], as: UTF8.self)
         }
         func take(_ count: Int) -> Data? {
-            guard count >= 0, at + count < bytes.count, bytes[at + count] == 0x0A else { return nil }
+            // Compared with what is left, not as `at + count`: a length near Int.max would overflow.
+            guard count >= 0, count < bytes.count - at, bytes[at + count] == 0x0A else { return nil }
             defer { at += count + 1 }
             return Data(bytes[at..<(at + count)])
         }
@@ -81,7 +85,9 @@ public struct PendingCommit: Sendable, Equatable {
                 result.user = String(decoding: value, as: UTF8.self)
                 sawUser = true
             case "date" where parts.count == 2:
-                guard let seconds = Double(parts[1]) else { return nil }
+                // Only a time a commit can carry: `nan`, `inf` or `1e300` parse as Doubles, and
+                // a commit dated by one cannot be made (git's time is whole seconds in an Int64).
+                guard let seconds = Double(parts[1]), Self.committableSeconds.contains(seconds) else { return nil }
                 result.date = Date(timeIntervalSince1970: seconds)
                 sawDate = true
             case "message" where parts.count == 2:
@@ -104,6 +110,19 @@ public struct PendingCommit: Sendable, Equatable {
         return nil
     }
 
+    /// Deletes the temporary files (`AtomicFile`, `.<journal>.<pid>.<n>.tmp`) of journals whose
+    /// writer was killed before their rename: the write was never answered, and nothing else
+    /// would ever remove them, as the folder is outside the work tree git's status scans. A
+    /// live writer's file stays. Returns their library paths.
+    @discardableResult
+    public static func removeAbandonedTemporaryFiles(in root: URL) -> [String] {
+        let folder = root.appending(path: Self.folder)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let abandoned = names.filter { AtomicFile.isTemporary(path: $0) && AtomicFile.isAbandoned(path: $0) }.sorted()
+        for name in abandoned { try? FileManager.default.removeItem(at: folder.appending(path: name)) }
+        return abandoned.map { "\(Self.folder)/\($0)" }
+    }
+
     /// The pending commits of the library at `root`, oldest first (by their number).
     public static func journals(in root: URL) -> [URL] {
         let folder = root.appending(path: Self.folder)
@@ -122,6 +141,7 @@ extension LibraryGit {
     /// many journals there were. Called under the library's lock, before anything is read.
     @discardableResult
     public func commitPendingJournals(committed: (() -> Void)? = nil) throws -> Int {
+        PendingCommit.removeAbandonedTemporaryFiles(in: root)
         let journals = PendingCommit.journals(in: root)
         for url in journals {
             let name = "\(PendingCommit.folder)/\(url.lastPathComponent)"

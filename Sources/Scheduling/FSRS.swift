@@ -190,7 +190,9 @@ public struct FSRS: Sendable {
     /// clamped to 1…maximum interval (`_next_interval`).
     public func nextInterval(stability: Double) -> Int {
         let days = ((stability / factor) * retentionTerm).rounded(.toNearestOrEven)
-        if days >= maximumIntervalDays { return settings.maximumInterval }
+        // Written so NaN (a stability no reader should let through) also takes the maximum
+        // rather than trapping in `Int(_:)`.
+        guard days < maximumIntervalDays else { return settings.maximumInterval }
         return days < 1 ? 1 : Int(days)
     }
 

@@ -62,7 +62,8 @@ public enum Fuzz {
         let minimum = min(max(minimum, 1), maximum)
         func clamped(_ value: Double, _ low: Int) -> Int {
             let rounded = value.rounded(.toNearestOrEven)
-            if rounded >= Double(maximum) { return maximum }
+            // NaN takes the maximum too, rather than trapping in `Int(_:)`.
+            guard rounded < Double(maximum) else { return maximum }
             return max(Int(rounded), low)
         }
         guard days >= smallestFuzzedInterval else {

@@ -278,7 +278,8 @@ public struct SM2: Sendable {
             return Fuzz.interval(Double(interval), unit: fuzz, minimum: minimum, maximum: maximum)
         }
         let rounded = interval.rounded()
-        if rounded >= Float(maximum) { return maximum }
+        // NaN takes the maximum too, rather than trapping in `Int(_:)`.
+        guard rounded < Float(maximum) else { return maximum }
         return max(Int(rounded), minimum)
     }
 
@@ -294,10 +295,22 @@ public struct SM2: Sendable {
         return min((steps[0] * 1.5).rounded(.down), steps[0] + 86_400)
     }
 
-    static func permille(_ ease: Double) -> Int { Int((ease * 1000).rounded()) }
+    /// The ease in thousandths; an ease read from a file is clamped first (`Int(_:)` traps on
+    /// NaN and past Int's range), to within ± a million: far past any ease SM-2 reaches.
+    static func permille(_ ease: Double) -> Int {
+        let value = (ease * 1000).rounded()
+        return value.isNaN ? 0 : Int(min(max(value, -1_000_000_000), 1_000_000_000))
+    }
 }
 
 extension SM2 {
+    /// An interval read from a file as whole days, clamped (`Int(_:)` traps on NaN and past
+    /// Int's range) to within ± a million years, past any maximum interval.
+    static func wholeDays(_ days: Double) -> Int {
+        let value = days.rounded()
+        return value.isNaN ? 0 : Int(min(max(value, -365_000_000), 365_000_000))
+    }
+
     /// The mutable card replay works on; ease in thousandths as Anki stores it, so repeated
     /// ±0.15 steps never drift.
     struct Card {
@@ -316,7 +329,7 @@ extension SM2 {
             phase = state.phase
             step = state.step ?? (state.phase == .review ? nil : 0)
             if let ease = state.ease { easePermille = SM2.permille(ease) }
-            interval = Int((state.interval ?? 0).rounded())
+            interval = SM2.wholeDays(state.interval ?? 0)
             due = state.due.timeIntervalSince1970
             lastReview = state.lastReview?.timeIntervalSince1970
             reps = state.reps

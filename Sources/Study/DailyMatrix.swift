@@ -65,9 +65,11 @@ public enum DailyMatrix {
         let chosenRoot = roots[((epochDay % count) + count) % count]
         let chosen = (root: chosenRoot, words: words.filter { $0.root == chosenRoot }.sorted(by: byRank))
         let rootWord = chosen.words.first { $0.word.lowercased() == chosen.root }
-        let centre = Double(lexicalRank ?? rootWord?.rank ?? chosen.words.first?.rank ?? 1)
+        // Kept as the Int it was read as: `Int(Double(Int.max))` traps, and a profile may say it.
+        let centreRank = lexicalRank ?? rootWord?.rank ?? chosen.words.first?.rank ?? 1
+        let centre = Double(centreRank)
         func distance(_ word: Word) -> Double {
-            abs(log(Double(max(1, word.rank ?? Int(centre)))) - log(max(1, centre)))
+            abs(log(Double(max(1, word.rank ?? centreRank))) - log(max(1, centre)))
         }
         func nearer(_ lhs: Word, _ rhs: Word) -> Bool {
             let (a, b) = (distance(lhs), distance(rhs))

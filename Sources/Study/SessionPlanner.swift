@@ -216,7 +216,10 @@ public struct SessionPlanner: Sendable {
         if let workingSet = limits.workingSet { newRoom = min(newRoom, max(0, workingSet - inAcquisition)) }
         if let minutes = limits.minutes {
             let perItem = SessionPlanner.secondsPerItem(answerTimes)
-            let room = Int((Double(minutes) * 60 / perItem).rounded(.down))
+            // Answer times come from files: a median of -4 s makes `perItem` 0 and the room
+            // infinite, which `Int(_:)` traps on, so the room is bounded first.
+            let fitting = (Double(minutes) * 60 / perItem).rounded(.down)
+            let room = fitting.isNaN ? 0 : Int(min(max(fitting, 0), 1_000_000_000))
             reviewRoom = min(reviewRoom, room)
             newRoom = min(newRoom, max(0, room - min(reviewRoom, due.count)))
         }

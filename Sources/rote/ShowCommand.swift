@@ -183,6 +183,7 @@ enum EntryPresenter {
     }
 
     static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        // Bounded before `Int(_:)`, which traps past Int's range.
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

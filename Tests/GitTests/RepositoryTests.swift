@@ -44,6 +44,22 @@ import Testing
         #expect(parents.map(\.id) == [id])
     }
 
+    /// A date git cannot hold — read from a damaged file — is an error, not a trap converting
+    /// the Double to an Int64 (issue #31, item 2).
+    @Test func aSignatureWithADateGitCannotHoldIsAnError() throws {
+        for seconds in [Double.nan, .infinity, -.infinity, 1e300, -1e300] {
+            do {
+                _ = try Signature(name: "Ana", email: "ana@example.invalid", date: Date(timeIntervalSince1970: seconds))
+                Issue.record("a signature dated \(seconds) must be refused")
+            } catch let error as GitError {
+                #expect(error.description.contains("is not a time a commit can have"), "\(error)")
+            }
+        }
+        #expect(throws: Never.self) {
+            try Signature(name: "Ana", email: "ana@example.invalid", date: Date(timeIntervalSince1970: -1e9))
+        }
+    }
+
     @Test func openingANonRepositoryThrowsGitErrorWithLibgit2sMessage() {
         let directory = TemporaryDirectory()
         do {

@@ -197,11 +197,19 @@ import Testing
     @Test func temporaryFilesOfKilledWritesAreReportedAndRemovedOnRequest() async throws {
         let leftover = "corpus/words/.walk.yaml.999999.1.tmp"
         directory.write(leftover, "word: walk\n")
+        // A pending-commit journal's temporary file, left by a killed `rote serve` write, and
+        // one of a writer still alive (this test's process) (issue #31, item 12).
+        let journal = ".git/rote/pending-commits/.000000000001-x.commit.999999.1.tmp"
+        let live = ".git/rote/pending-commits/.000000000002-y.commit.\(getpid()).1.tmp"
+        directory.write(journal, "rote pending commit 1\n")
+        directory.write(live, "rote pending commit 1\n")
         let check = await rote(["check"])
         #expect(check.stdout.contains("\(leftover):1: warning: temporary file"), "\(check.stdout)")
         let repair = await rote(["check", "--repair"])
         #expect(repair.status == 0, "\(repair.stderr)")
         #expect(!FileManager.default.fileExists(atPath: lib.appending(path: leftover).path))
+        #expect(!FileManager.default.fileExists(atPath: lib.appending(path: journal).path))
+        #expect(FileManager.default.fileExists(atPath: lib.appending(path: live).path))
     }
 
     @Test func aCommittedSymbolicLinkNeverRedirectsAWrite() async throws {

@@ -43,6 +43,14 @@ import Testing
         #expect(library.profile == loaded.profiles[user])
     }
 
+    /// An interest weight a profile may say, 1e300 included, is shown without a trap in
+    /// `Int(_:)` (issue #31, item 2).
+    @Test func anInterestWeightPastIntsRangeIsShownAsItIs() {
+        #expect(Library.weightText(3) == "3")
+        #expect(Library.weightText(0.5) == "0.5")
+        #expect(Library.weightText(1e300) == "1e+300")
+    }
+
     @Test func answersAsTheFullLoadOnTheStarterLibrary() async throws {
         let directory = await StarterLibrary.copy()
         try LibraryTests.expectSameAnswers(root: directory.url, user: "demo")

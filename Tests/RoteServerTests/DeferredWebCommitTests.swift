@@ -55,6 +55,43 @@ import WebPages
         #expect(PendingCommit.journals(in: served.root).isEmpty)
     }
 
+    /// A write while the server's own study session holds the library: the answer says what
+    /// is busy — this server's session — never "another rote process" with the server's own
+    /// pid (issue #31, item 10).
+    @Test func aBusyAnswerNamesTheServersOwnSessionNotAnotherProcess() async throws {
+        let served = await Served()
+        try await served.test { client in
+            let started = try await client.execute(
+                uri: "/api/session", method: .post, headers: WebAPITests.headers(),
+                body: WebAPITests.body(["decks": ["english-a1"], "new": 5, "reviews": 5]))
+            #expect(started.status == .ok, "\(String(buffer: started.body))")
+            let ignore = try await client.execute(
+                uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(),
+                body: WebAPITests.body(["entry": "english-a1/run", "status": "ignored"]))
+            #expect(ignore.status == .conflict)
+            let error = try #require(
+                (try WebAPITests.json(ignore) as? [String: Any])?["error"] as? [String: Any])
+            #expect(error["code"] as? String == "session_open", "\(error)")
+            let message = try #require(error["message"] as? String)
+            #expect(!message.contains("another rote process"), "\(message)")
+            #expect(!message.contains("pid \(getpid())"), "\(message)")
+            #expect(message.contains("study session is open"), "\(message)")
+        }
+        served.app.stopSession()
+    }
+
+    /// The page words a busy answer in its own language from the strings table.
+    @Test func everyBusyCodeTheServerAnswersIsInTheStringsTable() throws {
+        let text = try #require(WebPages.files["strings.json"])
+        let table = try JSONDecoder().decode([String: [String: String]].self, from: Data(text.utf8))
+        for language in ["en", "ar"] {
+            for code in ["busy", "saving", "session_open"] {
+                #expect(table[language]?["error.\(code)"] != nil, "\(language) error.\(code)")
+            }
+            #expect(table[language]?["error.busy"]?.contains("{detail}") == true)
+        }
+    }
+
     /// Ctrl-C: `stopSession` (what `WebServer.run` calls when the service stops) returns only
     /// once the queued commits are made.
     @Test func stoppingTheServerMakesEveryQueuedCommit() async throws {

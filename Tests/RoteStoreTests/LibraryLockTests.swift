@@ -14,10 +14,40 @@ import Testing
                 Issue.record("a second lock must be refused")
             } catch let busy as LibraryLock.Busy {
                 #expect(busy.holder.contains("rote study"))
-                #expect(busy.description.contains("another rote process"))
+                // Held by this very process: it has no other process to name (issue #31, item 10).
+                #expect(busy.heldByThisProcess)
+                #expect(busy.purpose == "study")
+                #expect(!busy.description.contains("another rote process"), "\(busy)")
+                #expect(
+                    busy.description.contains("this same rote process is already using this library (rote study)"),
+                    "\(busy)")
             }
         }
         #expect(throws: Never.self) { _ = try LibraryLock(root: directory.url, purpose: "sync") }
+    }
+
+    /// Another process's lock is named by its pid and command, from the note it left.
+    @Test func anotherProcessHoldingTheLockIsNamed() throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(
+            at: directory.url.appending(path: ".git/rote"), withIntermediateDirectories: true)
+        let holder = try Shell.holdLock(directory.url.appending(path: ".git/rote/lock"), note: "pid 4242: rote sync\n")
+        defer {
+            kill(holder.processIdentifier, SIGKILL)
+            holder.waitUntilExit()
+        }
+        do {
+            _ = try LibraryLock(root: directory.url, purpose: "study")
+            Issue.record("a lock another process holds must be refused")
+        } catch let busy as LibraryLock.Busy {
+            #expect(!busy.heldByThisProcess)
+            #expect(busy.pid == 4242)
+            #expect(busy.purpose == "sync")
+            #expect(
+                busy.description
+                    == "another rote process is using this library (pid 4242: rote sync); wait for it to finish, or stop it"
+            )
+        }
     }
 
     @Test func aKilledHolderLeavesNoStaleLock() throws {

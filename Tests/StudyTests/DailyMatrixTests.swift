@@ -33,6 +33,14 @@ import Testing
         #expect(DailyMatrix.day(day, words: Self.words, lexicalRank: nil)?.root == root)
     }
 
+    /// A profile's `lexical_rank` is any Int it says, Int.max included: `Int(Double(Int.max))`
+    /// traps, so the centre is kept as the Int it was read as (issue #31, item 2).
+    @Test func aLexicalRankOfIntMaxPicksTheDayWithoutATrap() throws {
+        let words = Self.words + [.init(id: "en/stop", word: "stop", rank: nil, root: "act")]
+        let day = try #require(DailyMatrix.day(0, words: words, lexicalRank: Int.max))
+        #expect(day.root == "act")
+    }
+
     @Test func theDateIsTheLearnersCalendarDate() {
         let instant = Timestamp.parse("2026-11-25T23:30:00Z")!
         #expect(DailyMatrix.epochDay(of: instant, timeZone: Self.utc) == 20_782)

@@ -81,8 +81,10 @@ public struct MappingReader {
 
     public mutating func double(_ key: String, required: Bool = false) -> Double? {
         guard let node = value(key, required: required) else { return nil }
-        if let number = node.float ?? node.int.map(Double.init) { return number }
-        log.error(node.mark.line, "'\(label(key))' must be a number, found \(MappingReader.describe(node))")
+        // `.nan` and `.inf` are YAML numbers, but no setting or memory state means one, and
+        // each would trap where Rote turns a number into whole days or a percentage.
+        if let number = node.float ?? node.int.map(Double.init), number.isFinite { return number }
+        log.error(node.mark.line, "'\(label(key))' must be a finite number, found \(MappingReader.describe(node))")
         return nil
     }
 
