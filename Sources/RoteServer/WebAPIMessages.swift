@@ -70,6 +70,11 @@ extension TraceRequest {
     /// The drawing as points; refused (400) when a point is not `[x, y]` or `[x, y, t]` of
     /// finite numbers.
     func points() throws -> [[TracePoint]] {
+        // Before scoring, which goes through every point.
+        let count = drawing.reduce(0) { $0 + $1.count }
+        guard count <= LetterAttempt.maximumPoints else {
+            throw WebError(.badRequest, "bad_attempt", "drawing: " + LetterAttempt.tooManyPoints(count))
+        }
         for (s, stroke) in drawing.enumerated() {
             for (p, point) in stroke.enumerated()
             where point.count < 2 || point.count > 3 || !point.allSatisfy(\.isFinite) {
