@@ -49,4 +49,23 @@ import Testing
         let line = FixtureLibrary.files[Self.runPath]!.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(warnings.allSatisfy { $0.line == line }, "\(warnings.prefix(2))")
     }
+
+    /// Each warning names its own line: 20 000 reviews dated ahead, each found by its id.
+    @Test(.timeLimit(.minutes(1))) func twentyThousandReviewsDatedAheadAreWarnedOnTheirLines() async throws {
+        let directory = TemporaryDirectory()
+        let count = 20_000
+        let reviews = (0..<count).map {
+            "  - {id: ahead-\($0), at: 2099-01-01T00:00:00Z, grade: good, ms: 1000, device: laptop}\n"
+        }
+        await FixtureLibrary.write(
+            into: directory,
+            overrides: [Self.progressPath: "entry: words/run\nstatus: active\nreviews:\n" + reviews.joined()])
+        let library = try LibraryLoader().load(directory.url)
+        let warnings = library.diagnostics.filter { $0.path == Self.progressPath && $0.message.contains("dated") }
+        #expect(warnings.count == count, "\(library.diagnostics.prefix(3))")
+        #expect(
+            warnings.allSatisfy { warning in
+                warning.message.hasPrefix("review ahead-\((warning.line ?? 0) - 4) ")
+            }, "\(warnings.prefix(2))")
+    }
 }
