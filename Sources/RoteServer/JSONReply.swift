@@ -56,6 +56,11 @@ enum JSONReply {
     /// A JSON body decoded as `T` (400 when it does not decode): what every call that takes a
     /// body reads it with, and what the `web-request` fuzz target feeds.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if let place = NestingLimit.placeTooDeep(json: data) {
+            throw WebError(
+                .badRequest, "bad_json",
+                "the JSON body at line \(place.line), column \(place.column): \(NestingLimit.jsonMessage)")
+        }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {

@@ -76,6 +76,11 @@ extension TraceRequest {
     /// finite numbers within bounds. A finite but huge number (1e308) overflows the scoring's
     /// sums and the attempt's JSON to infinity, which is the client's mistake, not the server's.
     func points() throws -> [[TracePoint]] {
+        // Before scoring, which goes through every point.
+        let count = drawing.reduce(0) { $0 + $1.count }
+        guard count <= LetterAttempt.maximumPoints else {
+            throw WebError(.badRequest, "bad_attempt", "drawing: " + LetterAttempt.tooManyPoints(count))
+        }
         for (s, stroke) in drawing.enumerated() {
             for (p, point) in stroke.enumerated() {
                 guard point.count >= 2, point.count <= 3, point.allSatisfy(\.isFinite) else {

@@ -10,7 +10,8 @@ extension LetterAttempt {
 
     /// The `letter` field of an attempt's JSON, if it has one that is text.
     public static func letter(inJSON json: Data) -> String? {
-        guard case let .object(object)? = try? JSONDecoder().decode(JSONValue.self, from: json),
+        guard NestingLimit.placeTooDeep(json: json) == nil,
+            case let .object(object)? = try? JSONDecoder().decode(JSONValue.self, from: json),
             case let .string(letter)? = object[letterField]
         else { return nil }
         return letter
@@ -41,6 +42,11 @@ extension LetterAttempt {
     /// - Throws: `LetterAttemptError` naming the field, e.g. `drawing[0][2]: a point is [x, y] or [x, y, t]`.
     public static func parse(json: Data) throws(LetterAttemptError) -> LetterAttempt {
         let root: JSONValue
+        // `JSONValue` is decoded recursively: a deep document is refused before it is.
+        if let place = NestingLimit.placeTooDeep(json: json) {
+            throw LetterAttemptError(
+                .invalidJSON, "", "line \(place.line), column \(place.column): \(NestingLimit.jsonMessage)")
+        }
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: json)
         } catch {
@@ -217,6 +223,12 @@ struct JSONFields {
         guard let value = try value(key, required: false) else { return [] }
         guard case let .array(strokes) = value else {
             throw LetterAttemptError(.wrongType, key, "'\(key)' must be a list of strokes, found \(value.shown)")
+        }
+        let points = strokes.reduce(0) { total, stroke in
+            if case let .array(points) = stroke { total + points.count } else { total }
+        }
+        guard points <= LetterAttempt.maximumPoints else {
+            throw LetterAttemptError(.outOfRange, key, LetterAttempt.tooManyPoints(points))
         }
         var drawing: [[LetterAttempt.Point]] = []
         for (strokeIndex, stroke) in strokes.enumerated() {

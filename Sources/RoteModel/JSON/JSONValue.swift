@@ -42,6 +42,9 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
 
     /// Parses JSON text; the error names what is wrong and where (line and column).
     public static func parse(_ data: Data) -> Result<JSONValue, ParseError> {
+        if let place = NestingLimit.placeTooDeep(json: data) {
+            return .failure(ParseError(message: NestingLimit.jsonMessage, line: place.line, column: place.column))
+        }
         do {
             return .success(try JSONDecoder().decode(JSONValue.self, from: data))
         } catch let DecodingError.dataCorrupted(context) {

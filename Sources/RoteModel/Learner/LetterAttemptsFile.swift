@@ -72,6 +72,18 @@ public struct LetterAttempt: Sendable, Equatable {
         self.drawing = drawing
     }
 
+    /// The most points a drawing may hold, all strokes together. The tracing page samples
+    /// pointer moves, about 60 a second: a letter drawn in a few seconds is a few hundred
+    /// points, and a minute of drawing is 3 600. More than this is not a drawing of a letter,
+    /// and every point is read again whenever the letter's attempts are (`GET /api/letters`,
+    /// `check`, a merge), so `rote letters record` and `POST /api/letters/attempts` refuse it.
+    package static let maximumPoints = 5000
+
+    /// Why a drawing of `count` points is refused, for `letters record` and the web app.
+    package static func tooManyPoints(_ count: Int) -> String {
+        "the drawing has \(count) points, more than the \(maximumPoints) Rote records for one attempt; send fewer points (a letter takes a few hundred)"
+    }
+
     /// The JSON field names, in the order files write them.
     public static let fields = [
         "id", "mode", "score", "stroke_order", "direction", "shape", "start", "tips", "hint_used", "started_at",
@@ -197,6 +209,15 @@ public struct LetterAttemptsFile: YAMLCodable {
                 line.append(LetterAttempt.Point(x: numbers[0], y: numbers[1], t: numbers.count == 3 ? numbers[2] : nil))
             }
             drawing.append(line)
+        }
+        // Kept, as a merge or a rewrite must not drop an attempt, but named: only an app that
+        // bypassed `letters record` writes one this big.
+        let points = drawing.reduce(0) { $0 + $1.count }
+        if points > LetterAttempt.maximumPoints {
+            item.warning(
+                "drawing",
+                "'\(item.context).drawing' has \(points) points, more than the \(LetterAttempt.maximumPoints) Rote records for one attempt; the attempt counts, but every read of this file goes through each point — remove the drawing (the scores stay) if the file is slow to read"
+            )
         }
         guard let modeText, let startedAt, let completedAt, let durationMs, drawingValid,
             let score = scores[0], let strokeOrder = scores[1], let direction = scores[2], let shape = scores[3],

@@ -213,6 +213,11 @@ private struct Reader<Builder: TreeBuilder> {
     var lineStarts: [Int] = []
     var lineEnds: [Int] = []
     var line = 0
+    /// Collections open around the one being read; past `NestingLimit.maximumDepth` the file
+    /// is declined, and `YAMLSource` reports it before Yams would recurse as deep.
+    var nesting = 0
+    /// The last offset `mark` counted a column for.
+    var lastMark = (line: -1, offset: 0, column: 1)
 
     init(bytes: UnsafeBufferPointer<UInt8>, builder: Builder) {
         self.bytes = bytes
@@ -236,6 +241,11 @@ private struct Reader<Builder: TreeBuilder> {
 
     struct Failure: Error {}
 
+    mutating func enterCollection() throws {
+        nesting += 1
+        if nesting > NestingLimit.maximumDepth { throw Failure() }
+    }
+
     // MARK: Lines
 
     func indentation(of line: Int) -> Int {
@@ -257,14 +267,23 @@ private struct Reader<Builder: TreeBuilder> {
     }
 
     /// Line and column (both from 1, the column in Unicode scalars, as libyaml counts) of an offset.
-    func mark(_ offset: Int, line: Int) -> YAMLNode.Mark {
+    ///
+    /// Nodes are marked in the order they come, so counting goes on from the last mark on the
+    /// same line: counting each from the line's start made a line of 32 000 drawing points
+    /// (one letter attempt) take seconds to read.
+    mutating func mark(_ offset: Int, line: Int) -> YAMLNode.Mark {
         guard Builder.needsMarks else { return YAMLNode.Mark(line: line + 1, column: 0) }
         var column = 1
         var index = lineStarts[line]
+        if lastMark.line == line, lastMark.offset <= offset {
+            column = lastMark.column
+            index = lastMark.offset
+        }
         while index < offset {
             if bytes[index] & 0xC0 != 0x80 { column += 1 }
             index += 1
         }
+        lastMark = (line, offset, column)
         return YAMLNode.Mark(line: line + 1, column: column)
     }
 
@@ -312,6 +331,8 @@ private struct Reader<Builder: TreeBuilder> {
     }
 
     mutating func blockSequence(indent: Int, depth: Int) throws -> Value {
+        try enterCollection()
+        defer { nesting -= 1 }
         let first = lineStarts[line] + indent
         let startLine = line
         let builds = building(.sequence, depth)
@@ -338,6 +359,8 @@ private struct Reader<Builder: TreeBuilder> {
     /// A block mapping at `indent`; its first key starts at `firstKeyAt` on `line` (which may
     /// follow a `- ` when the mapping is a sequence item).
     mutating func blockMapping(indent: Int, firstKeyAt: Int, depth: Int) throws -> Value {
+        try enterCollection()
+        defer { nesting -= 1 }
         let startLine = line
         let builds = building(.mapping, depth)
         var pairs: [(key: String, keyMark: YAMLNode.Mark, value: Value)] = []
@@ -406,7 +429,7 @@ private struct Reader<Builder: TreeBuilder> {
     // MARK: Values on one line
 
     /// A value that runs to the end of the line: a flow collection or a scalar.
-    func inlineValue(from start: Int, depth: Int) throws -> Value {
+    mutating func inlineValue(from start: Int, depth: Int) throws -> Value {
         var index = start
         let node = try flowNode(&index, flow: false, depth: depth)
         while index < lineEnds[line], bytes[index] == 0x20 { index += 1 }
@@ -414,7 +437,7 @@ private struct Reader<Builder: TreeBuilder> {
         return node
     }
 
-    func flowNode(_ index: inout Int, flow: Bool, depth: Int) throws -> Value {
+    mutating func flowNode(_ index: inout Int, flow: Bool, depth: Int) throws -> Value {
         guard index < lineEnds[line] else { throw Failure() }
         switch bytes[index] {
         case 0x7B: return try flowMapping(&index, depth: depth)
@@ -425,15 +448,18 @@ private struct Reader<Builder: TreeBuilder> {
         }
     }
 
-    func flowMapping(_ index: inout Int, depth: Int) throws -> Value {
+    mutating func flowMapping(_ index: inout Int, depth: Int) throws -> Value {
+        try enterCollection()
+        defer { nesting -= 1 }
         let start = index
         let builds = building(.mapping, depth)
+        let startMark = builds ? mark(start, line: line) : YAMLNode.Mark(line: 0, column: 0)
         index += 1
         var pairs: [(key: String, keyMark: YAMLNode.Mark, value: Value)] = []
         var keys = KeySet()
         if index < lineEnds[line], bytes[index] == 0x7D {
             index += 1
-            return builds ? builder.mapping([], mark: mark(start, line: line)) : builder.unbuilt
+            return builds ? builder.mapping([], mark: startMark) : builder.unbuilt
         }
         while true {
             let keyStart = index
@@ -441,23 +467,27 @@ private struct Reader<Builder: TreeBuilder> {
             try checkPlain(keyStart, colon, flow: true)
             let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<colon])
             guard keys.insert(key) else { throw Failure() }
+            let keyMark = builds ? mark(keyStart, line: line) : startMark
             index = colon + 2
             while index < lineEnds[line], bytes[index] == 0x20 { index += 1 }
             let value = try flowNode(&index, flow: true, depth: depthOfValue(of: key, builds: builds, depth: depth))
-            if builds { pairs.append((text(keyStart, colon), mark(keyStart, line: line), value)) }
+            if builds { pairs.append((text(keyStart, colon), keyMark, value)) }
             guard try flowSeparator(&index, closing: 0x7D) else { break }
         }
-        return builds ? builder.mapping(pairs, mark: mark(start, line: line)) : builder.unbuilt
+        return builds ? builder.mapping(pairs, mark: startMark) : builder.unbuilt
     }
 
-    func flowSequence(_ index: inout Int, depth: Int) throws -> Value {
+    mutating func flowSequence(_ index: inout Int, depth: Int) throws -> Value {
+        try enterCollection()
+        defer { nesting -= 1 }
         let start = index
         let builds = building(.sequence, depth)
+        let startMark = builds ? mark(start, line: line) : YAMLNode.Mark(line: 0, column: 0)
         index += 1
         var items: [Value] = []
         if index < lineEnds[line], bytes[index] == 0x5D {
             index += 1
-            return builds ? builder.sequence([], mark: mark(start, line: line)) : builder.unbuilt
+            return builds ? builder.sequence([], mark: startMark) : builder.unbuilt
         }
         while true {
             // `[a: b]` is a mapping inside a sequence in YAML: not here.
@@ -466,7 +496,7 @@ private struct Reader<Builder: TreeBuilder> {
             if builds { items.append(item) }
             guard try flowSeparator(&index, closing: 0x5D) else { break }
         }
-        return builds ? builder.sequence(items, mark: mark(start, line: line)) : builder.unbuilt
+        return builds ? builder.sequence(items, mark: startMark) : builder.unbuilt
     }
 
     /// After an item: `, ` continues (true), the closing bracket ends (false).
@@ -493,7 +523,7 @@ private struct Reader<Builder: TreeBuilder> {
     }
 
     /// A plain scalar: to the end of the line, or in flow to the next `,`, `}` or `]`.
-    func plain(_ index: inout Int, flow: Bool, builds: Bool) throws -> Value {
+    mutating func plain(_ index: inout Int, flow: Bool, builds: Bool) throws -> Value {
         let start = index
         var end = index
         let lineEnd = lineEnds[line]
@@ -555,7 +585,7 @@ private struct Reader<Builder: TreeBuilder> {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
-    func doubleQuoted(_ index: inout Int, builds: Bool) throws -> Value {
+    mutating func doubleQuoted(_ index: inout Int, builds: Bool) throws -> Value {
         let start = index
         index += 1
         var utf8: [UInt8] = []
@@ -603,7 +633,7 @@ private struct Reader<Builder: TreeBuilder> {
         return builder.scalar(text, style: .doubleQuoted, mark: mark(start, line: line))
     }
 
-    func singleQuoted(_ index: inout Int, builds: Bool) throws -> Value {
+    mutating func singleQuoted(_ index: inout Int, builds: Bool) throws -> Value {
         let start = index
         index += 1
         var utf8: [UInt8] = []

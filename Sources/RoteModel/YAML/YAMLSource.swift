@@ -46,6 +46,11 @@ public enum YAMLSource {
                 }
             )
         }
+        // Yams recurses once per level as it builds its tree, so a deep file is refused first.
+        var bytes = text
+        if let line = bytes.withUTF8({ NestingLimit.lineTooDeep(yaml: $0) }) {
+            return (nil, [.error(path, line, NestingLimit.message)])
+        }
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
