@@ -38,7 +38,7 @@ import Testing
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("words/go "), "\(list.stdout)")
         #expect(!list.stdout.contains("words/run "))
-        for command in [["stats"], ["lookup", "go"], ["today"]] {
+        for command in [["stats"], ["lookup", "go"], ["show", "words/go"]] {
             let output = await rote(command)
             #expect(output.status == 0, "\(command): \(output.stderr)")
         }

@@ -57,7 +57,7 @@ import Yams
                 }
             }
         }
-        #expect(compared >= 10)
+        #expect(compared >= 8)
     }
 
     static func depth(_ node: Node) -> Int {

@@ -22,7 +22,10 @@ import Testing
             (MergeKind.progress, Self.path), (.profile, "profiles/ana/profile.yaml"),
             (.letters, "profiles/ana/letters/alphabet/a.yaml"),
         ] {
-            for (ours, theirs) in [(progress, Data(Self.deep.utf8)), (Data(Self.deep.utf8), progress)] {
+            // The deep side is read first, so the refusal is its own; for progress, either side.
+            let sides =
+                [(Data(Self.deep.utf8), progress)] + (kind == .progress ? [(progress, Data(Self.deep.utf8))] : [])
+            for (ours, theirs) in sides {
                 let outcome = SemanticMerge.merge(
                     kind: kind, base: nil, ours: ours, theirs: theirs, path: path, settings: .default)
                 guard case .conflict(let reason) = outcome else {
