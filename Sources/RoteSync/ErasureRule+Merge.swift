@@ -27,26 +27,29 @@ extension ErasureRule {
     }
 
     /// The erasures made on one side of a merge since the merge base: the commits reachable
-    /// from `tip` and not from `other`.
-    static func marks(on tip: ObjectID, hiding other: ObjectID, in repository: Repository) throws -> Set<Mark> {
-        var marks = Set<Mark>()
+    /// from `tip` and not from `other`, each mark with the trees its erasure commits left.
+    static func marks(on tip: ObjectID, hiding other: ObjectID, in repository: Repository) throws -> [Mark: [Tree]] {
+        var marks: [Mark: [Tree]] = [:]
         for commit in try repository.log(from: tip, hiding: other) {
             guard let user = SessionCommitMessage.trailer(SessionCommitMessage.erasureTrailer, in: commit.message),
                 Slug.isValidUser(user)
             else { continue }
             let scope = SessionCommitMessage.trailer(SessionCommitMessage.erasureScopeTrailer, in: commit.message)
-            marks.insert(Mark(user: user, passagesOnly: scope == SessionCommitMessage.passagesScope))
+            marks[Mark(user: user, passagesOnly: scope == SessionCommitMessage.passagesScope), default: []]
+                .append(try commit.tree())
         }
         // Erasing everything covers erasing the passages.
-        return marks.filter { !$0.passagesOnly || !marks.contains(Mark(user: $0.user, passagesOnly: false)) }
+        return marks.filter { !$0.key.passagesOnly || marks[Mark(user: $0.key.user, passagesOnly: false)] == nil }
     }
 
     /// The rule that keeps an erasure: when one side erased a learner (or their passage
     /// practice) since the merge base, the merged files of that learner (or of their passage
     /// practice) are exactly what that side has — whatever the other side made or changed
     /// before it saw the erasure is dropped, new files included, which no per-file merge can
-    /// see. An erasing side that studied again after erasing keeps that. When both sides made
-    /// the same erasure, each side's files came after its own erasure, and the merge stands.
+    /// see. An erasing side that studied again after erasing keeps that. A file an erasure
+    /// commit left in place was not erased by it, and merges by the file's own rule (a plain
+    /// deletion still loses to a change). When both sides made the same erasure, each side's
+    /// files came after its own erasure, and the merge stands.
     static func enforce(
         on merged: Tree, ours: Commit, theirs: Commit, in repository: Repository
     ) throws -> (tree: Tree, drops: [ErasureDrop]) {
@@ -56,18 +59,19 @@ extension ErasureRule {
         var changes: [String: Data?] = [:]
         var drops: [ErasureDrop] = []
         for (marks, erasing, otherMarks) in [(oursMarks, ours, theirsMarks), (theirsMarks, theirs, oursMarks)] {
-            for mark in marks.sorted(by: { ($0.user, $0.passagesOnly ? 1 : 0) < ($1.user, $1.passagesOnly ? 1 : 0) }) {
-                if otherMarks.contains(mark) || otherMarks.contains(Mark(user: mark.user, passagesOnly: false)) {
+            for (mark, erasures) in marks.sorted(by: {
+                ($0.key.user, $0.key.passagesOnly ? 1 : 0) < ($1.key.user, $1.key.passagesOnly ? 1 : 0)
+            }) {
+                if otherMarks[mark] != nil || otherMarks[Mark(user: mark.user, passagesOnly: false)] != nil {
                     continue
                 }
+                let erasing = Erasing(now: try erasing.tree(), erasures: erasures)
                 let before = changes.count
                 if mark.passagesOnly {
-                    try dropPassages(
-                        of: mark.user, merged: merged, erasing: try erasing.tree(), in: repository, into: &changes)
+                    try dropPassages(of: mark.user, merged: merged, erasing: erasing, in: repository, into: &changes)
                 } else {
                     try restore(
-                        "profiles/\(mark.user)", merged: merged, erasing: try erasing.tree(), in: repository,
-                        into: &changes)
+                        "profiles/\(mark.user)", merged: merged, erasing: erasing, in: repository, into: &changes)
                 }
                 if changes.count > before {
                     drops.append(
@@ -87,12 +91,27 @@ extension ErasureRule {
         return files
     }
 
-    /// Makes every merged file under `folder` what the erasing side has: absent, or its bytes.
+    /// The erasing side of a merge: its tree now, and the trees its erasure commits left.
+    struct Erasing {
+        var now: Tree
+        var erasures: [Tree]
+
+        /// Whether an erasure took `path` away (or never had it): a file every erasure commit
+        /// left in place was not erased.
+        func erased(_ path: String) -> Bool {
+            erasures.contains { $0.entryID(atPath: path) == nil }
+        }
+    }
+
+    /// Makes every merged file under `folder` that an erasure took away what the erasing side
+    /// has now: absent, or its bytes.
     static func restore(
-        _ folder: String, merged: Tree, erasing: Tree, in repository: Repository, into changes: inout [String: Data?]
+        _ folder: String, merged: Tree, erasing: Erasing, in repository: Repository,
+        into changes: inout [String: Data?]
     ) throws {
-        let kept = try files(under: folder, in: erasing, repository: repository)
-        for (path, id) in try files(under: folder, in: merged, repository: repository) where kept[path] != id {
+        let kept = try files(under: folder, in: erasing.now, repository: repository)
+        for (path, id) in try files(under: folder, in: merged, repository: repository)
+        where kept[path] != id && erasing.erased(path) {
             // updateValue, not a subscript: assigning nil there would drop the deletion.
             changes.updateValue(try kept[path].map(repository.blob), forKey: path)
         }
@@ -102,7 +121,7 @@ extension ErasureRule {
     /// the erasing side has, and a session file only the other side has loses its passage
     /// attempts (or goes, when it held nothing else), as the withdrawal treated its own.
     static func dropPassages(
-        of user: String, merged: Tree, erasing: Tree, in repository: Repository, into changes: inout [String: Data?]
+        of user: String, merged: Tree, erasing: Erasing, in repository: Repository, into changes: inout [String: Data?]
     ) throws {
         var kinds: [String: Bool] = [:]
         func isPassageDeck(_ deck: String) throws -> Bool {
@@ -130,7 +149,7 @@ extension ErasureRule {
         }
         let sessions = "profiles/\(user)/sessions"
         for (path, id) in try files(under: sessions, in: merged, repository: repository)
-        where erasing.entryID(atPath: path) == nil && path.hasSuffix(".yaml") {
+        where erasing.now.entryID(atPath: path) == nil && path.hasSuffix(".yaml") {
             guard let session = SessionFile.decode(try repository.blob(id), path: path).0 else { continue }
             for deck in Set(session.decks + session.attempts.map { String($0.entry.split(separator: "/").first ?? "") })
             where try isPassageDeck(deck) {
