@@ -412,6 +412,10 @@ final class LineFinder {
     private var indexed = false
     private var words: [Substring: Int] = [:]
     private var bare: [Substring: Int] = [:]
+    /// How many times a file was read and how many texts were searched for line by line: the
+    /// measure that keeps a check linear in its warnings (`NestingAndLinearCheckTests`).
+    private(set) var fileReads = 0
+    private(set) var lineSearches = 0
 
     init(root: URL) { self.root = root }
 
@@ -427,6 +431,7 @@ final class LineFinder {
             indexed = false
             words = [:]
             bare = [:]
+            fileReads += 1
             if let data = FileManager.default.contents(atPath: root.appending(path: path).path),
                 let content = String(data: data, encoding: .utf8)
             {
@@ -443,6 +448,7 @@ final class LineFinder {
         } else if let first = bare[Substring(text)] {
             line = first
         } else {
+            lineSearches += 1
             line = lines.firstIndex { $0.contains(text) }.map { $0 + 1 }
         }
         found[text] = line

@@ -24,9 +24,11 @@ import Yams
         #expect(BlockYAMLReader.describe(fast) == BlockYAMLReader.describe(reference))
     }
 
-    /// Quadratic, 150 000 points (3 MB, under the 4 MiB file limit) took far beyond the limit.
-    @Test(.timeLimit(.minutes(1))) func aDrawingOfAHundredAndFiftyThousandPointsIsReadInOnePass() throws {
-        let points = 150_000
+    /// Quadratic, the 32 000-point attempt made `check` take 19.6 s in a release build and
+    /// did not finish in 900 s in a debug one; read in one pass it takes about a second. No time
+    /// limit: the suite runs tests side by side, so its times say nothing (`make bench` measures).
+    @Test func aDrawingOfThirtyTwoThousandPointsIsReadInOnePass() throws {
+        let points = 32_000
         let (file, problems) = LetterAttemptsFile.decode(Self.attempts(points: points), path: "a.yaml")
         let drawing = try #require(file?.attempts.first?.drawing.first)
         #expect(drawing.count == points)

@@ -30,10 +30,25 @@ import Testing
         #expect(library.entries.contains { $0.id == "words/go" })
     }
 
-    /// Quadratic, 40 000 warnings each reading and searching the file took 279 s.
-    @Test(.timeLimit(.minutes(1))) func fortyThousandNonArabicAlternativesAreWarnedOnTheirLine() async throws {
+    /// 40 000 warnings, each reading and searching the file again, took 279 s: the file is
+    /// read once for all of them, and a word or a whole line is found without a search.
+    @Test func aFileIsReadOnceHowEverManyOfItsLinesAreAskedFor() async throws {
         let directory = TemporaryDirectory()
-        let alternatives = (0..<40_000).map { "walk\($0)" }.joined(separator: ", ")
+        let count = 5_000
+        let text = "reviews:\n" + (0..<count).map { "  - {id: r-\($0), grade: good}\n" }.joined()
+        try text.write(to: directory.url.appending(path: "a.yaml"), atomically: true, encoding: .utf8)
+        let finder = LineFinder(root: directory.url)
+        for index in 0..<count {
+            #expect(finder.line(containing: "r-\(index)", in: "a.yaml") == index + 2)
+            #expect(finder.line(containing: "reviews:", in: "a.yaml") == 1)
+        }
+        #expect(finder.fileReads == 1)
+        #expect(finder.lineSearches == 0)
+    }
+
+    @Test func fourThousandNonArabicAlternativesAreWarnedOnTheirLine() async throws {
+        let directory = TemporaryDirectory()
+        let alternatives = (0..<4_000).map { "walk\($0)" }.joined(separator: ", ")
         await FixtureLibrary.write(
             into: directory,
             overrides: [
@@ -45,15 +60,15 @@ import Testing
         let warnings = library.diagnostics.filter {
             $0.path == Self.runPath && $0.message.hasPrefix("alternatives[")
         }
-        #expect(warnings.count == 40_000)
+        #expect(warnings.count == 4_000)
         let line = FixtureLibrary.files[Self.runPath]!.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(warnings.allSatisfy { $0.line == line }, "\(warnings.prefix(2))")
     }
 
-    /// Each warning names its own line: 20 000 reviews dated ahead, each found by its id.
-    @Test(.timeLimit(.minutes(1))) func twentyThousandReviewsDatedAheadAreWarnedOnTheirLines() async throws {
+    /// Each warning names its own line: 2 000 reviews dated ahead, each found by its id.
+    @Test func twoThousandReviewsDatedAheadAreWarnedOnTheirLines() async throws {
         let directory = TemporaryDirectory()
-        let count = 20_000
+        let count = 2_000
         let reviews = (0..<count).map {
             "  - {id: ahead-\($0), at: 2099-01-01T00:00:00Z, grade: good, ms: 1000, device: laptop}\n"
         }
