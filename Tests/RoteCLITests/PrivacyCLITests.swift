@@ -202,6 +202,16 @@ import Testing
         return (desk, laptop)
     }
 
+    /// Syncs the erasing desk and the offline laptop, in either order, and then the first
+    /// again so both hold the result; returns the sync that merged the other side in.
+    private func syncBothWays(desk: URL, laptop: URL, erasureSyncedFirst: Bool) async -> Shell.Output {
+        let (first, second) = erasureSyncedFirst ? (desk, laptop) : (laptop, desk)
+        #expect(await rote(["sync"], in: first).status == 0)
+        let merging = await rote(["sync"], in: second)
+        #expect(await rote(["sync"], in: first).status == 0)
+        return merging
+    }
+
     /// Issue #31, item 3: a clone that studied offline, before it synced the erasure, brought
     /// the forgotten learner's files back to every device. Both orders: the offline clone
     /// pulls the erasure, or the forgetting clone pulls the offline reviews.
@@ -214,16 +224,7 @@ import Testing
         #expect(studied.status == 0, "\(studied.stderr)")
         #expect(await rote(["review", "english-a1/run", "hard"], in: laptop).status == 0)
         #expect(await rote(["forget", learner, "--yes"], in: desk).status == 0)
-        let merging: Shell.Output
-        if erasureSyncedFirst {
-            #expect(await rote(["sync"], in: desk).status == 0)
-            merging = await rote(["sync"], in: laptop)
-            #expect(await rote(["sync"], in: desk).status == 0)
-        } else {
-            #expect(await rote(["sync"], in: laptop).status == 0)
-            merging = await rote(["sync"], in: desk)
-            #expect(await rote(["sync"], in: laptop).status == 0)
-        }
+        let merging = await syncBothWays(desk: desk, laptop: laptop, erasureSyncedFirst: erasureSyncedFirst)
         #expect(merging.status == 0, "\(merging.stderr)")
         #expect(
             merging.stdout.contains("of the erased learner \(learner) that another device had made before it synced"),
@@ -254,16 +255,7 @@ import Testing
         #expect(await rote(["review", "kjv/mat-5-44", "good"], in: laptop).status == 0)
         #expect(await rote(["review", "english-a1/run", "easy"], in: laptop).status == 0)
         #expect(await rote(["consent", "withdraw"], in: desk).status == 0)
-        let merging: Shell.Output
-        if erasureSyncedFirst {
-            #expect(await rote(["sync"], in: desk).status == 0)
-            merging = await rote(["sync"], in: laptop)
-            #expect(await rote(["sync"], in: desk).status == 0)
-        } else {
-            #expect(await rote(["sync"], in: laptop).status == 0)
-            merging = await rote(["sync"], in: desk)
-            #expect(await rote(["sync"], in: laptop).status == 0)
-        }
+        let merging = await syncBothWays(desk: desk, laptop: laptop, erasureSyncedFirst: erasureSyncedFirst)
         #expect(merging.status == 0, "\(merging.stderr)")
         #expect(
             merging.stdout.contains("of the erased passage practice of \(learner) that another device had made"),
