@@ -1,5 +1,6 @@
 import Foundation
 import RoteModel
+import TestSupport
 import Testing
 
 @testable import Study
@@ -9,6 +10,22 @@ import Testing
     static let bank = (1...5000).map {
         Calibration.Item(id: "bank/w\($0)", word: "w\($0)", rank: $0, translation: "t\($0)")
     }
+
+    /// The starter English deck's ranked words (`corpus/english-a1`), as `rote calibrate --deck
+    /// english-a1` asks them: 894 words, ranks 1…6 462, denser below 2 000.
+    static let starterDeck: [Calibration.Item] = {
+        let folder = Checkout.root.appending(path: "corpus/english-a1")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") && $0 != "deck.yaml" }.sorted().compactMap { name in
+            guard let data = FileManager.default.contents(atPath: folder.appending(path: name).path),
+                case let (.vocabulary(word)?, _) = EntryContent.decode(data, kind: .vocabulary, path: name),
+                let rank = word.rank
+            else { return nil }
+            return Calibration.Item(
+                id: "english-a1/" + name.dropLast(5), word: word.word, rank: rank,
+                translation: word.translation.isEmpty ? nil : word.translation)
+        }
+    }()
 
     /// Runs one test to the end against `learner`; the estimate and the questions asked.
     static func run(_ learner: inout SimulatedLearner, seed: UInt64, items: [Calibration.Item] = bank) throws -> (
@@ -23,9 +40,54 @@ import Testing
         return (test.estimate, questions)
     }
 
+    /// The learner of #31 (item 14): knows every word up to rank 514 of the starter deck, slips
+    /// on 5% of answers, guesses unknown meanings. An early failed check once raised the slip
+    /// rate of every "known" to the share of failed checks, the claims counted for little, and
+    /// the test ended far below the learner (with these seeds, at 106 after 40 questions).
+    @Test func anEarlyFailedCheckDoesNotSinkTheEstimate() throws {
+        #expect(Self.starterDeck.count == 894)
+        var learner = SimulatedLearner(trueRank: 514, slip: 0.05, seed: 351)
+        let (estimate, questions) = try Self.run(&learner, seed: 351, items: Self.starterDeck)
+        #expect(questions.count <= 40)
+        #expect(
+            abs(Double(estimate.lexicalRank - 514)) <= 0.25 * 514,
+            "placed at \(estimate.lexicalRank) after \(questions.count) questions")
+    }
+
+    /// The acceptance measure of `docs/scheduling.md`, "Calibration": 500 learners on the
+    /// starter deck, true ranks log-uniform over 20…5 000, each knowing every word up to its
+    /// rank, with 5% slips and random guesses, each with its own seeds. At least 98% within
+    /// 25% of their rank, none off by more than 2×, never more than 40 questions.
+    @Test func placesFiveHundredLearnersOnTheStarterDeck() throws {
+        var random = SeededGenerator(seed: 514)
+        let count = 500
+        var within = 0
+        var worst = 1.0
+        var worstCase = ""
+        var questionCounts: [Int] = []
+        for run in 0..<count {
+            let unit = Double(random.next() >> 11) / Double(1 << 53)
+            let trueRank = Int(exp(log(20.0) + unit * (log(5000.0) - log(20.0))))
+            var learner = SimulatedLearner(trueRank: trueRank, slip: 0.05, seed: UInt64(run) &* 104_729 &+ 17)
+            let (estimate, questions) = try Self.run(&learner, seed: UInt64(run) &+ 1000, items: Self.starterDeck)
+            questionCounts.append(questions.count)
+            let placed = Double(estimate.lexicalRank)
+            if abs(placed - Double(trueRank)) <= 0.25 * Double(trueRank) { within += 1 }
+            let ratio = max(placed / Double(trueRank), Double(trueRank) / placed)
+            if ratio > worst { (worst, worstCase) = (ratio, "\(trueRank) placed at \(estimate.lexicalRank)") }
+        }
+        let mean = Double(questionCounts.reduce(0, +)) / Double(count)
+        print(
+            "calibration, starter deck: \(within)/\(count) within 25%, worst \(String(format: "%.2f", worst))× (\(worstCase)), questions mean \(String(format: "%.1f", mean)), max \(questionCounts.max()!)"
+        )
+        #expect(Double(within) >= 0.98 * Double(count), "within 25%: \(within) of \(count)")
+        #expect(worst <= 2, "worst placement \(worst)×: \(worstCase)")
+        #expect(questionCounts.max()! <= 40)
+    }
+
     /// The issue's acceptance test: 200 seeded learners, each knowing every word up to a
     /// hidden rank (log-uniform over 50…4 000) with 5% slips, are placed within 25% of their
-    /// true rank in at least 90% of runs, in at most 40 questions.
+    /// true rank in at least 98% of runs, in at most 40 questions.
     @Test func placesSimulatedLearnersWithinAQuarterOfTheirRank() throws {
         var random = SeededGenerator(seed: 2026)
         var within = 0
@@ -44,7 +106,7 @@ import Testing
         print(
             "calibration: \(within)/200 within 25% (\(share * 100)%), questions mean \(mean), max \(questionCounts.max()!)"
         )
-        #expect(share >= 0.9, "placed within 25%: \(within) of 200")
+        #expect(share >= 0.98, "placed within 25%: \(within) of 200")
     }
 
     @Test func everyFourthQuestionIsAMeaningCheckWithTheRightTranslationAmongFour() throws {
