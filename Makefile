@@ -5,7 +5,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ROTE := .build/debug/rote
 
-.PHONY: study test format format-check test-deps build deps release bench check-corpus browser-test demo-profile install clean fuzz fuzz-build fuzz-smoke
+.PHONY: study test format format-check test-deps build deps release bench check-corpus browser-test demo-profile install manuals deb package-check clean fuzz fuzz-build fuzz-smoke
 
 # The system libraries Rote links, as Debian ships them: libgit2 (git), SQLite (reading Anki
 # collections), zlib (unzipping Anki packages, through ZIPFoundation) and zstd (the compressed
@@ -22,8 +22,10 @@ deps:
 build: deps
 	$(SWIFT) build --product rote
 
+# The Swift runtime is linked in statically, so the binary runs where no Swift is installed
+# (the Debian package below); `make bench` measures the same binary a learner installs.
 release: deps
-	$(SWIFT) build -c release --product rote
+	$(SWIFT) build -c release --static-swift-stdlib --product rote
 
 # Studies in your own library ($XDG_DATA_HOME/rote, created from the starter decks on first
 # use) — never in this checkout, whose profiles/demo is test data. Run from / so no folder
@@ -103,8 +105,63 @@ bench: deps
 demo-profile: deps
 	$(SWIFT) run -c release make-demo-profile profiles/demo
 
-install: release
-	install -m 0755 .build/release/rote /usr/local/bin/rote
+# `make install PREFIX=~/.local` (no root) or `make deb` (one file a learner installs with
+# `sudo apt install ./rote_*.deb`) install the same files: the release binary, a man page per
+# command made by argument-parser's generate-manual plugin, and bash, zsh and fish completions
+# made by the binary itself. DESTDIR stages them elsewhere, as packagers expect.
+PREFIX ?= /usr/local
+DESTDIR ?=
+ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
+MANUALS := .build/plugins/GenerateManual/outputs/rote
+
+manuals: deps
+	$(SWIFT) package generate-manual --configuration debug --multi-page \
+		--date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)" >/dev/null
+
+install: release manuals
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(ZSH_COMPLETIONS)" \
+		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	install -s -m 0755 .build/release/rote "$(DESTDIR)$(PREFIX)/bin/rote"
+	for page in $(MANUALS)/*.1; do gzip -9n < "$$page" > "$(DESTDIR)$(PREFIX)/share/man/man1/$$(basename "$$page").gz"; done
+	.build/release/rote --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rote"
+	.build/release/rote --generate-completion-script zsh > "$(DESTDIR)$(ZSH_COMPLETIONS)/_rote"
+	.build/release/rote --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/rote.fish"
+	@echo "Installed rote $$(.build/release/rote --version) under $(DESTDIR)$(PREFIX); run: rote study"
+
+# rote_<version>_<arch>.deb in this folder. Its Depends are what the binary links, as
+# dpkg-shlibdeps finds them (libgit2, SQLite, zstd, zlib, libc). The version is the binary's:
+# the git tag (`git describe`), with Debian's "+" where git writes "-".
+DEB_ROOT := .build/deb/root
+deb: deps
+	@command -v dpkg-shlibdeps >/dev/null || { echo "Installing dpkg-dev through apt for dpkg-shlibdeps…"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq dpkg-dev; }
+	rm -rf .build/deb
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_ROOT)) PREFIX=/usr ZSH_COMPLETIONS=/usr/share/zsh/vendor-completions
+	mkdir -p .build/deb/shlibs/debian $(DEB_ROOT)/DEBIAN && touch .build/deb/shlibs/debian/control
+	set -e; version=$$(.build/release/rote --version | tr - +); arch=$$(dpkg --print-architecture); \
+	depends=$$(cd .build/deb/shlibs && dpkg-shlibdeps -O -e $(abspath $(DEB_ROOT))/usr/bin/rote 2>/dev/null | sed 's/^shlibs:Depends=//'); \
+	printf '%s\n' "Package: rote" "Version: $$version" "Architecture: $$arch" "Section: education" \
+		"Priority: optional" "Maintainer: Rote <rote@users.rote.invalid>" "Depends: $$depends" \
+		"Installed-Size: $$(du -sk $(DEB_ROOT)/usr | cut -f1)" \
+		"Description: spaced-repetition learning whose database is a git repository of plain text" \
+		" Rote schedules reviews with FSRS-6 and keeps every word, passage, letter and question" \
+		" as one YAML file, and your progress beside it, in a git repository you sync through any" \
+		" git remote. The starter decks are built in: run \`rote study\` to begin." \
+		> $(DEB_ROOT)/DEBIAN/control; \
+	dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) "rote_$${version}_$${arch}.deb"
+
+# What CI checks of the package: it installs with apt, runs from /usr/bin in a scratch folder
+# (a new library and its check), and removes cleanly.
+package-check: deb
+	$(SUDO) apt-get install -y -qq ./rote_$$(.build/release/rote --version | tr - +)_$$(dpkg --print-architecture).deb
+	set -e; scratch=$$(mktemp -d); trap 'rm -rf "$$scratch"' EXIT; cd "$$scratch"; \
+		/usr/bin/rote --version; \
+		HOME="$$scratch" /usr/bin/rote init --native-language ar --target-language en library; \
+		HOME="$$scratch" /usr/bin/rote -C library check; \
+		test -f /usr/share/man/man1/rote.1.gz; test -f /usr/share/bash-completion/completions/rote
+	$(SUDO) apt-get remove -y -qq rote
+	@! command -v rote >/dev/null || [ "$$(command -v rote)" != /usr/bin/rote ] || { echo "error: /usr/bin/rote is still there after removal" >&2; exit 1; }
 
 clean:
 	rm -rf .build

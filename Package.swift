@@ -134,6 +134,9 @@ let package = Package(
             plugins: ["EmbedFiles"]
         ),
         .executableTarget(name: "embed-files", swiftSettings: strictSettings),
+        // `rote --version`: the checkout's git tag, stamped at build time.
+        .target(name: "RoteVersion", swiftSettings: strictSettings, plugins: ["StampVersion"]),
+        .plugin(name: "StampVersion", capability: .buildTool()),
         .plugin(
             name: "EmbedFiles",
             capability: .buildTool(),
@@ -143,7 +146,7 @@ let package = Package(
             name: "rote",
             dependencies: [
                 "RoteModel", "Scheduling", "RoteStore", "Git", "RoteSync", "StudyData", "Study", "Exchange",
-                "AnkiImport", "Publishing", "Launch", "RoteLibrary", "RoteServer",
+                "AnkiImport", "Publishing", "Launch", "RoteLibrary", "RoteServer", "RoteVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

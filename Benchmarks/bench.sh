@@ -62,7 +62,8 @@ seed=${SEED:-20261121}
 
 want() { [[ " $benches " == *" $1 "* ]]; }
 
-swift build -c release --product rote-bench --package-path "$package" >&2
+# Static like `make release`, so the bench, the package and `make install` share one build.
+swift build -c release --static-swift-stdlib --product rote-bench --package-path "$package" >&2
 bin="$(swift build -c release --show-bin-path --package-path "$package")"
 bench="$bin/rote-bench"
 
@@ -92,7 +93,7 @@ fi
 
 if want merge || want commit || want launch || want commands || want serve; then
     # `rote merge-driver` is what git runs in the merge reference.
-    swift build -c release --product rote --package-path "$package" >&2
+    swift build -c release --static-swift-stdlib --product rote --package-path "$package" >&2
     lib_entries=${LIB_ENTRIES:-100000}
     lib_progress=${LIB_PROGRESS:-50000}
     lib_reviews=${LIB_REVIEWS:-2000000}

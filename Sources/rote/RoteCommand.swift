@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoteVersion
 
 /// `rote`: a spaced-repetition learning store whose database is a git repository of YAML.
 /// Async, as ArgumentParser asks of the root when a subcommand is (forget and consent wait for
@@ -16,7 +17,7 @@ struct RoteCommand: AsyncParsableCommand {
             Options -C PATH and --user NAME may come before the command, as with git \
             (`rote -C ~/lib check`), or after it (`rote check -C ~/lib`).
             """,
-        version: "0.1.0",
+        version: RoteVersion.current,
         subcommands: [
             InitCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self, LookupCommand.self,
             StudyCommand.self, ReviewCommand.self, LettersCommand.self, SuspendCommand.self, IgnoreCommand.self,

@@ -231,7 +231,7 @@ enum MergeBenchmark {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw OptionError(
                 message:
-                    "no rote binary at \(path); build it (swift build -c release --product rote) or pass --rote PATH")
+                    "no rote binary at \(path); build it (make release) or pass --rote PATH")
         }
         return path
     }
