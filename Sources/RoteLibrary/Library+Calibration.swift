@@ -48,8 +48,38 @@ public enum WarmStart {
 
 extension Library {
     /// The words a calibration asks about: the ranked words of `deck`, or of every vocabulary
-    /// deck, each with its translation for meaning checks. Ignored words are left out.
+    /// deck, each with its translation for meaning checks; at most `Calibration.bankLimit`,
+    /// spread evenly over log rank (`Calibration.bank`), so only their files are read.
     public func calibrationItems(deck: String?) throws -> [Calibration.Item] {
+        let (launch, ranked) = try rankedWords(deck: deck)
+        var items: [Calibration.Item] = []
+        for choice in Calibration.bank(ranks: ranked.map(\.rank)) {
+            let word = ranked[choice]
+            guard let entry = launch.entry(word.number), case let .vocabulary(content) = entry.content else {
+                continue
+            }
+            items.append(
+                Calibration.Item(
+                    id: entry.id, word: content.word, rank: word.rank,
+                    translation: content.translation.isEmpty ? nil : content.translation))
+        }
+        return items
+    }
+
+    /// Every word a calibration of `deck` (or of every vocabulary deck) may warm-start, from the
+    /// launch index alone: ids and ranks, for `recordCalibration` (the word is its headword;
+    /// no translation).
+    public func calibrationCandidates(deck: String?) throws -> [Calibration.Item] {
+        let (launch, ranked) = try rankedWords(deck: deck)
+        return ranked.map { word in
+            Calibration.Item(
+                id: launch.index.id(ofEntry: word.number), word: word.headword, rank: word.rank, translation: nil)
+        }
+    }
+
+    /// The ranked, not ignored words of `deck` or of every vocabulary deck, one per headword
+    /// (two decks with the same word would ask it twice), in index order.
+    func rankedWords(deck: String?) throws -> (LibraryLaunch, [(number: Int, rank: Int, headword: String)]) {
         if let deck {
             guard let manifest = decks[deck] else {
                 throw LibraryError(.notFound, "no deck '\(deck)'; `rote list` shows the decks")
@@ -63,29 +93,24 @@ extension Library {
         }
         let launch = try launch()
         let index = launch.index
-        var items: [Calibration.Item] = []
+        var words: [(number: Int, rank: Int, headword: String)] = []
         var seen = Set<String>()
         for number in 0..<index.entryCount {
             guard let rank = index.rank(ofEntry: number) else { continue }
             let name = index.deck(ofEntry: number)
             if let deck, name != deck { continue }
             guard decks[name]?.kind == .vocabulary, index.status(ofEntry: number) != .ignored,
-                let entry = launch.entry(number), case let .vocabulary(word) = entry.content
+                let headword = index.headword(ofEntry: number), seen.insert(headword).inserted
             else { continue }
-            // One item a word: two decks with the same word would ask it twice.
-            guard seen.insert(LibraryIndex.normalize(word.word)).inserted else { continue }
-            items.append(
-                Calibration.Item(
-                    id: entry.id, word: word.word, rank: rank,
-                    translation: word.translation.isEmpty ? nil : word.translation))
+            words.append((number, rank, headword))
         }
-        guard !items.isEmpty else {
+        guard !words.isEmpty else {
             throw LibraryError(
                 .notFound,
                 "no ranked words to ask about\(deck.map { " in deck '\($0)'" } ?? ""); calibration needs vocabulary entries with a `rank:`"
             )
         }
-        return items
+        return (launch, words)
     }
 
     /// Progress files of every vocabulary deck holding synthetic calibration reviews, read for

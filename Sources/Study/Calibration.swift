@@ -155,6 +155,32 @@ public struct Calibration: Sendable {
         current = Self.summary(grid: grid, posterior: posterior, questions: 0)
     }
 
+    /// The most words a test chooses among. A 100 000-word library needs no more to place a
+    /// learner (at this size, neighbouring words are less than 0.6% apart in rank), and each
+    /// word asked about is one entry file to read before the first question.
+    public static let bankLimit = 2_000
+
+    /// Which of `ranks` a test asks about: all of them when there are at most `limit`, else
+    /// the first of each of `limit` equal steps of log rank, so the bank covers every level as
+    /// evenly as the test's model sees them. Indices into `ranks`, in rank order.
+    public static func bank(ranks: [Int], limit: Int = bankLimit) -> [Int] {
+        let order = ranks.indices.sorted { ranks[$0] < ranks[$1] }
+        guard order.count > limit, let first = order.first, let last = order.last else { return order }
+        let low = log(Double(max(1, ranks[first])))
+        let span = log(Double(max(1, ranks[last]))) - low
+        guard span > 0 else { return Array(order.prefix(limit)) }
+        var chosen: [Int] = []
+        var lastStep = -1
+        for index in order {
+            let step = min(limit - 1, Int((log(Double(max(1, ranks[index]))) - low) / span * Double(limit)))
+            if step > lastStep {
+                chosen.append(index)
+                lastStep = step
+            }
+        }
+        return chosen
+    }
+
     /// The chance a learner of ability θ knows a word of difficulty b.
     static func knows(_ theta: Double, _ difficulty: Double) -> Double {
         1 / (1 + exp(-discrimination * (theta - difficulty)))

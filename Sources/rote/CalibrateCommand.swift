@@ -48,11 +48,14 @@ struct CalibrateCommand: ParsableCommand {
     func run() throws {
         let library = try CommandContext.library(rote.global)
         if undo {
+            let hadRank = library.profile?.lexicalRank != nil
             let words = try library.undoCalibration()
-            print(
-                words == 0
-                    ? "No calibration to undo."
-                    : "Removed the synthetic reviews of \(words) word\(words == 1 ? "" : "s") and your lexical rank.")
+            switch (words, hadRank) {
+            case (0, false): print("No calibration to undo.")
+            case (0, true): print("Removed your lexical rank; no word had calibration reviews to remove.")
+            default:
+                print("Removed the synthetic reviews of \(words) word\(words == 1 ? "" : "s") and your lexical rank.")
+            }
             return
         }
         try library.requireProfile()
@@ -84,7 +87,8 @@ struct CalibrateCommand: ParsableCommand {
                 }
             }
         }
-        let outcome = try library.recordCalibration(test.estimate, items: items)
+        // Every ranked word below the rank is warm-started, not only the bank the test asked from.
+        let outcome = try library.recordCalibration(test.estimate, items: library.calibrationCandidates(deck: deck))
         if json {
             let error = JSONValue.number(outcome.standardError).serialized(pretty: false)
             Terminal.data(

@@ -132,6 +132,22 @@ import Testing
         #expect(!profile(lib).contains("lexical_rank"))
     }
 
+    /// An undo says what it took out: a lexical rank with no synthetic reviews (every word
+    /// below it studied already, or the rank written by hand) is still a calibration to undo,
+    /// and a second undo finds none.
+    @Test func undoSaysWhatItRemoved() async throws {
+        let (directory, lib) = await library()
+        defer { withExtendedLifetime(directory) {} }
+        let path = lib.appending(path: "profiles/tester/profile.yaml")
+        try Data((profile(lib) + "lexical_rank: 300\n").utf8).write(to: path)
+        #expect(await Shell.run("git", ["commit", "-qam", "rank by hand"], in: lib).status == 0)
+        let undo = await rote(["calibrate", "--undo"], in: lib)
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(undo.stdout.contains("Removed your lexical rank; no word had calibration reviews to remove."))
+        #expect(!profile(lib).contains("lexical_rank"))
+        #expect(await rote(["calibrate", "--undo"], in: lib).stdout.contains("No calibration to undo."))
+    }
+
     /// Synthetic reviews sync like any review; an undo on one device, merged with a real review
     /// of the same word on another, leaves the real review and no synthetic one anywhere.
     @Test func syntheticReviewsSyncAndAnUndoMergesWithARealReview() async throws {

@@ -155,6 +155,23 @@ import Testing
         #expect(honest.estimate.lexicalRank > 4000, "one who knows everything is placed at the top")
     }
 
+    /// A large library's bank is at most `bankLimit` words spread over log rank: no step of
+    /// the model's scale is left without a word, and a small deck is asked in full.
+    @Test func aLargeLibraryIsAskedFromABankSpreadOverLogRank() {
+        let ranks = (1...100_000).reversed().map { $0 }
+        let chosen = Calibration.bank(ranks: ranks).map { ranks[$0] }
+        // Below rank ~170 every word is its own step and the steps between them stay empty.
+        #expect(chosen.count <= Calibration.bankLimit && chosen.count > Calibration.bankLimit / 2)
+        #expect(chosen.first == 1 && chosen == chosen.sorted())
+        let step = log(100_000.0) / Double(Calibration.bankLimit)
+        for (lower, upper) in zip(chosen, chosen.dropFirst()) {
+            #expect(upper == lower + 1 || log(Double(upper) / Double(lower)) <= 2 * step, "\(lower) → \(upper)")
+        }
+        #expect(chosen.last! >= 99_000)
+        let small = [30, 10, 20]
+        #expect(Calibration.bank(ranks: small) == [1, 2, 0], "a small deck is asked in full, in rank order")
+    }
+
     @Test func sameSeedSameTest() throws {
         var first = SimulatedLearner(trueRank: 1200, seed: 9)
         var second = SimulatedLearner(trueRank: 1200, seed: 9)
