@@ -130,7 +130,7 @@ extension Library {
             gitPool?.waitForCommits()
         }
         let writer = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
-        let recovered = try StudySessionRunner.recoverInterruptedSession(root: root, git: writer.git)
+        let recovered = try writer.recoverInterruptedSession()
         // A recovered session was committed after this library's index was opened: read afresh.
         let opener = recovered ? try Library(root: root, user: user, announce: announce) : self
         // A session plans from the index as the cache holds it and shows its first card while

@@ -12,7 +12,8 @@ public import StudyData
 /// At any prompt the learner may undo the last answered entry (its progress file goes back to
 /// what it was, and the card comes back), suspend or ignore the entry on screen, or quit.
 public final class StudySessionRunner {
-    public static let snapshotPath = ".git/rote/session.yaml"
+    /// The session so far, for recovery after a kill (`LibraryWriter.recoverInterruptedSession`).
+    public static let snapshotPath = LibraryGit.sessionSnapshotPath
     /// The version of the consent question about reflections; a new wording asks again.
     public static let reflectionConsentVersion = "1"
     public static let reflectionConsentTopic = "reflections"
@@ -115,45 +116,6 @@ public final class StudySessionRunner {
         self.profile = source.profile
         let times = source.recentAnswerTimes().sorted()
         if !times.isEmpty { medianMilliseconds = max(1000, times[times.count / 2]) }
-    }
-
-    /// Commits a session a crash interrupted: its snapshot names the answers given, whose
-    /// reviews are already in the progress files, and every progress or profile file the
-    /// learner changed since the last commit goes in with it. Returns true when there was one.
-    @discardableResult
-    public static func recoverInterruptedSession(root: URL, git: LibraryGit) throws -> Bool {
-        let url = root.appending(path: snapshotPath)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return false }
-        guard var session = SessionFile.decode(data, path: snapshotPath).0 else {
-            try? FileManager.default.removeItem(at: url)
-            return false
-        }
-        session.endedAt = session.endedAt ?? session.attempts.last?.at ?? session.startedAt
-        // Killed after its commit (or its pending commit) was made and before the snapshot
-        // went: the session is already in, whole.
-        if try git.isCommitted(SessionFile.path(for: session)) {
-            try FileManager.default.removeItem(at: url)
-            return false
-        }
-        // The kill may have come while a progress file or the session file was being written,
-        // leaving that write's temporary file (`.<name>.<pid>.<n>.tmp`): an answer whose write
-        // never finished was never shown as recorded, and the session file is written below.
-        try git.removeAbandonedTemporaryFiles()
-        var progress: [String: Data] = [:]
-        let learner = "profiles/\(session.user)/"
-        for path in try git.pendingPaths()
-        where path.hasPrefix(learner + "progress/") || path == learner + "profile.yaml" {
-            if let file = FileManager.default.contents(atPath: root.appending(path: path).path) {
-                progress[path] = file
-            }
-        }
-        let hasWork = !session.attempts.isEmpty || !progress.isEmpty
-        if hasWork {
-            try AtomicFile.write(session.render(), at: SessionFile.path(for: session), in: root)
-            try git.commitSession(session, progress: progress, recovered: true)
-        }
-        try FileManager.default.removeItem(at: url)
-        return hasWork
     }
 
     /// Studies the plan's entries; returns the committed session (nil when nothing was done).
