@@ -84,6 +84,11 @@ public final class StudySessionRunner {
     /// session began with was made before the library was checked and the check found
     /// changes. Entries already shown are not shown again, and failed ones still come back.
     public var revisedPlan: (() throws -> SessionPlan?)?
+    /// Profile fields derived from the learner's history, which commands that only look (`rote
+    /// today`) derive and show but never write: given the profile as the session leaves it and
+    /// the session's end, the profile with them (nil: nothing to add). The session's commit
+    /// carries them, so they reach the profile with the learner's next write.
+    public var derivedProfileFields: ((Profile, Date) throws -> Profile?)?
     /// Entries shown in this session.
     private var shownIDs = Set<String>()
 
@@ -376,8 +381,26 @@ public final class StudySessionRunner {
         session.score = SessionFile.score(of: session.attempts)
         let order = source.deckOrder
         session.decks.sort { (order.firstIndex(of: $0) ?? Int.max) < (order.firstIndex(of: $1) ?? Int.max) }
+        writeDerivedProfileFields()
         try AtomicFile.write(session.render(), at: SessionFile.path(for: session), in: root)
         try git.commitSession(session, progress: written)
         return session
+    }
+
+    /// Adds `derivedProfileFields` to the profile this session commits. They can be derived
+    /// again at any time, so when they cannot be now (a profile that does not read, an index
+    /// that fails) the session is committed without them rather than not at all.
+    func writeDerivedProfileFields() {
+        guard let derivedProfileFields else { return }
+        let path = LibraryPaths(user: user).profile
+        guard let current = try? ReadBeforeRewrite.read(Profile.self, at: path, in: root),
+            let updated = try? derivedProfileFields(current, now())
+        else { return }
+        let data = Data(updated.render().utf8)
+        guard data != FileManager.default.contents(atPath: root.appending(path: path).path) else { return }
+        // Written before the commit like every answer, so a kill between the two leaves it
+        // for the recovery, which commits the learner's changed profile with the session.
+        guard (try? AtomicFile.write(data, at: path, in: root)) != nil else { return }
+        written[path] = data
     }
 }
