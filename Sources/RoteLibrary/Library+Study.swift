@@ -22,8 +22,9 @@ public struct StudyLimits: Sendable {
 
 /// A study session about to start, for `rote study` and `rote serve` alike: the library held
 /// for it (its lock, until `close()` or the end of the object), an interrupted session
-/// committed, content upgrades run, and today's plan. Whoever talks to the learner — a
-/// terminal, a script, a browser — supplies the console and gets the one runner.
+/// committed, content upgrades run, and today's plan; a plan alone (`planOnly`) holds nothing
+/// and has no runner. Whoever talks to the learner — a terminal, a script, a browser —
+/// supplies the console and gets the one runner.
 public final class StudyStart {
     public let user: String
     public let plan: SessionPlan
@@ -51,7 +52,7 @@ public final class StudyStart {
     init(
         user: String, plan: SessionPlan, studyableDecks: [String], recovered: Bool, upgrades: [DeckUpgrade],
         loadProblems: [Diagnostic],
-        profile: Profile?, root: URL, source: any StudySource, writer: LibraryWriter,
+        profile: Profile?, root: URL, source: any StudySource, writer: LibraryWriter?,
         library: Library? = nil,
         unchecked: (library: Library, pending: LibraryLaunch.PendingCheck, replan: (LibraryLaunch) -> SessionPlan)? =
             nil
@@ -72,18 +73,28 @@ public final class StudyStart {
 
     /// The runner for the plan, talking through `console`; vocabulary answers are typed when
     /// `typed` says so, else when the profile's `typed_answers` does.
-    public func runner(console: any StudyConsole, typed: Bool?, seed: UInt64 = UInt64.random(in: 0...UInt64.max)) throws
-        -> StudySessionRunner
-    {
+    public func runner(
+        console: any StudyConsole, typed: Bool?, seed: UInt64 = UInt64.random(in: 0...UInt64.max),
+        now: @escaping () -> Date = { Date() }
+    ) throws -> StudySessionRunner {
         guard profile != nil else {
             throw LibraryError(
                 .notFound, "no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME")
         }
         guard let writer else { throw LibraryError(.notFound, "this study session was closed") }
         let runner = StudySessionRunner(
-            root: root, user: user, source: source, git: writer.git, console: console, seed: seed)
+            root: root, user: user, source: source, git: writer.git, console: console, now: now, seed: seed)
         runner.typedAnswers = typed ?? profile?.settings.typedAnswers ?? false
         runner.skill = skill
+        if let library {
+            // Rank promotion, which `rote today` only shows, goes in with this session's commit:
+            // from the checked index, before this session's own reviews are recorded in it.
+            let unchecked = self.unchecked
+            runner.derivedProfileFields = { profile, end in
+                if let unchecked { _ = try unchecked.library.settle(unchecked.pending) }
+                return try library.promoted(profile, now: end)
+            }
+        }
         if let unchecked, let source = source as? LaunchStudySource {
             // Once the check is done: if it found the library changed since the index was
             // saved, the rest of the session follows a plan from the checked index.
@@ -112,9 +123,9 @@ public final class StudyStart {
 
 extension Library {
     /// Takes the library for a study session of `decks` (all with none): commits the answers
-    /// of an interrupted session, runs content upgrades (unless `planOnly`) and plans today's
-    /// session from the launch index — or, after an upgrade, from every file. Fails for a
-    /// deck the library does not have, naming those it has.
+    /// of an interrupted session, runs content upgrades and plans today's session from the
+    /// launch index — or, after an upgrade, from every file. With `planOnly` it only plans:
+    /// no lock, no commit. Fails for a deck the library does not have, naming those it has.
     ///
     /// A name may be a deck (`math`), a domain or skill of a skills deck (`math/algebra`,
     /// `math/algebra/linear_equations`), and `tags` keeps passages with any of those tags.
@@ -124,13 +135,20 @@ extension Library {
         let scope = try studyScope(names, tags: tags)
         let requested = scope.decks
         let only = scope.admits
-        // An interrupted session takes with it the progress files not yet committed: this
-        // server's writes still being committed behind it go in first, as their own commits.
-        if FileManager.default.fileExists(atPath: root.appending(path: StudySessionRunner.snapshotPath).path) {
-            gitPool?.waitForCommits()
+        // A plan alone only reads (issue #32): it takes no writer, so it commits no interrupted
+        // session either; that session's answers are in its progress files, which it plans from.
+        var writer: LibraryWriter?
+        var recovered = false
+        if !planOnly {
+            // An interrupted session takes with it the progress files not yet committed: this
+            // server's writes still being committed behind it go in first, as their own commits.
+            if FileManager.default.fileExists(atPath: root.appending(path: StudySessionRunner.snapshotPath).path) {
+                gitPool?.waitForCommits()
+            }
+            let taken = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
+            recovered = try taken.recoverInterruptedSession()
+            writer = taken
         }
-        let writer = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
-        let recovered = try StudySessionRunner.recoverInterruptedSession(root: root, git: writer.git)
         // A recovered session was committed after this library's index was opened: read afresh.
         let opener = recovered ? try Library(root: root, user: user, announce: announce) : self
         // A session plans from the index as the cache holds it and shows its first card while
@@ -145,7 +163,7 @@ extension Library {
         }
         // A deck whose version changed since the learner last saw it runs its upgrade rule,
         // which lists the entries added and removed: that takes the parsed library.
-        if !planOnly, ContentVersions.hasUpgrade(decks: launch.decks, profile: launch.profile) {
+        if let writer, ContentVersions.hasUpgrade(decks: launch.decks, profile: launch.profile) {
             // Every file is read here anyway; the check has nothing to add to this plan.
             if let pending { _ = try? opener.settle(pending) }
             let library = try LibraryLoader(users: .all, includeSessions: false).load(root)

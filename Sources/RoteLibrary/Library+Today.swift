@@ -39,12 +39,16 @@ extension Library {
     }
 
     /// The day's root and six satellites for the calendar date `date` falls on in
-    /// `timeZone` (`DailyMatrix`); nil when no word has a root.
-    public func today(date: Date = Date(), timeZone: TimeZone = .current) throws -> TodayMatrix? {
+    /// `timeZone` (`DailyMatrix`), centred on `lexicalRank` when given (a promoted rank,
+    /// `rankPromotion`), else on the profile's; nil when no word has a root.
+    public func today(date: Date = Date(), timeZone: TimeZone = .current, lexicalRank: Int? = nil) throws
+        -> TodayMatrix?
+    {
         let words = try rootWords()
         guard
             let day = DailyMatrix.day(
-                DailyMatrix.epochDay(of: date, timeZone: timeZone), words: words, lexicalRank: profile?.lexicalRank)
+                DailyMatrix.epochDay(of: date, timeZone: timeZone), words: words,
+                lexicalRank: lexicalRank ?? profile?.lexicalRank)
         else {
             return nil
         }
@@ -86,36 +90,34 @@ extension Library {
         }
     }
 
-    /// Applies rank promotion (`RankPromotion`) to the profile: `easy_rating_velocity`,
-    /// `cycle_count` and, when easy ratings come fast, `lexical_rank`, committed when any of
-    /// them changed. Returns the outcome and the rank before.
-    @discardableResult
-    public func promoteRank(now: Date = Date()) throws -> (outcome: RankPromotion.Outcome, before: Int?) {
+    /// Rank promotion (`RankPromotion`) over the learner's reviews before `now`, and the rank
+    /// the profile holds. Only derived: a command that only looks (`rote today`) never writes
+    /// (issue #32); the next study session's commit writes it (`promoted(_:now:)`, which
+    /// `StudyStart` hands its runner).
+    public func rankPromotion(now: Date = Date()) throws -> (outcome: RankPromotion.Outcome, before: Int?) {
         try requireProfile()
         let outcome = RankPromotion.apply(
             reviews: try promotionReviews(now: now), lexicalRank: profile?.lexicalRank, now: now)
-        let before = profile?.lexicalRank
-        guard let current = profile,
-            current.easyRatingVelocity != outcome.easyRatingVelocity || (current.cycleCount ?? 0) != outcome.cycleCount
-                || current.lexicalRank != outcome.lexicalRank
-        else { return (outcome, before) }
-        try write(purpose: "promote") { git in
-            guard var updated = try ReadBeforeRewrite.read(Profile.self, at: paths.profile, in: root) else { return }
-            updated.easyRatingVelocity = outcome.easyRatingVelocity
-            // No field for "none yet" written until a day of study gives one.
-            updated.cycleCount = outcome.cycleCount == 0 && updated.cycleCount == nil ? nil : outcome.cycleCount
-            updated.lexicalRank = outcome.lexicalRank
-            updated.updatedAt = Timestamp.wholeSeconds(now)
-            let subject =
-                outcome.promoted
-                ? "Promote: lexical rank \(before.map(String.init) ?? "none") → \(outcome.lexicalRank.map(String.init) ?? "none")"
-                : "Profile: easy rating velocity and cycle count from the last \(RankPromotion.windowDays) days"
-            try git.apply(
-                changes: [paths.profile: Data(updated.render().utf8)],
-                message:
-                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-            )
-        }
-        return (outcome, before)
+        return (outcome, profile?.lexicalRank)
+    }
+
+    /// `profile` with rank promotion's fields as of `now` (`easy_rating_velocity`,
+    /// `cycle_count` and, when easy ratings come fast, `lexical_rank`); nil when none of them
+    /// changes. Promotion never lowers the rank and applying it twice changes nothing more, so
+    /// a profile that went on without it (another device, an older Rote) loses nothing.
+    func promoted(_ profile: Profile, now: Date) throws -> Profile? {
+        let outcome = RankPromotion.apply(
+            reviews: try promotionReviews(now: now), lexicalRank: profile.lexicalRank, now: now)
+        guard
+            profile.easyRatingVelocity != outcome.easyRatingVelocity || (profile.cycleCount ?? 0) != outcome.cycleCount
+                || profile.lexicalRank != outcome.lexicalRank
+        else { return nil }
+        var updated = profile
+        updated.easyRatingVelocity = outcome.easyRatingVelocity
+        // No field for "none yet" written until a day of study gives one.
+        updated.cycleCount = outcome.cycleCount == 0 && updated.cycleCount == nil ? nil : outcome.cycleCount
+        updated.lexicalRank = outcome.lexicalRank
+        updated.updatedAt = Timestamp.wholeSeconds(now)
+        return updated
     }
 }

@@ -32,6 +32,24 @@ public final class LibraryWriter {
         self.pool = pool
     }
 
+    /// Makes `git`, already open, the library's writer: takes the lock (or throws `Busy` at
+    /// once) and finishes what a killed write left, as above. For `LibrarySync`, whose git
+    /// serves every step of a sync under the one lock.
+    public init(adopting git: LibraryGit, purpose: String) throws {
+        lock = try LibraryLock(root: git.root, purpose: purpose)
+        try git.recoverInterruptedWrites()
+        self.git = git
+        pool = nil
+    }
+
+    /// Commits a study session a kill interrupted, from its snapshot
+    /// (`LibraryGit.recoverInterruptedSession`); true when there was one. Only a writer may:
+    /// the lock it holds is what says the session that wrote the snapshot is not running.
+    @discardableResult
+    public func recoverInterruptedSession() throws -> Bool {
+        try git.recoverInterruptedSession()
+    }
+
     deinit {
         if let pool, pool.defersCommits {
             pool.endWriting()

@@ -17,6 +17,8 @@ public struct SyncReport: Sendable, Equatable {
     /// Files of an erased learner the merge dropped (docs/sync.md, "The rules").
     public var erasureDrops: [ErasureDrop] = []
     public var upToDate: Bool = false
+    /// True when a study session a kill interrupted was committed first, from its snapshot.
+    public var recoveredSession: Bool = false
 }
 
 /// What a merge brought in from the other side.
@@ -57,13 +59,15 @@ public final class LibrarySync {
 
     public func sync() throws -> SyncReport {
         var report = SyncReport()
-        let lock: LibraryLock
+        // The library's writer, like any other: beside a live `rote study` this is refused,
+        // and nothing of that session is touched.
+        let writer: LibraryWriter
         do {
-            lock = try LibraryLock(root: git.root, purpose: "sync")
+            writer = try LibraryWriter(adopting: git, purpose: "sync")
         } catch let busy as LibraryLock.Busy {
             throw SyncError(.busy, busy.description, cause: busy)
         }
-        defer { withExtendedLifetime(lock) {} }
+        defer { withExtendedLifetime(writer) {} }
 
         guard LibraryLocation.isLibrary(git.root) else {
             throw SyncError(.notARepository, "\(git.root.path) has no rote.yaml, so it is not a Rote library")
@@ -72,6 +76,12 @@ public final class LibrarySync {
         // The merge rules of this Rote, whatever the library's tracked .gitattributes predates.
         try MergeRules.installInfoAttributes(gitDirectory: repository.gitDirectory)
 
+        // Before pending work: a killed session's answers are its own commit, with its session
+        // file, not part of "pending work".
+        report.recoveredSession = try writer.recoverInterruptedSession()
+        if report.recoveredSession {
+            progress("Committed the answers of an interrupted session (see `rote log`).")
+        }
         report.committedPending = try git.commitPending() != nil
         guard let remote = try repository.remote(named: remoteName) else {
             let names = (try? repository.remoteNames()) ?? []

@@ -12,7 +12,8 @@ public import StudyData
 /// At any prompt the learner may undo the last answered entry (its progress file goes back to
 /// what it was, and the card comes back), suspend or ignore the entry on screen, or quit.
 public final class StudySessionRunner {
-    public static let snapshotPath = ".git/rote/session.yaml"
+    /// The session so far, for recovery after a kill (`LibraryWriter.recoverInterruptedSession`).
+    public static let snapshotPath = LibraryGit.sessionSnapshotPath
     /// The version of the consent question about reflections; a new wording asks again.
     public static let reflectionConsentVersion = "1"
     public static let reflectionConsentTopic = "reflections"
@@ -83,6 +84,11 @@ public final class StudySessionRunner {
     /// session began with was made before the library was checked and the check found
     /// changes. Entries already shown are not shown again, and failed ones still come back.
     public var revisedPlan: (() throws -> SessionPlan?)?
+    /// Profile fields derived from the learner's history, which commands that only look (`rote
+    /// today`) derive and show but never write: given the profile as the session leaves it and
+    /// the session's end, the profile with them (nil: nothing to add). The session's commit
+    /// carries them, so they reach the profile with the learner's next write.
+    public var derivedProfileFields: ((Profile, Date) throws -> Profile?)?
     /// Entries shown in this session.
     private var shownIDs = Set<String>()
 
@@ -115,45 +121,6 @@ public final class StudySessionRunner {
         self.profile = source.profile
         let times = source.recentAnswerTimes().sorted()
         if !times.isEmpty { medianMilliseconds = max(1000, times[times.count / 2]) }
-    }
-
-    /// Commits a session a crash interrupted: its snapshot names the answers given, whose
-    /// reviews are already in the progress files, and every progress or profile file the
-    /// learner changed since the last commit goes in with it. Returns true when there was one.
-    @discardableResult
-    public static func recoverInterruptedSession(root: URL, git: LibraryGit) throws -> Bool {
-        let url = root.appending(path: snapshotPath)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return false }
-        guard var session = SessionFile.decode(data, path: snapshotPath).0 else {
-            try? FileManager.default.removeItem(at: url)
-            return false
-        }
-        session.endedAt = session.endedAt ?? session.attempts.last?.at ?? session.startedAt
-        // Killed after its commit (or its pending commit) was made and before the snapshot
-        // went: the session is already in, whole.
-        if try git.isCommitted(SessionFile.path(for: session)) {
-            try FileManager.default.removeItem(at: url)
-            return false
-        }
-        // The kill may have come while a progress file or the session file was being written,
-        // leaving that write's temporary file (`.<name>.<pid>.<n>.tmp`): an answer whose write
-        // never finished was never shown as recorded, and the session file is written below.
-        try git.removeAbandonedTemporaryFiles()
-        var progress: [String: Data] = [:]
-        let learner = "profiles/\(session.user)/"
-        for path in try git.pendingPaths()
-        where path.hasPrefix(learner + "progress/") || path == learner + "profile.yaml" {
-            if let file = FileManager.default.contents(atPath: root.appending(path: path).path) {
-                progress[path] = file
-            }
-        }
-        let hasWork = !session.attempts.isEmpty || !progress.isEmpty
-        if hasWork {
-            try AtomicFile.write(session.render(), at: SessionFile.path(for: session), in: root)
-            try git.commitSession(session, progress: progress, recovered: true)
-        }
-        try FileManager.default.removeItem(at: url)
-        return hasWork
     }
 
     /// Studies the plan's entries; returns the committed session (nil when nothing was done).
@@ -414,8 +381,26 @@ public final class StudySessionRunner {
         session.score = SessionFile.score(of: session.attempts)
         let order = source.deckOrder
         session.decks.sort { (order.firstIndex(of: $0) ?? Int.max) < (order.firstIndex(of: $1) ?? Int.max) }
+        writeDerivedProfileFields()
         try AtomicFile.write(session.render(), at: SessionFile.path(for: session), in: root)
         try git.commitSession(session, progress: written)
         return session
+    }
+
+    /// Adds `derivedProfileFields` to the profile this session commits. They can be derived
+    /// again at any time, so when they cannot be now (a profile that does not read, an index
+    /// that fails) the session is committed without them rather than not at all.
+    func writeDerivedProfileFields() {
+        guard let derivedProfileFields else { return }
+        let path = LibraryPaths(user: user).profile
+        guard let current = try? ReadBeforeRewrite.read(Profile.self, at: path, in: root),
+            let updated = try? derivedProfileFields(current, now())
+        else { return }
+        let data = Data(updated.render().utf8)
+        guard data != FileManager.default.contents(atPath: root.appending(path: path).path) else { return }
+        // Written before the commit like every answer, so a kill between the two leaves it
+        // for the recovery, which commits the learner's changed profile with the session.
+        guard (try? AtomicFile.write(data, at: path, in: root)) != nil else { return }
+        written[path] = data
     }
 }

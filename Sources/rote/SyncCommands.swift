@@ -3,7 +3,6 @@ import Foundation
 import Git
 import RoteStore
 import RoteSync
-import Study
 
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,9 +34,6 @@ struct SyncCommand: ParsableCommand {
         // What `rote setup-git` does, so a clone set up by an older Rote (without a driver
         // or rule added since) merges by today's rules, in this sync and in a later `git pull`.
         try MergeDrivers.configure(git.repository, rotePath: SetupGitCommand.rotePath)
-        if try StudySessionRunner.recoverInterruptedSession(root: root, git: git) {
-            Terminal.note("Committed the answers of an interrupted session (see `rote log`).")
-        }
         let sync = LibrarySync(
             git: git, remoteName: remote, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey)
         ) { Terminal.note($0) }

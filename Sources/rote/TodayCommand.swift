@@ -13,9 +13,10 @@ struct TodayCommand: ParsableCommand {
             The root is the same on every device for a date, offline: roots in name order, \
             number (days since 1970-01-01) mod (how many roots). Roots come from the \
             vocabulary entries' `root:` field. The six satellites are the family's words \
-            nearest your lexical rank, then other words near it. Before showing it, rank \
-            promotion updates easy_rating_velocity, cycle_count and — when easy answers come \
-            fast — lexical_rank in your profile (docs/scheduling.md, "Rank promotion").
+            nearest your lexical rank, then other words near it: your rank after rank \
+            promotion, which raises it when easy answers come fast (docs/scheduling.md, "Rank \
+            promotion"). Today only reads; your next study session saves the promotion \
+            (easy_rating_velocity, cycle_count, lexical_rank) to your profile.
             """
     )
 
@@ -24,7 +25,7 @@ struct TodayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show the matrix of this date (YYYY-MM-DD) instead of today's.", valueName: "date"))
     var date: String?
 
-    @Flag(help: "Leave the profile as it is (no rank promotion).")
+    @Flag(help: "Use the lexical rank your profile holds, without rank promotion.")
     var noPromotion = false
 
     func run() throws {
@@ -38,15 +39,18 @@ struct TodayCommand: ParsableCommand {
             zone = TimeZone(identifier: "UTC")!
         }
         let library = try CommandContext.library(rote.global)
+        // Derived, never written here: a command that only looks leaves the library as it was.
+        var rank: Int?
         if !noPromotion, date == nil {
-            let (outcome, before) = try library.promoteRank()
-            if outcome.promoted, let rank = outcome.lexicalRank {
+            let (outcome, before) = try library.rankPromotion()
+            if outcome.promoted, let promoted = outcome.lexicalRank {
                 print(
-                    "Your easy answers come fast (\(Int(((outcome.easyRatingVelocity ?? 0) * 100).rounded()))% easy): lexical rank \(before.map(String.init) ?? "none") → \(rank)."
+                    "Your easy answers come fast (\(Int(((outcome.easyRatingVelocity ?? 0) * 100).rounded()))% easy): lexical rank \(before.map(String.init) ?? "none") → \(promoted); your next study session saves it."
                 )
+                rank = promoted
             }
         }
-        guard let matrix = try library.today(date: when, timeZone: zone) else {
+        guard let matrix = try library.today(date: when, timeZone: zone, lexicalRank: rank) else {
             throw CLIError(
                 "no word has a root yet: the daily matrix needs vocabulary entries with a `root:` field (docs/format.md)"
             )

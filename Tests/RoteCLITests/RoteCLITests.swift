@@ -378,8 +378,15 @@ import Testing
         #expect(written == 2)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        // The next run commits the interrupted session before anything else.
-        let next = await rote(["-C", lib.path, "--user", "tester", "study", "--plan"])
+        // A plan only reads: the interrupted session stays for the next writer.
+        let head = await Shell.run("git", ["rev-parse", "HEAD"], in: lib).stdout
+        let plan = await rote(["-C", lib.path, "--user", "tester", "study", "--plan"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(!plan.stderr.contains("interrupted session"), "\(plan.stderr)")
+        #expect(await Shell.run("git", ["rev-parse", "HEAD"], in: lib).stdout == head)
+        #expect(FileManager.default.fileExists(atPath: lib.appending(path: ".git/rote/session.yaml").path))
+        // The next study commits the interrupted session before anything else.
+        let next = await rote(["-C", lib.path, "--user", "tester", "study"], input: "quit\n")
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stderr.contains("interrupted session"))
         let library = try LibraryLoader().load(lib)

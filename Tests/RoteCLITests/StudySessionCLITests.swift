@@ -260,7 +260,7 @@ import Testing
         #expect(level == "cloze1", "read, read and reflect are on disk before the kill")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let next = await rote(["study", "--plan"])
+        let next = await rote(["study", "verses"], input: "quit\n")
         #expect(next.stderr.contains("interrupted session"), "\(next.stderr)")
         let committed = await Shell.run("git", ["show", "HEAD:profiles/ana/progress/verses/joh-11-35.yaml"], in: lib)
             .stdout

@@ -169,19 +169,28 @@ import Testing
                 of: studying.entry(named: "lex/w\(n)"), grade: n % 5 == 0 ? .good : .easy, ms: 1000, reviewID: "r\(n)",
                 now: at)
         }
-        let (outcome, before) = try Self.reopen(directory).promoteRank(now: now)
+        let commits = await Self.commits(directory)
+        let (outcome, before) = try Self.reopen(directory).rankPromotion(now: now)
         #expect(before == 200)
         #expect(outcome.easyRatingVelocity == 0.833, "20 easy of 24 real reviews")
         #expect(outcome.cycleCount == 4)
         #expect(outcome.lexicalRank == 430, "the 90th percentile of the easy words' ranks")
+        #expect(await Self.commits(directory) == commits, "deriving it writes nothing")
+        #expect(try Self.reopen(directory).profile?.lexicalRank == 200)
+
+        // The next study session's commit writes it, from the reviews before the session.
+        let start = try Self.reopen(directory).startStudy(
+            decks: ["lex"], limits: StudyLimits(newPerDay: 30, reviewsPerDay: 0), now: now)
+        try #require(!start.plan.isEmpty)
+        let runner = try start.runner(console: FirstChoiceConsole(answers: 4), typed: false, now: { now })
+        #expect(try runner.run(plan: start.plan) != nil)
+        start.close()
         let promoted = try Self.reopen(directory)
         #expect(
             promoted.profile?.lexicalRank == 430 && promoted.profile?.cycleCount == 4
                 && promoted.profile?.easyRatingVelocity == 0.833)
-        #expect(await Self.commits(directory).first == "Promote: lexical rank 200 → 430")
-        let commits = await Self.commits(directory).count
-        _ = try promoted.promoteRank(now: now)
-        #expect(await Self.commits(directory).count == commits, "nothing changed, nothing committed")
+        #expect(await Self.commits(directory).count == commits.count + 1)
+        #expect(await Self.commits(directory).first?.hasPrefix("Study: ") == true)
     }
 
     /// Ignored and known words push their families (words beginning with them) back among
@@ -362,5 +371,21 @@ import Testing
         #expect(try Self.reopen(directory).profile?.interests.map(\.0) == ["travel"])
         #expect(throws: LibraryError.self) { try Self.reopen(directory).setInterests([("food", 1.5)]) }
         #expect(throws: LibraryError.self) { try Self.reopen(directory).setInterests([("two words", 1)]) }
+    }
+}
+
+/// A learner who picks the first choice for `answers` questions, then stops (the end of input).
+final class FirstChoiceConsole: StudyConsole {
+    var answers: Int
+    let isInteractive = false
+
+    init(answers: Int) { self.answers = answers }
+
+    func beginCard(number: Int, total: Int, title: String) {}
+    func show(_ text: String, style: TextStyle) {}
+    func ask(_ prompt: String, kind: AnswerKind) -> ConsoleReply? {
+        guard answers > 0 else { return nil }
+        answers -= 1
+        return ConsoleReply.parse(line: "1")
     }
 }

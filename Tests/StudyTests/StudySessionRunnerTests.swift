@@ -176,8 +176,8 @@ final class ScriptedConsole: StudyConsole {
         directory.write(progressLeftover, "reviews:\n  - {id: half")
         let live = "profiles/ana/progress/maths/arithmetic/addition/.order_steps.yaml.\(getpid()).8.tmp"
         directory.write(live, "reviews:\n")
-        let git = try LibraryGit(root: root, user: "ana")
-        #expect(try StudySessionRunner.recoverInterruptedSession(root: root, git: git))
+        let writer = try LibraryWriter(root: root, user: "ana", purpose: "study")
+        #expect(try writer.recoverInterruptedSession())
         #expect(directory.read(String(leftover)) == nil, "the killed write's temporary file is gone")
         #expect(directory.read(progressLeftover) == nil, "the killed progress write's temporary file is gone")
         #expect(directory.read(live) != nil, "a live writer's temporary file stays")
