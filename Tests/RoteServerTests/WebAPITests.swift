@@ -2,7 +2,6 @@ import Foundation
 import Git
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import RoteLibrary
 import RoteModel
 import RoteServer
@@ -12,7 +11,7 @@ import TestSupport
 import Testing
 import WebPages
 
-/// The JSON API of `rote serve` through Hummingbird's test client, on a copy of the starter
+/// The JSON API of `rote serve` through its own server on 127.0.0.1, on a copy of the starter
 /// library: the security rules, then each page's calls, checking the files and commits they
 /// leave as `rote study` and `rote letters record` would leave them.
 @Suite struct WebAPITests {
@@ -31,10 +30,8 @@ import WebPages
                 policy: AccessPolicy(token: WebAPITests.token, hosts: AccessPolicy.hosts(listeningOn: "127.0.0.1")))
         }
 
-        func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws
-            -> Value
-        {
-            try await Application(router: app.router()).test(.router, body)
+        func test<Value: Sendable>(_ body: @Sendable (LoopbackClient) async throws -> Value) async throws -> Value {
+            try await withLoopbackServer(app, body)
         }
 
         /// The library's log once every write's commit, made behind its answer, is in.
@@ -320,7 +317,7 @@ import WebPages
     }
 
     /// Answers whatever the session asks (the first choice, Enter for the rest) until it ends.
-    static func studyToTheEnd(_ client: some TestClientProtocol, first: [String: Any], limit: Int = 200) async throws
+    static func studyToTheEnd(_ client: LoopbackClient, first: [String: Any], limit: Int = 200) async throws
         -> [String: Any]
     {
         var screen = first

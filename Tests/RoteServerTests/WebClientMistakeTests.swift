@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import RoteModel
 import RoteServer
 import TestSupport
@@ -121,8 +120,7 @@ import Testing
     /// connection's handler, as JSON all the same.
     @Test func anOverlongAddressGetsAJSONError() async throws {
         let served = await Served()
-        let application = WebServer.application(app: served.app, host: "127.0.0.1", port: 0)
-        try await application.test(.live) { client in
+        try await served.test { client in
             let long = "/api/entries?q=" + String(repeating: "a", count: 100_000)
             let response = try await client.execute(uri: long, method: .get, headers: WebAPITests.headers())
             #expect(response.status == .requestHeaderFieldsTooLarge)
@@ -130,7 +128,7 @@ import Testing
             #expect(WebAPITests.errorCode(response) == "too_large", "\(String(buffer: response.body))")
         }
         // The same server answers an ordinary request as before.
-        try await WebServer.application(app: served.app, host: "127.0.0.1", port: 0).test(.live) { client in
+        try await served.test { client in
             let response = try await client.execute(uri: "/api/decks", method: .get, headers: WebAPITests.headers())
             #expect(response.status == .ok)
         }

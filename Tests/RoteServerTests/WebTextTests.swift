@@ -2,7 +2,6 @@ import Foundation
 import Git
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import RoteLibrary
 import RoteModel
 import RoteServer
