@@ -57,12 +57,12 @@ test-deps: deps
 		python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q 'selenium==$(SELENIUM_VERSION)'; \
 	}
 
-test: test-deps format-check
-	$(SWIFT) build --build-tests
-	ROTE_TEST_SSHD=$(TEST_SSHD) $(SWIFT) test --skip-build
-	python3 tools/english-a1/build_deck.py --check
-	$(MAKE) --no-print-directory check-corpus
-	$(MAKE) --no-print-directory browser-test
+# tools/run-tests runs each check with its output in .build/test-logs/, shows only what fails,
+# and ends with one line: N passed, N failed, N skipped. `.ci/run` passes TEST_FLAGS=--ci to
+# add the Debian package's install check and the fuzz smoke run.
+TEST_FLAGS ?=
+test: test-deps
+	@SWIFT=$(SWIFT) MAKE=$(MAKE) ROTE_TEST_SSHD=$(TEST_SSHD) python3 tools/run-tests $(TEST_FLAGS)
 
 # swift-format with the rules in .swift-format (line length 120): `make format` rewrites the
 # sources in place; `make format-check` (run by `make test`, so by CI) fails on any difference.
@@ -79,9 +79,11 @@ format-check:
 browser-test: build
 	$(BROWSER_VENV)/bin/python Tests/Browser/test_web.py
 
-# Coverage-guided fuzzing with libFuzzer (Fuzz/README.md): one instrumented build in
-# .build/fuzz, then every target for FUZZ_RUNS executions (`make fuzz`), or each for a few
-# seconds (`make fuzz-smoke`, which `make test` runs so CI tries every target).
+# Coverage-guided fuzzing with libFuzzer (Fuzz/README.md). `make fuzz`: an optimised,
+# instrumented build in .build/fuzz, then every target for FUZZ_RUNS executions. `make
+# fuzz-smoke` (CI): a debug build beside the tests' own in .build, which reuses every compiled
+# dependency and recompiles only Rote's targets with instrumentation, then each target for a
+# few seconds. The next `make build` recompiles those targets without it.
 FUZZ_TARGETS := yaml-block progress-reader merge-progress merge-profile merge-immutable merge-letters seed-json table-csv apkg launch-index web-request
 FUZZ_RUNS ?= 1000000
 FUZZ_SMOKE_SECONDS ?= 3
@@ -92,8 +94,9 @@ fuzz-build: deps
 fuzz: fuzz-build
 	@for target in $(FUZZ_TARGETS); do bash Fuzz/run.sh $$target -runs=$(FUZZ_RUNS) || exit 1; done
 
-fuzz-smoke: fuzz-build
-	@for target in $(FUZZ_TARGETS); do bash Fuzz/run.sh $$target -max_total_time=$(FUZZ_SMOKE_SECONDS) || exit 1; done
+fuzz-smoke: deps
+	ROTE_FUZZ=1 $(SWIFT) build --product rote-fuzz
+	@for target in $(FUZZ_TARGETS); do ROTE_FUZZ_BINARY=.build/debug/rote-fuzz bash Fuzz/run.sh $$target -max_total_time=$(FUZZ_SMOKE_SECONDS) || exit 1; done
 
 check-corpus: build
 	$(ROTE) -C . check

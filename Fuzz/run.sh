@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs one libFuzzer target of rote-fuzz (built by `make fuzz-build` into .build/fuzz).
+# Runs one libFuzzer target of rote-fuzz (built by `make fuzz-build` into .build/fuzz, or
+# by `make fuzz-smoke` into .build/debug, which passes ROTE_FUZZ_BINARY).
 #   Fuzz/run.sh TARGET [libFuzzer options…]   e.g. Fuzz/run.sh yaml-block -runs=1000000
 # The committed seeds in Fuzz/corpus/TARGET are read, never written; inputs the fuzzer finds
 # go to .build/fuzz/corpus/TARGET, crashes to .build/fuzz/crashes/. Prints one summary line:
@@ -7,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=$1; shift
-binary=.build/fuzz/release/rote-fuzz
-[ -x "$binary" ] || { echo "no $binary: run make fuzz-build first" >&2; exit 1; }
+binary=${ROTE_FUZZ_BINARY:-.build/fuzz/release/rote-fuzz}
+[ -x "$binary" ] || { echo "no $binary: run make fuzz-build (or make fuzz-smoke) first" >&2; exit 1; }
 work=.build/fuzz/corpus/$target
 mkdir -p "$work" .build/fuzz/crashes
 log=.build/fuzz/$target.log

@@ -624,4 +624,12 @@ class LanguageAndLayoutTests(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    program = unittest.main(verbosity=2, exit=False)
+    result = program.result
+    # tools/run-tests adds these to its one closing line: passed, failed, skipped.
+    if os.environ.get("ROTE_TEST_COUNTS"):
+        failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+        skipped = len(result.skipped)
+        Path(os.environ["ROTE_TEST_COUNTS"]).write_text(
+            f"{result.testsRun - failed - skipped} {failed} {skipped}\n")
+    sys.exit(0 if result.wasSuccessful() else 1)
