@@ -27,6 +27,20 @@ public enum LadderLevel: String, Sendable, Hashable, Codable, CaseIterable, Comp
     var index: Int { Self.allCases.firstIndex(of: self)! }
 
     public static func < (lhs: LadderLevel, rhs: LadderLevel) -> Bool { lhs.index < rhs.index }
+
+    /// The rung as a learner reads it: what they are asked to do there.
+    public var learnerName: String {
+        switch self {
+        case .read1: "reading it aloud"
+        case .read2: "reading it aloud again"
+        case .reflect: "saying what it means to you"
+        case .cloze1: "filling in a few missing words"
+        case .cloze2: "filling in a missing clause"
+        case .cloze3: "reciting from the first words of each clause"
+        case .recite: "reciting it all"
+        case .review: "review"
+        }
+    }
 }
 
 /// How one attempt at a rung went.

@@ -94,7 +94,9 @@ extension StudySessionRunner {
             let from = ladder.level
             ladder.record(outcome, clauseCount: clauseCount)
             try saveLadder(entry.id, ladder, &file)
-            if ladder.level < from { console.show("Down to \(ladder.level.rawValue); try again.", style: .dim) }
+            if ladder.level < from {
+                console.show("One step back, to \(ladder.level.learnerName); try again.", style: .dim)
+            }
             if ladder.level == .review { console.show("\(passage.reference) graduates to review.", style: .correct) }
         }
         return answers

@@ -16,7 +16,7 @@ struct ExportCommand: ParsableCommand {
 
             With --deck: a vocabulary or passages deck as a table with a header row, in the \
             columns `rote import` reads, to --out (a file) or stdout; a skills deck with --format \
-            json in the skills seed's JSON (seed 001: domains, skills, questions), which \
+            json as one JSON file of domains, skills and questions, which \
             `rote import FILE.json --deck NAME` reads back. \
             Examples: rote export --user ana --format json; rote export --deck kjv --format tsv --out kjv.tsv; \
             rote export --deck math --format json --out math.json

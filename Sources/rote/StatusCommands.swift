@@ -67,7 +67,7 @@ struct ResetCommand: EntryStatusCommand {
 struct IgnoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ignore",
-        abstract: "Never study these entries (seed 002's triage: a word you know or do not want).",
+        abstract: "Never study these entries: a word you already know, or one you do not want.",
         discussion:
             "A word in no deck (`rote ignore the`) goes into your profile's ignored_words: any entry with that word, in any deck now or later, counts as ignored."
     )
@@ -101,7 +101,7 @@ struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract:
-            "Study these words now (seed 002's \"Add to deck\"): active, with a first review, first in your next session.",
+            "Study these words now: active, with a first review, first in your next session.",
         discussion:
             "Each entry is made active (and its word leaves ignored_words) and gets a first review graded `again` — you met it and do not know it yet — so it is in learning and comes up in your next session before any new word. One commit."
     )

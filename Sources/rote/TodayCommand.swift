@@ -56,13 +56,12 @@ struct TodayCommand: ParsableCommand {
             )
         }
         let day = matrix.day
-        print(
-            "Root of the day: \(day.root)  (root \(((day.epochDay % day.rootCount) + day.rootCount) % day.rootCount + 1) of \(day.rootCount), day \(day.epochDay))"
-        )
+        let family = ((day.epochDay % day.rootCount) + day.rootCount) % day.rootCount + 1
+        print("Root of the day: \(day.root)  (word family \(family) of \(day.rootCount); tomorrow brings the next)")
         if let root = matrix.root { print("  " + Self.line(root)) }
-        let family = day.family.filter { $0.id != day.rootWord?.id }.map(\.word)
-        if !family.isEmpty { print("  family: " + family.joined(separator: ", ")) }
-        print("Satellites:")
+        let relatives = day.family.filter { $0.id != day.rootWord?.id }.map(\.word)
+        if !relatives.isEmpty { print("  family: " + relatives.joined(separator: ", ")) }
+        print("Words near your level:")
         for word in matrix.satellites { print("  " + Self.line(word)) }
     }
 

@@ -294,7 +294,7 @@ final class ScriptedConsole: StudyConsole {
         // cloze1 failed → reflect (again, empty) → cloze1 failed → the visit ends, graded again.
         #expect(try progress(Self.passage).ladder?.level == "reflect")
         #expect(session.again == 1)
-        #expect(console.shown.contains("Down to reflect; try again."))
+        #expect(console.shown.contains("One step back, to saying what it means to you; try again."))
     }
 
     @Test func anUnlockedLetterIsDrawnOnPaperAndSelfGraded() throws {

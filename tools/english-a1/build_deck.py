@@ -62,7 +62,7 @@ def main():
     lines = text.splitlines(keepends=True)
     for index, line in enumerate(lines):
         if line.startswith("description:"):
-            lines[index] = f"description: The {len(rows)} A1 words of seed 000's batches 1–9, for Arabic-speaking beginners, in frequency order.\n"
+            lines[index] = f"description: The {len(rows)} most frequent English words at level A1, for Arabic-speaking beginners, in frequency order.\n"
     new = "".join(lines)
     if new != text:
         changed.append(deck)
