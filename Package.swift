@@ -239,7 +239,7 @@ let package = Package(
 
 // The modules that read, plan and write a library are optimised in debug builds too. The test
 // suite parses libraries in process and runs `rote` some thousand times: unoptimised, this code
-// took most of the suite's CPU (the suite ran in 715 s, and in 437 s with it optimised, on two
+// took most of the suite's CPU (the suite ran in 715 s, and in 474 s with it optimised, on two
 // cores). The command line, the server, the importers and the tests stay unoptimised: they are
 // not where the time goes, and they compile faster so. `ROTE_DEBUG_UNOPTIMISED=1 swift build`
 // turns it off for a debugger session.
