@@ -60,13 +60,15 @@ public final class LibraryLock: @unchecked Sendable {
     /// also change (a publisher's mirror).
     public init(file: URL, resource: String, purpose: String) throws {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        url = file
-        descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // No stored property is set until the lock is held: once they all are, a throw runs
+        // `deinit`, which would truncate and close this number again — by then another
+        // thread's file.
+        let descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw AtomicFile.WriteError(path: url.path, reason: String(cString: strerror(errno)))
+            throw AtomicFile.WriteError(path: file.path, reason: String(cString: strerror(errno)))
         }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let holder = (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(
+            let holder = (try? String(contentsOf: file, encoding: .utf8))?.trimmingCharacters(
                 in: .whitespacesAndNewlines)
             close(descriptor)
             throw Busy(holder: holder.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown process", resource: resource)
@@ -74,6 +76,8 @@ public final class LibraryLock: @unchecked Sendable {
         let note = "pid \(getpid()): rote \(purpose)\n"
         ftruncate(descriptor, 0)
         _ = note.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        self.descriptor = descriptor
+        url = file
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -65,5 +66,40 @@ import Testing
             if !acquired { usleep(50_000) }
         }
         #expect(acquired, "the kernel releases a dead holder's lock")
+    }
+    /// A refused lock closes its own descriptor once and touches nothing after. Its deinit
+    /// (which runs when an initializer throws after setting every property) used to truncate
+    /// and close the same number again, by then another thread's file: CI saw libgit2 fail
+    /// "Bad file descriptor" while a parallel test was refused a lock.
+    @Test func aRefusedLockNeverTouchesAnotherThreadsFile() throws {
+        let directory = TemporaryDirectory()
+        let held = try LibraryLock(root: directory.url, purpose: "study")
+        let stop = Atomic<Bool>(false)
+        let damaged = Atomic<Int>(0)
+        let rounds = Atomic<Int>(0)
+        let victim = directory.url.appending(path: "victim").path
+        // The file is written once; the thread then opens and checks it as fast as it can,
+        // so some open lands between the refused lock's close and its deinit.
+        try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: victim))
+        let writer = Thread {
+            while !stop.load(ordering: .relaxed) {
+                let descriptor = open(victim, O_RDWR | O_CLOEXEC)
+                guard descriptor >= 0 else { continue }
+                var info = stat()
+                let measured = fstat(descriptor, &info) == 0 ? Int(info.st_size) : -1
+                let closed = close(descriptor) == 0
+                if measured != 4096 || !closed { damaged.add(1, ordering: .relaxed) }
+                rounds.add(1, ordering: .relaxed)
+            }
+        }
+        writer.start()
+        for _ in 0..<5_000 where damaged.load(ordering: .relaxed) == 0 {
+            #expect(throws: LibraryLock.Busy.self) { _ = try LibraryLock(root: directory.url, purpose: "sync") }
+        }
+        stop.store(true, ordering: .relaxed)
+        while !writer.isFinished { usleep(1_000) }
+        withExtendedLifetime(held) {}
+        #expect(rounds.load(ordering: .relaxed) > 0)
+        #expect(damaged.load(ordering: .relaxed) == 0, "another thread's file was truncated or closed under it")
     }
 }
