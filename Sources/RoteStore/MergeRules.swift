@@ -28,6 +28,7 @@ public enum MergeRules {
         Rule(pattern: "profiles/*/sessions/**", kind: "immutable"),
         Rule(pattern: "profiles/*/saved/**", kind: "immutable"),
         Rule(pattern: "profiles/*/letters/**", kind: "letters"),
+        Rule(pattern: "corpus/**", kind: "entry"),
     ]
 
     /// The driver name git and libgit2 know a kind by: `rote-progress`, ….

@@ -1,5 +1,6 @@
 import Foundation
 public import Git
+public import RoteModel
 public import RoteStore
 import Scheduling
 
@@ -12,13 +13,34 @@ public struct SyncReport: Sendable, Equatable {
     public var pushed: Bool = false
     /// Fetch–merge–push rounds (more than one when a push was rejected).
     public var rounds: Int = 0
-    /// Files left with conflict markers (content both sides changed on the same lines).
+    /// Files left with conflict markers (a side that is not YAML that parses, or a file
+    /// that is not YAML, changed on the same lines by both sides).
     public var conflicts: [String] = []
+    /// Values two devices changed differently in the files this sync brought in, each kept
+    /// in its file's `conflicts:` list (`EntryMerge`).
+    public var editConflicts: [EntryConflict] = []
+    /// Files with conflict markers that this sync did not push, so no other device gets a
+    /// file it cannot read; fixed and committed, the next sync pushes.
+    public var heldBack: [String] = []
     /// Files of an erased learner the merge dropped (docs/sync.md, "The rules").
     public var erasureDrops: [ErasureDrop] = []
     public var upToDate: Bool = false
     /// True when a study session a kill interrupted was committed first, from its snapshot.
     public var recoveredSession: Bool = false
+}
+
+/// A value two devices changed differently, in the file at `path`.
+public struct EntryConflict: Sendable, Equatable {
+    public var path: String
+    public var conflict: EditConflict
+
+    package init(path: String, conflict: EditConflict) {
+        self.path = path
+        self.conflict = conflict
+    }
+
+    /// `corpus/english-a1/run.yaml:52: two devices changed 'translation' differently: …`.
+    public var text: String { "\(path):\(conflict.line.map(String.init) ?? "1"): \(conflict.message)" }
 }
 
 /// What a merge brought in from the other side.
@@ -117,6 +139,8 @@ public final class LibrarySync {
             if try isRemoteCurrent(branch: branch) {
                 return report
             }
+            report.heldBack = try filesWithConflictMarkers(toPush: branch)
+            if !report.heldBack.isEmpty { return report }
             progress("Pushing to \(remoteName)…")
             try removeStaleLocks(inFolderRemote: remote.url, branch: branch)
             do {
@@ -258,6 +282,7 @@ public final class LibrarySync {
             report.fastForwarded = true
             let changed = try repository.changedPaths(from: try head.tree(), to: try theirCommit.tree())
             report.merged = try summary(ours: head.tree(), merged: theirCommit.tree(), changed: changed)
+            report.editConflicts += try editConflicts(in: theirCommit.tree(), paths: changed)
             return
         }
         let merge = try mergeCommit(ours: head, theirs: theirCommit)
@@ -267,6 +292,7 @@ public final class LibrarySync {
             from: head, to: try repository.commit(mergeCommit), message: "rote sync: merge \(remoteName)")
         report.merged = summary
         report.conflicts += merge.conflicts
+        report.editConflicts += try editConflicts(in: merge.tree, paths: merge.changed)
         report.erasureDrops += merge.erasureDrops
     }
 
@@ -282,7 +308,8 @@ public final class LibrarySync {
     /// `resolve`, the merged tree, what it brought in, and the merge commit. The merge
     /// benchmark times this, so its figure is the product's.
     public func mergeCommit(ours head: Commit, theirs theirCommit: Commit) throws -> (
-        tree: Tree, commit: ObjectID, summary: MergeSummary, conflicts: [String], erasureDrops: [ErasureDrop]
+        tree: Tree, commit: ObjectID, summary: MergeSummary, changed: [String], conflicts: [String],
+        erasureDrops: [ErasureDrop]
     ) {
         let index = try repository.mergeCommits(ours: head.id, theirs: theirCommit.id)
         var conflicts: [String] = []
@@ -314,7 +341,7 @@ public final class LibrarySync {
         let commit = try repository.createCommit(
             tree: tree, parents: [head, theirCommit], message: message, author: signature, committer: signature,
             updateReference: nil)
-        return (tree, commit, summary, conflicts, drops)
+        return (tree, commit, summary, changed, conflicts, drops)
     }
 
     func resolve(_ conflict: IndexConflict, ours: ObjectID, theirs: ObjectID, base: ObjectID?) throws -> Resolution {
@@ -341,6 +368,33 @@ public final class LibrarySync {
             return Resolution(contents: kept, hasMarkers: false)
         case (nil, nil):
             return Resolution(contents: nil, hasMarkers: false)
+        }
+    }
+
+    /// The `conflicts:` records of the entry and deck files among `paths` in `tree`.
+    func editConflicts(in tree: Tree, paths: [String]) throws -> [EntryConflict] {
+        var found: [EntryConflict] = []
+        for path in paths where MergeKind.forPath(path) == .entry && path.hasSuffix(".yaml") {
+            guard let id = tree.entryID(atPath: path) else { continue }
+            found += EntryMerge.conflicts(in: try repository.blob(id), path: path).map {
+                EntryConflict(path: path, conflict: $0)
+            }
+        }
+        return found
+    }
+
+    /// The files HEAD changed since the remote branch that hold git's conflict markers: a
+    /// merge this sync (or an earlier one) could not settle. They are not pushed: another
+    /// device would fast-forward to a file it cannot read. None on a first push, which only
+    /// carries what this clone committed itself.
+    func filesWithConflictMarkers(toPush branch: String) throws -> [String] {
+        guard let remoteHead = try repository.reference(named: "refs/remotes/\(remoteName)/\(branch)"),
+            let head = try repository.headCommit()
+        else { return [] }
+        let tree = try head.tree()
+        return try repository.changedPaths(from: try repository.commit(remoteHead).tree(), to: tree).filter { path in
+            guard let id = tree.entryID(atPath: path) else { return false }
+            return YAMLSource.hasConflictMarkers(try repository.blob(id))
         }
     }
 

@@ -11,8 +11,11 @@ struct SyncCommand: ParsableCommand {
         discussion: """
             The remote is `origin` unless --remote says otherwise; it can be a path, file://, \
             git://, ssh or https URL. Progress, profiles and sessions merge without conflicts \
-            (see docs/sync.md); content both sides changed on the same lines is left with \
-            git's conflict markers for you to fix, while everything else syncs. Credentials \
+            (see docs/sync.md); deck files merge field by field, and a value both sides \
+            changed differently keeps one side's value and lists the other under \
+            `conflicts:` in the file (`rote check` shows both; sync then exits 1). A file \
+            that cannot be merged at all is left with git's conflict markers and is not \
+            pushed until fixed; everything else syncs. Credentials \
             come from ssh-agent, ~/.ssh keys, git credential helpers or ROTE_GIT_TOKEN, and \
             are never stored in the library. The token is sent only over https, and only to \
             ROTE_GIT_TOKEN_HOST or, when that is unset, the host of the library's origin.
@@ -54,6 +57,16 @@ struct SyncCommand: ParsableCommand {
             for path in report.conflicts { print("  \(path)") }
             print("Run `rote check` to see the lines, keep what you want, remove the markers, and commit.")
         }
+        if !report.heldBack.isEmpty {
+            Terminal.error(
+                "not pushed: \(report.heldBack.joined(separator: ", ")) still hold\(report.heldBack.count == 1 ? "s" : "") git's conflict markers, which no device could read; fix \(report.heldBack.count == 1 ? "it" : "them"), commit, and run `rote sync` again"
+            )
+        }
+        for conflict in report.editConflicts {
+            Terminal.error("warning: \(conflict.text)")
+        }
+        // Scripts see that something needs a person, though everything else synced.
+        if !report.heldBack.isEmpty || !report.editConflicts.isEmpty { throw ExitCode(1) }
     }
 }
 
@@ -108,7 +121,7 @@ struct SetupGitCommand: ParsableCommand {
         commandName: "setup-git",
         abstract: "Tell git how to merge Rote's files, so `git pull` merges exactly as `rote sync` does.",
         discussion:
-            "Writes merge.rote-progress, merge.rote-profile, merge.rote-immutable and merge.rote-letters drivers (`rote merge-driver <kind> %O %A %B %P`) into the library's .git/config, and which paths take them into .git/info/attributes (untracked, and ahead of the library's .gitattributes, which may predate a rule). `rote init`, `rote clone` and `rote sync` do this too."
+            "Writes merge.rote-progress, merge.rote-profile, merge.rote-immutable, merge.rote-letters and merge.rote-entry drivers (`rote merge-driver <kind> %O %A %B %P`) into the library's .git/config, and which paths take them into .git/info/attributes (untracked, and ahead of the library's .gitattributes, which may predate a rule). `rote init`, `rote clone` and `rote sync` do this too."
     )
 
     @ParentCommand var rote: RoteCommand
@@ -126,7 +139,7 @@ struct SetupGitCommand: ParsableCommand {
         let root = try CommandContext.locate(rote.global)
         try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGitCommand.rotePath)
         print(
-            "git in \(root.path) now merges progress, profile, session and letters files with \(SetupGitCommand.rotePath) merge-driver."
+            "git in \(root.path) now merges progress, profile, session, letters and deck files with \(SetupGitCommand.rotePath) merge-driver."
         )
     }
 }
@@ -139,7 +152,7 @@ struct MergeDriverCommand: ParsableCommand {
             "git calls `rote merge-driver KIND %O %A %B %P`: the result is written over OURS; exit 0 means merged, 1 means a conflict (OURS then holds both versions between conflict markers)."
     )
 
-    @Argument(help: "progress, profile, immutable or letters") var kind: String
+    @Argument(help: "progress, profile, immutable, letters or entry") var kind: String
     @Argument(help: "The common ancestor's version (%O).") var base: String
     @Argument(help: "Our version, overwritten with the result (%A).") var ours: String
     @Argument(help: "Their version (%B).") var theirs: String
@@ -165,6 +178,14 @@ struct MergeDriverCommand: ParsableCommand {
         {
         case .merged(let data):
             try AtomicFile.write(data, to: URL(fileURLWithPath: ours))
+            // Values both sides changed differently are in the file, one kept and one listed;
+            // git sees a clean merge, so say so here.
+            if kind == .entry {
+                let before = EntryMerge.conflicts(in: oursData, path: path).count
+                for conflict in EntryMerge.conflicts(in: data, path: path).dropFirst(before) {
+                    Terminal.error("rote merge-driver: warning: \(EntryConflict(path: path, conflict: conflict).text)")
+                }
+            }
         case .conflict(let reason):
             let text = try Repository.mergeText(ancestor: baseData, ours: oursData, theirs: theirsData, path: path)
             try AtomicFile.write(text.contents, to: URL(fileURLWithPath: ours))

@@ -68,7 +68,9 @@ import Testing
         #expect(MergeRules.kind(forPath: "profiles/ana/letters/alphabet/a.yaml") == "letters")
         #expect(MergeRules.kind(forPath: "profiles/ana/letters") == nil)
         #expect(MergeRules.kind(forPath: "profiles/ana/profile.yaml") == "profile")
-        #expect(MergeRules.kind(forPath: "corpus/ana/profile.yaml") == nil)
+        #expect(MergeRules.kind(forPath: "corpus/english-a1/run.yaml") == "entry")
+        #expect(MergeRules.kind(forPath: "corpus") == nil)
+        #expect(MergeRules.kind(forPath: "rote.yaml") == nil)
     }
 
     @Test func infoAttributesGetTheWholeTableAndKeepOtherLines() throws {

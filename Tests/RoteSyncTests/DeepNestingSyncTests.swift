@@ -62,6 +62,9 @@ import Testing
         try devices[0].study(["english-a1/run", "english-a1/go"], seed: 1)
         let report = try devices[0].sync()
         #expect(report.conflicts.contains(Self.path), "\(report.conflicts)")
+        // Its markers stay here until fixed: no other clone fast-forwards to them.
+        #expect(report.heldBack.contains(Self.path), "\(report.heldBack)")
+        #expect(!report.pushed)
         let check = await Shell.run(SyncIntegrationTests.rote, ["-C", devices[0].root.path, "check"])
         #expect(check.stdout.contains(Self.path), "\(check.stdout)")
         let list = await Shell.run(SyncIntegrationTests.rote, ["-C", devices[0].root.path, "list", "english-a1"])

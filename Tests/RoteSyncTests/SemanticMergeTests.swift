@@ -61,6 +61,8 @@ import Testing
             ("profiles/ana/profile.yaml", .profile),
             ("profiles/demo/sessions/2026/11/0f5313ad-17cb-4db7-8b73-c903620b64dc.yaml", .immutable),
             ("profiles/ana/saved/story-1.yaml", .immutable),
+            ("corpus/english-a1/run.yaml", .entry), ("corpus/english-a1/deck.yaml", .entry),
+            ("corpus/profiles/ana/profile.yaml", .entry),
         ] as [(String, MergeKind)])
     func pathsWithADriver(path: String, kind: MergeKind) {
         #expect(MergeKind.forPath(path) == kind)
@@ -68,9 +70,9 @@ import Testing
 
     /// What `.gitattributes` gives no driver, git merges line by line.
     @Test(arguments: [
-        "corpus/english-a1/run.yaml", "corpus/english-a1/deck.yaml", "rote.yaml", ".gitattributes",
+        "rote.yaml", ".gitattributes", "corpus",
         "profiles/profile.yaml", "profiles/ana/notes.yaml", "profiles/ana/x/profile.yaml",
-        "profiles//profile.yaml", "profiles/ana/progress", "profiles/ana/progress/", "corpus/profiles/ana/profile.yaml",
+        "profiles//profile.yaml", "profiles/ana/progress", "profiles/ana/progress/",
         "profiles/ana/profile.yaml/x",
     ])
     func pathsWithoutADriver(path: String) {
@@ -78,7 +80,7 @@ import Testing
     }
 
     @Test func kindsAreTheDriverNames() {
-        #expect(MergeKind.allCases.map(\.rawValue) == ["progress", "profile", "immutable", "letters"])
+        #expect(MergeKind.allCases.map(\.rawValue) == ["progress", "profile", "immutable", "letters", "entry"])
     }
 
     @Test func theEntryPointDispatchesByKind() {

@@ -214,6 +214,15 @@ public struct MappingReader {
     /// Warns once about each key that no field read asked for. Call after reading.
     public mutating func finish() {
         for index in keyList.indices where !used[index] {
+            // The entry merge's record of values two devices changed differently: each one
+            // is reported with both values, and the rest of the file loads as it is.
+            if context.isEmpty, keyList[index] == EditConflict.key {
+                for conflict in EditConflict.records(inList: values[index]) {
+                    log.warning(conflict.line, conflict.message)
+                }
+                used[index] = true
+                continue
+            }
             log.warning(values[index].mark.line, "unknown key '\(label(keyList[index]))' (ignored); check its spelling")
             used[index] = true
         }

@@ -187,6 +187,12 @@ public enum YAMLSource {
         return found
     }
 
+    /// Whether a file holds a line of git's conflict markers (binary files too: their
+    /// markers are as much a failed merge).
+    public static func hasConflictMarkers(_ data: Data) -> Bool {
+        !conflictMarkerLines(String(decoding: data, as: UTF8.self)).isEmpty
+    }
+
     static func conflictMarkerLines(_ text: String) -> [Int] {
         guard text.contains("<<<<<<<") || text.contains(">>>>>>>") else { return [] }
         var lines: [Int] = []

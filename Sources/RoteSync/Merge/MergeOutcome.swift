@@ -28,6 +28,9 @@ public enum MergeKind: String, Sendable, Hashable, CaseIterable {
     case immutable
     /// `profiles/*/letters/**`: tracing attempts, a union by id.
     case letters
+    /// `corpus/**`: entries and deck files, merged line by line, else field by field
+    /// (`EntryMerge`).
+    case entry
 
     /// The driver for a path relative to the library root, or nil for paths git merges line
     /// by line itself (corpus, manifests and anything else): the rule `MergeRules` (the table
@@ -60,6 +63,7 @@ public enum SemanticMerge {
         case .profile: ProfileMerge.merge(base: base, ours: ours, theirs: theirs, path: path)
         case .immutable: ImmutableMerge.merge(base: base, ours: ours, theirs: theirs)
         case .letters: LetterAttemptsMerge.merge(ours: ours, theirs: theirs, path: path)
+        case .entry: EntryMerge.merge(base: base, ours: ours, theirs: theirs, path: path)
         }
     }
 }
