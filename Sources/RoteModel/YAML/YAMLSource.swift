@@ -190,7 +190,11 @@ public enum YAMLSource {
     /// Whether a file holds a line of git's conflict markers (binary files too: their
     /// markers are as much a failed merge).
     public static func hasConflictMarkers(_ data: Data) -> Bool {
-        !conflictMarkerLines(String(decoding: data, as: UTF8.self)).isEmpty
+        // A byte search first: a sync checks every file it pushes, and almost none has any.
+        guard data.range(of: Data("<<<<<<<".utf8)) != nil || data.range(of: Data(">>>>>>>".utf8)) != nil else {
+            return false
+        }
+        return !conflictMarkerLines(String(decoding: data, as: UTF8.self)).isEmpty
     }
 
     static func conflictMarkerLines(_ text: String) -> [Int] {
