@@ -48,8 +48,23 @@ public enum MergeDriver {
     /// merges and must not call back into the repository being merged.
     public static func register(name: String, handler: @escaping Handler) throws {
         LibGit.ensureInitialized()
-        try MergeDriverRegistry.shared.register(name: name, handler: handler)
+        try MergeDriverRegistry.shared.register(name: name, scope: nil, handler: handler)
     }
+
+    /// Registers `handler` as the driver `name` for merges in `repository` only, ahead of
+    /// any process-wide handler of that name: two libraries merged at once in one process
+    /// (an app with two libraries, parallel syncs) each get their own, with their own
+    /// settings. Registering again for the same repository replaces it.
+    public static func register(name: String, for repository: Repository, handler: @escaping Handler) throws {
+        LibGit.ensureInitialized()
+        try MergeDriverRegistry.shared.register(name: name, scope: repository.registryScope, handler: handler)
+    }
+}
+
+extension Repository {
+    /// The repository as libgit2 names it to a merge driver (`git_repository_path`), the key
+    /// of its drivers.
+    var registryScope: String { String(cString: git_repository_path(pointer)) }
 }
 
 /// The handlers by driver name, and the `git_merge_driver` structs libgit2 holds on to (they
@@ -58,10 +73,12 @@ final class MergeDriverRegistry: @unchecked Sendable {
     static let shared = MergeDriverRegistry()
 
     private let lock = NSLock()
-    private var handlers: [String: MergeDriver.Handler] = [:]
+    /// Handlers by driver name, then by repository (`git_repository_path`; "" for every
+    /// repository).
+    private var handlers: [String: [String: MergeDriver.Handler]] = [:]
     private var drivers: [String: UnsafeMutablePointer<git_merge_driver>] = [:]
 
-    func register(name: String, handler: @escaping MergeDriver.Handler) throws {
+    func register(name: String, scope: String?, handler: @escaping MergeDriver.Handler) throws {
         lock.lock()
         defer { lock.unlock() }
         if drivers[name] == nil {
@@ -76,23 +93,25 @@ final class MergeDriverRegistry: @unchecked Sendable {
             }
             drivers[name] = driver
         }
-        handlers[name] = handler
+        handlers[name, default: [:]][scope ?? ""] = handler
     }
 
-    func handler(named name: String) -> MergeDriver.Handler? {
+    /// The handler for merges in the repository `scope`, else the process-wide one.
+    func handler(named name: String, scope: String) -> MergeDriver.Handler? {
         lock.lock()
         defer { lock.unlock() }
-        return handlers[name]
+        return handlers[name]?[scope] ?? handlers[name]?[""]
     }
 }
 
 /// libgit2's `apply` callback for every registered driver: finds the handler by the driver
-/// name libgit2 passes, reads the three blobs, and hands back the handler's verdict.
+/// name libgit2 passes and the repository being merged, reads the three blobs, and hands back the handler's verdict.
 private let applyMergeDriver: git_merge_driver_apply_fn = { _, pathOut, modeOut, mergedOut, driverName, source in
     guard let pathOut, let modeOut, let mergedOut, let driverName, let source,
-        let handler = MergeDriverRegistry.shared.handler(named: String(cString: driverName))
+        let repository = git_merge_driver_source_repo(source),
+        let handler = MergeDriverRegistry.shared.handler(
+            named: String(cString: driverName), scope: String(cString: git_repository_path(repository)))
     else { return GIT_PASSTHROUGH.rawValue }
-    let repository = git_merge_driver_source_repo(source)
     let ancestor = git_merge_driver_source_ancestor(source)
     let ours = git_merge_driver_source_ours(source)
     let theirs = git_merge_driver_source_theirs(source)

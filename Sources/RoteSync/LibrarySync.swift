@@ -94,7 +94,7 @@ public final class LibrarySync {
         guard LibraryLocation.isLibrary(git.root) else {
             throw SyncError(.notARepository, "\(git.root.path) has no rote.yaml, so it is not a Rote library")
         }
-        try MergeDrivers.register(settings: MergeDrivers.settingsResolver(root: git.root))
+        try installMergeDrivers()
         // The merge rules of this Rote, whatever the library's tracked .gitattributes predates.
         try MergeRules.installInfoAttributes(gitDirectory: repository.gitDirectory)
 
@@ -369,6 +369,12 @@ public final class LibrarySync {
         case (nil, nil):
             return Resolution(contents: nil, hasMarkers: false)
         }
+    }
+
+    /// Rote's drivers for this library's merges, with its decks' and learners' settings read
+    /// afresh (a sync may follow edits to them).
+    public func installMergeDrivers() throws {
+        try MergeDrivers.register(for: repository, settings: MergeDrivers.settingsResolver(root: git.root))
     }
 
     /// The `conflicts:` records of the entry and deck files among `paths` in `tree`.

@@ -18,10 +18,14 @@ public enum MergeDrivers {
         return { path in cache.settings(for: path) }
     }
 
-    /// Registers (or re-registers) the three drivers for this process.
-    public static func register(settings: @escaping @Sendable (String) -> SchedulerSettings) throws {
+    /// Registers (or re-registers) Rote's drivers for merges in `repository`, replaying
+    /// progress with `settings`: each library's merges use its own settings, however many
+    /// libraries this process merges at once.
+    public static func register(
+        for repository: Repository, settings: @escaping @Sendable (String) -> SchedulerSettings
+    ) throws {
         for kind in MergeKind.allCases {
-            try MergeDriver.register(name: driverName(kind)) { input in
+            try MergeDriver.register(name: driverName(kind), for: repository) { input in
                 guard let ours = input.ours, let theirs = input.theirs else { return .conflict }
                 let outcome = SemanticMerge.merge(
                     kind: kind, base: input.ancestor, ours: ours, theirs: theirs, path: input.path,

@@ -25,8 +25,9 @@ import Testing
 
         func git() throws -> LibraryGit { try LibraryGit(root: root, user: "ana", now: { [clock] in clock }) }
 
-        /// Answers `count` reviews of the given entries and commits them as one session.
-        func study(_ entries: [String], seed: UInt64) throws {
+        /// Answers `count` reviews of the given entries and commits them as one session, with
+        /// `grade` or random grades.
+        func study(_ entries: [String], seed: UInt64, grade chosen: Grade? = nil) throws {
             var random = SeededGenerator(seed: seed)
             let library = try LibraryLoader(users: .only("ana"), includeSessions: false).load(root)
             var session = SessionFile(id: "\(name)-\(seed)", user: "ana", device: name, startedAt: clock, decks: [])
@@ -34,7 +35,7 @@ import Testing
             for entry in entries {
                 clock = clock.addingTimeInterval(Double(10 + random.next() % 50))
                 var file = library.progress["ana"]?[entry] ?? ProgressFile(entry: entry)
-                let grade = Grade(rawValue: Int(random.next() % 4) + 1)!
+                let grade = chosen ?? Grade(rawValue: Int(random.next() % 4) + 1)!
                 let review = ReviewEvent(
                     id: "\(name)-\(seed)-\(entry)", at: clock, grade: grade, ms: 2000, device: name)
                 file.reviews.append(review)
@@ -237,6 +238,83 @@ import Testing
         for value in values { #expect(merged.contains(value), "\(value) is kept:\n\(merged)") }
         let list = await Shell.run(Self.rote, ["-C", devices[2].root.path, "list", "english-a1"])
         #expect(list.stdout.contains("english-a1/go "), "\(list.stdout)")
+    }
+
+    /// Issue #32 item 6: Rote's drivers were registered for the whole process, so the library
+    /// that synced last set the settings every merge in the process replayed progress with.
+    /// Two libraries whose learners keep different retention now merge at once, each with its
+    /// own: both libraries' drivers are installed before either merges, then both sync on two
+    /// threads at once.
+    @Test func twoLibrariesMergeAtOnceEachWithItsOwnSettings() async throws {
+        let path = "profiles/ana/progress/english-a1/run.yaml"
+        var networks: [Network] = []
+        var merging: [Device] = []
+        for retention in ["0.97", "0.7"] {
+            let network = Network()
+            networks.append(network)
+            let devices = try await network.devices(2)
+            let profile = devices[0].root.appending(path: "profiles/ana/profile.yaml")
+            let text = try String(contentsOf: profile, encoding: .utf8)
+            #expect(text.contains("\nsettings:\n"))
+            try text.replacingOccurrences(of: "\nsettings:\n", with: "\nsettings:\n  desired_retention: \(retention)\n")
+                .write(to: profile, atomically: true, encoding: .utf8)
+            try devices[0].sync()
+            try devices[1].sync()
+            for (index, device) in devices.enumerated() {
+                // Easy answers leave learning at once: the intervals then depend on retention.
+                for round in 0..<2 {
+                    try device.study(["english-a1/run"], seed: UInt64(7 + index * 10 + round), grade: .easy)
+                }
+            }
+            try devices[0].sync()
+            await Shell.run("git", ["fetch", "-q", "origin"], in: devices[1].root)
+            merging.append(devices[1])
+        }
+        // What each library's merge must write: its own settings' replay of both sides.
+        func expected(_ device: Device, settingsOf other: Device) throws -> Data {
+            let repository = try Repository.open(at: device.root)
+            let side = { (name: String) throws -> Data in
+                let tip = try #require(try repository.reference(named: name))
+                let file = try #require(try repository.commit(tip).tree().entryID(atPath: path))
+                return try repository.blob(file)
+            }
+            let outcome = ProgressMerge.merge(
+                base: nil, ours: try side("HEAD"), theirs: try side("refs/remotes/origin/main"),
+                settings: MergeDrivers.settingsResolver(root: other.root)(path), path: path)
+            guard case .merged(let data) = outcome else { throw CancellationError() }
+            return data
+        }
+        let wanted = try merging.map { try expected($0, settingsOf: $0) }
+        #expect(
+            try expected(merging[0], settingsOf: merging[1]) != wanted[0], "the two settings give different merges")
+
+        let syncs = try merging.map { LibrarySync(git: try $0.git()) }
+        for sync in syncs { try sync.installMergeDrivers() }
+        for (index, sync) in syncs.enumerated() {
+            let repository = sync.git.repository
+            let head = try #require(try repository.headCommit())
+            let theirsID = try #require(try repository.reference(named: "refs/remotes/origin/main"))
+            let theirs = try repository.commit(theirsID)
+            let merge = try sync.mergeCommit(ours: head, theirs: theirs)
+            let merged = try repository.blob(try #require(merge.tree.entryID(atPath: path)))
+            #expect(merged == wanted[index], "library \(index) merged with its own settings")
+        }
+
+        let reports = try await withThrowingTaskGroup(of: (Int, SyncReport).self) { group in
+            for (index, device) in merging.enumerated() {
+                let (root, clock) = (device.root, device.clock)
+                group.addTask {
+                    (index, try LibrarySync(git: LibraryGit(root: root, user: "ana", now: { clock })).sync())
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        #expect(reports.count == 2 && reports.values.allSatisfy { $0.pushed })
+        for (index, device) in merging.enumerated() {
+            let merged = try Data(contentsOf: device.root.appending(path: path))
+            #expect(merged == wanted[index], "library \(index), synced beside the other, kept its own settings")
+        }
+        withExtendedLifetime(networks) {}
     }
 
     @Test func anErasureStaysDeletedButAPlainDeletionLosesToAChange() async throws {

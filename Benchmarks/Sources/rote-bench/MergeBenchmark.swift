@@ -84,7 +84,7 @@ enum MergeBenchmark {
             Bench.log("merge: the library has \(progressPaths.count) progress files; changing \(changed) per branch")
         }
         let settings = MergeDrivers.settingsResolver(root: clone)
-        try MergeDrivers.register(settings: settings)
+        try MergeDrivers.register(for: repository, settings: settings)
 
         var random = SeededGenerator(seed: seed)
         let shuffled = StudyRandom.shuffled(progressPaths, using: &random)
