@@ -83,11 +83,11 @@ let package = Package(
         .target(
             name: "StudyData", dependencies: ["RoteModel", "Scheduling", "RoteStore"], swiftSettings: strictSettings),
         .target(
-            name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Parallelism"],
+            name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Git", "Parallelism"],
             swiftSettings: strictSettings),
         // The launch index cache in .git/rote/: what a launch needs, memory-mapped.
         .target(
-            name: "Launch", dependencies: ["RoteModel", "Scheduling", "RoteStore", "Git", "StudyData", "Parallelism"],
+            name: "Launch", dependencies: ["RoteModel", "RoteStore", "Git", "StudyData", "Parallelism"],
             swiftSettings: strictSettings),
         // The one way to open a library: the checked launch index, and each operation (show,
         // record a review, change a status, stats…) reading only the files it needs. The CLI,
@@ -111,14 +111,14 @@ let package = Package(
         .target(
             name: "RoteServer",
             dependencies: [
-                "RoteLibrary", "RoteModel", "RoteStore", "Study", "Scheduling", "Launch", "LetterTracing", "WebPages",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "RoteLibrary", "RoteModel", "RoteStore", "Study", "StudyData", "Scheduling", "Launch", "LetterTracing",
+                "WebPages", .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "AnkiImport",
-            dependencies: ["RoteModel", "Scheduling", "RoteStore", "CSQLite", "CZstd", "ZIPFoundation"],
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "Git", "CSQLite", "CZstd", "ZIPFoundation"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -154,14 +154,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "make-demo-profile",
-            dependencies: ["RoteStore", "Scheduling"],
+            dependencies: ["RoteModel", "RoteStore", "Scheduling"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "rote-bench",
             dependencies: [
-                "RoteModel", "Scheduling", "RoteStore", "RoteSync", "Git", "StudyData", "Study", "Launch",
-                "RoteLibrary", "LetterTracing", "Parallelism",
+                "RoteModel", "Scheduling", "RoteStore", "RoteSync", "Git", "Study", "Launch", "RoteLibrary",
+                "LetterTracing", "Parallelism",
             ],
             path: "Benchmarks/Sources/rote-bench",
             swiftSettings: strictSettings
@@ -169,7 +169,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "RoteModel", "RoteStore", "Git", .product(name: "Subprocess", package: "swift-subprocess"),
+                "RoteStore", "Git", .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Tests/TestSupport",

@@ -1,5 +1,6 @@
 public import Foundation
 public import Git
+public import RoteModel
 
 /// Who Rote's own commits are by. In a library whose `rote.yaml` says `privacy: anonymous`
 /// every commit Rote makes is authored `Rote <learner-id@users.rote.invalid>`, whatever git's

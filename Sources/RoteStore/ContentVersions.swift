@@ -1,5 +1,6 @@
 public import Foundation
 import Git
+public import RoteModel
 
 /// A deck whose version differs from the one a learner last saw (seed 003's content version),
 /// with what changed in between.

@@ -3,6 +3,7 @@ import Parallelism
 
 #if canImport(Glibc)
 import Glibc
+public import RoteModel
 #endif
 
 /// `rote check`: every file's own problems and the rules that look across files, with only

@@ -1,5 +1,6 @@
 public import Foundation
 public import Git
+public import RoteModel
 import StarterCorpus
 
 /// Creates a new library: a git repository holding `rote.yaml`, `.gitattributes`, the starter

@@ -1,5 +1,5 @@
 import Foundation
-import RoteModel
+public import RoteModel
 
 /// Why a library could not be found, opened or created, with what to do about it.
 public struct LibraryError: RoteError {

@@ -1,4 +1,5 @@
 import Foundation
+public import RoteModel
 
 /// What a file in a library is, by its path. The path decides the format; a path that fits
 /// none is reported, not guessed at.

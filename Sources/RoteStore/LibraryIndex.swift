@@ -1,4 +1,5 @@
 import Foundation
+public import RoteModel
 
 /// The in-memory index one learner's commands work from: entries by id, every inflected form
 /// to its lemma, rank order, and the learner's status per entry. Built once per launch from

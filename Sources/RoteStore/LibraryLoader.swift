@@ -5,6 +5,7 @@ import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
+public import RoteModel
 #endif
 
 /// Reads a library's files into a `LoadedLibrary`, parsing on every core.

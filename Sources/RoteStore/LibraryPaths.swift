@@ -1,5 +1,5 @@
 import Foundation
-import RoteModel
+public import RoteModel
 
 /// Where one learner's files live in a library, relative to its root — the one place these
 /// paths are spelled, so a reader, a writer and the validator cannot disagree about them.

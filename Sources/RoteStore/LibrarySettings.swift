@@ -1,5 +1,6 @@
 public import Foundation
 import Parallelism
+public import RoteModel
 
 /// The few files every operation on a library starts from — `rote.yaml`, every deck's
 /// `deck.yaml`, one learner's profile — and a deck's entries, read on their own: what an

@@ -1,4 +1,5 @@
 public import Foundation
+public import RoteModel
 import Scheduling
 
 /// What one file contributes to the rules that look across files — a few fields, kept for

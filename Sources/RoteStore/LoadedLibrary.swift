@@ -1,4 +1,5 @@
 public import Foundation
+public import RoteModel
 
 /// Everything read from a library's files, with every problem found on the way. Loading never
 /// stops at a bad file: it is reported here and left out, and the rest is usable.

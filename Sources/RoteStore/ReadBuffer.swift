@@ -3,6 +3,7 @@ import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
+import RoteModel
 #endif
 
 /// One growing buffer that file after file is read into, for passes over thousands of files

@@ -1,4 +1,5 @@
 import Foundation
+public import RoteModel
 public import Scheduling
 
 extension SchedulerSettings {

@@ -1,5 +1,5 @@
 import Foundation
-import RoteModel
+public import RoteModel
 
 /// The commit message of one study session, readable in `git log --oneline`:
 ///

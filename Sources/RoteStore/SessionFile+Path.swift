@@ -1,4 +1,4 @@
-import RoteModel
+public import RoteModel
 
 extension SessionFile {
     /// `profiles/<user>/sessions/<yyyy>/<mm>/<id>.yaml`.

@@ -1,5 +1,5 @@
 import Git
-import RoteModel
+public import RoteModel
 
 /// Why sync could not go on, with what to do; `cause` holds the `GitError` when libgit2
 /// failed (an authentication failure stays one, whatever the code).

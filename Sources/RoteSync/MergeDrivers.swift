@@ -1,5 +1,6 @@
 public import Foundation
 public import Git
+import RoteModel
 import RoteStore
 public import Scheduling
 

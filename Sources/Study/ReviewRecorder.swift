@@ -1,4 +1,5 @@
 public import Foundation
+public import RoteModel
 public import RoteStore
 import Scheduling
 

@@ -6,6 +6,7 @@ import RoteStore
 
 #if canImport(Glibc)
 import Glibc
+import RoteModel
 #endif
 
 struct ConsentCommand: AsyncParsableCommand {

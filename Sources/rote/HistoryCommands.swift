@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Git
 import RoteLibrary
+import RoteModel
 import RoteStore
 
 struct LogCommand: ParsableCommand {

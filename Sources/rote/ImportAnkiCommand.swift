@@ -2,6 +2,7 @@ import AnkiImport
 import ArgumentParser
 import Foundation
 import Git
+import RoteModel
 import RoteStore
 
 /// `rote import FILE.apkg|.colpkg`: an Anki package with its review history (`Import` hands

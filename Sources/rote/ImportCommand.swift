@@ -2,6 +2,7 @@ import ArgumentParser
 import Exchange
 import Foundation
 import Git
+import RoteModel
 import RoteStore
 
 struct ImportCommand: ParsableCommand {

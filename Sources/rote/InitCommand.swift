@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Git
+import RoteModel
 import RoteStore
 import RoteSync
 

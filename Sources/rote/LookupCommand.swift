@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Launch
 import RoteLibrary
+import RoteModel
 import RoteStore
 
 struct LookupCommand: ParsableCommand {

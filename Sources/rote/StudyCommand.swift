@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoteLibrary
+import RoteModel
 import RoteStore
 import Study
 

@@ -8,8 +8,22 @@ import Testing
 @Suite struct ArchitectureDocTests {
     /// Each non-test target of `Package.swift` → the targets (not products) it depends on.
     static func targets() throws -> [String: Set<String>] {
+        try declarations().mapValues(\.targets)
+    }
+
+    /// What one target of `Package.swift` declares: its folder, and the targets and products
+    /// it depends on.
+    struct Declaration {
+        var path: String
+        /// A build plugin depends on the tools it runs, which it never imports.
+        var isPlugin: Bool
+        var targets: Set<String> = []
+        var products: Set<String> = []
+    }
+
+    static func declarations() throws -> [String: Declaration] {
         let text = try String(contentsOf: Checkout.root.appending(path: "Package.swift"), encoding: .utf8)
-        var targets: [String: Set<String>] = [:]
+        var targets: [String: Declaration] = [:]
         let starts = try Regex(#"\.(target|executableTarget|systemLibrary|plugin)\(\s*name:\s*"([^"]+)""#)
         for match in text.matches(of: starts) {
             guard let name = match.output[2].substring.map(String.init) else { continue }
@@ -27,7 +41,10 @@ import Testing
                 }
             }
             let call = String(text[match.range.lowerBound...end])
-            var dependencies: Set<String> = []
+            var declaration = Declaration(path: "Sources/\(name)", isPlugin: match.output[1].substring == "plugin")
+            if let path = call.firstMatch(of: try Regex(#"path:\s*"([^"]+)""#))?.output[1].substring {
+                declaration.path = String(path)
+            }
             if let list = call.firstRange(of: "dependencies: [") {
                 var depth = 1
                 var body = ""
@@ -39,14 +56,57 @@ import Testing
                     }
                     body.append(character)
                 }
+                for product in body.matches(of: try Regex(#"\.product\(\s*name:\s*"([^"]+)""#)) {
+                    if let product = product.output[1].substring { declaration.products.insert(String(product)) }
+                }
                 let withoutProducts = body.replacing(try Regex(#"\.product\([^)]*\)"#), with: "")
                 for quoted in withoutProducts.matches(of: try Regex(#""([^"]+)""#)) {
-                    if let dependency = quoted.output[1].substring { dependencies.insert(String(dependency)) }
+                    if let dependency = quoted.output[1].substring { declaration.targets.insert(String(dependency)) }
                 }
             }
-            targets[name] = dependencies
+            targets[name] = declaration
         }
         return targets
+    }
+
+    /// Issue #32 item 7: a module's imports are what `Package.swift` declares for it, no more
+    /// (an import of a module that arrives only through another target's dependencies) and no
+    /// less (a target dependency nothing imports). Products count when they are imported by
+    /// their own name, as this package's all are. No module re-exports another (`@_exported`).
+    @Test func everyTargetImportsWhatItDeclares() throws {
+        let declarations = try Self.declarations()
+        let products = declarations.values.reduce(into: Set<String>()) { $0.formUnion($1.products) }
+        let known = Set(declarations.keys).union(products)
+        let importLine = try Regex(
+            #"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#
+        )
+        for (name, declaration) in declarations where !name.hasPrefix("rote-fuzz") {
+            let folder = Checkout.root.appending(path: declaration.path)
+            guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+                continue
+            }
+            var imported: Set<String> = []
+            var reexports: Set<String> = []
+            for case let file as URL in files where file.pathExtension == "swift" {
+                for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                    if line.hasPrefix("@_exported import ") { reexports.insert(file.lastPathComponent) }
+                    if let module = try importLine.wholeMatch(in: String(line))?.output[1].substring {
+                        imported.insert(String(module))
+                    }
+                }
+            }
+            let undeclared = imported.intersection(known).subtracting(declaration.targets).subtracting(
+                declaration.products
+            ).subtracting([name])
+            #expect(undeclared.isEmpty, "\(name) imports \(undeclared.sorted()) without declaring it in Package.swift")
+            #expect(
+                reexports.isEmpty, "\(name) re-exports \(reexports.sorted()) (`@_exported`); import it where it is used"
+            )
+            let unused = declaration.targets.union(declaration.products).subtracting(imported)
+            #expect(
+                unused.isEmpty || declaration.isPlugin,
+                "\(name) declares \(unused.sorted()) in Package.swift and never imports it")
+        }
     }
 
     @Test func theModuleGraphIsPackageSwifts() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Git
 import RoteLibrary
+import RoteModel
 import RoteStore
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import RoteModel
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import RoteModel
 import Scheduling
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Git
+import RoteModel
 import Scheduling
 import TestSupport
 import Testing
