@@ -138,10 +138,9 @@ extension AnkiImporter {
             ms: review.milliseconds > 0 ? review.milliseconds : nil, device: "anki")
     }
 
-    func commitMessage(_ report: Report, package: AnkiPackage, user: String, device: String) -> String {
+    func commitMessage(_ report: Report, package: AnkiPackage) -> CommitMessage {
         let entries = report.decks.map(\.entriesAdded).reduce(0, +)
-        var message =
-            "Import Anki deck '\(report.ankiDeck)' from \(package.fileName): \(entries) entr\(entries == 1 ? "y" : "ies"), \(report.reviewsAdded) review\(report.reviewsAdded == 1 ? "" : "s")\n\n"
+        var message = ""
         for deck in report.decks {
             message +=
                 "- \(deck.name) (\(deck.kind.rawValue)): \(deck.entriesAdded) added"
@@ -154,7 +153,9 @@ extension AnkiImporter {
         if !report.skipped.isEmpty {
             message += "- \(report.skipped.count) note\(report.skipped.count == 1 ? "" : "s") skipped\n"
         }
-        message += "\n\(SessionCommitMessage.deviceTrailer): \(device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-        return message
+        return CommitMessage(
+            subject:
+                "Import Anki deck '\(report.ankiDeck)' from \(package.fileName): \(entries) entr\(entries == 1 ? "y" : "ies"), \(report.reviewsAdded) review\(report.reviewsAdded == 1 ? "" : "s")",
+            body: message)
     }
 }

@@ -106,7 +106,7 @@ public struct AnkiImporter {
         guard !report.changes.isEmpty else { return report }
         report.commit = try git.apply(
             changes: report.changes,
-            message: commitMessage(report, package: package, user: options.user, device: git.device))?.hex
+            message: commitMessage(report, package: package))?.hex
         return report
     }
 

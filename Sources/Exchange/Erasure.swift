@@ -40,11 +40,15 @@ public enum Erasure {
     }
 
     /// The commit message of an erasure; its trailer is what sync looks for.
-    public static func message(user: String, files: Int, git: LibraryGit) -> String {
-        "Forget \(user): erase their profile, progress and sessions (\(files) file\(files == 1 ? "" : "s"))\n\n"
-            + "The learner asked for their data to be erased. Syncing keeps these files deleted even\n"
-            + "where another clone changed them meanwhile.\n\n"
-            + "\(SessionCommitMessage.erasureTrailer): \(user)\n" + LibraryWrite.trailers(git: git)
+    public static func message(user: String, files: Int) -> CommitMessage {
+        CommitMessage(
+            subject:
+                "Forget \(user): erase their profile, progress and sessions (\(files) file\(files == 1 ? "" : "s"))",
+            body: """
+                The learner asked for their data to be erased. Syncing keeps these files deleted even
+                where another clone changed them meanwhile.
+                """,
+            trailers: [.init(SessionCommitMessage.erasureTrailer, user)])
     }
 
     /// Deletes the learner's files from the work tree and commits the deletion. The caller holds
@@ -90,7 +94,7 @@ public enum Erasure {
             if case let .some(.some(data)) = changes[LibraryLocation.manifestName] {
                 try AtomicFile.write(data, to: manifestURL)
             }
-            let commit = try git.commit(changes: changes, message: message(user: user, files: files.count, git: git))
+            let commit = try git.commit(changes: changes, message: message(user: user, files: files.count))
             if moved { try? FileManager.default.removeItem(at: backup) }
             return Result(files: files, commit: commit, clearedDefaultUser: clearedDefault)
         } catch {

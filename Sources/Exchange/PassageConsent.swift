@@ -34,7 +34,7 @@ public enum PassageConsent {
             : "Consent: \(user) does not let Rote keep passage practice"
         try git.apply(
             changes: [LibraryPaths(user: user).profile: Data(profile.render().utf8)],
-            message: subject + "\n\n" + LibraryWrite.trailers(git: git))
+            message: CommitMessage(subject: subject))
         return profile.passagePracticeConsent!
     }
 
@@ -102,13 +102,17 @@ public enum PassageConsent {
             at: Timestamp.wholeSeconds(now))
         changes[LibraryPaths(user: user).profile] = Data(profile.render().utf8)
         let count = deleted.count + rewritten.count
-        let message =
-            "Withdraw consent: erase \(user)'s passage practice (\(count) file\(count == 1 ? "" : "s"))\n\n"
-            + "The learner withdrew their consent to Rote keeping passage practice (religious data).\n"
-            + "Its progress files and session attempts are erased; syncing keeps them erased even where\n"
-            + "another clone changed them meanwhile.\n\n"
-            + "\(SessionCommitMessage.erasureTrailer): \(user)\n\(scopeTrailer): \(SessionCommitMessage.passagesScope)\n"
-            + LibraryWrite.trailers(git: git)
+        let message = CommitMessage(
+            subject: "Withdraw consent: erase \(user)'s passage practice (\(count) file\(count == 1 ? "" : "s"))",
+            body: """
+                The learner withdrew their consent to Rote keeping passage practice (religious data).
+                Its progress files and session attempts are erased; syncing keeps them erased even where
+                another clone changed them meanwhile.
+                """,
+            trailers: [
+                .init(SessionCommitMessage.erasureTrailer, user),
+                .init(scopeTrailer, SessionCommitMessage.passagesScope),
+            ])
         let commit = try git.apply(changes: changes, message: message)
         return Withdrawal(deleted: deleted.sorted(), rewritten: rewritten.sorted(), commit: commit)
     }

@@ -87,12 +87,11 @@ public struct PublisherDecks {
         }
         try writer.git.apply(
             changes: changes,
-            message: """
-                Add deck \(name) \(snapshot.manifest.version) from \(RemoteURL.redactingUserinfo(url))
-
-                \(snapshot.files.count) file\(snapshot.files.count == 1 ? "" : "s") of '\(snapshot.manifest.title)'\(path.map { " (\($0))" } ?? "") at \(ref.map { "\($0), " } ?? "")commit \(commit.hex).
-
-                """)
+            message: CommitMessage(
+                subject: "Add deck \(name) \(snapshot.manifest.version) from \(RemoteURL.redactingUserinfo(url))",
+                body:
+                    "\(snapshot.files.count) file\(snapshot.files.count == 1 ? "" : "s") of '\(snapshot.manifest.title)'\(path.map { " (\($0))" } ?? "") at \(ref.map { "\($0), " } ?? "")commit \(commit.hex)."
+            ))
         return Added(name: name, version: snapshot.manifest.version, commit: commit.hex, files: snapshot.files.count)
     }
 
@@ -292,13 +291,14 @@ public struct PublisherDecks {
         }
         let commit = try git.apply(
             changes: changes,
-            message: """
-                Update deck \(deck) \(upstream.version) → \(theirs.manifest.version) from \(RemoteURL.redactingUserinfo(upstream.url))
-
-                Three-way merge of the publisher's \(newRef.map { "\($0), " } ?? "")commit \(theirs.commit.hex)
-                with this library's copy (base: \(upstream.commit)).
-                \(merge.summary)
-                """)
+            message: CommitMessage(
+                subject:
+                    "Update deck \(deck) \(upstream.version) → \(theirs.manifest.version) from \(RemoteURL.redactingUserinfo(upstream.url))",
+                body: """
+                    Three-way merge of the publisher's \(newRef.map { "\($0), " } ?? "")commit \(theirs.commit.hex)
+                    with this library's copy (base: \(upstream.commit)).
+                    \(merge.summary)
+                    """))
         return Updated(
             deck: deck, from: upstream.version, to: theirs.manifest.version, taken: merge.taken, merged: merge.merged,
             keptLocal: merge.keptLocal, settled: merge.settled, commit: commit?.hex)

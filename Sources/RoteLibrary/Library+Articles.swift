@@ -78,9 +78,7 @@ extension Library {
         let saved = try write(purpose: "article save") { git in
             try git.apply(
                 changes: [path: Data(article.render().utf8)],
-                message:
-                    "Save article: \(article.title)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-            )
+                message: CommitMessage(subject: "Save article: \(article.title)"))
             return (article, path)
         }
         // Saved, it is no longer one of this device's unsaved articles.

@@ -190,9 +190,7 @@ extension Library {
                 "Calibrate: lexical rank \(estimate.lexicalRank) ± \(Int(estimate.standardError.rounded())), \(warmed) word\(warmed == 1 ? "" : "s") warm-started"
             try git.apply(
                 changes: changes,
-                message:
-                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-            )
+                message: CommitMessage(subject: subject))
             return CalibrationOutcome(
                 lexicalRank: estimate.lexicalRank, standardError: estimate.standardError, questions: estimate.questions,
                 warmStarted: warmed, replaced: replaced)
@@ -220,9 +218,7 @@ extension Library {
                 "Calibrate --undo: synthetic reviews of \(files.count) word\(files.count == 1 ? "" : "s") removed"
             try git.apply(
                 changes: changes,
-                message:
-                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-            )
+                message: CommitMessage(subject: subject))
             return files.count
         }
     }

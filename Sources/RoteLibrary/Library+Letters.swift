@@ -123,9 +123,7 @@ extension Library {
             if let review { subject += " · review \(review.grade.name)" }
             try git.commit(
                 changes: changes,
-                message:
-                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-            )
+                message: CommitMessage(subject: subject))
             return RecordedLetterAttempt(
                 entry: entry, attempt: attempt, mastery: LetterMastery(attempts: updated.attempts, rule: rule),
                 rule: rule, newlyUnlocked: newlyUnlocked,

@@ -23,9 +23,7 @@ extension Library {
             profile.updatedAt = Timestamp.wholeSeconds(now)
             try git.apply(
                 changes: [path: Data(profile.render().utf8)],
-                message:
-                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-            )
+                message: CommitMessage(subject: subject))
             return profile
         }
     }

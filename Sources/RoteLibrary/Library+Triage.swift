@@ -25,9 +25,7 @@ extension Library {
             let subject = "Ignore: " + (added.count <= 3 ? added.joined(separator: ", ") : "\(added.count) words")
             try git.apply(
                 changes: [paths.profile: Data(updated.render().utf8)],
-                message:
-                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-            )
+                message: CommitMessage(subject: subject))
             return added
         }
     }
@@ -65,7 +63,7 @@ extension Library {
                 changes[paths.profile] = Data(updated.render().utf8)
             }
             try git.apply(
-                changes: changes, message: Self.subject("Add", results.map(\.entry.id), device: git.device, user: user))
+                changes: changes, message: Self.subject("Add", results.map(\.entry.id)))
             return results
         }
     }
@@ -98,15 +96,14 @@ extension Library {
             if !changes.isEmpty {
                 try git.apply(
                     changes: changes,
-                    message: Self.subject(
-                        "Known", results.filter(\.changed).map(\.entry.id), device: git.device, user: user))
+                    message: Self.subject("Known", results.filter(\.changed).map(\.entry.id)))
             }
             return results
         }
     }
 
-    static func subject(_ verb: String, _ names: [String], device: String, user: String) -> String {
-        "\(verb): " + (names.count <= 3 ? names.joined(separator: ", ") : "\(names.count) entries")
-            + "\n\n\(SessionCommitMessage.deviceTrailer): \(device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
+    static func subject(_ verb: String, _ names: [String]) -> CommitMessage {
+        CommitMessage(
+            subject: "\(verb): " + (names.count <= 3 ? names.joined(separator: ", ") : "\(names.count) entries"))
     }
 }

@@ -131,15 +131,9 @@ extension Library {
                 changes[result.path] = result.data
                 results.append((entry, result.file))
             }
-            let names = results.map(\.entry.id)
-            let subject =
-                "\(verb.prefix(1).uppercased() + verb.dropFirst()): "
-                + (names.count <= 3 ? names.joined(separator: ", ") : "\(names.count) entries")
             try git.apply(
                 changes: changes,
-                message:
-                    "\(subject)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-            )
+                message: Self.subject(verb.prefix(1).uppercased() + verb.dropFirst(), results.map(\.entry.id)))
             return results
         }
     }

@@ -306,9 +306,13 @@ extension LibraryGit {
     /// (`SyncError.Code.uncommittedChanges`) rather than overwritten — for imports, which
     /// rewrite content a person may be editing.
     @discardableResult
-    public func apply(changes: [String: Data?], message: String, protectingUncommittedEdits: Bool = false) throws
-        -> ObjectID?
+    public func apply(changes: [String: Data?], message: CommitMessage, protectingUncommittedEdits: Bool = false)
+        throws -> ObjectID?
     {
+        try apply(changes: changes, message: rendered(message), protectingUncommittedEdits: protectingUncommittedEdits)
+    }
+
+    func apply(changes: [String: Data?], message: String, protectingUncommittedEdits: Bool) throws -> ObjectID? {
         if protectingUncommittedEdits {
             let pending = Set(try pendingPaths())
             let touched = changes.keys.filter { path in

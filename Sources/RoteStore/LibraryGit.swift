@@ -86,8 +86,15 @@ public final class LibraryGit {
     /// or when the commit is made behind the write (a writer of `rote serve`: the commit is
     /// written as a durable `PendingCommit` journal first, and the pool commits it in order).
     @discardableResult
-    public func commit(changes: [String: Data?], message: String) throws -> ObjectID? {
-        try commit(changes: changes, message: message, journalName: nil)
+    public func commit(changes: [String: Data?], message: CommitMessage) throws -> ObjectID? {
+        try commit(changes: changes, message: rendered(message), journalName: nil)
+    }
+
+    /// `message` as this git commits it, with the trailers every Rote commit carries; a
+    /// session's are its own learner's and device's, which a recovery run by another learner
+    /// keeps.
+    public func rendered(_ message: CommitMessage, for session: SessionFile? = nil) -> String {
+        message.rendered(device: session?.device ?? device, user: session?.user ?? user)
     }
 
     func commit(changes: [String: Data?], message: String, journalName: String?) throws -> ObjectID? {
@@ -158,7 +165,9 @@ public final class LibraryGit {
     public func applySession(_ session: SessionFile, progress: [String: Data]) throws -> ObjectID? {
         var changes: [String: Data?] = progress.mapValues { $0 }
         changes[SessionFile.path(for: session)] = Data(session.render().utf8)
-        return try apply(changes: changes, message: SessionCommitMessage.make(for: session, recovered: false))
+        return try apply(
+            changes: changes, message: rendered(SessionCommitMessage.make(for: session), for: session),
+            protectingUncommittedEdits: false)
     }
 
     @discardableResult
@@ -167,7 +176,10 @@ public final class LibraryGit {
     {
         var changes: [String: Data?] = progress.mapValues { $0 }
         changes[SessionFile.path(for: session)] = Data(session.render().utf8)
-        return try commit(changes: changes, message: SessionCommitMessage.make(for: session, recovered: recovered))
+        return try commit(
+            changes: changes,
+            message: rendered(SessionCommitMessage.make(for: session, recovered: recovered), for: session),
+            journalName: nil)
     }
 
     /// Commits whatever library files changed in the work tree: hand edits to decks, or a
@@ -181,9 +193,7 @@ public final class LibraryGit {
         for path in paths {
             changes[path] = FileManager.default.contents(atPath: root.appending(path: path).path)
         }
-        return try commit(
-            changes: changes,
-            message: PendingCommitMessage.make(paths: paths, changes: changes, user: user, device: device))
+        return try commit(changes: changes, message: PendingCommitMessage.make(paths: paths, changes: changes))
     }
 
     /// Explains git lock files left by a crashed git or rote, and removes those no live process

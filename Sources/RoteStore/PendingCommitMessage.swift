@@ -2,7 +2,7 @@ import Foundation
 
 /// The message for work committed by `rote sync` before it fetches.
 enum PendingCommitMessage {
-    static func make(paths: [String], changes: [String: Data?], user: String, device: String) -> String {
+    static func make(paths: [String], changes: [String: Data?]) -> CommitMessage {
         let sessions = paths.filter { $0.contains("/sessions/") && changes[$0] != nil }
         let progress = paths.filter { $0.contains("/progress/") }
         let content = paths.filter { $0.hasPrefix("corpus/") }
@@ -17,13 +17,10 @@ enum PendingCommitMessage {
         let other = paths.count - content.count - sessions.count - progress.count
         if other > 0 { parts.append("\(other) other file\(other == 1 ? "" : "s")") }
         let recovered = !progress.isEmpty && sessions.isEmpty
-        let summary = (recovered ? "Recover: " : "Update: ") + parts.joined(separator: ", ")
-        var message = summary + "\n"
-        if recovered {
-            message += "\nReviews written by a session that ended before it could commit; every answer is kept.\n"
-        }
-        message += "\n\(SessionCommitMessage.deviceTrailer): \(device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-        if recovered { message += "\(SessionCommitMessage.recoveredTrailer): yes\n" }
-        return message
+        return CommitMessage(
+            subject: (recovered ? "Recover: " : "Update: ") + parts.joined(separator: ", "),
+            body: recovered
+                ? "Reviews written by a session that ended before it could commit; every answer is kept." : "",
+            trailers: recovered ? [.init(SessionCommitMessage.recoveredTrailer, "yes")] : [])
     }
 }

@@ -21,7 +21,7 @@ public enum SessionCommitMessage {
     /// The scope of `rote consent withdraw`: the learner's passage practice.
     package static let passagesScope = "passages"
 
-    public static func make(for session: SessionFile, recovered: Bool = false) -> String {
+    public static func make(for session: SessionFile, recovered: Bool = false) -> CommitMessage {
         let reviews = session.reviews
         var summary =
             "Study: \(reviews) review\(reviews == 1 ? "" : "s") (\(session.again) again, \(session.hard) hard, \(session.good) good, \(session.easy) easy)"
@@ -31,15 +31,13 @@ public enum SessionCommitMessage {
             let minutes = Int((end.timeIntervalSince(session.startedAt) / 60).rounded())
             summary += minutes < 1 ? " · <1 min" : " · \(minutes) min"
         }
-        var body = ""
-        if recovered {
-            body = "\nRecovered after an interrupted session: every answer given before the interruption is kept.\n"
-        }
-        var trailers = "\(sessionTrailer): \(session.id)\n"
-        if let device = session.device { trailers += "\(deviceTrailer): \(device)\n" }
-        trailers += "\(userTrailer): \(session.user)\n"
-        if recovered { trailers += "\(recoveredTrailer): yes\n" }
-        return summary + "\n" + body + "\n" + trailers
+        var trailers = [CommitMessage.Trailer(sessionTrailer, session.id)]
+        if recovered { trailers.append(.init(recoveredTrailer, "yes")) }
+        return CommitMessage(
+            subject: summary,
+            body: recovered
+                ? "Recovered after an interrupted session: every answer given before the interruption is kept." : "",
+            trailers: trailers)
     }
 
     /// The value of a `Key: value` trailer in a commit message, if present.

@@ -328,15 +328,14 @@ public final class LibrarySync {
         let oursTree = try head.tree()
         let changed = try repository.changedPaths(from: oursTree, to: tree)
         let summary = try summary(ours: oursTree, merged: tree, changed: changed)
-        var message = "Sync: merge \(summary.text) from \(remoteName)\n\n"
+        var body: [String] = []
         if !conflicts.isEmpty {
-            message += "Conflicts left with markers (fix, then commit): \(conflicts.joined(separator: ", "))\n\n"
+            body.append("Conflicts left with markers (fix, then commit): \(conflicts.joined(separator: ", "))")
         }
-        for drop in drops {
-            message += "Erasure kept: \(drop.text).\n\n"
-        }
-        message +=
-            "\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(git.user)\n"
+        for drop in drops { body.append("Erasure kept: \(drop.text).") }
+        let message = git.rendered(
+            CommitMessage(
+                subject: "Sync: merge \(summary.text) from \(remoteName)", body: body.joined(separator: "\n\n")))
         let signature = try git.signature()
         let commit = try repository.createCommit(
             tree: tree, parents: [head, theirCommit], message: message, author: signature, committer: signature,

@@ -37,9 +37,7 @@ public enum ContentUpgrade {
         let body = upgrades.flatMap(describe).map { "- " + $0 }.joined(separator: "\n")
         try git.apply(
             changes: [path: Data(profile.render().utf8)],
-            message:
-                "Content: \(title) for \(user)\n\n\(body)\n\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-        )
+            message: CommitMessage(subject: "Content: \(title) for \(user)", body: body))
         return upgrades
     }
 

@@ -100,10 +100,12 @@ enum Repair {
             Terminal.note("no progress file needed repair")
             return removed > 0
         }
-        let message =
-            "Repair: \(changes.count) progress file\(changes.count == 1 ? "" : "s") rebuilt from their readable lines (\(kept) review\(kept == 1 ? "" : "s") kept)\n\n"
-            + "\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(context.user)\n"
-        try git.apply(changes: changes, message: message)
+        try git.apply(
+            changes: changes,
+            message: CommitMessage(
+                subject:
+                    "Repair: \(changes.count) progress file\(changes.count == 1 ? "" : "s") rebuilt from their readable lines (\(kept) review\(kept == 1 ? "" : "s") kept)"
+            ))
         return true
     }
 }

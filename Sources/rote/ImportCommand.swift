@@ -128,10 +128,9 @@ struct ImportCommand: ParsableCommand {
             if plan.isBlocked { throw ExitCode.failure }
             return
         }
-        let message =
-            "Import: \(url.lastPathComponent) into \(deck) — \(plan.contents) (\(mode.rawValue))\n\n"
-            + "\(plan.created) new, \(plan.replaced) replaced, \(plan.unchanged) unchanged, \(plan.kept) kept.\n\n"
-            + LibraryWrite.trailers(git: git)
+        let message = CommitMessage(
+            subject: "Import: \(url.lastPathComponent) into \(deck) — \(plan.contents) (\(mode.rawValue))",
+            body: "\(plan.created) new, \(plan.replaced) replaced, \(plan.unchanged) unchanged, \(plan.kept) kept.")
         let commit = try git.apply(
             changes: plan.changes.mapValues { $0 }, message: message, protectingUncommittedEdits: true)
         print(plan.summary(dryRun: false))

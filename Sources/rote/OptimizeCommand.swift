@@ -119,8 +119,7 @@ struct OptimizeCommand: ParsableCommand {
         } else {
             let (changes, replayed) = FSRSFitting.changes(
                 library: library, user: user, profile: profile, deck: deck, parameters: fit.parameters, now: Date())
-            var message =
-                "Optimize: FSRS parameters for \(deck.map { "\(user)'s \($0) deck" } ?? user) from \(data.itemCount) reviews\n\n"
+            var message = ""
             message +=
                 "log loss \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))\n"
             message +=
@@ -128,9 +127,12 @@ struct OptimizeCommand: ParsableCommand {
             message += "(fsrs-rs's definitions, over \(data.itemCount) reviews a day or more after the one before)\n"
             message += "parameters: \(FittingOutput.list(fit.parameters))\n"
             message += "replayed \(replayed) progress file\(replayed == 1 ? "" : "s") with them\n"
-            message +=
-                "\n\(SessionCommitMessage.deviceTrailer): \(git.device)\n\(SessionCommitMessage.userTrailer): \(user)\n"
-            let commit = try git.apply(changes: changes, message: message)
+            let commit = try git.apply(
+                changes: changes,
+                message: CommitMessage(
+                    subject:
+                        "Optimize: FSRS parameters for \(deck.map { "\(user)'s \($0) deck" } ?? user) from \(data.itemCount) reviews",
+                    body: message))
             result = .committed(commit.map { String($0.hex.prefix(7)) } ?? "none", replayed: replayed)
         }
         try report(outcome, data: data, current: current, who: who, result: result, scores: (before, after))

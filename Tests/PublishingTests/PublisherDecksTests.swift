@@ -230,6 +230,14 @@ final class Publisher {
 
         let again = await rote(["deck", "update", "sermon"], in: library)
         #expect(again.stdout.contains("sermon 1.1.0 is up to date"), "\(again.stdout)")
+
+        // The add (HEAD~2) and the update carry the trailers every Rote commit does, which `rote
+        // log` reads to say who did what on which device.
+        for revision in ["HEAD", "HEAD~2"] {
+            let message = await Shell.run("git", ["log", "-1", "--format=%B", revision], in: library.url).stdout
+            #expect(SessionCommitMessage.trailer("Rote-User", in: message) != nil, "\(revision): \(message)")
+            #expect(SessionCommitMessage.trailer("Rote-Device", in: message) != nil, "\(revision): \(message)")
+        }
     }
 
     @Test func aTrueConflictIsReportedWithFileAndLineAndChangesNothing() async throws {

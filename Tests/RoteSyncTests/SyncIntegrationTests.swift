@@ -329,7 +329,8 @@ import Testing
         let git1 = try devices[1].git()
         try git1.commit(
             changes: ["profiles/ana/progress/english-a1/run.yaml": nil],
-            message: "Forget ana\n\n\(SessionCommitMessage.erasureTrailer): ana\n")
+            message: CommitMessage(subject: "Forget ana", trailers: [.init(SessionCommitMessage.erasureTrailer, "ana")])
+        )
         try git1.commit(changes: ["profiles/ana/progress/english-a1/go.yaml": nil], message: "Tidy up by hand\n")
         for path in ["run", "go"] {
             try FileManager.default.removeItem(
@@ -453,7 +454,7 @@ import Testing
         let session = SessionFile(
             id: "s1", user: "ana", device: "laptop", startedAt: start, endedAt: start.addingTimeInterval(14 * 60),
             decks: ["english-a1", "kjv"], again: 3, hard: 5, good: 14, easy: 2, new: 6)
-        let message = SessionCommitMessage.make(for: session)
+        let message = SessionCommitMessage.make(for: session).rendered(device: "laptop", user: "ana")
         #expect(
             message.hasPrefix(
                 "Study: 24 reviews (3 again, 5 hard, 14 good, 2 easy), 6 new — english-a1, kjv · 14 min\n"))

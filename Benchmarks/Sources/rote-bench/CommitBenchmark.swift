@@ -132,7 +132,7 @@ enum CommitBenchmark {
         for run in 1...runs {
             Bench.log("commit: run \(run) of \(runs)")
             let (session, progress, paths) = try prepareSession()
-            let message = SessionCommitMessage.make(for: session)
+            let message = git.rendered(SessionCommitMessage.make(for: session), for: session)
             let (roteTime, _) = try Timing.measure { try git.commitSession(session, progress: progress) }
             let (gitTime, _) = try Timing.measure { () throws -> Void in
                 try Bench.git(
