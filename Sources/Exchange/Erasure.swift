@@ -63,7 +63,7 @@ public enum Erasure {
                 message:
                     "no learner '\(user)' in this library (nothing under profiles/\(user)/, now or in the last commit)")
         }
-        var changes: [String: Data?] = ["profiles/\(user)": nil]
+        var changes: [String: Data?] = [:]
         var clearedDefault = false
         let manifestURL = git.root.appending(path: LibraryLocation.manifestName)
         if let data = FileManager.default.contents(atPath: manifestURL.path),
@@ -82,26 +82,12 @@ public enum Erasure {
             changes[LibraryLocation.manifestName] = Data(kept.joined(separator: "\n").utf8)
             clearedDefault = true
         }
-        let folder = git.root.appending(path: "profiles/\(user)")
-        let backup = git.root.appending(path: ".git/rote/forget-\(user)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(
-            at: backup.deletingLastPathComponent(), withIntermediateDirectories: true)
-        // Moved aside, not deleted, until the commit exists: a failed commit puts it back.
-        let moved = FileManager.default.fileExists(atPath: folder.path)
-        if moved { try FileManager.default.moveItem(at: folder, to: backup) }
-        let originalManifest = FileManager.default.contents(atPath: manifestURL.path)
-        do {
-            if case let .some(.some(data)) = changes[LibraryLocation.manifestName] {
-                try AtomicFile.write(data, to: manifestURL)
-            }
-            let commit = try git.commit(changes: changes, message: message(user: user, files: files.count))
-            if moved { try? FileManager.default.removeItem(at: backup) }
-            return Result(files: files, commit: commit, clearedDefaultUser: clearedDefault)
-        } catch {
-            if moved { try? FileManager.default.moveItem(at: backup, to: folder) }
-            if clearedDefault, let originalManifest { try? AtomicFile.write(originalManifest, to: manifestURL) }
-            throw error
-        }
+        // Every file by name, so the one all-or-nothing write (`LibraryGit.apply`) journals each:
+        // a kill half-way puts them all back rather than leaving a deletion that a later
+        // commit would take without its erasure trailer.
+        for file in files { changes[file] = .some(nil) }
+        let commit = try git.apply(changes: changes, message: message(user: user, files: files.count))
+        return Result(files: files, commit: commit, clearedDefaultUser: clearedDefault)
     }
 
     /// What a history purge will do and what the person must do on the remote and other

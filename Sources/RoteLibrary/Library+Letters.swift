@@ -89,17 +89,13 @@ extension Library {
                 try ReadBeforeRewrite.read(LetterAttemptsFile.self, at: path, in: root)
                 ?? LetterAttemptsFile(letter: entry.id)
             let updated = existing.adding(attempt)
-            let fileData = Data(updated.render().utf8)
-            try AtomicFile.write(fileData, at: path, in: root)
-            var changes: [String: Data?] = [path: fileData]
+            var changes: [String: Data?] = [path: Data(updated.render().utf8)]
             if profile.settings.lastLetter != entry.id {
                 // Read again under the lock, in full: the loaded copy may have left out what it did not understand.
                 profile = try ReadBeforeRewrite.read(Profile.self, at: paths.profile, in: root) ?? profile
                 profile.settings.lastLetter = entry.id
                 profile.updatedAt = Timestamp.wholeSeconds(Date())
-                let profileData = Data(profile.render().utf8)
-                try AtomicFile.write(profileData, at: paths.profile, in: root)
-                changes[paths.profile] = profileData
+                changes[paths.profile] = Data(profile.render().utf8)
             }
             var review: (grade: Grade, due: Date?)?
             let recorder = ReviewRecorder(
@@ -107,7 +103,7 @@ extension Library {
             if let grade = LetterReview.grade(for: attempt, rule: rule), let id = attempt.id,
                 !(try recorder.current(entry.id)).reviews.contains(where: { $0.id == id })
             {
-                let written = try recorder.record(
+                let written = try recorder.recorded(
                     entry: entry.id, grade: grade, at: attempt.completedAt, ms: attempt.durationMs, id: id)
                 changes[written.path] = written.data
                 review = (grade, written.file.state?.due)
@@ -121,9 +117,7 @@ extension Library {
                 subject += " — " + newlyUnlocked.map { "unlocked \($0)" }.joined(separator: ", ")
             }
             if let review { subject += " · review \(review.grade.name)" }
-            try git.commit(
-                changes: changes,
-                message: CommitMessage(subject: subject))
+            try git.apply(changes: changes, message: CommitMessage(subject: subject))
             return RecordedLetterAttempt(
                 entry: entry, attempt: attempt, mastery: LetterMastery(attempts: updated.attempts, rule: rule),
                 rule: rule, newlyUnlocked: newlyUnlocked,

@@ -1,11 +1,11 @@
 import Foundation
 import Git
 import RoteModel
-import RoteStore
 import TestSupport
 import Testing
 
 @testable import Exchange
+@testable import RoteStore
 
 @Suite(.serialized) struct ErasureTests {
     static func library() async -> TemporaryDirectory {
@@ -44,6 +44,28 @@ import Testing
         #expect(await self.git("status", "--porcelain", in: directory).isEmpty)
         #expect(throws: Erasure.Failure.self) { try Erasure.forget("ana", git: git) }
         #expect(throws: Erasure.Failure.self) { try Erasure.forget("../x", git: git) }
+    }
+
+    @Test func aForgetKilledHalfWayIsUndoneByTheNextWriterNotCommittedWithoutItsTrailer() async throws {
+        let directory = await Self.library()
+        let headBefore = await git("rev-parse", "HEAD", in: directory)
+        let git = try LibraryGit(root: directory.url, user: "ana")
+        var deleted = 0
+        git.interruption = { step in
+            // Killed after the second file is gone and before the commit.
+            if step == "file written" {
+                deleted += 1
+                if deleted == 3 { throw SimulatedKill() }
+            }
+        }
+        #expect(throws: SimulatedKill.self) { try Erasure.forget("ana", git: git) }
+        #expect(await !self.git("status", "--porcelain", in: directory).isEmpty)
+
+        // The next writer finds the erasure's journal and puts every file back.
+        _ = try LibraryWriter(root: directory.url, user: "bo", purpose: "test")
+        #expect(await self.git("rev-parse", "HEAD", in: directory) == headBefore)
+        #expect(await self.git("status", "--porcelain", in: directory).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: directory.url.appending(path: "profiles/ana/profile.yaml").path))
     }
 
     @Test func purgeRewritesHistorySoNoCommitHoldsTheLearner() async throws {
