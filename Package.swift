@@ -96,6 +96,8 @@ let package = Package(
             name: "RoteLibrary",
             dependencies: [
                 "RoteModel", "Scheduling", "RoteStore", "StudyData", "Study", "Launch", "Git", "Parallelism",
+                "RoteSync",
+                "Exchange", "Publishing", "AnkiImport",
             ],
             swiftSettings: strictSettings
         ),

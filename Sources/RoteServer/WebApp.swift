@@ -51,8 +51,7 @@ public final class WebApp: @unchecked Sendable {
     /// behind them, `gitPool`) changes nothing the open library does not already hold: its
     /// writes were recorded in it as they were answered.
     func library() throws -> Library {
-        var info = stat()
-        let stamp = stat(root.appending(path: ".git/index").path, &info) == 0 ? FileStamp(info) : nil
+        let stamp = FileStamp(path: root.appending(path: ".git/index").path)
         let settingsWrites = gitPool.settingsWrites
         return try lock.withLock {
             if let opened, opened.settingsWrites == settingsWrites {
@@ -72,8 +71,7 @@ public final class WebApp: @unchecked Sendable {
     /// The learner's stats as `rote stats` works them out, from the cache when nothing was
     /// committed since and it is still the same day.
     func cachedStats() throws -> StudyStats {
-        var info = stat()
-        let stamp = stat(root.appending(path: ".git/index").path, &info) == 0 ? FileStamp(info) : nil
+        let stamp = FileStamp(path: root.appending(path: ".git/index").path)
         let day = Timestamp.format(Date()).prefix(10) + TimeZone.current.identifier
         if let cached = lock.withLock({ statsCache }), cached.stamp == stamp, cached.day == day { return cached.stats }
         let stats = try library().stats()
@@ -252,8 +250,7 @@ public final class WebApp: @unchecked Sendable {
         let file = openat(folder, last, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard file >= 0 else { return nil }
         let handle = FileHandle(fileDescriptor: file, closeOnDealloc: true)
-        var info = stat()
-        guard fstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard FileStamp.isRegularFile(descriptor: file) else { return nil }
         return try? handle.readToEnd() ?? Data()
     }
 }

@@ -26,6 +26,19 @@ public struct FileStamp: Sendable, Equatable {
         inode = UInt64(info.st_ino)
     }
 
+    /// The stamp of the file at `path` as it is now; nil when it cannot be read.
+    public init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// Whether the open file `descriptor` is a regular file (not a folder, device or pipe).
+    public static func isRegularFile(descriptor: Int32) -> Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// A stamp no file has, for a file that must be read again next time.
     public static let unknown = FileStamp(size: UInt64.max, modified: 0, changed: 0, inode: 0)
 

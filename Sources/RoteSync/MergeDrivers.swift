@@ -39,6 +39,47 @@ public enum MergeDrivers {
         }
     }
 
+    /// What a driver git runs (`rote merge-driver KIND %O %A %B %P`) did.
+    public enum GitDriverOutcome: Sendable, Equatable {
+        /// Merged; `warnings` are the values both sides changed differently that the merge
+        /// kept one of and listed (`EditConflict`), which git cannot see in a clean merge.
+        case merged(warnings: [String])
+        /// Not merged: `ours` now holds both versions between git's conflict markers.
+        case conflict(reason: String)
+    }
+
+    /// Runs the `kind` driver as git does, once per file, at the top of the work tree `root`:
+    /// merges the files `base`, `ours` and `theirs` and writes the result over `ours`. Reads
+    /// only the deck's and the learner's files for the settings, never the whole library.
+    public static func runForGit(kind: MergeKind, base: URL, ours: URL, theirs: URL, path: String, root: URL)
+        throws -> GitDriverOutcome
+    {
+        guard let oursData = FileManager.default.contents(atPath: ours.path),
+            let theirsData = FileManager.default.contents(atPath: theirs.path)
+        else {
+            throw SyncError(.mergeFailed, "cannot read the versions git passed (\(ours.path), \(theirs.path))")
+        }
+        let baseData = FileManager.default.contents(atPath: base.path).flatMap { $0.isEmpty ? nil : $0 }
+        let settings = settingsResolver(root: root)(path)
+        switch SemanticMerge.merge(
+            kind: kind, base: baseData, ours: oursData, theirs: theirsData, path: path, settings: settings)
+        {
+        case .merged(let data):
+            try AtomicFile.write(data, to: ours)
+            guard kind == .entry else { return .merged(warnings: []) }
+            // Records already in ours were there before this merge: only new ones are news.
+            let before = EntryMerge.conflicts(in: oursData, path: path).count
+            return .merged(
+                warnings: EntryMerge.conflicts(in: data, path: path).dropFirst(before).map {
+                    EntryConflict(path: path, conflict: $0).text
+                })
+        case .conflict(let reason):
+            let text = try Repository.mergeText(ancestor: baseData, ours: oursData, theirs: theirsData, path: path)
+            try AtomicFile.write(text.contents, to: ours)
+            return .conflict(reason: reason)
+        }
+    }
+
     /// What `rote setup-git` (run by `rote init`, `rote clone` and `rote sync`) sets up, so
     /// plain `git merge`/`git pull` run the same merges through `rote merge-driver`: the
     /// drivers in `.git/config`, and the full table of which paths take them in

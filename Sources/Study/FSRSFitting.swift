@@ -115,4 +115,15 @@ public enum FSRSFitting {
     static func deckName(of entry: String) -> String {
         String(entry.prefix { $0 != "/" })
     }
+
+    /// A score for a person: `decimals` places, a dash when there is none.
+    public static func fixed(_ value: Double?, _ decimals: Int) -> String {
+        guard let value, value.isFinite else { return "—" }
+        return String(format: "%.\(decimals)f", value)
+    }
+
+    /// Parameters for a person, four places each.
+    public static func list(_ values: [Double]) -> String {
+        values.map { String(format: "%.4f", $0) }.joined(separator: ", ")
+    }
 }

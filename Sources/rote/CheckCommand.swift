@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoteLibrary
 import RoteModel
 import RoteStore
 import Scheduling
@@ -39,8 +40,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let root = try CommandContext.locate(rote.global)
         if repair {
-            let context = try CommandContext.openReadingEveryFile(rote.global, sessions: true)
-            _ = try Repair.run(context)
+            try Repair.run(CommandContext.library(rote.global))
         }
         let result = try LibraryCheck.run(root: root, everything: all)
         for problem in result.diagnostics where !(quiet && problem.severity == .warning) {
@@ -57,55 +57,19 @@ struct CheckCommand: ParsableCommand {
 
 /// `rote check --repair`: explicit salvage of progress files that do not read.
 enum Repair {
-    /// Returns whether any file was removed or rewritten.
-    static func run(_ context: CommandContext) throws -> Bool {
-        let writer = try LibraryWriter(root: context.root, user: context.user, purpose: "check --repair")
-        defer { withExtendedLifetime(writer) {} }
-        var removed = 0
-        for leftover in AtomicFile.leftovers(in: context.root) where leftover.abandoned {
-            try FileManager.default.removeItem(at: context.root.appending(path: leftover.path))
-            Terminal.note("removed \(leftover.path), a temporary file of a write that was killed")
-            removed += 1
+    static func run(_ library: Library) throws {
+        let report = try library.repair()
+        for path in report.removedTemporaryFiles {
+            Terminal.note("removed \(path), a temporary file of a write that was killed")
         }
-        let broken = Set(context.library.errors.map(\.path)).sorted()
-        var changes: [String: Data?] = [:]
-        var kept = 0
-        let git = writer.git
-        // git's status of the whole library is asked only when there is a file to repair.
-        var pending: Set<String>?
-        for path in broken {
-            guard case let .success(.progress(user, entry)) = LibraryFile.classify(path),
-                let data = FileManager.default.contents(atPath: context.root.appending(path: path).path)
-            else { continue }
-            let deck = String(entry.split(separator: "/")[0])
-            let settings = SchedulerSettings.forDeck(
-                context.library.decks[deck], profile: context.library.profiles[user], deckName: deck)
-            let outcome = ProgressRepair.salvage(data, path: path, entry: entry, settings: settings)
-            if pending == nil { pending = Set(try git.pendingPaths()) }
-            if pending?.contains(path) == true {
-                // Never committed: its text would be gone from everywhere once rewritten.
-                let copy = context.root.appending(
-                    path: ".git/rote/repaired/\(path).\(Int(Date().timeIntervalSince1970))")
-                try AtomicFile.write(data, to: copy)
-                Terminal.note("kept the old text of \(path) in \(copy.path)")
-            }
-            changes[path] = Data(outcome.file.render().utf8)
-            kept += outcome.reviews
+        for file in report.repaired {
+            if let copy = file.keptCopy { Terminal.note("kept the old text of \(file.path) in \(copy.path)") }
+            let dropped = file.dropped.count
             print(
-                "repaired \(path): kept \(outcome.reviews) review\(outcome.reviews == 1 ? "" : "s")\(outcome.dropped.isEmpty ? "" : ", dropped \(outcome.dropped.count) line\(outcome.dropped.count == 1 ? "" : "s"):")"
+                "repaired \(file.path): kept \(file.reviews) review\(file.reviews == 1 ? "" : "s")\(dropped == 0 ? "" : ", dropped \(dropped) line\(dropped == 1 ? "" : "s"):")"
             )
-            for (line, text) in outcome.dropped { print("  \(path):\(line): \(text)") }
+            for (line, text) in file.dropped { print("  \(file.path):\(line): \(text)") }
         }
-        guard !changes.isEmpty else {
-            Terminal.note("no progress file needed repair")
-            return removed > 0
-        }
-        try git.apply(
-            changes: changes,
-            message: CommitMessage(
-                subject:
-                    "Repair: \(changes.count) progress file\(changes.count == 1 ? "" : "s") rebuilt from their readable lines (\(kept) review\(kept == 1 ? "" : "s") kept)"
-            ))
-        return true
+        if report.repaired.isEmpty { Terminal.note("no progress file needed repair") }
     }
 }

@@ -2,7 +2,6 @@ import AnkiImport
 import ArgumentParser
 import Exchange
 import Foundation
-import Git
 import Publishing
 import RoteLibrary
 import RoteModel
@@ -42,8 +41,7 @@ struct CommandContext {
         let (root, isDefault) = try LibraryLocation.resolve(explicit: options.directory)
         if isDefault, !LibraryLocation.isLibrary(root) {
             let user = options.user ?? LibraryLocation.loginUser()
-            try LibraryCreator(user: user).create(at: root)
-            try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGitCommand.rotePath)
+            try Library.create(at: root, with: LibraryCreator(user: user), mergeDriver: SetupGitCommand.rotePath)
             Terminal.note(
                 "Created your library at \(root.path) with the starter decks (\(LibraryCreator.starterDeckNames.joined(separator: ", ")))."
             )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Exchange
 import Foundation
 import Git
+import RoteLibrary
 import RoteStore
 
 #if canImport(Glibc)
@@ -48,29 +49,26 @@ struct ConsentCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let root = try CommandContext.locate(rote.global)
-        let user = try CommandContext.user(at: root, rote.global)
+        let library = try CommandContext.library(rote.global)
+        let user = library.user
         switch action {
         case .status:
-            let profile = try ReadBeforeRewrite.read(Profile.self, at: LibraryPaths(user: user).profile, in: root)
+            let profile = try ReadBeforeRewrite.read(Profile.self, at: library.paths.profile, in: library.root)
             guard let profile else {
                 throw CLIError("no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME")
             }
             print(ConsentCommand.describe(profile.passagePracticeConsent, what: "passage practice"))
             print(ConsentCommand.describe(profile.consentAnswer("reflections", version: "1"), what: "reflections"))
         case .grant:
-            let answer = try LibraryWriter.write(root: root, user: user, purpose: "consent") { git in
-                try PassageConsent.record(granted: true, user: user, git: git)
-            }
+            let answer = try library.recordPassageConsent(granted: true)
             print(
                 "Recorded at \(Timestamp.local(answer.at)): Rote may keep your passage practice. `rote consent withdraw` takes it back and erases it."
             )
         case .withdraw:
             // The lock is held by the writer's lifetime, through `git gc` too.
-            let writer = try LibraryWriter(root: root, user: user, purpose: "consent withdraw")
-            defer { withExtendedLifetime(writer) {} }
-            let git = writer.git
-            let result = try PassageConsent.withdraw(user: user, git: git)
+            let erasure = try library.prepareErasure(purpose: "consent withdraw")
+            defer { withExtendedLifetime(erasure) {} }
+            let result = try erasure.withdrawPassageConsent()
             print("Consent withdrawn: Rote keeps no passage practice of \(user) from now on.")
             if result.commit != nil {
                 print(
@@ -82,8 +80,7 @@ struct ConsentCommand: AsyncParsableCommand {
                 return
             }
             print(
-                Erasure.purgeExplanation(
-                    user: user, git: git,
+                erasure.purgeExplanation(
                     scope: "the passage practice of \(user) (passage progress files and session attempts)"))
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
@@ -97,7 +94,8 @@ struct ConsentCommand: AsyncParsableCommand {
                     return
                 }
             }
-            ForgetCommand.describe(try await PassageConsent.purgeHistory(user: user, git: git), root: root, git: git)
+            ForgetCommand.describe(
+                try await erasure.purgeHistory(passagesOnly: true), forcePush: erasure.forcePushCommand)
         }
     }
 

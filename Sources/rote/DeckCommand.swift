@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Git
 import Publishing
+import RoteLibrary
 import RoteStore
 
 /// `rote deck add|status|update`: decks from a publisher's git repository.
@@ -45,8 +46,7 @@ struct DeckCommand: ParsableCommand {
         var ref: String?
 
         func run() throws {
-            let root = try CommandContext.locate(rote.global)
-            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, rote.global))
+            let decks = try CommandContext.library(rote.global).publisherDecks
             let added = try decks.add(url: url, path: path, name: name, ref: ref)
             print(
                 "Added deck \(added.name) \(added.version) (\(added.files) file\(added.files == 1 ? "" : "s")) from \(RemoteURL.redactingUserinfo(url)) at \(added.commit.prefix(10))."
@@ -61,8 +61,7 @@ struct DeckCommand: ParsableCommand {
         @ParentCommand var rote: RoteCommand
 
         func run() throws {
-            let root = try CommandContext.locate(rote.global)
-            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, rote.global))
+            let decks = try CommandContext.library(rote.global).publisherDecks
             let states = try decks.status()
             if states.isEmpty {
                 print("No publisher decks here; add one with `rote deck add GIT-URL`.")
@@ -119,8 +118,7 @@ struct DeckCommand: ParsableCommand {
             case "theirs", "publisher": preference = .theirs
             default: throw ValidationError("--prefer takes mine or theirs, not '\(prefer!)'")
             }
-            let root = try CommandContext.locate(rote.global)
-            let decks = PublisherDecks(root: root, user: try CommandContext.user(at: root, rote.global))
+            let decks = try CommandContext.library(rote.global).publisherDecks
             let updated = try decks.update(deck: name, ref: ref, prefer: preference)
             guard let commit = updated.commit else {
                 print("\(name) \(updated.from) is up to date with its publisher.")

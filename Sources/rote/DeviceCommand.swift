@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RoteLibrary
 import RoteStore
 
 struct DeviceCommand: ParsableCommand {
@@ -24,15 +25,14 @@ struct DeviceCommand: ParsableCommand {
     var clearName = false
 
     func run() throws {
-        let root = try CommandContext.locate(rote.global)
+        let library = try CommandContext.library(rote.global)
         if clearName {
-            try DeviceIdentity.setLocalName(nil, root: root)
+            try library.nameDevice(nil)
         } else if let name {
-            try DeviceIdentity.setLocalName(name, root: root)
+            try library.nameDevice(name)
         }
-        print("device id: \(DeviceIdentity.id(root: root)) (random, made for this clone; committed with each review)")
-        print(
-            "device name: \(DeviceIdentity.localName(root: root) ?? "none") (local: never committed; set with --name)")
+        print("device id: \(library.deviceID) (random, made for this clone; committed with each review)")
+        print("device name: \(library.deviceName ?? "none") (local: never committed; set with --name)")
     }
 
     /// How a device id from a file or commit is shown: this device's local name when it is

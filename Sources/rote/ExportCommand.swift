@@ -1,6 +1,7 @@
 import ArgumentParser
 import Exchange
 import Foundation
+import RoteLibrary
 import RoteStore
 
 struct ExportCommand: ParsableCommand {
@@ -40,22 +41,8 @@ struct ExportCommand: ParsableCommand {
             guard ["csv", "tsv", "json"].contains(format) else {
                 throw ValidationError("a deck exports as csv, tsv or (a skills deck) json, not '\(format)'")
             }
-            let root = try CommandContext.locate(rote.global)
-            let settings = try LibrarySettings(root: root, user: try CommandContext.user(at: root, rote.global))
-            // The deck's own folder, not the library.
-            let (entries, problems) = settings.read(deck: deck)
+            let (text, problems) = try CommandContext.library(rote.global).exportDeck(deck, format: format)
             CommandContext.report(problems)
-            let text: String
-            if format == "json" {
-                guard settings.decks[deck] != nil else {
-                    throw CLIError("no deck '\(deck)'; decks are: \(settings.deckOrder.joined(separator: ", "))")
-                }
-                text = try SeedExport.json(deck: deck, manifest: settings.decks[deck], root: root, entries: entries)
-            } else {
-                text = try DeckExport.table(
-                    deck: deck, decks: settings.decks, deckOrder: settings.deckOrder, entries: entries,
-                    separator: format == "csv" ? "," : "\t")
-            }
             if let out {
                 try AtomicFile.write(text, to: URL(fileURLWithPath: out))
                 Terminal.note("Wrote \(deck) to \(out).")
@@ -67,13 +54,11 @@ struct ExportCommand: ParsableCommand {
         guard let format = LearnerExport.Format(rawValue: format) else {
             throw ValidationError("a learner exports as json or csv, not '\(self.format)'")
         }
-        let root = try CommandContext.locate(rote.global)
-        let user = try CommandContext.user(at: root, rote.global)
+        let library = try CommandContext.library(rote.global)
+        let user = library.user
         let folder = URL(fileURLWithPath: out ?? "rote-export-\(user)")
-        // Written as it is read: memory stays that of one file, whatever the history's size.
-        let learner = LearnerExport.LearnerFiles(user: user, root: root)
-        let files = try LearnerExport.write(user: user, files: learner, root: root, format: format, to: folder)
-        CommandContext.report(learner.problems)
+        let (files, problems) = try library.exportLearner(format: format, to: folder)
+        CommandContext.report(problems)
         print("Exported \(user)'s data to \(folder.path): \(files.map(\.lastPathComponent).joined(separator: ", ")).")
     }
 }

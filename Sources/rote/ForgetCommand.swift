@@ -2,6 +2,7 @@ import ArgumentParser
 import Exchange
 import Foundation
 import Git
+import RoteLibrary
 import RoteStore
 
 #if canImport(Glibc)
@@ -33,11 +34,9 @@ struct ForgetCommand: AsyncParsableCommand {
     var yes = false
 
     func run() async throws {
-        let root = try CommandContext.locate(rote.global)
-        let writer = try LibraryWriter(root: root, user: learner, purpose: "forget")
-        defer { withExtendedLifetime(writer) {} }
-        let git = writer.git
-        let files = try Erasure.files(of: learner, git: git)
+        let erasure = try CommandContext.library(rote.global).prepareErasure(of: learner, purpose: "forget")
+        defer { withExtendedLifetime(erasure) {} }
+        let files = erasure.files
         if files.isEmpty, !purgeHistory {
             throw CLIError("no learner '\(learner)' in this library (nothing under profiles/\(learner)/)")
         }
@@ -46,7 +45,7 @@ struct ForgetCommand: AsyncParsableCommand {
             ? ""
             : "This deletes \(files.count) file\(files.count == 1 ? "" : "s") of \(learner) (profiles/\(learner)/) in an erasure commit."
         if purgeHistory {
-            question += (question.isEmpty ? "" : "\n\n") + Erasure.purgeExplanation(user: learner, git: git)
+            question += (question.isEmpty ? "" : "\n\n") + erasure.purgeExplanation()
         }
         print(question)
         if !yes {
@@ -63,26 +62,23 @@ struct ForgetCommand: AsyncParsableCommand {
             }
         }
         if !files.isEmpty {
-            let result = try Erasure.forget(learner, git: git)
+            let result = try erasure.forget()
             print(
                 "Erased \(result.files.count) file\(result.files.count == 1 ? "" : "s") of \(learner) in commit \(result.commit.map { String($0.description.prefix(7)) } ?? "—")."
             )
             if result.clearedDefaultUser { print("rote.yaml no longer names \(learner) as default_user.") }
         }
         if purgeHistory {
-            ForgetCommand.describe(try await Erasure.purgeHistory(learner, git: git), root: root, git: git)
+            ForgetCommand.describe(try await erasure.purgeHistory(), forcePush: erasure.forcePushCommand)
         }
     }
 
     /// What a history purge did, and the force push it leaves to do (forget and consent withdraw).
-    static func describe(_ report: Erasure.PurgeReport, root: URL, git: LibraryGit) {
+    static func describe(_ report: Erasure.PurgeReport, forcePush: String?) {
         print(
             "Rewrote \(report.rewritten) commit\(report.rewritten == 1 ? "" : "s"); moved \(report.references.joined(separator: ", "))."
         )
         if let note = report.pruneNote { print("Note: \(note).") }
-        let remotes = (try? git.repository.remoteNames()) ?? []
-        if let remote = remotes.contains("origin") ? "origin" : remotes.first {
-            print("Now push the rewritten history: git -C \(root.path) push --force \(remote) \(git.branch)")
-        }
+        if let forcePush { print("Now push the rewritten history: \(forcePush)") }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Git
 import RoteLibrary
 import RoteModel
 import RoteStore
@@ -22,35 +21,15 @@ struct LogCommand: ParsableCommand {
     var all = false
 
     func run() throws {
-        let root = try CommandContext.locate(rote.global)
-        let user = try CommandContext.user(at: root, rote.global)
-        let repository = try Repository.open(at: root)
-        guard let head = try repository.headCommit() else {
-            print("No commits yet.")
-            return
+        let library = try CommandContext.library(rote.global)
+        let sessions = try library.sessionCommits(allLearners: all, limit: number)
+        for session in sessions {
+            let device = session.device.map { DeviceCommand.label($0, root: library.root) } ?? "?"
+            print(
+                "\(Timestamp.local(session.date))  \(all ? session.user + "  " : "")\(device)  \(session.summary)\(session.recovered ? " (recovered)" : "")"
+            )
         }
-        var shown = 0
-        for commit in try repository.log(from: head.id) {
-            let message = commit.message
-            guard SessionCommitMessage.trailer(SessionCommitMessage.sessionTrailer, in: message) != nil else {
-                continue
-            }
-            let who = SessionCommitMessage.trailer(SessionCommitMessage.userTrailer, in: message) ?? "?"
-            if !all, who != user { continue }
-            let device =
-                SessionCommitMessage.trailer(SessionCommitMessage.deviceTrailer, in: message).map {
-                    DeviceCommand.label($0, root: root)
-                } ?? "?"
-            let summary = commit.summary.hasPrefix("Study: ") ? String(commit.summary.dropFirst(7)) : commit.summary
-            let date = Timestamp.local(commit.authorTime)
-            let recovered =
-                SessionCommitMessage.trailer(SessionCommitMessage.recoveredTrailer, in: message) != nil
-                ? " (recovered)" : ""
-            print("\(date)  \(all ? who + "  " : "")\(device)  \(summary)\(recovered)")
-            shown += 1
-            if let number, shown >= number { break }
-        }
-        if shown == 0 { print("No study sessions committed yet for \(all ? "anyone" : user).") }
+        if sessions.isEmpty { print("No study sessions committed yet for \(all ? "anyone" : library.user).") }
     }
 }
 

@@ -1,7 +1,7 @@
 import AnkiImport
 import ArgumentParser
 import Foundation
-import Git
+import RoteLibrary
 import RoteModel
 import RoteStore
 
@@ -15,8 +15,8 @@ struct AnkiPackageImport {
     var fields: String?
 
     func run() throws {
-        let root = try CommandContext.locate(global)
-        let user = try CommandContext.user(at: root, global)
+        let library = try CommandContext.library(global)
+        let user = library.user
         let url = URL(fileURLWithPath: file)
         var fieldMapping = AnkiFieldMapping()
         if let mapping {
@@ -27,8 +27,7 @@ struct AnkiPackageImport {
             fieldMapping = try AnkiFieldMapping.read(data, path: mapping)
         }
         if let fields { fieldMapping = fieldMapping.overridden(by: try AnkiFieldMapping.parse(flag: fields)) }
-        let report = try AnkiImporter(root: root).importPackage(
-            at: url, options: .init(deck: deck, mapping: fieldMapping, user: user))
+        let report = try library.importAnkiPackage(at: url, deck: deck, mapping: fieldMapping)
         for deck in report.decks {
             print(
                 "\(deck.created ? "Created" : "Updated") deck \(deck.name) (\(deck.kind.rawValue)): \(deck.entriesAdded) entr\(deck.entriesAdded == 1 ? "y" : "ies") added"

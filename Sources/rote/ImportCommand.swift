@@ -1,7 +1,7 @@
 import ArgumentParser
 import Exchange
 import Foundation
-import Git
+import RoteLibrary
 import RoteModel
 import RoteStore
 
@@ -107,35 +107,18 @@ struct ImportCommand: ParsableCommand {
         if isJSON, tableKind != nil { throw ValidationError("--kind is for tables; a .json file is a skills seed") }
         if !isJSON, fixSlugs { throw ValidationError("--fix-slugs is for skills seeds (.json)") }
 
-        let root = try CommandContext.locate(rote.global)
-        let writer = try LibraryWriter(root: root, user: CommandContext.user(at: root, rote.global), purpose: "import")
-        defer { withExtendedLifetime(writer) {} }
-        let git = writer.git
-        // Read under the lock, so what is checked is what the commit lands on. Every file:
-        // the import is checked by the rules across files over the whole library with it
-        // in place (a seed's ids must be unique across the library, not only its deck).
-        let context = try CommandContext.openReadingEveryFile(
-            rote.global, loader: LibraryLoader(users: .all, includeSessions: false))
-        let plan =
-            isJSON
-            ? SeedImporter(deck: deck, mode: mode, fixSlugs: fixSlugs, file: file, deckTitle: title).plan(
-                data, library: context.library)
-            : TableImporter(deck: deck, kind: tableKind, mode: mode, file: file, deckTitle: title).plan(
-                data, library: context.library)
+        let library = try CommandContext.library(rote.global)
+        let (plan, commit) = try library.importContent(
+            data, from: url.lastPathComponent,
+            as: isJSON
+                ? .seed(SeedImporter(deck: deck, mode: mode, fixSlugs: fixSlugs, file: file, deckTitle: title))
+                : .table(TableImporter(deck: deck, kind: tableKind, mode: mode, file: file, deckTitle: title)),
+            mode: mode, dryRun: dryRun)
         for line in plan.issueLines { print(line) }
-        guard !plan.isBlocked, !dryRun, !plan.changes.isEmpty else {
-            print(plan.summary(dryRun: dryRun))
-            if plan.isBlocked { throw ExitCode.failure }
-            return
-        }
-        let message = CommitMessage(
-            subject: "Import: \(url.lastPathComponent) into \(deck) — \(plan.contents) (\(mode.rawValue))",
-            body: "\(plan.created) new, \(plan.replaced) replaced, \(plan.unchanged) unchanged, \(plan.kept) kept.")
-        let commit = try git.apply(
-            changes: plan.changes.mapValues { $0 }, message: message, protectingUncommittedEdits: true)
-        print(plan.summary(dryRun: false))
+        print(plan.summary(dryRun: dryRun))
+        if plan.isBlocked { throw ExitCode.failure }
         if let commit {
-            print("Committed \(commit.description.prefix(7)); see it with `git -C \(root.path) show --stat HEAD`.")
+            print("Committed \(commit.prefix(7)); see it with `git -C \(library.root.path) show --stat HEAD`.")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Git
+import RoteLibrary
 import RoteModel
 import RoteStore
 import RoteSync
@@ -71,8 +72,7 @@ struct InitCommand: ParsableCommand {
             nativeLanguage ?? (interactive ? ask("Your native language (a code such as ar; Enter to skip):") : nil)
         creator.targetLanguage =
             targetLanguage ?? (interactive ? ask("The language you are learning (such as en; Enter to skip):") : nil)
-        let commit = try creator.create(at: root)
-        try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGitCommand.rotePath)
+        let commit = try Library.create(at: root, with: creator, mergeDriver: SetupGitCommand.rotePath)
         print("Created a Rote library in \(root.path)")
         print("  decks: \(LibraryCreator.starterDeckNames.joined(separator: ", "))")
         print(

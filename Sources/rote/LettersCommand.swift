@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Git
 import RoteLibrary
 import RoteModel
 import RoteStore

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Git
+import RoteLibrary
 import RoteModel
 import RoteStore
 import RoteSync
@@ -84,75 +84,19 @@ struct OptimizeCommand: ParsableCommand {
                 outcome, data: data, current: FSRSParameters.defaultValues, who: "these histories", result: .notWritten)
             return
         }
-        let root = try CommandContext.locate(rote.global)
-        // Locked before anything is read, so what the fit sees is what it rewrites.
-        let user = try CommandContext.user(at: root, rote.global)
-        let writer = try LibraryWriter(root: root, user: user, purpose: "optimize")
-        defer { withExtendedLifetime(writer) {} }
-        let git = writer.git
-        let library = try FittingOutput.learner(root: root, user: user, deck: deck)
-        try FSRSFitting.checkReadable(library: library, user: user, deck: deck)
-        let profile = library.profiles[user]!
-        let data = FSRSDataset(histories: FSRSFitting.histories(library: library, user: user, deck: deck))
-        let current = FSRSFitting.currentParameters(profile: profile, deck: deck)
-        let outcome = FSRSOptimizer.fit(data, configuration: configuration)
-        let who = deck.map { "\(user)'s \($0) reviews" } ?? "\(user)'s reviews"
-        guard case .fitted(let fit) = outcome else {
-            try report(outcome, data: data, current: current, who: who, result: .notWritten)
-            return
-        }
-        let before = FSRSOptimizer.evaluate(data, parameters: current, threads: threads)
-        let after = FSRSOptimizer.evaluate(data, parameters: fit.parameters, threads: threads)
-        let recorded =
-            deck.map { name in profile.deckFSRSParameters.first { $0.0 == name }?.1 } ?? profile.settings.fsrsParameters
-        let result: Result
-        if recorded == fit.parameters {
-            // The same reviews fit the same parameters: nothing to record or replay.
-            result = .unchanged
-        } else if let before, let after, after.logLoss >= before.logLoss {
-            // As Anki does: parameters that predict these very reviews no better than the
-            // ones in use are not worth a reschedule (a deck's own fit on few reviews,
-            // say, against the learner's fit on many).
-            result = .notBetter
-        } else if dryRun {
-            result = .notWritten
-        } else {
-            let (changes, replayed) = FSRSFitting.changes(
-                library: library, user: user, profile: profile, deck: deck, parameters: fit.parameters, now: Date())
-            var message = ""
-            message +=
-                "log loss \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))\n"
-            message +=
-                "RMSE(bins) \(FittingOutput.fixed(before?.rmseBins, 4)) → \(FittingOutput.fixed(after?.rmseBins, 4))\n"
-            message += "(fsrs-rs's definitions, over \(data.itemCount) reviews a day or more after the one before)\n"
-            message += "parameters: \(FittingOutput.list(fit.parameters))\n"
-            message += "replayed \(replayed) progress file\(replayed == 1 ? "" : "s") with them\n"
-            let commit = try git.apply(
-                changes: changes,
-                message: CommitMessage(
-                    subject:
-                        "Optimize: FSRS parameters for \(deck.map { "\(user)'s \($0) deck" } ?? user) from \(data.itemCount) reviews",
-                    body: message))
-            result = .committed(commit.map { String($0.hex.prefix(7)) } ?? "none", replayed: replayed)
-        }
-        try report(outcome, data: data, current: current, who: who, result: result, scores: (before, after))
-    }
-
-    /// What became of a fit.
-    enum Result {
-        /// Nothing was to be written: --histories, --dry-run, or too little data.
-        case notWritten
-        case committed(String, replayed: Int)
-        /// The fit is what the profile already holds.
-        case unchanged
-        /// The fit predicts the reviews no better than the parameters in use.
-        case notBetter
+        let library = try CommandContext.library(rote.global)
+        let optimization = try library.optimize(deck: deck, configuration: configuration, dryRun: dryRun)
+        let who = deck.map { "\(library.user)'s \($0) reviews" } ?? "\(library.user)'s reviews"
+        try report(
+            optimization.outcome, data: optimization.data, current: optimization.current, who: who,
+            result: optimization.result, scores: optimization.scores)
     }
 
     /// Prints the outcome in the chosen format; `scores` are the current and fitted
     /// parameters' evaluations when already computed.
     private func report(
-        _ outcome: FSRSOptimizer.Outcome, data: FSRSDataset, current: [Double], who: String, result: Result,
+        _ outcome: FSRSOptimizer.Outcome, data: FSRSDataset, current: [Double], who: String,
+        result: Optimization.Result,
         scores: (before: FSRSOptimizer.Evaluation?, after: FSRSOptimizer.Evaluation?)? = nil
     ) throws {
         let fitted: FSRSOptimizer.Fit?
@@ -170,7 +114,7 @@ struct OptimizeCommand: ParsableCommand {
             if case .notEnoughData(let reason) = outcome { Terminal.note("rote optimize: \(reason)") }
             if case .notBetter = result {
                 Terminal.note(
-                    "rote optimize: the fit predicts these reviews no better than the parameters in use (log loss \(FittingOutput.fixed(before?.logLoss, 4))); nothing was written"
+                    "rote optimize: the fit predicts these reviews no better than the parameters in use (log loss \(FSRSFitting.fixed(before?.logLoss, 4))); nothing was written"
                 )
             }
             return
@@ -188,9 +132,9 @@ struct OptimizeCommand: ParsableCommand {
         print(
             "Fitted FSRS-6 to \(who): \(data.itemCount) reviews a day or more apart, from \(data.cardCount) entr\(data.cardCount == 1 ? "y" : "ies")\(fitted.initialStabilityOnly ? " (too few beyond each entry's first interval: only w0–w3 fitted)" : "")."
         )
-        print("  log loss    \(FittingOutput.fixed(before?.logLoss, 4)) → \(FittingOutput.fixed(after?.logLoss, 4))")
-        print("  RMSE(bins)  \(FittingOutput.fixed(before?.rmseBins, 4)) → \(FittingOutput.fixed(after?.rmseBins, 4))")
-        print("  parameters  \(FittingOutput.list(parameters))")
+        print("  log loss    \(FSRSFitting.fixed(before?.logLoss, 4)) → \(FSRSFitting.fixed(after?.logLoss, 4))")
+        print("  RMSE(bins)  \(FSRSFitting.fixed(before?.rmseBins, 4)) → \(FSRSFitting.fixed(after?.rmseBins, 4))")
+        print("  parameters  \(FSRSFitting.list(parameters))")
         switch result {
         case .committed(let commit, let replayed):
             print(
@@ -270,8 +214,7 @@ struct EvaluateCommand: ParsableCommand {
         } else {
             let root = try CommandContext.locate(rote.global)
             let user = try CommandContext.user(at: root, rote.global)
-            let library: LoadedLibrary
-            library = try FittingOutput.learner(root: root, user: user, deck: deck)
+            let library = try Library(root: root, user: user).learnerForFitting(deck: deck)
             // Reviews in a file that does not read are not scored; say which.
             for problem in library.errors.prefix(5) { Terminal.error(problem.description) }
             if library.errors.count > 5 {
@@ -303,7 +246,7 @@ struct EvaluateCommand: ParsableCommand {
         let width = max(currentName.count, given == nil ? 0 : "given parameters".count)
         func line(_ name: String, _ score: FSRSOptimizer.Evaluation) {
             print(
-                "  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  log loss \(FittingOutput.fixed(score.logLoss, 4))  RMSE(bins) \(FittingOutput.fixed(score.rmseBins, 4))"
+                "  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  log loss \(FSRSFitting.fixed(score.logLoss, 4))  RMSE(bins) \(FSRSFitting.fixed(score.rmseBins, 4))"
             )
         }
         line(currentName, scoreCurrent)
@@ -314,31 +257,6 @@ struct EvaluateCommand: ParsableCommand {
 /// What `rote optimize` and `rote evaluate` share: reading histories, parsing parameters,
 /// and printing numbers.
 enum FittingOutput {
-    /// The learner's files (`FSRSFitting.loadLearner`), with a readable profile and `deck`,
-    /// if given, a deck of the library.
-    static func learner(root: URL, user: String, deck: String?) throws -> LoadedLibrary {
-        let library = try FSRSFitting.loadLearner(root: root, user: user)
-        if library.profiles[user] == nil {
-            let path = "profiles/\(user)/profile.yaml"
-            if let problem = library.errors.sorted(by: Diagnostic.fileOrder).first(where: { $0.path == path }) {
-                throw CLIError(
-                    "the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`."
-                )
-            }
-            throw CLIError("no learner '\(user)' in this library (\(path)); use --user NAME")
-        }
-        if let deck, library.decks[deck] == nil {
-            throw CLIError(
-                "no deck '\(deck)' in this library; the decks are \(library.deckOrder.joined(separator: ", "))")
-        }
-        if let deck, library.decks[deck]?.scheduler == .sm2 {
-            throw CLIError(
-                "deck '\(deck)' is scheduled by SM-2 (scheduler: sm2 in corpus/\(deck)/deck.yaml), which has no FSRS parameters; remove that line to schedule it with FSRS"
-            )
-        }
-        return library
-    }
-
     static func validate(format: String, threads: Int?) throws {
         guard format == "text" || format == "json" else {
             throw ValidationError("unknown format '\(format)'; use text or json")
@@ -405,14 +323,5 @@ enum FittingOutput {
         out += ", \"reviews\": \(reviews)"
         for (key, value) in extra { out += ", \"\(key)\": \(value)" }
         return out + "}"
-    }
-
-    static func fixed(_ value: Double?, _ decimals: Int) -> String {
-        guard let value, value.isFinite else { return "—" }
-        return String(format: "%.\(decimals)f", value)
-    }
-
-    static func list(_ values: [Double]) -> String {
-        values.map { String(format: "%.4f", $0) }.joined(separator: ", ")
     }
 }

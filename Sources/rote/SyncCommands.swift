@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Git
+import RoteLibrary
 import RoteStore
 import RoteSync
 
@@ -31,16 +32,10 @@ struct SyncCommand: ParsableCommand {
     var acceptNewHostKey = false
 
     func run() throws {
-        let root = try CommandContext.locate(rote.global)
-        let user = try CommandContext.user(at: root, rote.global)
-        let git = try LibraryGit(root: root, user: user)
-        // What `rote setup-git` does, so a clone set up by an older Rote (without a driver
-        // or rule added since) merges by today's rules, in this sync and in a later `git pull`.
-        try MergeDrivers.configure(git.repository, rotePath: SetupGitCommand.rotePath)
-        let sync = LibrarySync(
-            git: git, remoteName: remote, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey)
+        let report = try CommandContext.library(rote.global).sync(
+            remote: remote, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey),
+            mergeDriver: SetupGitCommand.rotePath
         ) { Terminal.note($0) }
-        let report = try sync.sync()
         var parts: [String] = []
         if report.committedPending { parts.append("committed pending work") }
         if let merged = report.merged {
@@ -98,19 +93,9 @@ struct CloneCommand: ParsableCommand {
             throw CLIError("\(destination.path) exists and is not empty; choose another folder")
         }
         let shownURL = RemoteURL.redactingUserinfo(url)
-        do {
-            // The URL becomes the clone's origin, so it is the host the token is for.
-            let credentials = Credentials(acceptUnknownHosts: acceptNewHostKey).scopingToken(to: url)
-            let repository = try Repository.clone(from: url, to: destination, credentials: credentials)
-            try repository.adoptRemoteBranchIfHeadIsUnborn()
-            try MergeDrivers.configure(repository, rotePath: SetupGitCommand.rotePath)
-        } catch let error as GitError {
-            throw CLIError("cannot clone \(shownURL): \(error.message)")
-        }
-        guard LibraryLocation.isLibrary(destination) else {
-            throw CLIError(
-                "cloned \(shownURL) into \(destination.path), but it has no rote.yaml, so it is not a Rote library")
-        }
+        try Library.clone(
+            from: url, to: destination, credentials: Credentials(acceptUnknownHosts: acceptNewHostKey),
+            mergeDriver: SetupGitCommand.rotePath)
         print("Cloned \(shownURL) into \(destination.path); git is set up to merge Rote's files (rote setup-git).")
         print("Next: rote -C \(name) study, then rote -C \(name) sync")
     }
@@ -137,7 +122,7 @@ struct SetupGitCommand: ParsableCommand {
 
     func run() throws {
         let root = try CommandContext.locate(rote.global)
-        try MergeDrivers.configure(try Repository.open(at: root), rotePath: SetupGitCommand.rotePath)
+        try Library.setUpGit(at: root, mergeDriver: SetupGitCommand.rotePath)
         print(
             "git in \(root.path) now merges progress, profile, session, letters and deck files with \(SetupGitCommand.rotePath) merge-driver."
         )
@@ -164,31 +149,15 @@ struct MergeDriverCommand: ParsableCommand {
                 "unknown merge driver kind '\(kind)'; use \(MergeKind.allCases.map(\.rawValue).joined(separator: ", "))"
             )
         }
-        let read = { (file: String) -> Data? in FileManager.default.contents(atPath: file) }
-        guard let oursData = read(ours), let theirsData = read(theirs) else {
-            throw CLIError("cannot read the versions git passed (\(ours), \(theirs))")
-        }
-        let baseData = read(base).flatMap { $0.isEmpty ? nil : $0 }
-        // git runs drivers at the top of the work tree, once per file: read only the deck's
-        // and the learner's files for the settings, never the whole library.
-        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let settings = MergeDrivers.settingsResolver(root: root)(path)
-        switch SemanticMerge.merge(
-            kind: kind, base: baseData, ours: oursData, theirs: theirsData, path: path, settings: settings)
-        {
-        case .merged(let data):
-            try AtomicFile.write(data, to: URL(fileURLWithPath: ours))
-            // Values both sides changed differently are in the file, one kept and one listed;
-            // git sees a clean merge, so say so here.
-            if kind == .entry {
-                let before = EntryMerge.conflicts(in: oursData, path: path).count
-                for conflict in EntryMerge.conflicts(in: data, path: path).dropFirst(before) {
-                    Terminal.error("rote merge-driver: warning: \(EntryConflict(path: path, conflict: conflict).text)")
-                }
-            }
+        // git runs drivers at the top of the work tree.
+        let outcome = try MergeDrivers.runForGit(
+            kind: kind, base: URL(fileURLWithPath: base), ours: URL(fileURLWithPath: ours),
+            theirs: URL(fileURLWithPath: theirs), path: path,
+            root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        switch outcome {
+        case .merged(let warnings):
+            for warning in warnings { Terminal.error("rote merge-driver: warning: \(warning)") }
         case .conflict(let reason):
-            let text = try Repository.mergeText(ancestor: baseData, ours: oursData, theirs: theirsData, path: path)
-            try AtomicFile.write(text.contents, to: URL(fileURLWithPath: ours))
             Terminal.error("rote merge-driver: \(path): \(reason)")
             throw ExitCode(1)
         }

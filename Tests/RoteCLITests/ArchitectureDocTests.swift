@@ -135,4 +135,24 @@ import Testing
             #expect(targets[name] != nil, "docs/architecture.md names `\(name)`, which Package.swift has no target for")
         }
     }
+
+    /// Issue #32 item 2: commands parse, make their `Library` call, and print. The git behind a
+    /// library and its writer (`Repository`, `LibraryGit`, `LibraryWriter`, `LibraryGitPool`)
+    /// never appear in `Sources/rote`: a command that needs one needs a `Library` operation.
+    @Test func commandsNeverReachPastLibraryToGit() throws {
+        let folder = Checkout.root.appending(path: "Sources/rote")
+        let names = try Regex(#"\b(Repository|LibraryGit|LibraryWriter|LibraryGitPool|PendingCommit)\b"#)
+        for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        where file.pathExtension == "swift" {
+            for (number, line) in try String(contentsOf: file, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                let found = line.matches(of: names).compactMap { $0.output[1].substring.map(String.init) }
+                #expect(
+                    found.isEmpty,
+                    "Sources/rote/\(file.lastPathComponent):\(number + 1) uses \(found) — add a Library operation instead"
+                )
+            }
+        }
+    }
 }
