@@ -102,10 +102,9 @@ public final class WebApp: @unchecked Sendable {
         running?.stopAndWait()
         gitPool.waitForCommits()
         if let error = gitPool.committerError {
-            FileHandle.standardError.write(
-                Data(
-                    "rote: \(gitPool.pendingCommits) write(s) saved but not committed (\(error)); the next rote command that writes commits them\n"
-                        .utf8))
+            LibraryNotices.send(
+                "rote: \(gitPool.pendingCommits) write(s) saved but not committed (\(error)); the next rote command that writes commits them"
+            )
         }
     }
 

@@ -233,10 +233,8 @@ public final class LibraryGitPool: @unchecked Sendable {
                     }
                 })
             } catch {
-                FileHandle.standardError.write(
-                    Data(
-                        "rote: could not commit a write (\(error)); its files are saved and the next write commits it\n"
-                            .utf8))
+                LibraryNotices.send(
+                    "rote: could not commit a write (\(error)); its files are saved and the next write commits it")
                 lock.withLock { stalled = error }
             }
             lock.withLock { releaseLockIfIdle() }
@@ -476,10 +474,9 @@ extension LibraryGit {
                 }
                 restored += 1
             }
-            FileHandle.standardError.write(
-                Data(
-                    "rote: undid an interrupted change (\(lines[1])): \(restored) file\(restored == 1 ? "" : "s") put back as before; run it again\n"
-                        .utf8))
+            LibraryNotices.send(
+                "rote: undid an interrupted change (\(lines[1])): \(restored) file\(restored == 1 ? "" : "s") put back as before; run it again"
+            )
         }
         try FileManager.default.removeItem(at: journalURL)
     }

@@ -43,7 +43,6 @@ extension LibraryGit {
         try repository.setReference(
             named: "refs/heads/\(branch)", to: to,
             message: (lines.count > 2 ? lines[2] : "rote sync") + " (finished after an interruption)", expected: from)
-        FileHandle.standardError.write(
-            Data("rote: finished a sync that was interrupted while it updated the files\n".utf8))
+        LibraryNotices.send("rote: finished a sync that was interrupted while it updated the files")
     }
 }

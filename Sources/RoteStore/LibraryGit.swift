@@ -215,9 +215,8 @@ public final class LibraryGit {
                 "\(lock.path) is in use by process \(holder); wait for it to finish (or stop it), then try again")
         }
         try? FileManager.default.removeItem(at: lock)
-        FileHandle.standardError.write(
-            Data(
-                "rote: removed \(lock.path), left by a git or rote process that stopped before finishing; no running process held it\n"
-                    .utf8))
+        LibraryNotices.send(
+            "rote: removed \(lock.path), left by a git or rote process that stopped before finishing; no running process held it"
+        )
     }
 }

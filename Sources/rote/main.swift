@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Git
+import RoteStore
 
 /// Runs the command parsed, awaiting it when it is async (`forget`, `consent`). A function of
 /// its own because top-level code picks the synchronous `run()` of an async command, which
@@ -27,6 +28,9 @@ nonisolated func runAsynchronously(_ parsed: sending any AsyncParsableCommand) a
 // ArgumentParser's own `main` would print errors itself; they carry text from files, remotes
 // and packages, so they go out through `Terminal` like everything else, with any password
 // in a quoted remote URL hidden. An error prints as `Error: <its description>`.
+// What the library code has to say besides its errors (a stale lock removed, an interrupted
+// change undone) goes where the CLI's notes go.
+LibraryNotices.route { Terminal.note($0) }
 do {
     try await execute(try await RoteCommand.asyncParseAsRoot())
 } catch {

@@ -17,6 +17,8 @@ import Testing
         var path: String
         /// A build plugin depends on the tools it runs, which it never imports.
         var isPlugin: Bool
+        /// A `.target`: a module others link, never a program of its own.
+        var isLibrary = false
         var targets: Set<String> = []
         var products: Set<String> = []
     }
@@ -42,6 +44,7 @@ import Testing
             }
             let call = String(text[match.range.lowerBound...end])
             var declaration = Declaration(path: "Sources/\(name)", isPlugin: match.output[1].substring == "plugin")
+            declaration.isLibrary = match.output[1].substring == "target"
             if let path = call.firstMatch(of: try Regex(#"path:\s*"([^"]+)""#))?.output[1].substring {
                 declaration.path = String(path)
             }
@@ -152,6 +155,30 @@ import Testing
                     found.isEmpty,
                     "Sources/rote/\(file.lastPathComponent):\(number + 1) uses \(found) — add a Library operation instead"
                 )
+            }
+        }
+    }
+
+    /// Issue #32 item 5: library code never prints, since an app linking RoteKit could not
+    /// silence it. What it has to say goes to the caller: an error, a report, or a notice
+    /// (`LibraryNotices`), which `rote` routes to the terminal.
+    @Test func libraryCodeNeverPrints() throws {
+        let printing = try Regex(#"FileHandle\.standard(Error|Output)\.write|(^|[^\w.])print\(|\bfputs\("#)
+        // TestSupport is the tests' own, and prints nothing of a library's.
+        for (name, declaration) in try Self.declarations() where declaration.isLibrary && name != "TestSupport" {
+            let folder = Checkout.root.appending(path: declaration.path)
+            guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+                continue
+            }
+            for case let file as URL in files where file.pathExtension == "swift" {
+                for (number, line) in try String(contentsOf: file, encoding: .utf8).split(
+                    separator: "\n", omittingEmptySubsequences: false
+                ).enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    #expect(
+                        !line.contains(printing),
+                        "\(name): \(file.lastPathComponent):\(number + 1) prints; send it to the caller or LibraryNotices"
+                    )
+                }
             }
         }
     }

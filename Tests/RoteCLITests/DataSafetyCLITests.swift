@@ -129,6 +129,16 @@ import Testing
         #expect(await rote(["review", "words/go", "easy", "--id", "bad id!"]).status != 0)
     }
 
+    @Test func aStaleGitLockIsRemovedAndTheLearnerIsToldOnStderr() async throws {
+        // Left by a git that was killed: no process holds it. The library code only sends a
+        // notice (`LibraryNotices`); the CLI is what prints it.
+        directory.write(".git/index.lock", "")
+        let reviewed = await rote(["review", "words/go", "good"])
+        #expect(reviewed.status == 0, "\(reviewed.stderr)")
+        #expect(reviewed.stderr.contains("removed \(lib.path)/.git/index.lock"), "\(reviewed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: lib.appending(path: ".git/index.lock").path))
+    }
+
     @Test func gitsLockIsLeftAloneWhileAGitWorksInTheLibrary() async throws {
         // A git waiting for its editor has closed index.lock but still owns it: a process
         // named git with its working folder in the library and no file open.
