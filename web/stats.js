@@ -78,9 +78,14 @@ function forecast(stats) {
     h("text", { class: "count", x: place(side - 4, 0, width), y: y(tick) + 3.5, "text-anchor": anchor("end") }, num(tick))));
   const bars = stats.forecast.map((count, i) => h("rect", { class: "bar" + (i === 0 ? " today" : ""), x: place(side + i * bar + 1, bar - 2, width), y: y(count), width: bar - 2, height: Math.max(0.5, top + height - y(count)) },
     h("title", {}, `${i === 0 ? t("stats.today") : t("stats.inDays", { days: num(i) })}: ${num(count)}`)));
-  const days_ = [0, 7, 14, 21, 30].filter(d => d < days).map(d => h("text", { class: "day-label", x: place(side + d * bar + bar / 2, 0, width), y: top + height + bottom - 3, "text-anchor": "middle" },
-    d === 0 ? t("stats.today") : "+" + num(d)));
-  return h("svg", { viewBox: `0 0 ${width} ${top + height + bottom}`, id: "forecast", role: "img", direction: "ltr", "aria-label": t("stats.forecast") }, axis, bars, days_);
+  // The first and last labels are held at the chart's ends, so neither runs past its edge.
+  const last = days - 1;
+  const dayLabels = [0, 7, 14, 21, last].filter((d, i, all) => d <= last && all.indexOf(d) === i).map(d => {
+    const [x, end] = d === 0 ? [side, "start"] : d === last ? [width, "end"] : [side + d * bar + bar / 2, "middle"];
+    return h("text", { class: "day-label", x: place(x, 0, width), y: top + height + bottom - 3, "text-anchor": anchor(end) },
+      d === 0 ? t("stats.today") : "+" + num(d));
+  });
+  return h("svg", { viewBox: `0 0 ${width} ${top + height + bottom}`, id: "forecast", role: "img", direction: "ltr", "aria-label": t("stats.forecast") }, axis, bars, dayLabels);
 }
 
 /** Each deck's entries by mastery level: a bar split by level and the counts beside it. */

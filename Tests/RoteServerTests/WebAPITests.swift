@@ -545,25 +545,13 @@ import WebPages
     /// The entry page's progress is `rote show`'s: confidence and mastery from the reviews
     /// replayed by the deck's scheduler, beside stability and the due date.
     @Test func anEntryCarriesConfidenceAndMasteryAsRoteShowGivesThem() async throws {
+        // The starter library's demo learner has reviewed `house` three times.
         let served = await Served()
-        served.directory.write(
-            "profiles/demo/progress/english-a1/run.yaml",
-            """
-            entry: english-a1/run
-            status: active
-            reviews:
-              - {id: r1, at: 2026-01-01T09:00:00Z, grade: good}
-              - {id: r2, at: 2026-01-03T09:00:00Z, grade: good}
-
-            """)
-        await Shell.run("git", ["add", "-A"], in: served.root)
-        await Shell.run(
-            "git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "two reviews"],
-            in: served.root)
         try await served.test { client in
             let entry = try #require(
                 try Self.json(
-                    try await client.execute(uri: "/api/entry?id=english-a1/run", method: .get, headers: Self.headers())
+                    try await client.execute(
+                        uri: "/api/entry?id=english-a1/house", method: .get, headers: Self.headers())
                 ) as? [String: Any])
             #expect(entry["deck_title"] as? String != nil)
             let confidence = try #require(entry["confidence"] as? Int)
@@ -576,7 +564,7 @@ import WebPages
             let fresh = try #require(
                 try Self.json(
                     try await client.execute(
-                        uri: "/api/entry?id=english-a1/house", method: .get, headers: Self.headers())
+                        uri: "/api/entry?id=english-a1/able", method: .get, headers: Self.headers())
                 ) as? [String: Any])
             #expect(fresh["confidence"] == nil && fresh["mastery"] == nil)
         }
