@@ -149,8 +149,13 @@ class WebTests(unittest.TestCase):
         self.wait.until(lambda d: (d.execute_script("return state.screen && !state.busy ? state.screen.version : -1") or -1) > version)
 
     def shoot(self, name):
+        """The whole page, not just the first screenful."""
         SHOTS.mkdir(parents=True, exist_ok=True)
+        size = self.driver.get_window_size()
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        self.driver.set_window_size(size["width"], max(size["height"], self.driver.execute_script("return document.documentElement.scrollHeight")))
         self.driver.save_screenshot(str(SHOTS / f"{name}.png"))
+        self.driver.set_window_size(size["width"], size["height"])
 
     # MARK: Study
 
@@ -593,6 +598,7 @@ class WebTests(unittest.TestCase):
         leech = self.find("#leeches a[href='#/entry/english-a1/run']")
         self.assertIn("run", leech.text)
         self.assertIn("forgotten 8 times", self.find("#leeches").text)
+        self.shoot("stats-with-data-1280")
 
 
 class ServeOptionsTests(unittest.TestCase):
