@@ -1,7 +1,7 @@
 // The Tracing page: a letter of the letters deck drawn with a mouse, pen or finger, scored by
 // the server (`LetterTracing`) and recorded as `rote letters record` records it.
 import { api } from "./api.js";
-import { h, iso, num, render, t } from "./dom.js";
+import { h, iso, num, render, t, tMaybe } from "./dom.js";
 import { drawnStrokes, letterTemplate } from "./letters.js";
 import { state } from "./state.js";
 
@@ -36,7 +36,8 @@ export async function showTrace(requested) {
       h("div", { class: "pad", id: "pad", "aria-label": t("trace.drawHere"), role: "img" }),
       h("div", { class: "row" }, h("button", { id: "trace-clear", onclick: clear }, t("trace.clear")),
         h("button", { class: "primary", id: "trace-done", onclick: submitTrace }, t("trace.done"))),
-      h("div", { id: "trace-result", "aria-live": "polite" })));
+      h("div", { id: "trace-result", "aria-live": "polite" }),
+      h("div", { id: "letter-tips" })));
   render(h("h1", {}, t("trace.heading"), state.letter ? [" — ", iso(state.letter.character)] : null), layout);
   clear();
   attachPad(document.getElementById("pad"));
@@ -45,7 +46,18 @@ export async function showTrace(requested) {
 function clear() {
   state.strokes = []; state.started = null; state.scored = false;
   document.getElementById("trace-result")?.replaceChildren();
+  drawTips();
   drawPad();
+}
+
+/** The letter's own tips (the deck's `tips:`), as sentences; not in memory mode, which asks
+ *  the learner to write it unaided. A tip the table has no sentence for is left out rather
+ *  than shown as its id. */
+function drawTips() {
+  const target = document.getElementById("letter-tips");
+  if (!target || !state.letter) return;
+  const tips = state.mode === "memory" ? [] : state.letter.tips.filter(tip => tMaybe("letterTip." + tip));
+  target.replaceChildren(...(tips.length ? [h("h2", {}, t("trace.tips")), h("ul", {}, tips.map(tip => h("li", { "data-tip": tip }, t("letterTip." + tip))))] : []));
 }
 
 function drawPad() {

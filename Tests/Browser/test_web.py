@@ -378,6 +378,11 @@ class WebTests(unittest.TestCase):
         pad = self.find("#pad")
         letters = self.driver.execute_script("return state.letters.letters")
         strokes = letters[0]["strokes"]
+        # The letter's tips, as sentences, not the deck's ids (start-top-right…).
+        tips = self.driver.find_elements(By.CSS_SELECTOR, "#letter-tips li")
+        self.assertEqual([tip.get_attribute("data-tip") for tip in tips], letters[0]["tips"])
+        self.assertIn("Start at the top right.", self.find("#letter-tips").text)
+        self.assertNotIn("start-top-right", self.find("#letter-tips").text)
         box = pad.rect
         pen = PointerInput(interaction.POINTER_PEN, "pen")
         actions = ActionBuilder(self.driver, mouse=pen)

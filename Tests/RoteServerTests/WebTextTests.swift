@@ -67,10 +67,13 @@ import WebPages
     @Test func everyKeyAPageNamesIsInEveryLanguage() throws {
         let scripts = WebPages.files.filter { $0.key.hasSuffix(".js") }
         #expect(scripts.count >= 8, "the pages are ES modules: \(scripts.keys.sorted())")
+        var named = 0
         for (name, text) in scripts {
             let keys = text.matches(of: /\bt\("([a-z]+\.[A-Za-z.\-_]*[A-Za-z])"/).map { String($0.output.1) }
+            named += keys.count
             Self.expectInEveryLanguage(keys, name)
         }
+        #expect(named > 100, "the pages' keys were found: \(named)")
     }
 
     /// Every value the server sends that a page words through the table — deck kinds,
@@ -100,6 +103,10 @@ import WebPages
             let questionEntry =
                 try await get("/api/entry?id=\(question.first?["id"] as? String ?? "")") as? [String: Any]
             Self.expectInEveryLanguage(["kind.\(questionEntry?["kind"] as? String ?? "?")"], "a question's kind")
+            let letters = try #require(try await get("/api/letters") as? [String: Any])
+            let tips = (letters["letters"] as? [[String: Any]] ?? []).flatMap { $0["tips"] as? [String] ?? [] }
+            #expect(tips.count > 50)
+            Self.expectInEveryLanguage(tips.map { "letterTip.\($0)" }, "the letters' tips")
         }
         Self.expectInEveryLanguage(
             ["new", "learning", "known", "suspended", "ignored", "none"].map { "status.\($0)" }, "the reader's statuses"
