@@ -75,7 +75,7 @@ format-check:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 
 # `rote serve` in a real headless Chromium: study, recite, trace, read, library, stats, Arabic;
-# screenshots of every page at 1280 and 360 px go to .build/browser-screenshots/.
+# screenshots of every page at 1280, 390 and 360 px go to .build/browser-screenshots/.
 browser-test: build
 	$(BROWSER_VENV)/bin/python Tests/Browser/test_web.py
 

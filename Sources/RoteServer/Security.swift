@@ -10,7 +10,7 @@ import Hummingbird
 ///   other web server on 127.0.0.1 would receive it — nor in a query string, which reaches
 ///   logs and history; the printed address carries it in its fragment, which browsers never
 ///   send, and the page keeps it in the tab's `sessionStorage`;
-/// - the page's shell (`/`, `/assets/…`: the embedded HTML, script, style and strings, the
+/// - the page's shell (`/`, `/favicon.ico`, `/assets/…`: the embedded HTML, script, style, icon and strings, the
 ///   same for every library) is served without the token, since a browser cannot put a
 ///   header on a navigation; it holds nothing of the library;
 /// - the `Host` header names an address the server listens on (DNS rebinding), and an
@@ -119,7 +119,7 @@ public struct AccessPolicy: Sendable {
     /// asset is a plain file name, so no path that another route could take for its own
     /// (`/assets/../api/…`, an encoded slash) passes without the token.
     static func isShell(_ path: String) -> Bool {
-        if path == "/" { return true }
+        if path == "/" || path == "/favicon.ico" { return true }
         guard path.hasPrefix("/assets/") else { return false }
         let name = path.dropFirst("/assets/".count)
         return !name.isEmpty && !name.hasPrefix(".")

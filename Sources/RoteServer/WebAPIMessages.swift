@@ -160,11 +160,15 @@ struct WordAnswer: Encodable {
 struct EntryAnswer: Encodable {
     struct Review: Encodable { var at: Date, grade: String, ms: Int?, device: String? }
     struct Commit: Encodable { var id: String, date: Date, summary: String, touched: [String] }
-    var id, deck, kind, gloss, status: String
+    var id, deck, deckTitle, kind, gloss, status: String
     var file: String
     var due: Date?
     var stability: Double?
     var difficulty: Double?
+    /// `rote show`'s confidence (0–100) and its mastery level; nil before the first review.
+    var confidence: Int?
+    var mastery: String?
+    var lapses: Int?
     var ladder: String?
     var reviews: [Review]
     var commits: [Commit]

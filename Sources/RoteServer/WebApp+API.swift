@@ -202,11 +202,21 @@ extension WebApp {
             case .letter: "letter"
             case .question: "question"
             }
+        // Confidence and mastery as `rote show` works them out: the reviews replayed by the
+        // deck's scheduler, at this moment.
+        let scheduler = Scheduler(
+            settings: .forDeck(library.decks[entry.deck], profile: library.profile, deckName: entry.deck))
+        let mastery = progress.flatMap { file in
+            file.reviews.isEmpty
+                ? nil : Mastery(events: file.scheduledReviews, entryID: entry.id, at: Date(), scheduler: scheduler)
+        }
         return EntryAnswer(
-            id: entry.id, deck: entry.deck, kind: kind, gloss: entry.gloss,
+            id: entry.id, deck: entry.deck, deckTitle: library.decks[entry.deck]?.title ?? entry.deck, kind: kind,
+            gloss: entry.gloss,
             status: library.status(of: entry).readerStatus,
             file: (try? String(contentsOf: root.appending(path: entry.path), encoding: .utf8)) ?? "",
             due: progress?.state?.due, stability: progress?.state?.stability, difficulty: progress?.state?.difficulty,
+            confidence: mastery?.confidence, mastery: mastery?.level.rawValue, lapses: progress?.state?.lapses,
             ladder: progress?.ladder?.level,
             reviews: (progress?.reviews ?? []).map {
                 .init(at: $0.at, grade: $0.grade.name, ms: $0.ms, device: $0.device)
@@ -233,10 +243,29 @@ extension WebApp {
             mastery: library.deckOrder.compactMap { deck in
                 stats.mastery[deck].map { levels in
                     .init(
-                        deck: deck,
+                        deck: deck, title: library.decks[deck]?.title ?? deck,
                         levels: MasteryLevel.allCases.map { .init(level: $0.rawValue, count: levels[$0] ?? 0) })
                 }
+            },
+            skills: stats.skills.sorted { $0.key < $1.key }.map { path, practice in
+                .init(
+                    skill: path, title: skillTitle(path) ?? path, deck: String(path.split(separator: "/")[0]),
+                    attempts: practice.attempts, correct: practice.correct, accuracy: practice.accuracy,
+                    lastPractised: practice.lastPractised, confidence: practice.confidence,
+                    mastery: practice.mastery.rawValue, questions: practice.questions)
+            },
+            leeches: stats.leeches.map { id in
+                .init(
+                    id: id, gloss: (try? library.entry(named: id).gloss) ?? id,
+                    lapses: library.progress(of: id)?.state?.lapses ?? 0)
             })
+    }
+
+    /// A skill's title from its `skill.yaml`, as `rote show` reads it; nil when unreadable.
+    func skillTitle(_ path: String) -> String? {
+        let relative = "corpus/\(path)/skill.yaml"
+        guard let data = FileManager.default.contents(atPath: root.appending(path: relative).path) else { return nil }
+        return Skill.decode(data, path: relative).0?.title
     }
 
     // MARK: Letters
@@ -324,7 +353,24 @@ struct StatsAnswer: Encodable {
     struct DeckMastery: Encodable {
         struct Level: Encodable { var level: String, count: Int }
         var deck: String
+        var title: String
         var levels: [Level]
+    }
+    /// A skill of a skills deck with the learner's practice of it (`SkillPractice`), as
+    /// `rote stats` lists it.
+    struct SkillRow: Encodable {
+        var skill, title, deck: String
+        var attempts, correct: Int
+        var accuracy: Double?
+        var lastPractised: Date?
+        var confidence: Int
+        var mastery: String
+        var questions: Int
+    }
+    /// An entry forgotten `SchedulerSettings.defaultLeechThreshold` times or more.
+    struct Leech: Encodable {
+        var id, gloss: String
+        var lapses: Int
     }
     var dueToday: Int
     /// Due reviews per day, today first, for the next 30 days.
@@ -337,6 +383,8 @@ struct StatsAnswer: Encodable {
     var retentionAchieved: Double?
     var retentionDesired: Double
     var mastery: [DeckMastery]
+    var skills: [SkillRow]
+    var leeches: [Leech]
 }
 
 struct LettersAnswer: Encodable {

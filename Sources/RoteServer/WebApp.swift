@@ -113,6 +113,8 @@ public final class WebApp: @unchecked Sendable {
         router.add(middleware: AccessMiddleware(policy: policy))
         router.get("/") { _, _ in try Self.page("index.html") }
         router.get("/assets/{name}") { _, context in try Self.page(context.parameters.require("name")) }
+        // Browsers ask for it whatever the page links; the app's icon, an SVG.
+        router.get("/favicon.ico") { _, _ in try Self.page("favicon.svg") }
         router.get("/media/**") { request, _ in try self.media(request.uri.path) }
         router.get("/api/strings") { request, _ in
             try JSONReply.ok(

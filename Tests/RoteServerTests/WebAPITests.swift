@@ -88,7 +88,7 @@ import WebPages
             }
             // The shell — the same embedded page, script, style and strings for every library —
             // is all a browser gets without the token: a navigation cannot carry a header.
-            for uri in ["/", "/assets/app.js", "/assets/strings.json"] {
+            for uri in ["/", "/assets/app.js", "/assets/strings.json", "/favicon.ico"] {
                 let response = try await client.execute(uri: uri, method: .get, headers: Self.headers(token: nil))
                 #expect(response.status == .ok, "\(uri)")
             }
@@ -522,6 +522,51 @@ import WebPages
             #expect((stats["forecast"] as? [Int])?.count == 31)
             #expect((stats["reviews_per_day"] as? [Int])?.count == 90)
             #expect((stats["heat_levels"] as? [Int])?.allSatisfy { (0...4).contains($0) } == true)
+            #expect(stats["skills"] as? [Any] != nil && stats["leeches"] as? [Any] != nil)
+        }
+    }
+
+    /// The icon browsers ask for is the shell's: served without the token, as an image, and
+    /// still only to this server's own host.
+    @Test func theFaviconAnswersAsTheShellDoes() async throws {
+        let served = await Served()
+        try await served.test { client in
+            let icon = try await client.execute(uri: "/favicon.ico", method: .get, headers: Self.headers(token: nil))
+            #expect(icon.status == .ok)
+            #expect(icon.headers[.contentType] == "image/svg+xml")
+            #expect(String(buffer: icon.body).hasPrefix("<svg"))
+            let foreign = try await client.execute(
+                uri: "/favicon.ico", method: .get, headers: Self.headers(host: "evil.example:8080", token: nil))
+            #expect(foreign.status == .forbidden)
+            #expect(Self.errorCode(foreign) == "foreign_host")
+        }
+    }
+
+    /// The entry page's progress is `rote show`'s: confidence and mastery from the reviews
+    /// replayed by the deck's scheduler, beside stability and the due date.
+    @Test func anEntryCarriesConfidenceAndMasteryAsRoteShowGivesThem() async throws {
+        // The starter library's demo learner has reviewed `house` three times.
+        let served = await Served()
+        try await served.test { client in
+            let entry = try #require(
+                try Self.json(
+                    try await client.execute(
+                        uri: "/api/entry?id=english-a1/house", method: .get, headers: Self.headers())
+                ) as? [String: Any])
+            #expect(entry["deck_title"] as? String != nil)
+            let confidence = try #require(entry["confidence"] as? Int)
+            #expect((0...100).contains(confidence))
+            let levels = ["starting", "learning", "getting_there", "strong", "mastered"]
+            #expect(levels.contains(entry["mastery"] as? String ?? ""))
+            #expect(entry["stability"] as? Double != nil)
+            #expect(entry["due"] as? String != nil)
+            // An entry never reviewed has no confidence to show.
+            let fresh = try #require(
+                try Self.json(
+                    try await client.execute(
+                        uri: "/api/entry?id=english-a1/able", method: .get, headers: Self.headers())
+                ) as? [String: Any])
+            #expect(fresh["confidence"] == nil && fresh["mastery"] == nil)
         }
     }
 }

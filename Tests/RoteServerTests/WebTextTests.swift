@@ -48,6 +48,74 @@ import WebPages
     }
 }
 
+@Suite struct PageWordsTests {
+    static let table: [String: [String: String]] = {
+        let text = WebPages.files["strings.json"] ?? "{}"
+        return (try? JSONDecoder().decode([String: [String: String]].self, from: Data(text.utf8))) ?? [:]
+    }()
+
+    /// Fails naming each key one language lacks.
+    static func expectInEveryLanguage(_ keys: some Sequence<String>, _ source: String) {
+        #expect(table.count >= 2, "the strings table has English and Arabic")
+        for (language, strings) in table {
+            let missing = Set(keys).filter { strings[$0] == nil }.sorted()
+            #expect(missing.isEmpty, "\(language) lacks \(missing), which \(source) uses")
+        }
+    }
+
+    /// Every key a page names (`t("today.heading")`) is in every language of the table.
+    @Test func everyKeyAPageNamesIsInEveryLanguage() throws {
+        let scripts = WebPages.files.filter { $0.key.hasSuffix(".js") }
+        #expect(scripts.count >= 8, "the pages are ES modules: \(scripts.keys.sorted())")
+        var named = 0
+        for (name, text) in scripts {
+            let keys = text.matches(of: /\bt\("([a-z]+\.[A-Za-z.\-_]*[A-Za-z])"/).map { String($0.output.1) }
+            named += keys.count
+            Self.expectInEveryLanguage(keys, name)
+        }
+        #expect(named > 100, "the pages' keys were found: \(named)")
+    }
+
+    /// Every value the server sends that a page words through the table — deck kinds,
+    /// entry kinds, mastery levels, statuses, passage steps, grades — has its key in every
+    /// language, so none reaches a learner as the server's English word.
+    @Test func everyWordTheServerSendsHasAKeyInEveryLanguage() async throws {
+        let served = await WebAPITests.Served()
+        try await served.test { client in
+            func get(_ uri: String) async throws -> Any {
+                try WebAPITests.json(try await client.execute(uri: uri, method: .get, headers: WebAPITests.headers()))
+            }
+            let today = try #require(try await get("/api/today") as? [String: Any])
+            let kinds = (today["decks"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+            #expect(Set(kinds) == ["vocabulary", "passages", "letters", "skills"])
+            Self.expectInEveryLanguage(kinds.map { "kind.\($0)" }, "/api/today's deck kinds")
+            let stats = try #require(try await get("/api/stats") as? [String: Any])
+            let levels = (stats["mastery"] as? [[String: Any]] ?? []).flatMap { $0["levels"] as? [[String: Any]] ?? [] }
+                .compactMap { $0["level"] as? String }
+            #expect(!levels.isEmpty)
+            Self.expectInEveryLanguage(levels.map { "mastery.\($0)" }, "/api/stats's mastery levels")
+            for id in ["english-a1/run", "kjv/joh-1-1", "alphabet/a"] {
+                let entry = try await get("/api/entry?id=\(id)") as? [String: Any]
+                Self.expectInEveryLanguage(["kind.\(entry?["kind"] as? String ?? "?")"], "/api/entry's kind of \(id)")
+            }
+            let question = try #require(
+                (try await get("/api/entries?deck=math&limit=1") as? [String: Any])?["entries"] as? [[String: Any]])
+            let questionEntry =
+                try await get("/api/entry?id=\(question.first?["id"] as? String ?? "")") as? [String: Any]
+            Self.expectInEveryLanguage(["kind.\(questionEntry?["kind"] as? String ?? "?")"], "a question's kind")
+            let letters = try #require(try await get("/api/letters") as? [String: Any])
+            let tips = (letters["letters"] as? [[String: Any]] ?? []).flatMap { $0["tips"] as? [String] ?? [] }
+            #expect(tips.count > 50)
+            Self.expectInEveryLanguage(tips.map { "letterTip.\($0)" }, "the letters' tips")
+        }
+        Self.expectInEveryLanguage(
+            ["new", "learning", "known", "suspended", "ignored", "none"].map { "status.\($0)" }, "the reader's statuses"
+        )
+        Self.expectInEveryLanguage(LadderLevel.allCases.map { "ladder.\($0.rawValue)" }, "an entry's passage step")
+        Self.expectInEveryLanguage(Grade.allCases.map { "study.\($0.name)" }, "a review's grade")
+    }
+}
+
 @Suite struct RecallMarkingTests {
     @Test func typedRecallIsMarkedWordByWordWithoutShowingThePassage() async throws {
         let served = await WebAPITests.Served()
