@@ -6,11 +6,6 @@ public import RoteStore
 /// a header row, in the columns `rote import` reads. The flat fields travel; a word's examples
 /// after the first, its related words and its questions stay in the YAML files.
 public enum DeckExport {
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public let message: String
-        public var description: String { message }
-    }
-
     public static func table(deck: String, library: LoadedLibrary, separator: Character) throws -> String {
         try table(
             deck: deck, decks: library.decks, deckOrder: library.deckOrder,
@@ -23,7 +18,7 @@ public enum DeckExport {
         deck: String, decks: [String: DeckManifest], deckOrder: [String], entries: [Entry], separator: Character
     ) throws -> String {
         guard let manifest = decks[deck] else {
-            throw Failure(message: "no deck '\(deck)'; decks are: \(deckOrder.joined(separator: ", "))")
+            throw LibraryError(.notFound, "no deck '\(deck)'; decks are: \(deckOrder.joined(separator: ", "))")
         }
         let prefix = deck.count + 1
         switch manifest.kind {
@@ -83,9 +78,9 @@ public enum DeckExport {
             }
             return DelimitedText.render(rows, separator: separator)
         case .letters, .skills:
-            throw Failure(
-                message:
-                    "deck '\(deck)' is a \(manifest.kind.rawValue) deck; tables export vocabulary and passages decks (its YAML files are the portable form)"
+            throw LibraryError(
+                .wrongKind,
+                "deck '\(deck)' is a \(manifest.kind.rawValue) deck; tables export vocabulary and passages decks (its YAML files are the portable form)"
             )
         }
     }

@@ -1,4 +1,5 @@
 public import Foundation
+public import RoteModel
 
 /// Comma-, tab- or otherwise-separated text as spreadsheets and Anki write it: RFC 4180
 /// quoting (a field in `"…"` may hold the separator, newlines and `""` for a quote), CRLF or
@@ -24,12 +25,27 @@ public struct DelimitedText: Sendable, Equatable {
     /// True when the file had Anki `#key:value` headers.
     public var ankiHeaders: Bool
 
-    public enum ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum ParseError: RoteError, Equatable {
         case unterminatedQuote(line: Int)
         case notText
         case badSeparator(String, line: Int)
 
-        public var description: String {
+        public enum Code: String, RoteErrorCode {
+            public typealias Failure = ParseError
+            case unterminatedQuote, notText, badSeparator
+        }
+
+        public var code: Code {
+            switch self {
+            case .unterminatedQuote: .unterminatedQuote
+            case .notText: .notText
+            case .badSeparator: .badSeparator
+            }
+        }
+
+        public var description: String { message }
+
+        public var message: String {
             switch self {
             case let .unterminatedQuote(line): "line \(line): a quoted field is never closed (a \" is missing)"
             case .notText: "the file is not UTF-8 text"

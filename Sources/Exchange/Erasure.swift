@@ -9,11 +9,6 @@ import Subprocess
 /// files meanwhile does not bring them back. `purgeHistory` also rewrites the history so no
 /// commit holds them.
 public enum Erasure {
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public let message: String
-        public var description: String { message }
-    }
-
     public struct Result: Sendable {
         public var files: [String]
         public var commit: ObjectID?
@@ -55,13 +50,13 @@ public enum Erasure {
     /// the library lock.
     public static func forget(_ user: String, git: LibraryGit) throws -> Result {
         guard Slug.isValidUser(user) else {
-            throw Failure(message: "'\(user)' is not a learner name (lowercase letters, digits, _ . -)")
+            throw LibraryError(.invalidUser, "'\(user)' is not a learner name (lowercase letters, digits, _ . -)")
         }
         let files = try files(of: user, git: git)
         guard !files.isEmpty else {
-            throw Failure(
-                message:
-                    "no learner '\(user)' in this library (nothing under profiles/\(user)/, now or in the last commit)")
+            throw LibraryError(
+                .notFound,
+                "no learner '\(user)' in this library (nothing under profiles/\(user)/, now or in the last commit)")
         }
         var changes: [String: Data?] = [:]
         var clearedDefault = false
@@ -153,7 +148,7 @@ public enum Erasure {
     public static func purgeHistory(_ user: String, git: LibraryGit) async throws -> PurgeReport {
         let prefix = "profiles/\(user)"
         if FileManager.default.fileExists(atPath: git.root.appending(path: prefix).path) {
-            throw Failure(message: "\(prefix)/ is still in the work tree; run `rote forget \(user)` first")
+            throw LibraryError(.outOfOrder, "\(prefix)/ is still in the work tree; run `rote forget \(user)` first")
         }
         return try await purgeHistory(paths: [prefix], reason: "rote forget \(user) --purge-history", git: git)
     }

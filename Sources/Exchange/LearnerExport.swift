@@ -10,11 +10,6 @@ public import RoteStore
 public enum LearnerExport {
     public enum Format: String, Sendable, CaseIterable { case json, csv }
 
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public let message: String
-        public var description: String { message }
-    }
-
     public static let formatName = "rote-learner-export"
     public static let formatVersion = 1
 
@@ -139,8 +134,8 @@ public enum LearnerExport {
         let letters = letterFiles(user: user, root: root)
         guard profile != nil || files.progressCount > 0 || files.sessionCount > 0 || !saved.isEmpty || !letters.isEmpty
         else {
-            throw Failure(
-                message: "no learner '\(user)' in this library (nothing under profiles/\(user)/); use --user NAME")
+            throw LibraryError(
+                .notFound, "no learner '\(user)' in this library (nothing under profiles/\(user)/); use --user NAME")
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         switch format {

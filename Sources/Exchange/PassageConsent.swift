@@ -120,11 +120,11 @@ public enum PassageConsent {
     /// The learner's profile, read in full (a profile that does not read is never rewritten).
     static func profile(of user: String, git: LibraryGit) throws -> Profile {
         guard Slug.isValidUser(user) else {
-            throw Erasure.Failure(message: "'\(user)' is not a learner name (lowercase letters, digits, _ . -)")
+            throw LibraryError(.invalidUser, "'\(user)' is not a learner name (lowercase letters, digits, _ . -)")
         }
         guard let profile = try ReadBeforeRewrite.read(Profile.self, at: LibraryPaths(user: user).profile, in: git.root)
         else {
-            throw Erasure.Failure(message: "no learner '\(user)' in this library (profiles/\(user)/profile.yaml)")
+            throw LibraryError(.notFound, "no learner '\(user)' in this library (profiles/\(user)/profile.yaml)")
         }
         return profile
     }
@@ -135,9 +135,9 @@ public enum PassageConsent {
     public static func purgeHistory(user: String, git: LibraryGit) async throws -> Erasure.PurgeReport {
         let profile = try profile(of: user, git: git)
         guard profile.passagePracticeConsent?.granted == false else {
-            throw Erasure.Failure(
-                message:
-                    "\(user) has not withdrawn consent to keeping passage practice; run `rote consent withdraw` first")
+            throw LibraryError(
+                .outOfOrder,
+                "\(user) has not withdrawn consent to keeping passage practice; run `rote consent withdraw` first")
         }
         var paths = passageDecks(root: git.root).sorted().map { "profiles/\(user)/progress/\($0)" }
         let repository = git.repository

@@ -12,11 +12,11 @@ public enum SeedExport {
     /// The seed JSON of `deck` under `root`: its domains and skills from their folders'
     /// `domain.yaml` and `skill.yaml`, its questions from `entries` (the deck's, in study order).
     public static func json(deck: String, manifest: DeckManifest?, root: URL, entries: [Entry]) throws -> String {
-        guard let manifest else { throw DeckExport.Failure(message: "no deck '\(deck)'") }
+        guard let manifest else { throw LibraryError(.notFound, "no deck '\(deck)'") }
         guard manifest.kind == .skills else {
-            throw DeckExport.Failure(
-                message:
-                    "deck '\(deck)' is a \(manifest.kind.rawValue) deck; the seed JSON format holds skills decks (use --format csv or tsv)"
+            throw LibraryError(
+                .wrongKind,
+                "deck '\(deck)' is a \(manifest.kind.rawValue) deck; the seed JSON format holds skills decks (use --format csv or tsv)"
             )
         }
         let corpus = root.appending(path: "corpus/\(deck)")
@@ -33,9 +33,9 @@ public enum SeedExport {
             let (value, problems) = SkillDomain.decode(data, path: path)
             guard let value else {
                 let first = problems.first { $0.severity == .error }.map { "\n\($0.description)" } ?? ""
-                throw DeckExport.Failure(
-                    message:
-                        "\(path) does not read, so the deck cannot be exported whole; fix it (`rote check`) and export again\(first)"
+                throw LibraryError(
+                    .unreadable,
+                    "\(path) does not read, so the deck cannot be exported whole; fix it (`rote check`) and export again\(first)"
                 )
             }
             return value

@@ -5,10 +5,8 @@ import StudyData
 /// damaged or foreign file is refused with the reason, never read astray (the fuzz targets
 /// in Fuzz/ hold it to that).
 extension LaunchIndex {
-    /// Why bytes are not a usable index.
-    public struct Invalid: Error, CustomStringConvertible {
-        public let description: String
-    }
+    /// Why bytes are not a usable index: a reason to build it again from the files.
+    public typealias Invalid = LibraryLaunch.RebuildReason
 
     /// Writes the length and checksum fields of a whole index in memory, last, once every
     /// other byte is in place — the builder's final step, and how the fuzz harness and its

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Git
 import Parallelism
-import RoteModel
+public import RoteModel
 import RoteStore
 import StudyData
 
@@ -166,9 +166,18 @@ extension LibraryLaunch {
         return .success(settings)
     }
 
-    /// Why the index must be built again from the files.
-    public struct RebuildReason: Error, CustomStringConvertible {
-        public let description: String
+    /// Why the index must be built again from the files: a file changed, there is none yet,
+    /// or its bytes are not a usable index (`LaunchIndex.Invalid`).
+    public struct RebuildReason: RoteError {
+        public enum Code: String, RoteErrorCode {
+            public typealias Failure = RebuildReason
+            case rebuildNeeded
+        }
+        public var code: Code { .rebuildNeeded }
+        /// What changed, or what is missing, so that the index is built again from the files.
+        public let message: String
+
+        init(description: String) { message = description }
     }
 
     /// The id of an entry file whose row the overlay can replace: vocabulary and passages

@@ -27,7 +27,8 @@ enum PublisherCache {
     /// publisher's branches and tags as they are now. The clone or fetch holds the mirror's
     /// own lock (`<mirror>.lock`): `rote deck status` runs without the library's lock (a study
     /// session may hold that), so two processes could otherwise fetch into one mirror at once.
-    /// Throws `LibraryLock.Busy` when another process is refreshing the same mirror.
+    /// Throws `LibraryError` with the code `busy` when another process is refreshing the same
+    /// mirror.
     ///
     /// The publisher's URL is whatever a deck.yaml says, which any collaborator on the library
     /// can edit, so `ROTE_GIT_TOKEN` is never offered to it (credential helpers still are:
@@ -36,11 +37,13 @@ enum PublisherCache {
         let credentials = credentials.withoutToken(
             because: "a publisher's address comes from a deck.yaml anyone sharing the library can edit")
         let folder = folder(root: root, url: url)
-        let lock = try LibraryLock(
-            file: folder.deletingLastPathComponent().appending(path: "\(folder.lastPathComponent).lock"),
-            resource:
-                "the mirror of the publisher \(RemoteURL.redactingUserinfo(url)) (.git/rote/publishers/\(folder.lastPathComponent))",
-            purpose: purpose)
+        let lock = try LibraryError.surfacing {
+            try LibraryLock(
+                file: folder.deletingLastPathComponent().appending(path: "\(folder.lastPathComponent).lock"),
+                resource:
+                    "the mirror of the publisher \(RemoteURL.redactingUserinfo(url)) (.git/rote/publishers/\(folder.lastPathComponent))",
+                purpose: purpose)
+        }
         defer { withExtendedLifetime(lock) {} }
         do {
             if FileManager.default.fileExists(atPath: folder.appending(path: "HEAD").path) {

@@ -12,38 +12,46 @@ extension Library {
     /// device only, in `.git/rote/generated/<id>.yaml`. Only the candidates nearest the rank
     /// are read from their files. Nil when no unknown word near the rank has an example.
     public func composeArticle(now: Date = Date()) throws -> GeneratedArticle? {
-        try requireProfile()
-        let launch = try launch()
-        let index = launch.index
-        let lexicalRank = profile?.lexicalRank
-        var unknown: [(Int, Int)] = []
-        var known: [(Int, Int)] = []
-        for number in 0..<index.entryCount {
-            guard let rank = index.rank(ofEntry: number), decks[index.deck(ofEntry: number)]?.kind == .vocabulary else {
-                continue
+        try LibraryError.surfacing {
+            try requireProfile()
+            let launch = try launch()
+            let index = launch.index
+            let lexicalRank = profile?.lexicalRank
+            var unknown: [(Int, Int)] = []
+            var known: [(Int, Int)] = []
+            for number in 0..<index.entryCount {
+                guard let rank = index.rank(ofEntry: number), decks[index.deck(ofEntry: number)]?.kind == .vocabulary
+                else {
+                    continue
+                }
+                switch index.status(ofEntry: number) {
+                case .review: known.append((number, rank))
+                case .new, .learning, .relearning: unknown.append((number, rank))
+                case .ignored, .suspended: continue
+                }
             }
-            switch index.status(ofEntry: number) {
-            case .review: known.append((number, rank))
-            case .new, .learning, .relearning: unknown.append((number, rank))
-            case .ignored, .suspended: continue
+            let centre = lexicalRank ?? known.map(\.1).max() ?? unknown.map(\.1).min() ?? 1
+            let nearestUnknown = unknown.sorted {
+                (ArticleComposer.distance($0.1, from: centre), $0.0) < (
+                    ArticleComposer.distance($1.1, from: centre), $1.0
+                )
+            }.prefix(40)
+            let highestKnown = known.sorted { ($0.1, $0.0) > ($1.1, $1.0) }.prefix(40)
+            let candidates = (nearestUnknown.map { ($0, false) } + highestKnown.map { ($0, true) }).compactMap {
+                pair -> ArticleComposer.Candidate? in
+                let ((number, rank), isKnown) = pair
+                guard let entry = launch.entry(number), case let .vocabulary(word) = entry.content else { return nil }
+                return ArticleComposer.Candidate(
+                    id: entry.id, word: word.word, rank: rank, known: isKnown,
+                    examples: word.examples.map { VocabularyEntry.Example.plain($0.en) })
             }
+            guard let article = ArticleComposer.compose(candidates, lexicalRank: lexicalRank, now: now) else {
+                return nil
+            }
+            try AtomicFile.write(
+                Data(article.render().utf8), at: "\(Self.generatedFolder)/\(article.id).yaml", in: root)
+            return article
         }
-        let centre = lexicalRank ?? known.map(\.1).max() ?? unknown.map(\.1).min() ?? 1
-        let nearestUnknown = unknown.sorted {
-            (ArticleComposer.distance($0.1, from: centre), $0.0) < (ArticleComposer.distance($1.1, from: centre), $1.0)
-        }.prefix(40)
-        let highestKnown = known.sorted { ($0.1, $0.0) > ($1.1, $1.0) }.prefix(40)
-        let candidates = (nearestUnknown.map { ($0, false) } + highestKnown.map { ($0, true) }).compactMap {
-            pair -> ArticleComposer.Candidate? in
-            let ((number, rank), isKnown) = pair
-            guard let entry = launch.entry(number), case let .vocabulary(word) = entry.content else { return nil }
-            return ArticleComposer.Candidate(
-                id: entry.id, word: word.word, rank: rank, known: isKnown,
-                examples: word.examples.map { VocabularyEntry.Example.plain($0.en) })
-        }
-        guard let article = ArticleComposer.compose(candidates, lexicalRank: lexicalRank, now: now) else { return nil }
-        try AtomicFile.write(Data(article.render().utf8), at: "\(Self.generatedFolder)/\(article.id).yaml", in: root)
-        return article
     }
 
     /// The articles composed on this device and not saved, newest first.

@@ -16,9 +16,10 @@ public final class PreparedErasure {
     public let files: [String]
 
     init(root: URL, learner: String, purpose: String) throws {
-        writer = try LibraryWriter(root: root, user: learner, purpose: purpose)
+        let writer = try LibraryWriter(root: root, user: learner, purpose: purpose)
+        self.writer = writer
         self.learner = learner
-        files = try Erasure.files(of: learner, git: writer.git)
+        files = try LibraryError.surfacing { try Erasure.files(of: learner, git: writer.git) }
     }
 
     /// What rewriting the history will do, and what it leaves to do on the remote and other
@@ -28,19 +29,23 @@ public final class PreparedErasure {
     }
 
     /// Deletes every file of the learner in one commit marked `Rote-Erasure`.
-    public func forget() throws -> Erasure.Result { try Erasure.forget(learner, git: writer.git) }
+    public func forget() throws -> Erasure.Result {
+        try LibraryError.surfacing { try Erasure.forget(learner, git: writer.git) }
+    }
 
     /// Erases the learner's passage practice and records that they withdrew their consent.
     public func withdrawPassageConsent() throws -> PassageConsent.Withdrawal {
-        try PassageConsent.withdraw(user: learner, git: writer.git)
+        try LibraryError.surfacing { try PassageConsent.withdraw(user: learner, git: writer.git) }
     }
 
     /// Rewrites the history so that no commit holds the learner's files, or with
     /// `passagesOnly` their passage practice.
     public func purgeHistory(passagesOnly: Bool = false) async throws -> Erasure.PurgeReport {
-        passagesOnly
-            ? try await PassageConsent.purgeHistory(user: learner, git: writer.git)
-            : try await Erasure.purgeHistory(learner, git: writer.git)
+        try await LibraryError.surfacingAsync {
+            passagesOnly
+                ? try await PassageConsent.purgeHistory(user: learner, git: writer.git)
+                : try await Erasure.purgeHistory(learner, git: writer.git)
+        }
     }
 
     /// The command that sends the rewritten history to the remote, when the library has one.

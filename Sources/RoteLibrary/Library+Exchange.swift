@@ -9,19 +9,21 @@ extension Library {
     /// A deck as a table (`csv`, `tsv`) or, for a skills deck, as a seed (`json`), read from the
     /// deck's own folder; the problems are its files that do not read, left out.
     public func exportDeck(_ deck: String, format: String) throws -> (text: String, problems: [Diagnostic]) {
-        let (entries, problems) = settings.read(deck: deck)
-        if format == "json" {
-            guard decks[deck] != nil else {
-                throw LibraryError(.notFound, "no deck '\(deck)'; decks are: \(deckOrder.joined(separator: ", "))")
+        try LibraryError.surfacing {
+            let (entries, problems) = settings.read(deck: deck)
+            if format == "json" {
+                guard decks[deck] != nil else {
+                    throw LibraryError(.notFound, "no deck '\(deck)'; decks are: \(deckOrder.joined(separator: ", "))")
+                }
+                return (try SeedExport.json(deck: deck, manifest: decks[deck], root: root, entries: entries), problems)
             }
-            return (try SeedExport.json(deck: deck, manifest: decks[deck], root: root, entries: entries), problems)
+            return (
+                try DeckExport.table(
+                    deck: deck, decks: decks, deckOrder: deckOrder, entries: entries,
+                    separator: format == "csv" ? "," : "\t"),
+                problems
+            )
         }
-        return (
-            try DeckExport.table(
-                deck: deck, decks: decks, deckOrder: deckOrder, entries: entries,
-                separator: format == "csv" ? "," : "\t"),
-            problems
-        )
     }
 
     /// Everything of the learner (profile, progress, sessions) as files in `folder`, written
@@ -31,7 +33,9 @@ extension Library {
         files: [URL], problems: [Diagnostic]
     ) {
         let learner = LearnerExport.LearnerFiles(user: user, root: root)
-        let files = try LearnerExport.write(user: user, files: learner, root: root, format: format, to: folder)
+        let files = try LibraryError.surfacing {
+            try LearnerExport.write(user: user, files: learner, root: root, format: format, to: folder)
+        }
         return (files, learner.problems)
     }
 
@@ -45,5 +49,7 @@ extension Library {
     public var deviceName: String? { DeviceIdentity.localName(root: root) }
 
     /// Names this clone's device (nil forgets the name); the name is never committed.
-    public func nameDevice(_ name: String?) throws { try DeviceIdentity.setLocalName(name, root: root) }
+    public func nameDevice(_ name: String?) throws {
+        try LibraryError.surfacing { try DeviceIdentity.setLocalName(name, root: root) }
+    }
 }

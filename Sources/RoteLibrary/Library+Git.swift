@@ -13,7 +13,7 @@ extension Library {
     /// first commit) and sets git up to merge its files. Returns the first commit.
     @discardableResult
     public static func create(at root: URL, with creator: LibraryCreator, mergeDriver: String) throws -> ObjectID {
-        let commit = try creator.create(at: root)
+        let commit = try LibraryError.surfacing { try creator.create(at: root) }
         try setUpGit(at: root, mergeDriver: mergeDriver)
         return commit
     }
@@ -21,7 +21,7 @@ extension Library {
     /// Writes Rote's merge drivers into the repository's config and attributes
     /// (`MergeDrivers.configure`): what `rote setup-git` does, and `init`, `clone` and `sync`.
     public static func setUpGit(at root: URL, mergeDriver: String) throws {
-        try MergeDrivers.configure(try repository(at: root), rotePath: mergeDriver)
+        try LibraryError.surfacing { try MergeDrivers.configure(try repository(at: root), rotePath: mergeDriver) }
     }
 
     /// Clones the library at `url` into `destination` and sets git up to merge its files.
@@ -29,20 +29,22 @@ extension Library {
     public static func clone(from url: String, to destination: URL, credentials: Credentials, mergeDriver: String)
         throws
     {
-        let shown = RemoteURL.redactingUserinfo(url)
-        do {
-            // The URL becomes the clone's origin, so it is the host the token is for.
-            let repository = try Repository.clone(
-                from: url, to: destination, credentials: credentials.scopingToken(to: url))
-            try repository.adoptRemoteBranchIfHeadIsUnborn()
-            try MergeDrivers.configure(repository, rotePath: mergeDriver)
-        } catch let error as GitError {
-            throw SyncError(.network, "cannot clone \(shown): \(error.message)", cause: error)
-        }
-        guard LibraryLocation.isLibrary(destination) else {
-            throw LibraryError(
-                .notALibrary,
-                "cloned \(shown) into \(destination.path), but it has no rote.yaml, so it is not a Rote library")
+        try LibraryError.surfacing {
+            let shown = RemoteURL.redactingUserinfo(url)
+            do {
+                // The URL becomes the clone's origin, so it is the host the token is for.
+                let repository = try Repository.clone(
+                    from: url, to: destination, credentials: credentials.scopingToken(to: url))
+                try repository.adoptRemoteBranchIfHeadIsUnborn()
+                try MergeDrivers.configure(repository, rotePath: mergeDriver)
+            } catch let error as GitError {
+                throw SyncError(.network, "cannot clone \(shown): \(error.message)", cause: error)
+            }
+            guard LibraryLocation.isLibrary(destination) else {
+                throw LibraryError(
+                    .notALibrary,
+                    "cloned \(shown) into \(destination.path), but it has no rote.yaml, so it is not a Rote library")
+            }
         }
     }
 
@@ -53,9 +55,11 @@ extension Library {
         remote: String, credentials: Credentials, mergeDriver: String,
         progress: @escaping (String) -> Void = { _ in }
     ) throws -> SyncReport {
-        let git = try LibraryGit(root: root, user: user)
-        try MergeDrivers.configure(git.repository, rotePath: mergeDriver)
-        let report = try LibrarySync(git: git, remoteName: remote, credentials: credentials, progress: progress).sync()
+        let report = try LibraryError.surfacing {
+            let git = try LibraryGit(root: root, user: user)
+            try MergeDrivers.configure(git.repository, rotePath: mergeDriver)
+            return try LibrarySync(git: git, remoteName: remote, credentials: credentials, progress: progress).sync()
+        }
         // What the merge brought in is for the next launch's check to read.
         indexLock.lock()
         opened = nil
@@ -78,33 +82,38 @@ extension Library {
     /// The study sessions in the history, newest first: this learner's, or everyone's with
     /// `allLearners`; at most `limit`.
     public func sessionCommits(allLearners: Bool, limit: Int?) throws -> [SessionCommit] {
-        let repository = try Self.repository(at: root)
-        guard let head = try repository.headCommit() else { return [] }
-        var sessions: [SessionCommit] = []
-        for commit in try repository.log(from: head.id) {
-            if let limit, sessions.count >= limit { break }
-            let message = commit.message
-            guard SessionCommitMessage.trailer(SessionCommitMessage.sessionTrailer, in: message) != nil else {
-                continue
+        try LibraryError.surfacing {
+            let repository = try Self.repository(at: root)
+            guard let head = try repository.headCommit() else { return [] }
+            var sessions: [SessionCommit] = []
+            for commit in try repository.log(from: head.id) {
+                if let limit, sessions.count >= limit { break }
+                let message = commit.message
+                guard SessionCommitMessage.trailer(SessionCommitMessage.sessionTrailer, in: message) != nil else {
+                    continue
+                }
+                let who = SessionCommitMessage.trailer(SessionCommitMessage.userTrailer, in: message) ?? "?"
+                if !allLearners, who != user { continue }
+                sessions.append(
+                    SessionCommit(
+                        user: who,
+                        device: SessionCommitMessage.trailer(SessionCommitMessage.deviceTrailer, in: message),
+                        summary: commit.summary.hasPrefix("Study: ")
+                            ? String(commit.summary.dropFirst(7)) : commit.summary,
+                        date: commit.authorTime,
+                        recovered: SessionCommitMessage.trailer(SessionCommitMessage.recoveredTrailer, in: message)
+                            != nil))
             }
-            let who = SessionCommitMessage.trailer(SessionCommitMessage.userTrailer, in: message) ?? "?"
-            if !allLearners, who != user { continue }
-            sessions.append(
-                SessionCommit(
-                    user: who, device: SessionCommitMessage.trailer(SessionCommitMessage.deviceTrailer, in: message),
-                    summary: commit.summary.hasPrefix("Study: ") ? String(commit.summary.dropFirst(7)) : commit.summary,
-                    date: commit.authorTime,
-                    recovered: SessionCommitMessage.trailer(SessionCommitMessage.recoveredTrailer, in: message) != nil))
+            return sessions
         }
-        return sessions
     }
 
     static func repository(at root: URL) throws -> Repository {
         do {
             return try Repository.open(at: root)
         } catch let error as GitError {
-            throw SyncError(
-                .notARepository,
+            throw LibraryError(
+                .notAGitRepository,
                 "\(root.path) is not a git repository (\(error.message)); create a library with `rote init`",
                 cause: error)
         }

@@ -49,6 +49,9 @@ extension Library {
     public func importAnkiPackage(at url: URL, deck: String?, mapping: AnkiFieldMapping) throws
         -> AnkiImporter.Report
     {
-        try AnkiImporter(root: root).importPackage(at: url, options: .init(deck: deck, mapping: mapping, user: user))
+        try LibraryError.surfacing {
+            try AnkiImporter(root: root).importPackage(
+                at: url, options: .init(deck: deck, mapping: mapping, user: user))
+        }
     }
 }

@@ -33,29 +33,31 @@ extension Library {
     /// The learner's files (`FSRSFitting.loadLearner`), with a readable profile and `deck`, if
     /// given, a deck of the library scheduled by FSRS.
     public func learnerForFitting(deck: String?) throws -> LoadedLibrary {
-        let library = try FSRSFitting.loadLearner(root: root, user: user)
-        if library.profiles[user] == nil {
-            let path = paths.profile
-            if let problem = library.errors.sorted(by: Diagnostic.fileOrder).first(where: { $0.path == path }) {
+        try LibraryError.surfacing {
+            let library = try FSRSFitting.loadLearner(root: root, user: user)
+            if library.profiles[user] == nil {
+                let path = paths.profile
+                if let problem = library.errors.sorted(by: Diagnostic.fileOrder).first(where: { $0.path == path }) {
+                    throw LibraryError(
+                        .unreadable,
+                        "the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`."
+                    )
+                }
+                throw LibraryError(.notFound, "no learner '\(user)' in this library (\(path)); use --user NAME")
+            }
+            if let deck, library.decks[deck] == nil {
                 throw LibraryError(
-                    .unreadable,
-                    "the profile of '\(user)' does not read.\n\(problem.description)\nFix the file, then run `rote check`."
+                    .notFound,
+                    "no deck '\(deck)' in this library; the decks are \(library.deckOrder.joined(separator: ", "))")
+            }
+            if let deck, library.decks[deck]?.scheduler == .sm2 {
+                throw LibraryError(
+                    .invalidValue,
+                    "deck '\(deck)' is scheduled by SM-2 (scheduler: sm2 in corpus/\(deck)/deck.yaml), which has no FSRS parameters; remove that line to schedule it with FSRS"
                 )
             }
-            throw LibraryError(.notFound, "no learner '\(user)' in this library (\(path)); use --user NAME")
+            return library
         }
-        if let deck, library.decks[deck] == nil {
-            throw LibraryError(
-                .notFound,
-                "no deck '\(deck)' in this library; the decks are \(library.deckOrder.joined(separator: ", "))")
-        }
-        if let deck, library.decks[deck]?.scheduler == .sm2 {
-            throw LibraryError(
-                .invalidValue,
-                "deck '\(deck)' is scheduled by SM-2 (scheduler: sm2 in corpus/\(deck)/deck.yaml), which has no FSRS parameters; remove that line to schedule it with FSRS"
-            )
-        }
-        return library
     }
 
     /// Fits FSRS-6 to the learner's reviews (of `deck` only, when given) and, unless

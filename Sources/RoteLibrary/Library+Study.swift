@@ -132,74 +132,78 @@ extension Library {
     public func startStudy(
         decks names: [String], tags: [String] = [], limits: StudyLimits, planOnly: Bool = false, now: Date = Date()
     ) throws -> StudyStart {
-        let scope = try studyScope(names, tags: tags)
-        let requested = scope.decks
-        let only = scope.admits
-        // A plan alone only reads (issue #32): it takes no writer, so it commits no interrupted
-        // session either; that session's answers are in its progress files, which it plans from.
-        var writer: LibraryWriter?
-        var recovered = false
-        if !planOnly {
-            // An interrupted session takes with it the progress files not yet committed: this
-            // server's writes still being committed behind it go in first, as their own commits.
-            if FileManager.default.fileExists(atPath: root.appending(path: StudySessionRunner.snapshotPath).path) {
-                gitPool?.waitForCommits()
+        try LibraryError.surfacing {
+            let scope = try studyScope(names, tags: tags)
+            let requested = scope.decks
+            let only = scope.admits
+            // A plan alone only reads (issue #32): it takes no writer, so it commits no interrupted
+            // session either; that session's answers are in its progress files, which it plans from.
+            var writer: LibraryWriter?
+            var recovered = false
+            if !planOnly {
+                // An interrupted session takes with it the progress files not yet committed: this
+                // server's writes still being committed behind it go in first, as their own commits.
+                if FileManager.default.fileExists(atPath: root.appending(path: StudySessionRunner.snapshotPath).path) {
+                    gitPool?.waitForCommits()
+                }
+                let taken = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
+                recovered = try taken.recoverInterruptedSession()
+                writer = taken
             }
-            let taken = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
-            recovered = try taken.recoverInterruptedSession()
-            writer = taken
-        }
-        // A recovered session was committed after this library's index was opened: read afresh.
-        let opener = recovered ? try Library(root: root, user: user, announce: announce) : self
-        // A session plans from the index as the cache holds it and shows its first card while
-        // the check of every file runs beside it (at 100 000 entries the check is most of a
-        // launch); a plan alone prints counts, which must be the checked ones.
-        let (launch, pending) =
-            planOnly ? (try opener.launch(), nil) : try opener.launchCheckingAlongside(patience: 0.02)
-        func planLimits(_ profile: Profile?) -> SessionPlanner.Limits {
-            SessionPlanner.Limits.from(
-                profile, newPerDay: limits.newPerDay, reviewsPerDay: limits.reviewsPerDay, minutes: limits.minutes,
-                drafts: limits.drafts)
-        }
-        // A deck whose version changed since the learner last saw it runs its upgrade rule,
-        // which lists the entries added and removed: that takes the parsed library.
-        if let writer, ContentVersions.hasUpgrade(decks: launch.decks, profile: launch.profile) {
-            // Every file is read here anyway; the check has nothing to add to this plan.
-            if let pending { _ = try? opener.settle(pending) }
-            let library = try LibraryLoader(users: .all, includeSessions: false).load(root)
-            try Self.check(decks: requested, known: library.deckOrder)
-            let upgrades = try ContentUpgrade.run(library: library, user: user, git: writer.git)
-            let index = LibraryIndex(library: library, user: user)
-            let planner = SessionPlanner(library: library, index: index)
+            // A recovered session was committed after this library's index was opened: read afresh.
+            let opener = recovered ? try Library(root: root, user: user, announce: announce) : self
+            // A session plans from the index as the cache holds it and shows its first card while
+            // the check of every file runs beside it (at 100 000 entries the check is most of a
+            // launch); a plan alone prints counts, which must be the checked ones.
+            let (launch, pending) =
+                planOnly ? (try opener.launch(), nil) : try opener.launchCheckingAlongside(patience: 0.02)
+            func planLimits(_ profile: Profile?) -> SessionPlanner.Limits {
+                SessionPlanner.Limits.from(
+                    profile, newPerDay: limits.newPerDay, reviewsPerDay: limits.reviewsPerDay, minutes: limits.minutes,
+                    drafts: limits.drafts)
+            }
+            // A deck whose version changed since the learner last saw it runs its upgrade rule,
+            // which lists the entries added and removed: that takes the parsed library.
+            if let writer, ContentVersions.hasUpgrade(decks: launch.decks, profile: launch.profile) {
+                // Every file is read here anyway; the check has nothing to add to this plan.
+                if let pending { _ = try? opener.settle(pending) }
+                let library = try LibraryLoader(users: .all, includeSessions: false).load(root)
+                try Self.check(decks: requested, known: library.deckOrder)
+                let upgrades = try ContentUpgrade.run(library: library, user: user, git: writer.git)
+                let index = LibraryIndex(library: library, user: user)
+                let planner = SessionPlanner(library: library, index: index)
+                let start = StudyStart(
+                    user: user,
+                    plan: planner.plan(decks: requested, limits: planLimits(index.profile), now: now, only: only),
+                    studyableDecks: planner.studyableDecks(requested),
+                    recovered: recovered, upgrades: upgrades, loadProblems: library.errors,
+                    profile: library.profiles[user],
+                    root: root,
+                    source: LoadedStudySource(library: library, index: index), writer: writer, library: opener)
+                start.skill = scope.skill
+                return start
+            }
+            try Self.check(decks: requested, known: launch.index.settings.decks.filter { launch.decks[$0] != nil })
+            let planner = launch.planner()
             let start = StudyStart(
                 user: user,
-                plan: planner.plan(decks: requested, limits: planLimits(index.profile), now: now, only: only),
+                plan: planner.plan(decks: requested, limits: planLimits(launch.profile), now: now, only: only),
                 studyableDecks: planner.studyableDecks(requested),
-                recovered: recovered, upgrades: upgrades, loadProblems: library.errors, profile: library.profiles[user],
-                root: root,
-                source: LoadedStudySource(library: library, index: index), writer: writer, library: opener)
+                recovered: recovered, upgrades: [], loadProblems: [], profile: launch.profile, root: root,
+                source: LaunchStudySource(launch), writer: writer,
+                library: opener,
+                unchecked: pending.map { pending in
+                    (
+                        opener, pending,
+                        { checked in
+                            checked.planner().plan(
+                                decks: requested, limits: planLimits(checked.profile), now: Date(), only: only)
+                        }
+                    )
+                })
             start.skill = scope.skill
             return start
         }
-        try Self.check(decks: requested, known: launch.index.settings.decks.filter { launch.decks[$0] != nil })
-        let planner = launch.planner()
-        let start = StudyStart(
-            user: user, plan: planner.plan(decks: requested, limits: planLimits(launch.profile), now: now, only: only),
-            studyableDecks: planner.studyableDecks(requested),
-            recovered: recovered, upgrades: [], loadProblems: [], profile: launch.profile, root: root,
-            source: LaunchStudySource(launch), writer: writer,
-            library: opener,
-            unchecked: pending.map { pending in
-                (
-                    opener, pending,
-                    { checked in
-                        checked.planner().plan(
-                            decks: requested, limits: planLimits(checked.profile), now: Date(), only: only)
-                    }
-                )
-            })
-        start.skill = scope.skill
-        return start
     }
 
     static func check(decks requested: [String], known: [String]) throws {

@@ -38,7 +38,7 @@ public final class Library: @unchecked Sendable {
     /// first open (or one after the index was lost) reads every file once, and `announce`
     /// hears about it when that takes more than a second.
     public init(root: URL, user: String, announce: @escaping @Sendable (String) -> Void = { _ in }) throws {
-        settings = try LibrarySettings(root: root, user: user)
+        settings = try LibraryError.surfacing { try LibrarySettings(root: root, user: user) }
         self.announce = announce
     }
 
@@ -60,13 +60,17 @@ public final class Library: @unchecked Sendable {
         }
         indexLock.unlock()
         let pending = cached.verifyInBackground()
-        if patience > 0, let checked = try pending.wait(atMost: patience) { return (adopt(checked), nil) }
+        if patience > 0, let checked = try LibraryError.surfacing({ try pending.wait(atMost: patience) }) {
+            return (adopt(checked), nil)
+        }
         return (cached, pending)
     }
 
     /// Waits for a check `launchCheckingAlongside` left running; its launch becomes this
     /// library's.
-    public func settle(_ pending: LibraryLaunch.PendingCheck) throws -> LibraryLaunch { adopt(try pending.wait()) }
+    public func settle(_ pending: LibraryLaunch.PendingCheck) throws -> LibraryLaunch {
+        adopt(try LibraryError.surfacing { try pending.wait() })
+    }
 
     private func adopt(_ launch: LibraryLaunch) -> LibraryLaunch {
         indexLock.lock()
@@ -77,12 +81,14 @@ public final class Library: @unchecked Sendable {
 
     /// The launch index, checked against the files, opened on first use.
     public func launch() throws -> LibraryLaunch {
-        indexLock.lock()
-        defer { indexLock.unlock() }
-        if let opened { return opened }
-        let launch = try LibraryLaunch.openVerified(root: root, user: user, patience: 1, progress: announce)
-        opened = launch
-        return launch
+        try LibraryError.surfacing {
+            indexLock.lock()
+            defer { indexLock.unlock() }
+            if let opened { return opened }
+            let launch = try LibraryLaunch.openVerified(root: root, user: user, patience: 1, progress: announce)
+            opened = launch
+            return launch
+        }
     }
 
     public var paths: LibraryPaths { LibraryPaths(user: user) }

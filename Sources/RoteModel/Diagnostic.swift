@@ -5,7 +5,16 @@
 /// at a JSON path such as `skills[0].slug` or a table's `line 12`, given as `location`), and
 /// JSON-lines input (`rote replay`, `rote optimize`), whose diagnostics get their path with
 /// `inFile(_:)` once the caller knows what to call the input.
-public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
+public struct Diagnostic: RoteError, Hashable {
+    /// A diagnostic is a `RoteError` when it is why something failed (`Result`'s failure):
+    /// its `message` is its text, its `description` the whole line with the place.
+    public enum Code: String, RoteErrorCode {
+        public typealias Failure = Diagnostic
+        case fileProblem
+    }
+
+    public var code: Code { .fileProblem }
+
     public enum Severity: String, Sendable, Hashable, Comparable {
         /// Blocks what was asked (an import writes nothing).
         case error

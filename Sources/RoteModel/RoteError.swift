@@ -22,11 +22,19 @@ public protocol RoteError: Error, CustomStringConvertible, Sendable {
 
 extension RoteError {
     public var description: String { message }
+    /// None, for an error that is where the trouble started.
+    public var cause: (any Error)? { nil }
 }
 
 /// The code of a `RoteError`: a value to compare, print, and match an error against.
 public protocol RoteErrorCode: Hashable, Sendable, CustomStringConvertible {
     associatedtype Failure: RoteError where Failure.Code == Self
+}
+
+/// A code that is a case of a small closed enum (an error with a fixed set of reasons) prints
+/// as the case's name.
+extension RoteErrorCode where Self: RawRepresentable, RawValue == String {
+    public var description: String { rawValue }
 }
 
 extension RoteErrorCode {

@@ -112,10 +112,15 @@ public enum Timestamp {
     public static let futureTolerance: TimeInterval = 86_400
 
     /// A time too far in the future to record, with what to do.
-    public struct FutureTime: Error, CustomStringConvertible, Sendable {
+    public struct FutureTime: RoteError {
+        public enum Code: String, RoteErrorCode {
+            public typealias Failure = FutureTime
+            case futureTime
+        }
+        public var code: Code { .futureTime }
         public let what: String
         public let date: Date
-        public var description: String {
+        public var message: String {
             "\(what) \(Timestamp.format(date)) is more than a day ahead of this device's clock; check the date (and the clock), then try again"
         }
     }

@@ -84,17 +84,21 @@ extension Data {
 }
 
 extension WebError {
-    /// The answer for an error the libraries throw, which already says what went wrong.
+    /// The answer for an error the libraries throw, which already says what went wrong: one
+    /// shape (`RoteError`), answered by its code. The busy lock's holder is its `cause`.
     static func from(_ error: any Error) -> WebError {
-        switch error {
-        case let error as WebError: error
-        case let error as LibraryError:
-            WebError(
-                error.code == .notFound ? .notFound : .unprocessableContent,
-                error.code == .notFound ? "not_found" : "library", error.message)
-        case let busy as LibraryLock.Busy where busy.heldByThisProcess:
+        if let error = error as? WebError { return error }
+        switch LibraryError.surfaced(error) {
+        case LibraryError.Code.notFound: return WebError(.notFound, "not_found", "\(error)")
+        case let error as LibraryError where error.code == .busy:
+            guard let busy = error.cause as? LibraryLock.Busy else {
+                return WebError(.conflict, "busy", error.message, detail: nil)
+            }
+            guard busy.heldByThisProcess else {
+                return WebError(.conflict, "busy", error.message, detail: busy.holder)
+            }
             // The server's own writer holds the library: no other process to name.
-            busy.purpose == "study"
+            return busy.purpose == "study"
                 ? WebError(
                     .conflict, "session_open",
                     "a study session is open in this server and holds the library; finish it (or quit it), then try again"
@@ -103,16 +107,16 @@ extension WebError {
                     .conflict, "saving",
                     "the server is still saving an earlier change (\(busy.purpose ?? "a write")); try again in a moment"
                 )
-        case let busy as LibraryLock.Busy:
-            WebError(.conflict, "busy", busy.description, detail: busy.holder)
         // A write the library's own files refuse (a linked progress folder): the learner mends
-        // the library, as for any `LibraryError`; a full disk stays a 500.
-        case let refused as AtomicFile.WriteError where refused.refused:
-            WebError(.unprocessableContent, "library", refused.description)
-        case let error as LetterAttemptError: WebError(.badRequest, "bad_attempt", error.description)
-        case let future as Timestamp.FutureTime: WebError(.badRequest, "bad_attempt", future.description)
-        case let error as SyncError: WebError(.conflict, "sync", error.message)
-        default: WebError(.internalServerError, "internal", "the server could not do that: \(error)")
+        // the library, as for any other `LibraryError`; a full disk, or anything unforeseen,
+        // stays a 500.
+        case LibraryError.Code.writeFailed, LibraryError.Code.gitFailure, LibraryError.Code.unexpected:
+            return WebError(.internalServerError, "internal", "the server could not do that: \(error)")
+        case let error as LibraryError: return WebError(.unprocessableContent, "library", error.message)
+        case let error as LetterAttemptError: return WebError(.badRequest, "bad_attempt", error.description)
+        case let future as Timestamp.FutureTime: return WebError(.badRequest, "bad_attempt", future.description)
+        case let error as SyncError: return WebError(.conflict, "sync", error.message)
+        case let error: return WebError(.internalServerError, "internal", "the server could not do that: \(error)")
         }
     }
 }

@@ -10,8 +10,8 @@ public final class LibraryWriter {
     private let lock: LibraryLock?
     private let pool: LibraryGitPool?
 
-    /// Waits for nothing: a library another process is writing throws `LibraryLock.Busy`,
-    /// naming it and its purpose. With a `pool`, the git it keeps open is used (and given back
+    /// Waits for nothing: a library another process is writing throws `LibraryError` with
+    /// the code `busy`, naming it and its purpose (its `cause` is the `LibraryLock.Busy`). With a `pool`, the git it keeps open is used (and given back
     /// when the writer ends) rather than a new one opened; with a pool that defers commits,
     /// the pool holds the lock (`LibraryGitPool.beginWriting`) and the writer's commits are
     /// made behind it. Before anything else, a write a kill left half-done is undone and the
@@ -20,24 +20,27 @@ public final class LibraryWriter {
         root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() },
         pool: LibraryGitPool? = nil
     ) throws {
-        if let pool, pool.defersCommits {
-            git = try pool.beginWriting(root: root, user: user, purpose: purpose, now: now)
-            lock = nil
-        } else {
-            lock = try LibraryLock(root: root, purpose: purpose)
+        (git, lock) = try LibraryError.surfacing {
+            if let pool, pool.defersCommits {
+                return (try pool.beginWriting(root: root, user: user, purpose: purpose, now: now), nil)
+            }
+            let lock = try LibraryLock(root: root, purpose: purpose)
             let git = try pool?.take(root: root, user: user) ?? LibraryGit(root: root, user: user, now: now)
             try git.recoverInterruptedWrites()
-            self.git = git
+            return (git, lock)
         }
         self.pool = pool
     }
 
-    /// Makes `git`, already open, the library's writer: takes the lock (or throws `Busy` at
+    /// Makes `git`, already open, the library's writer: takes the lock (or throws `busy` at
     /// once) and finishes what a killed write left, as above. For `LibrarySync`, whose git
     /// serves every step of a sync under the one lock.
     public init(adopting git: LibraryGit, purpose: String) throws {
-        lock = try LibraryLock(root: git.root, purpose: purpose)
-        try git.recoverInterruptedWrites()
+        lock = try LibraryError.surfacing {
+            let lock = try LibraryLock(root: git.root, purpose: purpose)
+            try git.recoverInterruptedWrites()
+            return lock
+        }
         self.git = git
         pool = nil
     }
@@ -65,7 +68,7 @@ public final class LibraryWriter {
         _ body: (LibraryGit) throws -> Result
     ) throws -> Result {
         let writer = try LibraryWriter(root: root, user: user, purpose: purpose, now: now, pool: pool)
-        return try withExtendedLifetime(writer) { try body(writer.git) }
+        return try withExtendedLifetime(writer) { try LibraryError.surfacing { try body(writer.git) } }
     }
 }
 
@@ -301,7 +304,7 @@ extension LibraryGit {
     /// Callers hold the `LibraryLock` and have checked everything they can before calling, so
     /// a failure here means the disk or git failed, not the input. With
     /// `protectingUncommittedEdits`, a path (or folder) with edits not yet committed is refused
-    /// (`SyncError.Code.uncommittedChanges`) rather than overwritten — for imports, which
+    /// (`LibraryError.Code.uncommittedChanges`) rather than overwritten — for imports, which
     /// rewrite content a person may be editing.
     @discardableResult
     public func apply(changes: [String: Data?], message: CommitMessage, protectingUncommittedEdits: Bool = false)
@@ -317,7 +320,7 @@ extension LibraryGit {
                 pending.contains(path) || pending.contains { $0.hasPrefix(path + "/") }
             }.sorted()
             if !touched.isEmpty {
-                throw SyncError(
+                throw LibraryError(
                     .uncommittedChanges,
                     "\(touched.prefix(3).joined(separator: ", "))\(touched.count > 3 ? " and \(touched.count - 3) more" : "") \(touched.count == 1 ? "has" : "have") uncommitted changes that this would overwrite; commit them (`rote sync` or `git commit`) or discard them, then run it again"
                 )

@@ -34,8 +34,8 @@ public final class LibraryGit {
         do {
             repository = try Repository.open(at: root)
         } catch let error as GitError {
-            throw SyncError(
-                .notARepository,
+            throw LibraryError(
+                .notAGitRepository,
                 "\(root.path) is not a git repository (\(error.message)); create a library with `rote init`",
                 cause: error)
         }
@@ -210,8 +210,8 @@ public final class LibraryGit {
     public static func removeIfStale(_ lock: URL, repository: URL) throws {
         guard FileManager.default.fileExists(atPath: lock.path) else { return }
         if let holder = ProcessScan.processHolding(lock) ?? ProcessScan.gitProcess(workingIn: repository) {
-            throw SyncError(
-                .locked,
+            throw LibraryError(
+                .busy,
                 "\(lock.path) is in use by process \(holder); wait for it to finish (or stop it), then try again")
         }
         try? FileManager.default.removeItem(at: lock)

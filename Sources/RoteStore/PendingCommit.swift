@@ -146,14 +146,14 @@ extension LibraryGit {
         for url in journals {
             let name = "\(PendingCommit.folder)/\(url.lastPathComponent)"
             guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw SyncError(
-                    .locked,
+                throw LibraryError(
+                    .unreadable,
                     "cannot read \(name), a commit a `rote serve` promised; check its permissions, then run the command again"
                 )
             }
             guard let pending = PendingCommit.decode(data) else {
-                throw SyncError(
-                    .locked,
+                throw LibraryError(
+                    .unreadable,
                     "\(name) is not a pending commit this Rote can read (its files are in the work tree); move it out of .git/rote/pending-commits and run `rote sync` to commit the files, then run the command again"
                 )
             }

@@ -7,21 +7,16 @@ public struct SyncError: RoteError {
     public struct Code: RoteErrorCode {
         public typealias Failure = SyncError
         private enum Wrapped: String, Sendable {
-            case notARepository, noRemote, locked, network, mergeFailed, busy, uncommittedChanges, pushRejected,
-                pushRefused
+            case noRemote, network, mergeFailed, pushRejected, pushRefused
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
         public var description: String { wrapped.rawValue }
 
-        public static let notARepository = Code(.notARepository)
         public static let noRemote = Code(.noRemote)
-        public static let locked = Code(.locked)
         /// The remote could not be reached or refused us (`cause` says how).
         public static let network = Code(.network)
         public static let mergeFailed = Code(.mergeFailed)
-        public static let busy = Code(.busy)
-        public static let uncommittedChanges = Code(.uncommittedChanges)
         /// Every round's push met newer commits on the remote, up to the limit of rounds.
         public static let pushRejected = Code(.pushRejected)
         /// The remote refused the push for a reason other than newer commits (a hook, a

@@ -83,16 +83,11 @@ public final class LibrarySync {
         var report = SyncReport()
         // The library's writer, like any other: beside a live `rote study` this is refused,
         // and nothing of that session is touched.
-        let writer: LibraryWriter
-        do {
-            writer = try LibraryWriter(adopting: git, purpose: "sync")
-        } catch let busy as LibraryLock.Busy {
-            throw SyncError(.busy, busy.description, cause: busy)
-        }
+        let writer = try LibraryWriter(adopting: git, purpose: "sync")
         defer { withExtendedLifetime(writer) {} }
 
         guard LibraryLocation.isLibrary(git.root) else {
-            throw SyncError(.notARepository, "\(git.root.path) has no rote.yaml, so it is not a Rote library")
+            throw LibraryError(.notALibrary, "\(git.root.path) has no rote.yaml, so it is not a Rote library")
         }
         try installMergeDrivers()
         // The merge rules of this Rote, whatever the library's tracked .gitattributes predates.

@@ -1,5 +1,5 @@
 import Foundation
-import RoteModel
+public import RoteModel
 
 /// Seed 002's vocabulary calibration: an adaptive test (CAT, item response theory) that
 /// estimates a learner's lexical rank — how far down a frequency list they know the words.
@@ -353,9 +353,25 @@ public struct Calibration: Sendable {
         return question
     }
 
-    public enum AnswerError: Error, Equatable {
-        case noQuestion
-        case wrongKind
+    /// An answer the calibration cannot take: a caller's mistake, not the learner's.
+    public struct AnswerError: RoteError, Equatable {
+        public enum Code: String, RoteErrorCode {
+            public typealias Failure = AnswerError
+            /// No question is waiting for an answer.
+            case noQuestion
+            /// The answer is of another kind than the question asks (a choice to a yes/no).
+            case wrongKind
+        }
+        public let code: Code
+        public static let noQuestion = AnswerError(code: .noQuestion)
+        public static let wrongKind = AnswerError(code: .wrongKind)
+
+        public var message: String {
+            switch code {
+            case .noQuestion: "no calibration question is waiting for an answer; ask the next question first"
+            case .wrongKind: "that answer does not fit the question asked; answer its choices, or known or not"
+            }
+        }
     }
 
     /// Takes the answer to the pending question.

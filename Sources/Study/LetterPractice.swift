@@ -105,8 +105,9 @@ extension LetterAttempt {
 
 /// Why an attempt's JSON was refused: the field (a JSON path such as `drawing[0][2]`, empty
 /// for the whole document) and what to do about it.
-public struct LetterAttemptError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
+public struct LetterAttemptError: RoteError, Hashable {
+    public enum Code: String, RoteErrorCode {
+        public typealias Failure = LetterAttemptError
         case invalidJSON, missingField, unknownField, wrongType, outOfRange, invalidValue
     }
 

@@ -42,8 +42,8 @@ import Testing
         #expect(SessionCommitMessage.trailer(SessionCommitMessage.erasureTrailer, in: message) == "ana")
         #expect(await !self.git("show", "HEAD:rote.yaml", in: directory).contains("default_user"))
         #expect(await self.git("status", "--porcelain", in: directory).isEmpty)
-        #expect(throws: Erasure.Failure.self) { try Erasure.forget("ana", git: git) }
-        #expect(throws: Erasure.Failure.self) { try Erasure.forget("../x", git: git) }
+        #expect(throws: LibraryError.self) { try Erasure.forget("ana", git: git) }
+        #expect(throws: LibraryError.self) { try Erasure.forget("../x", git: git) }
     }
 
     @Test func aForgetKilledHalfWayIsUndoneByTheNextWriterNotCommittedWithoutItsTrailer() async throws {
@@ -190,7 +190,7 @@ import Testing
         #expect(try rows("progress.csv").first?.prefix(4) == ["words/run", "active", "", "review"])
         #expect(try rows("profile.csv").contains(["user", "ana"]))
         #expect(try rows("sessions.csv").first?.first == "s1")
-        #expect(throws: LearnerExport.Failure.self) {
+        #expect(throws: LibraryError.self) {
             try LearnerExport.write(user: "nobody", library: library, format: .csv, to: out)
         }
     }

@@ -103,7 +103,7 @@ import Testing
 
     @Test func purgingHistoryLeavesNoCommitHoldingThePassagePractice() async throws {
         let git = try LibraryGit(root: root, user: "ana")
-        await #expect(throws: Erasure.Failure.self) { try await PassageConsent.purgeHistory(user: "ana", git: git) }
+        await #expect(throws: LibraryError.self) { try await PassageConsent.purgeHistory(user: "ana", git: git) }
         _ = try PassageConsent.withdraw(user: "ana", git: git)
         let report = try await PassageConsent.purgeHistory(user: "ana", git: LibraryGit(root: root, user: "ana"))
         #expect(report.rewritten == 2)

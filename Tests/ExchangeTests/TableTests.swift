@@ -165,10 +165,10 @@ import Testing
             }
         }
         _ = directory
-        #expect(throws: DeckExport.Failure.self) {
+        #expect(throws: LibraryError.self) {
             try DeckExport.table(deck: "maths", library: library, separator: ",")
         }
-        #expect(throws: DeckExport.Failure.self) {
+        #expect(throws: LibraryError.self) {
             try DeckExport.table(deck: "nope", library: library, separator: ",")
         }
     }

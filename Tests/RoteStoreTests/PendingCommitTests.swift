@@ -50,7 +50,7 @@ import Testing
             do {
                 try LibraryWriter.write(root: directory.url, user: "ana", purpose: "review") { _ in }
                 Issue.record("a journal dated \(date) must be refused")
-            } catch let error as SyncError {
+            } catch let error as LibraryError {
                 #expect(error.message.contains("\(name) is not a pending commit this Rote can read"), "\(error)")
                 #expect(error.message.contains("move it out of .git/rote/pending-commits"), "\(error)")
             }

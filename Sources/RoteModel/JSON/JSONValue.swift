@@ -58,7 +58,12 @@ public indirect enum JSONValue: Sendable, Equatable, Decodable {
         }
     }
 
-    public struct ParseError: Error, Sendable, Equatable {
+    public struct ParseError: RoteError, Equatable {
+        public enum Code: String, RoteErrorCode {
+            public typealias Failure = ParseError
+            case invalidJSON
+        }
+        public var code: Code { .invalidJSON }
         public var message: String
         /// 1-based line and column (in characters) of the problem, when known.
         public var line: Int?
