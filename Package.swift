@@ -32,6 +32,12 @@ let package = Package(
             url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         // Child processes: the tests' `Shell.run` and erasure's `git gc`.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        // Hummingbird's own dependencies, which `rote serve` also imports (its server's channel
+        // handlers and logger): named here so every module Rote imports is one it declares.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -115,6 +121,12 @@ let package = Package(
             dependencies: [
                 "RoteLibrary", "RoteModel", "RoteStore", "Study", "StudyData", "Scheduling", "Launch", "LetterTracing",
                 "WebPages", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             swiftSettings: strictSettings
         ),

@@ -17,7 +17,7 @@ enum UIStrings {
     static let rightToLeft: Set<String> = ["ar", "fa", "he", "ur"]
 
     static let table: [String: [String: String]] = {
-        guard let text = WebPages.files["strings.json"],
+        guard let text = WebFiles.files["strings.json"],
             let table = try? JSONDecoder().decode([String: [String: String]].self, from: Data(text.utf8))
         else { return [:] }
         return table

@@ -201,7 +201,7 @@ public final class WebApp: @unchecked Sendable {
 
     /// An embedded page or asset; nothing on disk is read, so no path can reach outside them.
     static func page(_ name: String) throws -> Response {
-        guard let text = WebPages.files[name], let type = contentTypes[String(name.split(separator: ".").last ?? "")]
+        guard let text = WebFiles.files[name], let type = contentTypes[String(name.split(separator: ".").last ?? "")]
         else {
             throw WebError(.notFound, "not_found", "no page \(name)")
         }

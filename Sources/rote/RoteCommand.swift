@@ -17,7 +17,7 @@ struct RoteCommand: AsyncParsableCommand {
             Options -C PATH and --user NAME may come before the command, as with git \
             (`rote -C ~/lib check`), or after it (`rote check -C ~/lib`).
             """,
-        version: RoteVersion.current,
+        version: BuildVersion.current,
         subcommands: [
             InitCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self, LookupCommand.self,
             StudyCommand.self, ReviewCommand.self, LettersCommand.self, SuspendCommand.self, IgnoreCommand.self,

@@ -73,13 +73,18 @@ import Testing
     }
 
     /// Issue #32 item 7: a module's imports are what `Package.swift` declares for it, no more
-    /// (an import of a module that arrives only through another target's dependencies) and no
-    /// less (a target dependency nothing imports). Products count when they are imported by
-    /// their own name, as this package's all are. No module re-exports another (`@_exported`).
+    /// (an import of a module that arrives only through another target's dependencies, a
+    /// dependency package's module included) and no less (a target dependency nothing
+    /// imports). Products count when they are imported by their own name, as this package's
+    /// all are. No module re-exports another (`@_exported`).
+    /// The modules that come with Swift and the system, which no target declares.
+    static let toolchainModules: Set<String> = [
+        "Foundation", "FoundationEssentials", "FoundationNetworking", "Dispatch", "Glibc", "Musl", "Darwin", "System",
+        "Synchronization", "RegexBuilder", "PackagePlugin", "Testing", "XCTest",
+    ]
+
     @Test func everyTargetImportsWhatItDeclares() throws {
         let declarations = try Self.declarations()
-        let products = declarations.values.reduce(into: Set<String>()) { $0.formUnion($1.products) }
-        let known = Set(declarations.keys).union(products)
         let importLine = try Regex(
             #"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#
         )
@@ -98,9 +103,8 @@ import Testing
                     }
                 }
             }
-            let undeclared = imported.intersection(known).subtracting(declaration.targets).subtracting(
-                declaration.products
-            ).subtracting([name])
+            let undeclared = imported.subtracting(Self.toolchainModules).subtracting(declaration.targets)
+                .subtracting(declaration.products).subtracting([name])
             #expect(undeclared.isEmpty, "\(name) imports \(undeclared.sorted()) without declaring it in Package.swift")
             #expect(
                 reexports.isEmpty, "\(name) re-exports \(reexports.sorted()) (`@_exported`); import it where it is used"
@@ -143,20 +147,39 @@ import Testing
     /// library and its writer (`Repository`, `LibraryGit`, `LibraryWriter`, `LibraryGitPool`)
     /// never appear in `Sources/rote`: a command that needs one needs a `Library` operation.
     @Test func commandsNeverReachPastLibraryToGit() throws {
-        let folder = Checkout.root.appending(path: "Sources/rote")
         let names = try Regex(#"\b(Repository|LibraryGit|LibraryWriter|LibraryGitPool|PendingCommit)\b"#)
-        for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-        where file.pathExtension == "swift" {
-            for (number, line) in try String(contentsOf: file, encoding: .utf8).split(
+        for line in try Self.sourceLines(under: "Sources/rote") where !line.isComment {
+            let found = line.text.matches(of: names).compactMap { $0.output[1].substring.map(String.init) }
+            #expect(
+                found.isEmpty,
+                "Sources/rote/\(line.file):\(line.number) uses \(found) — add a Library operation instead")
+        }
+    }
+
+    /// A line of a target's Swift sources: its file's name, its 1-based number and its text.
+    struct SourceLine {
+        var file: String
+        var number: Int
+        var text: Substring
+        /// True for a line that is a comment alone.
+        var isComment: Bool { text.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+    }
+
+    /// Every line of the Swift files under `path` (a target's folder), file by file.
+    static func sourceLines(under path: String) throws -> [SourceLine] {
+        let folder = Checkout.root.appending(path: path)
+        guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return []
+        }
+        var lines: [SourceLine] = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            for (number, text) in try String(contentsOf: file, encoding: .utf8).split(
                 separator: "\n", omittingEmptySubsequences: false
-            ).enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
-                let found = line.matches(of: names).compactMap { $0.output[1].substring.map(String.init) }
-                #expect(
-                    found.isEmpty,
-                    "Sources/rote/\(file.lastPathComponent):\(number + 1) uses \(found) — add a Library operation instead"
-                )
+            ).enumerated() {
+                lines.append(SourceLine(file: file.lastPathComponent, number: number + 1, text: text))
             }
         }
+        return lines
     }
 
     /// Issue #32 item 5: library code never prints, since an app linking RoteKit could not
@@ -166,19 +189,54 @@ import Testing
         let printing = try Regex(#"FileHandle\.standard(Error|Output)\.write|(^|[^\w.])print\(|\bfputs\("#)
         // TestSupport is the tests' own, and prints nothing of a library's.
         for (name, declaration) in try Self.declarations() where declaration.isLibrary && name != "TestSupport" {
-            let folder = Checkout.root.appending(path: declaration.path)
-            guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
-                continue
+            for line in try Self.sourceLines(under: declaration.path) where !line.isComment {
+                #expect(
+                    !line.text.contains(printing),
+                    "\(name): \(line.file):\(line.number) prints; send it to the caller or LibraryNotices")
             }
-            for case let file as URL in files where file.pathExtension == "swift" {
-                for (number, line) in try String(contentsOf: file, encoding: .utf8).split(
-                    separator: "\n", omittingEmptySubsequences: false
-                ).enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
-                    #expect(
-                        !line.contains(printing),
-                        "\(name): \(file.lastPathComponent):\(number + 1) prints; send it to the caller or LibraryNotices"
-                    )
-                }
+        }
+    }
+
+    /// Issue #32 item 5: every error a library can throw is a `RoteError` (a code, a message
+    /// that says what to do, a cause). Three lower-level errors stay what they are, since
+    /// `LibraryError.surfaced` words each as a `LibraryError` with it as the cause: libgit2's
+    /// (`GitError`, in `Git`, which is below the module that declares `RoteError`), the lock's
+    /// `Busy` and `AtomicFile.WriteError`.
+    @Test func everyPublicErrorOfALibraryIsARoteError() throws {
+        let causes: Set<String> = ["GitError", "Busy", "WriteError"]
+        let declaration = try Regex(
+            #"^\s*public\s+(?:final\s+)?(?:struct|enum|class)\s+(\w+)\s*:\s*([^{]*)\{"#)
+        var checked = 0
+        // RoteServer's `WebError` is not a library's error but the HTTP answer made of one.
+        for (name, target) in try Self.declarations()
+        where target.isLibrary && !["TestSupport", "RoteServer"].contains(name) {
+            for line in try Self.sourceLines(under: target.path) {
+                guard let match = line.text.firstMatch(of: declaration),
+                    let type = match.output[1].substring.map(String.init),
+                    let conformances = match.output[2].substring?.split(separator: ",").map({
+                        $0.trimmingCharacters(in: .whitespaces)
+                    }),
+                    conformances.contains("Error") || conformances.contains("RoteError")
+                else { continue }
+                checked += 1
+                #expect(
+                    conformances.contains("RoteError") || causes.contains(type),
+                    "\(name): \(line.file):\(line.number) declares \(type), an Error that is not a RoteError: give it a code and a message, or throw a LibraryError with it as the cause"
+                )
+            }
+        }
+        #expect(checked >= 10, "the scan found \(checked) public errors; it is meant to see every one")
+    }
+
+    /// Issue #32 item 7: no module holds a type of its own name, which makes `WebPages.files`
+    /// read as either and stops a file inside from naming the module.
+    @Test func noModuleIsNamedLikeATypeInsideIt() throws {
+        for (name, target) in try Self.declarations() where !target.isPlugin {
+            let declaration = try Regex(#"^\s*(?:\w+\s+)*(?:enum|struct|class|actor|protocol)\s+"# + name + #"\b"#)
+            for line in try Self.sourceLines(under: target.path) {
+                #expect(
+                    !line.text.contains(declaration),
+                    "\(target.path)/\(line.file):\(line.number) declares a type named like its module \(name)")
             }
         }
     }

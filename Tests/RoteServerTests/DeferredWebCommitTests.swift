@@ -81,7 +81,7 @@ import WebPages
 
     /// The page words a busy answer in its own language from the strings table.
     @Test func everyBusyCodeTheServerAnswersIsInTheStringsTable() throws {
-        let text = try #require(WebPages.files["strings.json"])
+        let text = try #require(WebFiles.files["strings.json"])
         let table = try JSONDecoder().decode([String: [String: String]].self, from: Data(text.utf8))
         for language in ["en", "ar"] {
             for code in ["busy", "saving", "session_open"] {

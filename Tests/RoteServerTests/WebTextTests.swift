@@ -37,7 +37,7 @@ import WebPages
     }
 
     @Test func everyLanguageTranslatesEveryKey() throws {
-        let text = try #require(WebPages.files["strings.json"])
+        let text = try #require(WebFiles.files["strings.json"])
         let table = try JSONDecoder().decode([String: [String: String]].self, from: Data(text.utf8))
         let english = try #require(table["en"])
         for (language, strings) in table {
@@ -50,7 +50,7 @@ import WebPages
 
 @Suite struct PageWordsTests {
     static let table: [String: [String: String]] = {
-        let text = WebPages.files["strings.json"] ?? "{}"
+        let text = WebFiles.files["strings.json"] ?? "{}"
         return (try? JSONDecoder().decode([String: [String: String]].self, from: Data(text.utf8))) ?? [:]
     }()
 
@@ -65,7 +65,7 @@ import WebPages
 
     /// Every key a page names (`t("today.heading")`) is in every language of the table.
     @Test func everyKeyAPageNamesIsInEveryLanguage() throws {
-        let scripts = WebPages.files.filter { $0.key.hasSuffix(".js") }
+        let scripts = WebFiles.files.filter { $0.key.hasSuffix(".js") }
         #expect(scripts.count >= 8, "the pages are ES modules: \(scripts.keys.sorted())")
         var named = 0
         for (name, text) in scripts {
