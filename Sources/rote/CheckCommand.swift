@@ -50,7 +50,9 @@ struct CheckCommand: ParsableCommand {
         let warnings = result.warnings.count
         let summary =
             "\(result.fileCount) files, \(result.entryCount) entries in \(result.deckCount) decks: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
-        Terminal.note(summary)
+        // The summary is the check's answer, so it goes where its problems go (a script reads
+        // both from stdout); only what goes wrong running the check goes to stderr.
+        print(summary)
         if errors > 0 { throw ExitCode(1) }
     }
 }

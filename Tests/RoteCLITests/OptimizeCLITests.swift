@@ -187,7 +187,7 @@ import Testing
         #expect(directory.read(sample) != oldState)
         #expect(directory.read(sample)?.contains("state: {phase: review, stability: ") == true)
         let check = await rote(["check"], in: directory.url)
-        #expect(check.stderr.contains(" 0 errors"), "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains(" 0 errors"), "\(check.stdout)\(check.stderr)")
 
         let evaluated = await rote(["evaluate"], in: directory.url)
         #expect(evaluated.stdout.contains("your fitted parameters  log loss 0.29"), "\(evaluated.stdout)")

@@ -29,7 +29,8 @@ import Testing
         let clean = await rote(["-C", "lib", "check"], in: directory.url)
         #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
         #expect(!clean.stdout.contains("error:"))
-        #expect(clean.stderr.contains("0 errors"))
+        #expect(clean.stdout.contains("0 errors"), "the summary is the answer, on stdout: \(clean.stdout)")
+        #expect(clean.stderr.isEmpty, "\(clean.stderr)")
         let log = await Shell.run("git", ["log", "--format=%s"], in: directory.url.appending(path: "lib"))
         #expect(log.stdout.hasPrefix("Create Rote library"))
         #expect(
@@ -143,7 +144,9 @@ import Testing
     @Test func theCheckoutIsAValidLibrary() async {
         let output = await rote(["-C", Checkout.root.path, "check"])
         #expect(output.status == 0, "\(output.stdout)")
-        #expect(output.stdout.isEmpty, "no warnings either:\n\(output.stdout)")
+        // One line, the summary: no problem, no warning either.
+        #expect(output.stdout.split(separator: "\n").count == 1, "no warnings either:\n\(output.stdout)")
+        #expect(output.stdout.hasSuffix(": 0 errors, 0 warnings\n"), "\(output.stdout)")
     }
 
     @Test func aFolderThatIsNotALibraryGetsOneClearLine() async {
