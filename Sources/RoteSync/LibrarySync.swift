@@ -137,7 +137,15 @@ public final class LibrarySync {
             report.heldBack = try filesWithConflictMarkers(toPush: branch)
             if !report.heldBack.isEmpty { return report }
             progress("Pushing to \(remoteName)…")
-            try removeStaleLocks(inFolderRemote: remote.url, branch: branch)
+            do {
+                try removeStaleLocks(inFolderRemote: remote.url, branch: branch)
+            } catch LibraryError.Code.busy {
+                // Another device's push holds the folder remote's branch lock at this moment: a
+                // race like a rejected push, which the next round wins or merges.
+                progress("Another device is pushing at the same moment; trying again…")
+                backOff(round)
+                continue
+            }
             do {
                 try remote.push(refspecs: ["refs/heads/\(branch):refs/heads/\(branch)"], credentials: credentials)
                 // Some transports (a plain folder as the remote) update the branch without a
