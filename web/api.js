@@ -3,8 +3,8 @@
 import { ui } from "./dom.js";
 
 /** @typedef {{name: string, title: string, kind: string, due: number, new: number}} TodayDeck */
-/** @typedef {{user: string, due: number, new: number, due_deferred: number, reviewed_today: number,
- *  decks: TodayDeck[], daily_goal: number, session_open: boolean}} Today */
+/** @typedef {{user: string, due: number, new: number, due_deferred: number, due_later_today: number, due_today: number,
+ *  reviewed_today: number, decks: TodayDeck[], daily_goal: number, session_open: boolean}} Today */
 /** @typedef {{text: string, style: string}} ScreenLine */
 /** @typedef {{text: string, kind: "choice"|"order"|"text"|"reveal"|"grade"|"yes_no", count?: number, proposed?: string}} Prompt */
 /** @typedef {{number: number, total: number, title: string, lines: ScreenLine[], choices: string[], prompt: Prompt | null,

@@ -7,13 +7,15 @@ import StudyData
 
 /// How much a session takes on; nil leaves each to the learner's profile.
 public struct StudyLimits: Sendable {
-    public var newPerDay: Int?
+    /// New entries in this session (`--new N`), however many were started today; nil for
+    /// what is left of the profile's `new_per_day` today.
+    public var new: Int?
     public var reviewsPerDay: Int?
     public var minutes: Int?
     public var drafts: Bool
 
-    public init(newPerDay: Int? = nil, reviewsPerDay: Int? = nil, minutes: Int? = nil, drafts: Bool = false) {
-        self.newPerDay = newPerDay
+    public init(new: Int? = nil, reviewsPerDay: Int? = nil, minutes: Int? = nil, drafts: Bool = false) {
+        self.new = new
         self.reviewsPerDay = reviewsPerDay
         self.minutes = minutes
         self.drafts = drafts
@@ -159,7 +161,7 @@ extension Library {
                 planOnly ? (try opener.launch(), nil) : try opener.launchCheckingAlongside(patience: 0.02)
             func planLimits(_ profile: Profile?) -> SessionPlanner.Limits {
                 SessionPlanner.Limits.from(
-                    profile, newPerDay: limits.newPerDay, reviewsPerDay: limits.reviewsPerDay, minutes: limits.minutes,
+                    profile, newInSession: limits.new, reviewsPerDay: limits.reviewsPerDay, minutes: limits.minutes,
                     drafts: limits.drafts)
             }
             // A deck whose version changed since the learner last saw it runs its upgrade rule,

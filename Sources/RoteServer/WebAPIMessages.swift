@@ -108,6 +108,10 @@ struct TodayAnswer: Encodable {
     var due: Int
     var new: Int
     var dueDeferred: Int
+    /// Due today but not yet now (a learning step's next minutes): `due` and these are
+    /// `dueToday`, the number `GET /api/stats` and `rote stats` give.
+    var dueLaterToday: Int
+    var dueToday: Int
     var reviewedToday: Int
     var decks: [Deck]
     /// The streak and today's reviews toward the goal are in `GET /api/stats`, which reads

@@ -16,15 +16,20 @@ extension WebApp {
         let library = try library()
         let launch = try library.launch()
         let planner = launch.planner()
-        let plan = planner.plan(decks: [], limits: SessionPlanner.Limits.from(launch.profile), now: Date())
+        let limits = SessionPlanner.Limits.from(launch.profile)
+        let now = Date()
+        let plan = planner.plan(decks: [], limits: limits, now: now)
+        // Each deck's counts are those of the session its button starts: that deck planned
+        // alone, with today's limits all its own.
         let decks = planner.studyableDecks([]).map { name in
-            TodayAnswer.Deck(
+            let alone = planner.plan(decks: [name], limits: limits, now: now)
+            return TodayAnswer.Deck(
                 name: name, title: library.decks[name]?.title ?? name, kind: library.decks[name]?.kind.rawValue ?? "",
-                due: plan.due.count { $0.deck == name }, new: plan.new.count { $0.deck == name })
+                due: alone.due.count, new: alone.new.count)
         }
         return TodayAnswer(
             user: user, due: plan.due.count, new: plan.new.count, dueDeferred: plan.dueDeferred,
-            reviewedToday: plan.reviewedToday, decks: decks,
+            dueLaterToday: plan.dueLaterToday, dueToday: plan.dueToday, reviewedToday: plan.reviewedToday, decks: decks,
             dailyGoal: StudyStats.dailyGoal(of: library.profile),
             sessionOpen: lock.withLock { session.map { !$0.isFinished } ?? false })
     }
@@ -42,7 +47,7 @@ extension WebApp {
         if let open = lock.withLock({ session }), !open.isFinished { return open.console.current }
         let library = try library()
         let start = try library.startStudy(
-            decks: request.decks ?? [], limits: StudyLimits(newPerDay: request.new, reviewsPerDay: request.reviews))
+            decks: request.decks ?? [], limits: StudyLimits(new: request.new, reviewsPerDay: request.reviews))
         guard !start.plan.isEmpty else {
             start.close()
             var screen = SessionScreen()

@@ -21,9 +21,18 @@ public struct SessionPlan: Sendable {
     public var dueDeferred: Int
     /// Entries due now in total, before limits.
     public var dueTotal: Int
+    /// Entries due later today, not yet now (a learning step's next minutes).
+    public var dueLaterToday: Int
     /// Reviews and new entries already done today.
     public var reviewedToday: Int
     public var introducedToday: Int
+    /// The learner's daily budget of new entries (`new_per_day`), which `introducedToday`
+    /// counts against; a session's `--new N` is beside it, not taken from it.
+    public var newPerDay: Int
+
+    /// Due today: now, overdue included, or later today (`docs/scheduling.md`, "Due today").
+    /// `rote stats`, the Stats page, the plan and Today all count it so.
+    public var dueToday: Int { dueTotal + dueLaterToday }
 
     public var isEmpty: Bool { due.isEmpty && new.isEmpty }
 }
@@ -36,6 +45,9 @@ public struct SessionPlanner: Sendable {
         public var reviewsPerDay: Int
         /// New entries a day (profile `new_per_day`, default 10).
         public var newPerDay: Int
+        /// New entries in this session (`rote study --new N`), however many were started
+        /// today; nil for what is left of `newPerDay` today.
+        public var newInSession: Int?
         /// Entries in acquisition at once (profile `working_set`); nil = no cap.
         public var workingSet: Int?
         /// Minutes the learner has; nil = no cap.
@@ -44,24 +56,26 @@ public struct SessionPlanner: Sendable {
         public var drafts: Bool
 
         public init(
-            reviewsPerDay: Int = 200, newPerDay: Int = 10, workingSet: Int? = nil, minutes: Int? = nil,
-            drafts: Bool = false
+            reviewsPerDay: Int = 200, newPerDay: Int = 10, newInSession: Int? = nil, workingSet: Int? = nil,
+            minutes: Int? = nil, drafts: Bool = false
         ) {
             self.reviewsPerDay = reviewsPerDay
             self.newPerDay = newPerDay
+            self.newInSession = newInSession
             self.workingSet = workingSet
             self.minutes = minutes
             self.drafts = drafts
         }
 
-        /// The profile's limits, each overridable.
+        /// The profile's limits, each overridable; `newInSession` is the session's own count
+        /// of new entries, beside the profile's daily one.
         public static func from(
-            _ profile: Profile?, newPerDay: Int? = nil, reviewsPerDay: Int? = nil, minutes: Int? = nil,
+            _ profile: Profile?, newInSession: Int? = nil, reviewsPerDay: Int? = nil, minutes: Int? = nil,
             drafts: Bool = false
         ) -> Limits {
             Limits(
                 reviewsPerDay: reviewsPerDay ?? profile?.settings.reviewsPerDay ?? 200,
-                newPerDay: newPerDay ?? profile?.settings.newPerDay ?? 10,
+                newPerDay: profile?.settings.newPerDay ?? 10, newInSession: newInSession,
                 workingSet: profile?.settings.workingSet, minutes: minutes, drafts: drafts)
         }
     }
@@ -158,6 +172,7 @@ public struct SessionPlanner: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let startOfDay = calendar.startOfDay(for: now)
+        let startOfTomorrow = calendar.date(byAdding: .day, value: 1, to: startOfDay) ?? startOfDay
         let chosen = Set(studyableDecks(requested))
         let deckNames = source.deckNames
         let studied = deckNames.map(chosen.contains)
@@ -171,6 +186,7 @@ public struct SessionPlanner: Sendable {
         var reviewedToday = 0
         var introducedToday = 0
         var inAcquisition = 0
+        var dueLaterToday = 0
         var answerTimes: [Int] = []
         // Entry numbers, made into items only for what the plan keeps.
         var due: [(entry: Int, retrievability: Double, due: Date)] = []
@@ -203,7 +219,13 @@ public struct SessionPlanner: Sendable {
             case .learning, .review, .relearning:
                 guard let state = progress?.state else { continue }
                 if state.phase != .review { inAcquisition += 1 }
-                if admitted, state.due <= now { due.append((entry, retrievability[deck](state, now), state.due)) }
+                guard admitted else { continue }
+                if state.due <= now {
+                    due.append((entry, retrievability[deck](state, now), state.due))
+                } else if state.due < startOfTomorrow {
+                    // A learning step ten minutes on: due today, not yet now.
+                    dueLaterToday += 1
+                }
             }
         }
         due.sort {
@@ -212,7 +234,8 @@ public struct SessionPlanner: Sendable {
         }
         let dueTotal = due.count
         var reviewRoom = max(0, limits.reviewsPerDay - reviewedToday)
-        var newRoom = max(0, limits.newPerDay - introducedToday)
+        let newLeftToday = max(0, limits.newPerDay - introducedToday)
+        var newRoom = limits.newInSession.map { max(0, $0) } ?? newLeftToday
         if let workingSet = limits.workingSet { newRoom = min(newRoom, max(0, workingSet - inAcquisition)) }
         if let minutes = limits.minutes {
             let perItem = SessionPlanner.secondsPerItem(answerTimes)
@@ -240,12 +263,20 @@ public struct SessionPlanner: Sendable {
                     ignored.contains($0) || self.source.isFamiliar($0)
                 }
             })
-        let kept = (resumed + new.prefix(newRoom)).map {
+        // A deck the learner names is studied even when its share keeps it out of the rest.
+        let shares = deckNames.map { name -> Double in
+            let share = profile?.newShare(of: name) ?? 1
+            return share == 0 && !requested.isEmpty ? 1 : share
+        }
+        let picked = SessionPlanner.shared(
+            new, room: newRoom, deck: { self.source.facts($0).deck }, share: { shares[$0] })
+        let kept = (resumed + picked).map {
             SessionPlan.Item(id: source.id($0), deck: deckNames[source.facts($0).deck])
         }
         return SessionPlan(
             due: keptDue, new: kept, dueDeferred: dueTotal - keptDue.count, dueTotal: dueTotal,
-            reviewedToday: reviewedToday, introducedToday: introducedToday)
+            dueLaterToday: dueLaterToday, reviewedToday: reviewedToday, introducedToday: introducedToday,
+            newPerDay: limits.newPerDay)
     }
 
     /// Seed 002's new-word selection (`docs/scheduling.md`, "Calibration, warm start and rank
@@ -309,6 +340,32 @@ public struct SessionPlanner: Sendable {
             if similar(entry) { later.append(entry) } else { kept.append(entry) }
         }
         return kept + later
+    }
+
+    /// The first `room` of `entries` taken deck by deck in turn, each deck as often as its
+    /// share (`new_shares`, 1 unless set; 0 never): a smooth weighted round robin over the
+    /// decks that still have entries, in study order on ties, so every deck of a session of
+    /// all decks gets its part and two devices pick the same. Each deck's entries keep their
+    /// order in `entries`.
+    static func shared(_ entries: [Int], room: Int, deck: (Int) -> Int, share: (Int) -> Double) -> [Int] {
+        guard room > 0 else { return [] }
+        var queues: [Int: ArraySlice<Int>] = [:]
+        for entry in entries { queues[deck(entry), default: []].append(entry) }
+        var live = queues.keys.filter { share($0) > 0 }.sorted()
+        var credit: [Int: Double] = [:]
+        var picked: [Int] = []
+        while picked.count < room, !live.isEmpty {
+            let total = live.reduce(0) { $0 + share($1) }
+            var best = live[0]
+            for deck in live {
+                credit[deck, default: 0] += share(deck)
+                if credit[deck, default: 0] > credit[best, default: 0] { best = deck }
+            }
+            credit[best, default: 0] -= total
+            picked.append(queues[best]!.removeFirst())
+            if queues[best]!.isEmpty { live.removeAll { $0 == best } }
+        }
+        return picked
     }
 
     /// The profile's interests as topic → weight, weights clamped to 0…1 (the seed's interest

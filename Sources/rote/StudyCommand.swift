@@ -11,8 +11,10 @@ struct StudyCommand: ParsableCommand {
         abstract: "Plan today's study session: due entries first (lowest recall first), then new ones.",
         discussion: """
             Takes due entries within your daily review limit, lowest retrievability first, and \
-            tops up with new entries in deck order (rank order for vocabulary) up to your \
-            new-per-day limit and working-set budget. Ignored and suspended entries and \
+            tops up with new entries taken from each deck in turn, as often as its share in \
+            your profile's new_shares (1 unless set; 0 leaves a deck out unless you name it), \
+            in rank order within vocabulary, up to what is left of your new_per_day today \
+            (or --new N) and your working-set budget. Ignored and suspended entries and \
             locked letters never appear; unpublished skills content only with --drafts. New \
             passages climb the acquisition ladder (read twice, reflect, three cloze rounds, \
             recite; end a recitation line with ? for a hint); letters are written on paper and \
@@ -46,7 +48,10 @@ struct StudyCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only passages with this tag (repeat for any of several).", valueName: "tag"))
     var tag: [String] = []
 
-    @Option(help: ArgumentHelp("New entries at most (default: profile's new_per_day).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "New entries in this session, however many you started today (default: what is left of your profile's new_per_day today).",
+            valueName: "n"))
     var new: Int?
 
     @Option(help: ArgumentHelp("Reviews at most (default: profile's reviews_per_day).", valueName: "n"))
@@ -78,7 +83,7 @@ struct StudyCommand: ParsableCommand {
         let library = try CommandContext.library(rote.global)
         let start = try library.startStudy(
             decks: decks, tags: tag,
-            limits: StudyLimits(newPerDay: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts),
+            limits: StudyLimits(new: new, reviewsPerDay: reviews, minutes: minutes, drafts: drafts),
             planOnly: plan)
         defer { start.close() }
         if start.recoveredInterruptedSession {
@@ -113,7 +118,12 @@ struct StudyCommand: ParsableCommand {
     private func show(_ plan: SessionPlan, decks studied: [String], user: String) {
         print(
             "Study plan for \(user): \(plan.due.count) due, \(plan.new.count) new"
-                + (plan.dueDeferred > 0 ? " (\(plan.dueDeferred) more due beyond today's limit)" : ""))
+                + (plan.dueDeferred > 0 ? " (\(plan.dueDeferred) more due beyond today's limit)" : "")
+                + (plan.dueLaterToday > 0 ? "; \(plan.dueLaterToday) more due later today" : ""))
+        // The daily budget beside the session's count: `--new` is never silently cut by it.
+        if plan.introducedToday > 0 || new != nil {
+            print("  new entries started today: \(plan.introducedToday) of \(plan.newPerDay) a day")
+        }
         let width = studied.map(\.count).max() ?? 0
         for deck in studied {
             let due = plan.due.filter { $0.deck == deck }.count

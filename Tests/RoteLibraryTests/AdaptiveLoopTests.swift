@@ -180,7 +180,7 @@ import Testing
 
         // The next study session's commit writes it, from the reviews before the session.
         let start = try Self.reopen(directory).startStudy(
-            decks: ["lex"], limits: StudyLimits(newPerDay: 30, reviewsPerDay: 0), now: now)
+            decks: ["lex"], limits: StudyLimits(new: 30, reviewsPerDay: 0), now: now)
         try #require(!start.plan.isEmpty)
         let runner = try start.runner(console: FirstChoiceConsole(answers: 4), typed: false, now: { now })
         #expect(try runner.run(plan: start.plan) != nil)

@@ -311,8 +311,10 @@ import WebPages
             let decks = try #require(today["decks"] as? [[String: Any]])
             let names = decks.compactMap { $0["name"] as? String }
             #expect(names.contains("english-a1") && names.contains("kjv"))
-            let total = decks.compactMap { ($0["due"] as? Int ?? 0) + ($0["new"] as? Int ?? 0) }.reduce(0, +)
-            #expect(total == (today["due"] as? Int ?? -1) + (today["new"] as? Int ?? -1))
+            // Each deck's counts are its own session's (TodayCountsTests), so together they hold
+            // at least what the session of every deck takes, within the same daily limits.
+            let due = decks.compactMap { $0["due"] as? Int }.reduce(0, +)
+            #expect(due >= today["due"] as? Int ?? .max)
         }
     }
 

@@ -122,7 +122,7 @@ import WebPages
         // The passage the session will show first, as the same planner picks it, stands at the
         // recite rung.
         let preview = try Library(root: served.root, user: "demo").startStudy(
-            decks: ["kjv"], limits: StudyLimits(newPerDay: 0, reviewsPerDay: 1), planOnly: true)
+            decks: ["kjv"], limits: StudyLimits(new: 0, reviewsPerDay: 1), planOnly: true)
         let id = try #require(preview.plan.due.first?.id)
         preview.close()
         let path = "profiles/demo/progress/\(id).yaml"

@@ -90,6 +90,17 @@ import Testing
         #expect(merged.interests.map(\.1) == [0.5, 0.3, 0.4])
     }
 
+    /// `new_shares` merges as interests do: each deck's share key-wise, decks as a set, and a
+    /// merge never drops a share one device set.
+    @Test func newSharesSetOnTwoDevicesAreBothKept() throws {
+        let merged = try mergeBothWays(
+            edit([at(11), ("ignored_words:", "new_shares:\n  kjv: 0\nignored_words:")]),
+            edit([at(12), ("ignored_words:", "new_shares:\n  english-a1: 2\nignored_words:")]))
+        #expect(merged.newShares.map(\.0) == ["english-a1", "kjv"])
+        #expect(merged.newShare(of: "kjv") == 0 && merged.newShare(of: "english-a1") == 2)
+        #expect(merged.newShare(of: "math") == 1, "a deck not named has the share 1")
+    }
+
     /// Removing a topic wins over re-weighting it: membership follows the set rule first.
     @Test func aTopicRemovedOnOneSideAndReweightedOnTheOtherIsRemoved() throws {
         let merged = try mergeBothWays(

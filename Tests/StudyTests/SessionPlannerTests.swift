@@ -159,4 +159,39 @@ import Testing
         #expect(planner.plan(limits: .init(newPerDay: 50, minutes: 0), now: Self.now, timeZone: Self.utc).new.isEmpty)
         #expect(SessionPlanner.secondsPerItem([2000, 4000, 6000]) == 8)
     }
+
+    /// Issue #33 item 3: a session of all decks reaches every deck. New entries are taken
+    /// deck by deck in turn, each as often as its `new_shares` share, in study order on ties.
+    @Test func newEntriesAreTakenFromEachDeckInTurnByItsShare() {
+        let decks = [0, 0, 0, 0, 1, 1, 2]
+        let entries = Array(decks.indices)
+        #expect(
+            SessionPlanner.shared(entries, room: 5, deck: { decks[$0] }, share: { _ in 1 }) == [0, 4, 6, 1, 5],
+            "one of each deck in turn")
+        #expect(
+            SessionPlanner.shared(entries, room: 6, deck: { decks[$0] }, share: { [2, 1, 0][$0] }) == [
+                0, 4, 1, 2, 5, 3,
+            ],
+            "deck 0 twice as often as deck 1, deck 2 never")
+        #expect(SessionPlanner.shared(entries, room: 0, deck: { decks[$0] }, share: { _ in 1 }).isEmpty)
+    }
+
+    /// A share of 0 keeps a deck out of a session of all decks, never out of its own.
+    @Test func aDeckWithShareZeroIsLeftOutUnlessItIsNamed() async throws {
+        let planner = try await planner([
+            "profiles/ana/profile.yaml": """
+            user: ana
+            created_at: 2026-11-01T09:00:00Z
+            updated_at: 2026-11-01T09:00:00Z
+            new_shares:
+              words: 0
+
+            """
+        ])
+        let all = planner.plan(limits: .init(), now: Self.now, timeZone: Self.utc)
+        #expect(!all.new.isEmpty)
+        #expect(!all.new.contains { $0.deck == "words" }, "\(all.new.map(\.id))")
+        let named = planner.plan(decks: ["words"], limits: .init(), now: Self.now, timeZone: Self.utc)
+        #expect(named.new.map(\.id) == ["words/go"])
+    }
 }

@@ -44,8 +44,8 @@ final class ScriptedConsole: StudyConsole {
     func plan(new ids: [String], due: [String] = []) -> SessionPlan {
         func item(_ id: String) -> SessionPlan.Item { .init(id: id, deck: String(id.split(separator: "/")[0])) }
         return SessionPlan(
-            due: due.map(item), new: ids.map(item), dueDeferred: 0, dueTotal: due.count, reviewedToday: 0,
-            introducedToday: 0)
+            due: due.map(item), new: ids.map(item), dueDeferred: 0, dueTotal: due.count, dueLaterToday: 0,
+            reviewedToday: 0, introducedToday: 0, newPerDay: 10)
     }
 
     func progress(_ entry: String) throws -> ProgressFile {

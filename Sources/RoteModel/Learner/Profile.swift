@@ -12,6 +12,9 @@ public struct Profile: YAMLCodable {
     public var lexicalRank: Int?
     /// Topic → weight (seed 002's interest vector), in file order.
     public var interests: [(String, Double)]
+    /// Deck → its share of a session's new entries (`new_shares`), in file order; a deck not
+    /// named has the share 1, and 0 keeps a deck's new entries out of a session of all decks.
+    public var newShares: [(String, Double)]
     /// Words the learner never wants to study (seed 002's triage).
     public var ignoredWords: [String]
     public var consent: [Consent]
@@ -82,6 +85,7 @@ public struct Profile: YAMLCodable {
         self.updatedAt = updatedAt
         self.settings = Settings()
         self.interests = []
+        self.newShares = []
         self.ignoredWords = []
         self.consent = []
         self.deckVersions = []
@@ -114,6 +118,9 @@ public struct Profile: YAMLCodable {
         }
         return numbers
     }
+
+    /// `deck`'s share of a session's new entries: its `new_shares` weight, else 1.
+    public func newShare(of deck: String) -> Double { newShares.first { $0.0 == deck }?.1 ?? 1 }
 
     /// The version of `deck` this learner last saw, if recorded.
     public func seenVersion(of deck: String) -> String? { deckVersions.first { $0.0 == deck }?.1 }
@@ -177,6 +184,21 @@ public struct Profile: YAMLCodable {
             }
             reader.absorb(values)
         }
+        newShares = []
+        if var values = reader.mapping("new_shares") {
+            for deck in values.keys {
+                guard let share = values.double(deck) else { continue }
+                guard share >= 0, share.isFinite else {
+                    values.error(
+                        deck,
+                        "new_shares.\(deck) is \(YAMLValue.format(share)), but a share is 0 or more; write 0 to keep this deck's new entries out of a session of all decks, or remove the line for the share 1"
+                    )
+                    continue
+                }
+                newShares.append((deck, share))
+            }
+            reader.absorb(values)
+        }
         ignoredWords = reader.strings("ignored_words") ?? []
         consent = []
         if var values = reader.mapping("consent") {
@@ -235,6 +257,7 @@ public struct Profile: YAMLCodable {
         map.add("settings", values.build())
         map.add("lexical_rank", lexicalRank)
         map.add("interests", .map(interests.map { ($0.0, .double($0.1)) }, flow: false))
+        map.add("new_shares", .map(newShares.map { ($0.0, .double($0.1)) }, flow: false))
         map.add("ignored_words", strings: ignoredWords.sorted())
         map.add(
             "consent",
@@ -261,6 +284,7 @@ public struct Profile: YAMLCodable {
         lhs.user == rhs.user && lhs.name == rhs.name && lhs.createdAt == rhs.createdAt && lhs.updatedAt == rhs.updatedAt
             && lhs.settings == rhs.settings && lhs.lexicalRank == rhs.lexicalRank
             && lhs.interests.elementsEqual(rhs.interests, by: ==)
+            && lhs.newShares.elementsEqual(rhs.newShares, by: ==)
             && lhs.ignoredWords.sorted() == rhs.ignoredWords.sorted()
             && lhs.consent == rhs.consent && lhs.easyRatingVelocity == rhs.easyRatingVelocity
             && lhs.cycleCount == rhs.cycleCount

@@ -49,7 +49,8 @@ public enum ProfileMerge {
         merged.updatedAt = isBefore(ours.updatedAt, theirs.updatedAt) ? theirs.updatedAt : ours.updatedAt
         merged.settings = mergeSettings(base?.settings ?? Profile.Settings(), ours.settings, theirs.settings, pick)
         merged.lexicalRank = pick.value(base?.lexicalRank, ours.lexicalRank, theirs.lexicalRank, text: String.init)
-        merged.interests = mergeInterests(base?.interests ?? [], ours.interests, theirs.interests, pick)
+        merged.interests = mergeWeights(base?.interests ?? [], ours.interests, theirs.interests, pick)
+        merged.newShares = mergeWeights(base?.newShares ?? [], ours.newShares, theirs.newShares, pick)
         merged.ignoredWords = mergeSet(base?.ignoredWords ?? [], ours.ignoredWords, theirs.ignoredWords).sorted()
         merged.consent = mergeConsent(base?.consent ?? [], ours.consent, theirs.consent, pick)
         merged.easyRatingVelocity = pick.value(
@@ -101,11 +102,12 @@ public enum ProfileMerge {
         return merged
     }
 
-    /// Topics as a set (adds and removes of both sides), each kept topic's weight key-wise.
+    /// Names (interests' topics, `new_shares`' decks) as a set (adds and removes of both
+    /// sides), each kept name's weight key-wise.
     ///
-    /// A topic removed on one side and re-weighted on the other is removed: the set rule
+    /// A name removed on one side and re-weighted on the other is removed: the set rule
     /// decides membership before any weight is looked at.
-    static func mergeInterests(
+    static func mergeWeights(
         _ base: [(String, Double)], _ ours: [(String, Double)], _ theirs: [(String, Double)], _ pick: KeyMerger
     ) -> [(String, Double)] {
         let baseWeights = Dictionary(base, uniquingKeysWith: { first, _ in first })
