@@ -68,11 +68,20 @@ final class WebConsole: StudyConsole, @unchecked Sendable {
             $0.number = number
             $0.total = total
             $0.title = title
-            $0.lines = []
-            $0.choices = []
-            $0.prompt = nil
-            $0.letter = nil
+            Self.clear(&$0)
         }
+    }
+
+    func turnPage() {
+        update(Self.clear)
+    }
+
+    /// The screen with the card's header alone.
+    private static func clear(_ screen: inout SessionScreen) {
+        screen.lines = []
+        screen.choices = []
+        screen.prompt = nil
+        screen.letter = nil
     }
 
     func showLetter(_ letter: LetterEntry) {

@@ -54,6 +54,10 @@ public protocol StudyConsole: AnyObject {
     var isInteractive: Bool { get }
     /// Starts a new card: a terminal clears the screen and shows where the session is.
     func beginCard(number: Int, total: Int, title: String)
+    /// Takes what the card showed so far off the screen, its header staying: a new word's
+    /// card holds the answers to the questions that follow it, which must never share a
+    /// screen with them. A console with no screen (a script's lines) has nothing to take off.
+    func turnPage()
     func show(_ text: String, style: TextStyle)
     /// One reply; nil at the end of input (which stops and saves, like `quit`).
     func ask(_ prompt: String, kind: AnswerKind) -> ConsoleReply?
@@ -66,6 +70,8 @@ public protocol StudyConsole: AnyObject {
 }
 
 extension StudyConsole {
+    public func turnPage() {}
+
     public func show(_ text: String) { show(text, style: .plain) }
 
     public func showChoices(_ choices: [String]) {

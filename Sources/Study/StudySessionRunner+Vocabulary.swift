@@ -19,6 +19,8 @@ extension StudySessionRunner {
             case .card:
                 console.show(WordCard(entry: word).render())
                 if console.isInteractive { _ = try ask("space or Enter to go on", .reveal) }
+                // The card gives its questions' answers: they come on a page of their own.
+                console.turnPage()
             case let .question(question):
                 let exercise = VocabularyExercises.exercise(
                     for: question, of: word, deck: self.source.vocabulary(inDeck: entry.deck), using: &random)

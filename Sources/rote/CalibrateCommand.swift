@@ -61,10 +61,13 @@ struct CalibrateCommand: ParsableCommand {
         try library.requireProfile()
         let items = try library.calibrationItems(deck: deck)
         var test = Calibration(items: items, seed: seed ?? UInt64.random(in: 0...UInt64.max))
+        // At a terminal each answer is one key, as in `rote study`; a script answers by lines.
+        let keys = !json && TerminalConsole.isAvailable
+        if keys { TerminalMode.installSignalRestore() }
         if !json {
             print(
                 "How many words do you know? Answer y (I know it) or n (I don't); for a check, the meaning's number. About \(Calibration.maximumQuestions) questions at most."
-            )
+                    + (keys ? " q stops, and nothing is written." : ""))
         }
         while let question = test.nextQuestion() {
             if json {
@@ -73,7 +76,7 @@ struct CalibrateCommand: ParsableCommand {
                 print(Self.prompt(question))
             }
             while true {
-                guard let line = readLine() else {
+                guard let line = keys ? try Self.key(answering: question) : readLine() else {
                     throw CLIError(
                         "input ended at question \(question.number), before the calibration finished; nothing was written"
                     )
@@ -102,6 +105,29 @@ struct CalibrateCommand: ParsableCommand {
                 "\(outcome.warmStarted) word\(outcome.warmStarted == 1 ? "" : "s") below it start as known"
                     + (outcome.replaced > 0 ? " (the earlier calibration's reviews were replaced)." : "."))
             print("`rote calibrate --undo` takes them out again.")
+        }
+    }
+
+    /// One key at a terminal: y or n, or a choice's number; any other key rings the bell and
+    /// waits, and q stops the test before anything is written. Returns the key as an answer
+    /// line (`answer(_:to:strict:)` reads it), nil when input ended.
+    static func key(answering question: Calibration.Question) throws -> String? {
+        while true {
+            guard let key = TerminalMode.readKey() else { return nil }
+            if key == "q" {
+                print("q")
+                throw CLIError("stopped at question \(question.number); nothing was written")
+            }
+            let fits: Bool
+            switch question.ask {
+            case .known: fits = key == "y" || key == "n"
+            case let .choice(choices, _): fits = key.wholeNumberValue.map { (1...choices.count).contains($0) } ?? false
+            }
+            if fits {
+                print(key)
+                return String(key)
+            }
+            FileHandle.standardOutput.write(Data("\u{07}".utf8))
         }
     }
 

@@ -27,7 +27,9 @@ struct StudyCommand: ParsableCommand {
 
             At a terminal: 1–4 choose or grade, space reveals, u undoes the last answer, \
             s suspends and i ignores the entry on screen, q stops and saves. Colour unless \
-            NO_COLOR is set. When stdin is not a terminal, one answer per line: a choice \
+            NO_COLOR is set; lines break between words at the terminal's width, and Arabic \
+            text is wrapped in direction isolates so it reads in order (ROTE_ISOLATES=off \
+            drops them, for a terminal that shows them as boxes). When stdin is not a terminal, one answer per line: a choice \
             number, typed text, a step order such as `2 1 3`, again|hard|good|easy, or the \
             words undo, suspend, ignore, quit; the end of input stops and saves.
 

@@ -9,35 +9,62 @@ import Glibc
 /// The study console for a person at a terminal: a screen per card, colours unless
 /// `NO_COLOR` is set, single keys where one key is the whole answer (1–4 to choose or grade,
 /// space to reveal, `u` undo, `s` suspend, `i` ignore, `q` quit), a line editor where text is
-/// typed (where the words `undo`, `suspend`, `ignore`, `quit` work as commands). Right-to-left
-/// text is isolated so it reads in logical order.
+/// typed (where the words `undo`, `suspend`, `ignore`, `quit` work as commands). Lines are
+/// broken between words at the terminal's width (`TerminalLines`), and right-to-left text is
+/// isolated so it reads in logical order, unless `ROTE_ISOLATES=off` says the terminal shows
+/// the isolates as boxes.
 ///
 /// The terminal is in raw mode only while waiting for a key, and is put back as it was after
 /// every key and on SIGINT or SIGTERM, so an interrupted session never leaves it unusable.
 final class TerminalConsole: StudyConsole {
     let isInteractive = true
     let colours: Bool
+    /// Right-to-left runs wrapped in direction isolates (`BidiText`): on unless
+    /// `ROTE_ISOLATES` is `off` (or `0`, `no`, `false`).
+    let isolates: Bool
+    private let environment: [String: String]
 
     /// Both standard input and output are a terminal.
     static var isAvailable: Bool { isatty(0) != 0 && isatty(1) != 0 }
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         colours = TerminalStyle.coloursEnabled(environment: environment, isTerminal: true)
+        isolates = !["off", "0", "no", "false"].contains(environment["ROTE_ISOLATES"]?.lowercased() ?? "")
+        self.environment = environment
         TerminalMode.installSignalRestore()
     }
 
-    func beginCard(number: Int, total: Int, title: String) {
-        write("\u{1B}[H\u{1B}[2J")
-        write(TerminalStyle.apply(.dim, "rote · \(number) of \(total)", colours: colours) + "\n")
-        write(TerminalStyle.apply(.title, BidiText.isolated(title), colours: colours) + "\n")
-        write(
-            TerminalStyle.apply(
-                .dim, "1–4 choose/grade · space reveal · u undo · s suspend · i ignore · q quit", colours: colours)
-                + "\n\n")
+    /// The terminal's width now, asked at every line so a resized window is followed; else
+    /// `COLUMNS`, else 80.
+    var columns: Int {
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
     }
 
+    /// The card on screen, redrawn when its page is turned.
+    private var header: (number: Int, total: Int, title: String)?
+
+    func turnPage() {
+        guard let header else { return }
+        beginCard(number: header.number, total: header.total, title: header.title)
+    }
+
+    func beginCard(number: Int, total: Int, title: String) {
+        header = (number, total, title)
+        write("\u{1B}[H\u{1B}[2J")
+        show("rote · \(number) of \(total)", style: .dim)
+        show(title, style: .title)
+        show("1–4 choose/grade · space reveal · u undo · s suspend · i ignore · q quit", style: .dim)
+        write("\n")
+    }
+
+    /// Each line of `text` broken at the terminal's width, then isolated and styled: a line
+    /// is one paragraph to the terminal's bidirectional layout, so each is isolated alone.
     func show(_ text: String, style: TextStyle) {
-        write(TerminalStyle.apply(style, BidiText.isolated(text), colours: colours) + "\n")
+        for line in TerminalLines.wrapped(text, width: columns) {
+            write(TerminalStyle.apply(style, isolates ? BidiText.isolated(line) : line, colours: colours) + "\n")
+        }
     }
 
     func ask(_ prompt: String, kind: AnswerKind) -> ConsoleReply? {

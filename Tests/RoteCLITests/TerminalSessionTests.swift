@@ -1,5 +1,6 @@
 import Foundation
 import RoteModel
+import Study
 import TestSupport
 import Testing
 
@@ -186,6 +187,9 @@ final class PseudoTerminal {
         #expect(terminal.waitFor("go  verb"), "\(terminal.screen)")
         press(" ", on: terminal)
         #expect(terminal.waitFor("answer (number or text)"))
+        // The question is on a page of its own: the card, which answers it, is gone.
+        let page = terminal.screen.components(separatedBy: "\u{1B}[2J").last ?? ""
+        #expect(page.contains("rote · 2 of") && !page.contains("go  verb"), "\(page)")
         press("u", on: terminal)  // undo: run's review is taken back
         #expect(terminal.waitFor("Undone: words/run is back."), "\(terminal.screen)")
         #expect(terminal.waitFor("answer (number or text)"))
@@ -226,5 +230,56 @@ final class PseudoTerminal {
             "no colour with NO_COLOR")
         #expect(!terminal.isRaw, "the signal handler put the terminal back")
         #expect(terminal.settings.c_lflag == before.c_lflag)
+    }
+
+    /// Issue #33 item 8: at a narrow terminal every line of a card fits its width, broken
+    /// between words, never inside one.
+    @Test func aNarrowTerminalBreaksACardsLinesBetweenWords() throws {
+        let terminal = try PseudoTerminal()
+        var size = winsize(ws_row: 40, ws_col: 32, ws_xpixel: 0, ws_ypixel: 0)
+        #expect(ioctl(terminal.slave, UInt(TIOCSWINSZ), &size) == 0)
+        let process = try terminal.spawn(
+            Self.binary, ["-C", directory.url.path, "--user", "ana", "study", "words"],
+            environment: environment(colour: false))
+        defer { _ = terminal.finish(process, seconds: 0) }
+        #expect(terminal.waitFor("answer (number or text)"), "\(terminal.screen)")
+        press("q", on: terminal)
+        #expect(terminal.finish(process))
+        let screen = terminal.screen.replacing(try Regex(#"\u{1B}\[[0-9;]*[A-Za-z]"#), with: "")
+        let card = try #require(screen.range(of: "rote · 1 of 2"), "\(screen)")
+        let prompt = try #require(screen.range(of: "answer (number or text)", range: card.upperBound..<screen.endIndex))
+        let lines = screen[card.lowerBound..<prompt.lowerBound].split(whereSeparator: \.isNewline)
+        #expect(lines.count > 3, "\(lines)")
+        for line in lines { #expect(TerminalLines.width(of: line) <= 32, "wider than the terminal: '\(line)'") }
+        #expect(lines.contains { $0.contains("choose/grade") }, "the key hint is broken between its words: \(lines)")
+    }
+
+    /// Issue #33 item 8: calibration at a terminal takes single keys, as study does; q stops
+    /// it with nothing written.
+    @Test func calibrationAtATerminalTakesSingleKeys() async throws {
+        let library = await StarterLibrary.copy()
+        library.write(
+            "profiles/newbie/profile.yaml",
+            "user: newbie\ncreated_at: 2026-11-01T09:00:00Z\nupdated_at: 2026-11-01T09:00:00Z\n")
+        await Shell.run("git", ["add", "-A"], in: library.url)
+        await Shell.run(
+            "git", ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "newbie"],
+            in: library.url)
+        let head = await Shell.run("git", ["rev-parse", "HEAD"], in: library.url).stdout
+        let terminal = try PseudoTerminal()
+        let process = try terminal.spawn(
+            Self.binary, ["-C", library.url.path, "--user", "newbie", "calibrate", "--seed", "7"],
+            environment: environment(colour: false))
+        defer { _ = terminal.finish(process, seconds: 0) }
+        #expect(terminal.waitFor("[y/n]"), "\(terminal.screen)")
+        press("x", on: terminal)  // not an answer: the bell, and the same question waits
+        press("y", on: terminal)
+        #expect(terminal.waitFor("2. "), "one key answered question 1, no Enter: \(terminal.screen)")
+        #expect(terminal.waitUntil(raw: true), "question 2 waits for a key")
+        terminal.send("q")
+        #expect(terminal.finish(process))
+        #expect(process.terminationStatus == 1, "\(terminal.screen)")
+        #expect(terminal.screen.contains("stopped at question 2; nothing was written"), "\(terminal.screen)")
+        #expect(await Shell.run("git", ["rev-parse", "HEAD"], in: library.url).stdout == head, "no commit")
     }
 }

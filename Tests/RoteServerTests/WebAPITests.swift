@@ -378,6 +378,38 @@ import WebPages
         #expect(!FileManager.default.fileExists(atPath: served.root.appending(path: ".git/rote/session.yaml").path))
     }
 
+    /// Issue #33 item 2: a new word's card holds the answers to its questions, so the first
+    /// question comes on a screen of its own, never below the card.
+    @Test func aNewWordsQuestionNeverSharesTheScreenWithItsCard() async throws {
+        let served = await Served()
+        // The demo learner's working set is full: without it, a new word comes first.
+        let profile = served.root.appending(path: "profiles/demo/profile.yaml")
+        let text = try String(contentsOf: profile, encoding: .utf8)
+        try text.replacing(try Regex(#"\n  working_set: \d+"#), with: "").write(
+            to: profile, atomically: true, encoding: .utf8)
+        try await served.test { client in
+            let started = try await client.execute(
+                uri: "/api/session", method: .post, headers: Self.headers(),
+                body: Self.body(["decks": ["english-a1"], "new": 1, "reviews": 0]))
+            let card = try #require(try Self.json(started) as? [String: Any])
+            #expect((card["title"] as? String)?.hasSuffix("new") == true, "\(card)")
+            #expect((card["prompt"] as? [String: Any])?["kind"] as? String == "reveal", "\(card)")
+            let cardLines = try #require(card["lines"] as? [[String: Any]]).compactMap { $0["text"] as? String }
+            #expect(!cardLines.isEmpty)
+            let response = try await client.execute(
+                uri: "/api/session/reply", method: .post, headers: Self.headers(),
+                body: Self.body(["answer": "", "version": card["version"] as? Int ?? 0]))
+            let question = try #require(try Self.json(response) as? [String: Any])
+            #expect((question["prompt"] as? [String: Any])?["kind"] as? String == "choice", "\(question)")
+            let questionLines = try #require(question["lines"] as? [[String: Any]]).compactMap {
+                $0["text"] as? String
+            }
+            #expect(!questionLines.isEmpty)
+            for line in cardLines { #expect(!questionLines.contains(line), "the card is still on screen: \(line)") }
+        }
+        served.app.stopSession()
+    }
+
     @Test func stoppingTheServerSavesTheSessionAsQuittingDoes() async throws {
         let served = await Served()
         let before = await served.commitCount()
