@@ -51,7 +51,10 @@ function drawScreen() {
     h("div", { class: "muted", id: "progress" }, screen.total ? t("study.progress", { number: num(screen.number), total: num(screen.total) }) : null),
     h("div", { class: "lines" }, screen.lines.map(line => h("div", { class: "line " + line.style, dir: "auto" }, line.text))),
     screen.letter ? h("div", { class: "pad letter-template", id: "letter-template", role: "img", "aria-label": screen.title }, letterTemplate(screen.letter, "trace")) : null);
-  if (prompt) card.append(h("div", { class: "muted prompt", dir: "auto" }, prompt.text), promptControls(screen, prompt));
+  // A prompt is the terminal's ("space or Enter to go on", "(y/n)"): where the controls say
+  // what to do, they alone show; a typed answer keeps its instruction ("the 2 missing words").
+  if (prompt && prompt.kind === "text") card.append(h("div", { class: "muted prompt", dir: "auto" }, prompt.text));
+  if (prompt) card.append(promptControls(screen, prompt));
   render(h("h1", {}, t("study.heading")), card,
     h("div", { class: "row commands" },
       h("button", { onclick: () => command("undo") }, withKey(t("study.undo"), "u")),

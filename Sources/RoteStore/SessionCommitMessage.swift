@@ -26,6 +26,8 @@ public enum SessionCommitMessage {
         var summary =
             "Study: \(reviews) review\(reviews == 1 ? "" : "s") (\(session.again) again, \(session.hard) hard, \(session.good) good, \(session.easy) easy)"
         if session.new > 0 { summary += ", \(session.new) new" }
+        let passages = session.passagesPractised
+        if passages > 0 { summary += ", \(passages) passage\(passages == 1 ? "" : "s") practised" }
         if !session.decks.isEmpty { summary += " — " + session.decks.joined(separator: ", ") }
         if let end = session.endedAt {
             let minutes = Int((end.timeIntervalSince(session.startedAt) / 60).rounded())

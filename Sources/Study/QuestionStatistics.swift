@@ -31,7 +31,7 @@ public struct QuestionStatistics: Sendable, Equatable {
     {
         var table: [String: [String: QuestionStatistics]] = [:]
         for session in sessions {
-            for attempt in session.attempts where include(attempt.entry) {
+            for attempt in session.answers where include(attempt.entry) {
                 var statistics =
                     table[attempt.entry]?[attempt.question]
                     ?? QuestionStatistics(entry: attempt.entry, question: attempt.question)

@@ -43,20 +43,39 @@ extension StudySessionRunner {
         var setbacks = 0
         // One visit climbs until the passage graduates or two rungs did not pass; then it is
         // graded, and a failed passage comes back later in the session where it left off.
+        var rungs = 0
+        var answered = false
         while ladder.level != .review, setbacks < 2 {
+            // One rung on screen at a time: a cloze under the text it blanks gives it away. A
+            // rung answered waits for the learner to read its feedback before the page turns.
+            if rungs > 0 {
+                if answered, console.isInteractive { _ = try ask("space or Enter to go on", .reveal) }
+                console.turnPage()
+            }
+            rungs += 1
+            answered = false
             let prompt = ladder.prompt(for: passage, entryID: entry.id)
-            console.show("\(prompt.instruction)", style: .title)
             let outcome: LadderOutcome
             switch ladder.level {
             case .read1, .read2:
+                console.show("\(prompt.instruction)", style: .title)
                 console.show(passage.text)
+                let started = now()
                 if console.isInteractive { _ = try ask("read it aloud, then space or Enter", .reveal) }
+                attempt(entry, ladder.level.rawValue, "", true, milliseconds(since: started))
                 outcome = .success
             case .reflect:
-                console.show(passage.text)
-                try reflect(on: entry, &file)
+                // Asked once a session: a missed cloze steps back through it without asking again.
+                if reflected.insert(entry.id).inserted {
+                    console.show("\(prompt.instruction)", style: .title)
+                    console.show(passage.text)
+                    let started = now()
+                    try reflect(on: entry, &file)
+                    attempt(entry, ladder.level.rawValue, "", true, milliseconds(since: started))
+                }
                 outcome = .success
             case .cloze1, .cloze2, .cloze3:
+                console.show("\(prompt.instruction)", style: .title)
                 console.show(prompt.text)
                 if prompt.blanks.isEmpty {
                     outcome = .success
@@ -72,8 +91,10 @@ extension StudySessionRunner {
                     answers.append(Answer(correct: correct, milliseconds: ms, medianMilliseconds: medianForPassage))
                     feedback(correct, correct ? "all right" : "it was: " + prompt.blanks.joined(separator: " "))
                     outcome = PassageLadder.outcome(cloze: results)
+                    answered = true
                 }
             case .recite, .review:
+                console.show("\(prompt.instruction)", style: .title)
                 let started = now()
                 let (typed, hints) = try recite(passage, hintsAllowed: true)
                 let comparison = RecallComparison.compare(passage: passage.text, typed: typed)
@@ -89,6 +110,7 @@ extension StudySessionRunner {
                     "\(Int((comparison.similarity * 100).rounded()))% of the words right"
                         + (hints > 0 ? ", with \(hints) hint\(hints == 1 ? "" : "s") — once more without" : ""))
                 if outcome == .failure { console.show("  \(passage.text)") }
+                answered = true
             }
             if outcome != .success { setbacks += 1 }
             let from = ladder.level

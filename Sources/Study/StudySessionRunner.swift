@@ -65,6 +65,9 @@ public final class StudySessionRunner {
     var reviewIDs = Set<String>()
     /// Whether the last passage visit was ladder work rather than a graduated review.
     var lastVisitClimbedLadder = false
+    /// Passages whose reflection this session asked for: asked once a session, however often
+    /// a missed cloze steps back through it.
+    var reflected = Set<String>()
     var undoStack: [UndoPoint] = []
     var profile: Profile?
     /// Vocabulary questions take a typed answer instead of showing choices (`rote study
@@ -378,7 +381,7 @@ public final class StudySessionRunner {
         session.endedAt = Timestamp.wholeSeconds(now())
         session.kind = Self.kind(learning: learningIDs, review: reviewIDs)
         session.skill = skill
-        session.score = SessionFile.score(of: session.attempts)
+        session.score = SessionFile.score(of: session.answers)
         let order = source.deckOrder
         session.decks.sort { (order.firstIndex(of: $0) ?? Int.max) < (order.firstIndex(of: $1) ?? Int.max) }
         writeDerivedProfileFields()

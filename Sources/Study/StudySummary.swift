@@ -5,13 +5,13 @@ public import RoteModel
 public enum StudySummary {
     public static func render(_ session: SessionFile, nextDue: Date?, now: Date, statusChanges: Int = 0) -> String {
         let reviews = session.reviews
-        let correct = session.attempts.filter(\.correct).count
-        let accuracy =
-            session.attempts.isEmpty
-            ? "—" : "\(Int((Double(correct) / Double(session.attempts.count) * 100).rounded()))%"
+        let answers = session.answers
+        let correct = answers.filter(\.correct).count
+        let accuracy = answers.isEmpty ? "—" : "\(Int((Double(correct) / Double(answers.count) * 100).rounded()))%"
+        let passages = session.passagesPractised
         let seconds = Int((session.endedAt ?? now).timeIntervalSince(session.startedAt).rounded())
         var lines = [
-            "Session saved: \(reviews) review\(reviews == 1 ? "" : "s") (\(session.again) again, \(session.hard) hard, \(session.good) good, \(session.easy) easy), \(session.new) new; \(correct)/\(session.attempts.count) answers right.",
+            "Session saved: \(reviews) review\(reviews == 1 ? "" : "s") (\(session.again) again, \(session.hard) hard, \(session.good) good, \(session.easy) easy), \(session.new) new\(passages > 0 ? ", \(passages) passage\(passages == 1 ? "" : "s") practised" : ""); \(correct)/\(answers.count) answers right.",
             "accuracy \(accuracy) · time \(seconds / 60)m \(String(format: "%02d", seconds % 60))s"
                 + (nextDue.map { " · next due \(relative($0, from: now))" } ?? ""),
         ]

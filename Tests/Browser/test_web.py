@@ -252,6 +252,10 @@ class WebTests(unittest.TestCase):
             self.answer_by_clicking()
         # The second passage: read once (space), which climbs to the second reading.
         self.assertEqual(self.screen()["prompt"]["kind"], "reveal")
+        # The button says what to do; the terminal's words for it stay off the page.
+        card = self.find("#card").text
+        for terminal_prompt in ("space or Enter", "(y/n)", "Enter to accept"):
+            self.assertNotIn(terminal_prompt, card)
         version = self.screen()["version"]
         ActionChains(self.driver).send_keys(" ").perform()
         self.wait_for_screen_change(version)

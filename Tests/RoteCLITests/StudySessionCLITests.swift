@@ -94,7 +94,8 @@ import Testing
         let full = try #require(sessions.first { $0.decks.contains("verses") })
         #expect(
             full.attempts.map(\.question) == [
-                "sentence-2", "reverse_translation", "translation", "example-1", "cloze1", "cloze2", "recite", "draw",
+                "sentence-2", "reverse_translation", "translation", "example-1", "read1", "read2", "reflect", "cloze1",
+                "cloze2", "recite", "draw",
             ],
             "the undone letter attempt is gone: \(full.attempts.map(\.question))")
         let subjects = await Shell.run("git", ["log", "--format=%s"], in: lib).stdout.split(separator: "\n")

@@ -16,6 +16,9 @@ final class ScriptedConsole: StudyConsole {
     init(_ replies: [String]) { self.replies = replies }
 
     func beginCard(number: Int, total: Int, title: String) { shown.append("[\(number)/\(total)] \(title)") }
+    /// A page turned: what was shown before is off the screen.
+    static let pageTurn = "— page —"
+    func turnPage() { shown.append(Self.pageTurn) }
     func show(_ text: String, style: TextStyle) { shown.append(text) }
     func ask(_ prompt: String, kind: AnswerKind) -> ConsoleReply? {
         prompts.append((prompt, kind))
@@ -148,10 +151,27 @@ final class ScriptedConsole: StudyConsole {
         #expect(file.ladder?.level == "review")
         #expect(file.reflection?.text == "Weeping with those who weep.")
         #expect(file.reviews.count == 1)
-        #expect(session.attempts.map(\.question) == ["cloze1", "cloze2", "recite"])
+        #expect(session.attempts.map(\.question) == ["read1", "read2", "reflect", "cloze1", "cloze2", "recite"])
+        #expect(session.answers.map(\.question) == ["cloze1", "cloze2", "recite"], "reading is no answer")
+        #expect(!session.attempts.contains { $0.answer.contains("Weeping") }, "a reflection stays out of the session")
         #expect(session.attempts.allSatisfy { $0.correct })
+        #expect(session.passagesPractised == 1)
+        #expect(SessionCommitMessage.make(for: session).subject.contains("1 passage practised"))
+        // Seven rungs (read twice, reflect, three cloze rounds, recite), each on a page of its own.
+        #expect(console.shown.filter { $0 == ScriptedConsole.pageTurn }.count == 6, "\(console.shown)")
         let consent = try #require(try profile().consent.first(where: { $0.topic == "reflections" }))
         #expect(consent.granted && consent.version == StudySessionRunner.reflectionConsentVersion)
+    }
+
+    /// Issue #33 item 2: a missed cloze steps back to the reflection, which is not asked again
+    /// in the same session, however often the passage comes back.
+    @Test func aReflectionIsAskedOnceASessionHoweverOftenTheLadderStepsBack() throws {
+        let console = ScriptedConsole(["y", "y", "Weeping with those who weep.", "zzz", "zzz", "zzz", "zzz"])
+        let (runner, _) = try makeRunner(console)
+        let session = try #require(try runner.run(plan: plan(new: [Self.passage])))
+        #expect(console.prompts.filter { $0.0.contains("mean to you") }.count == 1, "\(console.prompts.map(\.0))")
+        #expect(console.prompts.filter { $0.0.contains("missing word") }.count >= 3, "the cloze came back")
+        #expect(session.passagesPractised == 1)
     }
 
     /// A kill while the session file or a progress file was being written leaves that write's
@@ -288,11 +308,14 @@ final class ScriptedConsole: StudyConsole {
     }
 
     @Test func aFailedRungDropsOneLevelAndTheVisitEndsAfterTwoSetbacks() throws {
-        let console = ScriptedConsole(["y", "y", "", "wrong", "", "wrong"])
+        let console = ScriptedConsole(["y", "y", "", "wrong", "wrong"])
         let (runner, _) = try makeRunner(console)
         let session = try #require(try runner.run(plan: plan(new: [Self.passage])))
-        // cloze1 failed → reflect (again, empty) → cloze1 failed → the visit ends, graded again.
-        #expect(try progress(Self.passage).ladder?.level == "reflect")
+        // cloze1 failed → reflect (not asked again this session) → cloze1 failed → the visit
+        // ends, graded again. It comes back later in the session, steps through the reflection
+        // without asking, and waits at cloze1 when the input ends.
+        #expect(try progress(Self.passage).ladder?.level == "cloze1")
+        #expect(console.prompts.filter { $0.0.contains("mean to you") }.count == 1)
         #expect(session.again == 1)
         #expect(console.shown.contains("One step back, to saying what it means to you; try again."))
     }

@@ -44,6 +44,19 @@ public struct SessionFile: YAMLCodable {
     public var score: Double?
 
     /// Right answers over all answers, rounded to three places; nil for none.
+    /// Ladder steps a passage's practice records though they ask nothing (reading it twice,
+    /// reflecting on it; never the reflection's text): they show the practice, and are no
+    /// answer to count.
+    public static let stepsWithoutAnswer: Set<String> = ["read1", "read2", "reflect"]
+
+    /// The attempts that answered something.
+    public var answers: [Attempt] { attempts.filter { !Self.stepsWithoutAnswer.contains($0.question) } }
+
+    /// The passages whose acquisition ladder this session practised.
+    public var passagesPractised: Int {
+        Set(attempts.lazy.filter { ProgressFile.LadderPosition.levels.contains($0.question) }.map(\.entry)).count
+    }
+
     public static func score(of attempts: [Attempt]) -> Double? {
         guard !attempts.isEmpty else { return nil }
         return (Double(attempts.filter(\.correct).count) / Double(attempts.count) * 1000).rounded() / 1000
