@@ -89,7 +89,8 @@ let package = Package(
         .target(
             name: "StudyData", dependencies: ["RoteModel", "Scheduling", "RoteStore"], swiftSettings: strictSettings),
         .target(
-            name: "Study", dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Git", "Parallelism"],
+            name: "Study",
+            dependencies: ["RoteModel", "Scheduling", "RoteStore", "StudyData", "Git", "Parallelism", "WebPages"],
             swiftSettings: strictSettings),
         // The launch index cache in .git/rote/: what a launch needs, memory-mapped.
         .target(

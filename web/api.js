@@ -5,10 +5,17 @@ import { ui } from "./dom.js";
 /** @typedef {{name: string, title: string, kind: string, due: number, new: number}} TodayDeck */
 /** @typedef {{user: string, due: number, new: number, due_deferred: number, due_later_today: number, due_today: number,
  *  reviewed_today: number, decks: TodayDeck[], daily_goal: number, session_open: boolean}} Today */
-/** @typedef {{text: string, style: string}} ScreenLine */
-/** @typedef {{text: string, kind: "choice"|"order"|"text"|"reveal"|"grade"|"yes_no", count?: number, proposed?: string}} Prompt */
-/** @typedef {{number: number, total: number, title: string, lines: ScreenLine[], choices: string[], prompt: Prompt | null,
- *  recall: boolean, finished: boolean, summary?: string, error?: string, version: number, letter?: number[][][]}} Screen */
+/** @typedef {"again"|"hard"|"good"|"easy"} Grade */
+/** @typedef {{kind: string, grade?: Grade, next?: string, reason?: string, level?: string, entry?: string}} Notice */
+/** @typedef {{audio?: string, image?: string, autoplay: boolean, speak?: string, language?: string}} Media */
+/** A study session's screen (docs/web.md, "A study session"): the payload is under the key `kind` names.
+ *  @typedef {{version: number, answered: number, planned: number, number: number, deck?: string,
+ *  visit?: "new"|"review"|"again", notices: Notice[], media?: Media,
+ *  kind: "card"|"question"|"feedback"|"grade_choice"|"passage"|"reflection"|"consent"|"letter"|"leech"|"summary",
+ *  nothing_to_study?: boolean, reviewed_today?: number, [payload: string]: any}} Screen */
+/** One action on a screen: `{proceed: true}`, `{choose: n}`, `{type: text}`, `{order: [n]}`, `{hint: text}`,
+ *  `{consent: bool}`, `{grade: Grade}` or `{command: "undo"|"suspend"|"ignore"|"quit"}`.
+ *  @typedef {Record<string, any>} Action */
 /** @typedef {{text: string, is_word: boolean, status?: string, rank?: number, entry?: string}} ReaderToken */
 /** @typedef {{entry: string, lemma: string, pos: string, translation: string, meaning?: string, rank?: number, cefr?: string,
  *  forms: string[][], examples: {en: string, translated: string}[], status: string}} WordAnswer */
@@ -18,7 +25,7 @@ import { ui } from "./dom.js";
 /** @typedef {{id: string, date: string, summary: string, touched: string[]}} Commit */
 /** @typedef {{id: string, deck: string, deck_title: string, kind: string, gloss: string, status: string, file: string,
  *  due?: string, stability?: number, difficulty?: number, confidence?: number, mastery?: string, lapses?: number,
- *  ladder?: string, reviews: Review[], commits: Commit[]}} Entry */
+ *  ladder?: string, audio?: string, image?: string, reviews: Review[], commits: Commit[]}} Entry */
 /** @typedef {{skill: string, title: string, deck: string, attempts: number, correct: number, accuracy?: number,
  *  last_practised?: string, confidence: number, mastery: string, questions: number}} SkillRow */
 /** @typedef {{due_today: number, forecast: number[], reviews_per_day: number[], heat_levels: number[],
@@ -59,6 +66,18 @@ export async function api(path, body) {
   const data = await response.json().catch(() => ({ error: { message: response.statusText } }));
   if (!response.ok) throw Object.assign(new Error(errorText(data.error) || response.statusText), { code: data.error?.code, status: response.status, detail: data.error?.message });
   return data;
+}
+
+const mediaURLs = new Map();
+
+/** A `blob:` address for `/media/<path>`, fetched with the token (an `<img src>` or `<audio
+ *  src>` cannot send it); nil when the library has no such file. */
+export async function mediaURL(path) {
+  if (!mediaURLs.has(path)) {
+    mediaURLs.set(path, fetch("/media/" + path.split("/").map(encodeURIComponent).join("/"), { credentials: "omit", headers: { "X-Rote-Token": sessionStorage.getItem(tokenKey) || "" } })
+      .then(response => response.ok ? response.blob().then(blob => URL.createObjectURL(blob)) : null).catch(() => null));
+  }
+  return mediaURLs.get(path);
 }
 
 // An error the strings table words (`error.<code>`) is shown in the page's language, with the

@@ -39,7 +39,22 @@ export function h(tag, attrs, ...children) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : text(String(child)));
   }
+  // dir="auto" looks past isolated runs, and every right-to-left run is one (`bidi`): an
+  // Arabic sentence would be laid out left to right. Its direction is its first strong
+  // letter's; data-dir="auto" still marks it as the library's text, in either direction.
+  if (attrs && attrs.dir === "auto" && strongLetter.test(el.textContent)) {
+    el.setAttribute("dir", direction(el.textContent));
+    el.dataset.dir = "auto";
+  }
   return el;
+}
+
+const strongLetter = /[A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
+
+/** rtl when the text's first strong letter is right-to-left (Arabic, Hebrew), else ltr. */
+export function direction(text) {
+  const first = strongLetter.exec(text);
+  return first && rtlLetter.test(first[0]) ? "rtl" : "ltr";
 }
 
 /** Text of the library (a deck's title, a gloss, an id, a commit message), which may be in

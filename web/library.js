@@ -2,6 +2,7 @@
 // `rote show` gives it, its reviews, the commits that touched it and its file.
 import { api } from "./api.js";
 import { date, h, iso, num, render, t, tMaybe } from "./dom.js";
+import { mediaBlock } from "./media.js";
 import { masteryName } from "./stats.js";
 import { state } from "./state.js";
 import { kindName } from "./today.js";
@@ -55,6 +56,7 @@ export async function showEntry(id) {
   const when = text => date(text, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
   render(h("h1", {}, iso(entry.gloss)), h("p", { class: "muted" }, iso(entry.deck_title), " · ", kindName(entry.kind)),
     h("div", { class: "card facts", id: "progress-facts" }, facts),
+    entry.audio || entry.image ? h("div", { class: "card", id: "entry-media" }, mediaBlock({ audio: entry.audio, image: entry.image, autoplay: false })) : null,
     h("div", { class: "card" }, h("h2", {}, t("library.reviews")), entry.reviews.length
       ? h("table", { id: "reviews" }, h("tbody", {}, entry.reviews.map(r => h("tr", {}, h("td", {}, when(r.at)), h("td", {}, tMaybe("study." + r.grade) ?? r.grade), h("td", {}, r.ms ? seconds(r.ms) : ""), h("td", { class: "muted" }, r.device ? iso(r.device) : "")))))
       : h("p", { class: "muted" }, t("library.noReviews"))),

@@ -25,8 +25,7 @@ public struct StudyLimits: Sendable {
 /// A study session about to start, for `rote study` and `rote serve` alike: the library held
 /// for it (its lock, until `close()` or the end of the object), an interrupted session
 /// committed, content upgrades run, and today's plan; a plan alone (`planOnly`) holds nothing
-/// and has no runner. Whoever talks to the learner — a terminal, a script, a browser —
-/// supplies the console and gets the one runner.
+/// and has no session.
 public final class StudyStart {
     public let user: String
     public let plan: SessionPlan
@@ -73,35 +72,24 @@ public final class StudyStart {
         self.writer = writer
     }
 
-    /// The runner for the plan, talking through `console`; vocabulary answers are typed when
-    /// `typed` says so, else when the profile's `typed_answers` does.
-    public func runner(
-        console: any StudyConsole, typed: Bool?, seed: UInt64 = UInt64.random(in: 0...UInt64.max),
-        now: @escaping () -> Date = { Date() }
-    ) throws -> StudySessionRunner {
+    /// The session for the plan, its first screen on show; vocabulary answers are typed when
+    /// `typed` says so, else when the profile's `typed_answers` does. Whoever shows it — a
+    /// terminal, a script, a browser, an app — draws its screens and applies the learner's
+    /// actions.
+    public func session(
+        typed: Bool?, seed: UInt64 = UInt64.random(in: 0...UInt64.max), now: Date = Date()
+    ) throws -> StudySession {
         guard profile != nil else {
             throw LibraryError(
                 .notFound, "no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME")
         }
         guard let writer else { throw LibraryError(.notFound, "this study session was closed") }
-        let runner = StudySessionRunner(
-            root: root, user: user, source: source, git: writer.git, console: console, now: now, seed: seed)
-        runner.typedAnswers = typed ?? profile?.settings.typedAnswers ?? false
-        runner.skill = skill
-        if let library {
-            // Rank promotion, which `rote today` only shows, goes in with this session's commit:
-            // from the checked index, before this session's own reviews are recorded in it.
-            let unchecked = self.unchecked
-            runner.derivedProfileFields = { profile, end in
-                if let unchecked { _ = try unchecked.library.settle(unchecked.pending) }
-                return try library.promoted(profile, now: end)
-            }
-        }
+        var revisedPlan: (() throws -> SessionPlan?)?
         if let unchecked, let source = source as? LaunchStudySource {
             // Once the check is done: if it found the library changed since the index was
             // saved, the rest of the session follows a plan from the checked index.
             var revised = false
-            runner.revisedPlan = {
+            revisedPlan = {
                 guard !revised, let checked = try unchecked.pending.wait(atMost: 0) else { return nil }
                 revised = true
                 guard checked.source != .verified else { return nil }
@@ -109,7 +97,20 @@ public final class StudyStart {
                 return unchecked.replan(checked)
             }
         }
-        return runner
+        let session = try StudySession(
+            root: root, user: user, source: source, git: writer.git, plan: plan, now: now,
+            typedAnswers: typed ?? profile?.settings.typedAnswers ?? false, seed: seed, revisedPlan: revisedPlan)
+        session.skill = skill
+        if let library {
+            // Rank promotion, which `rote today` only shows, goes in with this session's commit:
+            // from the checked index, before this session's own reviews are recorded in it.
+            let unchecked = self.unchecked
+            session.derivedProfileFields = { profile, end in
+                if let unchecked { _ = try unchecked.library.settle(unchecked.pending) }
+                return try library.promoted(profile, now: end)
+            }
+        }
+        return session
     }
 
     /// Lets other writers at the library again.
@@ -145,7 +146,7 @@ extension Library {
             if !planOnly {
                 // An interrupted session takes with it the progress files not yet committed: this
                 // server's writes still being committed behind it go in first, as their own commits.
-                if FileManager.default.fileExists(atPath: root.appending(path: StudySessionRunner.snapshotPath).path) {
+                if FileManager.default.fileExists(atPath: root.appending(path: StudySession.snapshotPath).path) {
                     gitPool?.waitForCommits()
                 }
                 let taken = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)

@@ -28,3 +28,25 @@ public enum Grade: Int, Sendable, Hashable, CaseIterable, Comparable {
 
     public static func < (lhs: Grade, rhs: Grade) -> Bool { lhs.rawValue < rhs.rawValue }
 }
+
+/// In JSON a grade is its name (`"good"`), as in files; a number 1–4 reads too.
+extension Grade: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int.self), let grade = Grade(rawValue: number) {
+            self = grade
+            return
+        }
+        let name = try container.decode(String.self)
+        guard let grade = Grade(name: name) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "a grade is again, hard, good or easy, not '\(name)'")
+        }
+        self = grade
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}

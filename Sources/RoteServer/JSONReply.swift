@@ -88,6 +88,9 @@ extension WebError {
     /// shape (`RoteError`), answered by its code. The busy lock's holder is its `cause`.
     static func from(_ error: any Error) -> WebError {
         if let error = error as? WebError { return error }
+        if let misfit = error as? StudySession.ActionError {
+            return WebError(.badRequest, misfit.code.rawValue, misfit.message)
+        }
         switch LibraryError.surfaced(error) {
         case LibraryError.Code.notFound: return WebError(.notFound, "not_found", "\(error)")
         case let error as LibraryError where error.code == .busy:

@@ -21,7 +21,7 @@ public struct AccessPolicy: Sendable {
     public static let headerName = HTTPField.Name("X-Rote-Token")!
     public static let hostField = HTTPField.Name("Host")!
     public static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; font-src 'self'; "
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; font-src 'self'; "
         + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     public let token: String

@@ -13,15 +13,9 @@ enum UIStrings {
         var available: [String]
     }
 
-    static let fallback = "en"
+    static let fallback = StringsTable.fallback
     static let rightToLeft: Set<String> = ["ar", "fa", "he", "ur"]
-
-    static let table: [String: [String: String]] = {
-        guard let text = WebFiles.files["strings.json"],
-            let table = try? JSONDecoder().decode([String: [String: String]].self, from: Data(text.utf8))
-        else { return [:] }
-        return table
-    }()
+    static var table: [String: [String: String]] { StringsTable.table }
 
     /// The strings of `requested` when the table has it, else of the first language of
     /// `Accept-Language` (by its q weights) that it has, else English.

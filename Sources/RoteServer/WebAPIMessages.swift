@@ -18,12 +18,9 @@ struct StartRequest: Decodable {
 }
 
 struct ReplyRequest: Decodable {
-    /// The answer: a choice number, typed text, a step order (`2 1 3`), a grade, y/n, or
-    /// empty to go on.
-    var answer: String?
-    /// undo, suspend, ignore or quit.
-    var command: String?
-    /// The screen's version the reply answers, so a double click cannot answer the next question.
+    /// What the learner did (`StudyAction`'s JSON: `{"choose": 1}`, `{"command": "undo"}`…).
+    var action: StudyAction
+    /// The version of the screen the action answers, so a double click cannot answer the next one.
     var version: Int?
 }
 
@@ -174,6 +171,9 @@ struct EntryAnswer: Encodable {
     var mastery: String?
     var lapses: Int?
     var ladder: String?
+    /// The entry's sound and picture, as `/media/<path>` serves them.
+    var audio: String?
+    var image: String?
     var reviews: [Review]
     var commits: [Commit]
 }

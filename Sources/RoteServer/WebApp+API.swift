@@ -40,22 +40,20 @@ extension WebApp {
         guard let session = lock.withLock({ session }) else {
             throw WebError(.notFound, "no_session", "no study session; start one with POST /api/session")
         }
-        return session.console.current
+        return session.current
     }
 
-    func startSession(_ request: StartRequest) async throws -> SessionScreen {
-        if let open = lock.withLock({ session }), !open.isFinished { return open.console.current }
+    func startSession(_ request: StartRequest) throws -> SessionScreen {
+        if let open = lock.withLock({ session }), !open.isFinished { return open.current }
         let library = try library()
         let start = try library.startStudy(
             decks: request.decks ?? [], limits: StudyLimits(new: request.new, reviewsPerDay: request.reviews))
         guard !start.plan.isEmpty else {
             start.close()
-            var screen = SessionScreen()
-            screen.finished = true
-            screen.summary =
-                "Nothing to study right now"
-                + (start.plan.reviewedToday > 0 ? " — \(start.plan.reviewedToday) reviews done today." : ".")
-            return screen
+            return SessionScreen(
+                version: 0,
+                screen: StudyScreen(answered: 0, planned: 0, number: 0, notices: [], content: .summary(.empty)),
+                nothingToStudy: true, reviewedToday: start.plan.reviewedToday)
         }
         let opened: WebStudySession
         do {
@@ -65,35 +63,22 @@ extension WebApp {
             throw error
         }
         lock.withLock { session = opened }
-        opened.begin()
-        return await opened.console.next(after: 0)
+        return opened.current
     }
 
-    func reply(_ request: ReplyRequest) async throws -> SessionScreen {
+    func reply(_ request: ReplyRequest) throws -> SessionScreen {
         guard let session = lock.withLock({ session }) else {
             throw WebError(.notFound, "no_session", "no study session; start one with POST /api/session")
         }
-        let reply: ConsoleReply
-        if let command = request.command {
-            guard let parsed = SessionCommand(rawValue: command) else {
-                throw WebError(.badRequest, "bad_command", "command is undo, suspend, ignore or quit")
-            }
-            reply = .command(parsed)
-        } else {
-            reply = .answer(request.answer ?? "")
-        }
-        let answered = request.version ?? session.console.current.version
-        switch session.console.answer(reply, version: answered) {
-        case .accepted: return await session.console.next(after: answered)
-        case .stale: throw WebError(.conflict, "stale", "that question was already answered; here is the current one")
-        case .notWaiting: throw WebError(.conflict, "not_waiting", "the session is not waiting for an answer")
+        switch try session.apply(request.action, version: request.version) {
+        case let .applied(screen): return screen
+        case .stale: throw WebError(.conflict, "stale", "that screen was already answered; here is the current one")
         }
     }
 
     /// Typed recall so far, marked word by word against the passage on screen (`RecallComparison`).
     func recall(_ request: RecallRequest) throws -> RecallComparisonAnswer {
-        guard let session = lock.withLock({ session }), session.console.current.recall,
-            let id = session.console.entryOnScreen,
+        guard let session = lock.withLock({ session }), let id = session.recitedEntry,
             case let .passage(passage)? = try library().launch().entry(id: id)?.content
         else { throw WebError(.conflict, "no_recall", "no passage is being recited") }
         // The words typed so far, judged as far as they reach; the word still being typed waits.
@@ -222,7 +207,7 @@ extension WebApp {
             file: (try? String(contentsOf: root.appending(path: entry.path), encoding: .utf8)) ?? "",
             due: progress?.state?.due, stability: progress?.state?.stability, difficulty: progress?.state?.difficulty,
             confidence: mastery?.confidence, mastery: mastery?.level.rawValue, lapses: progress?.state?.lapses,
-            ladder: progress?.ladder?.level,
+            ladder: progress?.ladder?.level, audio: entry.media.audio, image: entry.media.image,
             reviews: (progress?.reviews ?? []).map {
                 .init(at: $0.at, grade: $0.grade.name, ms: $0.ms, device: $0.device)
             },

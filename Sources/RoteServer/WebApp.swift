@@ -99,7 +99,7 @@ public final class WebApp: @unchecked Sendable {
     /// session, then every write's commit still queued.
     public func stopSession() {
         let running = lock.withLock { session }
-        running?.stopAndWait()
+        running?.stop()
         gitPool.waitForCommits()
         if let error = gitPool.committerError {
             LibraryNotices.send(
@@ -126,11 +126,11 @@ public final class WebApp: @unchecked Sendable {
         router.get("/api/session") { _, _ in try JSONReply.ok(self.currentScreen()) }
         router.post("/api/session") { request, _ in
             let body = try await JSONReply.body(StartRequest.self, of: request, limit: BodyLimit.json)
-            return try JSONReply.ok(await self.startSession(body))
+            return try JSONReply.ok(self.startSession(body))
         }
         router.post("/api/session/reply") { request, _ in
             let body = try await JSONReply.body(ReplyRequest.self, of: request, limit: BodyLimit.json)
-            return try JSONReply.ok(await self.reply(body))
+            return try JSONReply.ok(self.reply(body))
         }
         router.post("/api/session/recall") { request, _ in
             let body = try await JSONReply.body(RecallRequest.self, of: request, limit: BodyLimit.json)
@@ -215,10 +215,10 @@ public final class WebApp: @unchecked Sendable {
         "mp3": "audio/mpeg", "ogg": "audio/ogg", "wav": "audio/wav", "m4a": "audio/mp4",
     ]
 
-    /// `/media/<deck>/<file>`: a file of a deck's own `media/` folder (`corpus/<deck>/media/`),
-    /// of a media type, and nothing else — no `..`, no hidden files, and no symbolic link
-    /// anywhere on the way: not `corpus`, the deck's folder, `media`, a folder inside it or
-    /// the file. A committed `media -> /elsewhere` would otherwise serve whatever it points at.
+    /// `/media/<deck>/<path>`: a file of a deck's folder (`corpus/<deck>/<path>`), of an image
+    /// or audio type, and nothing else — no entry or manifest, no `..`, no hidden files, and no
+    /// symbolic link anywhere on the way: not `corpus`, the deck's folder, a folder inside it
+    /// or the file. A committed `media -> /elsewhere` would otherwise serve whatever it points at.
     func media(_ rawPath: String) throws -> Response {
         let notFound = WebError(.notFound, "not_found", "no such media file")
         guard let path = rawPath.removingPercentEncoding, path.hasPrefix("/media/") else { throw notFound }
@@ -228,7 +228,9 @@ public final class WebApp: @unchecked Sendable {
             parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && !$0.contains("\\") && !$0.contains("\0") }),
             let type = Self.mediaTypes[(parts.last!.split(separator: ".").last.map(String.init) ?? "").lowercased()],
             try library().decks[parts[0]] != nil,
-            let data = Self.readFollowingNoLink(["corpus", parts[0], "media"] + parts.dropFirst(), under: root)
+            // Beside the entries that name it (`audio: run.mp3`, `docs/format.md`), where the
+            // Anki importer puts a package's media too.
+            let data = Self.readFollowingNoLink(["corpus"] + parts, under: root)
         else { throw notFound }
         return Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -3,7 +3,7 @@ public import RoteModel
 
 /// A multiple-choice question (`mcq_single`) as shown: its choices in stored order or
 /// shuffled, answered by the position the learner picked.
-public struct MCQExercise: Sendable, Equatable {
+public struct MCQExercise: Sendable, Equatable, Codable {
     public var prompt: String
     /// The choices as displayed.
     public var choices: [String]
@@ -48,7 +48,7 @@ public struct MCQExercise: Sendable, Equatable {
 
 /// A step-ordering question (`reorder_steps`) as shown: its steps shuffled, answered by the
 /// displayed positions in the order the learner puts them.
-public struct ReorderExercise: Sendable, Equatable {
+public struct ReorderExercise: Sendable, Equatable, Codable {
     public var prompt: String?
     /// The steps as displayed.
     public var steps: [String]
@@ -89,7 +89,7 @@ public struct ReorderExercise: Sendable, Equatable {
 }
 
 /// A skills question ready to show.
-public enum SkillExercise: Sendable, Equatable {
+public enum SkillExercise: Sendable, Equatable, Codable {
     case mcq(MCQExercise)
     case reorder(ReorderExercise)
 

@@ -52,8 +52,9 @@ public enum TextStyle: Sendable {
 public protocol StudyConsole: AnyObject {
     /// True for a person at a terminal: cards wait for a key and grades can be overridden.
     var isInteractive: Bool { get }
-    /// Starts a new card: a terminal clears the screen and shows where the session is.
-    func beginCard(number: Int, total: Int, title: String)
+    /// Starts a new card: a terminal clears the screen and shows where the session is —
+    /// `done` of the `planned` entries (a missed entry coming back counts once).
+    func beginCard(done: Int, planned: Int, title: String)
     /// Takes what the card showed so far off the screen, its header staying: a new word's
     /// card holds the answers to the questions that follow it, which must never share a
     /// screen with them. A console with no screen (a script's lines) has nothing to take off.

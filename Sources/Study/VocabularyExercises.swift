@@ -7,14 +7,14 @@ public import RoteModel
 /// order; for variety one of the others joins them, rotating with each showing; at least
 /// `minimumShown` are shown when the entry has that many. The rest wait in `moreExamples`
 /// for the learner to expand.
-public struct WordCard: Sendable, Equatable {
-    public struct Definition: Sendable, Equatable {
+public struct WordCard: Sendable, Equatable, Codable {
+    public struct Definition: Sendable, Equatable, Codable {
         /// Language code, e.g. `en`, `ar`.
         public var language: String
         public var text: String
     }
 
-    public struct Form: Sendable, Equatable {
+    public struct Form: Sendable, Equatable, Codable {
         /// `base`, `past`, `plural`, …
         public var name: String
         public var value: String
@@ -91,7 +91,7 @@ public struct WordCard: Sendable, Equatable {
 
 /// One vocabulary question as shown: a prompt and four options (or a typed answer), with
 /// what counts as right.
-public struct VocabularyExercise: Sendable, Equatable {
+public struct VocabularyExercise: Sendable, Equatable, Codable {
     /// The question's id within its entry (what a session file records).
     public var questionID: String
     public var kind: VocabularyQuestion.Kind

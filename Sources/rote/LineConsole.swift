@@ -11,8 +11,8 @@ import Glibc
 final class LineConsole: StudyConsole {
     let isInteractive = false
 
-    func beginCard(number: Int, total: Int, title: String) {
-        print("\n[\(number)/\(total)] \(title)")
+    func beginCard(done: Int, planned: Int, title: String) {
+        print("\n[\(done)/\(planned) done] \(title)")
     }
 
     func show(_ text: String, style: TextStyle) {

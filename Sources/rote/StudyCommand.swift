@@ -99,11 +99,11 @@ struct StudyCommand: ParsableCommand {
         show(start.plan, decks: start.studyableDecks, user: start.user)
         // `--plan` stops here: the launch index answered, nothing was parsed.
         guard !self.plan, !start.plan.isEmpty else { return }
-        let runner = try start.runner(console: console, typed: typed)
-        let session = try runner.run(plan: start.plan)
+        let study = try start.session(typed: typed)
+        let session = try StudyConsoleDriver(console: console).run(study)
         guard let session else {
             // Only passages were planned and the learner has not agreed to keeping them.
-            if runner.refusedPassages {
+            if study.refusedPassages {
                 throw CLIError("passage study refused: " + Profile.passagesConsentRefusal(entry: nil))
             }
             print("Nothing answered; nothing saved.")
@@ -112,7 +112,7 @@ struct StudyCommand: ParsableCommand {
         print(
             "\n"
                 + StudySummary.render(
-                    session, nextDue: runner.nextDue(), now: Date(), statusChanges: runner.statusChanges.count))
+                    session, nextDue: study.nextDue(), now: Date(), statusChanges: study.statusChanges.count))
     }
 
     private var console: any StudyConsole { TerminalConsole.isAvailable ? TerminalConsole() : LineConsole() }

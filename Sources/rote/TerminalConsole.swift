@@ -43,17 +43,17 @@ final class TerminalConsole: StudyConsole {
     }
 
     /// The card on screen, redrawn when its page is turned.
-    private var header: (number: Int, total: Int, title: String)?
+    private var header: (done: Int, planned: Int, title: String)?
 
     func turnPage() {
         guard let header else { return }
-        beginCard(number: header.number, total: header.total, title: header.title)
+        beginCard(done: header.done, planned: header.planned, title: header.title)
     }
 
-    func beginCard(number: Int, total: Int, title: String) {
-        header = (number, total, title)
+    func beginCard(done: Int, planned: Int, title: String) {
+        header = (done, planned, title)
         write("\u{1B}[H\u{1B}[2J")
-        show("rote · \(number) of \(total)", style: .dim)
+        show("rote · \(done) of \(planned) done", style: .dim)
         show(title, style: .title)
         show("1–4 choose/grade · space reveal · u undo · s suspend · i ignore · q quit", style: .dim)
         write("\n")

@@ -18,7 +18,7 @@ final class TranscriptConsole: StudyConsole {
 
     init(replies: Int) { self.replies = replies }
 
-    func beginCard(number: Int, total: Int, title: String) { transcript.append("[\(number)/\(total)] \(title)") }
+    func beginCard(done: Int, planned: Int, title: String) { transcript.append("[\(done)/\(planned)] \(title)") }
     func show(_ text: String, style: TextStyle) { transcript.append(text) }
     func ask(_ prompt: String, kind: AnswerKind) -> ConsoleReply? {
         transcript.append("? \(prompt)")
@@ -53,26 +53,24 @@ final class TranscriptConsole: StudyConsole {
             let root = directory.url
             let git = try LibraryGit(root: root, user: "demo")
             let console = TranscriptConsole(replies: 60)
-            let runner: StudySessionRunner
+            let source: any StudySource
             let plan: SessionPlan
             let limits = SessionPlanner.Limits(reviewsPerDay: 12, newPerDay: 6)
             if useIndex {
                 let launch = try LibraryLaunch.openVerified(root: root, user: "demo")
                 plan = launch.planner().plan(limits: limits, now: now, timeZone: LaunchIndexTests.utc)
-                runner = StudySessionRunner(
-                    root: root, user: "demo", source: LaunchStudySource(launch), git: git, console: console,
-                    now: clock.tick, seed: 7)
+                source = LaunchStudySource(launch)
             } else {
                 let library = try LibraryLoader(users: .all, includeSessions: false).load(root)
                 let index = LibraryIndex(library: library, user: "demo")
                 plan = SessionPlanner(library: library, index: index).plan(
                     limits: limits, now: now, timeZone: LaunchIndexTests.utc)
-                runner = StudySessionRunner(
-                    root: root, user: "demo", library: library, index: index, git: git, console: console,
-                    now: clock.tick, seed: 7)
+                source = LoadedStudySource(library: library, index: index)
             }
             #expect(!plan.isEmpty)
-            _ = try runner.run(plan: plan)
+            let session = try StudySession(
+                root: root, user: "demo", source: source, git: git, plan: plan, now: clock.tick(), seed: 7)
+            _ = try StudyConsoleDriver(console: console, now: clock.tick).run(session)
             // Intervals are fuzzed from each review's random id: compare grades, not intervals.
             transcripts.append(
                 console.transcript.map { line in

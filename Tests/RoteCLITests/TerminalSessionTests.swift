@@ -176,7 +176,7 @@ final class PseudoTerminal {
         defer { _ = terminal.finish(process, seconds: 0) }
         // Card 1: words/run is due and learned; its review asks two questions (a sentence
         // completion, then a reverse translation), each a choice by key.
-        #expect(terminal.waitFor("rote · 1 of 2"), "\(terminal.screen)")
+        #expect(terminal.waitFor("rote · 0 of 2 done"), "\(terminal.screen)")
         #expect(terminal.waitFor("answer (number or text)"))
         press("1", on: terminal)
         #expect(terminal.waitFor("answer (number or text)"), "\(terminal.screen)")
@@ -189,7 +189,7 @@ final class PseudoTerminal {
         #expect(terminal.waitFor("answer (number or text)"))
         // The question is on a page of its own: the card, which answers it, is gone.
         let page = terminal.screen.components(separatedBy: "\u{1B}[2J").last ?? ""
-        #expect(page.contains("rote · 2 of") && !page.contains("go  verb"), "\(page)")
+        #expect(page.contains("rote · ") && page.contains("of 2 done") && !page.contains("go  verb"), "\(page)")
         press("u", on: terminal)  // undo: run's review is taken back
         #expect(terminal.waitFor("Undone: words/run is back."), "\(terminal.screen)")
         #expect(terminal.waitFor("answer (number or text)"))
@@ -224,7 +224,7 @@ final class PseudoTerminal {
         #expect(process.terminationStatus == 128 + SIGTERM, "\(terminal.screen)")
         #expect(terminal.waitFor("your answers are saved"))
         let screen = terminal.screen
-        #expect(screen.contains("\u{1B}[2J") && screen.contains("rote · 1 of 2"), "still a screen per card")
+        #expect(screen.contains("\u{1B}[2J") && screen.contains("rote · 0 of 2 done"), "still a screen per card")
         #expect(
             !screen.contains("\u{1B}[1m") && !screen.contains("\u{1B}[0m") && !screen.contains("\u{1B}[36m"),
             "no colour with NO_COLOR")
@@ -246,7 +246,7 @@ final class PseudoTerminal {
         press("q", on: terminal)
         #expect(terminal.finish(process))
         let screen = terminal.screen.replacing(try Regex(#"\u{1B}\[[0-9;]*[A-Za-z]"#), with: "")
-        let card = try #require(screen.range(of: "rote · 1 of 2"), "\(screen)")
+        let card = try #require(screen.range(of: "rote · 0 of 2 done"), "\(screen)")
         let prompt = try #require(screen.range(of: "answer (number or text)", range: card.upperBound..<screen.endIndex))
         let lines = screen[card.lowerBound..<prompt.lowerBound].split(whereSeparator: \.isNewline)
         #expect(lines.count > 3, "\(lines)")

@@ -182,8 +182,8 @@ import Testing
         let start = try Self.reopen(directory).startStudy(
             decks: ["lex"], limits: StudyLimits(new: 30, reviewsPerDay: 0), now: now)
         try #require(!start.plan.isEmpty)
-        let runner = try start.runner(console: FirstChoiceConsole(answers: 4), typed: false, now: { now })
-        #expect(try runner.run(plan: start.plan) != nil)
+        let session = try start.session(typed: false, now: now)
+        #expect(try StudyConsoleDriver(console: FirstChoiceConsole(answers: 4), now: { now }).run(session) != nil)
         start.close()
         let promoted = try Self.reopen(directory)
         #expect(
@@ -381,7 +381,7 @@ final class FirstChoiceConsole: StudyConsole {
 
     init(answers: Int) { self.answers = answers }
 
-    func beginCard(number: Int, total: Int, title: String) {}
+    func beginCard(done: Int, planned: Int, title: String) {}
     func show(_ text: String, style: TextStyle) {}
     func ask(_ prompt: String, kind: AnswerKind) -> ConsoleReply? {
         guard answers > 0 else { return nil }

@@ -153,22 +153,46 @@ import WebPages
 
     @Test func onlyTheLibrarysOwnMediaIsServed() async throws {
         let served = await Served()
+        // Beside the entries, as `image: lamp.png` names it, and in a folder of the deck.
+        served.directory.write("corpus/kjv/lamp.png", Data([0x89, 0x50, 0x4e, 0x47]))
         served.directory.write("corpus/kjv/media/lamp.png", Data([0x89, 0x50, 0x4e, 0x47]))
-        served.directory.write("corpus/kjv/media/.hidden.png", Data([1]))
+        served.directory.write("corpus/kjv/.hidden.png", Data([1]))
         try await served.test { client in
-            let ok = try await client.execute(uri: "/media/kjv/lamp.png", method: .get, headers: Self.headers())
-            #expect(ok.status == .ok)
-            #expect(ok.headers[.contentType] == "image/png")
+            for uri in ["/media/kjv/lamp.png", "/media/kjv/media/lamp.png"] {
+                let ok = try await client.execute(uri: uri, method: .get, headers: Self.headers())
+                #expect(ok.status == .ok, "\(uri)")
+                #expect(ok.headers[.contentType] == "image/png")
+            }
             for uri in [
                 "/media/kjv/../../rote.yaml", "/media/kjv/%2e%2e/%2e%2e/rote.yaml", "/media/kjv/..%2f..%2frote.yaml",
                 "/media/../../../etc/passwd",
                 "/media/kjv/.hidden.png", "/media/kjv/lamp.yaml", "/media/nodeck/lamp.png",
+                "/media/english-a1/run.yaml", "/media/english-a1/deck.yaml",
                 "/assets/..%2f..%2fPackage.swift", "/assets/%2e%2e",
             ] {
                 let response = try await client.execute(uri: uri, method: .get, headers: Self.headers())
                 #expect(response.status == .notFound, "\(uri)")
                 #expect(!String(buffer: response.body).contains("format:"), "\(uri) leaks rote.yaml")
             }
+        }
+    }
+
+    /// Issue #33 item 4: an entry names its sound beside it (`audio: run.mp3`), the entry's
+    /// page gives its address, and `/media/` serves it from there, where the Anki importer
+    /// puts a package's media too.
+    @Test func anEntrysSoundIsServedFromBesideIt() async throws {
+        let served = await Served()
+        let run = try #require(served.directory.read("corpus/english-a1/run.yaml"))
+        served.directory.write("corpus/english-a1/run.yaml", run + "audio: run.mp3\n")
+        served.directory.write("corpus/english-a1/run.mp3", Data([0x49, 0x44, 0x33]))
+        try await served.test { client in
+            let entry = try await client.execute(
+                uri: "/api/entry?id=english-a1/run", method: .get, headers: Self.headers())
+            let answer = try #require(try Self.json(entry) as? [String: Any])
+            let audio = try #require(answer["audio"] as? String, "\(answer)")
+            #expect(audio == "english-a1/run.mp3")
+            let sound = try await client.execute(uri: "/media/\(audio)", method: .get, headers: Self.headers())
+            #expect(sound.status == .ok && sound.headers[.contentType] == "audio/mpeg")
         }
     }
 
@@ -192,10 +216,13 @@ import WebPages
                 atPath: served.root.appending(path: link).path, withDestinationPath: target)
         }
         try await served.test { client in
-            let real = try await client.execute(uri: "/media/english-a1/run.png", method: .get, headers: Self.headers())
+            let real = try await client.execute(
+                uri: "/media/english-a1/media/run.png", method: .get, headers: Self.headers())
             #expect(real.status == .ok, "a real file of a real media folder is served")
-            for uri in ["/media/kjv/secret.png", "/media/english-a1/alias.png", "/media/english-a1/photos/holiday.png"]
-            {
+            for uri in [
+                "/media/kjv/media/secret.png", "/media/english-a1/media/alias.png",
+                "/media/english-a1/media/photos/holiday.png",
+            ] {
                 let response = try await client.execute(uri: uri, method: .get, headers: Self.headers())
                 #expect(response.status == .notFound, "\(uri)")
                 #expect(Self.errorCode(response) == "not_found", "\(uri)")
@@ -318,27 +345,46 @@ import WebPages
         }
     }
 
-    /// Answers whatever the session asks (the first choice, Enter for the rest) until it ends.
+    /// An action that answers `screen` (`docs/web.md`, "A study session"): the first choice,
+    /// the steps as shown, a passage's opening words, no to a consent question, going on.
+    static func action(for screen: [String: Any]) -> [String: Any] {
+        switch screen["kind"] as? String {
+        case "question":
+            let question = screen["question"] as? [String: Any] ?? [:]
+            if question["typed"] as? Bool == true { return ["type": "run"] }
+            if question["kind"] as? String == "order" {
+                return ["order": Array(0..<((question["choices"] as? [Any])?.count ?? 0))]
+            }
+            return ["choose": 0]
+        case "passage":
+            let step = (screen["passage"] as? [String: Any])?["step"] as? String
+            return step == "read" || step == "read_again" ? ["proceed": true] : ["type": "in the beginning"]
+        case "reflection": return ["type": ""]
+        case "consent": return ["consent": false]
+        case "grade_choice": return ["grade": "good"]
+        default: return ["proceed": true]
+        }
+    }
+
+    /// Sends one action for `screen`; the next screen.
+    static func act(_ client: LoopbackClient, _ action: [String: Any], on screen: [String: Any]) async throws
+        -> [String: Any]
+    {
+        let response = try await client.execute(
+            uri: "/api/session/reply", method: .post, headers: headers(),
+            body: body(["action": action, "version": screen["version"] as? Int ?? 0]))
+        #expect(response.status == .ok, "\(String(buffer: response.body))")
+        return try #require(try json(response) as? [String: Any])
+    }
+
+    /// Answers whatever the session asks until it ends.
     static func studyToTheEnd(_ client: LoopbackClient, first: [String: Any], limit: Int = 200) async throws
         -> [String: Any]
     {
         var screen = first
         var steps = 0
-        while screen["finished"] as? Bool != true, steps < limit {
-            let prompt = try #require(screen["prompt"] as? [String: Any])
-            let answer =
-                switch prompt["kind"] as? String {
-                case "choice": "1"
-                case "order": (1...(prompt["count"] as? Int ?? 1)).map(String.init).joined(separator: " ")
-                case "text": "in the beginning"
-                case "yes_no": "n"
-                default: ""
-                }
-            let response = try await client.execute(
-                uri: "/api/session/reply", method: .post, headers: headers(),
-                body: body(["answer": answer, "version": screen["version"] as? Int ?? 0]))
-            #expect(response.status == .ok)
-            screen = try #require(try json(response) as? [String: Any])
+        while screen["kind"] as? String != "summary", steps < limit {
+            screen = try await act(client, action(for: screen), on: screen)
             steps += 1
         }
         return screen
@@ -353,10 +399,12 @@ import WebPages
                 body: Self.body(["decks": ["english-a1"], "new": 0, "reviews": 3]))
             #expect(started.status == .ok)
             let first = try #require(try Self.json(started) as? [String: Any])
-            #expect(first["total"] as? Int == 3)
+            #expect(first["planned"] as? Int == 3 && first["answered"] as? Int == 0, "\(first)")
             let last = try await Self.studyToTheEnd(client, first: first)
-            #expect(last["finished"] as? Bool == true)
-            #expect((last["summary"] as? String)?.hasPrefix("Session saved: ") == true, "\(last)")
+            #expect(last["kind"] as? String == "summary")
+            let summary = try #require(last["summary"] as? [String: Any])
+            #expect(summary["saved"] as? Bool == true && summary["reviews"] as? Int ?? 0 >= 3, "\(last)")
+            #expect(last["answered"] as? Int == 3 && last["planned"] as? Int == 3, "\(last)")
             // The session let the library go before it said it was over: the next write goes through.
             let next = try await client.execute(
                 uri: "/api/entries/status", method: .post, headers: Self.headers(),
@@ -392,20 +440,20 @@ import WebPages
                 uri: "/api/session", method: .post, headers: Self.headers(),
                 body: Self.body(["decks": ["english-a1"], "new": 1, "reviews": 0]))
             let card = try #require(try Self.json(started) as? [String: Any])
-            #expect((card["title"] as? String)?.hasSuffix("new") == true, "\(card)")
-            #expect((card["prompt"] as? [String: Any])?["kind"] as? String == "reveal", "\(card)")
-            let cardLines = try #require(card["lines"] as? [[String: Any]]).compactMap { $0["text"] as? String }
-            #expect(!cardLines.isEmpty)
-            let response = try await client.execute(
-                uri: "/api/session/reply", method: .post, headers: Self.headers(),
-                body: Self.body(["answer": "", "version": card["version"] as? Int ?? 0]))
-            let question = try #require(try Self.json(response) as? [String: Any])
-            #expect((question["prompt"] as? [String: Any])?["kind"] as? String == "choice", "\(question)")
-            let questionLines = try #require(question["lines"] as? [[String: Any]]).compactMap {
-                $0["text"] as? String
+            #expect(card["visit"] as? String == "new" && card["kind"] as? String == "card", "\(card)")
+            let word = try #require(card["card"] as? [String: Any])
+            let translation = try #require(word["translation"] as? String)
+            let question = try await Self.act(client, ["proceed": true], on: card)
+            #expect(question["kind"] as? String == "question", "\(question)")
+            // The question's screen holds its choices, but nothing of the card beyond them.
+            #expect(question["card"] == nil)
+            var asked = try #require(question["question"] as? [String: Any])
+            if asked["kind"] as? String == "translation" {
+                #expect((asked["choices"] as? [String])?.contains(translation) == true, "\(asked)")
             }
-            #expect(!questionLines.isEmpty)
-            for line in cardLines { #expect(!questionLines.contains(line), "the card is still on screen: \(line)") }
+            asked["choices"] = nil
+            let shown = String(decoding: try JSONSerialization.data(withJSONObject: asked), as: UTF8.self)
+            #expect(!shown.contains(translation), "the answer is on the question's screen: \(shown)")
         }
         served.app.stopSession()
     }
@@ -420,18 +468,14 @@ import WebPages
             var screen = try #require(try Self.json(started) as? [String: Any])
             // Through the first card only: its grade prompt accepted, then the next card shows.
             var steps = 0
-            while (screen["number"] as? Int ?? 0) < 2, screen["finished"] as? Bool != true, steps < 20 {
+            while (screen["number"] as? Int ?? 0) < 2, screen["kind"] as? String != "summary", steps < 20 {
                 steps += 1
-                let kind = (screen["prompt"] as? [String: Any])?["kind"] as? String
-                let response = try await client.execute(
-                    uri: "/api/session/reply", method: .post, headers: Self.headers(),
-                    body: Self.body(["answer": kind == "choice" ? "1" : "", "version": screen["version"] as? Int ?? 0]))
-                screen = try #require(try Self.json(response) as? [String: Any])
+                screen = try await Self.act(client, Self.action(for: screen), on: screen)
             }
-            // A reply for a question already answered is refused, not taken for the next one.
+            // An action for a screen already answered is refused, not taken for the next one.
             let stale = try await client.execute(
                 uri: "/api/session/reply", method: .post, headers: Self.headers(),
-                body: Self.body(["answer": "1", "version": 1]))
+                body: Self.body(["action": ["choose": 0], "version": 1]))
             #expect(stale.status == .conflict)
         }
         served.app.stopSession()

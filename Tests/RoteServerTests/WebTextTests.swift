@@ -146,9 +146,8 @@ import WebPages
                 uri: "/api/session", method: .post, headers: WebAPITests.headers(),
                 body: WebAPITests.body(["decks": ["kjv"], "new": 0, "reviews": 1]))
             let screen = try #require(try WebAPITests.json(started) as? [String: Any])
-            let prompt = try #require(screen["prompt"] as? [String: Any])
-            #expect(prompt["kind"] as? String == "text")
-            #expect(screen["recall"] as? Bool == true, "\(screen)")
+            let rung = try #require(screen["passage"] as? [String: Any], "\(screen)")
+            #expect(rung["step"] as? String == "recall" || rung["step"] as? String == "recite", "\(screen)")
             let marked = try await client.execute(
                 uri: "/api/session/recall", method: .post, headers: WebAPITests.headers(),
                 body: WebAPITests.body(["typed": "\(words[0]) \(words[1]) zzz \(words[3].prefix(2))"]))

@@ -16,6 +16,24 @@ public struct Entry: Sendable, Equatable {
         self.content = content
     }
 
+    /// Where `/media/` finds a media file this entry names (`audio: run.mp3`): beside the
+    /// entry's own file, as its path below `corpus/` (`english-a1/run.mp3`).
+    public func mediaPath(_ file: String?) -> String? {
+        guard let file else { return nil }
+        let folder = path.split(separator: "/").dropFirst().dropLast().joined(separator: "/")
+        return folder.isEmpty ? file : "\(folder)/\(file)"
+    }
+
+    /// The sound and the picture the entry names, as `mediaPath` gives them: a word's audio
+    /// and image, a passage's mnemonic picture.
+    public var media: (audio: String?, image: String?) {
+        switch content {
+        case let .vocabulary(word): (mediaPath(word.audio), mediaPath(word.image))
+        case let .passage(passage): (nil, mediaPath(passage.mnemonicImage))
+        case .letter, .question: (nil, nil)
+        }
+    }
+
     /// A one-line summary for lists: the word and its translation, a reference, a letter, a prompt.
     public var gloss: String {
         switch content {

@@ -39,7 +39,7 @@ public struct VocabularyEntry: YAMLCodable {
     /// deck finds the entry by the note rather than by a file name that can shift.
     public var ankiNote: Int?
 
-    public struct Example: Sendable, Equatable {
+    public struct Example: Sendable, Equatable, Codable {
         /// English sentence with the word in one `{marker}`.
         public var en: String
         /// Translation with the matching words in one `{marker}`.
@@ -330,7 +330,7 @@ public struct VocabularyEntry: YAMLCodable {
 
 /// A question about a word, with its pool of wrong answers.
 public struct VocabularyQuestion: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
+    public enum Kind: String, Sendable, CaseIterable, Codable {
         /// English word → translation.
         case translationMatch = "translation_match"
         /// Translation → English word.

@@ -56,6 +56,8 @@ public struct Profile: YAMLCodable {
         public var maximumInterval: Int?
         public var fuzz: Bool?
         public var typedAnswers: Bool?
+        /// An entry's audio plays by itself when its card or question is shown.
+        public var autoplayAudio: Bool?
         public var nativeLanguage: String?
         public var targetLanguage: String?
         public var leftHanded: Bool?
@@ -73,7 +75,8 @@ public struct Profile: YAMLCodable {
 
         static let keys = [
             "daily_goal", "new_per_day", "reviews_per_day", "working_set", "desired_retention", "maximum_interval",
-            "fuzz", "typed_answers", "native_language", "target_language", "left_handed", "haptics", "last_letter",
+            "fuzz", "typed_answers", "autoplay_audio", "native_language", "target_language", "left_handed", "haptics",
+            "last_letter",
             "fsrs_parameters", "learning_steps", "relearning_steps",
         ]
     }
@@ -147,6 +150,7 @@ public struct Profile: YAMLCodable {
             settings.maximumInterval = values.int("maximum_interval")
             settings.fuzz = values.bool("fuzz")
             settings.typedAnswers = values.bool("typed_answers")
+            settings.autoplayAudio = values.bool("autoplay_audio")
             settings.nativeLanguage = values.string("native_language")
             settings.targetLanguage = values.string("target_language")
             settings.leftHanded = values.bool("left_handed")
@@ -246,6 +250,7 @@ public struct Profile: YAMLCodable {
         values.add("maximum_interval", settings.maximumInterval)
         values.add("fuzz", settings.fuzz)
         values.add("typed_answers", settings.typedAnswers)
+        values.add("autoplay_audio", settings.autoplayAudio)
         values.add("native_language", settings.nativeLanguage)
         values.add("target_language", settings.targetLanguage)
         values.add("left_handed", settings.leftHanded)

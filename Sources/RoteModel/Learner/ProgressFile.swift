@@ -5,7 +5,7 @@ public import Foundation
 /// `reviews` is the truth — a grow-only set keyed by id, one flow mapping per line so a review
 /// adds one line to a diff. `state` is derived by replay, written for readers, never merged.
 public struct ProgressFile: YAMLCodable {
-    public enum Status: String, Sendable, CaseIterable {
+    public enum Status: String, Sendable, CaseIterable, Codable {
         case active, suspended, ignored
     }
 

@@ -177,3 +177,20 @@ public struct SessionFile: YAMLCodable {
         return map.build()
     }
 }
+
+extension SessionFile: Codable {
+    /// In JSON (a saved study session) a session file is its YAML text.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let file = SessionFile.decode(text, path: "session.yaml").0 else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a session file that does not read"))
+        }
+        self = file
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(render())
+    }
+}

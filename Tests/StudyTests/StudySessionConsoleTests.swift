@@ -1,6 +1,7 @@
 import Foundation
 import RoteModel
 import RoteStore
+import StudyData
 import TestSupport
 import Testing
 
@@ -15,7 +16,7 @@ final class ScriptedConsole: StudyConsole {
 
     init(_ replies: [String]) { self.replies = replies }
 
-    func beginCard(number: Int, total: Int, title: String) { shown.append("[\(number)/\(total)] \(title)") }
+    func beginCard(done: Int, planned: Int, title: String) { shown.append("[\(done)/\(planned)] \(title)") }
     /// A page turned: what was shown before is off the screen.
     static let pageTurn = "— page —"
     func turnPage() { shown.append(Self.pageTurn) }
@@ -26,7 +27,35 @@ final class ScriptedConsole: StudyConsole {
     }
 }
 
-@Suite struct StudySessionRunnerTests {
+/// A session over a plan, drawn on a console as `rote study` draws it.
+final class ConsoleSession {
+    let root: URL
+    let library: LoadedLibrary
+    let index: LibraryIndex
+    let git: LibraryGit
+    let console: any StudyConsole
+    var revisedPlan: (() throws -> SessionPlan?)?
+    private(set) var study: StudySession?
+    var refusedPassages: Bool { study?.refusedPassages ?? false }
+
+    init(root: URL, library: LoadedLibrary, index: LibraryIndex, git: LibraryGit, console: any StudyConsole) {
+        self.root = root
+        self.library = library
+        self.index = index
+        self.git = git
+        self.console = console
+    }
+
+    func run(plan: SessionPlan) throws -> SessionFile? {
+        let session = try StudySession(
+            root: root, user: "ana", source: LoadedStudySource(library: library, index: index), git: git, plan: plan,
+            now: Date(), seed: 7, revisedPlan: revisedPlan)
+        study = session
+        return try StudyConsoleDriver(console: console).run(session)
+    }
+}
+
+@Suite struct StudySessionConsoleTests {
     let directory = TemporaryDirectory()
     var root: URL { directory.url }
 
@@ -34,14 +63,11 @@ final class ScriptedConsole: StudyConsole {
         await FixtureLibrary.write(into: directory)
     }
 
-    func makeRunner(_ console: ScriptedConsole) throws -> (StudySessionRunner, LoadedLibrary) {
+    func makeRunner(_ console: ScriptedConsole) throws -> (ConsoleSession, LoadedLibrary) {
         let library = try LibraryLoader(includeSessions: false).load(root)
         let index = LibraryIndex(library: library, user: "ana")
         let git = try LibraryGit(root: root, user: "ana")
-        return (
-            StudySessionRunner(
-                root: root, user: "ana", library: library, index: index, git: git, console: console, seed: 7), library
-        )
+        return (ConsoleSession(root: root, library: library, index: index, git: git, console: console), library)
     }
 
     func plan(new ids: [String], due: [String] = []) -> SessionPlan {
@@ -160,7 +186,7 @@ final class ScriptedConsole: StudyConsole {
         // Seven rungs (read twice, reflect, three cloze rounds, recite), each on a page of its own.
         #expect(console.shown.filter { $0 == ScriptedConsole.pageTurn }.count == 6, "\(console.shown)")
         let consent = try #require(try profile().consent.first(where: { $0.topic == "reflections" }))
-        #expect(consent.granted && consent.version == StudySessionRunner.reflectionConsentVersion)
+        #expect(consent.granted && consent.version == StudySession.reflectionConsentVersion)
     }
 
     /// Issue #33 item 2: a missed cloze steps back to the reflection, which is not asked again
@@ -187,7 +213,7 @@ final class ScriptedConsole: StudyConsole {
                     entry: Self.mcq, question: "mcq_single", answer: "4", correct: true,
                     at: Timestamp.parse("2026-11-20T09:00:05Z")!, ms: 900)
             ])
-        directory.write(StudySessionRunner.snapshotPath, session.render())
+        directory.write(StudySession.snapshotPath, session.render())
         let path = SessionFile.path(for: session)
         let name = String(path.split(separator: "/").last!)
         let leftover = path.dropLast(name.count) + ".\(name).999999999.1.tmp"
@@ -232,8 +258,8 @@ final class ScriptedConsole: StudyConsole {
         #expect(session.again == 1, "two setbacks end the visit")
         #expect(session.new == 0)
         #expect(session.kind == .learning)
-        #expect(StudySessionRunner.kind(learning: ["a"], review: ["b"]) == .mixed)
-        #expect(StudySessionRunner.kind(learning: [], review: ["b"]) == .review)
+        #expect(StudySession.kind(learning: ["a"], review: ["b"]) == .mixed)
+        #expect(StudySession.kind(learning: [], review: ["b"]) == .review)
     }
 
     @Test func withoutConsentNoReflectionIsWrittenAndTheQuestionIsNotAskedAgain() throws {
