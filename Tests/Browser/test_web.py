@@ -858,6 +858,94 @@ class LanguageAndLayoutTests(unittest.TestCase):
         # First render: the address to Today drawn.
         self.assertLess(min(timings.values()), 5.0, timings)
 
+    # The action that answers a screen, clicked as a learner would: the first choice, the steps
+    # as shown, a few words of a passage, yes to a consent question, going on.
+    CLICK_FOR = r"""
+        const s = state.screen;
+        const click = css => { const el = document.querySelector(css); if (!el) return css; el.click(); return ""; };
+        const type = (text, css) => { const box = document.getElementById("answer"); box.value = text; return click(css || "#submit"); };
+        switch (s.kind) {
+          case "card": case "letter": case "leech": return click("#go");
+          case "question": return s.question.typed ? type("run") : s.question.kind === "order" ? click("#submit") : click("[data-choice='1']");
+          case "feedback": return click(s.feedback.proposed ? "#accept" : "#go");
+          case "grade_choice": return click(s.grade_choice.proposed ? "#accept" : "[data-grade='good']");
+          case "passage": return ["read", "read_again"].includes(s.passage.step) ? click("#go") : type("in the beginning");
+          case "reflection": return click("#skip");
+          case "consent": return click("#yes");
+          default: return "no action for " + s.kind;
+        }
+    """
+
+    def test_a_whole_session_of_each_kind_on_a_phone_and_a_desktop_in_both_languages(self):
+        """Issue #33: every screen of a session of each deck kind, at 1280 and 390 px, in English
+        and Arabic: nothing scrolls sideways, no English UI text in Arabic, one request per
+        action, and no question shows an answer its feedback then gives."""
+        strings = json.loads((CHECKOUT / "web/strings.json").read_text())
+        problems, screens = [], 0
+        for language in ["en", "ar"]:
+            for width in [1280, 390]:
+                phone = width < 500
+                driver = browser(width=1280, height=900, language=language)
+                try:
+                    if phone:
+                        self.emulate(driver, width, 844)
+                    wait = WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException])
+                    driver.get(self.served.address)
+                    wait.until(EC.presence_of_element_located((By.ID, "today-due")))
+                    # Counts the page's requests to /api/session/reply (the page is never reloaded).
+                    driver.execute_script("""
+                        window.replies = 0;
+                        const fetch = window.fetch;
+                        window.fetch = (url, ...rest) => { if (String(url).includes("/api/session/reply")) window.replies += 1; return fetch(url, ...rest); };
+                    """)
+                    for deck in ["english-a1", "kjv", "alphabet", "math"]:
+                        # A short session of the deck: two new entries and two reviews at most.
+                        driver.execute_async_script("""
+                            const [deck, done] = arguments;
+                            fetch("/api/session", { method: "POST", credentials: "omit", headers: { "X-Rote-Token": sessionStorage.getItem("rote.token"), "Content-Type": "application/json" },
+                              body: JSON.stringify({ decks: [deck], new: 2, reviews: 2 }) }).then(() => { location.hash = "#/study"; done(); });
+                        """, deck)
+                        wait.until(lambda d: d.execute_script("return state.screen && !state.busy && document.querySelector('#card, #summary') ? state.screen.kind : ''"))
+                        asked = None
+                        for step in range(80):
+                            screen = driver.execute_script("return state.screen")
+                            where = f"{deck} {screen['kind']} in {language} at {width} px"
+                            screens += 1
+                            scroll, client = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+                            if scroll > client:
+                                problems.append(f"{where}: {scroll} px wide in {client}")
+                            if language == "ar":
+                                problems += [f"{where}: English UI text {leak}" for leak in driver.execute_script(self.ENGLISH_LEAKS, strings["en"], strings["ar"])]
+                            if screen["kind"] == "summary":
+                                break
+                            if screen["kind"] == "question":
+                                # What the question asks (its prompt), beside its choices.
+                                asked = driver.execute_script("const p = document.getElementById('prompt-text'); return p ? p.textContent : ''")
+                            elif screen["kind"] == "feedback":
+                                expected = screen["feedback"].get("expected")
+                                if asked and expected and re.search(r"(^|\W)" + re.escape(expected) + r"($|\W)", asked):
+                                    problems.append(f"{where}: the question showed its answer {expected!r}")
+                                asked = None
+                            replies, version = driver.execute_script("return [window.replies, state.screen.version]")
+                            missing = driver.execute_script(self.CLICK_FOR)
+                            if missing:
+                                problems.append(f"{where}: {missing}")
+                                break
+                            wait.until(lambda d: d.execute_script("return state.screen && !state.busy ? state.screen.version : -1") > version)
+                            if driver.execute_script("return window.replies") != replies + 1:
+                                problems.append(f"{where}: {driver.execute_script('return window.replies') - replies} requests for one action")
+                        else:
+                            problems.append(f"{deck} in {language} at {width} px: no end after 80 actions")
+                        if language == "ar" and phone and deck == "english-a1":
+                            self.shoot_whole(driver, f"study-summary-{language}-{width}", width, 844, phone)
+                        driver.get(self.served.base + "/#/today")
+                        wait.until(EC.presence_of_element_located((By.ID, "today-due")))
+                finally:
+                    driver.quit()
+        self.maxDiff = None
+        self.assertEqual(problems, [])
+        self.assertGreater(screens, 40)
+
     def shoot_whole(self, driver, name, width, height, phone):
         """The whole page, not just the first screenful."""
         SHOTS.mkdir(parents=True, exist_ok=True)
