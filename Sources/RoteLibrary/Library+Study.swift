@@ -33,6 +33,10 @@ public final class StudyStart {
     public let studyableDecks: [String]
     /// True when an interrupted session's answers were committed first.
     public let recoveredInterruptedSession: Bool
+    /// True when a session a kill stopped goes on where it was (`session(typed:)` restores it)
+    /// instead: its answers are in their files, and it ends in its one commit as any session.
+    public var resumesInterruptedSession: Bool { resumeState != nil }
+    private var resumeState: Data?
     /// Content upgrades that ran first (`ContentUpgrade.describe` tells them).
     public let upgrades: [DeckUpgrade]
     /// Files that did not read, when the upgrade read every file; they are left out.
@@ -56,8 +60,10 @@ public final class StudyStart {
         profile: Profile?, root: URL, source: any StudySource, writer: LibraryWriter?,
         library: Library? = nil,
         unchecked: (library: Library, pending: LibraryLaunch.PendingCheck, replan: (LibraryLaunch) -> SessionPlan)? =
-            nil
+            nil,
+        resuming: Data? = nil
     ) {
+        self.resumeState = resuming
         self.library = library
         self.unchecked = unchecked
         self.user = user
@@ -97,9 +103,15 @@ public final class StudyStart {
                 return unchecked.replan(checked)
             }
         }
-        let session = try StudySession(
-            root: root, user: user, source: source, git: writer.git, plan: plan, now: now,
-            typedAnswers: typed ?? profile?.settings.typedAnswers ?? false, seed: seed, revisedPlan: revisedPlan)
+        let session: StudySession
+        if let saved = resumeState {
+            resumeState = nil
+            session = try StudySession(restoring: saved, root: root, user: user, source: source, git: writer.git)
+        } else {
+            session = try StudySession(
+                root: root, user: user, source: source, git: writer.git, plan: plan, now: now,
+                typedAnswers: typed ?? profile?.settings.typedAnswers ?? false, seed: seed, revisedPlan: revisedPlan)
+        }
         session.skill = skill
         if let library {
             // Rank promotion, which `rote today` only shows, goes in with this session's commit:
@@ -143,6 +155,7 @@ extension Library {
             // session either; that session's answers are in its progress files, which it plans from.
             var writer: LibraryWriter?
             var recovered = false
+            var resuming: Data?
             if !planOnly {
                 // An interrupted session takes with it the progress files not yet committed: this
                 // server's writes still being committed behind it go in first, as their own commits.
@@ -150,7 +163,10 @@ extension Library {
                     gitPool?.waitForCommits()
                 }
                 let taken = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
-                recovered = try taken.recoverInterruptedSession()
+                // A session a kill stopped goes on where it was, when its saved state agrees with
+                // its files; otherwise it is committed as it is, as every writer would.
+                resuming = StudySession.resumableState(root: root)
+                if resuming == nil { recovered = try taken.recoverInterruptedSession() }
                 writer = taken
             }
             // A recovered session was committed after this library's index was opened: read afresh.
@@ -182,7 +198,8 @@ extension Library {
                     recovered: recovered, upgrades: upgrades, loadProblems: library.errors,
                     profile: library.profiles[user],
                     root: root,
-                    source: LoadedStudySource(library: library, index: index), writer: writer, library: opener)
+                    source: LoadedStudySource(library: library, index: index), writer: writer, library: opener,
+                    resuming: resuming)
                 start.skill = scope.skill
                 return start
             }
@@ -203,7 +220,7 @@ extension Library {
                                 decks: requested, limits: planLimits(checked.profile), now: Date(), only: only)
                         }
                     )
-                })
+                }, resuming: resuming)
             start.skill = scope.skill
             return start
         }

@@ -48,7 +48,7 @@ extension WebApp {
         let library = try library()
         let start = try library.startStudy(
             decks: request.decks ?? [], limits: StudyLimits(new: request.new, reviewsPerDay: request.reviews))
-        guard !start.plan.isEmpty else {
+        guard !start.plan.isEmpty || start.resumesInterruptedSession else {
             start.close()
             return SessionScreen(
                 version: 0,

@@ -5,6 +5,9 @@ extension LibraryGit {
     /// A study session in progress: what it has answered so far, rewritten after every card,
     /// until the session's own commit removes it.
     public static let sessionSnapshotPath = ".git/rote/session.yaml"
+    /// The same session whole (`StudySession.saved()`), beside its snapshot, so the next study
+    /// session can go on where it stopped; gone once the snapshot is committed.
+    public static let sessionStatePath = ".git/rote/session-state.json"
 
     /// Commits a session a kill interrupted: its snapshot names the answers given, whose
     /// reviews are already in the progress files, and every progress or profile file the
@@ -14,6 +17,8 @@ extension LibraryGit {
     /// interrupted session only when no live process holds the lock. Committed beside a live
     /// `rote study`, it split that session in two and took its snapshot away.
     func recoverInterruptedSession() throws -> Bool {
+        // The session is committed, or was: it cannot be resumed any more.
+        defer { try? FileManager.default.removeItem(at: root.appending(path: Self.sessionStatePath)) }
         let url = root.appending(path: Self.sessionSnapshotPath)
         guard let data = FileManager.default.contents(atPath: url.path) else { return false }
         guard var session = SessionFile.decode(data, path: Self.sessionSnapshotPath).0 else {

@@ -96,9 +96,13 @@ struct StudyCommand: ParsableCommand {
         for upgrade in start.upgrades {
             for line in ContentUpgrade.describe(upgrade) { Terminal.note(line) }
         }
-        show(start.plan, decks: start.studyableDecks, user: start.user)
+        if start.resumesInterruptedSession {
+            Terminal.note("Going on where your last session stopped; its answers are kept.")
+        } else {
+            show(start.plan, decks: start.studyableDecks, user: start.user)
+        }
         // `--plan` stops here: the launch index answered, nothing was parsed.
-        guard !self.plan, !start.plan.isEmpty else { return }
+        guard !self.plan, !start.plan.isEmpty || start.resumesInterruptedSession else { return }
         let study = try start.session(typed: typed)
         let session = try StudyConsoleDriver(console: console).run(study)
         guard let session else {

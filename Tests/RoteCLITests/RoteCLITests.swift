@@ -380,6 +380,17 @@ import Testing
             usleep(25_000)
         }
         #expect(written == 2)
+        // And until the session's saved state holds both: the session waits for the next answer.
+        let state = lib.appending(path: ".git/rote/session-state.json").path
+        var saved = 0
+        for _ in 0..<200 where saved < 2 {
+            let object = FileManager.default.contents(atPath: state).flatMap {
+                try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
+            }
+            saved = ((object?["written"] as? [String: Any]) ?? [:]).keys.filter { $0.contains("/progress/") }.count
+            usleep(25_000)
+        }
+        #expect(saved == 2)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         // A plan only reads: the interrupted session stays for the next writer.
@@ -389,17 +400,21 @@ import Testing
         #expect(!plan.stderr.contains("interrupted session"), "\(plan.stderr)")
         #expect(await Shell.run("git", ["rev-parse", "HEAD"], in: lib).stdout == head)
         #expect(FileManager.default.fileExists(atPath: lib.appending(path: ".git/rote/session.yaml").path))
-        // The next study commits the interrupted session before anything else.
+        // The next study goes on where the session stopped, its two answers kept, and ends in
+        // the session's one commit.
         let next = await rote(["-C", lib.path, "--user", "tester", "study"], input: "quit\n")
         #expect(next.status == 0, "\(next.stderr)")
-        #expect(next.stderr.contains("interrupted session"))
+        #expect(next.stderr.contains("Going on where your last session stopped"), "\(next.stderr)")
+        #expect(!next.stdout.contains("Study plan"), "\(next.stdout)")
         let library = try LibraryLoader().load(lib)
         let reviews = library.progress["tester"]?.values.map(\.reviews.count).reduce(0, +)
         #expect(reviews == 2)
         let message = await Shell.run("git", ["log", "-1", "--format=%B"], in: lib).stdout
-        #expect(message.contains("Rote-Recovered: yes"), "\(message)")
+        #expect(message.hasPrefix("Study: 2 reviews"), "\(message)")
         #expect(await Shell.run("git", ["status", "--porcelain"], in: lib).stdout.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: lib.appending(path: ".git/rote/session.yaml").path))
+        for file in [".git/rote/session.yaml", ".git/rote/session-state.json"] {
+            #expect(!FileManager.default.fileExists(atPath: lib.appending(path: file).path), "\(file)")
+        }
     }
 
     @Test func statsOnTheDemoLearner() async {

@@ -331,6 +331,35 @@ import Testing
         #expect(plain.events.map(\.entry) == restored.events.map(\.entry))
     }
 
+    /// A session a kill stopped goes on from its saved state, when its files agree with it;
+    /// when one of them does not (a kill between an answer's write and the state's), the state
+    /// is refused and removed, and the interrupted session is left to be committed.
+    @Test func aKilledSessionResumesOnlyWhenItsFilesAgreeWithItsState() throws {
+        let study = try session(new: [Self.mcq, Self.reorder])
+        _ = try study.apply(.choose(0), now: Self.start + 2)
+        _ = try study.apply(.proceed, now: Self.start + 3)
+        let shown = study.screen
+        // Killed here: no finish, the snapshot and the state left behind.
+        let saved = try #require(StudySession.resumableState(root: root))
+        let resumed = try StudySession(
+            restoring: saved, root: root, user: "ana", source: try source(),
+            git: try LibraryGit(root: root, user: "ana"))
+        #expect(resumed.screen == shown)
+        _ = try resumed.apply(.order([1, 0]), now: Self.start + 5)
+        _ = try resumed.apply(.proceed, now: Self.start + 6)
+        #expect(resumed.isFinished && resumed.session.reviews == 2)
+        #expect(StudySession.resumableState(root: root) == nil, "a finished session leaves nothing to resume")
+
+        // A review on disk that the state does not know of: not resumed.
+        let other = try session(new: [Self.mcq, Self.reorder])
+        _ = try other.apply(.choose(0), now: Self.start + 2)
+        let path = "profiles/ana/progress/\(Self.mcq).yaml"
+        let text = try #require(directory.read(path))
+        directory.write(path, text + "# written after the state\n")
+        #expect(StudySession.resumableState(root: root) == nil)
+        #expect(!FileManager.default.fileExists(atPath: root.appending(path: StudySession.statePath).path))
+    }
+
     @Test func aScreenAndAnActionRoundTripThroughTheirJSON() throws {
         let study = try session(new: ["words/go", Self.reorder])
         var screens = [study.screen]

@@ -47,12 +47,32 @@ public final class StudySession {
         var isNew: Bool
     }
 
+    /// How far the session file had come: it only grows (answers appended, grades counted),
+    /// so this is all an undo needs to put it back, however long the session.
+    struct SessionMark: Codable {
+        var attempts: Int
+        var again: Int, hard: Int, good: Int, easy: Int, new: Int
+        var decks: [String]
+
+        init(_ session: SessionFile) {
+            attempts = session.attempts.count
+            (again, hard, good, easy, new) = (session.again, session.hard, session.good, session.easy, session.new)
+            decks = session.decks
+        }
+
+        func rewind(_ session: inout SessionFile) {
+            session.attempts.removeLast(max(0, session.attempts.count - attempts))
+            (session.again, session.hard, session.good, session.easy, session.new) = (again, hard, good, easy, new)
+            session.decks = decks
+        }
+    }
+
     /// Everything a visit (or a suspend/ignore) changed, as it was before, so undo puts it back.
     struct UndoPoint: Codable {
         var entry: String
         var progress: Data?
         var written: Data?
-        var session: SessionFile
+        var session: SessionMark
         var queue: [Visit]
         var seenNew: Set<String>
         var learningIDs: Set<String>
@@ -310,13 +330,13 @@ public final class StudySession {
         case .quit:
             // A visit on show that is graded (at its leech screen) is kept; one that is not
             // leaves its answers out.
-            if let visit = state.visit, visit.graded == nil { state.session = visit.before.session }
+            if let visit = state.visit, visit.graded == nil { visit.before.session.rewind(&state.session) }
             try finish(now: now)
         case .undo:
             if let visit = state.visit {
                 // The visit on screen is dropped (its answers with it) and the last one comes back first.
                 if visit.graded == nil {
-                    state.session = visit.before.session
+                    visit.before.session.rewind(&state.session)
                     state.queue = visit.before.queue
                     state.done = visit.before.done
                 }
@@ -335,7 +355,7 @@ public final class StudySession {
             guard let visit = state.visit else { return }
             let status: ProgressFile.Status = command == .suspend ? .suspended : .ignored
             if visit.graded == nil {
-                state.session = visit.before.session
+                visit.before.session.rewind(&state.session)
                 state.undoStack.append(visit.before)
             }
             try setStatus(visit.visit.id, status, now: now)
@@ -352,7 +372,7 @@ public final class StudySession {
         try recorder.restore(entry: point.entry, to: point.progress)
         let path = recorder.progressPath(point.entry)
         state.written[path] = point.written
-        state.session = point.session
+        point.session.rewind(&state.session)
         state.queue = point.queue
         state.seenNew = point.seenNew
         state.learningIDs = point.learningIDs
@@ -415,7 +435,8 @@ public final class StudySession {
             }
             let before = UndoPoint(
                 entry: visit.id, progress: recorder.bytes(visit.id),
-                written: state.written[recorder.progressPath(visit.id)], session: state.session, queue: state.queue,
+                written: state.written[recorder.progressPath(visit.id)], session: SessionMark(state.session),
+                queue: state.queue,
                 seenNew: state.seenNew, learningIDs: state.learningIDs, reviewIDs: state.reviewIDs, done: state.done)
             state.queue.removeFirst()
             state.shownIDs.insert(visit.id)
@@ -578,9 +599,39 @@ public final class StudySession {
         try nextVisit(now: now)
     }
 
-    /// The session so far, so a crash leaves enough to commit it on the next run.
+    /// The session so far, so a crash leaves enough to commit it on the next run, or, with
+    /// the state beside it, to go on where it stopped (`resumableState`).
     func snapshot() throws {
         try AtomicFile.write(state.session.render(), to: root.appending(path: Self.snapshotPath))
+        try AtomicFile.write(saved(), to: root.appending(path: Self.statePath))
+    }
+
+    public static let statePath = LibraryGit.sessionStatePath
+
+    /// The saved state of a session a kill stopped, when it can go on: it reads, and every file
+    /// it wrote (and the progress file of the entry on show) is on disk as it says. A kill
+    /// between an answer's write and the state's leaves them apart; that state is removed, and
+    /// the interrupted session is committed as it is on disk instead, as always.
+    public static func resumableState(root: URL) -> Data? {
+        let url = root.appending(path: statePath)
+        guard FileManager.default.fileExists(atPath: root.appending(path: snapshotPath).path),
+            let data = FileManager.default.contents(atPath: url.path)
+        else { return nil }
+        guard let state = try? JSONDecoder().decode(State.self, from: data), state.summary == nil else {
+            try? FileManager.default.removeItem(at: url)
+            return nil
+        }
+        var expected = state.written.mapValues(Optional.some)
+        if let visit = state.visit {
+            let path = LibraryPaths(user: state.session.user).progress(visit.visit.id)
+            if expected[path] == nil { expected[path] = visit.before.progress }
+        }
+        for (path, bytes) in expected
+        where FileManager.default.contents(atPath: root.appending(path: path).path) != bytes {
+            try? FileManager.default.removeItem(at: url)
+            return nil
+        }
+        return data
     }
 
     /// The earliest due date among the learner's entries after this session.
@@ -605,7 +656,10 @@ public final class StudySession {
     func finish(now: Date) throws {
         state.visit = nil
         state.askingPassageConsent = false
-        defer { try? FileManager.default.removeItem(at: root.appending(path: Self.snapshotPath)) }
+        defer {
+            try? FileManager.default.removeItem(at: root.appending(path: Self.snapshotPath))
+            try? FileManager.default.removeItem(at: root.appending(path: Self.statePath))
+        }
         guard !state.written.isEmpty || !state.session.attempts.isEmpty else {
             var summary = StudyScreen.Summary.empty
             summary.passagesLeftOut = state.refusedPassages
