@@ -105,14 +105,15 @@ public final class StudyStart {
         }
         let session: StudySession
         if let saved = resumeState {
+            // The session as it was, its own skill and answers kind with it.
             resumeState = nil
             session = try StudySession(restoring: saved, root: root, user: user, source: source, git: writer.git)
         } else {
             session = try StudySession(
                 root: root, user: user, source: source, git: writer.git, plan: plan, now: now,
                 typedAnswers: typed ?? profile?.settings.typedAnswers ?? false, seed: seed, revisedPlan: revisedPlan)
+            session.skill = skill
         }
-        session.skill = skill
         if let library {
             // Rank promotion, which `rote today` only shows, goes in with this session's commit:
             // from the checked index, before this session's own reviews are recorded in it.
