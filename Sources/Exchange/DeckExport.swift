@@ -1,12 +1,12 @@
 import Foundation
-public import RoteModel
-public import RoteStore
+package import RoteModel
+package import RoteStore
 
 /// `rote export --deck NAME --format csv|tsv`: a vocabulary or passages deck as a table with
 /// a header row, in the columns `rote import` reads. The flat fields travel; a word's examples
 /// after the first, its related words and its questions stay in the YAML files.
-public enum DeckExport {
-    public static func table(deck: String, library: LoadedLibrary, separator: Character) throws -> String {
+package enum DeckExport {
+    package static func table(deck: String, library: LoadedLibrary, separator: Character) throws -> String {
         try table(
             deck: deck, decks: library.decks, deckOrder: library.deckOrder,
             entries: library.entries.filter { $0.deck == deck }, separator: separator)
@@ -14,7 +14,7 @@ public enum DeckExport {
 
     /// The table of `entries`, the deck's entries in study order (`LibrarySettings.read(deck:)`
     /// reads them from the deck's folder alone).
-    public static func table(
+    package static func table(
         deck: String, decks: [String: DeckManifest], deckOrder: [String], entries: [Entry], separator: Character
     ) throws -> String {
         guard let manifest = decks[deck] else {

@@ -17,7 +17,7 @@ public enum Erasure {
     }
 
     /// The learner's files: in the last commit and in the work tree (uncommitted ones too).
-    public static func files(of user: String, git: LibraryGit) throws -> [String] {
+    package static func files(of user: String, git: LibraryGit) throws -> [String] {
         let prefix = "profiles/\(user)/"
         var paths = Set<String>()
         if let tree = try git.repository.headCommit()?.tree() {
@@ -48,7 +48,7 @@ public enum Erasure {
 
     /// Deletes the learner's files from the work tree and commits the deletion. The caller holds
     /// the library lock.
-    public static func forget(_ user: String, git: LibraryGit) throws -> Result {
+    package static func forget(_ user: String, git: LibraryGit) throws -> Result {
         guard Slug.isValidUser(user) else {
             throw LibraryError(.invalidUser, "'\(user)' is not a learner name (lowercase letters, digits, _ . -)")
         }
@@ -89,7 +89,7 @@ public enum Erasure {
     /// clones; printed before asking for confirmation.
     /// With `scope`, the history rewrite takes only that part of the learner's files (the
     /// passage practice a withdrawal of consent erased).
-    public static func purgeExplanation(user: String, git: LibraryGit, scope: String? = nil) -> String {
+    package static func purgeExplanation(user: String, git: LibraryGit, scope: String? = nil) -> String {
         let remotes = (try? git.repository.remoteNames()) ?? []
         let branch = git.branch
         let what = scope ?? "profiles/\(user)/"
@@ -145,7 +145,7 @@ public enum Erasure {
     /// dates and messages are kept. Reflogs are deleted; unreachable objects are pruned with
     /// the system `git gc` when git is installed (libgit2 cannot prune). The caller holds the
     /// library lock and has committed the erasure (the work tree must not hold the files).
-    public static func purgeHistory(_ user: String, git: LibraryGit) async throws -> PurgeReport {
+    package static func purgeHistory(_ user: String, git: LibraryGit) async throws -> PurgeReport {
         let prefix = "profiles/\(user)"
         if FileManager.default.fileExists(atPath: git.root.appending(path: prefix).path) {
             throw LibraryError(.outOfOrder, "\(prefix)/ is still in the work tree; run `rote forget \(user)` first")
@@ -158,7 +158,7 @@ public enum Erasure {
     /// is gone now, and the current version where it was rewritten (a session file that lost
     /// its passage attempts). Commits that need no change keep their ids. The caller holds
     /// the library lock and has committed the erasure.
-    public static func purgeHistory(paths: [String], reason: String, git: LibraryGit) async throws
+    package static func purgeHistory(paths: [String], reason: String, git: LibraryGit) async throws
         -> PurgeReport
     {
         let repository = git.repository

@@ -21,7 +21,7 @@ public enum PassageConsent {
     /// Records the learner's yes (or, with `granted: false`, no) in their profile, in one
     /// commit. The caller holds the library lock.
     @discardableResult
-    public static func record(granted: Bool, user: String, git: LibraryGit, now: Date = Date()) throws
+    package static func record(granted: Bool, user: String, git: LibraryGit, now: Date = Date()) throws
         -> Profile.Consent
     {
         var profile = try profile(of: user, git: git)
@@ -54,7 +54,7 @@ public enum PassageConsent {
     /// practice — progress files of passage decks, session files that held only passages, and
     /// the passage attempts of sessions that held other decks too (their counts made to match)
     /// — in one erasure commit. All or nothing; the caller holds the library lock.
-    public static func withdraw(user: String, git: LibraryGit, now: Date = Date()) throws -> Withdrawal {
+    package static func withdraw(user: String, git: LibraryGit, now: Date = Date()) throws -> Withdrawal {
         var profile = try profile(of: user, git: git)
         let decks = passageDecks(root: git.root)
         let learner = "profiles/\(user)/"
@@ -132,7 +132,7 @@ public enum PassageConsent {
     /// Rewrites history so that no commit holds the learner's passage practice: no progress
     /// file of a passage deck, and every session file a withdrawal rewrote or deleted as it is
     /// now. Refused while the learner's consent stands (there is practice still to erase).
-    public static func purgeHistory(user: String, git: LibraryGit) async throws -> Erasure.PurgeReport {
+    package static func purgeHistory(user: String, git: LibraryGit) async throws -> Erasure.PurgeReport {
         let profile = try profile(of: user, git: git)
         guard profile.passagePracticeConsent?.granted == false else {
             throw LibraryError(

@@ -1,5 +1,5 @@
-public import Foundation
-public import RoteModel
+package import Foundation
+package import RoteModel
 import RoteStore
 
 /// `rote export --deck SKILLS --format json`: a skills deck in the skills seed's JSON (seed
@@ -8,10 +8,10 @@ import RoteStore
 ///
 /// A domain, skill or question without a UUID gets one made from its place in the deck (the
 /// same every time), since the seed's skills and questions refer to their parents by UUID.
-public enum SeedExport {
+package enum SeedExport {
     /// The seed JSON of `deck` under `root`: its domains and skills from their folders'
     /// `domain.yaml` and `skill.yaml`, its questions from `entries` (the deck's, in study order).
-    public static func json(deck: String, manifest: DeckManifest?, root: URL, entries: [Entry]) throws -> String {
+    package static func json(deck: String, manifest: DeckManifest?, root: URL, entries: [Entry]) throws -> String {
         guard let manifest else { throw LibraryError(.notFound, "no deck '\(deck)'") }
         guard manifest.kind == .skills else {
             throw LibraryError(

@@ -1,8 +1,8 @@
 internal import CLibGit2
-public import Foundation
+package import Foundation
 
 /// A commit object (`git_commit`).
-public final class Commit {
+package final class Commit {
     let pointer: OpaquePointer
     // Keeps the repository alive while the commit is in use.
     private let repository: Repository
@@ -14,31 +14,31 @@ public final class Commit {
 
     deinit { git_commit_free(pointer) }
 
-    public var id: ObjectID { ObjectID(git_commit_id(pointer).pointee) }
+    package var id: ObjectID { ObjectID(git_commit_id(pointer).pointee) }
 
     /// The full message (`git_commit_message`).
-    public var message: String { String(cString: git_commit_message(pointer)) }
+    package var message: String { String(cString: git_commit_message(pointer)) }
 
     /// The first line of the message (`git_commit_summary`).
-    public var summary: String { git_commit_summary(pointer).map { String(cString: $0) } ?? "" }
+    package var summary: String { git_commit_summary(pointer).map { String(cString: $0) } ?? "" }
 
     /// The committer's time (`git_commit_time`); the same as `committerTime`.
-    public var time: Date { Date(timeIntervalSince1970: TimeInterval(git_commit_time(pointer))) }
+    package var time: Date { Date(timeIntervalSince1970: TimeInterval(git_commit_time(pointer))) }
 
     /// When the commit was made (`git_commit_committer`).
-    public var committerTime: Date {
+    package var committerTime: Date {
         Date(timeIntervalSince1970: TimeInterval(git_commit_committer(pointer).pointee.when.time))
     }
 
     /// When the change was first written (`git_commit_author`); differs from the committer
     /// time after a rebase or cherry-pick.
-    public var authorTime: Date {
+    package var authorTime: Date {
         Date(timeIntervalSince1970: TimeInterval(git_commit_author(pointer).pointee.when.time))
     }
 
     /// The trailers at the end of the message, e.g. `Rote-Session: 2026-11-21-abc`, in order
     /// (`git_message_trailers`).
-    public func trailers() throws -> [Trailer] {
+    package func trailers() throws -> [Trailer] {
         var array = git_message_trailer_array()
         try check("reading the trailers of commit \(id)") { git_message_trailers(&array, git_commit_message(pointer)) }
         defer { git_message_trailer_array_free(&array) }
@@ -48,20 +48,20 @@ public final class Commit {
         }
     }
 
-    public var authorName: String { String(cString: git_commit_author(pointer).pointee.name) }
-    public var authorEmail: String { String(cString: git_commit_author(pointer).pointee.email) }
+    package var authorName: String { String(cString: git_commit_author(pointer).pointee.name) }
+    package var authorEmail: String { String(cString: git_commit_author(pointer).pointee.email) }
 
-    public var parentCount: Int { Int(git_commit_parentcount(pointer)) }
+    package var parentCount: Int { Int(git_commit_parentcount(pointer)) }
 
     /// The commit's tree (`git_commit_tree`).
-    public func tree() throws -> Tree {
+    package func tree() throws -> Tree {
         var handle: OpaquePointer?
         try check("reading the tree of commit \(id)") { git_commit_tree(&handle, pointer) }
         return Tree(pointer: handle!)
     }
 
     /// The parent commits (`git_commit_parent`).
-    public func parents() throws -> [Commit] {
+    package func parents() throws -> [Commit] {
         try (0..<UInt32(parentCount)).map { index in
             var handle: OpaquePointer?
             try check("reading parent \(index) of commit \(id)") { git_commit_parent(&handle, pointer, index) }
@@ -74,32 +74,32 @@ public final class Commit {
 extension Commit: Sendable {}
 
 /// One `Key: value` trailer of a commit message.
-public struct Trailer: Hashable, Sendable {
-    public var key: String
-    public var value: String
+package struct Trailer: Hashable, Sendable {
+    package var key: String
+    package var value: String
 
-    public init(key: String, value: String) {
+    package init(key: String, value: String) {
         self.key = key
         self.value = value
     }
 }
 
 /// A tree object (`git_tree`).
-public final class Tree {
+package final class Tree {
     let pointer: OpaquePointer
 
     init(pointer: OpaquePointer) { self.pointer = pointer }
 
     deinit { git_tree_free(pointer) }
 
-    public var id: ObjectID { ObjectID(git_tree_id(pointer).pointee) }
+    package var id: ObjectID { ObjectID(git_tree_id(pointer).pointee) }
 
     /// Number of direct entries (`git_tree_entrycount`).
-    public var count: Int { git_tree_entrycount(pointer) }
+    package var count: Int { git_tree_entrycount(pointer) }
 
     /// The blob or subtree id at a slash-separated path, nil when absent
     /// (`git_tree_entry_bypath`).
-    public func entryID(atPath path: String) -> ObjectID? {
+    package func entryID(atPath path: String) -> ObjectID? {
         var entry: OpaquePointer?
         guard git_tree_entry_bypath(&entry, pointer, path) == 0, let entry else { return nil }
         defer { git_tree_entry_free(entry) }
@@ -108,7 +108,7 @@ public final class Tree {
 
     /// The file mode at a path (0o100644, 0o100755, 0o120000, 0o040000 for a folder), nil
     /// when absent.
-    public func entryKind(atPath path: String) -> UInt32? {
+    package func entryKind(atPath path: String) -> UInt32? {
         var entry: OpaquePointer?
         guard git_tree_entry_bypath(&entry, pointer, path) == 0, let entry else { return nil }
         defer { git_tree_entry_free(entry) }
@@ -120,13 +120,13 @@ public final class Tree {
 extension Tree: Sendable {}
 
 /// An author or committer signature (`git_signature`).
-public final class Signature {
+package final class Signature {
     let pointer: UnsafeMutablePointer<git_signature>
 
     /// `git_signature_new` with the date's UTC offset 0. A date git cannot hold (NaN, an
     /// infinity, beyond whole seconds in an Int64: a date read from a damaged file) is an
     /// error, not a crash.
-    public init(name: String, email: String, date: Date) throws {
+    package init(name: String, email: String, date: Date) throws {
         LibGit.ensureInitialized()
         guard let seconds = git_time_t(exactly: date.timeIntervalSince1970.rounded(.down)) else {
             throw GitError(
@@ -148,8 +148,8 @@ public final class Signature {
 
     deinit { git_signature_free(pointer) }
 
-    public var name: String { String(cString: pointer.pointee.name) }
-    public var email: String { String(cString: pointer.pointee.email) }
+    package var name: String { String(cString: pointer.pointee.name) }
+    package var email: String { String(cString: pointer.pointee.email) }
 }
 
 @available(*, unavailable)

@@ -81,7 +81,7 @@ public struct Credentials: Sendable {
     /// These credentials with the token scoped to the host of `repository`'s `origin` remote,
     /// unless it already has a host. A library's own remote decides where its token may go;
     /// a remote added under another name (or a publisher's) never widens that.
-    public func scopedToLibrary(_ repository: Repository) -> Credentials {
+    package func scopedToLibrary(_ repository: Repository) -> Credentials {
         guard tokenHost == nil, let origin = try? repository.remote(named: "origin") else { return self }
         return scopingToken(to: origin.url)
     }
@@ -226,13 +226,13 @@ public struct Credentials: Sendable {
 }
 
 /// How far a fetch or clone has got (`git_indexer_progress`).
-public struct TransferProgress: Sendable, Equatable {
-    public var totalObjects: Int
-    public var receivedObjects: Int
-    public var indexedObjects: Int
-    public var receivedBytes: Int
+package struct TransferProgress: Sendable, Equatable {
+    package var totalObjects: Int
+    package var receivedObjects: Int
+    package var indexedObjects: Int
+    package var receivedBytes: Int
 
-    public init(totalObjects: Int, receivedObjects: Int, indexedObjects: Int, receivedBytes: Int) {
+    package init(totalObjects: Int, receivedObjects: Int, indexedObjects: Int, receivedBytes: Int) {
         self.totalObjects = totalObjects
         self.receivedObjects = receivedObjects
         self.indexedObjects = indexedObjects

@@ -1,10 +1,10 @@
 internal import CLibGit2
-public import Foundation
+package import Foundation
 
 /// A git index (`git_index`): either the repository's staging index (`Repository.index()`),
 /// or an in-memory one holding a merge result (`Repository.mergeCommits`) that may have
 /// conflicts to resolve before `writeTree()`. Only the staging index can `write()` to disk.
-public final class Index {
+package final class Index {
     let pointer: OpaquePointer
     private let repository: Repository
 
@@ -16,27 +16,27 @@ public final class Index {
     deinit { git_index_free(pointer) }
 
     /// Stages one work-tree file by its path relative to the work tree (`git_index_add_bypath`).
-    public func add(path: String) throws {
+    package func add(path: String) throws {
         try check("staging \(path)") { git_index_add_bypath(pointer, path) }
     }
 
     /// Removes one path from the index (`git_index_remove_bypath`).
-    public func remove(path: String) throws {
+    package func remove(path: String) throws {
         try check("unstaging \(path)") { git_index_remove_bypath(pointer, path) }
     }
 
     /// Number of entries (`git_index_entrycount`).
-    public var count: Int { git_index_entrycount(pointer) }
+    package var count: Int { git_index_entrycount(pointer) }
 
     /// Writes the index file to disk (`git_index_write`).
-    public func write() throws {
+    package func write() throws {
         try check("writing the git index") { git_index_write(pointer) }
     }
 
     /// Writes the content as a tree into the repository and returns it
     /// (`git_index_write_tree_to`, which also serves in-memory indexes). Fails with
     /// `GIT_EUNMERGED` while conflicts remain.
-    public func writeTree() throws -> Tree {
+    package func writeTree() throws -> Tree {
         var oid = git_oid()
         try check("writing a tree from the index") { git_index_write_tree_to(&oid, pointer, repository.pointer) }
         return try repository.tree(ObjectID(oid))
@@ -44,14 +44,14 @@ public final class Index {
 
     /// Replaces the whole content with `tree` (`git_index_read_tree`). With `write()` after
     /// it, this makes the staging index match a commit without touching the work tree.
-    public func read(_ tree: Tree) throws {
+    package func read(_ tree: Tree) throws {
         try check("reading tree \(tree.id) into the index") { git_index_read_tree(pointer, tree.pointer) }
     }
 
     /// Stores `contents` as a blob and stages it at `path` (slash-separated, relative to the
     /// top), creating or replacing the entry and settling any conflict there
     /// (`git_blob_create_from_buffer` + `git_index_add`). An existing entry keeps its mode.
-    public func add(_ contents: Data, at path: String) throws {
+    package func add(_ contents: Data, at path: String) throws {
         let blob = try repository.writeBlob(contents)
         var mode = GIT_FILEMODE_BLOB.rawValue
         if let existing = git_index_get_bypath(pointer, path, 0) {
@@ -72,7 +72,7 @@ public final class Index {
 
     /// Re-reads the index file if another process changed it since it was loaded
     /// (`git_index_read` without force).
-    public func reloadIfChanged() throws {
+    package func reloadIfChanged() throws {
         try check("reading the git index") { git_index_read(pointer, 0) }
     }
 
@@ -81,7 +81,7 @@ public final class Index {
     /// so `git status` sees it clean without hashing it; otherwise the stat data stays empty
     /// and git compares contents, as it must. (Reading a whole tree into the index instead
     /// would drop the stat data of every file, and the next status would hash the library.)
-    public func stage(_ contents: Data, id: ObjectID, at path: String, workTree: URL) throws {
+    package func stage(_ contents: Data, id: ObjectID, at path: String, workTree: URL) throws {
         var entry = git_index_entry()
         entry.mode = git_index_get_bypath(pointer, path, 0)?.pointee.mode ?? GIT_FILEMODE_BLOB.rawValue
         entry.id = id.raw
@@ -109,25 +109,25 @@ public final class Index {
 
     /// What the index knows of one file: its blob and the stat data it was staged with
     /// (read for every file at once by `IndexStamps`).
-    public struct Stamp: Sendable, Equatable {
-        public let id: ObjectID
-        public let size: UInt32
-        public let modifiedSeconds: Int32
-        public let modifiedNanoseconds: UInt32
-        public let inode: UInt32
+    package struct Stamp: Sendable, Equatable {
+        package let id: ObjectID
+        package let size: UInt32
+        package let modifiedSeconds: Int32
+        package let modifiedNanoseconds: UInt32
+        package let inode: UInt32
     }
 
     /// Removes every entry under the folder `path` (`git_index_remove_directory`).
-    public func removeDirectory(_ path: String) throws {
+    package func removeDirectory(_ path: String) throws {
         try check("unstaging \(path)/") { git_index_remove_directory(pointer, path, 0) }
     }
 
     /// True while any path has conflict entries (`git_index_has_conflicts`).
-    public var hasConflicts: Bool { git_index_has_conflicts(pointer) != 0 }
+    package var hasConflicts: Bool { git_index_has_conflicts(pointer) != 0 }
 
     /// Every conflicted path with the blob each side had there (`git_index_conflict_iterator`).
     /// A side that deleted the file has nil, which is how a modify/delete conflict shows.
-    public func conflicts() throws -> [IndexConflict] {
+    package func conflicts() throws -> [IndexConflict] {
         var iterator: OpaquePointer?
         try check("listing conflicts") { git_index_conflict_iterator_new(&iterator, pointer) }
         defer { git_index_conflict_iterator_free(iterator) }
@@ -146,7 +146,7 @@ public final class Index {
 
     /// Settles the conflict at `path` with the chosen content, or by deleting the file when
     /// `contents` is nil.
-    public func resolveConflict(at path: String, with contents: Data?) throws {
+    package func resolveConflict(at path: String, with contents: Data?) throws {
         if let contents {
             try add(contents, at: path)
         } else {
@@ -177,16 +177,16 @@ public final class Index {
 
 /// One conflicted path of a merge: the blob the common ancestor, our side and their side had
 /// there, nil where that side has no file (added on one side only, or deleted).
-public struct IndexConflict: Hashable, Sendable {
-    public var path: String
-    public var ancestor: ObjectID?
-    public var ours: ObjectID?
-    public var theirs: ObjectID?
+package struct IndexConflict: Hashable, Sendable {
+    package var path: String
+    package var ancestor: ObjectID?
+    package var ours: ObjectID?
+    package var theirs: ObjectID?
     /// File modes (e.g. 0o100644), kept so a resolution keeps an executable bit.
     var oursMode: UInt32?
     var theirsMode: UInt32?
 
-    public init(path: String, ancestor: ObjectID?, ours: ObjectID?, theirs: ObjectID?) {
+    package init(path: String, ancestor: ObjectID?, ours: ObjectID?, theirs: ObjectID?) {
         self.path = path
         self.ancestor = ancestor
         self.ours = ours
@@ -211,7 +211,7 @@ public struct IndexConflict: Hashable, Sendable {
 extension Index: Sendable {}
 
 /// Git configuration (`git_config`), read-mostly.
-public final class Config {
+package final class Config {
     let pointer: OpaquePointer
 
     init(pointer: OpaquePointer) { self.pointer = pointer }
@@ -219,7 +219,7 @@ public final class Config {
     deinit { git_config_free(pointer) }
 
     /// A string value, nil when unset (`git_config_get_string_buf`).
-    public func string(_ name: String) -> String? {
+    package func string(_ name: String) -> String? {
         var buffer = git_buf()
         defer { git_buf_dispose(&buffer) }
         guard git_config_get_string_buf(&buffer, pointer, name) == 0, let text = buffer.ptr else { return nil }
@@ -228,7 +228,7 @@ public final class Config {
 
     /// Sets a string value in the highest-priority writable file, i.e. the repository's
     /// `.git/config` (`git_config_set_string`).
-    public func set(_ name: String, to value: String) throws {
+    package func set(_ name: String, to value: String) throws {
         try check("setting git config \(name)") { git_config_set_string(pointer, name, value) }
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// What git's index records for each staged file (stage 0): its blob and the stat data git
 /// last saw it with. A file whose stat data still matches its stamp holds the stamped blob:
@@ -9,22 +9,22 @@ public import Foundation
 /// a 100k library's cold launch, and a `[String: Stamp]` of it another 0.06 s. Anything not
 /// read here — a split index, another version, a file that does not add up — gives no
 /// stamps, which only means files are read again that could have been skipped.
-public struct IndexStamps: Sendable {
+package struct IndexStamps: Sendable {
     /// Every path, end to end.
     private var paths: [UInt8] = []
     private var records: [(path: Range<Int>, stamp: Index.Stamp)] = []
     /// Record numbers by the hash of their path, -1 for empty slots.
     private var table: [Int32] = []
 
-    public init() {}
+    package init() {}
 
     /// The stamps in the index of the repository whose git folder is `gitDirectory`.
-    public init(gitDirectory: URL) {
+    package init(gitDirectory: URL) {
         self.init(indexFile: FileManager.default.contents(atPath: gitDirectory.appending(path: "index").path) ?? Data())
     }
 
     /// The stamps in the bytes of an index file.
-    public init(indexFile data: Data) {
+    package init(indexFile data: Data) {
         guard let (paths, records) = data.withUnsafeBytes({ IndexStamps.parse($0) }) else { return }
         self.paths = paths
         self.records = records
@@ -43,10 +43,10 @@ public struct IndexStamps: Sendable {
         self.table = table
     }
 
-    public var count: Int { records.count }
+    package var count: Int { records.count }
 
     /// The stamp of the file at `path` (relative to the work tree), if it is staged.
-    public func stamp(forPath path: String) -> Index.Stamp? {
+    package func stamp(forPath path: String) -> Index.Stamp? {
         guard !table.isEmpty else { return nil }
         var path = path
         return path.withUTF8 { wanted in

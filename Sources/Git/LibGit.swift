@@ -1,10 +1,10 @@
 internal import CLibGit2
-public import Foundation
+package import Foundation
 
 /// Process-wide libgit2 set-up. Every handle calls `LibGit.ensureInitialized()` before its
 /// first libgit2 call; libgit2 counts init calls, so initialising once for the process and
 /// never shutting down is correct and cheap.
-public enum LibGit {
+package enum LibGit {
     private static let initialized: Bool = {
         git_libgit2_init()
         // libgit2 caches no tree over 4 KiB by default, so every path looked up in a folder
@@ -18,7 +18,7 @@ public enum LibGit {
         return true
     }()
 
-    public static func ensureInitialized() {
+    package static func ensureInitialized() {
         _ = initialized
     }
 
@@ -26,13 +26,13 @@ public enum LibGit {
     /// for the whole process (`GIT_OPT_SET_SSL_CERT_LOCATIONS`): for a server with a private
     /// certificate authority, such as the tests' own on 127.0.0.1. Call it before any https
     /// operation starts; libgit2 swaps its store without a lock.
-    public static func trustCertificates(inFile file: URL) throws {
+    package static func trustCertificates(inFile file: URL) throws {
         ensureInitialized()
         try check("trusting the certificates in \(file.path)") { rote_git_set_ssl_cert_file(file.path) }
     }
 
     /// The libgit2 version linked in, e.g. "1.5.1".
-    public static var version: String {
+    package static var version: String {
         ensureInitialized()
         var major: Int32 = 0
         var minor: Int32 = 0

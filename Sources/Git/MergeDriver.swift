@@ -1,18 +1,18 @@
 internal import CLibGit2
-public import Foundation
+package import Foundation
 
 /// The three versions of a file that both sides of a merge changed.
-public struct MergeDriverInput: Sendable {
+package struct MergeDriverInput: Sendable {
     /// The path in the merged tree (our side's path when a rename is involved).
-    public var path: String
+    package var path: String
     /// The content at the merge base, nil when the file is new on both sides.
-    public var ancestor: Data?
+    package var ancestor: Data?
     /// Our side's content, nil when we deleted the file.
-    public var ours: Data?
+    package var ours: Data?
     /// Their side's content, nil when they deleted the file.
-    public var theirs: Data?
+    package var theirs: Data?
 
-    public init(path: String, ancestor: Data?, ours: Data?, theirs: Data?) {
+    package init(path: String, ancestor: Data?, ours: Data?, theirs: Data?) {
         self.path = path
         self.ancestor = ancestor
         self.ours = ours
@@ -21,7 +21,7 @@ public struct MergeDriverInput: Sendable {
 }
 
 /// What a merge driver decided for one file.
-public enum MergeDriverResult: Sendable, Equatable {
+package enum MergeDriverResult: Sendable, Equatable {
     /// The merged content, written to the result as is.
     case merged(Data)
     /// Leave the file conflicted (`GIT_EMERGECONFLICT`), for the caller to resolve.
@@ -39,14 +39,14 @@ public enum MergeDriverResult: Sendable, Equatable {
 ///     .merged(ProgressMerge.merge(input.ancestor, input.ours, input.theirs))
 /// }
 /// ```
-public enum MergeDriver {
-    public typealias Handler = @Sendable (MergeDriverInput) -> MergeDriverResult
+package enum MergeDriver {
+    package typealias Handler = @Sendable (MergeDriverInput) -> MergeDriverResult
 
     /// Registers `handler` as the driver `name` for this process (`git_merge_driver_register`,
     /// once per name); registering the same name again replaces the handler. The built-in
     /// names "text", "binary" and "union" cannot be taken. Handlers run on the thread that
     /// merges and must not call back into the repository being merged.
-    public static func register(name: String, handler: @escaping Handler) throws {
+    package static func register(name: String, handler: @escaping Handler) throws {
         LibGit.ensureInitialized()
         try MergeDriverRegistry.shared.register(name: name, scope: nil, handler: handler)
     }
@@ -55,7 +55,7 @@ public enum MergeDriver {
     /// any process-wide handler of that name: two libraries merged at once in one process
     /// (an app with two libraries, parallel syncs) each get their own, with their own
     /// settings. Registering again for the same repository replaces it.
-    public static func register(name: String, for repository: Repository, handler: @escaping Handler) throws {
+    package static func register(name: String, for repository: Repository, handler: @escaping Handler) throws {
         LibGit.ensureInitialized()
         try MergeDriverRegistry.shared.register(name: name, scope: repository.registryScope, handler: handler)
     }

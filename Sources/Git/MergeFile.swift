@@ -1,18 +1,18 @@
 internal import CLibGit2
-public import Foundation
+package import Foundation
 
 /// The result of a three-way text merge of one file.
-public struct TextMergeResult: Sendable, Equatable {
+package struct TextMergeResult: Sendable, Equatable {
     /// The merged text; where both sides changed the same lines it holds git's standard
     /// conflict markers (`<<<<<<< ours`, `=======`, `>>>>>>> theirs`).
-    public var contents: Data
+    package var contents: Data
     /// True when the merge needed no markers.
-    public var isClean: Bool
+    package var isClean: Bool
 }
 
 extension Repository {
     /// Which side wins lines both sides changed, instead of conflict markers.
-    public enum Favor: Sendable {
+    package enum Favor: Sendable {
         case none, ours, theirs
     }
 
@@ -20,7 +20,7 @@ extension Repository {
     /// any conflict markers (`git_merge_file`). A missing ancestor merges as an empty file.
     /// With `favor` other than `.none`, lines both sides changed are taken from that side and
     /// the result is always clean (`GIT_MERGE_FILE_FAVOR_OURS` / `_THEIRS`).
-    public static func mergeText(
+    package static func mergeText(
         ancestor: Data?, ours: Data, theirs: Data, path: String,
         oursLabel: String = "ours", theirsLabel: String = "theirs", favor: Favor = .none
     ) throws -> TextMergeResult {

@@ -8,7 +8,7 @@ import Foundation
 /// try origin.fetch(credentials: Credentials())
 /// try origin.push(refspecs: ["refs/heads/main:refs/heads/main"], credentials: Credentials())
 /// ```
-public final class Remote {
+package final class Remote {
     let pointer: OpaquePointer
     // Keeps the repository alive while the remote is in use.
     private let repository: Repository
@@ -21,18 +21,18 @@ public final class Remote {
     deinit { git_remote_free(pointer) }
 
     /// The remote's name, e.g. "origin" (`git_remote_name`).
-    public var name: String { git_remote_name(pointer).map { String(cString: $0) } ?? "" }
+    package var name: String { git_remote_name(pointer).map { String(cString: $0) } ?? "" }
 
     /// The fetch URL (`git_remote_url`). It may hold a password: show it to people only
     /// through `RemoteURL.redactingUserinfo`.
-    public var url: String { git_remote_url(pointer).map { String(cString: $0) } ?? "" }
+    package var url: String { git_remote_url(pointer).map { String(cString: $0) } ?? "" }
 
     /// Where pushes go: the push URL when one is set, else `url` (`git_remote_pushurl`).
-    public var pushURL: String { git_remote_pushurl(pointer).map { String(cString: $0) } ?? url }
+    package var pushURL: String { git_remote_pushurl(pointer).map { String(cString: $0) } ?? url }
 
     /// Downloads what the remote has and updates `refs/remotes/<name>/*` through the remote's
     /// configured refspecs (`git_remote_fetch`). Local branches and the work tree are untouched.
-    public func fetch(credentials: Credentials = Credentials(), progress: ((TransferProgress) -> Void)? = nil) throws {
+    package func fetch(credentials: Credentials = Credentials(), progress: ((TransferProgress) -> Void)? = nil) throws {
         try fetch(credentials: credentials, progress: progress, refspecs: nil)
     }
 
@@ -70,7 +70,7 @@ public final class Remote {
     /// the folder's repository has receive hooks (`pre-receive`, `update`, …) the push runs
     /// the system `git push` instead, so the hooks run and can refuse it as they would for
     /// plain git. Without `git` such a push fails rather than bypass them.
-    public func push(refspecs: [String], credentials: Credentials = Credentials()) throws {
+    package func push(refspecs: [String], credentials: Credentials = Credentials()) throws {
         let operation = "pushing \(refspecs.joined(separator: ", ")) to \(name) (\(pushURL))"
         if let path = RemoteURL.localPath(of: pushURL) {
             if let missing = LocalRemote.missingFolderError(url: pushURL, operation: operation) { throw missing }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Reading the address of a remote the way libgit2 picks its transport: `scheme://…`, scp-like
 /// `user@host:path`, or a folder path (plain, relative or `file://`).
-public enum RemoteURL {
+package enum RemoteURL {
     /// `text` with the userinfo of every URL in it hidden: `user:password@` becomes
     /// `user:***@`, and a user name alone before the host of a URL that is not `ssh://`
     /// becomes `***@`, because access tokens are often written there
@@ -12,7 +12,7 @@ public enum RemoteURL {
     /// Every message Rote prints or throws that may hold a remote's address passes through
     /// this one function (errors redact in their initialisers), so a password in a remote's
     /// URL never reaches a terminal, a log or a bug report.
-    public static func redactingUserinfo(_ text: String) -> String {
+    package static func redactingUserinfo(_ text: String) -> String {
         guard text.contains("@") else { return text }
         let range = NSRange(text.startIndex..., in: text)
         var result = ""
@@ -42,7 +42,7 @@ public enum RemoteURL {
 
     /// The scheme, lowercased (`https`, `ssh`, `git`, `file`, …); nil for a path or an
     /// scp-like address.
-    public static func scheme(of url: String) -> String? {
+    package static func scheme(of url: String) -> String? {
         guard let separator = url.range(of: "://") else { return nil }
         let scheme = url[..<separator.lowerBound]
         guard let first = scheme.first, first.isLetter,
@@ -53,7 +53,7 @@ public enum RemoteURL {
 
     /// The host of `https://host/...`, `ssh://user@host/...` or scp-like `user@host:path`,
     /// lowercased; nil for a folder path.
-    public static func host(of url: String) -> String? {
+    package static func host(of url: String) -> String? {
         if localPath(of: url) != nil { return nil }
         if scheme(of: url) != nil {
             guard let parsed = URLComponents(string: url), let host = parsed.host, !host.isEmpty else { return nil }
@@ -68,7 +68,7 @@ public enum RemoteURL {
     /// The folder a local remote names — a path (absolute, or relative to the current
     /// folder), or a `file://` URL — or nil for a network remote. Like git, a colon before the
     /// first slash makes an scp-like ssh address (`host:path`), not a path.
-    public static func localPath(of url: String) -> String? {
+    package static func localPath(of url: String) -> String? {
         if let scheme = scheme(of: url) {
             guard scheme == "file" else { return nil }
             let rest = String(url.dropFirst("file://".count))

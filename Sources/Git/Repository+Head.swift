@@ -3,7 +3,7 @@ import Foundation
 
 extension Repository {
     /// Points HEAD at a local branch (`git_repository_set_head`), e.g. `refs/heads/main`.
-    public func setHead(_ reference: String) throws {
+    package func setHead(_ reference: String) throws {
         try check("pointing HEAD at \(reference)") { git_repository_set_head(pointer, reference) }
     }
 
@@ -13,7 +13,7 @@ extension Repository {
     /// points HEAD at it and checks it out. Returns the branch chosen, or nil when HEAD was fine
     /// or the remote has no branches.
     @discardableResult
-    public func adoptRemoteBranchIfHeadIsUnborn(remote: String = "origin") throws -> String? {
+    package func adoptRemoteBranchIfHeadIsUnborn(remote: String = "origin") throws -> String? {
         guard try headCommit() == nil else { return nil }
         let candidates = ["main", "master"]
         var chosen: (String, ObjectID)?

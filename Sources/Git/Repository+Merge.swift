@@ -4,17 +4,17 @@ import Foundation
 /// What merging a commit into HEAD would take (`git_merge_analysis`). At most one of
 /// `upToDate`, `fastForward` and `normal` is true. (libgit2 also sets its NORMAL flag when a
 /// fast-forward is possible; here `normal` means the histories diverged.)
-public struct MergeAnalysis: Hashable, Sendable {
+package struct MergeAnalysis: Hashable, Sendable {
     /// Their commit is already in HEAD's history: nothing to do.
-    public var upToDate: Bool
+    package var upToDate: Bool
     /// HEAD is in their history: moving the branch to their commit is enough.
-    public var fastForward: Bool
+    package var fastForward: Bool
     /// Both sides have commits the other lacks: a real merge is needed.
-    public var normal: Bool
+    package var normal: Bool
     /// HEAD's branch has no commit yet (then `fastForward` is also true).
-    public var unborn: Bool
+    package var unborn: Bool
 
-    public init(upToDate: Bool, fastForward: Bool, normal: Bool, unborn: Bool = false) {
+    package init(upToDate: Bool, fastForward: Bool, normal: Bool, unborn: Bool = false) {
         self.upToDate = upToDate
         self.fastForward = fastForward
         self.normal = normal
@@ -29,7 +29,7 @@ extension Repository {
     /// let analysis = try repository.mergeAnalysis(theirs: remoteHead)
     /// if analysis.fastForward { ... } else if analysis.normal { ... }
     /// ```
-    public func mergeAnalysis(theirs: ObjectID) throws -> MergeAnalysis {
+    package func mergeAnalysis(theirs: ObjectID) throws -> MergeAnalysis {
         var oid = theirs.raw
         var annotated: OpaquePointer?
         try check("looking up commit \(theirs) to merge") { git_annotated_commit_lookup(&annotated, pointer, &oid) }
@@ -55,7 +55,7 @@ extension Repository {
     /// `.git/info/attributes`; `defaultDriver` serves paths without one (and is the way to
     /// pick a driver in a bare repository). What no driver settles stays a conflict in the
     /// result: see `Index.conflicts()`; then `Index.writeTree()` gives the merged tree.
-    public func mergeCommits(ours: ObjectID, theirs: ObjectID, defaultDriver: String? = nil) throws -> Index {
+    package func mergeCommits(ours: ObjectID, theirs: ObjectID, defaultDriver: String? = nil) throws -> Index {
         let ourCommit = try commit(ours)
         let theirCommit = try commit(theirs)
         var options = git_merge_options()

@@ -8,7 +8,7 @@ extension Repository {
     /// ```swift
     /// let theirs = try repository.reference(named: "refs/remotes/origin/main")
     /// ```
-    public func reference(named name: String) throws -> ObjectID? {
+    package func reference(named name: String) throws -> ObjectID? {
         var oid = git_oid()
         let result = git_reference_name_to_id(&oid, pointer, name)
         if result == GIT_ENOTFOUND.rawValue || result == GIT_EUNBORNBRANCH.rawValue { return nil }
@@ -24,7 +24,7 @@ extension Repository {
     ///
     /// Moving a branch does not touch the work tree: check the new tree out first
     /// (`checkoutTree`), then move the branch.
-    public func setReference(named name: String, to id: ObjectID, message: String, expected: ObjectID? = nil) throws {
+    package func setReference(named name: String, to id: ObjectID, message: String, expected: ObjectID? = nil) throws {
         let target = try directReferenceName(for: name)
         var oid = id.raw
         var handle: OpaquePointer?
@@ -59,7 +59,7 @@ extension Repository {
 
     /// The short name of the branch HEAD points to, e.g. "main", even before its first commit;
     /// nil when HEAD is detached (`git_reference_symbolic_target` on HEAD).
-    public var headBranchName: String? {
+    package var headBranchName: String? {
         var handle: OpaquePointer?
         guard git_reference_lookup(&handle, pointer, "HEAD") == 0 else { return nil }
         defer { git_reference_free(handle) }
@@ -71,7 +71,7 @@ extension Repository {
 
     /// The best common ancestor of two commits, nil when their histories are unrelated
     /// (`git_merge_base`).
-    public func mergeBase(_ one: ObjectID, _ two: ObjectID) throws -> ObjectID? {
+    package func mergeBase(_ one: ObjectID, _ two: ObjectID) throws -> ObjectID? {
         var base = git_oid()
         var first = one.raw
         var second = two.raw
@@ -83,7 +83,7 @@ extension Repository {
 
     /// True when `commit` has `ancestor` in its history. A commit is not its own descendant
     /// (`git_graph_descendant_of`).
-    public func isDescendant(_ commit: ObjectID, of ancestor: ObjectID) throws -> Bool {
+    package func isDescendant(_ commit: ObjectID, of ancestor: ObjectID) throws -> Bool {
         var descendant = commit.raw
         var older = ancestor.raw
         let result = try check("checking whether \(commit) descends from \(ancestor)") {
@@ -94,7 +94,7 @@ extension Repository {
 
     /// Commits reachable from `start` but not from `hiding`, newest first by commit time
     /// (`git_revwalk` with `GIT_SORT_TIME`, `git_revwalk_hide`), at most `limit` of them.
-    public func log(from start: ObjectID, hiding: ObjectID? = nil, limit: Int? = nil) throws -> [Commit] {
+    package func log(from start: ObjectID, hiding: ObjectID? = nil, limit: Int? = nil) throws -> [Commit] {
         var walker: OpaquePointer?
         try check("starting a history walk") { git_revwalk_new(&walker, pointer) }
         defer { git_revwalk_free(walker) }

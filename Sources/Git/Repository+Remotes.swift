@@ -1,11 +1,11 @@
 internal import CLibGit2
-public import Foundation
+package import Foundation
 
 extension Repository {
     /// Clones `url` (a path, `file://`, `git://`, `ssh://`, `user@host:path` or `https://`)
     /// into `destination` and checks out the remote's default branch (`git_clone`). The remote
     /// is named "origin".
-    public static func clone(
+    package static func clone(
         from url: String, to destination: URL, credentials: Credentials = Credentials(), bare: Bool = false,
         progress: ((TransferProgress) -> Void)? = nil
     ) throws -> Repository {
@@ -27,14 +27,14 @@ extension Repository {
     }
 
     /// The names of the configured remotes (`git_remote_list`).
-    public func remoteNames() throws -> [String] {
+    package func remoteNames() throws -> [String] {
         var array = git_strarray()
         try check("listing remotes") { git_remote_list(&array, pointer) }
         return takeStrings(&array)
     }
 
     /// The remote called `name`, nil when there is none (`git_remote_lookup`).
-    public func remote(named name: String) throws -> Remote? {
+    package func remote(named name: String) throws -> Remote? {
         var handle: OpaquePointer?
         let result = git_remote_lookup(&handle, pointer, name)
         if result == GIT_ENOTFOUND.rawValue { return nil }
@@ -45,7 +45,7 @@ extension Repository {
     /// Adds a remote with the default fetch refspec `+refs/heads/*:refs/remotes/<name>/*`
     /// (`git_remote_create`). Only the name and URL are written to `.git/config`.
     @discardableResult
-    public func addRemote(named name: String, url: String) throws -> Remote {
+    package func addRemote(named name: String, url: String) throws -> Remote {
         var handle: OpaquePointer?
         try check("adding remote \(name) (\(url))") { git_remote_create(&handle, pointer, name, url) }
         return Remote(pointer: handle!, repository: self)

@@ -9,7 +9,7 @@ extension Repository {
     /// ```swift
     /// let released = try repository.resolveCommit("v1.2.0")
     /// ```
-    public func resolveCommit(_ revision: String) throws -> ObjectID? {
+    package func resolveCommit(_ revision: String) throws -> ObjectID? {
         var object: OpaquePointer?
         let result = git_revparse_single(&object, pointer, revision)
         if result == GIT_ENOTFOUND.rawValue || result == GIT_EAMBIGUOUS.rawValue || result == GIT_EINVALIDSPEC.rawValue
@@ -29,7 +29,7 @@ extension Repository {
     }
 
     /// The names of the repository's tags, without `refs/tags/` (`git_tag_list`).
-    public func tagNames() throws -> [String] {
+    package func tagNames() throws -> [String] {
         var array = git_strarray()
         try check("listing tags") { git_tag_list(&array, pointer) }
         return takeStrings(&array)
@@ -40,7 +40,7 @@ extension Remote {
     /// Fetches with explicit `refspecs` instead of the configured ones, e.g.
     /// `["+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"]` to mirror a remote's
     /// branches and tags into a bare cache (`git_remote_fetch`).
-    public func fetch(refspecs: [String], credentials: Credentials = Credentials()) throws {
+    package func fetch(refspecs: [String], credentials: Credentials = Credentials()) throws {
         try fetch(credentials: credentials, progress: nil, refspecs: refspecs)
     }
 }

@@ -5,7 +5,7 @@ extension Repository {
     /// Every reference whose name starts with `prefix` (e.g. `refs/heads/`) and the commit it
     /// points at, sorted by name; symbolic references and those not pointing at a commit are
     /// left out (`git_reference_list` + `git_reference_name_to_id`).
-    public func references(withPrefix prefix: String) throws -> [(name: String, target: ObjectID)] {
+    package func references(withPrefix prefix: String) throws -> [(name: String, target: ObjectID)] {
         var array = git_strarray()
         try check("listing references") { git_reference_list(&array, pointer) }
         defer { git_strarray_dispose(&array) }
@@ -30,7 +30,7 @@ extension Repository {
 
     /// Commits reachable from `tips`, parents before children (`git_revwalk` with
     /// `GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE`): the order a history rewrite needs.
-    public func commitsParentsFirst(from tips: [ObjectID]) throws -> [Commit] {
+    package func commitsParentsFirst(from tips: [ObjectID]) throws -> [Commit] {
         var walker: OpaquePointer?
         try check("starting a history walk") { git_revwalk_new(&walker, pointer) }
         defer { git_revwalk_free(walker) }
@@ -54,7 +54,7 @@ extension Repository {
 
     /// Deletes the reflog of a reference, so it no longer keeps old commits reachable
     /// (`git_reflog_delete`). A reference without a reflog is fine.
-    public func deleteReflog(of name: String) throws {
+    package func deleteReflog(of name: String) throws {
         let result = git_reflog_delete(pointer, name)
         if result < 0, result != GIT_ENOTFOUND.rawValue {
             throw GitError.last(result, "deleting the reflog of \(name)")
@@ -62,7 +62,7 @@ extension Repository {
     }
 
     /// Deletes a reference (`git_reference_remove`); a missing one is fine.
-    public func deleteReference(named name: String) throws {
+    package func deleteReference(named name: String) throws {
         let result = git_reference_remove(pointer, name)
         if result < 0, result != GIT_ENOTFOUND.rawValue { throw GitError.last(result, "deleting reference \(name)") }
     }
@@ -71,16 +71,16 @@ extension Repository {
 extension Commit {
     /// A copy of the author signature, name, e-mail, time and UTC offset kept
     /// (`git_signature_dup`), for re-creating a commit as it was.
-    public func authorSignature() throws -> Signature {
+    package func authorSignature() throws -> Signature {
         try Signature(copying: git_commit_author(pointer))
     }
 
-    public func committerSignature() throws -> Signature {
+    package func committerSignature() throws -> Signature {
         try Signature(copying: git_commit_committer(pointer))
     }
 
     /// The raw message bytes as stored, for re-creating a commit byte for byte.
-    public var rawMessage: String { String(cString: git_commit_message_raw(pointer)) }
+    package var rawMessage: String { String(cString: git_commit_message_raw(pointer)) }
 }
 
 extension Signature {

@@ -1,5 +1,5 @@
 internal import CLibGit2
-public import Foundation
+package import Foundation
 
 extension Repository {
     /// A new tree: `base` (or nothing) with `changes` applied, built in memory from blobs and
@@ -16,7 +16,7 @@ extension Repository {
     ///     "profiles/ana/saved/old.yaml": nil,
     /// ])
     /// ```
-    public func buildTree(from base: Tree?, changes: [String: Data?]) throws -> Tree {
+    package func buildTree(from base: Tree?, changes: [String: Data?]) throws -> Tree {
         if let base, let tree = try updatedTree(base, changes: changes) { return tree }
         return try buildTreeThroughIndex(from: base, changes: changes)
     }
@@ -78,7 +78,7 @@ extension Repository {
     }
 
     /// The content of a blob (`git_blob_lookup` + `git_blob_rawcontent`).
-    public func blob(_ id: ObjectID) throws -> Data {
+    package func blob(_ id: ObjectID) throws -> Data {
         var oid = id.raw
         var handle: OpaquePointer?
         try check("looking up blob \(id)") { git_blob_lookup(&handle, pointer, &oid) }
@@ -91,7 +91,7 @@ extension Repository {
     /// The paths of files added, modified, deleted or changed in type between two trees,
     /// sorted; `old` nil means the empty tree (`git_diff_tree_to_tree`, no rename detection,
     /// so a rename lists both paths).
-    public func changedPaths(from old: Tree?, to new: Tree) throws -> [String] {
+    package func changedPaths(from old: Tree?, to new: Tree) throws -> [String] {
         var diff: OpaquePointer?
         try check("comparing tree \(old.map { "\($0.id)" } ?? "(empty)") with \(new.id)") {
             git_diff_tree_to_tree(&diff, pointer, old?.pointer, new.pointer, nil)

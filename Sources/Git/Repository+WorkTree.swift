@@ -1,5 +1,5 @@
 internal import CLibGit2
-public import Foundation
+package import Foundation
 
 extension Repository {
     /// Paths that differ in the work tree or the staging index from HEAD: modified, added
@@ -11,7 +11,7 @@ extension Repository {
     /// files found unchanged is written back to the staging index, as `git status` does: after
     /// a copy of the library (`cp -a`, a restore) every file's times and inode differ from the
     /// index's, and without this each scan would read and hash every file again.
-    public func statusPaths(pathspecs: [String] = [], refreshingIndex: Bool = false) throws -> [String] {
+    package func statusPaths(pathspecs: [String] = [], refreshingIndex: Bool = false) throws -> [String] {
         var options = git_status_options()
         try check("preparing status options") { git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)) }
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
@@ -45,7 +45,7 @@ extension Repository {
     /// are never lost; a clash fails with `isCheckoutConflict`. `force` overwrites instead.
     /// `paths` (pathspecs; a folder covers its files) limits what is touched. After a merge or
     /// fast-forward, check out the new tree first, then move the branch with `setReference`.
-    public func checkoutTree(_ tree: Tree, paths: [String] = [], force: Bool = false, baseline: Tree? = nil) throws {
+    package func checkoutTree(_ tree: Tree, paths: [String] = [], force: Bool = false, baseline: Tree? = nil) throws {
         try checkout(operation: "checking out tree \(tree.id)", paths: paths, force: force, baseline: baseline) {
             options in
             git_checkout_tree(pointer, tree.pointer, &options)
@@ -54,7 +54,7 @@ extension Repository {
 
     /// Makes the work tree and staging index match HEAD (`git_checkout_head`); with `force`,
     /// local changes to `paths` (everything when empty) are discarded.
-    public func checkoutHead(force: Bool = false, paths: [String] = []) throws {
+    package func checkoutHead(force: Bool = false, paths: [String] = []) throws {
         try checkout(operation: "checking out HEAD", paths: paths, force: force, baseline: nil) { options in
             git_checkout_head(pointer, &options)
         }
@@ -82,7 +82,7 @@ extension Repository {
     /// that is running, or that crashed and left it stale; while one exists, commits and
     /// reference updates fail with `isLocked`. Rote's own `.git/rote/` and `objects/` are
     /// not searched.
-    public func staleLockFiles() -> [URL] {
+    package func staleLockFiles() -> [URL] {
         let top = gitDirectory.standardizedFileURL
         guard
             let walker = FileManager.default.enumerator(

@@ -1,8 +1,8 @@
 internal import CLibGit2
-public import Foundation
+package import Foundation
 
 /// A git repository (`git_repository`). Not thread-safe: use one from one thread at a time.
-public final class Repository {
+package final class Repository {
     let pointer: OpaquePointer
 
     init(pointer: OpaquePointer) {
@@ -13,7 +13,7 @@ public final class Repository {
 
     /// Opens the repository whose work tree or `.git` folder is exactly `url`
     /// (`git_repository_open_ext` with no upward search).
-    public static func open(at url: URL) throws -> Repository {
+    package static func open(at url: URL) throws -> Repository {
         LibGit.ensureInitialized()
         var handle: OpaquePointer?
         try check("opening git repository at \(url.path)") {
@@ -24,7 +24,7 @@ public final class Repository {
 
     /// Creates a repository with a work tree at `url` whose first branch is `main`
     /// (`git_repository_init_ext`).
-    public static func create(at url: URL, initialBranch: String = "main") throws -> Repository {
+    package static func create(at url: URL, initialBranch: String = "main") throws -> Repository {
         LibGit.ensureInitialized()
         var options = git_repository_init_options()
         try check("preparing repository options") {
@@ -42,23 +42,23 @@ public final class Repository {
     }
 
     /// True when `url` is the top of a git work tree (has a `.git` entry).
-    public static func isWorkTree(_ url: URL) -> Bool {
+    package static func isWorkTree(_ url: URL) -> Bool {
         FileManager.default.fileExists(atPath: url.appending(path: ".git").path)
     }
 
     /// The work tree folder (`git_repository_workdir`); nil for a bare repository.
-    public var workTree: URL? {
+    package var workTree: URL? {
         guard let path = git_repository_workdir(pointer) else { return nil }
         return URL(fileURLWithPath: String(cString: path), isDirectory: true)
     }
 
     /// The `.git` folder (`git_repository_path`).
-    public var gitDirectory: URL {
+    package var gitDirectory: URL {
         URL(fileURLWithPath: String(cString: git_repository_path(pointer)), isDirectory: true)
     }
 
     /// The commit HEAD points at, or nil on an unborn branch (`git_repository_head`).
-    public func headCommit() throws -> Commit? {
+    package func headCommit() throws -> Commit? {
         var reference: OpaquePointer?
         let result = git_repository_head(&reference, pointer)
         if result == GIT_EUNBORNBRANCH.rawValue || result == GIT_ENOTFOUND.rawValue { return nil }
@@ -70,7 +70,7 @@ public final class Repository {
     }
 
     /// Looks up a commit by id (`git_commit_lookup`).
-    public func commit(_ id: ObjectID) throws -> Commit {
+    package func commit(_ id: ObjectID) throws -> Commit {
         var oid = id.raw
         var handle: OpaquePointer?
         try check("looking up commit \(id)") { git_commit_lookup(&handle, pointer, &oid) }
@@ -78,7 +78,7 @@ public final class Repository {
     }
 
     /// Looks up a tree by id (`git_tree_lookup`).
-    public func tree(_ id: ObjectID) throws -> Tree {
+    package func tree(_ id: ObjectID) throws -> Tree {
         var oid = id.raw
         var handle: OpaquePointer?
         try check("looking up tree \(id)") { git_tree_lookup(&handle, pointer, &oid) }
@@ -86,7 +86,7 @@ public final class Repository {
     }
 
     /// The repository's index (`git_repository_index`).
-    public func index() throws -> Index {
+    package func index() throws -> Index {
         var handle: OpaquePointer?
         try check("opening the git index") { git_repository_index(&handle, pointer) }
         return Index(pointer: handle!, repository: self)
@@ -94,14 +94,14 @@ public final class Repository {
 
     /// The repository's configuration, with global and system files layered in
     /// (`git_repository_config`).
-    public func config() throws -> Config {
+    package func config() throws -> Config {
         var handle: OpaquePointer?
         try check("reading git configuration") { git_repository_config(&handle, pointer) }
         return Config(pointer: handle!)
     }
 
     /// Writes a blob into the object database (`git_blob_create_from_buffer`).
-    public func writeBlob(_ data: Data) throws -> ObjectID {
+    package func writeBlob(_ data: Data) throws -> ObjectID {
         var oid = git_oid()
         _ = try data.withUnsafeBytes { bytes in
             try check("writing a blob") { git_blob_create_from_buffer(&oid, pointer, bytes.baseAddress, bytes.count) }
@@ -112,7 +112,7 @@ public final class Repository {
     /// The signature for new commits: the user's git identity (`user.name`, `user.email` from
     /// the repository's, global or system config, via `git_signature_default`), else
     /// `fallbackName <fallbackEmail>`. The time is `date`, so tests can fix it.
-    public func signature(at date: Date, fallbackName: String, fallbackEmail: String) throws -> Signature {
+    package func signature(at date: Date, fallbackName: String, fallbackEmail: String) throws -> Signature {
         var probe: UnsafeMutablePointer<git_signature>?
         var name = fallbackName
         var email = fallbackEmail
@@ -127,7 +127,7 @@ public final class Repository {
     /// Creates a commit of `tree` with `parents` and moves `updateReference` (e.g. "HEAD") to it
     /// (`git_commit_create`).
     @discardableResult
-    public func createCommit(
+    package func createCommit(
         tree: Tree, parents: [Commit], message: String, author: Signature, committer: Signature,
         updateReference: String? = "HEAD"
     ) throws -> ObjectID {

@@ -2,11 +2,11 @@ internal import CLibGit2
 import Foundation
 
 /// One file of a tree: its full slash-separated path and blob id.
-public struct TreeFile: Hashable, Sendable {
-    public var path: String
-    public var id: ObjectID
+package struct TreeFile: Hashable, Sendable {
+    package var path: String
+    package var id: ObjectID
 
-    public init(path: String, id: ObjectID) {
+    package init(path: String, id: ObjectID) {
         self.path = path
         self.id = id
     }
@@ -15,7 +15,7 @@ public struct TreeFile: Hashable, Sendable {
 extension Tree {
     /// Every file (blob) in the tree and its sub-trees, in git's path order
     /// (`git_tree_walk`, pre-order). Submodule entries are left out.
-    public func files() throws -> [TreeFile] {
+    package func files() throws -> [TreeFile] {
         var files: [TreeFile] = []
         _ = try withUnsafeMutablePointer(to: &files) { list in
             try check("listing the files of tree \(id)") {

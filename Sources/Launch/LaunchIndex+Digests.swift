@@ -1,24 +1,24 @@
-public import Foundation
+package import Foundation
 import Parallelism
-public import RoteModel
+package import RoteModel
 import RoteStore
-public import StudyData
+package import StudyData
 
 /// What statistics read of one progress file.
-public struct ProgressDigest: Sendable {
-    public let id: String
-    public let status: ProgressFile.Status
-    public let state: MemoryState?
+package struct ProgressDigest: Sendable {
+    package let id: String
+    package let status: ProgressFile.Status
+    package let state: MemoryState?
     /// Nil when the row was built without a digest.
-    public let marks: ReviewMarks?
-    public let replayed: MemoryState?
+    package let marks: ReviewMarks?
+    package let replayed: MemoryState?
 }
 
 extension LaunchIndex {
     /// Folds every progress file the index holds (orphans too, the overlay's changes applied)
     /// on every core: base rows are read in place, a share at a time, each share into a
     /// partial of its own; the delta's rows go into one more. Sum the partials.
-    public func foldProgressDigests<Partial: Sendable>(
+    package func foldProgressDigests<Partial: Sendable>(
         into initial: @escaping @Sendable () -> Partial,
         _ fold: @escaping @Sendable (inout Partial, ProgressDigest) -> Void
     ) -> [Partial] {
@@ -84,7 +84,7 @@ extension LaunchIndex {
     }
 
     /// When each active entry with a state is due, by id, read in place.
-    public func dueDates() -> [String: Date] {
+    package func dueDates() -> [String: Date] {
         var dues: [String: Date] = [:]
         forEachProgress(
             base: { at in

@@ -1,7 +1,7 @@
 import Foundation
 import Git
 import RoteModel
-public import RoteStore
+package import RoteStore
 import StudyData
 
 /// Looking a word up: its form's slot in the table, then the form's lemmas, most frequent
@@ -9,13 +9,13 @@ import StudyData
 extension LaunchIndex {
     /// What a reader shows for a word in running text: the entry of its most frequent lemma,
     /// the lemma's rank and the learner's status.
-    public struct Lookup: Sendable, Equatable {
-        public let entry: Int
-        public let rank: Int?
-        public let status: LibraryIndex.Status
+    package struct Lookup: Sendable, Equatable {
+        package let entry: Int
+        package let rank: Int?
+        package let status: LibraryIndex.Status
     }
 
-    public func lookUp(_ token: String) -> Lookup? {
+    package func lookUp(_ token: String) -> Lookup? {
         // A plain lower-case word (what running text mostly holds) is already normal: look
         // its bytes up where they lie, without making a new string.
         if let found = token.utf8.withContiguousStorageIfAvailable({ bytes -> Lookup?? in
@@ -78,7 +78,7 @@ extension LaunchIndex {
     }
 
     /// Every entry a form belongs to, most frequent first.
-    public func lemmas(of token: String) -> [Int] {
+    package func lemmas(of token: String) -> [Int] {
         var token = LibraryIndex.normalize(token)
         return token.withUTF8 { lemmaReferences(UnsafeRawBufferPointer($0), prefix: nil).map(position) }
     }

@@ -6,7 +6,7 @@ import StudyData
 /// in Fuzz/ hold it to that).
 extension LaunchIndex {
     /// Why bytes are not a usable index: a reason to build it again from the files.
-    public typealias Invalid = LibraryLaunch.RebuildReason
+    package typealias Invalid = LibraryLaunch.RebuildReason
 
     /// Writes the length and checksum fields of a whole index in memory, last, once every
     /// other byte is in place — the builder's final step, and how the fuzz harness and its

@@ -1,8 +1,8 @@
 import Foundation
 import Git
 import RoteModel
-public import RoteStore
-public import StudyData
+package import RoteStore
+package import StudyData
 
 /// The launch index: a compact binary summary of one learner's library — entries in study
 /// order, every word form → lemma in an open-addressing table, each entry's rank and status,
@@ -14,24 +14,24 @@ public import StudyData
 /// length, then offset and count of each section) and the sections — settings (JSON),
 /// strings, entries, entry forms, progress, form slots, lemma lists, files, and the review
 /// marks of the progress rows' digests (what `rote stats` adds up).
-public final class LaunchIndex: @unchecked Sendable {
+package final class LaunchIndex: @unchecked Sendable {
     let storage: MappedFile
     var reader: ByteReader { storage.reader }
     /// Changes since the base was written, kept in a small delta file beside it.
     let overlay: Overlay
     /// The base's checksum: a delta names the base it applies to by it.
     var checksum: UInt64 { reader.u64(Layout.Header.checksum) }
-    public let settings: LaunchRows.Settings
+    package let settings: LaunchRows.Settings
     /// Entries as the index numbers them: by study position, the overlay's changes merged in.
-    public let entryCount: Int
+    package let entryCount: Int
     /// Entries in the base file. Inside, an entry is named by its reference: a base entry
     /// number, or `baseEntryCount + i` for the overlay's i-th added entry.
     let baseEntryCount: Int
     /// Study position ↔ reference; nil while the overlay changes no entry (positions are
     /// then base numbers).
     let order: EntryOrder?
-    public let progressCount: Int
-    public let fileCount: Int
+    package let progressCount: Int
+    package let fileCount: Int
     let sections: [(offset: Int, count: Int)]
     let slotCount: Int
     let entriesBase: Int, slotsBase: Int, stringsBase: Int, lemmasBase: Int
@@ -165,14 +165,14 @@ public final class LaunchIndex: @unchecked Sendable {
     // Public accessors take study positions; the `reference:` ones below them read the base
     // or the overlay.
 
-    public func id(ofEntry entry: Int) -> String { id(reference: reference(entry)) }
+    package func id(ofEntry entry: Int) -> String { id(reference: reference(entry)) }
 
     func id(reference: Int) -> String {
         if let added = added(reference) { return added.row.id }
         return string(at: entryOffset(reference) + Layout.Entry.id)
     }
 
-    public func deck(ofEntry entry: Int) -> String { settings.decks[deckNumber(reference: reference(entry))] }
+    package func deck(ofEntry entry: Int) -> String { settings.decks[deckNumber(reference: reference(entry))] }
 
     func deckNumber(reference: Int) -> Int {
         if let added = added(reference) { return settings.decks.firstIndex(of: added.row.deck) ?? 0 }
@@ -180,7 +180,7 @@ public final class LaunchIndex: @unchecked Sendable {
     }
 
     /// A vocabulary entry's lemma, normalised (`LibraryIndex.normalize`); nil for other kinds.
-    public func headword(ofEntry entry: Int) -> String? { headword(reference: reference(entry)) }
+    package func headword(ofEntry entry: Int) -> String? { headword(reference: reference(entry)) }
 
     func headword(reference: Int) -> String? {
         if let added = added(reference) { return added.row.headword }
@@ -190,7 +190,7 @@ public final class LaunchIndex: @unchecked Sendable {
 
     /// A vocabulary entry's word family (`root:`, trimmed and lower-cased), without reading
     /// its file; nil when it names none.
-    public func root(ofEntry entry: Int) -> String? { root(reference: reference(entry)) }
+    package func root(ofEntry entry: Int) -> String? { root(reference: reference(entry)) }
 
     func root(reference: Int) -> String? {
         if let added = added(reference) { return added.row.root }
@@ -199,7 +199,7 @@ public final class LaunchIndex: @unchecked Sendable {
     }
 
     /// A vocabulary entry's topics (its examples' `context`s), without reading its file.
-    public func topics(ofEntry entry: Int) -> [String] { topics(reference: reference(entry)) }
+    package func topics(ofEntry entry: Int) -> [String] { topics(reference: reference(entry)) }
 
     func topics(reference: Int) -> [String] {
         if let added = added(reference) { return added.row.topics }
@@ -209,7 +209,7 @@ public final class LaunchIndex: @unchecked Sendable {
     }
 
     /// The entry's line in a list (`Entry.gloss`), without reading its file.
-    public func gloss(ofEntry entry: Int) -> String { gloss(reference: reference(entry)) }
+    package func gloss(ofEntry entry: Int) -> String { gloss(reference: reference(entry)) }
 
     func gloss(reference: Int) -> String {
         if let added = added(reference) { return added.row.gloss }
@@ -219,13 +219,13 @@ public final class LaunchIndex: @unchecked Sendable {
     /// The same base with another overlay.
     func with(overlay: Overlay) -> LaunchIndex { LaunchIndex(overlay: overlay, over: self) }
 
-    public func path(ofEntry entry: Int) -> String {
+    package func path(ofEntry entry: Int) -> String {
         let reference = reference(entry)
         if let added = added(reference) { return added.row.path }
         return string(at: entryOffset(reference) + Layout.Entry.path)
     }
 
-    @inline(__always) public func rank(ofEntry entry: Int) -> Int? { rank(reference: reference(entry)) }
+    @inline(__always) package func rank(ofEntry entry: Int) -> Int? { rank(reference: reference(entry)) }
 
     @inline(__always) func rank(reference: Int) -> Int? {
         if let added = added(reference) { return added.row.rank }
@@ -238,7 +238,7 @@ public final class LaunchIndex: @unchecked Sendable {
         return Int(reader.i64(entryOffset(reference) + Layout.Entry.sortKey))
     }
 
-    @inline(__always) public func status(ofEntry entry: Int) -> LibraryIndex.Status {
+    @inline(__always) package func status(ofEntry entry: Int) -> LibraryIndex.Status {
         status(reference: reference(entry))
     }
 
@@ -278,7 +278,7 @@ public final class LaunchIndex: @unchecked Sendable {
     // MARK: Back to rows
 
     /// Every file the index stands for: the base's records with the overlay's changes.
-    public var files: [FileRecord] {
+    package var files: [FileRecord] {
         var records: [FileRecord] = []
         records.reserveCapacity(fileCount + overlay.addedFiles.count)
         for record in 0..<fileCount {
@@ -293,7 +293,7 @@ public final class LaunchIndex: @unchecked Sendable {
 
     /// Entry files the index records that gave no entry: files that do not read, which a
     /// full load would report. Usually there are none, which a count of roles shows at once.
-    public func entryFilesWithoutEntries() -> [String] {
+    package func entryFilesWithoutEntries() -> [String] {
         if overlay.files.isEmpty, overlay.addedFiles.isEmpty {
             var entryFiles = 0
             for record in 0..<fileCount
@@ -393,7 +393,7 @@ public final class LaunchIndex: @unchecked Sendable {
 
     /// The answer times of every progress file's last `count` reviews (at most five), read in
     /// place.
-    public func recentAnswerTimes(last count: Int) -> [Int] {
+    package func recentAnswerTimes(last count: Int) -> [Int] {
         var times: [Int] = []
         forEachProgress(
             base: { at in
@@ -411,7 +411,7 @@ public final class LaunchIndex: @unchecked Sendable {
     }
 
     /// Every progress summary by entry id, orphans included, with the overlay's changes.
-    public func progressSummaries() -> [String: ProgressSummary] {
+    package func progressSummaries() -> [String: ProgressSummary] {
         var progress: [String: ProgressSummary] = [:]
         progress.reserveCapacity(progressCount)
         for row in 0..<progressCount {
@@ -424,7 +424,7 @@ public final class LaunchIndex: @unchecked Sendable {
     }
 
     /// The rows this index was built from, to patch and build again.
-    public func rows() -> LaunchRows {
+    package func rows() -> LaunchRows {
         LaunchRows(
             settings: settings, entries: (0..<entryCount).map { entryRow($0) }, progress: progressSummaries(),
             files: files)

@@ -8,7 +8,7 @@ import StudyData
 extension LaunchIndex {
     /// Lays rows out as index bytes: the one way an index is made, whether from a full load
     /// or from an old index patched with the files that changed.
-    public convenience init(rows: LaunchRows) throws {
+    package convenience init(rows: LaunchRows) throws {
         try self.init(storage: LaunchIndex.encode(rows))
     }
 

@@ -1,42 +1,42 @@
 import Foundation
-public import Git
+package import Git
 import Parallelism
-public import RoteModel
-public import RoteStore
-public import StudyData
+package import RoteModel
+package import RoteStore
+package import StudyData
 
 /// One entry as the launch index keeps it: enough to plan, order and look words up, not its
 /// content (a card's file is read when the card is shown).
-public struct EntryRow: Sendable, Equatable {
-    public enum Kind: UInt8, Sendable {
+package struct EntryRow: Sendable, Equatable {
+    package enum Kind: UInt8, Sendable {
         case vocabulary, passage, letter, question
     }
 
-    public var id: String
-    public var deck: String
-    public var path: String
-    public var kind: Kind
-    public var rank: Int?
-    public var sortKey: Int
-    public var published: Bool
-    public var locked: Bool
+    package var id: String
+    package var deck: String
+    package var path: String
+    package var kind: Kind
+    package var rank: Int?
+    package var sortKey: Int
+    package var published: Bool
+    package var locked: Bool
     /// The lemma, normalised, for the learner's ignored words; nil for other kinds.
-    public var headword: String?
+    package var headword: String?
     /// Every normalised form a reader may meet, the lemma first, each once.
-    public var forms: [String]
+    package var forms: [String]
     /// The entry's line in a list (`Entry.gloss`).
-    public var gloss: String
+    package var gloss: String
     /// A vocabulary entry's word family (`root:`), trimmed and lower-cased; nil when none.
-    public var root: String?
+    package var root: String?
     /// A vocabulary entry's topics: its examples' `context`s, each once.
-    public var topics: [String]
+    package var topics: [String]
 
     /// The topics as the index stores them: one string, joined by the ASCII unit separator
     /// (which a topic name has no use for).
     var joinedTopics: String { topics.joined(separator: "\u{1F}") }
     static func topics(joined: String) -> [String] { joined.split(separator: "\u{1F}").map(String.init) }
 
-    public init(entry: Entry, published: Bool, locked: Bool) {
+    package init(entry: Entry, published: Bool, locked: Bool) {
         let kind: Kind
         switch entry.content {
         case let .vocabulary(word):
@@ -95,9 +95,9 @@ public struct EntryRow: Sendable, Equatable {
     }
 }
 
-public struct FileRecord: Sendable, Equatable {
+package struct FileRecord: Sendable, Equatable {
     /// What a change to the file means for the index.
-    public enum Role: UInt8, Sendable {
+    package enum Role: UInt8, Sendable {
         /// Manifests, the profile, skills and letter files: a change rebuilds the index.
         case configuration
         /// An entry file: re-read just it.
@@ -108,14 +108,14 @@ public struct FileRecord: Sendable, Equatable {
         case folder
     }
 
-    public var path: String
-    public var role: Role
-    public var stamp: FileStamp
+    package var path: String
+    package var role: Role
+    package var stamp: FileStamp
     /// The git blob the file held, when known; a file whose stamp changed but whose bytes
     /// still hash to this blob is not read again.
-    public var blob: ObjectID?
+    package var blob: ObjectID?
 
-    public init(path: String, role: Role, stamp: FileStamp, blob: ObjectID?) {
+    package init(path: String, role: Role, stamp: FileStamp, blob: ObjectID?) {
         self.path = path
         self.role = role
         self.stamp = stamp
@@ -133,29 +133,29 @@ public struct FileRecord: Sendable, Equatable {
 
 /// Everything the launch index is made of, as Swift values: what a cold launch builds from
 /// the parsed library and what a refresh patches with the files that changed.
-public struct LaunchRows: Sendable {
-    public struct Settings: Sendable, Equatable, Codable {
-        public var user: String
-        public var root: String
+package struct LaunchRows: Sendable {
+    package struct Settings: Sendable, Equatable, Codable {
+        package var user: String
+        package var root: String
         /// Deck names in study order.
-        public var decks: [String]
+        package var decks: [String]
         /// Each deck's kind (`DeckKind` raw value), as `decks` orders them: a deck whose kind
         /// changes reads its entries in another format, so only a full load settles it.
-        public var deckKinds: [String]
+        package var deckKinds: [String]
         /// The learner's ignored words, normalised.
-        public var ignoredWords: [String]
+        package var ignoredWords: [String]
         /// The decks' schedulers (`DeckSchedulers.fingerprint`) the progress digests were
         /// replayed with: other settings make every digest stale, so only a full load
         /// settles them.
-        public var schedulers: String
+        package var schedulers: String
     }
 
-    public var settings: Settings
+    package var settings: Settings
     /// In study order.
-    public var entries: [EntryRow]
-    public var progress: [String: ProgressSummary]
+    package var entries: [EntryRow]
+    package var progress: [String: ProgressSummary]
     /// Sorted by path.
-    public var files: [FileRecord]
+    package var files: [FileRecord]
 
     /// A record for each path in scope (folders end in `/`), on every core. Its stamp is the
     /// one `scope` took before anything was read, else the one the file got as it was read;

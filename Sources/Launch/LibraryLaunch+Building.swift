@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Git
 import Parallelism
-public import RoteModel
+package import RoteModel
 import RoteStore
 import StudyData
 
@@ -168,14 +168,14 @@ extension LibraryLaunch {
 
     /// Why the index must be built again from the files: a file changed, there is none yet,
     /// or its bytes are not a usable index (`LaunchIndex.Invalid`).
-    public struct RebuildReason: RoteError {
-        public enum Code: String, RoteErrorCode {
-            public typealias Failure = RebuildReason
+    package struct RebuildReason: RoteError {
+        package enum Code: String, RoteErrorCode {
+            package typealias Failure = RebuildReason
             case rebuildNeeded
         }
-        public var code: Code { .rebuildNeeded }
+        package var code: Code { .rebuildNeeded }
         /// What changed, or what is missing, so that the index is built again from the files.
-        public let message: String
+        package let message: String
 
         init(description: String) { message = description }
     }

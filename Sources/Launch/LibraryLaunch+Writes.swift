@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Git
 import RoteModel
 import RoteStore
@@ -18,7 +18,7 @@ extension LibraryLaunch {
     /// manifest, content) is left to the next check, which may have to fold or rebuild the
     /// index — a cost that belongs to the next launch, not to the command that wrote.
     /// Returns the launch with the writes recorded (saved, as any refresh is).
-    public func recording(writes: [String: Data?]) throws -> LibraryLaunch {
+    package func recording(writes: [String: Data?]) throws -> LibraryLaunch {
         var check = FileCheck()
         var folders = Set<String>()
         let progress = LibraryPaths(user: user).folder + "/progress/"

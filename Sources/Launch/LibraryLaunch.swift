@@ -1,10 +1,10 @@
 import Dispatch
-public import Foundation
+package import Foundation
 import Git
 import Parallelism
-public import RoteModel
+package import RoteModel
 import RoteStore
-public import StudyData
+package import StudyData
 
 /// Opens a learner's library for study and lookups through the launch index cache in
 /// `.git/rote/`: the index from the last launch is used at once, and a stat check of every
@@ -12,17 +12,17 @@ public import StudyData
 /// decides whether it still holds — nothing changed, some files changed (only those are
 /// read again), or something the index cannot patch changed (a full load rebuilds it). A
 /// damaged or foreign cache file fails its checksum and is rebuilt, never trusted.
-public struct LibraryLaunch: Sendable {
-    public let root: URL
-    public let user: String
-    public let index: LaunchIndex
+package struct LibraryLaunch: Sendable {
+    package let root: URL
+    package let user: String
+    package let index: LaunchIndex
     /// Deck manifests and the learner's profile, read at every launch (a handful of files).
-    public let decks: [String: DeckManifest]
-    public let profile: Profile?
+    package let decks: [String: DeckManifest]
+    package let profile: Profile?
     /// How this launch got its index.
-    public let source: Source
+    package let source: Source
 
-    public enum Source: Sendable, Equatable {
+    package enum Source: Sendable, Equatable {
         /// The cache, not yet checked against the files.
         case cache
         /// The cache, checked: no file changed.
@@ -34,7 +34,7 @@ public struct LibraryLaunch: Sendable {
     }
 
     /// The cache file for `user` in the library at `root`; nil without a `.git` folder.
-    public static func cacheURL(root: URL, user: String) -> URL? {
+    package static func cacheURL(root: URL, user: String) -> URL? {
         var isFolder: ObjCBool = false
         let git = root.appending(path: ".git")
         guard FileManager.default.fileExists(atPath: git.path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -48,7 +48,7 @@ public struct LibraryLaunch: Sendable {
 
     /// The cached index as it is (check it with `verify()` before writing anything), or a
     /// full load when there is no usable cache.
-    public static func open(root: URL, user: String) throws -> LibraryLaunch {
+    package static func open(root: URL, user: String) throws -> LibraryLaunch {
         switch cached(root: root, user: user) {
         case let .success(launch): return launch
         case let .failure(missing):
@@ -59,7 +59,7 @@ public struct LibraryLaunch: Sendable {
 
     /// The cached index as it is, unchecked; why there is none usable otherwise (nothing is
     /// rebuilt).
-    public static func cached(root: URL, user: String) -> Result<LibraryLaunch, RebuildReason> {
+    package static func cached(root: URL, user: String) -> Result<LibraryLaunch, RebuildReason> {
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
         guard let url = cacheURL(root: root, user: user) else {
             return .failure(RebuildReason(description: "no .git folder to keep a cache in"))
@@ -87,7 +87,7 @@ public struct LibraryLaunch: Sendable {
     }
 
     /// Opens and checks at once: the index is then known to match the files.
-    public static func openVerified(root: URL, user: String) throws -> LibraryLaunch {
+    package static func openVerified(root: URL, user: String) throws -> LibraryLaunch {
         let launch = try open(root: root, user: user)
         return launch.source == .cache ? try launch.verify() : launch
     }
@@ -95,7 +95,7 @@ public struct LibraryLaunch: Sendable {
     /// `openVerified`, telling `progress` once it has taken `patience` seconds — a first
     /// launch reads every file, seconds in a big library — and again when it is done, so a
     /// learner is not left looking at nothing. A quick launch says nothing.
-    public static func openVerified(
+    package static func openVerified(
         root: URL, user: String, patience: TimeInterval, progress: @escaping @Sendable (String) -> Void
     ) throws -> LibraryLaunch {
         let started = Date()
@@ -165,7 +165,7 @@ public struct LibraryLaunch: Sendable {
 
     /// Checks the index against the files and returns a launch whose index matches them:
     /// this one when nothing changed, else one refreshed (or rebuilt) and saved.
-    public func verify() throws -> LibraryLaunch {
+    package func verify() throws -> LibraryLaunch {
         guard source == .cache else { return self }
         let check = FileCheck.run(root: root, user: user, records: index)
         if check.isEmpty { return with(source: .verified) }
@@ -174,13 +174,13 @@ public struct LibraryLaunch: Sendable {
 
     /// Runs `verify()` on another thread, so a learner sees the first card meanwhile; `wait()`
     /// before writing anything.
-    public func verifyInBackground() -> PendingCheck {
+    package func verifyInBackground() -> PendingCheck {
         let pending = PendingCheck()
         DispatchQueue.global(qos: .userInitiated).async { [self] in pending.finish(Result { try verify() }) }
         return pending
     }
 
-    public final class PendingCheck: @unchecked Sendable {
+    package final class PendingCheck: @unchecked Sendable {
         private let done = DispatchSemaphore(value: 0)
         private var result: Result<LibraryLaunch, any Error>?
 
@@ -189,14 +189,14 @@ public struct LibraryLaunch: Sendable {
             done.signal()
         }
 
-        public func wait() throws -> LibraryLaunch {
+        package func wait() throws -> LibraryLaunch {
             done.wait()
             done.signal()
             return try result!.get()
         }
 
         /// The checked launch if the check is done within `seconds`; nil while it runs.
-        public func wait(atMost seconds: TimeInterval) throws -> LibraryLaunch? {
+        package func wait(atMost seconds: TimeInterval) throws -> LibraryLaunch? {
             guard done.wait(timeout: .now() + seconds) == .success else { return nil }
             done.signal()
             return try result!.get()
@@ -204,7 +204,7 @@ public struct LibraryLaunch: Sendable {
     }
 
     /// Deck names in study order, those with a manifest.
-    public var deckOrder: [String] { index.settings.decks.filter { decks[$0] != nil } }
+    package var deckOrder: [String] { index.settings.decks.filter { decks[$0] != nil } }
 
     /// The learner's progress file for an entry, read now; nil when there is none (or it does
     /// not read).
@@ -216,10 +216,10 @@ public struct LibraryLaunch: Sendable {
     }
 
     /// An entry's content, read from its file (the index keeps none).
-    public func entry(_ number: Int) -> Entry? { entry(at: index.path(ofEntry: number)) }
+    package func entry(_ number: Int) -> Entry? { entry(at: index.path(ofEntry: number)) }
 
     /// The entry with this id, read from its file: `corpus/<id>.yaml`.
-    public func entry(id: String) -> Entry? { entry(at: "corpus/\(id).yaml") }
+    package func entry(id: String) -> Entry? { entry(at: "corpus/\(id).yaml") }
 
     private func entry(at path: String) -> Entry? {
         if case let .entry(entry)? = LibraryLoader().parse(root: root, path: path, decks: decks)?.value { return entry }
@@ -234,37 +234,37 @@ public struct LibraryLaunch: Sendable {
 
 /// The launch index as the planner reads it: every fact in place, a string made only for
 /// the entries the plan keeps.
-public struct IndexPlanningSource: PlanningSource {
+package struct IndexPlanningSource: PlanningSource {
     let index: LaunchIndex
     let root: URL
     let user: String
 
-    public init(launch: LibraryLaunch) {
+    package init(launch: LibraryLaunch) {
         index = launch.index
         root = launch.root
         user = launch.user
     }
 
-    public var count: Int { index.entryCount }
-    public var deckNames: [String] { index.settings.decks }
-    public func id(_ entry: Int) -> String { index.id(ofEntry: entry) }
-    public func facts(_ entry: Int) -> EntryFacts { index.facts(ofEntry: entry) }
-    public func rank(_ entry: Int) -> Int? { index.rank(ofEntry: entry) }
-    public func topics(_ entry: Int) -> [String] { index.topics(ofEntry: entry) }
-    public func headword(_ entry: Int) -> String? { index.gloss(ofEntry: entry).components(separatedBy: " — ").first }
+    package var count: Int { index.entryCount }
+    package var deckNames: [String] { index.settings.decks }
+    package func id(_ entry: Int) -> String { index.id(ofEntry: entry) }
+    package func facts(_ entry: Int) -> EntryFacts { index.facts(ofEntry: entry) }
+    package func rank(_ entry: Int) -> Int? { index.rank(ofEntry: entry) }
+    package func topics(_ entry: Int) -> [String] { index.topics(ofEntry: entry) }
+    package func headword(_ entry: Int) -> String? { index.gloss(ofEntry: entry).components(separatedBy: " — ").first }
     /// A headword the learner ignores or knows — the word itself, as the loaded library's
     /// `familiarWords` has it, not any entry one of whose forms it is (`was` is no family head
     /// of `wash` for knowing `be`).
-    public func isFamiliar(_ word: String) -> Bool {
+    package func isFamiliar(_ word: String) -> Bool {
         index.lemmas(of: word).contains { entry in
             [.ignored, .review].contains(index.status(ofEntry: entry)) && headword(entry)?.lowercased() == word
         }
     }
-    public func recentMilliseconds(_ entry: Int) -> [Int] {
+    package func recentMilliseconds(_ entry: Int) -> [Int] {
         index.progress(ofEntry: entry)?.recentMilliseconds.compactMap { $0 } ?? []
     }
 
-    public func reviews(_ entry: Int, since time: Date) -> Int {
+    package func reviews(_ entry: Int, since time: Date) -> Int {
         if let count = index.reviews(ofEntry: entry, since: time) { return count }
         // More reviews in one day than the index keeps times for: read the file.
         let file = LibraryLaunch.progressFile(root: root, user: user, entry: index.id(ofEntry: entry))

@@ -1,9 +1,9 @@
 import Foundation
-public import RoteModel
+package import RoteModel
 
 /// A point of a drawing or a template, in the letters deck's 100×100 box (x to the right, y
 /// downwards): the point `rote letters record` stores, `t` (ms since the start) when known.
-public typealias TracePoint = LetterAttempt.Point
+package typealias TracePoint = LetterAttempt.Point
 
 extension LetterAttempt.Point {
     func distance(to other: TracePoint) -> Double {
@@ -14,15 +14,15 @@ extension LetterAttempt.Point {
 /// How a tracing attempt compares with its letter's template: four sub-scores and the overall
 /// score, each 0–100 as `rote letters record` stores them, and canonical tip ids for what to
 /// work on.
-public struct TraceScore: Sendable, Equatable {
-    public var score: Int
-    public var start: Int
-    public var direction: Int
-    public var strokeOrder: Int
-    public var shape: Int
-    public var tips: [String]
+package struct TraceScore: Sendable, Equatable {
+    package var score: Int
+    package var start: Int
+    package var direction: Int
+    package var strokeOrder: Int
+    package var shape: Int
+    package var tips: [String]
 
-    public init(score: Int, start: Int, direction: Int, strokeOrder: Int, shape: Int, tips: [String]) {
+    package init(score: Int, start: Int, direction: Int, strokeOrder: Int, shape: Int, tips: [String]) {
         self.score = score
         self.start = start
         self.direction = direction
@@ -52,25 +52,25 @@ public struct TraceScore: Sendable, Equatable {
 ///   are also consecutive in writing order (all of them for a one-stroke letter);
 /// - score: 40% shape, 20% each of the others, with stroke order and direction counting
 ///   nothing when no stroke resembles the template.
-public enum TraceScoring {
-    public static let resampleCount = 32
-    public static let shapeTolerance = 25.0
-    public static let startTolerance = 30.0
+package enum TraceScoring {
+    package static let resampleCount = 32
+    package static let shapeTolerance = 25.0
+    package static let startTolerance = 30.0
     /// Sub-scores below this earn their tip.
-    public static let tipThreshold = 70
+    package static let tipThreshold = 70
 
     /// Tip ids, stable across translations of the page that shows them.
-    public enum Tip {
-        public static let startPoint = "start-point"
-        public static let directionReversed = "direction-reversed"
-        public static let directionClockwise = "direction-clockwise"
-        public static let directionAnticlockwise = "direction-anticlockwise"
-        public static let strokeOrder = "stroke-order"
-        public static let strokeCount = "stroke-count"
-        public static let shape = "shape"
+    package enum Tip {
+        package static let startPoint = "start-point"
+        package static let directionReversed = "direction-reversed"
+        package static let directionClockwise = "direction-clockwise"
+        package static let directionAnticlockwise = "direction-anticlockwise"
+        package static let strokeOrder = "stroke-order"
+        package static let strokeCount = "stroke-count"
+        package static let shape = "shape"
     }
 
-    public static func score(drawing: [[TracePoint]], template: [[TracePoint]]) -> TraceScore {
+    package static func score(drawing: [[TracePoint]], template: [[TracePoint]]) -> TraceScore {
         let drawn = drawing.filter { !$0.isEmpty }.map { resample($0) }
         let model = template.filter { !$0.isEmpty }.map { resample($0) }
         guard !drawn.isEmpty, !model.isEmpty else {
@@ -140,11 +140,11 @@ public enum TraceScoring {
     }
 
     /// Which way a stroke turns as the eye sees it on a page whose y grows downwards.
-    public enum Turning: Sendable, Equatable { case clockwise, anticlockwise, straight }
+    package enum Turning: Sendable, Equatable { case clockwise, anticlockwise, straight }
 
     /// A stroke that encloses (with the chord back to its start) an area of less than a tenth
     /// of its bounding box's is straight: reversing it is a reversed stroke, not a wrong turn.
-    public static func turning(of stroke: [TracePoint]) -> Turning {
+    package static func turning(of stroke: [TracePoint]) -> Turning {
         guard stroke.count > 2 else { return .straight }
         var twiceArea = 0.0
         for (a, b) in zip(stroke, stroke.dropFirst() + [stroke[0]]) { twiceArea += a.x * b.y - b.x * a.y }
@@ -157,7 +157,7 @@ public enum TraceScoring {
     }
 
     /// `resampleCount` points evenly spaced along the stroke's length.
-    public static func resample(_ stroke: [TracePoint], count: Int = resampleCount) -> [TracePoint] {
+    package static func resample(_ stroke: [TracePoint], count: Int = resampleCount) -> [TracePoint] {
         guard stroke.count > 1 else { return Array(repeating: stroke.first ?? TracePoint(x: 0, y: 0), count: count) }
         let segments = zip(stroke, stroke.dropFirst()).map { $0.distance(to: $1) }
         let length = segments.reduce(0, +)

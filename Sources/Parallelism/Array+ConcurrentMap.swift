@@ -3,13 +3,13 @@ import Foundation
 
 extension Array where Element: Sendable {
     /// `map` on every core, results in order: for long runs of independent work.
-    public func concurrentMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
+    package func concurrentMap<Result: Sendable>(_ transform: @Sendable (Element) -> Result) -> [Result] {
         concurrentMap(state: {}) { _, element in transform(element) }
     }
 
     /// `concurrentMap` where the work on a run of items shares `state` (a buffer to read
     /// into, say), made afresh for each run.
-    public func concurrentMap<State, Result: Sendable>(
+    package func concurrentMap<State, Result: Sendable>(
         state makeState: @Sendable () -> State, _ transform: @Sendable (inout State, Element) -> Result
     ) -> [Result] {
         let results = ParallelSlots<Result>(count: count)
@@ -37,7 +37,7 @@ extension Array where Element: Sendable {
     /// that waits on the disk (files not yet in memory), where a core would otherwise sit
     /// idle while its one thread waits. A cold launch of a 100k library from a cold disk took
     /// 17.3 s on two threads and 6.8–9.3 s on sixteen; from memory the two took the same time.
-    public func concurrentMap<State, Result: Sendable>(
+    package func concurrentMap<State, Result: Sendable>(
         threads: Int, state makeState: @escaping @Sendable () -> State,
         _ transform: @escaping @Sendable (inout State, Element) -> Result
     ) -> [Result] {

@@ -3,7 +3,7 @@
 /// `second` runs on a thread of its own rather than in Dispatch's pool: a `concurrentMap`
 /// inside either step then spreads over every core, where nested in the pool's own
 /// parallel loop it would run on one.
-public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
+package func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
     let secondResult = ParallelSlots<B>(count: 1)
     let firstValue = withoutActuallyEscaping(second) { second in
         // The thread is joined before this returns, so `second` never outlives the call.
@@ -16,7 +16,7 @@ public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ s
 }
 
 /// `inParallel` of steps that may throw: both run to the end, then the first error is thrown.
-public func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () throws -> A, _ second: @Sendable () throws -> B)
+package func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () throws -> A, _ second: @Sendable () throws -> B)
     throws -> (A, B)
 {
     let (a, b) = inParallel({ Result { try first() } }, { Result { try second() } })

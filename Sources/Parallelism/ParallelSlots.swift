@@ -1,25 +1,25 @@
 /// Fixed slots that parallel workers fill by index, each slot written once by one worker;
 /// every slot must be set before the values are taken (once) or the slots go. The values are
 /// moved out, not copied: copying 150 000 parsed files' results cost a cold launch 0.2 s.
-public final class ParallelSlots<Value: Sendable>: @unchecked Sendable {
+package final class ParallelSlots<Value: Sendable>: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<Value>
     private let count: Int
     private var taken = false
 
-    public init(count: Int) {
+    package init(count: Int) {
         self.count = count
         storage = UnsafeMutablePointer<Value>.allocate(capacity: Swift.max(count, 1))
     }
 
     /// Distinct slots are distinct memory, so workers need no lock; the caller waits for
     /// them all (`concurrentPerform` returns when every iteration has) before taking.
-    public func set(_ index: Int, _ value: Value) {
+    package func set(_ index: Int, _ value: Value) {
         precondition(index >= 0 && index < count, "slot \(index) of \(count)")
         (storage + index).initialize(to: value)
     }
 
     /// The values, in slot order, moved out of the slots.
-    public func takeValues() -> [Value] {
+    package func takeValues() -> [Value] {
         precondition(!taken, "the values were taken already")
         taken = true
         return Array(unsafeUninitializedCapacity: count) { buffer, initialized in

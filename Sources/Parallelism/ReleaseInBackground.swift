@@ -8,7 +8,7 @@ import Glibc
 /// Lets `value` go on another thread: freeing the hundreds of thousands of small objects a
 /// cold launch's rows hold takes a tenth of a second nobody needs to wait for. Pass the last
 /// reference (`consume`), or the caller's own release may still be the one that frees.
-public func releaseInBackground<T: Sendable>(_ value: T) {
+package func releaseInBackground<T: Sendable>(_ value: T) {
     DispatchQueue.global(qos: .utility).async {
         withExtendedLifetime(value) {}
         // What was freed goes back to the system: glibc keeps freed heap pages for the next

@@ -33,7 +33,7 @@ extension Library {
     /// Runs `body` as the library's one writer: it holds the library's lock throughout, and
     /// `git` has finished whatever a killed write left before `body` reads anything.
     /// What it committed is then recorded in the launch index's delta (`recordWrites`).
-    public func write<Result>(purpose: String, _ body: (LibraryGit) throws -> Result) throws -> Result {
+    package func write<Result>(purpose: String, _ body: (LibraryGit) throws -> Result) throws -> Result {
         try LibraryWriter.write(root: root, user: user, purpose: purpose, pool: gitPool) { git in
             let result = try body(git)
             recordWrites(git.committedChanges)

@@ -31,7 +31,7 @@ public final class Library: @unchecked Sendable {
     let indexLock = NSLock()
     var opened: LibraryLaunch?
     /// Where writes take their git from, for a process that writes often (`rote serve`).
-    public var gitPool: LibraryGitPool?
+    package var gitPool: LibraryGitPool?
 
     /// Opens the library at `root` for `user`: its manifest, deck manifests and the learner's
     /// profile, a handful of files. The index is opened when an operation first needs it; a
@@ -46,7 +46,7 @@ public final class Library: @unchecked Sendable {
     /// with its check running on another thread, unless the check is done within `patience`
     /// (a small library's is; then the checked launch and no pending check). Without a usable
     /// cache the index is built, checked, first. Wait for a pending check with `settle(_:)`.
-    public func launchCheckingAlongside(patience: TimeInterval) throws -> (
+    package func launchCheckingAlongside(patience: TimeInterval) throws -> (
         launch: LibraryLaunch, pending: LibraryLaunch.PendingCheck?
     ) {
         indexLock.lock()
@@ -68,7 +68,7 @@ public final class Library: @unchecked Sendable {
 
     /// Waits for a check `launchCheckingAlongside` left running; its launch becomes this
     /// library's.
-    public func settle(_ pending: LibraryLaunch.PendingCheck) throws -> LibraryLaunch {
+    package func settle(_ pending: LibraryLaunch.PendingCheck) throws -> LibraryLaunch {
         adopt(try LibraryError.surfacing { try pending.wait() })
     }
 
@@ -80,7 +80,7 @@ public final class Library: @unchecked Sendable {
     }
 
     /// The launch index, checked against the files, opened on first use.
-    public func launch() throws -> LibraryLaunch {
+    package func launch() throws -> LibraryLaunch {
         try LibraryError.surfacing {
             indexLock.lock()
             defer { indexLock.unlock() }

@@ -9,16 +9,16 @@
 /// The characters are Unicode's control category (Cc) — C0 (U+0000–U+001F), DEL (U+007F) and
 /// C1 (U+0080–U+009F) — except tab and line feed, which lay text out as meant. Format
 /// characters (Cf) such as the right-to-left mark are not controls: Arabic text needs them.
-public enum ControlCharacters {
+package enum ControlCharacters {
     /// Whether `scalar` is a control character Rote shows escaped.
     @inline(__always)
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return (value < 0x20 && value != 0x09 && value != 0x0A) || (value >= 0x7F && value <= 0x9F)
     }
 
     /// Whether `text` holds a control character.
-    public static func contains(_ text: some StringProtocol) -> Bool {
+    package static func contains(_ text: some StringProtocol) -> Bool {
         // Every control character's UTF-8 starts with a byte below 0x20, 0x7F or 0xC2: test
         // those bytes first, since this runs over every string Rote prints.
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return false }
@@ -27,7 +27,7 @@ public enum ControlCharacters {
 
     /// `text` with every control character written as `\u{XX}` (`\u{1B}` for ESC); text
     /// without one is returned as it is.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard contains(text) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -41,12 +41,12 @@ public enum ControlCharacters {
     }
 
     /// `\u{1B}`: how `visible` writes one control character.
-    public static func escape(_ scalar: Unicode.Scalar) -> String {
+    package static func escape(_ scalar: Unicode.Scalar) -> String {
         "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
     }
 
     /// `U+001B (ESC)`: a control character named for a message.
-    public static func describe(_ scalar: Unicode.Scalar) -> String {
+    package static func describe(_ scalar: Unicode.Scalar) -> String {
         let code = String(scalar.value, radix: 16, uppercase: true)
         let number = "U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code
         return names[Int(scalar.value)].map { "\(number) (\($0))" } ?? number

@@ -309,10 +309,10 @@ public struct DeckManifest: YAMLCodable {
 }
 
 /// A `MAJOR.MINOR.PATCH` version, compared numerically.
-public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var major: Int, minor: Int, patch: Int
+package struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package var major: Int, minor: Int, patch: Int
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let core = text.split(separator: "-", maxSplits: 1).first ?? ""
         let parts = core.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let major = Int(parts[0]), let minor = Int(parts[1]), let patch = Int(parts[2]),
@@ -323,9 +323,9 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         self.patch = patch
     }
 
-    public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+    package static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
     }
 
-    public var description: String { "\(major).\(minor).\(patch)" }
+    package var description: String { "\(major).\(minor).\(patch)" }
 }

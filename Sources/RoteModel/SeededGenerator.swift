@@ -8,15 +8,15 @@
 /// var random = SeededGenerator(seed: 42)
 /// let options = StudyRandom.shuffled(["a", "b", "c"], using: &random)
 /// ```
-public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
-    public private(set) var state: UInt64
+package struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
+    package private(set) var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// A generator seeded from text (an entry id, a session id) through `StableHash`.
-    public init(seed parts: String...) { state = StableHash.fnv1a(parts) }
+    package init(seed parts: String...) { state = StableHash.fnv1a(parts) }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9e37_79b9_7f4a_7c15
         return StableHash.mix(state)
     }
@@ -27,12 +27,12 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
 ///
 /// Swift's `Hasher` is seeded per process, so anything derived from it (which words a cloze
 /// blanks, say) would change from run to run; this one never does.
-public enum StableHash {
+package enum StableHash {
     static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     static let prime: UInt64 = 0x0000_0100_0000_01b3
 
     /// The hash of `parts`, with a 0x1F separator after each so ("ab", "c") ≠ ("a", "bc").
-    public static func fnv1a(_ parts: [String]) -> UInt64 {
+    package static func fnv1a(_ parts: [String]) -> UInt64 {
         var hash = offsetBasis
         for part in parts {
             for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* prime }
@@ -42,7 +42,7 @@ public enum StableHash {
     }
 
     /// SplitMix64's finaliser: spreads every input bit over the whole word.
-    public static func mix(_ value: UInt64) -> UInt64 {
+    package static func mix(_ value: UInt64) -> UInt64 {
         var z = value
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb

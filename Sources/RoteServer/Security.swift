@@ -1,5 +1,5 @@
 import Foundation
-public import HTTPTypes
+package import HTTPTypes
 import Hummingbird
 
 /// Who may talk to the server, and how: the rules `docs/web.md` documents.
@@ -17,35 +17,35 @@ import Hummingbird
 ///   `Origin` header, when sent, is this server itself (cross-site requests);
 /// - every answer forbids framing, sniffing and any script, style or connection that is not
 ///   the server's own (Content-Security-Policy).
-public struct AccessPolicy: Sendable {
-    public static let headerName = HTTPField.Name("X-Rote-Token")!
-    public static let hostField = HTTPField.Name("Host")!
-    public static let contentSecurityPolicy =
+package struct AccessPolicy: Sendable {
+    package static let headerName = HTTPField.Name("X-Rote-Token")!
+    package static let hostField = HTTPField.Name("Host")!
+    package static let contentSecurityPolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; font-src 'self'; "
         + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-    public let token: String
+    package let token: String
     /// Host names (no port) the `Host` and `Origin` headers may name.
-    public let hosts: Set<String>
+    package let hosts: Set<String>
     /// The port the server listens on, once known: an `Origin` on another port of the same
     /// host is another program.
     let port: PortBox
 
-    public init(token: String, hosts: Set<String>, port: Int? = nil) {
+    package init(token: String, hosts: Set<String>, port: Int? = nil) {
         self.token = token
         self.hosts = hosts
         self.port = PortBox(port)
     }
 
     /// 127.0.0.1, localhost and ::1, and `host` when the server was told to listen there.
-    public static func hosts(listeningOn host: String) -> Set<String> {
+    package static func hosts(listeningOn host: String) -> Set<String> {
         var hosts: Set<String> = ["127.0.0.1", "localhost", "::1"]
         hosts.insert(host.lowercased())
         return hosts
     }
 
     /// A new random token: 32 bytes from the system's generator, as hex.
-    public static func newToken() -> String {
+    package static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
@@ -149,15 +149,15 @@ final class PortBox: @unchecked Sendable {
 }
 
 /// A refusal or failure, answered as JSON: `{"error": {"code": "...", "message": "..."}}`.
-public struct WebError: Error, Sendable {
-    public let status: HTTPResponse.Status
-    public let code: String
-    public let message: String
+package struct WebError: Error, Sendable {
+    package let status: HTTPResponse.Status
+    package let code: String
+    package let message: String
     /// Data the page puts into its own words for `code` (`error.<code>` in the strings
     /// table, at `{detail}`): another process's note, `pid 4242: rote sync`.
-    public let detail: String?
+    package let detail: String?
 
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, detail: String? = nil) {
+    package init(_ status: HTTPResponse.Status, _ code: String, _ message: String, detail: String? = nil) {
         self.status = status
         self.code = code
         self.message = message

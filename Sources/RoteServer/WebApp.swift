@@ -1,11 +1,11 @@
-public import Foundation
+package import Foundation
 import HTTPTypes
-public import Hummingbird
+package import Hummingbird
 import Launch
 import LetterTracing
 import RoteLibrary
 import RoteModel
-public import RoteStore
+package import RoteStore
 import Scheduling
 import Study
 import WebPages
@@ -13,38 +13,38 @@ import WebPages
 /// `rote serve`'s application: the pages, the JSON API of `docs/web.md`, and the one study
 /// session a learner can have open. Every answer comes from `Library` and Study — the code
 /// every `rote` command runs — never from a rule of its own.
-public final class WebApp: @unchecked Sendable {
+package final class WebApp: @unchecked Sendable {
     /// Request bodies larger than these are refused (413).
-    public enum BodyLimit {
-        public static let json = 64 << 10
+    package enum BodyLimit {
+        package static let json = 64 << 10
         /// A text pasted into the reader.
-        public static let readerText = 512 << 10
+        package static let readerText = 512 << 10
         /// A tracing attempt with every point of its drawing.
-        public static let drawing = 512 << 10
+        package static let drawing = 512 << 10
     }
 
-    public let root: URL
-    public let user: String
-    public let policy: AccessPolicy
+    package let root: URL
+    package let user: String
+    package let policy: AccessPolicy
     let lock = NSLock()
     private var opened: (library: Library, stamp: FileStamp?, settingsWrites: Int)?
     /// The git every write of this server uses, kept open between them. A write answers once
     /// its files and its pending commit are durable; the commit is made behind it, in order
     /// (`LibraryGitPool(defersCommits:)`).
-    public let gitPool = LibraryGitPool(defersCommits: true)
+    package let gitPool = LibraryGitPool(defersCommits: true)
     /// Stats read every progress file (a second at 100k entries): kept until the next commit
     /// or the next day, and worked out in the background when the server starts.
     private var statsCache: (stamp: FileStamp?, day: String, stats: StudyStats)?
     var session: WebStudySession?
 
-    public init(root: URL, user: String, policy: AccessPolicy) {
+    package init(root: URL, user: String, policy: AccessPolicy) {
         self.root = root
         self.user = user
         self.policy = policy
     }
 
     /// The port the server listens on, once it is (for the Origin check).
-    public func listening(on port: Int) { policy.port.value = port }
+    package func listening(on port: Int) { policy.port.value = port }
 
     /// The library, opened again when git's index changed since by a `rote` command beside
     /// the server, so answers follow the files. A commit of this server's own writes (made
@@ -81,7 +81,7 @@ public final class WebApp: @unchecked Sendable {
 
     /// Works the stats out ahead of the first page that shows them, and the commits' changed
     /// paths ahead of the first entry page.
-    public func warmUp() {
+    package func warmUp() {
         Thread.detachNewThread { [self] in
             _ = try? cachedStats()
             try? library().rememberChangedPaths()
@@ -91,13 +91,13 @@ public final class WebApp: @unchecked Sendable {
     /// Commits what a `rote serve` that crashed left pending, before the first request: any
     /// writer does it first (`LibraryWriter`). A library another `rote` is writing is left to
     /// it; that command commits them as it starts.
-    public func commitLeftovers() {
+    package func commitLeftovers() {
         _ = try? LibraryWriter(root: root, user: user, purpose: "serve", pool: gitPool)
     }
 
     /// Stops a study session in progress and waits until it is committed (Ctrl-C): the
     /// session, then every write's commit still queued.
-    public func stopSession() {
+    package func stopSession() {
         let running = lock.withLock { session }
         running?.stop()
         gitPool.waitForCommits()
@@ -108,7 +108,7 @@ public final class WebApp: @unchecked Sendable {
         }
     }
 
-    public func router() -> Router<BasicRequestContext> {
+    package func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: AccessMiddleware(policy: policy))
         router.get("/") { _, _ in try Self.page("index.html") }

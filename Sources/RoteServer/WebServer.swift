@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+package import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -7,8 +7,8 @@ import NIOCore
 /// Runs `rote serve`: binds, prints the address with its token (in the fragment) first, and
 /// on SIGINT or SIGTERM stops taking requests, then saves a study session in progress and
 /// commits it, and makes every commit still queued behind the writes it answered.
-public enum WebServer {
-    public static func run(app: WebApp, host: String, port: Int, announce: @escaping @Sendable (String) -> Void)
+package enum WebServer {
+    package static func run(app: WebApp, host: String, port: Int, announce: @escaping @Sendable (String) -> Void)
         async throws
     {
         let token = app.policy.token
@@ -26,7 +26,7 @@ public enum WebServer {
     /// The server `run` runs: the app's routes over HTTP/1.1, with a request the parser
     /// cannot read answered as JSON like every other client mistake
     /// (`UnreadableRequestHandler`). `onServerRunning` gets the port it listens on.
-    public static func application(
+    package static func application(
         app: WebApp, host: String, port: Int, onServerRunning: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> Application<RouterResponder<BasicRequestContext>> {
         var logger = Logger(label: "rote-serve")

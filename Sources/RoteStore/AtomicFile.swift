@@ -1,33 +1,33 @@
-public import Foundation
-public import RoteModel
+package import Foundation
+package import RoteModel
 import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
-public import Darwin
+package import Darwin
 #endif
 
 /// Writes files so that a crash at any moment leaves either the old file or the new one,
 /// never a torn mix: write a temporary file beside it, fsync it, rename it over the target,
 /// fsync the folder so the rename itself is durable.
-public enum AtomicFile {
-    public struct WriteError: Error, CustomStringConvertible {
-        public let path: String
-        public let reason: String
+package enum AtomicFile {
+    package struct WriteError: Error, CustomStringConvertible {
+        package let path: String
+        package let reason: String
         /// The path was refused (a symbolic link or `..` on the way, `requireInside`): the
         /// library's files are at fault and the learner can mend them, not the disk or the system.
-        public var refused = false
-        public var description: String { "cannot write \(path): \(reason)" }
+        package var refused = false
+        package var description: String { "cannot write \(path): \(reason)" }
     }
 
-    public static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         try data.withUnsafeBytes { try write($0, to: url) }
     }
 
     /// `durable: false` skips both fsyncs, for a cache: a crash may then lose the new file
     /// or leave it torn (the cache's checksum must catch that), never a mix of two files.
-    public static func write(_ bytes: UnsafeRawBufferPointer, to url: URL, durable: Bool = true) throws {
+    package static func write(_ bytes: UnsafeRawBufferPointer, to url: URL, durable: Bool = true) throws {
         let stream = try Stream(to: url)
         try stream.write(bytes)
         try stream.commit(durable: durable)
@@ -37,14 +37,14 @@ public enum AtomicFile {
     /// appears at its path whole, or not at all: the pieces go to a temporary file beside it,
     /// renamed over the path by `commit`. A stream dropped before `commit` removes its
     /// temporary file.
-    public final class Stream {
-        public let url: URL
+    package final class Stream {
+        package let url: URL
         private let temporary: URL
         private var descriptor: Int32
         private var buffer: [UInt8] = []
         private static let bufferSize = 1 << 16
 
-        public init(to url: URL) throws {
+        package init(to url: URL) throws {
             self.url = url
             let folder = url.deletingLastPathComponent()
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -62,12 +62,12 @@ public enum AtomicFile {
             }
         }
 
-        public func write(_ text: String) throws {
+        package func write(_ text: String) throws {
             buffer.append(contentsOf: text.utf8)
             if buffer.count >= Stream.bufferSize { try flush() }
         }
 
-        public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        package func write(_ bytes: UnsafeRawBufferPointer) throws {
             try flush()
             try writeAll(bytes)
         }
@@ -90,7 +90,7 @@ public enum AtomicFile {
         /// Puts the file at its path: flushed, fsynced (unless not `durable`, for a cache:
         /// a crash may then lose the new file or leave it torn, never a mix of two files),
         /// renamed over the path, and the folder fsynced.
-        public func commit(durable: Bool = true) throws {
+        package func commit(durable: Bool = true) throws {
             var failure: String?
             do { try flush() } catch let error as WriteError { failure = error.reason }
             if failure == nil, durable, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
@@ -112,7 +112,7 @@ public enum AtomicFile {
 
     /// Whether a path names a temporary file of an unfinished write (`.<name>.<pid>.<n>.tmp`):
     /// such files are never library content, never committed, and reported by `rote check`.
-    public static func isTemporary(path: some StringProtocol) -> Bool {
+    package static func isTemporary(path: some StringProtocol) -> Bool {
         let name = path.split(separator: "/").last ?? ""
         return name.hasPrefix(".") && name.hasSuffix(".tmp")
     }
@@ -120,7 +120,7 @@ public enum AtomicFile {
     /// Temporary files of unfinished writes under the library's `corpus/` and `profiles/`,
     /// as library-relative paths, with whether the process that made each one has gone (its
     /// pid is in the name), so the file can never be finished.
-    public static func leftovers(in root: URL) -> [(path: String, abandoned: Bool)] {
+    package static func leftovers(in root: URL) -> [(path: String, abandoned: Bool)] {
         var found: [(String, Bool)] = []
         for top in ["corpus", "profiles"] {
             guard let walker = FileManager.default.enumerator(atPath: root.appending(path: top).path) else { continue }
@@ -133,14 +133,14 @@ public enum AtomicFile {
     }
 
     /// Whether the process that made a temporary file (its pid is in the name) has gone.
-    public static func isAbandoned(path: some StringProtocol) -> Bool {
+    package static func isAbandoned(path: some StringProtocol) -> Bool {
         let parts = (path.split(separator: "/").last ?? "").split(separator: ".")
         guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]) else { return true }
         return !(kill(pid, 0) == 0 || errno == EPERM)
     }
 
     /// `rote check`'s warning for a temporary file found while listing the library.
-    public static func leftoverWarning(_ path: String) -> Diagnostic {
+    package static func leftoverWarning(_ path: String) -> Diagnostic {
         .warning(
             path, nil,
             isAbandoned(path: path)
@@ -153,24 +153,24 @@ public enum AtomicFile {
     /// itself) that is a symbolic link. Content from others (a pulled commit, a publisher's
     /// deck) can hold links, and a write through `profiles/<u>/progress -> /anywhere` would land
     /// outside the library; reading follows links only to files inside it, writing never.
-    public static func write(_ data: Data, at path: String, in root: URL) throws {
+    package static func write(_ data: Data, at path: String, in root: URL) throws {
         try requireInside(path, in: root)
         try write(data, to: root.appending(path: path))
     }
 
-    public static func write(_ text: String, at path: String, in root: URL) throws {
+    package static func write(_ text: String, at path: String, in root: URL) throws {
         try write(Data(text.utf8), at: path, in: root)
     }
 
     /// Removes a library file by the same rule as `write(_:at:in:)`.
-    public static func remove(at path: String, in root: URL) throws {
+    package static func remove(at path: String, in root: URL) throws {
         try requireInside(path, in: root)
         try FileManager.default.removeItem(at: root.appending(path: path))
     }
 
     /// Throws unless every segment of `path` below `root` is a real folder or file (or does not
     /// exist yet): no `..`, no symbolic link.
-    public static func requireInside(_ path: String, in root: URL) throws {
+    package static func requireInside(_ path: String, in root: URL) throws {
         var current = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
         for segment in path.split(separator: "/") {
             guard segment != "..", segment != "." else {
@@ -192,7 +192,7 @@ public enum AtomicFile {
         }
     }
 
-    public static func write(_ text: String, to url: URL) throws {
+    package static func write(_ text: String, to url: URL) throws {
         try write(Data(text.utf8), to: url)
     }
 }

@@ -1,5 +1,5 @@
-public import Foundation
-public import Git
+package import Foundation
+package import Git
 
 /// For each commit, the library paths it changed against its first parent, kept in
 /// `.git/rote/changed-paths` so that an entry's history (`rote history`, the web app's entry
@@ -13,14 +13,14 @@ public import Git
 /// the first time a history walk meets it. Each line is written by one `write` and starts on
 /// a line of its own, so a line cut short by a crash lacks its closing `.` and is ignored,
 /// and the file needs no lock: a line written twice says the same thing.
-public final class ChangedPathsCache: @unchecked Sendable {
-    public enum Paths: Sendable, Equatable {
+package final class ChangedPathsCache: @unchecked Sendable {
+    package enum Paths: Sendable, Equatable {
         case some(Set<String>)
         /// Too many to keep: look in the commit's trees.
         case many
     }
 
-    public static let manyPaths = 2_000
+    package static let manyPaths = 2_000
     static let fileName = "changed-paths"
 
     let file: URL
@@ -38,7 +38,7 @@ public final class ChangedPathsCache: @unchecked Sendable {
     nonisolated(unsafe) private static var shared: [String: ChangedPathsCache] = [:]
 
     /// The cache of the library at `root`, one per process, read up to the file's end.
-    public static func of(root: URL) -> ChangedPathsCache {
+    package static func of(root: URL) -> ChangedPathsCache {
         let cache = sharedLock.withLock {
             if let cache = shared[root.standardizedFileURL.path] { return cache }
             let cache = ChangedPathsCache(root: root)
@@ -51,12 +51,12 @@ public final class ChangedPathsCache: @unchecked Sendable {
 
     /// Where a commit being made records its paths: this process's cache of the library when
     /// it has one, else one that only appends — a commit never reads the file.
-    public static func forRecording(root: URL) -> ChangedPathsCache {
+    package static func forRecording(root: URL) -> ChangedPathsCache {
         sharedLock.withLock { shared[root.standardizedFileURL.path] } ?? ChangedPathsCache(root: root)
     }
 
     /// The paths `commit` changed, from the file or else from its trees (then remembered).
-    public func paths(of commit: Commit, in repository: Repository) throws -> Paths {
+    package func paths(of commit: Commit, in repository: Repository) throws -> Paths {
         if let paths = lock.withLock({ known[commit.id] }) { return paths }
         guard let parent = try commit.parents().first else {
             // A first commit adds every file of the library: listing them (a diff with the
@@ -71,7 +71,7 @@ public final class ChangedPathsCache: @unchecked Sendable {
 
     /// Remembers the paths a commit changed, in memory and at the end of the file. A cache
     /// that cannot be written is only slower next time, so a failure is not an error.
-    public func record(_ commit: ObjectID, paths: some Collection<String>, many: Bool = false) {
+    package func record(_ commit: ObjectID, paths: some Collection<String>, many: Bool = false) {
         let entry: Paths = many || paths.count > Self.manyPaths ? .many : .some(Set(paths))
         // Git allows tabs and newlines in paths, but a library's paths never hold them.
         guard paths.allSatisfy({ !$0.contains("\t") && !$0.contains("\n") }) else { return }

@@ -39,13 +39,13 @@ public struct DeckUpgrade: Sendable, Equatable {
 /// (`deck_versions`) and works out what changed, from the library's own git history: the
 /// entries of the newest commit whose deck.yaml had the recorded version, against the entries
 /// now.
-public enum ContentVersions {
+package enum ContentVersions {
     /// How far back the history is searched for an earlier version.
-    public static let historyLimit = 5000
+    package static let historyLimit = 5000
 
     /// Whether any deck changed version since the learner last saw it (a deck never seen is
     /// only recorded, not upgraded): the question a launch asks before anything is parsed.
-    public static func hasUpgrade(decks: [String: DeckManifest], profile: Profile?) -> Bool {
+    package static func hasUpgrade(decks: [String: DeckManifest], profile: Profile?) -> Bool {
         guard let profile else { return false }
         return decks.contains { deck, manifest in profile.seenVersion(of: deck).map { $0 != manifest.version } ?? false
         }
@@ -53,7 +53,7 @@ public enum ContentVersions {
 
     /// The decks whose version `user` has not seen, in study order; empty for a learner
     /// without a profile.
-    public static func pending(_ library: LoadedLibrary, user: String) -> [DeckUpgrade] {
+    package static func pending(_ library: LoadedLibrary, user: String) -> [DeckUpgrade] {
         guard let profile = library.profiles[user] else { return [] }
         var result: [DeckUpgrade] = []
         var history: [Commit]?
@@ -114,7 +114,7 @@ extension ContentVersions {
     /// `user`'s profile.yaml with `versions` (deck → version) recorded as seen, for commands
     /// that add a deck to stamp it in the same commit; nil when the learner has no readable
     /// profile or nothing changes.
-    public static func profileSeeing(_ versions: [String: String], user: String, root: URL, now: Date) -> (
+    package static func profileSeeing(_ versions: [String: String], user: String, root: URL, now: Date) -> (
         path: String, data: Data
     )? {
         let path = LibraryPaths(user: user).profile

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// This clone's identity in review events, session files and commit trailers: a random id
 /// (`dev-` and 12 hex digits) made the first time it is needed and kept in
@@ -7,15 +7,15 @@ public import Foundation
 ///
 /// A learner may give this device a name they recognise (`rote device --name laptop`); it is
 /// kept beside the id in `.git/rote/device-name`, also never committed, and only shown here.
-public enum DeviceIdentity {
-    public static let idPath = ".git/rote/device-id"
-    public static let namePath = ".git/rote/device-name"
+package enum DeviceIdentity {
+    package static let idPath = ".git/rote/device-id"
+    package static let namePath = ".git/rote/device-name"
     /// Where Rote before the random id kept a name made from the host name; it is removed
     /// when the random id is made, so the host name is not kept even locally.
     static let hostBasedPath = ".git/rote/device"
 
     /// The device id, made once per clone.
-    public static func id(root: URL) -> String {
+    package static func id(root: URL) -> String {
         let file = root.appending(path: idPath)
         if let saved = read(file), isValidID(saved) { return saved }
         let id = makeID()
@@ -27,23 +27,23 @@ public enum DeviceIdentity {
     }
 
     /// A fresh random device id: `dev-` and 12 hex digits (48 random bits).
-    public static func makeID() -> String {
+    package static func makeID() -> String {
         "dev-" + randomHex(digits: 12)
     }
 
     /// True for an id `makeID` could have made.
-    public static func isValidID(_ text: String) -> Bool {
+    package static func isValidID(_ text: String) -> Bool {
         text.count == 16 && text.hasPrefix("dev-") && text.dropFirst(4).allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 
     /// The name the learner gave this device, if any.
-    public static func localName(root: URL) -> String? {
+    package static func localName(root: URL) -> String? {
         read(root.appending(path: namePath))
     }
 
     /// Sets (or, with nil, removes) this device's local name. A name is one line of at most
     /// 64 characters with no control characters.
-    public static func setLocalName(_ name: String?, root: URL) throws {
+    package static func setLocalName(_ name: String?, root: URL) throws {
         let file = root.appending(path: namePath)
         guard let name = name?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
             if FileManager.default.fileExists(atPath: file.path) { try FileManager.default.removeItem(at: file) }
@@ -58,7 +58,7 @@ public enum DeviceIdentity {
     }
 
     /// `digits` random lowercase hex digits from the system's random source.
-    public static func randomHex(digits: Int) -> String {
+    package static func randomHex(digits: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         return String((0..<digits).map { _ in "0123456789abcdef".randomElement(using: &generator)! })
     }

@@ -1,9 +1,9 @@
-public import Foundation
+package import Foundation
 import Parallelism
 
 #if canImport(Glibc)
 import Glibc
-public import RoteModel
+package import RoteModel
 #endif
 
 /// `rote check`: every file's own problems and the rules that look across files, with only
@@ -16,18 +16,18 @@ public import RoteModel
 /// when file times may not yet have moved) keeps its problems and facts without being read.
 /// The cross-file rules then run over every file's facts. The answer is the full load's
 /// (`LibraryLoader.load`), which `everything` runs instead, and which a test holds this to.
-public enum LibraryCheck {
-    public struct Result: Sendable {
+package enum LibraryCheck {
+    package struct Result: Sendable {
         /// Every problem, in file order.
-        public var diagnostics: [Diagnostic]
-        public var fileCount: Int
-        public var entryCount: Int
-        public var deckCount: Int
+        package var diagnostics: [Diagnostic]
+        package var fileCount: Int
+        package var entryCount: Int
+        package var deckCount: Int
         /// Files read and parsed this time (every file the first time, or with `everything`).
-        public var filesRead: Int
+        package var filesRead: Int
 
-        public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
-        public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
+        package var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+        package var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
     }
 
     static let cacheName = "check.cache"
@@ -35,7 +35,7 @@ public enum LibraryCheck {
     /// own problems include those rules', so a cache of version 1 is read as empty.
     static let header = "rote-check-cache 2"
     /// Checks the library at `root`. With `everything`, every file is read, on every core.
-    public static func run(root: URL, everything: Bool = false) throws -> Result {
+    package static func run(root: URL, everything: Bool = false) throws -> Result {
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
         let loader = LibraryLoader(users: .all, includeSessions: true)
         let (listed, files) = try loader.list(root)

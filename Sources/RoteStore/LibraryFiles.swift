@@ -1,9 +1,9 @@
 import Foundation
-public import RoteModel
+package import RoteModel
 
 /// What a file in a library is, by its path. The path decides the format; a path that fits
 /// none is reported, not guessed at.
-public enum LibraryFile: Sendable, Equatable {
+package enum LibraryFile: Sendable, Equatable {
     case manifest
     case deckManifest(deck: String)
     case entry(deck: String, id: String)
@@ -20,7 +20,7 @@ public enum LibraryFile: Sendable, Equatable {
 
     /// Classifies a library-relative path, or explains why it cannot be part of the library.
     /// Only `.yaml` files are classified; callers skip other files (media, READMEs).
-    public static func classify(_ path: String) -> Result<LibraryFile, Diagnostic> {
+    package static func classify(_ path: String) -> Result<LibraryFile, Diagnostic> {
         if let common = classifyCommon(path) { return .success(common) }
         return classifyInFull(path)
     }

@@ -1,12 +1,12 @@
-public import Foundation
-public import Git
+package import Foundation
+package import Git
 
 /// The library's one writer: it holds the library's lock (`LibraryLock`) for as long as it
 /// lives, and its `git` has finished whatever a killed write left (`recoverInterruptedApply`)
 /// before the writer reads anything it will base its change on. Every command that changes a
 /// library takes one, so "callers hold the lock" is the type's promise, not a comment's.
-public final class LibraryWriter {
-    public let git: LibraryGit
+package final class LibraryWriter {
+    package let git: LibraryGit
     private let lock: LibraryLock?
     private let pool: LibraryGitPool?
 
@@ -16,7 +16,7 @@ public final class LibraryWriter {
     /// the pool holds the lock (`LibraryGitPool.beginWriting`) and the writer's commits are
     /// made behind it. Before anything else, a write a kill left half-done is undone and the
     /// commits a `rote serve` promised are made (`recoverInterruptedWrites`).
-    public init(
+    package init(
         root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() },
         pool: LibraryGitPool? = nil
     ) throws {
@@ -35,7 +35,7 @@ public final class LibraryWriter {
     /// Makes `git`, already open, the library's writer: takes the lock (or throws `busy` at
     /// once) and finishes what a killed write left, as above. For `LibrarySync`, whose git
     /// serves every step of a sync under the one lock.
-    public init(adopting git: LibraryGit, purpose: String) throws {
+    package init(adopting git: LibraryGit, purpose: String) throws {
         lock = try LibraryError.surfacing {
             let lock = try LibraryLock(root: git.root, purpose: purpose)
             try git.recoverInterruptedWrites()
@@ -49,7 +49,7 @@ public final class LibraryWriter {
     /// (`LibraryGit.recoverInterruptedSession`); true when there was one. Only a writer may:
     /// the lock it holds is what says the session that wrote the snapshot is not running.
     @discardableResult
-    public func recoverInterruptedSession() throws -> Bool {
+    package func recoverInterruptedSession() throws -> Bool {
         try git.recoverInterruptedSession()
     }
 
@@ -62,7 +62,7 @@ public final class LibraryWriter {
     }
 
     /// Runs `body` as the library's writer, the lock released when it returns.
-    public static func write<Result>(
+    package static func write<Result>(
         root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() },
         pool: LibraryGitPool? = nil,
         _ body: (LibraryGit) throws -> Result
@@ -83,11 +83,11 @@ public final class LibraryWriter {
 /// serial committer of this pool commits the journals in order with a git of its own. The pool
 /// holds the library's lock from the first writer until every journal is committed, so no
 /// other process writes in between; one writer of this process at a time, as with the lock.
-public final class LibraryGitPool: @unchecked Sendable {
+package final class LibraryGitPool: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: LibraryGit?
     /// True when writers' commits are made behind them (`rote serve`).
-    public let defersCommits: Bool
+    package let defersCommits: Bool
     /// The library's lock, while a writer of this process is at work or commits are pending.
     private var libraryLock: LibraryLock?
     /// The purpose of this process's writer at work, if one is.
@@ -105,7 +105,7 @@ public final class LibraryGitPool: @unchecked Sendable {
     private let gate = NSCondition()
     private var suspended = false
 
-    public init(defersCommits: Bool = false) {
+    package init(defersCommits: Bool = false) {
         self.defersCommits = defersCommits
     }
 
@@ -245,25 +245,25 @@ public final class LibraryGitPool: @unchecked Sendable {
     }
 
     /// Waits until every commit queued so far is made (or the committer stopped: `stalled`).
-    public func waitForCommits() {
+    package func waitForCommits() {
         commits.sync {}
     }
 
     /// Waits, without blocking a thread, until every commit queued so far is made.
-    public func commitsMade() async {
+    package func commitsMade() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in commits.async { done.resume() } }
     }
 
     /// Git's index (`.git/index`) as this pool's committer last left it: a process that keeps
     /// the library open tells its own commits — already in what it holds, through the writes
     /// it recorded — from another process's, after which it opens the library again.
-    public var lastCommittedIndexStamp: FileStamp? { lock.withLock { committedIndexStamp } }
+    package var lastCommittedIndexStamp: FileStamp? { lock.withLock { committedIndexStamp } }
     private var committedIndexStamp: FileStamp?
 
     /// How many writes of this pool changed a file an open library reads once, when it opens
     /// (`LibrarySettings`: `rote.yaml`, a deck's `deck.yaml`, a profile): a process that keeps
     /// the library open opens it again when this moved.
-    public var settingsWrites: Int { lock.withLock { settingsWriteCount } }
+    package var settingsWrites: Int { lock.withLock { settingsWriteCount } }
     private var settingsWriteCount = 0
 
     static func isSettingsFile(_ path: String) -> Bool {
@@ -274,18 +274,18 @@ public final class LibraryGitPool: @unchecked Sendable {
     }
 
     /// Why the committer stopped, when it did; its journals wait for the next writer.
-    public var committerError: (any Error)? { lock.withLock { stalled } }
+    package var committerError: (any Error)? { lock.withLock { stalled } }
 
     /// How many journals are written and not yet committed.
-    public var pendingCommits: Int { lock.withLock { pending } }
+    package var pendingCommits: Int { lock.withLock { pending } }
 
     /// Holds the committer before its next commit, until `resumeCommits` — for tests that
     /// look at a library between a write's answer and its commit.
-    public func suspendCommits() {
+    package func suspendCommits() {
         gate.withLock { suspended = true }
     }
 
-    public func resumeCommits() {
+    package func resumeCommits() {
         gate.withLock {
             suspended = false
             gate.broadcast()
@@ -307,7 +307,7 @@ extension LibraryGit {
     /// (`LibraryError.Code.uncommittedChanges`) rather than overwritten — for imports, which
     /// rewrite content a person may be editing.
     @discardableResult
-    public func apply(changes: [String: Data?], message: CommitMessage, protectingUncommittedEdits: Bool = false)
+    package func apply(changes: [String: Data?], message: CommitMessage, protectingUncommittedEdits: Bool = false)
         throws -> ObjectID?
     {
         try apply(changes: changes, message: rendered(message), protectingUncommittedEdits: protectingUncommittedEdits)
@@ -432,7 +432,7 @@ extension LibraryGit {
     /// Finishes what a killed `apply` left: when its commit landed there is nothing to do;
     /// when it did not, every file it named is put back as it was, and a note says so. Called
     /// under the library's lock before any change is written or pending work is committed.
-    public func recoverInterruptedApply() throws {
+    package func recoverInterruptedApply() throws {
         try recoverInterruptedCheckout()
         guard let text = try? String(contentsOf: journalURL, encoding: .utf8) else { return }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

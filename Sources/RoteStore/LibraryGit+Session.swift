@@ -4,10 +4,10 @@ import RoteModel
 extension LibraryGit {
     /// A study session in progress: what it has answered so far, rewritten after every card,
     /// until the session's own commit removes it.
-    public static let sessionSnapshotPath = ".git/rote/session.yaml"
+    package static let sessionSnapshotPath = ".git/rote/session.yaml"
     /// The same session whole (`StudySession.saved()`), beside its snapshot, so the next study
     /// session can go on where it stopped; gone once the snapshot is committed.
-    public static let sessionStatePath = ".git/rote/session-state.json"
+    package static let sessionStatePath = ".git/rote/session-state.json"
 
     /// Commits a session a kill interrupted: its snapshot names the answers given, whose
     /// reviews are already in the progress files, and every progress or profile file the

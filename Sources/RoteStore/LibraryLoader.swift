@@ -1,33 +1,33 @@
-public import Foundation
+package import Foundation
 import Git
 import Parallelism
 import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
-public import RoteModel
+package import RoteModel
 #endif
 
 /// Reads a library's files into a `LoadedLibrary`, parsing on every core.
-public struct LibraryLoader: Sendable {
+package struct LibraryLoader: Sendable {
     /// Whose learner files to read.
-    public enum Users: Sendable, Equatable {
+    package enum Users: Sendable, Equatable {
         case all
         case only(String)
     }
 
-    public var users: Users
+    package var users: Users
     /// Session files are history, needed by `check`, `log` and stats, not by study.
-    public var includeSessions: Bool
+    package var includeSessions: Bool
 
-    public init(users: Users = .all, includeSessions: Bool = true) {
+    package init(users: Users = .all, includeSessions: Bool = true) {
         self.users = users
         self.includeSessions = includeSessions
     }
 
     /// Loads the library at `root`. Throws only when there is no library at all; every
     /// problem with a file is a diagnostic in the result.
-    public func load(_ root: URL) throws -> LoadedLibrary {
+    package func load(_ root: URL) throws -> LoadedLibrary {
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
         var (library, files) = try list(root)
         let results = parseInParallel(root: root, files: files, decks: library.decks)
@@ -43,7 +43,7 @@ public struct LibraryLoader: Sendable {
     /// every other file it wants, classified, in path order — what `load` parses next.
     /// `listed` is a listing the caller already made by the same rules as `listFiles` (sorted,
     /// links followed only to files inside the library), so one walk of the folders serves both.
-    public func list(_ root: URL, listed: [String]? = nil) throws -> (LoadedLibrary, [(String, LibraryFile)]) {
+    package func list(_ root: URL, listed: [String]? = nil) throws -> (LoadedLibrary, [(String, LibraryFile)]) {
         let root = root.standardizedFileURL.resolvingSymlinksInPath()
         var library = LoadedLibrary(root: root)
         let manifestURL = root.appending(path: LibraryLocation.manifestName)
@@ -94,7 +94,7 @@ public struct LibraryLoader: Sendable {
     }
 
     /// Puts one parsed file's value and problems into the library.
-    public static func collect(_ result: ParseResult, into library: inout LoadedLibrary) {
+    package static func collect(_ result: ParseResult, into library: inout LoadedLibrary) {
         library.diagnostics += result.problems
         switch result.value {
         case let .entry(entry): library.entries.append(entry)
@@ -110,12 +110,12 @@ public struct LibraryLoader: Sendable {
 
     /// Entries in study order. Sorts their keys, each deck's place looked up once, and moves
     /// every entry once: entries are large and a 100 000-entry sort compares 1.7 million times.
-    public static func sortedInStudyOrder(_ entries: [Entry], deckOrder: [String]) -> [Entry] {
+    package static func sortedInStudyOrder(_ entries: [Entry], deckOrder: [String]) -> [Entry] {
         sortedInStudyOrder(entries, deckOrder: deckOrder) { ($0.deck, $0.sortKey, $0.id) }
     }
 
     /// Anything that stands for entries, in study order by the entry `key` gives.
-    public static func sortedInStudyOrder<Item>(
+    package static func sortedInStudyOrder<Item>(
         _ items: [Item], deckOrder: [String], key: (Item) -> (deck: String, sortKey: Int, id: String)
     ) -> [Item] {
         let order = Dictionary(deckOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -154,7 +154,7 @@ public struct LibraryLoader: Sendable {
     /// (`readdir` with the entry types it reports: Foundation's enumerator asked for resource
     /// values per file, which cost more than reading the files.)
     /// `folders` narrows the walk to those library-relative folders (a learner's progress, say).
-    public func listFiles(_ root: URL, under folders: [String] = ["corpus", "profiles"]) -> ([String], [Diagnostic]) {
+    package func listFiles(_ root: URL, under folders: [String] = ["corpus", "profiles"]) -> ([String], [Diagnostic]) {
         var paths: [String] = []
         var problems: [Diagnostic] = []
         let rootPath = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
@@ -206,14 +206,14 @@ public struct LibraryLoader: Sendable {
 
     /// Where a symbolic link in the library leads, by the rule every listing keeps: a link is
     /// followed to a file inside the library, never to a folder or out of the library.
-    public enum Link: Equatable, Sendable {
+    package enum Link: Equatable, Sendable {
         case file
         case notAFile
         case outside(target: String)
     }
 
     /// The link at `path`, relative to the library at `root`.
-    public static func link(at path: String, root: String) -> Link {
+    package static func link(at path: String, root: String) -> Link {
         let target = URL(fileURLWithPath: root + "/" + path).resolvingSymlinksInPath().standardizedFileURL.path
         let root = URL(fileURLWithPath: root).resolvingSymlinksInPath().standardizedFileURL.path
         guard target.hasPrefix(root + "/") else { return .outside(target: target) }
@@ -224,7 +224,7 @@ public struct LibraryLoader: Sendable {
 
     /// The file's bytes, refusing one over the size limit before reading it. One open, one
     /// fstat and one read: URL resource values cost more than parsing the file.
-    public func read(_ root: URL, _ path: String, _ problems: inout [Diagnostic]) -> Data? {
+    package func read(_ root: URL, _ path: String, _ problems: inout [Diagnostic]) -> Data? {
         let descriptor = open(root.path + "/" + path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             problems.append(.error(path, nil, "cannot read the file; check its permissions"))
@@ -265,7 +265,7 @@ public struct LibraryLoader: Sendable {
         return data
     }
 
-    public enum ParsedValue: Sendable {
+    package enum ParsedValue: Sendable {
         case entry(Entry)
         case domain(String, SkillDomain)
         case skill(String, Skill)
@@ -275,11 +275,11 @@ public struct LibraryLoader: Sendable {
         case letters(String, LetterAttemptsFile)
     }
 
-    public struct ParseResult: Sendable {
-        public var value: ParsedValue?
-        public var problems: [Diagnostic]
+    package struct ParseResult: Sendable {
+        package var value: ParsedValue?
+        package var problems: [Diagnostic]
 
-        public init(value: ParsedValue?, problems: [Diagnostic]) {
+        package init(value: ParsedValue?, problems: [Diagnostic]) {
             self.value = value
             self.problems = problems
         }
@@ -291,20 +291,20 @@ public struct LibraryLoader: Sendable {
 
     /// Reads and parses the library file at `path`, classified by its path; nil for a path
     /// that is no library file.
-    public func parse(root: URL, path: String, decks: [String: DeckManifest]) -> ParseResult? {
+    package func parse(root: URL, path: String, decks: [String: DeckManifest]) -> ParseResult? {
         guard case let .success(kind) = LibraryFile.classify(path) else { return nil }
         return parse(root: root, path: path, kind: kind, decks: decks)
     }
 
     /// Reads and parses one library file, as a full load does; `decks` gives entries their format.
-    public func parse(root: URL, path: String, kind: LibraryFile, decks: [String: DeckManifest]) -> ParseResult {
+    package func parse(root: URL, path: String, kind: LibraryFile, decks: [String: DeckManifest]) -> ParseResult {
         var problems: [Diagnostic] = []
         guard let data = read(root, path, &problems) else { return ParseResult(value: nil, problems: problems) }
         return parse(data, path: path, kind: kind, decks: decks)
     }
 
     /// Parses bytes already read from the library file at `path`.
-    public func parse(_ data: Data, path: String, kind: LibraryFile, decks: [String: DeckManifest]) -> ParseResult {
+    package func parse(_ data: Data, path: String, kind: LibraryFile, decks: [String: DeckManifest]) -> ParseResult {
         var problems: [Diagnostic] = []
         switch kind {
         case .manifest, .deckManifest, .saved:

@@ -1,15 +1,15 @@
-public import Foundation
-public import RoteModel
+package import Foundation
+package import RoteModel
 
 /// Finds the library a command works on, the way git finds a repository.
-public enum LibraryLocation {
-    public static let manifestName = "rote.yaml"
+package enum LibraryLocation {
+    package static let manifestName = "rote.yaml"
 
     /// Resolves, in order: an explicit path (`-C` or `ROTE_LIBRARY`), which must be a
     /// library; the current folder or the nearest parent holding `rote.yaml`; else the user's
     /// default library (`$XDG_DATA_HOME/rote`, `~/.local/share/rote`), which `isDefault`
     /// reports so the caller can create it on first use.
-    public static func resolve(
+    package static func resolve(
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
         currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     ) throws -> (root: URL, isDefault: Bool) {
@@ -42,7 +42,7 @@ public enum LibraryLocation {
     /// error naming its line, never a silent fallback: it says who the default learner is and
     /// whether the library is anonymous, so without it Rote would act for the login name, or
     /// name a person in an anonymous library's commits.
-    public static func readManifest(root: URL) throws -> LibraryManifest? {
+    package static func readManifest(root: URL) throws -> LibraryManifest? {
         guard let data = FileManager.default.contents(atPath: root.appending(path: manifestName).path) else {
             return nil
         }
@@ -56,7 +56,7 @@ public enum LibraryLocation {
 
     /// What to say about a `rote.yaml` that does not read: each problem with its line, and
     /// what to do.
-    public static func manifestError(_ problems: [Diagnostic], data: Data) -> LibraryError {
+    package static func manifestError(_ problems: [Diagnostic], data: Data) -> LibraryError {
         let text = String(decoding: data, as: UTF8.self)
         let markers = text.split(separator: "\n", omittingEmptySubsequences: false).contains {
             $0.hasPrefix("<<<<<<<") || $0.hasPrefix(">>>>>>>")
@@ -73,12 +73,12 @@ public enum LibraryLocation {
         )
     }
 
-    public static func isLibrary(_ url: URL) -> Bool {
+    package static func isLibrary(_ url: URL) -> Bool {
         FileManager.default.fileExists(atPath: url.appending(path: manifestName).path)
     }
 
     /// `$XDG_DATA_HOME/rote`, else `$HOME/.local/share/rote`.
-    public static func defaultLibrary(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func defaultLibrary(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
             return URL(fileURLWithPath: data, isDirectory: true).appending(path: "rote")
         }
@@ -92,7 +92,7 @@ public enum LibraryLocation {
     /// This is the one place a learner name enters Rote, and it becomes part of file paths
     /// (`profiles/<user>/…`, `.git/rote/launch-<user>.index`), so a name that is not a slug —
     /// `../../victim`, a slash, an empty segment — is refused here, for every command.
-    public static func user(
+    package static func user(
         explicit: String?, manifest: LibraryManifest?,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> String {
@@ -122,7 +122,7 @@ public enum LibraryLocation {
         return user
     }
 
-    public static func loginUser(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func loginUser(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         Slug.make(from: environment["USER"] ?? environment["LOGNAME"] ?? NSUserName())
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -8,26 +8,26 @@ import Glibc
 /// `flock` on `.git/rote/lock`, so the kernel releases it when the holder dies — a crashed
 /// process never leaves a stale lock behind. The holder's pid and command are written into
 /// the file so a second process can say who holds it.
-public final class LibraryLock: @unchecked Sendable {
-    public struct Busy: Error, CustomStringConvertible {
+package final class LibraryLock: @unchecked Sendable {
+    package struct Busy: Error, CustomStringConvertible {
         /// The holder's note: `pid 4242: rote sync`.
-        public let holder: String
+        package let holder: String
         /// What is locked, for the message: "this library", "the mirror of https://…".
-        public var resource = "this library"
+        package var resource = "this library"
 
-        public init(holder: String, resource: String = "this library") {
+        package init(holder: String, resource: String = "this library") {
             self.holder = holder
             self.resource = resource
         }
 
         /// The holder's process id, from its note.
-        public var pid: Int32? {
+        package var pid: Int32? {
             guard holder.hasPrefix("pid ") else { return nil }
             return Int32(holder.dropFirst(4).prefix { $0 != ":" })
         }
 
         /// What the holder is doing, from its note: `sync`, `study`, `ignore`.
-        public var purpose: String? {
+        package var purpose: String? {
             guard let range = holder.range(of: ": rote ") else { return nil }
             return String(holder[range.upperBound...])
         }
@@ -35,9 +35,9 @@ public final class LibraryLock: @unchecked Sendable {
         /// True when the holder is this very process — a `rote serve` whose own writer (a
         /// study session, a write in progress) or queue of commits holds the library: then
         /// there is no other process to name, wait for or stop.
-        public var heldByThisProcess: Bool { pid == getpid() }
+        package var heldByThisProcess: Bool { pid == getpid() }
 
-        public var description: String {
+        package var description: String {
             if heldByThisProcess {
                 return
                     "this same rote process is already using \(resource) (rote \(purpose ?? "write")); try again once that is done"
@@ -47,10 +47,10 @@ public final class LibraryLock: @unchecked Sendable {
     }
 
     private let descriptor: Int32
-    public let url: URL
+    package let url: URL
 
     /// Takes the library's lock or throws `Busy` at once (no waiting).
-    public convenience init(root: URL, purpose: String) throws {
+    package convenience init(root: URL, purpose: String) throws {
         try self.init(file: root.appending(path: ".git/rote/lock"), resource: "this library", purpose: purpose)
     }
 
@@ -58,7 +58,7 @@ public final class LibraryLock: @unchecked Sendable {
     /// once. `resource` names what the lock guards in the busy message. Used for the library
     /// and for device-local state beside it that processes not holding the library's lock
     /// also change (a publisher's mirror).
-    public init(file: URL, resource: String, purpose: String) throws {
+    package init(file: URL, resource: String, purpose: String) throws {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         // No stored property is set until the lock is held: once they all are, a throw runs
         // `deinit`, which would truncate and close this number again — by then another

@@ -6,12 +6,12 @@ import Foundation
 /// to the terminal, an app embedding RoteKit to its own log, and by default they go nowhere.
 /// Process-wide, because recoveries run inside whichever writer takes the lock next, far from
 /// any call that could take a closure.
-public enum LibraryNotices {
+package enum LibraryNotices {
     nonisolated(unsafe) private static var sink: @Sendable (String) -> Void = { _ in }
     private static let lock = NSLock()
 
     /// Sends every notice from now on to `handler` (one line each, without a trailing newline).
-    public static func route(to handler: @escaping @Sendable (String) -> Void) {
+    package static func route(to handler: @escaping @Sendable (String) -> Void) {
         lock.withLock { sink = handler }
     }
 

@@ -1,11 +1,11 @@
-public import Foundation
-public import RoteModel
+package import Foundation
+package import RoteModel
 import Scheduling
 
 /// What one file contributes to the rules that look across files — a few fields, kept for
 /// every file by the incremental check (`LibraryCheck`) so that an unchanged file need not be
 /// parsed again for them.
-public enum FileFacts: Sendable, Equatable {
+package enum FileFacts: Sendable, Equatable {
     /// An entry: its place in study order and what the rules compare.
     case entry(EntryFacts)
     case domain(key: String, uuid: String?, published: Bool)
@@ -17,21 +17,21 @@ public enum FileFacts: Sendable, Equatable {
     /// taken: later, only some of those can still be (time only moves on).
     case progress(user: String, entry: String, ahead: [AheadReview])
 
-    public struct EntryFacts: Sendable, Equatable {
-        public enum Content: Sendable, Equatable {
+    package struct EntryFacts: Sendable, Equatable {
+        package enum Content: Sendable, Equatable {
             case vocabulary(word: String, pos: String, quality: VocabularyFacts)
             case letter(glyph: String, order: Int)
             case question(uuid: String?, published: Bool)
             case passage
         }
 
-        public var id: String
-        public var deck: String
-        public var path: String
-        public var sortKey: Int
-        public var content: Content
+        package var id: String
+        package var deck: String
+        package var path: String
+        package var sortKey: Int
+        package var content: Content
 
-        public init(id: String, deck: String, path: String, sortKey: Int, content: Content) {
+        package init(id: String, deck: String, path: String, sortKey: Int, content: Content) {
             self.id = id
             self.deck = deck
             self.path = path
@@ -39,7 +39,7 @@ public enum FileFacts: Sendable, Equatable {
             self.content = content
         }
 
-        public init(_ entry: Entry) {
+        package init(_ entry: Entry) {
             let content: Content
             switch entry.content {
             case let .vocabulary(word):
@@ -53,32 +53,32 @@ public enum FileFacts: Sendable, Equatable {
     }
 
     /// What the content-quality rules compare across a deck's words (`ContentRulesCheck`).
-    public struct VocabularyFacts: Sendable, Equatable, Codable {
-        public var rank: Int?
+    package struct VocabularyFacts: Sendable, Equatable, Codable {
+        package var rank: Int?
         /// `translation` and `alternatives[n]` (1-based) that have no Arabic letter.
-        public var nonArabic: [String]
+        package var nonArabic: [String]
         /// Each reverse-translation question's id and distractors, for the part-of-speech rule.
-        public var questions: [Question]
+        package var questions: [Question]
 
-        public struct Question: Sendable, Equatable, Codable {
-            public var id: String
-            public var kind: String
-            public var distractors: [String]
+        package struct Question: Sendable, Equatable, Codable {
+            package var id: String
+            package var kind: String
+            package var distractors: [String]
 
-            public init(id: String, kind: String, distractors: [String]) {
+            package init(id: String, kind: String, distractors: [String]) {
                 self.id = id
                 self.kind = kind
                 self.distractors = distractors
             }
         }
 
-        public init(rank: Int? = nil, nonArabic: [String] = [], questions: [Question] = []) {
+        package init(rank: Int? = nil, nonArabic: [String] = [], questions: [Question] = []) {
             self.rank = rank
             self.nonArabic = nonArabic
             self.questions = questions
         }
 
-        public init(_ word: VocabularyEntry) {
+        package init(_ word: VocabularyEntry) {
             var nonArabic: [String] = []
             if !ContentQuality.hasArabicLetter(word.translation) { nonArabic.append("translation") }
             for (index, alternative) in word.alternatives.enumerated()
@@ -94,11 +94,11 @@ public enum FileFacts: Sendable, Equatable {
     }
 
     /// One set of fitted parameters: `fsrs_parameters`, or `<deck>:` under `deck_fsrs_parameters`.
-    public struct FittedParameters: Sendable, Equatable {
-        public var key: String
-        public var values: [Double]
+    package struct FittedParameters: Sendable, Equatable {
+        package var key: String
+        package var values: [Double]
 
-        public init(key: String, values: [Double]) {
+        package init(key: String, values: [Double]) {
             self.key = key
             self.values = values
         }
@@ -111,18 +111,18 @@ public enum FileFacts: Sendable, Equatable {
         }
     }
 
-    public struct AheadReview: Sendable, Equatable {
-        public var id: String
-        public var at: Date
+    package struct AheadReview: Sendable, Equatable {
+        package var id: String
+        package var at: Date
 
-        public init(id: String, at: Date) {
+        package init(id: String, at: Date) {
             self.id = id
             self.at = at
         }
     }
 
     /// The facts of a parsed file's value; nil for files the rules do not look at.
-    public init?(_ value: LibraryLoader.ParsedValue) {
+    package init?(_ value: LibraryLoader.ParsedValue) {
         switch value {
         case let .entry(entry): self = .entry(EntryFacts(entry))
         case let .domain(key, domain): self = .domain(key: key, uuid: domain.uuid, published: domain.published)
@@ -138,7 +138,7 @@ public enum FileFacts: Sendable, Equatable {
     }
 
     /// Every file's facts in a loaded library.
-    public static func of(_ library: LoadedLibrary) -> [FileFacts] {
+    package static func of(_ library: LoadedLibrary) -> [FileFacts] {
         var values: [LibraryLoader.ParsedValue] = library.entries.map { .entry($0) }
         values += library.domains.map { .domain($0, $1) } + library.skills.map { .skill($0, $1) }
         values += library.profiles.map { .profile($0, $1) }
@@ -149,14 +149,14 @@ public enum FileFacts: Sendable, Equatable {
 
 /// The rules that look across files: references between files, duplicate ids, publish rules.
 /// Rules inside one file live with that file's codec.
-public enum LibraryValidator {
-    public static func crossFileProblems(_ library: LoadedLibrary) -> [Diagnostic] {
+package enum LibraryValidator {
+    package static func crossFileProblems(_ library: LoadedLibrary) -> [Diagnostic] {
         crossFileProblems(
             root: library.root, manifest: library.manifest, decks: library.decks, facts: FileFacts.of(library))
     }
 
     /// The same rules over the files' facts, for a check that reads only what changed.
-    public static func crossFileProblems(
+    package static func crossFileProblems(
         root: URL, manifest: LibraryManifest?, decks: [String: DeckManifest], facts: [FileFacts]
     ) -> [Diagnostic] {
         var problems: [Diagnostic] = []

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Which library paths take which of Rote's merge drivers: the one table behind the tracked
 /// `.gitattributes` a new library gets, the `.git/info/attributes` every clone is given by
@@ -8,21 +8,21 @@ public import Foundation
 /// A library created before a rule existed (say `letters/**`) keeps its old tracked
 /// `.gitattributes`; `.git/info/attributes` holds the full table and takes precedence over it
 /// for git and libgit2 alike, so every clone merges by the current rules either way.
-public enum MergeRules {
+package enum MergeRules {
     /// One line of the table: a path pattern and the driver kind it takes (the `<kind>` of
     /// `rote merge-driver <kind>`, the driver named `rote-<kind>`).
-    public struct Rule: Sendable, Equatable {
+    package struct Rule: Sendable, Equatable {
         /// A gitattributes pattern relative to the library root, made of literal segments,
         /// `*` (one non-empty segment) and, last, `**` (anything inside the folder).
-        public let pattern: String
-        public let kind: String
+        package let pattern: String
+        package let kind: String
 
-        public var driver: String { MergeRules.driverName(kind) }
+        package var driver: String { MergeRules.driverName(kind) }
         /// The rule as a gitattributes line.
-        public var line: String { "\(pattern) merge=\(driver)" }
+        package var line: String { "\(pattern) merge=\(driver)" }
     }
 
-    public static let rules: [Rule] = [
+    package static let rules: [Rule] = [
         Rule(pattern: "profiles/*/progress/**", kind: "progress"),
         Rule(pattern: "profiles/*/profile.yaml", kind: "profile"),
         Rule(pattern: "profiles/*/sessions/**", kind: "immutable"),
@@ -32,10 +32,10 @@ public enum MergeRules {
     ]
 
     /// The driver name git and libgit2 know a kind by: `rote-progress`, ….
-    public static func driverName(_ kind: String) -> String { "rote-\(kind)" }
+    package static func driverName(_ kind: String) -> String { "rote-\(kind)" }
 
     /// The tracked `.gitattributes` of a new library.
-    public static var gitAttributes: String {
+    package static var gitAttributes: String {
         "# Rote's merge drivers (defined by `rote setup-git`); see docs/sync.md.\n"
             + rules.map { $0.line + "\n" }.joined()
     }
@@ -43,7 +43,7 @@ public enum MergeRules {
     /// The driver kind for a path relative to the library root, or nil for paths git merges
     /// line by line itself. Matches as git matches the table's patterns: a folder itself
     /// (`profiles/ana/progress`), a trailing slash or an empty segment names no file.
-    public static func kind(forPath path: String) -> String? {
+    package static func kind(forPath path: String) -> String? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !segments.contains(where: \.isEmpty) else { return nil }
         return rules.first { matches($0.pattern, segments) }?.kind
@@ -65,7 +65,7 @@ public enum MergeRules {
     static let blockEnd = "# End of Rote's merge rules."
 
     /// The block of rules in `.git/info/attributes`.
-    public static var infoAttributesBlock: String {
+    package static var infoAttributesBlock: String {
         ([blockStart] + rules.map(\.line) + [blockEnd]).map { $0 + "\n" }.joined()
     }
 
@@ -74,7 +74,7 @@ public enum MergeRules {
     /// `.gitattributes` in precedence, so a library whose `.gitattributes` predates a rule
     /// still merges by it. Returns true when the file changed.
     @discardableResult
-    public static func installInfoAttributes(gitDirectory: URL) throws -> Bool {
+    package static func installInfoAttributes(gitDirectory: URL) throws -> Bool {
         let url = gitDirectory.appending(path: "info/attributes")
         let existing = FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) } ?? ""
         var kept: [Substring] = []

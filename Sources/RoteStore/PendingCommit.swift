@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Git
 
 /// A commit promised but not yet made: `rote serve` answers a write once its files are durable
@@ -12,19 +12,19 @@ import Git
 /// The commit is made from the journal's bytes, not from the work tree, so a later write to
 /// the same file, already on disk, does not slip into an earlier commit: once the journals
 /// are committed the log is exactly what committing each write at once would have made.
-public struct PendingCommit: Sendable, Equatable {
-    public var changes: [String: Data?]
-    public var message: String
-    public var user: String
-    public var date: Date
+package struct PendingCommit: Sendable, Equatable {
+    package var changes: [String: Data?]
+    package var message: String
+    package var user: String
+    package var date: Date
 
-    public static let folder = ".git/rote/pending-commits"
+    package static let folder = ".git/rote/pending-commits"
     /// Seconds since 1970 a journal's date may hold: years 0000 to 9999, what a timestamp of
     /// Rote's files can say (`Timestamp`). Excludes NaN and the infinities.
     static let committableSeconds = -62_167_219_200.0...253_402_300_799.0
     static let header = "rote pending commit 1\n"
 
-    public init(changes: [String: Data?], message: String, user: String, date: Date) {
+    package init(changes: [String: Data?], message: String, user: String, date: Date) {
         self.changes = changes
         self.message = message
         self.user = user
@@ -34,7 +34,7 @@ public struct PendingCommit: Sendable, Equatable {
     /// A header line, then length-prefixed fields (paths and bytes may hold anything), then
     /// `end`: `user <n>`, `date <seconds>`, `message <n>`, and per path `file <n> <path>` or
     /// `remove <path>`, each length followed by a newline and that many bytes and a newline.
-    public func encoded() -> Data {
+    package func encoded() -> Data {
         var out = Data(Self.header.utf8)
         func field(_ name: String, _ bytes: Data) {
             out.append(Data("\(name) \(bytes.count)\n".utf8))
@@ -58,7 +58,7 @@ public struct PendingCommit: Sendable, Equatable {
     }
 
     /// The journal `data` holds, or nil when it is not one whole journal.
-    public static func decode(_ data: Data) -> PendingCommit? {
+    package static func decode(_ data: Data) -> PendingCommit? {
         let bytes = [UInt8](data)
         var at = 0
         func line() -> String? {
@@ -115,7 +115,7 @@ public struct PendingCommit: Sendable, Equatable {
     /// would ever remove them, as the folder is outside the work tree git's status scans. A
     /// live writer's file stays. Returns their library paths.
     @discardableResult
-    public static func removeAbandonedTemporaryFiles(in root: URL) -> [String] {
+    package static func removeAbandonedTemporaryFiles(in root: URL) -> [String] {
         let folder = root.appending(path: Self.folder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         let abandoned = names.filter { AtomicFile.isTemporary(path: $0) && AtomicFile.isAbandoned(path: $0) }.sorted()
@@ -124,7 +124,7 @@ public struct PendingCommit: Sendable, Equatable {
     }
 
     /// The pending commits of the library at `root`, oldest first (by their number).
-    public static func journals(in root: URL) -> [URL] {
+    package static func journals(in root: URL) -> [URL] {
         let folder = root.appending(path: Self.folder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".commit") }.sorted().map {
@@ -140,7 +140,7 @@ extension LibraryGit {
     /// the commit and the removal) adds nothing, as its tree is already HEAD's. Returns how
     /// many journals there were. Called under the library's lock, before anything is read.
     @discardableResult
-    public func commitPendingJournals(committed: (() -> Void)? = nil) throws -> Int {
+    package func commitPendingJournals(committed: (() -> Void)? = nil) throws -> Int {
         PendingCommit.removeAbandonedTemporaryFiles(in: root)
         let journals = PendingCommit.journals(in: root)
         for url in journals {
@@ -167,13 +167,13 @@ extension LibraryGit {
     }
 
     /// True when HEAD's tree has a file at `path`.
-    public func isCommitted(_ path: String) throws -> Bool {
+    package func isCommitted(_ path: String) throws -> Bool {
         try repository.headCommit()?.tree().entryID(atPath: path) != nil
     }
 
     /// What every writer does first: undoes a write killed half-way (`recoverInterruptedApply`),
     /// then commits the commits a `rote serve` promised (`commitPendingJournals`).
-    public func recoverInterruptedWrites() throws {
+    package func recoverInterruptedWrites() throws {
         try recoverInterruptedApply()
         try commitPendingJournals()
     }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import SystemPackage
 
 #if canImport(Glibc)
@@ -10,13 +10,13 @@ import RoteModel
 /// whose bytes are not kept: no allocation, and no fresh pages to fault in, per file. The
 /// folder of the last file stays open, and files are opened by name relative to it: the
 /// kernel walks one component, not the whole path, for a file beside the last.
-public final class ReadBuffer {
+package final class ReadBuffer {
     private var storage: UnsafeMutableRawPointer
     private var capacity: Int
     private var folder: [UInt8] = []
     private var folderDescriptor: Int32 = -1
 
-    public init(capacity: Int = 1 << 16) {
+    package init(capacity: Int = 1 << 16) {
         self.capacity = capacity
         storage = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     }
@@ -29,7 +29,7 @@ public final class ReadBuffer {
     /// The whole file at `path` (relative to `root`), its bytes valid until the next read,
     /// and its stat, taken before reading; nil when it cannot be opened, is over the size
     /// limit, or comes up short (`LibraryLoader.read` then says which).
-    public func read(root: String, path: String) -> (bytes: UnsafeRawBufferPointer, info: stat)? {
+    package func read(root: String, path: String) -> (bytes: UnsafeRawBufferPointer, info: stat)? {
         var path = path
         let descriptor = path.withUTF8 { path -> Int32 in
             let slash = path.lastIndex(of: UInt8(ascii: "/"))

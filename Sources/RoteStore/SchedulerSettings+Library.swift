@@ -1,6 +1,6 @@
 import Foundation
-public import RoteModel
-public import Scheduling
+package import RoteModel
+package import Scheduling
 
 extension SchedulerSettings {
     /// The settings an entry of `deck` is replayed with for a learner: the deck's scheduler,
@@ -11,7 +11,8 @@ extension SchedulerSettings {
     /// cannot fail; parameters outside py-fsrs's bounds (a hand edit `rote check` reports) give
     /// way to the defaults, and should a combination still be refused, the defaults for the
     /// deck's scheduler apply.
-    public static func forDeck(_ deck: DeckManifest?, profile: Profile?, deckName: String? = nil) -> SchedulerSettings {
+    package static func forDeck(_ deck: DeckManifest?, profile: Profile?, deckName: String? = nil) -> SchedulerSettings
+    {
         let settings = profile?.settings
         for parameters in [profile?.fsrsParameters(for: deckName), nil] {
             if let chosen = try? SchedulerSettings(

@@ -1,5 +1,5 @@
 import Foundation
-public import RoteModel
+package import RoteModel
 
 /// The commit message of one study session, readable in `git log --oneline`:
 ///
@@ -10,18 +10,18 @@ public import RoteModel
 ///     Rote-User: ana
 ///
 /// The trailers let `rote log` rebuild the session list from history alone.
-public enum SessionCommitMessage {
-    public static let sessionTrailer = "Rote-Session"
-    public static let deviceTrailer = "Rote-Device"
-    public static let userTrailer = "Rote-User"
-    public static let recoveredTrailer = "Rote-Recovered"
-    public static let erasureTrailer = "Rote-Erasure"
+package enum SessionCommitMessage {
+    package static let sessionTrailer = "Rote-Session"
+    package static let deviceTrailer = "Rote-Device"
+    package static let userTrailer = "Rote-User"
+    package static let recoveredTrailer = "Rote-Recovered"
+    package static let erasureTrailer = "Rote-Erasure"
     /// Beside `Rote-Erasure`: what of the learner was erased; absent for all of it (`rote forget`).
     package static let erasureScopeTrailer = "Rote-Erasure-Scope"
     /// The scope of `rote consent withdraw`: the learner's passage practice.
     package static let passagesScope = "passages"
 
-    public static func make(for session: SessionFile, recovered: Bool = false) -> CommitMessage {
+    package static func make(for session: SessionFile, recovered: Bool = false) -> CommitMessage {
         let reviews = session.reviews
         var summary =
             "Study: \(reviews) review\(reviews == 1 ? "" : "s") (\(session.again) again, \(session.hard) hard, \(session.good) good, \(session.easy) easy)"
@@ -43,7 +43,7 @@ public enum SessionCommitMessage {
     }
 
     /// The value of a `Key: value` trailer in a commit message, if present.
-    public static func trailer(_ key: String, in message: String) -> String? {
+    package static func trailer(_ key: String, in message: String) -> String? {
         for line in message.split(separator: "\n").reversed() where line.hasPrefix(key + ": ") {
             return String(line.dropFirst(key.count + 2)).trimmingCharacters(in: .whitespaces)
         }

@@ -1,8 +1,8 @@
-public import RoteModel
+package import RoteModel
 
 extension SessionFile {
     /// `profiles/<user>/sessions/<yyyy>/<mm>/<id>.yaml`.
-    public static func path(for session: SessionFile) -> String {
+    package static func path(for session: SessionFile) -> String {
         LibraryPaths.session(session)
     }
 }

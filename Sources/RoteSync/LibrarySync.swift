@@ -57,14 +57,14 @@ public struct MergeSummary: Sendable, Equatable {
 /// `rote sync`: commit pending work → fetch → fast-forward or merge in process (with Rote's
 /// merge drivers) → commit the merge → push; a rejected push (someone pushed meanwhile)
 /// fetches and merges again, a bounded number of times.
-public final class LibrarySync {
-    public let git: LibraryGit
-    public let remoteName: String
-    public let credentials: Credentials
-    public let maximumRounds: Int
+package final class LibrarySync {
+    package let git: LibraryGit
+    package let remoteName: String
+    package let credentials: Credentials
+    package let maximumRounds: Int
     let progress: (String) -> Void
 
-    public init(
+    package init(
         git: LibraryGit, remoteName: String = "origin", credentials: Credentials = Credentials(),
         maximumRounds: Int = 5,
         progress: @escaping (String) -> Void = { _ in }
@@ -79,7 +79,7 @@ public final class LibrarySync {
 
     var repository: Repository { git.repository }
 
-    public func sync() throws -> SyncReport {
+    package func sync() throws -> SyncReport {
         var report = SyncReport()
         // The library's writer, like any other: beside a live `rote study` this is refused,
         // and nothing of that session is touched.
@@ -310,7 +310,7 @@ public final class LibrarySync {
     /// and writing no file: libgit2's merge with Rote's drivers, every conflict resolved by
     /// `resolve`, the merged tree, what it brought in, and the merge commit. The merge
     /// benchmark times this, so its figure is the product's.
-    public func mergeCommit(ours head: Commit, theirs theirCommit: Commit) throws -> (
+    package func mergeCommit(ours head: Commit, theirs theirCommit: Commit) throws -> (
         tree: Tree, commit: ObjectID, summary: MergeSummary, changed: [String], conflicts: [String],
         erasureDrops: [ErasureDrop]
     ) {
@@ -375,7 +375,7 @@ public final class LibrarySync {
 
     /// Rote's drivers for this library's merges, with its decks' and learners' settings read
     /// afresh (a sync may follow edits to them).
-    public func installMergeDrivers() throws {
+    package func installMergeDrivers() throws {
         try MergeDrivers.register(for: repository, settings: MergeDrivers.settingsResolver(root: git.root))
     }
 
@@ -428,7 +428,7 @@ public final class LibrarySync {
 }
 
 /// `rote forget` marks its commit with `Rote-Erasure: <user>`; a merge keeps such a deletion.
-public enum ErasureRule {
+package enum ErasureRule {
     /// The learner a `profiles/<user>/…` path belongs to.
     static func user(of path: String) -> String? {
         let parts = path.split(separator: "/")

@@ -1,20 +1,20 @@
-public import Foundation
-public import Git
+package import Foundation
+package import Git
 import RoteModel
 import RoteStore
-public import Scheduling
+package import Scheduling
 
 /// Rote's merge drivers, registered with libgit2 in process under the names `.gitattributes`
 /// uses (`rote-progress`, `rote-profile`, `rote-immutable`), and the settings they replay
 /// progress with.
-public enum MergeDrivers {
-    public static func driverName(_ kind: MergeKind) -> String { MergeRules.driverName(kind.rawValue) }
+package enum MergeDrivers {
+    package static func driverName(_ kind: MergeKind) -> String { MergeRules.driverName(kind.rawValue) }
 
     /// The scheduler settings for a progress path `profiles/<user>/progress/<deck>/…`: the
     /// deck's scheduler and the learner's retention, read from that deck's `deck.yaml` and
     /// that learner's `profile.yaml` under `root` — only those files, once each, however many
     /// files a merge touches and however large the library is.
-    public static func settingsResolver(root: URL) -> @Sendable (String) -> SchedulerSettings {
+    package static func settingsResolver(root: URL) -> @Sendable (String) -> SchedulerSettings {
         let cache = SettingsCache(root: root)
         return { path in cache.settings(for: path) }
     }
@@ -22,7 +22,7 @@ public enum MergeDrivers {
     /// Registers (or re-registers) Rote's drivers for merges in `repository`, replaying
     /// progress with `settings`: each library's merges use its own settings, however many
     /// libraries this process merges at once.
-    public static func register(
+    package static func register(
         for repository: Repository, settings: @escaping @Sendable (String) -> SchedulerSettings
     ) throws {
         for kind in MergeKind.allCases {
@@ -40,7 +40,7 @@ public enum MergeDrivers {
     }
 
     /// What a driver git runs (`rote merge-driver KIND %O %A %B %P`) did.
-    public enum GitDriverOutcome: Sendable, Equatable {
+    package enum GitDriverOutcome: Sendable, Equatable {
         /// Merged; `warnings` are the values both sides changed differently that the merge
         /// kept one of and listed (`EditConflict`), which git cannot see in a clean merge.
         case merged(warnings: [String])
@@ -51,7 +51,7 @@ public enum MergeDrivers {
     /// Runs the `kind` driver as git does, once per file, at the top of the work tree `root`:
     /// merges the files `base`, `ours` and `theirs` and writes the result over `ours`. Reads
     /// only the deck's and the learner's files for the settings, never the whole library.
-    public static func runForGit(kind: MergeKind, base: URL, ours: URL, theirs: URL, path: String, root: URL)
+    package static func runForGit(kind: MergeKind, base: URL, ours: URL, theirs: URL, path: String, root: URL)
         throws -> GitDriverOutcome
     {
         guard let oursData = FileManager.default.contents(atPath: ours.path),
@@ -87,7 +87,7 @@ public enum MergeDrivers {
     /// library's tracked `.gitattributes`. In an anonymous library it also gives plain git
     /// Rote's anonymous identity (`CommitAuthor.configureGit`), so a clone commits as anonymously
     /// as the library it came from.
-    public static func configure(_ repository: Repository, rotePath: String) throws {
+    package static func configure(_ repository: Repository, rotePath: String) throws {
         try MergeRules.installInfoAttributes(gitDirectory: repository.gitDirectory)
         if let root = repository.workTree { try CommitAuthor.configureGit(repository, root: root) }
         let config = try repository.config()

@@ -1,5 +1,5 @@
-public import Foundation
-public import RoteModel
+package import Foundation
+package import RoteModel
 
 /// FSRS-6 exactly as py-fsrs 6.3.2 computes it: one review at a time, same formulas, same order
 /// of floating-point operations, same rounding.
@@ -17,8 +17,8 @@ public import RoteModel
 /// once). `review` answers update stability and difficulty; again there goes to `relearning`
 /// (or stays in review when there are no relearning steps). A second review on the same day
 /// uses the short-term stability formula.
-public struct FSRS: Sendable {
-    public let settings: SchedulerSettings
+package struct FSRS: Sendable {
+    package let settings: SchedulerSettings
 
     // The weights the formulas read per review, unpacked: no array bounds checks in the hot
     // loop. (w4, w5, w8, w17 and w18 only enter through the precomputed terms below.)
@@ -47,10 +47,10 @@ public struct FSRS: Sendable {
     /// Euler's number as Python's `math.e`.
     static let e = 2.718281828459045
     /// py-fsrs's `STABILITY_MIN`.
-    public static let minimumStability = 0.001
-    public static let difficultyRange = 1.0...10.0
+    package static let minimumStability = 0.001
+    package static let difficultyRange = 1.0...10.0
 
-    public init(settings: SchedulerSettings) {
+    package init(settings: SchedulerSettings) {
         self.settings = settings
         let w = settings.parameters.values
         (w0, w1, w2, w3) = (w[0], w[1], w[2], w[3])
@@ -77,7 +77,7 @@ public struct FSRS: Sendable {
     /// `fuzz` is the draw in `0..<1` for this review (see `Fuzz.unit`), or nil for no fuzz; it
     /// only matters when the answer lands in review, and is ignored when the settings turn fuzz
     /// off.
-    public func next(after state: MemoryState?, grade: Grade, at time: Date, fuzz: Double? = nil) -> MemoryState {
+    package func next(after state: MemoryState?, grade: Grade, at time: Date, fuzz: Double? = nil) -> MemoryState {
         var card = Card(state)
         review(&card, grade: grade, at: time.timeIntervalSince1970, fuzz: fuzz)
         return card.memoryState
@@ -180,7 +180,7 @@ public struct FSRS: Sendable {
     }
 
     /// The probability of recall at `time`; 0 for an entry never reviewed.
-    public func retrievability(of state: MemoryState, at time: Date) -> Double {
+    package func retrievability(of state: MemoryState, at time: Date) -> Double {
         guard let last = state.lastReview, let stability = state.stability else { return 0 }
         let days = Self.wholeDays(from: last.timeIntervalSince1970, to: time.timeIntervalSince1970)
         return retrievability(stability: stability, elapsedDays: max(0, days))
@@ -188,7 +188,7 @@ public struct FSRS: Sendable {
 
     /// Days until recall probability falls to the desired retention, rounded half to even,
     /// clamped to 1…maximum interval (`_next_interval`).
-    public func nextInterval(stability: Double) -> Int {
+    package func nextInterval(stability: Double) -> Int {
         let days = ((stability / factor) * retentionTerm).rounded(.toNearestOrEven)
         // Written so NaN (a stability no reader should let through) also takes the maximum
         // rather than trapping in `Int(_:)`.

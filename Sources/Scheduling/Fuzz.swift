@@ -12,38 +12,38 @@
 /// days either way, where `overlap(d, a…b) = max(0, min(d, b) − a)`. Intervals under 2.5 days
 /// are never fuzzed; a fuzzed interval is never under 2 days nor over the maximum interval.
 /// For example 10 days → delta 1.975 → 8…12 days; 100 days → delta 6.975 → 93…107 days.
-public enum Fuzz {
+package enum Fuzz {
     /// One band of FSRS's fuzz: intervals between `start` and `end` days add `factor` of a
     /// day of spread per day inside the band.
-    public struct Range: Sendable, Hashable {
-        public var start: Double
-        public var end: Double
-        public var factor: Double
+    package struct Range: Sendable, Hashable {
+        package var start: Double
+        package var end: Double
+        package var factor: Double
     }
 
     /// py-fsrs 6.3.2's `FUZZ_RANGES`.
-    public static let ranges: [Range] = [
+    package static let ranges: [Range] = [
         Range(start: 2.5, end: 7, factor: 0.15),
         Range(start: 7, end: 20, factor: 0.1),
         Range(start: 20, end: .infinity, factor: 0.05),
     ]
 
     /// Intervals below this many days are left alone.
-    public static let smallestFuzzedInterval = 2.5
+    package static let smallestFuzzedInterval = 2.5
     /// A fuzzed interval is at least this many days.
-    public static let minimumFuzzedInterval = 2
+    package static let minimumFuzzedInterval = 2
 
     /// The draw for one review: a number in `0..<1` derived only from the two ids.
     ///
     /// ```swift
     /// Fuzz.unit(entryID: "english-a1/run", reviewID: "0193a4f2-…")  // same on every device
     /// ```
-    public static func unit(entryID: String, reviewID: String) -> Double {
+    package static func unit(entryID: String, reviewID: String) -> Double {
         unit(seed: seed(entryID: entryID), reviewID: reviewID)
     }
 
     /// How far an interval of `days` may move either way.
-    public static func delta(forInterval days: Double) -> Double {
+    package static func delta(forInterval days: Double) -> Double {
         guard days >= smallestFuzzedInterval else { return 0 }
         var delta = 1.0
         for range in ranges {
@@ -57,7 +57,7 @@ public enum Fuzz {
     ///
     /// Bounds round half to even, as py-fsrs's `_get_fuzz_range` does with Python's `round`.
     /// An interval under 2.5 days gives a single day: itself, rounded and clamped.
-    public static func bounds(forInterval days: Double, minimum: Int = 1, maximum: Int) -> ClosedRange<Int> {
+    package static func bounds(forInterval days: Double, minimum: Int = 1, maximum: Int) -> ClosedRange<Int> {
         let maximum = max(maximum, 1)
         let minimum = min(max(minimum, 1), maximum)
         func clamped(_ value: Double, _ low: Int) -> Int {
@@ -81,7 +81,7 @@ public enum Fuzz {
     /// Every day in the bounds is equally likely (`lower + ⌊unit·count⌋`); py-fsrs rounds
     /// instead of flooring, which gives the ends half weight and can step one day past its
     /// upper bound, so Rote floors as ts-fsrs and Anki do.
-    public static func interval(_ days: Double, unit: Double, minimum: Int = 1, maximum: Int) -> Int {
+    package static func interval(_ days: Double, unit: Double, minimum: Int = 1, maximum: Int) -> Int {
         let range = bounds(forInterval: days, minimum: minimum, maximum: maximum)
         let offset = Int((unit * Double(range.count)).rounded(.down))
         return min(range.lowerBound + max(offset, 0), range.upperBound)

@@ -1,17 +1,17 @@
-public import RoteModel
+package import RoteModel
 
 /// One answer to one of an entry's questions in a session.
-public struct Answer: Sendable, Hashable {
+package struct Answer: Sendable, Hashable {
     /// Whether the answer was right, as the exercise judged it.
-    public var correct: Bool
+    package var correct: Bool
     /// For a typed answer, how close it was to the expected text, 0…1 (1 = exact); nil when
     /// nothing was typed (multiple choice, tracing).
-    public var similarity: Double?
+    package var similarity: Double?
     /// Response time divided by the learner's own median response time (1 = typical for this
     /// learner, 0.5 = twice as fast); nil when not measured.
-    public var relativeLatency: Double?
+    package var relativeLatency: Double?
 
-    public init(correct: Bool, similarity: Double? = nil, relativeLatency: Double? = nil) {
+    package init(correct: Bool, similarity: Double? = nil, relativeLatency: Double? = nil) {
         self.correct = correct
         self.similarity = similarity
         self.relativeLatency = relativeLatency
@@ -19,7 +19,7 @@ public struct Answer: Sendable, Hashable {
 
     /// An answer timed in milliseconds against the learner's median; a median of 0 or less
     /// leaves latency unknown.
-    public init(correct: Bool, similarity: Double? = nil, milliseconds: Int, medianMilliseconds: Int) {
+    package init(correct: Bool, similarity: Double? = nil, milliseconds: Int, medianMilliseconds: Int) {
         self.init(
             correct: correct, similarity: similarity,
             relativeLatency: medianMilliseconds > 0 ? Double(milliseconds) / Double(medianMilliseconds) : nil)
@@ -27,22 +27,22 @@ public struct Answer: Sendable, Hashable {
 }
 
 /// The named thresholds grading uses.
-public struct GradingThresholds: Sendable, Hashable {
+package struct GradingThresholds: Sendable, Hashable {
     /// Faster than this fraction of the learner's median is *fast* (strictly under).
-    public var fastLatency: Double
+    package var fastLatency: Double
     /// Slower than this multiple of the learner's median is *slow* (strictly over).
-    public var slowLatency: Double
+    package var slowLatency: Double
     /// A typed answer less similar than this is *imprecise* (strictly under).
-    public var minimumSimilarity: Double
+    package var minimumSimilarity: Double
 
-    public init(fastLatency: Double = 0.6, slowLatency: Double = 2.0, minimumSimilarity: Double = 0.9) {
+    package init(fastLatency: Double = 0.6, slowLatency: Double = 2.0, minimumSimilarity: Double = 0.9) {
         self.fastLatency = fastLatency
         self.slowLatency = slowLatency
         self.minimumSimilarity = minimumSimilarity
     }
 
     /// fast < 0.6× median, slow > 2× median, imprecise < 0.9 similarity.
-    public static let `default` = GradingThresholds()
+    package static let `default` = GradingThresholds()
 }
 
 /// Turns what happened in a session into a grade, by the seeds' rule: a wrong answer is always
@@ -58,9 +58,9 @@ public struct GradingThresholds: Sendable, Hashable {
 ///
 /// Latency is relative to the learner's own median so a slow typist is not graded down for
 /// being themselves; an answer without timing is neither fast nor slow.
-public enum Grading {
+package enum Grading {
     /// The grade for one entry's answers in a session; nil when there were none.
-    public static func grade(_ answers: some Collection<Answer>, thresholds: GradingThresholds = .default) -> Grade? {
+    package static func grade(_ answers: some Collection<Answer>, thresholds: GradingThresholds = .default) -> Grade? {
         guard !answers.isEmpty else { return nil }
         if answers.contains(where: { !$0.correct }) { return .again }
         if answers.contains(where: { isSlow($0, thresholds) || isImprecise($0, thresholds) }) { return .hard }

@@ -48,20 +48,20 @@ public enum MasteryLevel: String, Sendable, Hashable, CaseIterable, Comparable {
 /// A new entry (no reviews) has confidence 0. One good answer gives about 8 (starting); an
 /// entry with a month's stability and ten passes in a row, reviewed on time, gives 90–100
 /// (mastered).
-public struct Mastery: Sendable, Hashable {
-    public let confidence: Int
-    public let level: MasteryLevel
+package struct Mastery: Sendable, Hashable {
+    package let confidence: Int
+    package let level: MasteryLevel
 
     /// Stability that counts as lasting knowledge, in days.
-    public static let stabilityHorizonDays = 30.0
+    package static let stabilityHorizonDays = 30.0
     /// How many recent grades count.
-    public static let recentWindow = 10
-    public static let stabilityWeight = 0.7
-    public static let recentWeight = 0.3
+    package static let recentWindow = 10
+    package static let stabilityWeight = 0.7
+    package static let recentWeight = 0.3
 
     /// Confidence from a state's retrievability and stability at `now` and the most recent
     /// grades (oldest first; only the last `recentWindow` count).
-    public init(state: MemoryState?, recentGrades: some Collection<Grade>, at now: Date, scheduler: Scheduler) {
+    package init(state: MemoryState?, recentGrades: some Collection<Grade>, at now: Date, scheduler: Scheduler) {
         guard let state, !recentGrades.isEmpty else {
             self.init(confidence: 0)
             return
@@ -76,7 +76,7 @@ public struct Mastery: Sendable, Hashable {
     }
 
     /// Confidence of an entry from its review events: replays them and takes their grades.
-    public init(events: [ReviewEvent], entryID: String, at now: Date, scheduler: Scheduler) {
+    package init(events: [ReviewEvent], entryID: String, at now: Date, scheduler: Scheduler) {
         let ordered = events.sorted(by: ReviewEvent.replayOrder).filter { $0.at <= now }
         self.init(
             state: scheduler.replay(ordered, entryID: entryID), recentGrades: ordered.map(\.grade),
@@ -84,7 +84,7 @@ public struct Mastery: Sendable, Hashable {
     }
 
     /// A confidence (clamped to 0…100) and its level.
-    public init(confidence: Int) {
+    package init(confidence: Int) {
         self.confidence = min(max(confidence, 0), 100)
         self.level = MasteryLevel(confidence: self.confidence)
     }

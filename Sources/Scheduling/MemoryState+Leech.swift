@@ -1,11 +1,11 @@
-public import RoteModel
+package import RoteModel
 
 extension MemoryState {
     /// Whether the entry is a leech: forgotten in review at least `threshold` times (Anki's 8).
     ///
     /// Leeches waste study time; the study flow reports them so the learner can rewrite or
     /// suspend the entry. A threshold of 0 turns leeches off.
-    public func isLeech(threshold: Int = SchedulerSettings.defaultLeechThreshold) -> Bool {
+    package func isLeech(threshold: Int = SchedulerSettings.defaultLeechThreshold) -> Bool {
         threshold > 0 && lapses >= threshold
     }
 
@@ -14,7 +14,8 @@ extension MemoryState {
     ///
     /// `isLeech` says what the entry is; this says when to tell the learner, so a leech is not
     /// announced after every later lapse.
-    public static func isLeechMilestone(lapses: Int, threshold: Int = SchedulerSettings.defaultLeechThreshold) -> Bool {
+    package static func isLeechMilestone(lapses: Int, threshold: Int = SchedulerSettings.defaultLeechThreshold) -> Bool
+    {
         guard threshold > 0, lapses >= threshold else { return false }
         let half = max((threshold + 1) / 2, 1)
         return (lapses - threshold) % half == 0

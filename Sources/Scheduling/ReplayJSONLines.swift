@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-public import RoteModel
+package import RoteModel
 
 /// Replays histories written as JSON lines — the format of py-fsrs's reference vectors — and
 /// writes the state after every review as JSON lines: what `rote replay` prints.
@@ -32,28 +32,28 @@ public import RoteModel
 /// settings — gives one diagnostic naming the line number and why, and the next line is
 /// processed as usual. Blank lines are skipped. A diagnostic has no path (the input may be a
 /// stream); the caller names it with `Diagnostic.inFile(_:)`.
-public enum ReplayJSONLines {
+package enum ReplayJSONLines {
     /// Output lines for the good input lines, in input order, and a diagnostic per bad line.
-    public struct Output: Sendable, Hashable {
-        public var lines: [String] = []
-        public var diagnostics: [Diagnostic] = []
+    package struct Output: Sendable, Hashable {
+        package var lines: [String] = []
+        package var diagnostics: [Diagnostic] = []
 
-        public init(lines: [String] = [], diagnostics: [Diagnostic] = []) {
+        package init(lines: [String] = [], diagnostics: [Diagnostic] = []) {
             self.lines = lines
             self.diagnostics = diagnostics
         }
     }
 
     /// py-fsrs's defaults with fuzz off.
-    public static let defaultSettings = SchedulerSettings.default.withFuzzing(false)
+    package static let defaultSettings = SchedulerSettings.default.withFuzzing(false)
 
     /// Replays every line of `input` (split on newlines).
-    public static func replay(_ input: String, defaults: SchedulerSettings = defaultSettings) -> Output {
+    package static func replay(_ input: String, defaults: SchedulerSettings = defaultSettings) -> Output {
         replay(lines: input.split(separator: "\n", omittingEmptySubsequences: false), defaults: defaults)
     }
 
     /// Replays a sequence of lines, numbering them from 1.
-    public static func replay(
+    package static func replay(
         lines: some Sequence<some StringProtocol & Sendable>, defaults: SchedulerSettings = defaultSettings
     ) -> Output {
         var output = Output()
@@ -69,7 +69,7 @@ public enum ReplayJSONLines {
 
     /// Replays lines on every core (each line is a history of its own) and returns what
     /// `replayLine` gives for each, in input order.
-    public static func replayLines<Line: StringProtocol & Sendable>(
+    package static func replayLines<Line: StringProtocol & Sendable>(
         _ lines: [Line], firstLineNumber: Int, defaults: SchedulerSettings = defaultSettings
     ) -> [Result<String, Diagnostic>?] {
         var results = [Result<String, Diagnostic>?](repeating: nil, count: lines.count)
@@ -89,7 +89,7 @@ public enum ReplayJSONLines {
     }
 
     /// Replays one line: its output line, a diagnostic, or nil for a blank line.
-    public static func replayLine(
+    package static func replayLine(
         _ line: some StringProtocol, lineNumber: Int, defaults: SchedulerSettings = defaultSettings
     ) -> Result<String, Diagnostic>? {
         guard line.contains(where: { !$0.isWhitespace }) else { return nil }

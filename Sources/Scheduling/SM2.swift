@@ -93,8 +93,8 @@ public struct SM2Settings: Sendable, Hashable {
 /// code does, so intervals near x.5 round the way Anki rounds them (45 days × ease 1.3 is
 /// 58.499996 in `Float` and gives 58, as in Anki; in `Double` it would be 58.5 and give 59).
 /// Days late count whole 24-hour periods, like FSRS here, where Anki counts calendar days.
-public struct SM2: Sendable {
-    public let settings: SchedulerSettings
+package struct SM2: Sendable {
+    package let settings: SchedulerSettings
 
     private let startingEasePermille: Int
     private let minimumEasePermille: Int
@@ -102,7 +102,7 @@ public struct SM2: Sendable {
     private let easyBonus: Float
     private let newIntervalMultiplier: Float
 
-    public init(settings: SchedulerSettings) {
+    package init(settings: SchedulerSettings) {
         self.settings = settings
         startingEasePermille = Self.permille(settings.sm2.startingEase)
         minimumEasePermille = Self.permille(settings.sm2.minimumEase)
@@ -118,7 +118,7 @@ public struct SM2: Sendable {
     ///
     /// `fuzz` is the draw in `0..<1` for this review (see `Fuzz.unit`), or nil for no fuzz;
     /// ignored when the settings turn fuzz off.
-    public func next(after state: MemoryState?, grade: Grade, at time: Date, fuzz: Double? = nil) -> MemoryState {
+    package func next(after state: MemoryState?, grade: Grade, at time: Date, fuzz: Double? = nil) -> MemoryState {
         var card = Card(state, startingEasePermille: startingEasePermille)
         review(&card, grade: grade, at: time.timeIntervalSince1970, fuzz: fuzz)
         return card.memoryState
@@ -129,7 +129,7 @@ public struct SM2: Sendable {
     ///
     /// SM-2 has no memory model; this proxy lets study order and mastery treat both
     /// schedulers alike. 0 for an entry never reviewed.
-    public func retrievability(of state: MemoryState, at time: Date) -> Double {
+    package func retrievability(of state: MemoryState, at time: Date) -> Double {
         guard let last = state.lastReview else { return 0 }
         let days = max(0, FSRS.wholeDays(from: last.timeIntervalSince1970, to: time.timeIntervalSince1970))
         return pow(1 + Self.defaultCurveFactor * Double(days) / max(state.interval ?? 0, 1), Self.defaultCurveDecay)

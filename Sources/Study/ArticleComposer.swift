@@ -1,5 +1,5 @@
-public import Foundation
-public import RoteModel
+package import Foundation
+package import RoteModel
 
 /// Composes seed 002's generated reading text from the corpus's own example sentences — no
 /// language model, and the text says so.
@@ -9,16 +9,16 @@ public import RoteModel
 /// gives its first example sentence (markers removed); the text alternates a known word's
 /// sentence and a target's, three sentences a paragraph. Pure and deterministic: the same
 /// candidates, rank and time give the same article.
-public enum ArticleComposer {
-    public struct Candidate: Sendable, Equatable {
-        public var id: String
-        public var word: String
-        public var rank: Int
-        public var known: Bool
+package enum ArticleComposer {
+    package struct Candidate: Sendable, Equatable {
+        package var id: String
+        package var word: String
+        package var rank: Int
+        package var known: Bool
         /// Example sentences, plain text.
-        public var examples: [String]
+        package var examples: [String]
 
-        public init(id: String, word: String, rank: Int, known: Bool, examples: [String]) {
+        package init(id: String, word: String, rank: Int, known: Bool, examples: [String]) {
             self.id = id
             self.word = word
             self.rank = rank
@@ -27,17 +27,17 @@ public enum ArticleComposer {
         }
     }
 
-    public static let targetCount = 4
-    public static let knownCount = 5
+    package static let targetCount = 4
+    package static let knownCount = 5
 
     /// Distance from the rank in log rank, below the rank counting 1.25× (as new words do).
-    public static func distance(_ rank: Int, from centre: Int) -> Double {
+    package static func distance(_ rank: Int, from centre: Int) -> Double {
         let offset = log(Double(max(1, rank))) - log(Double(max(1, centre)))
         return offset >= 0 ? offset : -offset * 1.25
     }
 
     /// The article, or nil when no word the learner does not know has an example sentence.
-    public static func compose(_ candidates: [Candidate], lexicalRank: Int?, now: Date) -> GeneratedArticle? {
+    package static func compose(_ candidates: [Candidate], lexicalRank: Int?, now: Date) -> GeneratedArticle? {
         let usable = candidates.filter { !$0.examples.isEmpty }
         let centre = lexicalRank ?? usable.filter(\.known).map(\.rank).max() ?? usable.map(\.rank).min() ?? 1
         func nearest(_ list: [Candidate]) -> [Candidate] {

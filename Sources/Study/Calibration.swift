@@ -406,12 +406,12 @@ public struct Calibration: Sendable {
 /// slips with a fixed chance. A slipped "do you know it?" answer says the opposite; a slipped
 /// meaning check picks one of the wrong meanings; the meaning of an unknown word is guessed
 /// among all four.
-public struct SimulatedLearner: Sendable {
-    public var trueRank: Int
-    public var slip: Double
+package struct SimulatedLearner: Sendable {
+    package var trueRank: Int
+    package var slip: Double
     var random: SeededGenerator
 
-    public init(trueRank: Int, slip: Double = 0.05, seed: UInt64) {
+    package init(trueRank: Int, slip: Double = 0.05, seed: UInt64) {
         self.trueRank = trueRank
         self.slip = slip
         random = SeededGenerator(seed: seed)
@@ -421,7 +421,7 @@ public struct SimulatedLearner: Sendable {
         Double(random.next() >> 11) / Double(1 << 53) < probability
     }
 
-    public mutating func answer(_ question: Calibration.Question) -> Calibration.Answer {
+    package mutating func answer(_ question: Calibration.Question) -> Calibration.Answer {
         let knows = question.item.rank <= trueRank
         let slipped = chance(slip)
         switch question.ask {

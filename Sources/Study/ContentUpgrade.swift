@@ -1,7 +1,7 @@
-public import Foundation
+package import Foundation
 import Git
 import RoteModel
-public import RoteStore
+package import RoteStore
 
 /// Runs the upgrade rules of decks whose content version changed since a learner last saw
 /// them (seed 003), and records the versions seen in the learner's profile (`deck_versions`).
@@ -17,10 +17,10 @@ public import RoteStore
 /// file: the rule's work is the report and the stamp. Decks seen for the first time are only
 /// recorded, and only together with a real upgrade, so a learner who never meets a version
 /// change never gets an extra commit.
-public enum ContentUpgrade {
+package enum ContentUpgrade {
     /// Upgrades `user`'s view of every deck whose version changed, in one commit; returns the
     /// upgrades that ran (first sightings left out), empty when there were none.
-    public static func run(library: LoadedLibrary, user: String, git: LibraryGit, now: Date = Date()) throws
+    package static func run(library: LoadedLibrary, user: String, git: LibraryGit, now: Date = Date()) throws
         -> [DeckUpgrade]
     {
         let pending = ContentVersions.pending(library, user: user)
@@ -42,7 +42,7 @@ public enum ContentUpgrade {
     }
 
     /// What an upgrade did, one line per change, for the terminal and the commit message.
-    public static func describe(_ upgrade: DeckUpgrade) -> [String] {
+    package static func describe(_ upgrade: DeckUpgrade) -> [String] {
         var lines = ["\(upgrade.deck): version \(upgrade.from ?? "?") → \(upgrade.to)"]
         func plural(_ count: Int) -> String {
             upgrade.kind == .letters ? (count == 1 ? "letter" : "letters") : (count == 1 ? "entry" : "entries")

@@ -1,18 +1,18 @@
-public import Foundation
+package import Foundation
 import Parallelism
-public import RoteModel
-public import RoteStore
+package import RoteModel
+package import RoteStore
 import Scheduling
 
 /// `rote optimize` and `rote evaluate` on a library: which of a learner's reviews a fit reads,
 /// and the files a new fit rewrites — the profile, and every progress file whose state the new
 /// parameters change — so the command only locks, commits and prints.
-public enum FSRSFitting {
+package enum FSRSFitting {
     /// What a fit reads of a library: the deck manifests, and the learner's profile and
     /// progress files, parsed on every core — not the corpus, which a fit never needs (at 100 000
     /// entries, reading it would take most of the time and memory). Problems in those files are
     /// in `diagnostics`, for `checkReadable`.
-    public static func loadLearner(root: URL, user: String) throws -> LoadedLibrary {
+    package static func loadLearner(root: URL, user: String) throws -> LoadedLibrary {
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
         var (library, files) = try loader.list(root)
         let wanted = files.filter { _, kind in
@@ -32,7 +32,7 @@ public enum FSRSFitting {
     /// The learner's review histories for a fit, one per progress file, in entry-id order (so
     /// every device builds the same dataset): entries of decks scheduled by FSRS — `deck`'s
     /// alone when given — with the reviews that schedule them (after any reset).
-    public static func histories(library: LoadedLibrary, user: String, deck: String?) -> [[ReviewEvent]] {
+    package static func histories(library: LoadedLibrary, user: String, deck: String?) -> [[ReviewEvent]] {
         let files = library.progress[user] ?? [:]
         return files.keys.sorted().compactMap { entry in
             let name = deckName(of: entry)
@@ -44,7 +44,7 @@ public enum FSRSFitting {
     }
 
     /// The parameters that schedule `deck` (or, without one, the learner's decks) now.
-    public static func currentParameters(profile: Profile?, deck: String?) -> [Double] {
+    package static func currentParameters(profile: Profile?, deck: String?) -> [Double] {
         SchedulerSettings.forDeck(nil, profile: profile, deckName: deck).parameters.values
     }
 
@@ -55,7 +55,7 @@ public enum FSRSFitting {
     ///
     /// Only files with a diagnostic from the load are read again, so this costs nothing on a
     /// clean library.
-    public static func checkReadable(library: LoadedLibrary, user: String, deck: String?) throws {
+    package static func checkReadable(library: LoadedLibrary, user: String, deck: String?) throws {
         let prefix = "profiles/\(user)/progress/" + (deck.map { "\($0)/" } ?? "")
         let profilePath = "profiles/\(user)/profile.yaml"
         let flagged = Set(
@@ -74,7 +74,7 @@ public enum FSRSFitting {
     /// What a fit changes: `profile` with the parameters recorded (for `deck`, or the learner),
     /// `updated_at` set to `now`, and every progress file of the learner whose state the new
     /// parameters change, replayed. Path → new bytes, for `LibraryGit.apply`.
-    public static func changes(
+    package static func changes(
         library: LoadedLibrary, user: String, profile: Profile, deck: String?, parameters: [Double], now: Date
     ) -> (changes: [String: Data?], replayed: Int) {
         var updated = profile
@@ -117,13 +117,13 @@ public enum FSRSFitting {
     }
 
     /// A score for a person: `decimals` places, a dash when there is none.
-    public static func fixed(_ value: Double?, _ decimals: Int) -> String {
+    package static func fixed(_ value: Double?, _ decimals: Int) -> String {
         guard let value, value.isFinite else { return "—" }
         return String(format: "%.\(decimals)f", value)
     }
 
     /// Parameters for a person, four places each.
-    public static func list(_ values: [Double]) -> String {
+    package static func list(_ values: [Double]) -> String {
         values.map { String(format: "%.4f", $0) }.joined(separator: ", ")
     }
 }

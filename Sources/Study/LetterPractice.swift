@@ -6,10 +6,10 @@ extension LetterAttempt {
     /// The optional JSON field naming the letter an attempt is at (an entry id such as
     /// `alphabet/a`, its last segment, the glyph id or the character); not stored in the
     /// attempt, since the file it goes into names the letter.
-    public static let letterField = "letter"
+    package static let letterField = "letter"
 
     /// The `letter` field of an attempt's JSON, if it has one that is text.
-    public static func letter(inJSON json: Data) -> String? {
+    package static func letter(inJSON json: Data) -> String? {
         guard NestingLimit.placeTooDeep(json: json) == nil,
             case let .object(object)? = try? JSONDecoder().decode(JSONValue.self, from: json),
             case let .string(letter)? = object[letterField]
@@ -40,7 +40,7 @@ extension LetterAttempt {
     /// silently.
     ///
     /// - Throws: `LetterAttemptError` naming the field, e.g. `drawing[0][2]: a point is [x, y] or [x, y, t]`.
-    public static func parse(json: Data) throws(LetterAttemptError) -> LetterAttempt {
+    package static func parse(json: Data) throws(LetterAttemptError) -> LetterAttempt {
         let root: JSONValue
         // `JSONValue` is decoded recursively: a deep document is refused before it is.
         if let place = NestingLimit.placeTooDeep(json: json) {
@@ -97,7 +97,7 @@ extension LetterAttempt {
     }
 
     /// `parse(json:)` on text.
-    public static func parse(json text: String) throws(LetterAttemptError) -> LetterAttempt {
+    package static func parse(json text: String) throws(LetterAttemptError) -> LetterAttempt {
         try parse(json: Data(text.utf8))
     }
 
@@ -132,12 +132,12 @@ public struct LetterAttemptError: RoteError, Hashable {
 /// letter's schedule and `rote study` does not ask again for a letter just drawn well. Trace
 /// and ghost modes copy over a template, like reading a word card: they count for mastery
 /// only.
-public enum LetterReview {
+package enum LetterReview {
     /// The review grade for an attempt, nil when it is not a review (trace, ghost). Under the
     /// deck's pass score (`min_score`, 80) it is `again`; otherwise `Grading`'s rule with the
     /// score as the similarity: under 90 `hard`, else `good` (an app's attempt has no
     /// latency against the learner's median, so never `easy`). A hint caps it at `hard`.
-    public static func grade(for attempt: LetterAttempt, rule: DeckManifest.UnlockRule = .init()) -> Grade? {
+    package static func grade(for attempt: LetterAttempt, rule: DeckManifest.UnlockRule = .init()) -> Grade? {
         guard attempt.mode == .memory else { return nil }
         let answer = Answer(correct: attempt.score >= rule.minScore, similarity: Double(attempt.score) / 100)
         let grade = Grading.grade([answer]) ?? .again

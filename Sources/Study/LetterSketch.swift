@@ -1,11 +1,11 @@
 import Foundation
-public import RoteModel
+package import RoteModel
 
 /// A letter's stroke template drawn in text, for checking a letter written on paper: each
 /// stroke's path in dots, its first point numbered in writing order. The template's 100×100
 /// box becomes `width`×`height` cells (terminal cells are about twice as tall as wide).
-public enum LetterSketch {
-    public static func render(_ letter: LetterEntry, width: Int = 24, height: Int = 12) -> String {
+package enum LetterSketch {
+    package static func render(_ letter: LetterEntry, width: Int = 24, height: Int = 12) -> String {
         var grid = Array(repeating: Array(repeating: Character(" "), count: width), count: height)
         func cell(_ point: LetterEntry.Point) -> (Int, Int) {
             let column = min(width - 1, max(0, Int((point.x / 100 * Double(width - 1)).rounded())))

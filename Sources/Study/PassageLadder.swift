@@ -44,7 +44,7 @@ public enum LadderLevel: String, Sendable, Hashable, Codable, CaseIterable, Comp
 }
 
 /// How one attempt at a rung went.
-public enum LadderOutcome: String, Sendable, Hashable, Codable {
+package enum LadderOutcome: String, Sendable, Hashable, Codable {
     /// Move up one rung (cloze2: once every clause was blanked and recalled).
     case success
     /// Drop one rung and try again (seed 004: "at any point, on failure: reduce one level").
@@ -55,21 +55,21 @@ public enum LadderOutcome: String, Sendable, Hashable, Codable {
 
 /// What a rung shows: an instruction and the text with blanks as `____` (`＿` for an
 /// ideograph), plus the words behind the blanks for checking.
-public struct LadderPrompt: Sendable, Equatable {
-    public var level: LadderLevel
-    public var reference: String
-    public var instruction: String
+package struct LadderPrompt: Sendable, Equatable {
+    package var level: LadderLevel
+    package var reference: String
+    package var instruction: String
     /// The passage as shown: whole, with `____` blanks, or empty for recitation.
-    public var text: String
+    package var text: String
     /// The words behind the `____` blanks, in reading order (punctuation outside them stays
     /// visible in `text`).
-    public var blanks: [String]
+    package var blanks: [String]
     /// cloze2: the index of the removed clause.
-    public var removedClause: Int?
+    package var removedClause: Int?
 
     /// Per blank, whether the typed word matches (case, surrounding punctuation and Arabic
     /// harakat ignored); a missing answer is wrong.
-    public func check(_ answers: [String]) -> [Bool] {
+    package func check(_ answers: [String]) -> [Bool] {
         blanks.indices.map { index in
             index < answers.count && TypedAnswer.matches(answers[index], accepted: [blanks[index]])
         }
@@ -77,7 +77,7 @@ public struct LadderPrompt: Sendable, Equatable {
 
     /// `check` of a typed line, cut into words as the passage is (white space, and every
     /// ideograph on its own, so `爱神` answers two blanks).
-    public func check(typed reply: String) -> [Bool] {
+    package func check(typed reply: String) -> [Bool] {
         check(ClauseWord.answerWords(reply))
     }
 }
@@ -97,14 +97,14 @@ public struct LadderPrompt: Sendable, Equatable {
 /// let prompt = ladder.prompt(for: passage, entryID: "kjv/mat-5-44")
 /// ladder.record(.success, clauseCount: passage.clauses.count)
 /// ```
-public struct PassageLadder: Sendable, Hashable, Codable {
-    public private(set) var level: LadderLevel
+package struct PassageLadder: Sendable, Hashable, Codable {
+    package private(set) var level: LadderLevel
     /// cloze2: clause indexes already removed and recalled, ascending.
-    public private(set) var clausesCovered: [Int]
+    package private(set) var clausesCovered: [Int]
     /// Attempts recorded so far, on any rung.
-    public private(set) var attempts: Int
+    package private(set) var attempts: Int
 
-    public init(level: LadderLevel = .read1, clausesCovered: [Int] = [], attempts: Int = 0) {
+    package init(level: LadderLevel = .read1, clausesCovered: [Int] = [], attempts: Int = 0) {
         self.level = level
         self.clausesCovered = Array(Set(clausesCovered)).sorted()
         self.attempts = max(0, attempts)
@@ -113,7 +113,7 @@ public struct PassageLadder: Sendable, Hashable, Codable {
     /// Words of a cloze1 clause that stay: most function words of English, and the archaic
     /// ones of older translations (thee, unto, hath…), so blanks fall on words that carry
     /// meaning.
-    public static let stopWords: Set<String> = [
+    package static let stopWords: Set<String> = [
         "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but",
         "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "him",
         "his", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "no", "nor", "not", "of", "on",
@@ -125,14 +125,14 @@ public struct PassageLadder: Sendable, Hashable, Codable {
 
     /// The clause cloze2 removes next: the first not yet covered; once all were covered (after
     /// dropping back from cloze3), they take turns by attempt.
-    public func clauseToRemove(clauseCount: Int) -> Int? {
+    package func clauseToRemove(clauseCount: Int) -> Int? {
         guard clauseCount > 0 else { return nil }
         let covered = Set(clausesCovered)
         return (0..<clauseCount).first { !covered.contains($0) } ?? attempts % clauseCount
     }
 
     /// Records an attempt at the current rung and moves.
-    public mutating func record(_ outcome: LadderOutcome, clauseCount: Int) {
+    package mutating func record(_ outcome: LadderOutcome, clauseCount: Int) {
         defer { attempts += 1 }
         switch outcome {
         case .retry:
@@ -154,22 +154,22 @@ public struct PassageLadder: Sendable, Hashable, Codable {
     }
 
     /// A cloze rung passes when every blank was right.
-    public static func outcome(cloze results: [Bool]) -> LadderOutcome {
+    package static func outcome(cloze results: [Bool]) -> LadderOutcome {
         results.allSatisfy { $0 } ? .success : .failure
     }
 
     /// Similarity a recitation needs to pass.
-    public static let passingSimilarity = 0.9
+    package static let passingSimilarity = 0.9
 
     /// A recitation passes at `passingSimilarity` without hints; with hints it is retried;
     /// below it fails.
-    public static func outcome(recitationSimilarity similarity: Double, hintsUsed: Int) -> LadderOutcome {
+    package static func outcome(recitationSimilarity similarity: Double, hintsUsed: Int) -> LadderOutcome {
         guard similarity >= passingSimilarity else { return .failure }
         return hintsUsed == 0 ? .success : .retry
     }
 
     /// The prompt for the current rung, blanks chosen from `entryID` and `attempts`.
-    public func prompt(for passage: PassageEntry, entryID: String) -> LadderPrompt {
+    package func prompt(for passage: PassageEntry, entryID: String) -> LadderPrompt {
         let clauses = passage.clauses.map(ClauseWord.split)
         let reference = passage.reference
         func whole() -> String { ClauseWord.join(clauses.map { $0.map(\.text) }, clauses) }
@@ -216,7 +216,7 @@ public struct PassageLadder: Sendable, Hashable, Codable {
 
     /// The next word to reveal when a reciting learner asks for a hint: the passage word after
     /// the last one their text so far lines up with; nil when they have reached the end.
-    public static func hint(for passage: PassageEntry, typed: String) -> String? {
+    package static func hint(for passage: PassageEntry, typed: String) -> String? {
         RecallComparer(passage: passage.text).nextWord(afterPrefix: typed)
     }
 

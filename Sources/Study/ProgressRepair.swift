@@ -1,7 +1,7 @@
-public import Foundation
-public import RoteModel
+package import Foundation
+package import RoteModel
 import RoteStore
-public import Scheduling
+package import Scheduling
 
 /// `rote check --repair`: rebuilds a progress file that does not read from the lines of it
 /// that still do. Rote never does this on its own (`ReadBeforeRewrite`): a learner asks for
@@ -13,20 +13,20 @@ public import Scheduling
 /// one line each. Every line is read on its own, so one damaged line — a typo, a grade Rote
 /// does not know, conflict markers from a merge — costs only itself. Reviews that appear twice
 /// (both sides of a conflict) are kept once; `state` is replayed, never trusted.
-public enum ProgressRepair {
-    public struct Outcome: Sendable {
-        public var file: ProgressFile
+package enum ProgressRepair {
+    package struct Outcome: Sendable {
+        package var file: ProgressFile
         /// Reviews kept.
-        public var reviews: Int
+        package var reviews: Int
         /// 1-based line numbers and text of the lines that held something and could not be read.
-        public var dropped: [(line: Int, text: String)]
+        package var dropped: [(line: Int, text: String)]
     }
 
     /// Keys whose one-line values are carried over when they read.
     static let singleLineKeys = ["status", "status_at", "reset_at", "ladder"]
 
     /// The file rebuilt from `data`, for `entry` (which the path names).
-    public static func salvage(_ data: Data, path: String, entry: String, settings: SchedulerSettings) -> Outcome {
+    package static func salvage(_ data: Data, path: String, entry: String, settings: SchedulerSettings) -> Outcome {
         let text = String(decoding: data, as: UTF8.self)
         var file = ProgressFile(entry: entry)
         var seen = Set<String>()

@@ -1,5 +1,5 @@
-public import RoteModel
-public import Scheduling
+package import RoteModel
+package import Scheduling
 
 /// A typed recitation compared with its passage word by word: a mark for every word and a
 /// similarity from 0 to 1.
@@ -20,8 +20,8 @@ public import Scheduling
 /// let result = RecallComparison.compare(passage: "Jesus wept.", typed: "jesus wept")
 /// result.similarity   // 1
 /// ```
-public struct RecallComparison: Sendable, Equatable {
-    public enum Mark: String, Sendable, Hashable, CaseIterable {
+package struct RecallComparison: Sendable, Equatable {
+    package enum Mark: String, Sendable, Hashable, CaseIterable {
         /// Typed as in the passage.
         case correct
         /// Typed, but a different word stands there in the passage.
@@ -33,18 +33,18 @@ public struct RecallComparison: Sendable, Equatable {
     }
 
     /// One word of the alignment.
-    public struct Word: Sendable, Equatable {
-        public var mark: Mark
+    package struct Word: Sendable, Equatable {
+        package var mark: Mark
         /// The passage word as written (without surrounding punctuation); nil when extra.
-        public var expected: String?
+        package var expected: String?
         /// The typed word as typed; nil when missing.
-        public var typed: String?
+        package var typed: String?
         /// Position among the passage's words; nil when extra.
-        public var expectedIndex: Int?
+        package var expectedIndex: Int?
         /// Position among the typed words; nil when missing.
-        public var typedIndex: Int?
+        package var typedIndex: Int?
 
-        public init(mark: Mark, expected: String?, typed: String?, expectedIndex: Int?, typedIndex: Int?) {
+        package init(mark: Mark, expected: String?, typed: String?, expectedIndex: Int?, typedIndex: Int?) {
             self.mark = mark
             self.expected = expected
             self.typed = typed
@@ -54,34 +54,34 @@ public struct RecallComparison: Sendable, Equatable {
     }
 
     /// In reading order: passage order, with extra words where they were typed.
-    public var words: [Word]
-    public var similarity: Double
+    package var words: [Word]
+    package var similarity: Double
     /// Passage words judged: all of them, or in prefix mode those the typed text has reached.
-    public var passageWordsJudged: Int
+    package var passageWordsJudged: Int
     /// Prefix mode: the word still being typed (no space after it yet), left unjudged.
-    public var pending: String?
+    package var pending: String?
     /// Prefix mode: whether the pending word so far begins the next passage word.
-    public var pendingOnTrack: Bool
+    package var pendingOnTrack: Bool
 
-    public var correctCount: Int { words.count { $0.mark == .correct } }
-    public var wrongCount: Int { words.count { $0.mark == .wrong } }
-    public var missingCount: Int { words.count { $0.mark == .missing } }
-    public var extraCount: Int { words.count { $0.mark == .extra } }
+    package var correctCount: Int { words.count { $0.mark == .correct } }
+    package var wrongCount: Int { words.count { $0.mark == .wrong } }
+    package var missingCount: Int { words.count { $0.mark == .missing } }
+    package var extraCount: Int { words.count { $0.mark == .extra } }
     /// The marks alone, in reading order.
-    public var marks: [Mark] { words.map(\.mark) }
+    package var marks: [Mark] { words.map(\.mark) }
 
     /// The whole typed text against the whole passage.
-    public static func compare(passage: String, typed: String) -> RecallComparison {
+    package static func compare(passage: String, typed: String) -> RecallComparison {
         RecallComparer(passage: passage).compare(typed)
     }
 
     /// Partial input against the start of the passage: only words typed so far are judged.
-    public static func comparePrefix(passage: String, typed: String) -> RecallComparison {
+    package static func comparePrefix(passage: String, typed: String) -> RecallComparison {
         RecallComparer(passage: passage).comparePrefix(typed)
     }
 
     /// Below this similarity a recall counts as forgotten (`again`).
-    public static let passingSimilarity = 0.8
+    package static let passingSimilarity = 0.8
 
     /// The review grade for this recall, by `Grading`'s rule: under `passingSimilarity` it is
     /// wrong (`again`); otherwise similarity under 0.9 or a slow answer make it `hard`, a
@@ -90,7 +90,7 @@ public struct RecallComparison: Sendable, Equatable {
     /// `milliseconds` and `medianMilliseconds` must be in the same unit — the time for this
     /// recall and the learner's median for recalls of comparable length (per word, say, times
     /// the passage's word count); either nil leaves speed out of it.
-    public func grade(
+    package func grade(
         milliseconds: Int?, medianMilliseconds: Int?, passingSimilarity: Double = RecallComparison.passingSimilarity,
         thresholds: GradingThresholds = .default
     ) -> Grade {
@@ -110,8 +110,8 @@ public struct RecallComparison: Sendable, Equatable {
 /// differs (a common beginning and, for whole texts, a common ending are matched first, and
 /// the table is filled only near its diagonal while the texts are close), so a 500-word
 /// passage compares in well under a millisecond in a release build (`rote-bench recall`).
-public struct RecallComparer: Sendable {
-    public let passage: String
+package struct RecallComparer: Sendable {
+    package let passage: String
     /// The passage's words as written.
     let display: [String]
     /// Their normalised forms.
@@ -120,7 +120,7 @@ public struct RecallComparer: Sendable {
     let vocabulary: [String: Int32]
     let ids: [Int32]
 
-    public init(passage: String) {
+    package init(passage: String) {
         self.passage = passage
         let tokens = RecallTokenizer.tokens(passage)
         var vocabulary: [String: Int32] = [:]
@@ -142,10 +142,10 @@ public struct RecallComparer: Sendable {
     }
 
     /// The number of words in the passage.
-    public var wordCount: Int { ids.count }
+    package var wordCount: Int { ids.count }
 
     /// The whole typed text against the whole passage.
-    public func compare(_ typed: String) -> RecallComparison {
+    package func compare(_ typed: String) -> RecallComparison {
         let tokens = RecallTokenizer.tokens(typed)
         return align(tokens, prefix: false, pending: nil)
     }
@@ -153,7 +153,7 @@ public struct RecallComparer: Sendable {
     /// Partial input: the typed words against the passage's beginning, the passage words past
     /// where the typing has reached left unjudged. A last word with no space after it is still
     /// being typed: it is reported as `pending` rather than judged (an ideograph never is).
-    public func comparePrefix(_ typed: String) -> RecallComparison {
+    package func comparePrefix(_ typed: String) -> RecallComparison {
         var tokens = RecallTokenizer.tokens(typed)
         var pending: RecallTokenizer.Token?
         // An ideograph is a whole word as soon as it is typed.
@@ -167,7 +167,7 @@ public struct RecallComparer: Sendable {
 
     /// The passage word after those the typed text reaches (the hint a reciting learner asks
     /// for); nil at the end.
-    public func nextWord(afterPrefix typed: String) -> String? {
+    package func nextWord(afterPrefix typed: String) -> String? {
         let reached = comparePrefix(typed).passageWordsJudged
         return reached < display.count ? display[reached] : nil
     }

@@ -1,6 +1,6 @@
-public import Foundation
-public import RoteModel
-public import RoteStore
+package import Foundation
+package import RoteModel
+package import RoteStore
 import Scheduling
 
 /// Writes answered reviews into progress files the moment they happen — each one atomically,
@@ -8,17 +8,17 @@ import Scheduling
 ///
 /// It is also the gate of seed 004's consent: a progress file of a passage deck is neither
 /// written nor computed unless the learner agreed that Rote keeps their passage practice.
-public struct ReviewRecorder {
-    public let root: URL
-    public let user: String
-    public let device: String
+package struct ReviewRecorder {
+    package let root: URL
+    package let user: String
+    package let device: String
     let decks: [String: DeckManifest]
     let profile: Profile?
     /// True when the learner agreed to Rote keeping their passage practice; set by the study
     /// session when they agree during it.
-    public var keepsPassagePractice: Bool
+    package var keepsPassagePractice: Bool
 
-    public init(root: URL, user: String, device: String, decks: [String: DeckManifest], profile: Profile?) {
+    package init(root: URL, user: String, device: String, decks: [String: DeckManifest], profile: Profile?) {
         self.root = root
         self.user = user
         self.device = device
@@ -28,7 +28,7 @@ public struct ReviewRecorder {
     }
 
     /// True when `entry` belongs to a passages deck.
-    public func isPassage(_ entry: String) -> Bool {
+    package func isPassage(_ entry: String) -> Bool {
         decks[String(entry.split(separator: "/")[0])]?.kind == .passages
     }
 
@@ -39,18 +39,18 @@ public struct ReviewRecorder {
     }
 
     /// `profiles/<user>/progress/<entry>.yaml`.
-    public func progressPath(_ entry: String) -> String { LibraryPaths(user: user).progress(entry) }
+    package func progressPath(_ entry: String) -> String { LibraryPaths(user: user).progress(entry) }
 
     /// The entry's progress as it is on disk now (a new file when there is none). A file that
     /// does not read cleanly is refused (`ReadBeforeRewrite`): every caller goes on to rewrite it.
-    public func current(_ entry: String) throws -> ProgressFile {
+    package func current(_ entry: String) throws -> ProgressFile {
         try ReadBeforeRewrite.read(ProgressFile.self, at: progressPath(entry), in: root) ?? ProgressFile(entry: entry)
     }
 
     /// Appends one review, replays the state, and writes the file. Returns the new file's
     /// path and bytes (for the session's commit).
     @discardableResult
-    public func record(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased())
+    package func record(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased())
         throws -> (path: String, data: Data, file: ProgressFile)
     {
         let result = try recorded(entry: entry, grade: grade, at: at, ms: ms, id: id)
@@ -60,7 +60,7 @@ public struct ReviewRecorder {
 
     /// The file `record` would write, without writing it — for callers that write it together
     /// with other files, all or nothing (`LibraryGit.apply`).
-    public func recorded(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased())
+    package func recorded(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased())
         throws -> (path: String, data: Data, file: ProgressFile)
     {
         try requireConsent(for: entry)
@@ -77,7 +77,7 @@ public struct ReviewRecorder {
     /// Changes the entry's file without adding a review — status, reset, ladder position or
     /// reflection — replays the state (a reset changes which reviews count) and writes it.
     @discardableResult
-    public func update(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (
+    package func update(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (
         path: String, data: Data, file: ProgressFile
     ) {
         let result = try updated(entry: entry, change)
@@ -86,7 +86,7 @@ public struct ReviewRecorder {
     }
 
     /// The file `update` would write, without writing it.
-    public func updated(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (
+    package func updated(entry: String, _ change: (inout ProgressFile) -> Void) throws -> (
         path: String, data: Data, file: ProgressFile
     ) {
         try requireConsent(for: entry)
@@ -104,7 +104,7 @@ public struct ReviewRecorder {
 
     /// Puts the entry's file back as it was (`nil`: there was none) — the learner's undo of a
     /// whole visit, review and ladder moves together.
-    public func restore(entry: String, to data: Data?) throws {
+    package func restore(entry: String, to data: Data?) throws {
         if let data {
             try AtomicFile.write(data, at: progressPath(entry), in: root)
         } else if FileManager.default.fileExists(atPath: root.appending(path: progressPath(entry)).path) {
@@ -113,12 +113,12 @@ public struct ReviewRecorder {
     }
 
     /// The file's bytes on disk now, nil when there is none.
-    public func bytes(_ entry: String) -> Data? {
+    package func bytes(_ entry: String) -> Data? {
         FileManager.default.contents(atPath: root.appending(path: progressPath(entry)).path)
     }
 
     /// Removes the review with `id` again (the learner's undo), rewriting the file.
-    public func undo(entry: String, reviewID: String) throws -> (path: String, data: Data) {
+    package func undo(entry: String, reviewID: String) throws -> (path: String, data: Data) {
         var file = try current(entry)
         file.reviews.removeAll { $0.id == reviewID }
         let deck = String(entry.split(separator: "/")[0])

@@ -405,16 +405,16 @@ public struct SessionPlanner: Sendable {
 }
 
 /// Candidates worked out in full, as from the parsed library.
-public struct CandidateList: PlanningSource {
-    public let candidates: [SessionPlanner.Candidate]
-    public let deckNames: [String]
+package struct CandidateList: PlanningSource {
+    package let candidates: [SessionPlanner.Candidate]
+    package let deckNames: [String]
     private let deckNumbers: [Int]
     /// The reviews since a time for an entry whose summary keeps too few of them to say.
     private let exactReviewsSince: @Sendable (String, Date) -> Int
     /// Headwords of the entries the learner ignores or knows.
     private let familiarWords: Set<String>
 
-    public init(_ candidates: [SessionPlanner.Candidate], exactReviewsSince: @escaping @Sendable (String, Date) -> Int)
+    package init(_ candidates: [SessionPlanner.Candidate], exactReviewsSince: @escaping @Sendable (String, Date) -> Int)
     {
         self.candidates = candidates
         var names: [String] = []
@@ -432,23 +432,23 @@ public struct CandidateList: PlanningSource {
         )
     }
 
-    public var count: Int { candidates.count }
-    public func id(_ entry: Int) -> String { candidates[entry].id }
-    public func facts(_ entry: Int) -> EntryFacts {
+    package var count: Int { candidates.count }
+    package func id(_ entry: Int) -> String { candidates[entry].id }
+    package func facts(_ entry: Int) -> EntryFacts {
         let candidate = candidates[entry]
         return EntryFacts(
             deck: deckNumbers[entry], published: candidate.published, locked: candidate.locked,
             status: candidate.status,
             progress: candidate.progress.map(PlanningProgress.init))
     }
-    public func reviews(_ entry: Int, since time: Date) -> Int {
+    package func reviews(_ entry: Int, since time: Date) -> Int {
         candidates[entry].progress?.reviews(since: time) ?? exactReviewsSince(candidates[entry].id, time)
     }
-    public func recentMilliseconds(_ entry: Int) -> [Int] {
+    package func recentMilliseconds(_ entry: Int) -> [Int] {
         candidates[entry].progress?.recentMilliseconds.compactMap { $0 } ?? []
     }
-    public func rank(_ entry: Int) -> Int? { candidates[entry].rank }
-    public func headword(_ entry: Int) -> String? { candidates[entry].headword }
-    public func topics(_ entry: Int) -> [String] { candidates[entry].topics }
-    public func isFamiliar(_ word: String) -> Bool { familiarWords.contains(word) }
+    package func rank(_ entry: Int) -> Int? { candidates[entry].rank }
+    package func headword(_ entry: Int) -> String? { candidates[entry].headword }
+    package func topics(_ entry: Int) -> [String] { candidates[entry].topics }
+    package func isFamiliar(_ word: String) -> Bool { familiarWords.contains(word) }
 }

@@ -3,17 +3,17 @@ public import RoteModel
 
 /// A multiple-choice question (`mcq_single`) as shown: its choices in stored order or
 /// shuffled, answered by the position the learner picked.
-public struct MCQExercise: Sendable, Equatable, Codable {
-    public var prompt: String
+package struct MCQExercise: Sendable, Equatable, Codable {
+    package var prompt: String
     /// The choices as displayed.
-    public var choices: [String]
+    package var choices: [String]
     /// For each displayed position, the choice's index in the stored payload.
-    public var storedIndex: [Int]
+    package var storedIndex: [Int]
     /// The stored index of the right choice (`solution_index`).
-    public var solutionIndex: Int
+    package var solutionIndex: Int
 
     /// The choices in stored order.
-    public init(prompt: String, choices: [String], solutionIndex: Int) {
+    package init(prompt: String, choices: [String], solutionIndex: Int) {
         self.prompt = prompt
         self.choices = choices
         self.storedIndex = Array(choices.indices)
@@ -21,7 +21,7 @@ public struct MCQExercise: Sendable, Equatable, Codable {
     }
 
     /// The choices shuffled with `generator`.
-    public init(
+    package init(
         prompt: String, choices: [String], solutionIndex: Int, shuffledWith generator: inout some RandomNumberGenerator
     ) {
         let order = StudyRandom.shuffled(Array(choices.indices), using: &generator)
@@ -32,41 +32,41 @@ public struct MCQExercise: Sendable, Equatable, Codable {
     }
 
     /// Where the right choice is displayed.
-    public var correctPosition: Int { storedIndex.firstIndex(of: solutionIndex) ?? 0 }
+    package var correctPosition: Int { storedIndex.firstIndex(of: solutionIndex) ?? 0 }
 
     /// Whether the choice displayed at `position` is the right one (out of range is wrong).
-    public func check(position: Int) -> Bool {
+    package func check(position: Int) -> Bool {
         storedIndex.indices.contains(position) && storedIndex[position] == solutionIndex
     }
 
     /// The answer as recorded: the stored index of the choice picked, so it means the same
     /// whatever order the choices were shown in.
-    public func answer(position: Int) -> SkillAnswer {
+    package func answer(position: Int) -> SkillAnswer {
         .choice(storedIndex.indices.contains(position) ? storedIndex[position] : position)
     }
 }
 
 /// A step-ordering question (`reorder_steps`) as shown: its steps shuffled, answered by the
 /// displayed positions in the order the learner puts them.
-public struct ReorderExercise: Sendable, Equatable, Codable {
-    public var prompt: String?
+package struct ReorderExercise: Sendable, Equatable, Codable {
+    package var prompt: String?
     /// The steps as displayed.
-    public var steps: [String]
+    package var steps: [String]
     /// For each displayed position, the step's index in the stored payload.
-    public var storedIndex: [Int]
+    package var storedIndex: [Int]
     /// Stored step indexes in the right order (`solution`).
-    public var solution: [Int]
+    package var solution: [Int]
 
     /// The steps shuffled with `generator`. A shuffle that happens to show the solution order
     /// is rotated by one, so the learner always has something to do.
-    public init(prompt: String?, steps: [String], solution: [Int], using generator: inout some RandomNumberGenerator) {
+    package init(prompt: String?, steps: [String], solution: [Int], using generator: inout some RandomNumberGenerator) {
         var order = StudyRandom.shuffled(Array(steps.indices), using: &generator)
         if order == solution, order.count > 1 { order = Array(order.dropFirst()) + [order[0]] }
         self.init(prompt: prompt, steps: steps, solution: solution, displayOrder: order)
     }
 
     /// The steps in a given display order (stored indexes, one per position).
-    public init(prompt: String?, steps: [String], solution: [Int], displayOrder: [Int]) {
+    package init(prompt: String?, steps: [String], solution: [Int], displayOrder: [Int]) {
         self.prompt = prompt
         self.steps = displayOrder.map { steps[$0] }
         self.storedIndex = displayOrder
@@ -75,7 +75,7 @@ public struct ReorderExercise: Sendable, Equatable, Codable {
 
     /// Whether the displayed positions, in the learner's order, put the steps in the solution
     /// order. Every step must be placed exactly once.
-    public func check(positions: [Int]) -> Bool {
+    package func check(positions: [Int]) -> Bool {
         guard positions.count == solution.count, positions.allSatisfy(storedIndex.indices.contains) else {
             return false
         }
@@ -83,20 +83,21 @@ public struct ReorderExercise: Sendable, Equatable, Codable {
     }
 
     /// The answer as recorded: the stored step indexes in the learner's order.
-    public func answer(positions: [Int]) -> SkillAnswer {
+    package func answer(positions: [Int]) -> SkillAnswer {
         .order(positions.map { storedIndex.indices.contains($0) ? storedIndex[$0] : $0 })
     }
 }
 
 /// A skills question ready to show.
-public enum SkillExercise: Sendable, Equatable, Codable {
+package enum SkillExercise: Sendable, Equatable, Codable {
     case mcq(MCQExercise)
     case reorder(ReorderExercise)
 
     /// The exercise for a question: mcq choices shuffled when `shuffleChoices` (else in stored
     /// order), reorder steps always shuffled — both with `generator`.
-    public init(question: SkillQuestion, shuffleChoices: Bool = true, using generator: inout some RandomNumberGenerator)
-    {
+    package init(
+        question: SkillQuestion, shuffleChoices: Bool = true, using generator: inout some RandomNumberGenerator
+    ) {
         switch question.payload {
         case let .mcqSingle(prompt, choices, solution):
             self = .mcq(
@@ -109,7 +110,7 @@ public enum SkillExercise: Sendable, Equatable, Codable {
     }
 
     /// The exercise name a session file records in `question` (`mcq_single`, `reorder_steps`).
-    public var exerciseName: String {
+    package var exerciseName: String {
         switch self {
         case .mcq: "mcq_single"
         case .reorder: "reorder_steps"
@@ -119,14 +120,14 @@ public enum SkillExercise: Sendable, Equatable, Codable {
 
 /// What a learner answered to a skills question, in stored indexes (seed 001's answer JSON,
 /// `{"choice": 2}`).
-public enum SkillAnswer: Sendable, Hashable {
+package enum SkillAnswer: Sendable, Hashable {
     /// The stored index of the choice picked.
     case choice(Int)
     /// Stored step indexes in the learner's order.
     case order([Int])
 
     /// The text a session file keeps: `2` for a choice, `1,2,0` for an order.
-    public var text: String {
+    package var text: String {
         switch self {
         case let .choice(index): String(index)
         case let .order(indexes): indexes.map(String.init).joined(separator: ",")
@@ -136,17 +137,17 @@ public enum SkillAnswer: Sendable, Hashable {
 
 /// One answered skills question: what was answered, whether it was right, when and how fast
 /// (seed 001's `attempts` row).
-public struct SkillAttempt: Sendable, Equatable {
+package struct SkillAttempt: Sendable, Equatable {
     /// The question's entry id, e.g. `math/algebra/linear_equations/one_step`.
-    public var question: String
-    public var exercise: String
-    public var answer: SkillAnswer
-    public var correct: Bool
-    public var at: Date
-    public var milliseconds: Int
+    package var question: String
+    package var exercise: String
+    package var answer: SkillAnswer
+    package var correct: Bool
+    package var at: Date
+    package var milliseconds: Int
 
     /// Checks `positions` against `exercise` and records the result.
-    public init(question: String, exercise: SkillExercise, positions: [Int], at: Date, milliseconds: Int) {
+    package init(question: String, exercise: SkillExercise, positions: [Int], at: Date, milliseconds: Int) {
         self.question = question
         self.exercise = exercise.exerciseName
         switch exercise {
@@ -163,7 +164,7 @@ public struct SkillAttempt: Sendable, Equatable {
     }
 
     /// The line a session file keeps for it.
-    public var sessionAttempt: SessionFile.Attempt {
+    package var sessionAttempt: SessionFile.Attempt {
         SessionFile.Attempt(
             entry: question, question: exercise, answer: answer.text, correct: correct, at: at, ms: milliseconds)
     }

@@ -11,14 +11,14 @@ public enum SessionCommand: String, Sendable, CaseIterable {
 }
 
 /// One reply to a prompt.
-public enum ConsoleReply: Sendable, Equatable {
+package enum ConsoleReply: Sendable, Equatable {
     case answer(String)
     case command(SessionCommand)
 
     /// Reads a typed line: the words `undo`, `suspend`, `ignore`, `quit` (and `q`) are
     /// commands, anything else is an answer. Whole words only, so an answer such as `i` or
     /// `us` is never taken for a command.
-    public static func parse(line: String) -> ConsoleReply {
+    package static func parse(line: String) -> ConsoleReply {
         let text = line.trimmingCharacters(in: .whitespaces)
         if text == "q" { return .command(.quit) }
         if let command = SessionCommand(rawValue: text.lowercased()) { return .command(command) }
@@ -28,7 +28,7 @@ public enum ConsoleReply: Sendable, Equatable {
 
 /// What a prompt expects, so a terminal can take single keys where one key is the whole
 /// answer and read a line where text is.
-public enum AnswerKind: Sendable, Equatable {
+package enum AnswerKind: Sendable, Equatable {
     /// A choice number 1…count.
     case choice(count: Int)
     /// An order of `count` steps, typed as numbers (`2 1 3`).
@@ -44,12 +44,12 @@ public enum AnswerKind: Sendable, Equatable {
 }
 
 /// How a piece of text is shown; plain where colour is off.
-public enum TextStyle: Sendable {
+package enum TextStyle: Sendable {
     case plain, title, dim, correct, wrong, prompt, emphasis
 }
 
 /// How a study session talks to the learner: a terminal, a script on stdin, or a test.
-public protocol StudyConsole: AnyObject {
+package protocol StudyConsole: AnyObject {
     /// True for a person at a terminal: cards wait for a key and grades can be overridden.
     var isInteractive: Bool { get }
     /// Starts a new card: a terminal clears the screen and shows where the session is —
@@ -71,15 +71,15 @@ public protocol StudyConsole: AnyObject {
 }
 
 extension StudyConsole {
-    public func turnPage() {}
+    package func turnPage() {}
 
-    public func show(_ text: String) { show(text, style: .plain) }
+    package func show(_ text: String) { show(text, style: .plain) }
 
-    public func showChoices(_ choices: [String]) {
+    package func showChoices(_ choices: [String]) {
         show(choices.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
     }
 
-    public func showLetter(_ letter: LetterEntry) {
+    package func showLetter(_ letter: LetterEntry) {
         show(LetterSketch.render(letter))
     }
 }
@@ -89,13 +89,13 @@ extension StudyConsole {
 /// isolate (U+2068 … U+2069), so a terminal that implements the bidirectional algorithm
 /// lays the run out right to left without reordering the Latin text, digits and
 /// punctuation around it — `I {أجري} every day` stays one line reading as written.
-public enum BidiText {
-    public static let firstStrongIsolate: Character = "\u{2068}"
-    public static let popDirectionalIsolate: Character = "\u{2069}"
+package enum BidiText {
+    package static let firstStrongIsolate: Character = "\u{2068}"
+    package static let popDirectionalIsolate: Character = "\u{2069}"
 
     /// Whether a scalar is a strong right-to-left letter (Hebrew, Arabic, Syriac, Thaana,
     /// NKo, and their presentation forms).
-    public static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: true
         default: false
@@ -112,7 +112,7 @@ public enum BidiText {
     /// and takes in neutral characters up to the last right-to-left letter before the next
     /// left-to-right letter, so spaces between Arabic words stay inside and the space before
     /// the next English word stays outside. Text already holding isolates is returned as is.
-    public static func isolated(_ text: String) -> String {
+    package static func isolated(_ text: String) -> String {
         let scalars = Array(text.unicodeScalars)
         guard scalars.contains(where: isRightToLeft),
             !scalars.contains(where: { $0 == firstStrongIsolate.unicodeScalars.first! })

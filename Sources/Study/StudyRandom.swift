@@ -2,16 +2,16 @@ import RoteModel
 
 /// Shuffles and draws with a documented algorithm, so a seed gives the same session on every
 /// toolchain (the standard library's `shuffle(using:)` does not promise its draw sequence).
-public enum StudyRandom {
+package enum StudyRandom {
     /// A uniform index in `0..<count` (`count` > 0). Modulo bias is below 2⁻⁵⁰ for the small
     /// counts study uses.
-    public static func index(below count: Int, using generator: inout some RandomNumberGenerator) -> Int {
+    package static func index(below count: Int, using generator: inout some RandomNumberGenerator) -> Int {
         precondition(count > 0, "cannot draw from an empty range")
         return Int(generator.next() % UInt64(count))
     }
 
     /// Fisher–Yates from the last position down: position `i` swaps with `index(below: i + 1)`.
-    public static func shuffled<Element>(_ items: [Element], using generator: inout some RandomNumberGenerator)
+    package static func shuffled<Element>(_ items: [Element], using generator: inout some RandomNumberGenerator)
         -> [Element]
     {
         var items = items

@@ -355,20 +355,20 @@ public final class LocalDays: @unchecked Sendable {
 ///
 /// With `colour` the characters are also tinted with ANSI 256-colour greens; without it the
 /// output is plain text.
-public enum StudyHeatmap {
-    public static let symbols: [Character] = ["·", "░", "▒", "▓", "█"]
+package enum StudyHeatmap {
+    package static let symbols: [Character] = ["·", "░", "▒", "▓", "█"]
     static let colours = [240, 22, 28, 34, 46]
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The intensity level, 0…4, of `count` against the busiest day's `maximum`.
-    public static func level(_ count: Int, maximum: Int) -> Int {
+    package static func level(_ count: Int, maximum: Int) -> Int {
         guard count > 0, maximum > 0 else { return 0 }
         return min(4, max(1, Int((4 * Double(count) / Double(maximum)).rounded(.up))))
     }
 
     /// Renders `counts` (oldest first) whose last day is `lastDay` (days since 1970-01-01).
-    public static func render(counts: [Int], lastDay: Int, colour: Bool) -> String {
+    package static func render(counts: [Int], lastDay: Int, colour: Bool) -> String {
         guard !counts.isEmpty else { return "" }
         let firstDay = lastDay - counts.count + 1
         let firstMonday = firstDay - weekday(firstDay)

@@ -1,9 +1,9 @@
-public import Foundation
-public import RoteModel
+package import Foundation
+package import RoteModel
 
 /// The end-of-session summary: reviews per grade, accuracy, time, and when the next card is due.
-public enum StudySummary {
-    public static func render(_ session: SessionFile, nextDue: Date?, now: Date, statusChanges: Int = 0) -> String {
+package enum StudySummary {
+    package static func render(_ session: SessionFile, nextDue: Date?, now: Date, statusChanges: Int = 0) -> String {
         let reviews = session.reviews
         let answers = session.answers
         let correct = answers.filter(\.correct).count
@@ -22,7 +22,7 @@ public enum StudySummary {
     }
 
     /// `now`, `in 10 min`, `in 3 h`, `in 4 days`.
-    public static func relative(_ date: Date, from now: Date) -> String {
+    package static func relative(_ date: Date, from now: Date) -> String {
         let seconds = date.timeIntervalSince(now)
         if seconds <= 60 { return "now" }
         if seconds < 3600 { return "in \(Int((seconds / 60).rounded())) min" }

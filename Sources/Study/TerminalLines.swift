@@ -1,10 +1,10 @@
 /// Text laid out for a terminal of a given width: lines broken between words, never inside
 /// one ("I like th / e music"), each character counted as wide as a terminal draws it.
-public enum TerminalLines {
+package enum TerminalLines {
     /// The columns a terminal gives `character`: none for the invisible ones (direction
     /// marks and isolates, joiners, controls), two for East Asian wide and full-width
     /// letters and emoji, one for the rest. A grapheme's combining marks ride on its base.
-    public static func width(of character: Character) -> Int {
+    package static func width(of character: Character) -> Int {
         guard let scalar = character.unicodeScalars.first else { return 0 }
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0xFEFF: return 0
@@ -18,7 +18,7 @@ public enum TerminalLines {
     }
 
     /// The columns `text` takes on one line.
-    public static func width(of text: some StringProtocol) -> Int {
+    package static func width(of text: some StringProtocol) -> Int {
         text.reduce(0) { $0 + width(of: $1) }
     }
 
@@ -27,7 +27,7 @@ public enum TerminalLines {
     /// fits is left exactly as it is, and the lines a long one becomes keep its indentation
     /// and start under the text of a list item (`• `, `- `, `2. `, `3) `), so a bullet or a
     /// numbered choice stays one block. A `width` below 1 breaks nothing.
-    public static func wrapped(_ text: String, width: Int) -> [String] {
+    package static func wrapped(_ text: String, width: Int) -> [String] {
         let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard width > 0 else { return paragraphs.map(String.init) }
         return paragraphs.flatMap { paragraph in

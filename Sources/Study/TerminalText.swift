@@ -2,8 +2,8 @@ import Foundation
 import RoteModel
 
 /// Which key means what at a single-key prompt.
-public enum TerminalKeys {
-    public static func reply(to key: Character, kind: AnswerKind) -> ConsoleReply? {
+package enum TerminalKeys {
+    package static func reply(to key: Character, kind: AnswerKind) -> ConsoleReply? {
         if let command = SessionCommand.allCases.first(where: { $0.key == key }) { return .command(command) }
         switch kind {
         case let .choice(count):
@@ -24,17 +24,17 @@ public enum TerminalKeys {
 }
 
 /// ANSI styles, used only where colour is on.
-public enum TerminalStyle {
+package enum TerminalStyle {
     /// Colour unless `NO_COLOR` is set (https://no-color.org), the terminal is `dumb`, or
     /// output is not a terminal.
-    public static func coloursEnabled(environment: [String: String], isTerminal: Bool) -> Bool {
+    package static func coloursEnabled(environment: [String: String], isTerminal: Bool) -> Bool {
         isTerminal && environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
     }
 
     /// `text` ready for the study screen: control characters in it shown escaped
     /// (`ControlCharacters.visible`, as all of `rote`'s output), then wrapped in the style's
     /// colour. Every piece of a card reaches the terminal through here.
-    public static func apply(_ style: TextStyle, _ text: String, colours: Bool) -> String {
+    package static func apply(_ style: TextStyle, _ text: String, colours: Bool) -> String {
         let text = ControlCharacters.visible(text)
         guard colours else { return text }
         let code: String

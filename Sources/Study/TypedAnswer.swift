@@ -16,21 +16,21 @@
 ///
 /// This is the one place those rules live: passage recall (`RecallComparison`) keys its words
 /// through ``foldedArabic(_:)`` too.
-public enum TypedAnswer {
+package enum TypedAnswer {
     /// Arabic harakat: fathatan, dammatan, kasratan, fatha, damma, kasra, shadda, sukun.
-    public static let harakat: ClosedRange<UInt32> = 0x064B...0x0652
+    package static let harakat: ClosedRange<UInt32> = 0x064B...0x0652
 
     /// True for Arabic diacritics that typed comparison ignores: the harakat, the other Arabic
     /// combining marks (maddah and hamza above and below, U+0653–U+065F) and the superscript
     /// (dagger) alef U+0670.
-    @inlinable public static func isHaraka(_ scalar: Unicode.Scalar) -> Bool {
+    @inlinable package static func isHaraka(_ scalar: Unicode.Scalar) -> Bool {
         (0x064B...0x065F).contains(scalar.value) || scalar.value == 0x0670
     }
 
     /// The scalar a comparison uses for `scalar`: nil for what it ignores (a diacritic, the
     /// tatweel U+0640), one letter for each group of Arabic spelling variants, and the scalar
     /// itself otherwise.
-    @inlinable public static func foldedArabic(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+    @inlinable package static func foldedArabic(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
         switch scalar.value {
         case 0x0640: return nil  // tatweel
         case 0x0649: return "\u{064A}"  // alef maqsura ى → ya ي
@@ -41,7 +41,7 @@ public enum TypedAnswer {
     }
 
     /// The form both sides are compared in.
-    public static func normalized(_ text: String) -> String {
+    package static func normalized(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false
         for original in text.unicodeScalars {
@@ -64,7 +64,7 @@ public enum TypedAnswer {
     }
 
     /// Whether `typed` matches any of the `accepted` answers after normalisation.
-    public static func matches(_ typed: String, accepted: some Sequence<String>) -> Bool {
+    package static func matches(_ typed: String, accepted: some Sequence<String>) -> Bool {
         let typed = normalized(typed)
         guard !typed.isEmpty else { return false }
         return accepted.contains { normalized($0) == typed }
@@ -74,7 +74,7 @@ public enum TypedAnswer {
     /// distance (insertions, deletions, substitutions and swaps of two neighbouring
     /// characters each cost 1) over the longer length. `runing` for `running` is 6/7 ≈ 0.86;
     /// anything matching after normalisation is 1; nothing typed is 0.
-    public static func similarity(_ typed: String, _ expected: String) -> Double {
+    package static func similarity(_ typed: String, _ expected: String) -> Double {
         let a = Array(normalized(typed))
         let b = Array(normalized(expected))
         guard !a.isEmpty, !b.isEmpty else { return a.isEmpty && b.isEmpty ? 1 : 0 }

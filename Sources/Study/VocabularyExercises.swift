@@ -91,27 +91,27 @@ public struct WordCard: Sendable, Equatable, Codable {
 
 /// One vocabulary question as shown: a prompt and four options (or a typed answer), with
 /// what counts as right.
-public struct VocabularyExercise: Sendable, Equatable, Codable {
+package struct VocabularyExercise: Sendable, Equatable, Codable {
     /// The question's id within its entry (what a session file records).
-    public var questionID: String
-    public var kind: VocabularyQuestion.Kind
+    package var questionID: String
+    package var kind: VocabularyQuestion.Kind
     /// What the learner is asked: the word, its translation, or a sentence with `___`.
-    public var prompt: String
+    package var prompt: String
     /// The right answer and its distractors, shuffled.
-    public var options: [String]
+    package var options: [String]
     /// Position of the right answer in `options`.
-    public var correctIndex: Int
+    package var correctIndex: Int
     /// Typed answers accepted: the answer, and for translation_match the alternatives too.
-    public var accepted: [String]
-    public var explanation: String?
+    package var accepted: [String]
+    package var explanation: String?
     /// Typed answers that are wrong however close they come to the answer: the distractors
     /// and the word's other forms (`runs` where `ran` is expected).
-    public var rejected: [String]
+    package var rejected: [String]
     /// For a typed sentence completion, which word to put in the blank: the word's
     /// translation, so the learner knows the word without being given its form.
-    public var hint: String?
+    package var hint: String?
 
-    public init(
+    package init(
         questionID: String, kind: VocabularyQuestion.Kind, prompt: String, options: [String], correctIndex: Int,
         accepted: [String],
         explanation: String? = nil, rejected: [String] = [], hint: String? = nil
@@ -129,7 +129,7 @@ public struct VocabularyExercise: Sendable, Equatable, Codable {
 
     /// The question asked for a typed answer, without choices: translate the word (EN→AR),
     /// translate back (AR→EN), or fill the blank with the right form of the word given.
-    public var typedPrompt: String {
+    package var typedPrompt: String {
         switch kind {
         case .translationMatch: "Translate: \(prompt)"
         case .reverseTranslation: "Translate back: \(prompt)"
@@ -143,21 +143,21 @@ public struct VocabularyExercise: Sendable, Equatable, Codable {
     /// miss — at least `RecallComparison.passingSimilarity` similar, the bar typed recall of a passage
     /// passes — so grading makes it `hard` (under 0.9); wrong otherwise, and always wrong when
     /// it is one of the `rejected` answers (another form or a distractor), however close.
-    public func grade(typed: String) -> (correct: Bool, similarity: Double) {
+    package func grade(typed: String) -> (correct: Bool, similarity: Double) {
         if check(typed: typed) { return (true, 1) }
         let similarity = accepted.map { TypedAnswer.similarity(typed, $0) }.max() ?? 0
         if TypedAnswer.matches(typed, accepted: rejected) { return (false, similarity) }
         return (similarity >= RecallComparison.passingSimilarity, similarity)
     }
 
-    public var answer: String { options[correctIndex] }
+    package var answer: String { options[correctIndex] }
 
     /// Whether the option at `choice` (0-based, as displayed) is right.
-    public func check(choice: Int) -> Bool { choice == correctIndex }
+    package func check(choice: Int) -> Bool { choice == correctIndex }
 
     /// Whether a typed answer is right, after `TypedAnswer` normalisation (case, surrounding
     /// punctuation and Arabic harakat ignored).
-    public func check(typed: String) -> Bool { TypedAnswer.matches(typed, accepted: accepted) }
+    package func check(typed: String) -> Bool { TypedAnswer.matches(typed, accepted: accepted) }
 }
 
 /// Builds vocabulary exercises: word cards, multiple-choice and typed questions, and which of
@@ -165,19 +165,19 @@ public struct VocabularyExercise: Sendable, Equatable, Codable {
 ///
 /// Pure: the deck and a seeded generator are parameters, so the same seed gives the same
 /// options in the same order.
-public enum VocabularyExercises {
+package enum VocabularyExercises {
     /// Options shown besides the right answer.
-    public static let distractorCount = 3
+    package static let distractorCount = 3
 
     /// A step of an entry's turn in a session.
-    public enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         /// Show the word card.
         case card
         case question(VocabularyQuestion)
     }
 
     /// Where an entry stands when it comes up.
-    public enum Visit: Sendable, Equatable {
+    package enum Visit: Sendable, Equatable {
         /// First meeting.
         case new
         /// A review: `number` reviews came before it (the rotation counter); `lastGrade` is
@@ -188,18 +188,18 @@ public enum VocabularyExercises {
 
     /// The order reviews rotate through: recognition, then production in context, then free
     /// production.
-    public static let reviewRotation: [VocabularyQuestion.Kind] = [
+    package static let reviewRotation: [VocabularyQuestion.Kind] = [
         .translationMatch, .sentenceCompletion, .reverseTranslation,
     ]
 
     /// Questions a review asks: one while the word is in its learning steps, two once it is
     /// learned (seed 000's review flow).
-    public static func questionsPerReview(learned: Bool) -> Int { learned ? 2 : 1 }
+    package static func questionsPerReview(learned: Bool) -> Int { learned ? 2 : 1 }
 
     /// Whether a learner learns a deck's translations rather than its words: their native
     /// language is the deck's source language, or the language they learn is its target.
     /// Unset languages keep the deck's own direction.
-    public static func learnsTranslations(deck: DeckManifest?, profile: Profile?) -> Bool {
+    package static func learnsTranslations(deck: DeckManifest?, profile: Profile?) -> Bool {
         guard let deck, let source = deck.sourceLanguage, let target = deck.targetLanguage, source != target else {
             return false
         }
@@ -222,7 +222,7 @@ public enum VocabularyExercises {
     /// learns the translations: `native_language` / `target_language` in the profile), the
     /// sides swap: recognition shows the translation and asks for the word
     /// (reverse_translation), production shows the word and asks for the translation.
-    public static func plan(for entry: VocabularyEntry, visit: Visit, learnsTranslations: Bool = false) -> [Step] {
+    package static func plan(for entry: VocabularyEntry, visit: Visit, learnsTranslations: Bool = false) -> [Step] {
         let all = questions(of: entry)
         let byKind = Dictionary(grouping: all, by: \.kind)
         let recognition: VocabularyQuestion.Kind = learnsTranslations ? .reverseTranslation : .translationMatch
@@ -260,7 +260,7 @@ public enum VocabularyExercises {
     /// reverse_translation (`reverse_translation`: translation → base form) and a
     /// sentence_completion from the first example (`example-1`). Their distractors come from
     /// the deck.
-    public static func questions(of entry: VocabularyEntry) -> [VocabularyQuestion] {
+    package static func questions(of entry: VocabularyEntry) -> [VocabularyQuestion] {
         var questions = entry.questions
         let kinds = Set(questions.map(\.kind))
         if !kinds.contains(.translationMatch) {
@@ -291,7 +291,7 @@ public enum VocabularyExercises {
 
     /// A question ready to show: prompt, the answer with `distractorCount` distractors
     /// shuffled with `generator`, and the accepted typed answers.
-    public static func exercise(
+    package static func exercise(
         for question: VocabularyQuestion, of entry: VocabularyEntry, deck: @autoclosure () -> [VocabularyEntry],
         using generator: inout some RandomNumberGenerator
     ) -> VocabularyExercise {
@@ -305,7 +305,7 @@ public enum VocabularyExercises {
     }
 
     /// What the learner is asked.
-    public static func prompt(for question: VocabularyQuestion, of entry: VocabularyEntry) -> String {
+    package static func prompt(for question: VocabularyQuestion, of entry: VocabularyEntry) -> String {
         switch question.kind {
         case .translationMatch: return question.prompt ?? entry.word
         case .reverseTranslation: return question.prompt ?? entry.translation
@@ -320,13 +320,13 @@ public enum VocabularyExercises {
 
     /// Typed answers that count as right: the answer, plus the word's other translations for
     /// translation_match.
-    public static func accepted(for question: VocabularyQuestion, of entry: VocabularyEntry) -> [String] {
+    package static func accepted(for question: VocabularyQuestion, of entry: VocabularyEntry) -> [String] {
         question.kind == .translationMatch ? [question.answer] + entry.alternatives : [question.answer]
     }
 
     /// Typed answers that are wrong even when close to the answer: the question's distractors
     /// and, for the English side, the word's other forms.
-    public static func rejected(for question: VocabularyQuestion, of entry: VocabularyEntry) -> [String] {
+    package static func rejected(for question: VocabularyQuestion, of entry: VocabularyEntry) -> [String] {
         let right = Set(accepted(for: question, of: entry).map(TypedAnswer.normalized))
         let forms = question.kind == .translationMatch ? [] : [entry.word] + entry.forms.map(\.1)
         return (question.distractors.map(\.text) + forms).reduce(into: [String]()) { list, text in
@@ -344,7 +344,7 @@ public enum VocabularyExercises {
     /// sentence_completion its form of the same name as the expected one (a word without that
     /// form is skipped, so every option is grammatically plausible). Nothing that would also
     /// be a right answer is offered, and no option repeats; a tiny deck can leave fewer.
-    public static func distractors(
+    package static func distractors(
         for question: VocabularyQuestion, of entry: VocabularyEntry, deck: @autoclosure () -> [VocabularyEntry],
         count: Int = distractorCount,
         using generator: inout some RandomNumberGenerator

@@ -1,13 +1,13 @@
 import Foundation
-public import RoteModel
-public import RoteStore
+package import RoteModel
+package import RoteStore
 
 /// The content rules that decide what may be studied at all, which the planner and the
 /// launch index both read from the parsed library.
 extension LoadedLibrary {
     /// Skills content counts as published when the question, its skill and its domain all are;
     /// unpublished content is studied only with drafts.
-    public func isPublished(_ entry: Entry) -> Bool {
+    package func isPublished(_ entry: Entry) -> Bool {
         guard case let .question(question) = entry.content else { return true }
         let parts = entry.id.split(separator: "/")
         let skill = skills[parts.prefix(3).joined(separator: "/")]
@@ -16,7 +16,7 @@ extension LoadedLibrary {
     }
 
     /// Seed 003's rule over the learner's tracing attempts from `rote letters record`.
-    public func lockedLetters(user: String) -> Set<String> {
+    package func lockedLetters(user: String) -> Set<String> {
         var locked = Set<String>()
         let attempts = (letterAttempts[user] ?? [:]).mapValues(\.attempts)
         for (deck, manifest) in decks where manifest.kind == .letters {

@@ -35,9 +35,9 @@ public struct LetterMastery: Sendable, Equatable {
 /// letter unlocks when the letter just before it has `passes` attempts in the rule's mode
 /// scoring at least `min_score` (`DeckManifest.unlock`; default memory mode, 2 passes of 80).
 /// Only the letter just before counts, as the seed says.
-public enum LetterUnlock {
+package enum LetterUnlock {
     /// The unlocked letter ids among `letters`, given each letter's attempts by id.
-    public static func unlocked(
+    package static func unlocked(
         letters: [(id: String, order: Int)], attempts: [String: [LetterAttempt]],
         rule: DeckManifest.UnlockRule = .init()
     ) -> Set<String> {
@@ -57,7 +57,7 @@ public enum LetterUnlock {
     }
 
     /// The unlocked letters of a letters deck's entries (other entries are ignored).
-    public static func unlocked(
+    package static func unlocked(
         entries: [Entry], attempts: [String: [LetterAttempt]], rule: DeckManifest.UnlockRule = .init()
     ) -> Set<String> {
         let letters: [(id: String, order: Int)] = entries.compactMap { entry in

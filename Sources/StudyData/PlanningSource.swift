@@ -30,10 +30,10 @@ public protocol PlanningSource: Sendable {
 }
 
 extension PlanningSource {
-    public func rank(_ entry: Int) -> Int? { nil }
-    public func headword(_ entry: Int) -> String? { nil }
-    public func topics(_ entry: Int) -> [String] { [] }
-    public func isFamiliar(_ word: String) -> Bool { false }
+    package func rank(_ entry: Int) -> Int? { nil }
+    package func headword(_ entry: Int) -> String? { nil }
+    package func topics(_ entry: Int) -> [String] { [] }
+    package func isFamiliar(_ word: String) -> Bool { false }
 }
 
 public struct EntryFacts: Sendable {

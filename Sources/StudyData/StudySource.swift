@@ -1,10 +1,10 @@
-public import Foundation
-public import RoteModel
-public import RoteStore
+package import Foundation
+package import RoteModel
+package import RoteStore
 
 /// What a study session reads from the library: the parsed library (`LoadedStudySource`), or
 /// the launch index with each card's files read when the card comes up.
-public protocol StudySource: AnyObject, Sendable {
+package protocol StudySource: AnyObject, Sendable {
     var decks: [String: DeckManifest] { get }
     /// Deck names in study order.
     var deckOrder: [String] { get }
@@ -22,31 +22,33 @@ public protocol StudySource: AnyObject, Sendable {
 }
 
 /// The parsed library as a study source.
-public final class LoadedStudySource: StudySource {
+package final class LoadedStudySource: StudySource {
     let library: LoadedLibrary
     let index: LibraryIndex
 
-    public init(library: LoadedLibrary, index: LibraryIndex) {
+    package init(library: LoadedLibrary, index: LibraryIndex) {
         self.library = library
         self.index = index
     }
 
-    public var decks: [String: DeckManifest] { library.decks }
-    public var deckOrder: [String] { library.deckOrder }
-    public var profile: Profile? { library.profiles[index.user] }
-    public func entry(_ id: String) -> Entry? { index.entries[id] }
-    public func scheduledReviews(_ id: String) -> [ReviewEvent] { index.progress[id]?.scheduledReviews ?? [] }
+    package var decks: [String: DeckManifest] { library.decks }
+    package var deckOrder: [String] { library.deckOrder }
+    package var profile: Profile? { library.profiles[index.user] }
+    package func entry(_ id: String) -> Entry? { index.entries[id] }
+    package func scheduledReviews(_ id: String) -> [ReviewEvent] { index.progress[id]?.scheduledReviews ?? [] }
 
-    public func vocabulary(inDeck deck: String) -> [VocabularyEntry] {
+    package func vocabulary(inDeck deck: String) -> [VocabularyEntry] {
         library.entries.compactMap { candidate in
             guard candidate.deck == deck, case let .vocabulary(word) = candidate.content else { return nil }
             return word
         }
     }
 
-    public func recentAnswerTimes() -> [Int] { index.progress.values.flatMap { $0.reviews.suffix(3).compactMap(\.ms) } }
+    package func recentAnswerTimes() -> [Int] {
+        index.progress.values.flatMap { $0.reviews.suffix(3).compactMap(\.ms) }
+    }
 
-    public func dueDates() -> [String: Date] {
+    package func dueDates() -> [String: Date] {
         var dues: [String: Date] = [:]
         for (id, file) in index.progress where file.status == .active {
             if let due = file.state?.due { dues[id] = due }

@@ -205,7 +205,7 @@ import Testing
     @Test func everyPublicErrorOfALibraryIsARoteError() throws {
         let causes: Set<String> = ["GitError", "Busy", "WriteError"]
         let declaration = try Regex(
-            #"^\s*public\s+(?:final\s+)?(?:struct|enum|class)\s+(\w+)\s*:\s*([^{]*)\{"#)
+            #"^\s*(?:public|package)\s+(?:final\s+)?(?:struct|enum|class)\s+(\w+)\s*:\s*([^{]*)\{"#)
         var checked = 0
         // RoteServer's `WebError` is not a library's error but the HTTP answer made of one.
         for (name, target) in try Self.declarations()
@@ -238,6 +238,46 @@ import Testing
                     !line.text.contains(declaration),
                     "\(target.path)/\(line.file):\(line.number) declares a type named like its module \(name)")
             }
+        }
+    }
+    /// Issue #32 item 7: `public` is only what an app embedding RoteKit needs, and
+    /// docs/architecture.md ("What RoteKit makes public") names every public type, module by
+    /// module; what crosses modules inside Rote is `package`.
+    @Test func publicTypesAreTheOnesListed() throws {
+        let text = try String(contentsOf: Checkout.root.appending(path: "docs/architecture.md"), encoding: .utf8)
+        let section = try #require(
+            text.range(of: "### What RoteKit makes public").map { text[$0.upperBound...] }
+                .map { $0[..<($0.range(of: "\n### ")?.lowerBound ?? $0.endIndex)] })
+        let row = try Regex(#"^\| `(\w+)` \| (.*) \|$"#)
+        var listed: [String: Set<String>] = [:]
+        for line in section.split(separator: "\n") {
+            guard let match = line.firstMatch(of: row), let module = match.output[1].substring,
+                let types = match.output[2].substring
+            else { continue }
+            listed[String(module)] = Set(types.split(separator: ", ").map { $0.trimmingCharacters(in: ["`"]) })
+        }
+        #expect(listed["RoteLibrary"]?.contains("Library") == true, "the table was not found or lists no Library")
+        let declaration = try Regex(
+            #"^(?:@\w+(?:\([^)]*\))?\s+)*public\s+(?:final\s+)?(?:indirect\s+)?(?:struct|class|enum|protocol|actor|typealias)\s+(\w+)"#
+        )
+        var declared: [String: Set<String>] = [:]
+        for (name, target) in try Self.declarations() where target.isLibrary && name != "TestSupport" {
+            for line in try Self.sourceLines(under: target.path) {
+                guard let type = line.text.firstMatch(of: declaration)?.output[1].substring else { continue }
+                declared[name, default: []].insert(String(type))
+            }
+        }
+        for module in Set(listed.keys).union(declared.keys).sorted() {
+            let made = declared[module] ?? []
+            let named = listed[module] ?? []
+            #expect(
+                made.subtracting(named).isEmpty,
+                "\(module) makes \(made.subtracting(named).sorted()) public without docs/architecture.md listing them: make them package, or list them if an app embedding RoteKit needs them"
+            )
+            #expect(
+                named.subtracting(made).isEmpty,
+                "docs/architecture.md lists \(named.subtracting(made).sorted()) as public in \(module), and the sources do not make them so"
+            )
         }
     }
 }

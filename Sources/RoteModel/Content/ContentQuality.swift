@@ -3,10 +3,10 @@ import Foundation
 /// The content-quality rules `rote check` applies to what people write, beyond the format:
 /// Arabic fields written in Arabic script, CEFR levels that fit their batch, and passages that
 /// hold the spoken words without the narration around them (docs/format.md, "Content checks").
-public enum ContentQuality {
+package enum ContentQuality {
     /// Whether `text` has at least one letter of the Arabic script (the Arabic block, its
     /// supplement and extended-A blocks, and the presentation forms).
-    public static func hasArabicLetter(_ text: String) -> Bool {
+    package static func hasArabicLetter(_ text: String) -> Bool {
         text.unicodeScalars.contains { scalar in
             switch scalar.value {
             case 0x0620...0x064A, 0x066E...0x06D3, 0x06D5, 0x06EE...0x06FF, 0x0750...0x077F, 0x08A0...0x08C9,
@@ -24,7 +24,7 @@ public enum ContentQuality {
 
     /// The CEFR level seed 000 gives a batch: 1–9 A1, 10–18 A2, 19–27 B1; nil beyond (future
     /// expansion, any level).
-    public static func level(ofBatch batch: Int) -> String? {
+    package static func level(ofBatch batch: Int) -> String? {
         switch batch {
         case 1...9: return "A1"
         case 10...18: return "A2"
@@ -36,7 +36,7 @@ public enum ContentQuality {
     /// What is wrong with a word's `cefr` for its `batch`, or nil. A batch holds words of its
     /// level or of the level just above (the very common A2 words beginners need sit in the A1
     /// batches); a word below its batch's level belongs in an earlier batch.
-    public static func cefrProblem(cefr: String, batch: Int?) -> String? {
+    package static func cefrProblem(cefr: String, batch: Int?) -> String? {
         guard let rank = levels.firstIndex(of: cefr) else {
             return "cefr '\(cefr)' is not a CEFR level; use one of \(levels.joined(separator: ", "))"
         }
@@ -79,7 +79,7 @@ public enum ContentQuality {
     /// too (`And the son said unto him, Father…`), and that narration is the speaker's own
     /// words, so only the opening and closing clauses are looked at. The rule of
     /// tools/red-letter/build.py.
-    public static func narration(in text: String) -> String? {
+    package static func narration(in text: String) -> String? {
         let words = text.split(whereSeparator: { !$0.isLetter })
         let verbs: Set<String> = ["said", "saith", "answered", "spake"]
         for (first, second) in zip(words, words.dropFirst()) {

@@ -279,12 +279,12 @@ extension JSONValue: JSONWritable {
 /// `JSONValue.object(…).serialized()` gives for the same members: members come in sorted key
 /// order, and an array member may be written item by item, so a document of any size is
 /// written in bounded memory.
-public struct JSONObjectWriter {
+package struct JSONObjectWriter {
     private let sink: (String) throws -> Void
     private var members = 0
 
     /// Starts the object; `sink` receives the text in order.
-    public init(_ sink: @escaping (String) throws -> Void) throws {
+    package init(_ sink: @escaping (String) throws -> Void) throws {
         self.sink = sink
         try sink("{")
     }
@@ -294,13 +294,13 @@ public struct JSONObjectWriter {
         members += 1
     }
 
-    public mutating func member(_ key: String, _ value: JSONValue) throws {
+    package mutating func member(_ key: String, _ value: JSONValue) throws {
         try self.key(key)
         try sink(value.serialized(indent: 1))
     }
 
     /// An array member whose items `produce` hands to the function it is given, one at a time.
-    public mutating func arrayMember(_ key: String, _ produce: (_ item: (JSONValue) throws -> Void) throws -> Void)
+    package mutating func arrayMember(_ key: String, _ produce: (_ item: (JSONValue) throws -> Void) throws -> Void)
         throws
     {
         try arrayMember(
@@ -312,7 +312,7 @@ public struct JSONObjectWriter {
 
     /// An array member whose items come already rendered as an array item is (`serialized(indent: 2)`),
     /// for a caller that renders them on several cores.
-    public mutating func arrayMember(_ key: String, rendered produce: (_ item: (String) throws -> Void) throws -> Void)
+    package mutating func arrayMember(_ key: String, rendered produce: (_ item: (String) throws -> Void) throws -> Void)
         throws
     {
         try self.key(key)
@@ -326,7 +326,7 @@ public struct JSONObjectWriter {
     }
 
     /// Ends the object.
-    public func finish() throws {
+    package func finish() throws {
         try sink(members == 0 ? "}" : "\n}")
     }
 }

@@ -1,11 +1,11 @@
 /// A canonical YAML value read as JSON: numbers and booleans typed, timestamps as ISO-8601
 /// strings. In this module with the JSON writer, so the writer is specialised for it.
-public struct YAMLAsJSON: JSONWritable {
-    public let value: YAMLValue
+package struct YAMLAsJSON: JSONWritable {
+    package let value: YAMLValue
 
-    public init(_ value: YAMLValue) { self.value = value }
+    package init(_ value: YAMLValue) { self.value = value }
 
-    public var jsonNode: JSONNode<YAMLAsJSON> {
+    package var jsonNode: JSONNode<YAMLAsJSON> {
         switch value {
         case let .string(text): return .scalar(.string(text))
         case .null: return .scalar(.null)

@@ -53,43 +53,43 @@ extension YAMLCodable {
 }
 
 /// Builds a mapping, leaving out optional keys that hold nothing.
-public struct YAMLMapBuilder {
-    public private(set) var pairs: [(String, YAMLValue)] = []
+package struct YAMLMapBuilder {
+    package private(set) var pairs: [(String, YAMLValue)] = []
 
-    public init() {}
+    package init() {}
 
     /// Adds a value; empty lists and mappings are left out, as readers default them.
-    public mutating func add(_ key: String, _ value: YAMLValue) {
+    package mutating func add(_ key: String, _ value: YAMLValue) {
         if !value.isEmpty || value == .null { pairs.append((key, value)) }
     }
 
-    public mutating func add(_ key: String, _ value: YAMLValue?) {
+    package mutating func add(_ key: String, _ value: YAMLValue?) {
         if let value, !value.isEmpty { pairs.append((key, value)) }
     }
 
-    public mutating func add(_ key: String, _ text: String?) {
+    package mutating func add(_ key: String, _ text: String?) {
         if let text { pairs.append((key, .string(text))) }
     }
 
-    public mutating func add(_ key: String, _ number: Int?) {
+    package mutating func add(_ key: String, _ number: Int?) {
         if let number { pairs.append((key, .int(number))) }
     }
 
-    public mutating func add(_ key: String, _ number: Double?) {
+    package mutating func add(_ key: String, _ number: Double?) {
         if let number { pairs.append((key, .double(number))) }
     }
 
-    public mutating func add(_ key: String, _ flag: Bool?) {
+    package mutating func add(_ key: String, _ flag: Bool?) {
         if let flag { pairs.append((key, .bool(flag))) }
     }
 
-    public mutating func add(_ key: String, _ date: Date?) {
+    package mutating func add(_ key: String, _ date: Date?) {
         if let date { pairs.append((key, .date(date))) }
     }
 
-    public mutating func add(_ key: String, strings: [String]?) {
+    package mutating func add(_ key: String, strings: [String]?) {
         if let strings, !strings.isEmpty { pairs.append((key, .strings(strings))) }
     }
 
-    public func build(flow: Bool = false) -> YAMLValue { .map(pairs, flow: flow) }
+    package func build(flow: Bool = false) -> YAMLValue { .map(pairs, flow: flow) }
 }

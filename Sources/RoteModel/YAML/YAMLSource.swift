@@ -1,17 +1,17 @@
-public import Foundation
+package import Foundation
 import Yams
 
 /// Turns a file's bytes into a YAML node tree, refusing what would hurt: files over the size
 /// limit, bytes that are not UTF-8, git conflict markers, anchors and aliases (an alias bomb
 /// expands exponentially), and YAML syntax errors. Every refusal is a diagnostic with a line.
-public enum YAMLSource {
+package enum YAMLSource {
     /// Largest file Rote reads. Entry, progress and session files are kilobytes; anything
     /// this big is a mistake, and reading it would stall a launch.
-    public static let maximumFileSize = 4 << 20
+    package static let maximumFileSize = 4 << 20
 
     /// Parses `data` read from `path`. Returns the root node (nil when the file could not be
     /// read as YAML) and what was wrong.
-    public static func parse(_ data: Data, path: String) -> (YAMLNode?, [Diagnostic]) {
+    package static func parse(_ data: Data, path: String) -> (YAMLNode?, [Diagnostic]) {
         if data.count > maximumFileSize {
             return (
                 nil,
@@ -31,7 +31,7 @@ public enum YAMLSource {
     }
 
     /// Parses text already known to be UTF-8.
-    public static func parse(_ text: String, path: String) -> (YAMLNode?, [Diagnostic]) {
+    package static func parse(_ text: String, path: String) -> (YAMLNode?, [Diagnostic]) {
         // The common shapes without libyaml's cost; anything else (and every error) below.
         if let node = BlockYAMLReader.parse(text) { return (node, []) }
         let markers = conflictMarkerLines(text)
@@ -153,7 +153,7 @@ public enum YAMLSource {
     /// A warning for each scalar (key or value) holding a control character, on its line and
     /// named by its place in the file (`examples[1].en`): a terminal would obey the character
     /// rather than show it, so it is almost always a paste or an import gone wrong.
-    public static func controlCharacterWarnings(in node: YAMLNode, path: String) -> [Diagnostic] {
+    package static func controlCharacterWarnings(in node: YAMLNode, path: String) -> [Diagnostic] {
         var found: [Diagnostic] = []
         func visit(_ node: YAMLNode, _ place: String) {
             switch node {
@@ -189,7 +189,7 @@ public enum YAMLSource {
 
     /// Whether a file holds a line of git's conflict markers (binary files too: their
     /// markers are as much a failed merge).
-    public static func hasConflictMarkers(_ data: Data) -> Bool {
+    package static func hasConflictMarkers(_ data: Data) -> Bool {
         // A byte search first: a sync checks every file it pushes, and almost none has any.
         guard data.range(of: Data("<<<<<<<".utf8)) != nil || data.range(of: Data(">>>>>>>".utf8)) != nil else {
             return false

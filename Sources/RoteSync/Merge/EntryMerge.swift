@@ -1,6 +1,6 @@
-public import Foundation
+package import Foundation
 import Git
-public import RoteModel
+package import RoteModel
 
 /// The merge driver for `corpus/**`: entries, deck manifests and anything else a deck holds,
 /// edited by hand or by `rote` on two devices.
@@ -19,8 +19,8 @@ public import RoteModel
 ///
 /// Only a side that is not YAML (or a file that is not `.yaml`, such as an image) is left to
 /// git's conflict markers, as before.
-public enum EntryMerge {
-    public static func merge(base: Data?, ours: Data, theirs: Data, path: String) -> MergeOutcome {
+package enum EntryMerge {
+    package static func merge(base: Data?, ours: Data, theirs: Data, path: String) -> MergeOutcome {
         if ours == theirs || theirs == base { return .merged(ours) }
         if ours == base { return .merged(theirs) }
         // The line merge and the choice of "first" below see the sides in a fixed order, so
@@ -45,7 +45,7 @@ public enum EntryMerge {
 
     /// The `conflicts:` records of a merged file: what `rote sync` and `rote merge-driver`
     /// warn of.
-    public static func conflicts(in data: Data, path: String) -> [EditConflict] {
+    package static func conflicts(in data: Data, path: String) -> [EditConflict] {
         guard let node = YAMLSource.parse(data, path: path).0 else { return [] }
         return EditConflict.records(in: node)
     }

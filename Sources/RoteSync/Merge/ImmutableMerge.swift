@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The merge driver for `profiles/*/sessions/**` and `profiles/*/saved/**`.
 ///
@@ -15,9 +15,9 @@ public import Foundation
 ///
 /// Never a conflict: the file is not parsed, and a session that lost this choice is still in
 /// git's history.
-public enum ImmutableMerge {
+package enum ImmutableMerge {
     /// Merges three versions of one write-once file.
-    public static func merge(base: Data?, ours: Data, theirs: Data) -> MergeOutcome {
+    package static func merge(base: Data?, ours: Data, theirs: Data) -> MergeOutcome {
         if ours == theirs || theirs == base { return .merged(ours) }
         if ours == base { return .merged(theirs) }
         return .merged(ours.lexicographicallyPrecedes(theirs) ? ours : theirs)

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import RoteModel
 
 /// The merge driver for `profiles/*/letters/**`: two devices' tracing attempts at one letter.
@@ -8,8 +8,8 @@ import RoteModel
 /// `LetterAttempt.fileOrder`. Mastery and unlocks are derived from the attempts, so nothing
 /// else needs merging. Commutative, associative and idempotent; a side that does not read
 /// cleanly is a conflict rather than a partial union.
-public enum LetterAttemptsMerge {
-    public static func merge(ours: Data, theirs: Data, path: String = "letters.yaml") -> MergeOutcome {
+package enum LetterAttemptsMerge {
+    package static func merge(ours: Data, theirs: Data, path: String = "letters.yaml") -> MergeOutcome {
         let result = LetterAttemptsFile.decodeForMerge(ours, side: .ours, path: path).flatMap { ours in
             LetterAttemptsFile.decodeForMerge(theirs, side: .theirs, path: path).flatMap {
                 theirs -> Result<String, MergeRefusal> in

@@ -1,14 +1,14 @@
-public import Foundation
+package import Foundation
 import RoteModel
 import RoteStore
-public import Scheduling
+package import Scheduling
 
 /// What a merge driver produced for one file: the merged bytes, or why it could not merge.
 ///
 /// A conflict is never a silent loss: the caller (`rote merge-driver`, or `rote sync` in
 /// process) leaves both versions to git and reports the reason, so no review or setting is
 /// dropped because a file could not be read.
-public enum MergeOutcome: Sendable, Equatable {
+package enum MergeOutcome: Sendable, Equatable {
     /// The merged file, in Rote's canonical form.
     case merged(Data)
     /// The file could not be merged; the text says which side and why, for the learner.
@@ -19,7 +19,7 @@ public enum MergeOutcome: Sendable, Equatable {
 ///
 /// The raw values are the `<kind>` of `rote merge-driver <kind> %O %A %B %P`; `.gitattributes`
 /// names the drivers `rote-<kind>`; which paths take which is `MergeRules.rules`.
-public enum MergeKind: String, Sendable, Hashable, CaseIterable {
+package enum MergeKind: String, Sendable, Hashable, CaseIterable {
     /// `profiles/*/progress/**`: review union, status last-writer-wins, state replayed.
     case progress
     /// `profiles/*/profile.yaml`: key-wise three-way merge.
@@ -35,7 +35,7 @@ public enum MergeKind: String, Sendable, Hashable, CaseIterable {
     /// The driver for a path relative to the library root, or nil for paths git merges line
     /// by line itself (corpus, manifests and anything else): the rule `MergeRules` (the table
     /// `.gitattributes` and `.git/info/attributes` are written from) gives the path.
-    public static func forPath(_ path: String) -> MergeKind? {
+    package static func forPath(_ path: String) -> MergeKind? {
         MergeRules.kind(forPath: path).flatMap(MergeKind.init(rawValue:))
     }
 }
@@ -47,7 +47,7 @@ public enum MergeKind: String, Sendable, Hashable, CaseIterable {
 /// process) merge identically, and tests can hold the properties sync relies on:
 /// merge(a, b) = merge(b, a) byte for byte, merging twice changes nothing, and no review is
 /// ever lost.
-public enum SemanticMerge {
+package enum SemanticMerge {
     /// Merges the three versions of the file at `path`.
     ///
     /// - Parameters:
@@ -55,7 +55,7 @@ public enum SemanticMerge {
     ///   - path: the file's path in the library, used in diagnostics and conflict reasons.
     ///   - settings: the scheduler settings the learner's progress is replayed with (used by
     ///     `.progress` only; the deck's and profile's choices, resolved by the caller).
-    public static func merge(
+    package static func merge(
         kind: MergeKind, base: Data?, ours: Data, theirs: Data, path: String, settings: SchedulerSettings
     ) -> MergeOutcome {
         switch kind {

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import RoteModel
 
 /// The merge driver for `profiles/*/profile.yaml`: a key-wise three-way merge.
@@ -26,9 +26,9 @@ import RoteModel
 /// devices goes to the device that changed *anything* last; three devices merged in
 /// different orders can therefore end differently when two of them changed the same key.
 /// They always agree on keys that at most one device changed and on set-valued keys.
-public enum ProfileMerge {
+package enum ProfileMerge {
     /// Merges three versions of one profile into its canonical text.
-    public static func merge(base: Data?, ours: Data, theirs: Data, path: String = "profile.yaml") -> MergeOutcome {
+    package static func merge(base: Data?, ours: Data, theirs: Data, path: String = "profile.yaml") -> MergeOutcome {
         // An unreadable base loses nothing of either side; it only makes more keys "changed".
         let baseProfile = base.flatMap { Profile.decode($0, path: path).0 }
         let result = Profile.decodeForMerge(ours, side: .ours, path: path).flatMap { ours in

@@ -1,6 +1,6 @@
-public import Foundation
+package import Foundation
 import RoteModel
-public import Scheduling
+package import Scheduling
 
 /// The merge driver for `profiles/*/progress/**`: two devices' histories of one entry.
 ///
@@ -16,7 +16,7 @@ public import Scheduling
 /// A side that cannot be read (it does not decode, or decoding reported an error such as a
 /// review line with an unknown grade) is a conflict: writing a merge of the part that did
 /// decode would drop the rest, so git keeps both versions and the caller reports the reason.
-public enum ProgressMerge {
+package enum ProgressMerge {
     /// Merges three versions of one progress file into its canonical text.
     ///
     /// - Parameters:
@@ -24,7 +24,7 @@ public enum ProgressMerge {
     ///     never deleted by a merge); one that does not read is taken as none.
     ///   - settings: the scheduler settings `state` is replayed with.
     ///   - path: the file's library path, for conflict reasons.
-    public static func merge(
+    package static func merge(
         base: Data?, ours: Data, theirs: Data, settings: SchedulerSettings, path: String = "progress.yaml"
     ) -> MergeOutcome {
         let result = ProgressFile.decodeForMerge(ours, side: .ours, path: path).flatMap { ours in

@@ -1,5 +1,5 @@
-public import Foundation
-public import RoteModel
+package import Foundation
+package import RoteModel
 
 /// A simulated learner whose memory follows FSRS-6 with chosen ("true") parameters, studying
 /// with an app that schedules by other parameters — the data for checking that the optimizer
@@ -13,39 +13,39 @@ public import RoteModel
 /// memory state then moves by FSRS-6 with the true parameters, while the app's state (and so
 /// when the entry comes back) moves with the app's settings. Everything is drawn from one
 /// seeded generator: the same configuration gives the same histories.
-public enum FSRSSimulator {
-    public struct Configuration: Sendable {
+package enum FSRSSimulator {
+    package struct Configuration: Sendable {
         /// Entries the learner will meet.
-        public var cards = 1_000
+        package var cards = 1_000
         /// The simulation stops once this many reviews have been made…
-        public var reviews = 30_000
+        package var reviews = 30_000
         /// …or after this many days, whichever comes first (nil: no limit).
-        public var days: Int? = nil
-        public var newPerDay = 20
+        package var days: Int? = nil
+        package var newPerDay = 20
         /// The parameters the learner's memory follows.
-        public var truth: [Double] = FSRSSimulator.farFromDefaults
+        package var truth: [Double] = FSRSSimulator.farFromDefaults
         /// What the app schedules with (fuzz on, so intervals vary as in real use).
-        public var app: SchedulerSettings = .default
+        package var app: SchedulerSettings = .default
         /// Chance of not studying on a given day.
-        public var skipDay = 0.1
+        package var skipDay = 0.1
         /// Chances of again, hard, good, easy on first sight.
-        public var firstGrades: [Double] = [0.25, 0.15, 0.45, 0.15]
+        package var firstGrades: [Double] = [0.25, 0.15, 0.45, 0.15]
         /// Chances of hard, good, easy when recalled.
-        public var recalledGrades: [Double] = [0.12, 0.73, 0.15]
-        public var seed: UInt64 = 20_261_121
-        public var start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+        package var recalledGrades: [Double] = [0.12, 0.73, 0.15]
+        package var seed: UInt64 = 20_261_121
+        package var start = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
 
-        public init() {}
+        package init() {}
     }
 
     /// True parameters far from the defaults (every one moved, several by more than their
     /// spread across Anki users), inside fsrs-rs's bounds.
-    public static let farFromDefaults: [Double] = [
+    package static let farFromDefaults: [Double] = [
         1.2, 3.5, 7.0, 20.0, 7.5, 0.6, 1.5, 0.05, 1.2, 0.3, 1.1, 1.8, 0.15, 0.35, 1.3, 0.4, 2.5, 0.7, 0.25, 0.15, 0.35,
     ]
 
     /// One review history per entry met, in the order the entries were met.
-    public static func histories(_ configuration: Configuration) throws(SchedulerSettingsError) -> [[ReviewEvent]] {
+    package static func histories(_ configuration: Configuration) throws(SchedulerSettingsError) -> [[ReviewEvent]] {
         let truth = FSRS(settings: try SchedulerSettings(parameters: configuration.truth, enableFuzzing: false))
         let app = FSRS(settings: configuration.app)
         let decay = -configuration.truth[20]

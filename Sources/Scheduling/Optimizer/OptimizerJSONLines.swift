@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-public import RoteModel
+package import RoteModel
 
 extension ReplayJSONLines {
     /// Histories read from JSON lines in `rote replay`'s format, for `rote optimize` and
@@ -8,7 +8,7 @@ extension ReplayJSONLines {
     /// — the very diagnostics `rote replay` gives, since every line goes through the same
     /// reader. Blank lines are skipped. Settings on a line (parameters, steps) are checked as
     /// replay checks them but do not matter here: the optimizer fits its own parameters.
-    public static func histories<Line: StringProtocol & Sendable>(
+    package static func histories<Line: StringProtocol & Sendable>(
         _ lines: [Line], firstLineNumber: Int = 1
     ) -> (histories: [[ReviewEvent]], diagnostics: [Diagnostic]) {
         var results = [Result<[ReviewEvent], Diagnostic>?](repeating: nil, count: lines.count)

@@ -1,25 +1,25 @@
-public import Foundation
-public import RoteModel
+package import Foundation
+package import RoteModel
 
 /// Draws a `StudySession`'s screens on a `StudyConsole` — a terminal, a script's lines, a
 /// test — in English, and turns each reply into the session's action. A person at a terminal
 /// (`isInteractive`) sees every card and feedback until a key goes on, and may change the
 /// proposed grade; a script types answers only: cards, read rungs and proposed grades go on
 /// by themselves.
-public struct StudyConsoleDriver {
-    public static let recitePrompt = "recite (end a line with ? for the next word)"
-    public static let recallPrompt = "type it (Enter when done)"
+package struct StudyConsoleDriver {
+    package static let recitePrompt = "recite (end a line with ? for the next word)"
+    package static let recallPrompt = "type it (Enter when done)"
 
     let console: any StudyConsole
     let now: () -> Date
 
-    public init(console: any StudyConsole, now: @escaping () -> Date = { Date() }) {
+    package init(console: any StudyConsole, now: @escaping () -> Date = { Date() }) {
         self.console = console
         self.now = now
     }
 
     /// Runs the session to its end; returns the committed session (nil when nothing was done).
-    public func run(_ session: StudySession) throws -> SessionFile? {
+    package func run(_ session: StudySession) throws -> SessionFile? {
         var number = 0
         var asked: StudyScreen.Content?
         while true {

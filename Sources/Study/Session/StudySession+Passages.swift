@@ -1,5 +1,5 @@
-public import Foundation
-public import RoteModel
+package import Foundation
+package import RoteModel
 import RoteStore
 import Scheduling
 import StudyData
@@ -271,13 +271,13 @@ extension StudySession {
 
 extension PassageLadder {
     /// The ladder a progress file saved; nil when it saved none.
-    public init?(position: ProgressFile.LadderPosition?) {
+    package init?(position: ProgressFile.LadderPosition?) {
         guard let position, let level = LadderLevel(rawValue: position.level) else { return nil }
         self.init(level: level, clausesCovered: position.covered, attempts: position.attempts)
     }
 
     /// The ladder as a progress file keeps it.
-    public func position(at date: Date) -> ProgressFile.LadderPosition {
+    package func position(at date: Date) -> ProgressFile.LadderPosition {
         .init(level: level.rawValue, covered: clausesCovered, attempts: attempts, at: date)
     }
 }

@@ -203,7 +203,7 @@ public final class StudySession {
     /// The screen on show.
     public private(set) var screen: StudyScreen
 
-    public init(
+    package init(
         root: URL, user: String, source: any StudySource, git: LibraryGit, plan: SessionPlan, now: Date,
         typedAnswers: Bool = false, seed: UInt64 = UInt64.random(in: 0...UInt64.max),
         revisedPlan: (() throws -> SessionPlan?)? = nil
@@ -235,7 +235,7 @@ public final class StudySession {
         screen = makeScreen()
     }
 
-    public convenience init(
+    package convenience init(
         root: URL, user: String, library: LoadedLibrary, index: LibraryIndex, git: LibraryGit, plan: SessionPlan,
         now: Date, typedAnswers: Bool = false, seed: UInt64 = UInt64.random(in: 0...UInt64.max)
     ) throws {
@@ -245,7 +245,7 @@ public final class StudySession {
     }
 
     /// A session as `saved()` left it, over the same library: it goes on where it was.
-    public init(restoring data: Data, root: URL, user: String, source: any StudySource, git: LibraryGit) throws {
+    package init(restoring data: Data, root: URL, user: String, source: any StudySource, git: LibraryGit) throws {
         self.root = root
         self.user = user
         self.source = source
