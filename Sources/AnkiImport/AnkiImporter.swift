@@ -96,10 +96,10 @@ public struct AnkiImporter {
     /// while holding the library lock.
     public func importPackage(at url: URL, options: Options) throws -> Report {
         let package = try AnkiPackage.read(url, limit: options.unpackedLimit)
-        let writer = try LibraryWriter(
+        let writer = try LibraryTransaction(
             root: root, user: options.user, purpose: "import \(url.lastPathComponent)", now: now)
         defer { withExtendedLifetime(writer) {} }
-        let git = writer.git
+        let git = writer
         // The deck manifests, the learner's profile, and the entries of the decks the package
         // lands in: never the whole library.
         var report = try plan(package, library: try LibrarySettings(root: root, user: options.user), options: options)
@@ -186,14 +186,14 @@ public struct AnkiImporter {
                     let origin = existing.anki.map { "Anki deck '\($0.deckName)' (id \($0.deckID))" } ?? "elsewhere"
                     throw AnkiImportError(
                         .deckExists,
-                        "deck '\(name)' already exists (corpus/\(name)/deck.yaml, \(existing.kind.rawValue) deck '\(existing.title)', from \(origin)), and this package's deck is Anki deck '\(ankiDeckName)' (id \(mainDeck)); nothing was imported — choose another name with --deck NAME"
+                        "deck '\(name)' already exists (\(LibraryPaths.deckManifest(name)), \(existing.kind.rawValue) deck '\(existing.title)', from \(origin)), and this package's deck is Anki deck '\(ankiDeckName)' (id \(mainDeck)); nothing was imported — choose another name with --deck NAME"
                     )
                 }
                 manifests[kind] = (existing, false)
-            } else if FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)").path) {
+            } else if FileManager.default.fileExists(atPath: root.appending(path: LibraryPaths.content(name)).path) {
                 throw AnkiImportError(
                     .deckExists,
-                    "corpus/\(name)/ already exists but has no readable deck.yaml; nothing was imported — choose another name with --deck NAME, or fix or remove that folder"
+                    "\(LibraryPaths.content(name))/ already exists but has no readable deck.yaml; nothing was imported — choose another name with --deck NAME, or fix or remove that folder"
                 )
             } else {
                 let title = kinds.count > 1 && kind == .passages ? "\(ankiDeckName) (cloze)" : ankiDeckName
@@ -234,7 +234,7 @@ public struct AnkiImporter {
         for kind in kinds {
             let name = deckNames[kind]!
             let (manifest, created) = manifests[kind]!
-            if created { propose("corpus/\(name)/deck.yaml", Data(manifest.render().utf8)) }
+            if created { propose(LibraryPaths.deckManifest(name), Data(manifest.render().utf8)) }
             var deckReport = Report.Deck(name: name, kind: kind, created: created, entriesAdded: 0, entriesKept: 0)
             let settings = SchedulerSettings.forDeck(manifest, profile: profile, deckName: name)
             // Entries already in the deck: found again by their Anki note id, never by a name
@@ -255,7 +255,7 @@ public struct AnkiImporter {
                     id = entry.id
                     deckReport.entriesKept += 1
                 } else if FileManager.default.fileExists(
-                    atPath: root.appending(path: "corpus/\(name)/\(legacySlug).yaml").path),
+                    atPath: root.appending(path: LibraryPaths.entry("\(name)/\(legacySlug)")).path),
                     presentByID["\(name)/\(legacySlug)"].map({ $0.content.ankiNote == nil }) ?? true
                 {
                     id = "\(name)/\(legacySlug)"
@@ -263,7 +263,7 @@ public struct AnkiImporter {
                 } else {
                     var slug = AnkiImporter.unusedSlug(draft.slug, in: &taken)
                     while FileManager.default.fileExists(
-                        atPath: root.appending(path: "corpus/\(name)/\(slug).yaml").path)
+                        atPath: root.appending(path: LibraryPaths.entry("\(name)/\(slug)")).path)
                     {
                         slug = AnkiImporter.unusedSlug(draft.slug, in: &taken)
                     }
@@ -272,7 +272,7 @@ public struct AnkiImporter {
                         passage.order = position + 1
                         draft.content = .passage(passage)
                     }
-                    propose("corpus/\(id).yaml", Data(draft.content.render().utf8))
+                    propose(LibraryPaths.entry(id), Data(draft.content.render().utf8))
                     deckReport.entriesAdded += 1
                 }
                 for file in draft.media where mediaHome[file] == nil { mediaHome[file] = name }
@@ -341,7 +341,7 @@ public struct AnkiImporter {
                 )
             }
             let deck = mediaHome[file] ?? deckNames[kinds[0]]!
-            let path = "corpus/\(deck)/\(file)"
+            let path = LibraryPaths.content(deck, file)
             if FileManager.default.fileExists(atPath: root.appending(path: path).path) { continue }
             changes[path] = data
             report.mediaAdded += 1

@@ -17,8 +17,8 @@ public enum Erasure {
     }
 
     /// The learner's files: in the last commit and in the work tree (uncommitted ones too).
-    package static func files(of user: String, git: LibraryGit) throws -> [String] {
-        let prefix = "profiles/\(user)/"
+    package static func files(of user: String, git: LibraryTransaction) throws -> [String] {
+        let prefix = LibraryPaths(user: user).folder + "/"
         var paths = Set<String>()
         if let tree = try git.repository.headCommit()?.tree() {
             for file in try tree.files() where file.path.hasPrefix(prefix) { paths.insert(file.path) }
@@ -48,7 +48,7 @@ public enum Erasure {
 
     /// Deletes the learner's files from the work tree and commits the deletion. The caller holds
     /// the library lock.
-    package static func forget(_ user: String, git: LibraryGit) throws -> Result {
+    package static func forget(_ user: String, git: LibraryTransaction) throws -> Result {
         guard Slug.isValidUser(user) else {
             throw LibraryError(.invalidUser, "'\(user)' is not a learner name (lowercase letters, digits, _ . -)")
         }
@@ -56,7 +56,8 @@ public enum Erasure {
         guard !files.isEmpty else {
             throw LibraryError(
                 .notFound,
-                "no learner '\(user)' in this library (nothing under profiles/\(user)/, now or in the last commit)")
+                "no learner '\(user)' in this library (nothing under \(LibraryPaths(user: user).folder)/, now or in the last commit)"
+            )
         }
         var changes: [String: Data?] = [:]
         var clearedDefault = false
@@ -89,10 +90,10 @@ public enum Erasure {
     /// clones; printed before asking for confirmation.
     /// With `scope`, the history rewrite takes only that part of the learner's files (the
     /// passage practice a withdrawal of consent erased).
-    package static func purgeExplanation(user: String, git: LibraryGit, scope: String? = nil) -> String {
+    package static func purgeExplanation(user: String, git: LibraryTransaction, scope: String? = nil) -> String {
         let remotes = (try? git.repository.remoteNames()) ?? []
         let branch = git.branch
-        let what = scope ?? "profiles/\(user)/"
+        let what = scope ?? LibraryPaths(user: user).folder + "/"
         var text = """
             This rewrites every commit of this library so that none holds \(what).
             Commit ids change from the first commit that touched those files.
@@ -145,8 +146,8 @@ public enum Erasure {
     /// dates and messages are kept. Reflogs are deleted; unreachable objects are pruned with
     /// the system `git gc` when git is installed (libgit2 cannot prune). The caller holds the
     /// library lock and has committed the erasure (the work tree must not hold the files).
-    package static func purgeHistory(_ user: String, git: LibraryGit) async throws -> PurgeReport {
-        let prefix = "profiles/\(user)"
+    package static func purgeHistory(_ user: String, git: LibraryTransaction) async throws -> PurgeReport {
+        let prefix = LibraryPaths(user: user).folder
         if FileManager.default.fileExists(atPath: git.root.appending(path: prefix).path) {
             throw LibraryError(.outOfOrder, "\(prefix)/ is still in the work tree; run `rote forget \(user)` first")
         }
@@ -158,7 +159,7 @@ public enum Erasure {
     /// is gone now, and the current version where it was rewritten (a session file that lost
     /// its passage attempts). Commits that need no change keep their ids. The caller holds
     /// the library lock and has committed the erasure.
-    package static func purgeHistory(paths: [String], reason: String, git: LibraryGit) async throws
+    package static func purgeHistory(paths: [String], reason: String, git: LibraryTransaction) async throws
         -> PurgeReport
     {
         let repository = git.repository

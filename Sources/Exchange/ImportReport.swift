@@ -55,6 +55,6 @@ public struct ImportPlan: Sendable {
         if kept > 0 { counts += ", \(kept) kept as they were" }
         let skipped = issues.filter { $0.severity == .skipped }.count
         if skipped > 0 { counts += ", \(skipped) row\(skipped == 1 ? "" : "s") skipped" }
-        return "\(verb) into corpus/\(deck)/: \(contents) (\(counts))."
+        return "\(verb) into \(LibraryPaths.content(deck))/: \(contents) (\(counts))."
     }
 }

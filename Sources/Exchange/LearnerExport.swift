@@ -135,7 +135,9 @@ public enum LearnerExport {
         guard profile != nil || files.progressCount > 0 || files.sessionCount > 0 || !saved.isEmpty || !letters.isEmpty
         else {
             throw LibraryError(
-                .notFound, "no learner '\(user)' in this library (nothing under profiles/\(user)/); use --user NAME")
+                .notFound,
+                "no learner '\(user)' in this library (nothing under \(LibraryPaths(user: user).folder)/); use --user NAME"
+            )
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         switch format {

@@ -21,7 +21,7 @@ public enum PassageConsent {
     /// Records the learner's yes (or, with `granted: false`, no) in their profile, in one
     /// commit. The caller holds the library lock.
     @discardableResult
-    package static func record(granted: Bool, user: String, git: LibraryGit, now: Date = Date()) throws
+    package static func record(granted: Bool, user: String, git: LibraryTransaction, now: Date = Date()) throws
         -> Profile.Consent
     {
         var profile = try profile(of: user, git: git)
@@ -40,13 +40,13 @@ public enum PassageConsent {
 
     /// The decks of kind `passages` in the work tree.
     public static func passageDecks(root: URL) -> Set<String> {
-        let corpus = root.appending(path: "corpus")
+        let corpus = root.appending(path: LibraryPaths.corpus)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
         return Set(
             names.filter { name in
                 guard let data = FileManager.default.contents(atPath: corpus.appending(path: "\(name)/deck.yaml").path)
                 else { return false }
-                return DeckManifest.decode(data, path: "corpus/\(name)/deck.yaml").0?.kind == .passages
+                return DeckManifest.decode(data, path: LibraryPaths.deckManifest(name)).0?.kind == .passages
             })
     }
 
@@ -54,18 +54,18 @@ public enum PassageConsent {
     /// practice — progress files of passage decks, session files that held only passages, and
     /// the passage attempts of sessions that held other decks too (their counts made to match)
     /// — in one erasure commit. All or nothing; the caller holds the library lock.
-    package static func withdraw(user: String, git: LibraryGit, now: Date = Date()) throws -> Withdrawal {
+    package static func withdraw(user: String, git: LibraryTransaction, now: Date = Date()) throws -> Withdrawal {
         var profile = try profile(of: user, git: git)
         let decks = passageDecks(root: git.root)
-        let learner = "profiles/\(user)/"
+        let progressFolder = LibraryPaths(user: user).progressFolder + "/"
         var changes: [String: Data?] = [:]
         var deleted: [String] = []
         var rewritten: [String] = []
         // The passage reviews, read before their files go: a mixed session's counts lose them.
         var passageReviews: [String: [ReviewEvent]] = [:]
         let files = try Erasure.files(of: user, git: git)
-        for path in files where path.hasPrefix(learner + "progress/") {
-            let deck = path.dropFirst((learner + "progress/").count).split(separator: "/").first.map(String.init) ?? ""
+        for path in files where path.hasPrefix(progressFolder) {
+            let deck = path.dropFirst(progressFolder.count).split(separator: "/").first.map(String.init) ?? ""
             guard decks.contains(deck) else { continue }
             if let data = FileManager.default.contents(atPath: git.root.appending(path: path).path),
                 let file = ProgressFile.decode(data, path: path).0
@@ -75,7 +75,8 @@ public enum PassageConsent {
             changes[path] = .some(nil)
             deleted.append(path)
         }
-        for path in files where path.hasPrefix(learner + "sessions/") && path.hasSuffix(".yaml") {
+        for path in files where path.hasPrefix(LibraryPaths(user: user).sessionsFolder + "/") && path.hasSuffix(".yaml")
+        {
             guard let data = FileManager.default.contents(atPath: git.root.appending(path: path).path),
                 let session = SessionFile.decode(data, path: path).0
             else { continue }
@@ -118,13 +119,13 @@ public enum PassageConsent {
     }
 
     /// The learner's profile, read in full (a profile that does not read is never rewritten).
-    static func profile(of user: String, git: LibraryGit) throws -> Profile {
+    static func profile(of user: String, git: LibraryTransaction) throws -> Profile {
         guard Slug.isValidUser(user) else {
             throw LibraryError(.invalidUser, "'\(user)' is not a learner name (lowercase letters, digits, _ . -)")
         }
         guard let profile = try ReadBeforeRewrite.read(Profile.self, at: LibraryPaths(user: user).profile, in: git.root)
         else {
-            throw LibraryError(.notFound, "no learner '\(user)' in this library (profiles/\(user)/profile.yaml)")
+            throw LibraryError(.notFound, "no learner '\(user)' in this library (\(LibraryPaths(user: user).profile))")
         }
         return profile
     }
@@ -132,14 +133,14 @@ public enum PassageConsent {
     /// Rewrites history so that no commit holds the learner's passage practice: no progress
     /// file of a passage deck, and every session file a withdrawal rewrote or deleted as it is
     /// now. Refused while the learner's consent stands (there is practice still to erase).
-    package static func purgeHistory(user: String, git: LibraryGit) async throws -> Erasure.PurgeReport {
+    package static func purgeHistory(user: String, git: LibraryTransaction) async throws -> Erasure.PurgeReport {
         let profile = try profile(of: user, git: git)
         guard profile.passagePracticeConsent?.granted == false else {
             throw LibraryError(
                 .outOfOrder,
                 "\(user) has not withdrawn consent to keeping passage practice; run `rote consent withdraw` first")
         }
-        var paths = passageDecks(root: git.root).sorted().map { "profiles/\(user)/progress/\($0)" }
+        var paths = passageDecks(root: git.root).sorted().map { "\(LibraryPaths(user: user).progressFolder)/\($0)" }
         let repository = git.repository
         if let head = try repository.headCommit() {
             for commit in try repository.log(from: head.id)
@@ -148,7 +149,7 @@ public enum PassageConsent {
             {
                 let parent = try commit.parents().first?.tree()
                 for path in try repository.changedPaths(from: parent, to: try commit.tree())
-                where path.hasPrefix("profiles/\(user)/sessions/") {
+                where path.hasPrefix(LibraryPaths(user: user).sessionsFolder + "/") {
                     paths.append(path)
                 }
             }

@@ -19,7 +19,7 @@ package enum SeedExport {
                 "deck '\(deck)' is a \(manifest.kind.rawValue) deck; the seed JSON format holds skills decks (use --format csv or tsv)"
             )
         }
-        let corpus = root.appending(path: "corpus/\(deck)")
+        let corpus = root.appending(path: LibraryPaths.content(deck))
         func folders(_ url: URL) -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { name in
                 var isFolder: ObjCBool = false
@@ -45,12 +45,12 @@ package enum SeedExport {
         var questions: [JSONValue] = []
         var skillIDs: [String: String] = [:]
         for domainSlug in folders(corpus) {
-            let domainPath = "corpus/\(deck)/\(domainSlug)/domain.yaml"
+            let domainPath = LibraryPaths.domain("\(deck)/\(domainSlug)")
             guard let domain = try read(root.appending(path: domainPath), domainPath) else { continue }
             let domainID = domain.uuid ?? stableUUID("\(deck)/\(domainSlug)")
             domains.append(record(domain, id: domainID, slug: domainSlug, parent: nil))
             for skillSlug in folders(corpus.appending(path: domainSlug)) {
-                let skillPath = "corpus/\(deck)/\(domainSlug)/\(skillSlug)/skill.yaml"
+                let skillPath = LibraryPaths.skill("\(deck)/\(domainSlug)/\(skillSlug)")
                 guard let skill = try read(root.appending(path: skillPath), skillPath) else { continue }
                 let skillID = skill.uuid ?? stableUUID("\(deck)/\(domainSlug)/\(skillSlug)")
                 skillIDs["\(deck)/\(domainSlug)/\(skillSlug)"] = skillID

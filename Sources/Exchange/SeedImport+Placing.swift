@@ -50,7 +50,7 @@ extension SeedImporter {
             guard let folder = domainFolder[skill.domainID.lowercased()] else {
                 log.error(
                     skill.path + ".domain_id",
-                    "domain_id \(skill.domainID) matches no domain in the file or in corpus/\(deck)/")
+                    "domain_id \(skill.domainID) matches no domain in the file or in \(LibraryPaths.content(deck))/")
                 continue
             }
             claimSlug(folder, skill.slug, skill.path)
@@ -69,7 +69,7 @@ extension SeedImporter {
             guard let folder = skillFolder[question.skillID.lowercased()] else {
                 log.error(
                     question.path + ".skill_id",
-                    "skill_id \(question.skillID) matches no skill in the file or in corpus/\(deck)/")
+                    "skill_id \(question.skillID) matches no skill in the file or in \(LibraryPaths.content(deck))/")
                 continue
             }
             claimSlug(folder, question.slug, question.path)
@@ -79,10 +79,10 @@ extension SeedImporter {
         // UUIDs already used elsewhere in the library.
         var libraryUUIDs: [String: String] = [:]
         for (key, domain) in library.domains {
-            if let uuid = domain.uuid?.lowercased() { libraryUUIDs[uuid] = "corpus/\(key)/domain.yaml" }
+            if let uuid = domain.uuid?.lowercased() { libraryUUIDs[uuid] = LibraryPaths.domain(key) }
         }
         for (key, skill) in library.skills {
-            if let uuid = skill.uuid?.lowercased() { libraryUUIDs[uuid] = "corpus/\(key)/skill.yaml" }
+            if let uuid = skill.uuid?.lowercased() { libraryUUIDs[uuid] = LibraryPaths.skill(key) }
         }
         for entry in library.entries {
             if case let .question(question) = entry.content, let uuid = question.uuid?.lowercased() {
@@ -141,7 +141,7 @@ extension SeedImporter {
 
         for domain in domains {
             let key = "\(deck)/\(domain.slug)"
-            let path = "corpus/\(key)/domain.yaml"
+            let path = LibraryPaths.domain(key)
             let existing = library.domains[key].map { (uuid: $0.uuid, text: currentText(path)) }
             if decide(
                 path, jsonPath: domain.path, uuid: domain.value.uuid, existing: existing, render: domain.value.render())
@@ -152,7 +152,7 @@ extension SeedImporter {
         }
         for (skill, folder) in placedSkills {
             let key = "\(deck)/\(folder)"
-            let path = "corpus/\(key)/skill.yaml"
+            let path = LibraryPaths.skill(key)
             let existing = library.skills[key].map { (uuid: $0.uuid, text: currentText(path)) }
             if decide(
                 path, jsonPath: skill.path, uuid: skill.value.uuid, existing: existing, render: skill.value.render())
@@ -164,7 +164,7 @@ extension SeedImporter {
         let entriesByID = library.entriesByID()
         for (question, id) in placedQuestions {
             let entryID = "\(deck)/\(id)"
-            let path = "corpus/\(entryID).yaml"
+            let path = LibraryPaths.entry(entryID)
             let current = entriesByID[entryID]
             var existingUUID: String?
             if case let .question(value)? = current?.content { existingUUID = value.uuid }
@@ -187,7 +187,7 @@ extension SeedImporter {
             let manifest = DeckManifest(
                 kind: .skills, title: deckTitle ?? deck, version: "1.0.0",
                 source: "Imported from \(URL(fileURLWithPath: file).lastPathComponent).", order: .listed)
-            plan.changes["corpus/\(deck)/deck.yaml"] = Data(manifest.render().utf8)
+            plan.changes[LibraryPaths.deckManifest(deck)] = Data(manifest.render().utf8)
             overlay.decks[deck] = manifest
         }
 

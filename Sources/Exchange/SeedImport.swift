@@ -95,7 +95,7 @@ public struct SeedImporter: Sendable {
         if let existing = library.decks[deck], existing.kind != .skills {
             log.error(
                 "",
-                "deck '\(deck)' already exists as a \(existing.kind.rawValue) deck (corpus/\(deck)/deck.yaml); a seed file holds skills — choose another name with --deck"
+                "deck '\(deck)' already exists as a \(existing.kind.rawValue) deck (\(LibraryPaths.deckManifest(deck))); a seed file holds skills — choose another name with --deck"
             )
             return
         }

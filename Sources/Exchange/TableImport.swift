@@ -174,7 +174,7 @@ public struct TableImporter: Sendable {
             }
             idsSeen[id] = row.line
             let entryID = "\(deck)/\(id)"
-            let path = "corpus/\(entryID).yaml"
+            let path = LibraryPaths.entry(entryID)
             let existing = entriesByID[entryID]
             if existing == nil, FileManager.default.fileExists(atPath: library.root.appending(path: path).path) {
                 log.skipped(location, "\(path) exists but does not load; fix it first (`rote check` says why)")
@@ -232,7 +232,7 @@ public struct TableImporter: Sendable {
                 source: "Imported from \(URL(fileURLWithPath: file).lastPathComponent).",
                 order: kind == .vocabulary && columns.contains("rank") ? .rank : .listed)
             overlay.decks[deck] = manifest
-            if !plan.changes.isEmpty { plan.changes["corpus/\(deck)/deck.yaml"] = Data(manifest.render().utf8) }
+            if !plan.changes.isEmpty { plan.changes[LibraryPaths.deckManifest(deck)] = Data(manifest.render().utf8) }
         }
         for problem in LibraryValidator.crossFileProblems(overlay) {
             guard let line = lineOf[problem.path] else { continue }

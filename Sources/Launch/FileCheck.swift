@@ -298,9 +298,11 @@ struct FileCheck: Sendable {
             atStart = byte == UInt8(ascii: "/")
         }
         if hidden { return false }
-        if path == LibraryLocation.manifestName || path.hasPrefix("corpus/") || path == "profiles/" { return true }
-        let mine = "profiles/\(user)/"
-        return (path == mine || path.hasPrefix(mine)) && !path.hasPrefix(mine + "sessions/")
+        if path == LibraryLocation.manifestName || LibraryPaths.isContent(path) || path == LibraryPaths.profiles + "/" {
+            return true
+        }
+        let mine = LibraryPaths(user: user).folder + "/"
+        return (path == mine || path.hasPrefix(mine)) && !path.hasPrefix(LibraryPaths(user: user).sessionsFolder + "/")
     }
 
     /// Everything in scope below `folder` (a path ending in `/`), folders included, with
@@ -330,7 +332,7 @@ struct FileCheck: Sendable {
         let folderLength = path.count
         // Everything below corpus/ is in scope (hidden names are skipped as they are met), so
         // only the profiles' folders ask, name by name.
-        let allInScope = folder.hasPrefix("corpus/")
+        let allInScope = LibraryPaths.isContent(folder)
         while let entry = readdir(directory) {
             let nameLength = withUnsafeBytes(of: entry.pointee.d_name) { name in
                 let length = name.firstIndex(of: 0) ?? name.count
@@ -375,7 +377,7 @@ struct FileCheck: Sendable {
     /// while it lists (`rote.yaml`, each `corpus/<deck>/deck.yaml`).
     static func scope(root: String, user: String) -> (paths: [String], stamps: [String: FileStamp]) {
         var info = stat()
-        let tops = ["corpus/", "profiles/"].filter { stat(root + "/" + $0, &info) == 0 }
+        let tops = [LibraryPaths.corpus + "/", LibraryPaths.profiles + "/"].filter { stat(root + "/" + $0, &info) == 0 }
         // Each top folder is listed, sorted and stamped on a core of its own. Joined in the
         // order "corpus/" < "profiles/" < "rote.yaml", the paths stay sorted.
         let listed = tops.concurrentMap { top -> (paths: [String], stamps: [String: FileStamp]) in
@@ -385,7 +387,7 @@ struct FileCheck: Sendable {
             for path in paths where path.utf8.last == UInt8(ascii: "/") {
                 if stat(root + "/" + path, &info) == 0 { stamps[path] = FileStamp(info) }
                 // A deck's manifest, `corpus/<deck>/deck.yaml`, found from its folder.
-                if path.hasPrefix("corpus/"),
+                if LibraryPaths.isContent(path),
                     path.utf8.dropFirst(7).firstIndex(of: UInt8(ascii: "/"))
                         == path.utf8.index(before: path.utf8.endIndex)
                 {

@@ -21,7 +21,7 @@ extension LibraryLaunch {
     package func recording(writes: [String: Data?]) throws -> LibraryLaunch {
         var check = FileCheck()
         var folders = Set<String>()
-        let progress = LibraryPaths(user: user).folder + "/progress/"
+        let progress = LibraryPaths(user: user).progressFolder + "/"
         for (path, bytes) in writes.sorted(by: { $0.key < $1.key })
         where path.hasPrefix(progress) && FileRecord.role(of: path) == .progress {
             var info = stat()

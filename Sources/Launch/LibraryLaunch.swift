@@ -219,7 +219,7 @@ package struct LibraryLaunch: Sendable {
     package func entry(_ number: Int) -> Entry? { entry(at: index.path(ofEntry: number)) }
 
     /// The entry with this id, read from its file: `corpus/<id>.yaml`.
-    package func entry(id: String) -> Entry? { entry(at: "corpus/\(id).yaml") }
+    package func entry(id: String) -> Entry? { entry(at: LibraryPaths.entry(id)) }
 
     private func entry(at path: String) -> Entry? {
         if case let .entry(entry)? = LibraryLoader().parse(root: root, path: path, decks: decks)?.value { return entry }

@@ -56,19 +56,20 @@ public struct PublisherDecks {
                 "'\(name)' is not a valid deck name; use lowercase letters, digits, _ . - (e.g. --as \(Slug.make(from: name)))"
             )
         }
-        let writer = try LibraryWriter(
+        let writer = try LibraryTransaction(
             root: root, user: user, purpose: "deck add \(RemoteURL.redactingUserinfo(url))", now: now)
         defer { withExtendedLifetime(writer) {} }
         let library = try LibrarySettings(root: root, user: user)
         if let existing = library.decks[name] {
             throw PublisherError(
                 .deckExists,
-                "deck '\(name)' already exists (corpus/\(name)/deck.yaml, '\(existing.title)'); nothing was added — choose another name with --as NAME"
+                "deck '\(name)' already exists (\(LibraryPaths.deckManifest(name)), '\(existing.title)'); nothing was added — choose another name with --as NAME"
             )
         }
-        if FileManager.default.fileExists(atPath: root.appending(path: "corpus/\(name)").path) {
+        if FileManager.default.fileExists(atPath: root.appending(path: LibraryPaths.content(name)).path) {
             throw PublisherError(
-                .deckExists, "corpus/\(name)/ already exists; nothing was added — choose another name with --as NAME")
+                .deckExists,
+                "\(LibraryPaths.content(name))/ already exists; nothing was added — choose another name with --as NAME")
         }
         let repository = try PublisherCache.refreshed(
             root: root, url: url, credentials: credentials, purpose: "deck add \(RemoteURL.redactingUserinfo(url))")
@@ -78,14 +79,14 @@ public struct PublisherDecks {
         let upstream = DeckManifest.Upstream(
             url: url, path: path, ref: ref, commit: commit.hex, version: snapshot.manifest.version)
         var changes: [String: Data?] = [:]
-        for (file, data) in snapshot.files { changes["corpus/\(name)/\(file)"] = data }
-        changes["corpus/\(name)/deck.yaml"] = UpstreamBlock.write(upstream, into: snapshot.manifestText)
+        for (file, data) in snapshot.files { changes[LibraryPaths.content(name, file)] = data }
+        changes[LibraryPaths.deckManifest(name)] = UpstreamBlock.write(upstream, into: snapshot.manifestText)
         if let stamped = ContentVersions.profileSeeing(
             [name: snapshot.manifest.version], user: user, root: root, now: now())
         {
             changes[stamped.path] = stamped.data
         }
-        try writer.git.apply(
+        try writer.apply(
             changes: changes,
             message: CommitMessage(
                 subject: "Add deck \(name) \(snapshot.manifest.version) from \(RemoteURL.redactingUserinfo(url))",
@@ -207,9 +208,9 @@ public struct PublisherDecks {
     /// update with every conflict's file and line, leaving the library as it was, unless
     /// `prefer` says which side wins.
     public func update(deck: String, ref: String? = nil, prefer: Preference = .none) throws -> Updated {
-        let writer = try LibraryWriter(root: root, user: user, purpose: "deck update \(deck)", now: now)
+        let writer = try LibraryTransaction(root: root, user: user, purpose: "deck update \(deck)", now: now)
         defer { withExtendedLifetime(writer) {} }
-        let git = writer.git
+        let git = writer
         let library = try LibrarySettings(root: root, user: user)
         guard let manifest = library.decks[deck] else {
             let known = library.decks.keys.sorted().joined(separator: ", ")
@@ -221,11 +222,11 @@ public struct PublisherDecks {
                 "deck '\(deck)' was not added from a publisher (its deck.yaml has no upstream:), so there is nothing to update it from; add publisher decks with `rote deck add URL`"
             )
         }
-        let pending = try git.pendingPaths().filter { $0.hasPrefix("corpus/\(deck)/") }
+        let pending = try git.pendingPaths().filter { $0.hasPrefix(LibraryPaths.content(deck) + "/") }
         guard pending.isEmpty else {
             throw PublisherError(
                 .pendingEdits,
-                "corpus/\(deck)/ has uncommitted edits (\(pending.prefix(3).joined(separator: ", "))\(pending.count > 3 ? ", …" : "")); commit them (`git commit` or `rote sync`) or undo them, then update"
+                "\(LibraryPaths.content(deck))/ has uncommitted edits (\(pending.prefix(3).joined(separator: ", "))\(pending.count > 3 ? ", …" : "")); commit them (`git commit` or `rote sync`) or undo them, then update"
             )
         }
         let repository = try PublisherCache.refreshed(
@@ -262,7 +263,9 @@ public struct PublisherDecks {
 
         let merge = ThreeWayDeckMerge.merge(base: baseFiles, ours: ourFiles, theirs: theirFiles, prefer: prefer)
         if !merge.conflicts.isEmpty {
-            let lines = merge.conflicts.map { "corpus/\(deck)/\($0.path):\($0.line): conflict: \($0.message)" }
+            let lines = merge.conflicts.map {
+                "\(LibraryPaths.content(deck))/\($0.path):\($0.line): conflict: \($0.message)"
+            }
             throw PublisherError(
                 .conflicts,
                 """
@@ -277,17 +280,18 @@ public struct PublisherDecks {
             url: upstream.url, path: upstream.path, ref: newRef, commit: theirs.commit.hex,
             version: theirs.manifest.version)
         result["deck.yaml"] = UpstreamBlock.write(newUpstream, into: deckText)
-        let (checked, problems) = DeckManifest.decode(result["deck.yaml"]!, path: "corpus/\(deck)/deck.yaml")
+        let (checked, problems) = DeckManifest.decode(result["deck.yaml"]!, path: LibraryPaths.deckManifest(deck))
         guard checked != nil else {
             throw PublisherError(
                 .conflicts,
-                "the merged corpus/\(deck)/deck.yaml would not load, so nothing was changed:\n"
+                "the merged \(LibraryPaths.deckManifest(deck)) would not load, so nothing was changed:\n"
                     + problems.map(\.description).joined(separator: "\n"))
         }
         var changes: [String: Data?] = [:]
         for path in Set(ourFiles.keys).union(result.keys) {
-            let current = FileManager.default.contents(atPath: root.appending(path: "corpus/\(deck)/\(path)").path)
-            if current != result[path] { changes.updateValue(result[path], forKey: "corpus/\(deck)/\(path)") }
+            let current = FileManager.default.contents(
+                atPath: root.appending(path: LibraryPaths.content(deck, path)).path)
+            if current != result[path] { changes.updateValue(result[path], forKey: LibraryPaths.content(deck, path)) }
         }
         let commit = try git.apply(
             changes: changes,
@@ -308,7 +312,7 @@ public struct PublisherDecks {
 
     /// Every file of the deck's folder in the work tree, relative to it (hidden files left out).
     func localFiles(_ deck: String) -> [String: Data] {
-        let folder = root.appending(path: "corpus/\(deck)").standardizedFileURL.resolvingSymlinksInPath()
+        let folder = root.appending(path: LibraryPaths.content(deck)).standardizedFileURL.resolvingSymlinksInPath()
         var files: [String: Data] = [:]
         guard
             let walker = FileManager.default.enumerator(

@@ -117,7 +117,7 @@ extension Library {
     /// a rewrite (a file that does not read cleanly is refused, as every rewrite refuses it).
     func progressWithCalibrationReviews() throws -> [ProgressFile] {
         let folders = decks.filter { $0.value.kind == .vocabulary }.keys.sorted().map {
-            "\(paths.folder)/progress/\($0)"
+            "\(paths.progressFolder)/\($0)"
         }
         var files: [ProgressFile] = []
         for path in LibraryLoader().listFiles(root, under: folders).0 where path.hasSuffix(".yaml") {

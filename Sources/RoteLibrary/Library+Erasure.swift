@@ -9,33 +9,33 @@ import RoteStore
 /// shown and confirmed is what is erased: no other process writes in between, `git gc`
 /// included.
 public final class PreparedErasure {
-    let writer: LibraryWriter
+    let writer: LibraryTransaction
     /// The learner whose data is erased.
     public let learner: String
     /// The learner's files, in the last commit and in the work tree.
     public let files: [String]
 
     init(root: URL, learner: String, purpose: String) throws {
-        let writer = try LibraryWriter(root: root, user: learner, purpose: purpose)
+        let writer = try LibraryTransaction(root: root, user: learner, purpose: purpose)
         self.writer = writer
         self.learner = learner
-        files = try LibraryError.surfacing { try Erasure.files(of: learner, git: writer.git) }
+        files = try LibraryError.surfacing { try Erasure.files(of: learner, git: writer) }
     }
 
     /// What rewriting the history will do, and what it leaves to do on the remote and other
     /// clones; `scope` names a part of the learner's data (all of it when nil).
     public func purgeExplanation(scope: String? = nil) -> String {
-        Erasure.purgeExplanation(user: learner, git: writer.git, scope: scope)
+        Erasure.purgeExplanation(user: learner, git: writer, scope: scope)
     }
 
     /// Deletes every file of the learner in one commit marked `Rote-Erasure`.
     public func forget() throws -> Erasure.Result {
-        try LibraryError.surfacing { try Erasure.forget(learner, git: writer.git) }
+        try LibraryError.surfacing { try Erasure.forget(learner, git: writer) }
     }
 
     /// Erases the learner's passage practice and records that they withdrew their consent.
     public func withdrawPassageConsent() throws -> PassageConsent.Withdrawal {
-        try LibraryError.surfacing { try PassageConsent.withdraw(user: learner, git: writer.git) }
+        try LibraryError.surfacing { try PassageConsent.withdraw(user: learner, git: writer) }
     }
 
     /// Rewrites the history so that no commit holds the learner's files, or with
@@ -43,16 +43,16 @@ public final class PreparedErasure {
     public func purgeHistory(passagesOnly: Bool = false) async throws -> Erasure.PurgeReport {
         try await LibraryError.surfacingAsync {
             passagesOnly
-                ? try await PassageConsent.purgeHistory(user: learner, git: writer.git)
-                : try await Erasure.purgeHistory(learner, git: writer.git)
+                ? try await PassageConsent.purgeHistory(user: learner, git: writer)
+                : try await Erasure.purgeHistory(learner, git: writer)
         }
     }
 
     /// The command that sends the rewritten history to the remote, when the library has one.
     public var forcePushCommand: String? {
-        let remotes = (try? writer.git.repository.remoteNames()) ?? []
+        let remotes = (try? writer.repository.remoteNames()) ?? []
         guard let remote = remotes.contains("origin") ? "origin" : remotes.first else { return nil }
-        return "git -C \(writer.git.root.path) push --force \(remote) \(writer.git.branch)"
+        return "git -C \(writer.root.path) push --force \(remote) \(writer.branch)"
     }
 }
 

@@ -56,9 +56,13 @@ extension Library {
         progress: @escaping (String) -> Void = { _ in }
     ) throws -> SyncReport {
         let report = try LibraryError.surfacing {
-            let git = try LibraryGit(root: root, user: user)
-            try MergeDrivers.configure(git.repository, rotePath: mergeDriver)
-            return try LibrarySync(git: git, remoteName: remote, credentials: credentials, progress: progress).sync()
+            // The library's writer, like any other: beside a live `rote study` this is refused,
+            // and nothing of that session is touched.
+            let transaction = try LibraryTransaction(root: root, user: user, purpose: "sync", mode: .sync)
+            try MergeDrivers.configure(transaction.repository, rotePath: mergeDriver)
+            return try LibrarySync(
+                transaction: transaction, remoteName: remote, credentials: credentials, progress: progress
+            ).sync()
         }
         // What the merge brought in is for the next launch's check to read.
         indexLock.lock()

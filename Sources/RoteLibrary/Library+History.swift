@@ -34,7 +34,7 @@ extension Library {
                         tree.entryID(atPath: $0) != parentTree?.entryID(atPath: $0)
                     }
                 }
-                let touched = touchedPaths.map { $0.hasPrefix("corpus/") ? "content" : "progress" }
+                let touched = touchedPaths.map { LibraryPaths.isContent($0) ? "content" : "progress" }
                 guard !touched.isEmpty else { continue }
                 found.append(
                     EntryCommit(id: commit.id.hex, date: commit.authorTime, summary: commit.summary, touched: touched))

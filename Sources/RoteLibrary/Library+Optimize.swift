@@ -53,7 +53,7 @@ extension Library {
             if let deck, library.decks[deck]?.scheduler == .sm2 {
                 throw LibraryError(
                     .invalidValue,
-                    "deck '\(deck)' is scheduled by SM-2 (scheduler: sm2 in corpus/\(deck)/deck.yaml), which has no FSRS parameters; remove that line to schedule it with FSRS"
+                    "deck '\(deck)' is scheduled by SM-2 (scheduler: sm2 in \(LibraryPaths.deckManifest(deck))), which has no FSRS parameters; remove that line to schedule it with FSRS"
                 )
             }
             return library

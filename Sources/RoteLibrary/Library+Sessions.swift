@@ -14,7 +14,7 @@ extension Library {
         if let user {
             users = [user]
         } else {
-            let folder = root.appending(path: "profiles")
+            let folder = root.appending(path: LibraryPaths.profiles)
             users = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
                 Slug.isValidUser($0)
             }.sorted()
@@ -22,7 +22,7 @@ extension Library {
         let loader = LibraryLoader(users: .all, includeSessions: true)
         let root = root
         let needle = text.map { Data($0.utf8) }
-        return loader.listFiles(root, under: users.map { "profiles/\($0)/sessions" }).0.concurrentMap {
+        return loader.listFiles(root, under: users.map { LibraryPaths(user: $0).sessionsFolder }).0.concurrentMap {
             path -> SessionFile? in
             guard let data = FileManager.default.contents(atPath: root.appending(path: path).path) else { return nil }
             if let needle, data.range(of: needle) == nil { return nil }

@@ -35,9 +35,11 @@ extension Library {
             return nil
         }
         func read(_ relative: String) -> Skill? {
-            guard let data = FileManager.default.contents(atPath: root.appending(path: "corpus/\(relative)").path)
+            guard
+                let data = FileManager.default.contents(
+                    atPath: root.appending(path: LibraryPaths.content(relative)).path)
             else { return nil }
-            return Skill.decode(data, path: "corpus/\(relative)").0
+            return Skill.decode(data, path: LibraryPaths.content(relative)).0
         }
         let isDomain: Bool
         let head: Skill
@@ -50,7 +52,7 @@ extension Library {
         }
         var paths = [path]
         if isDomain {
-            let folder = root.appending(path: "corpus/\(path)")
+            let folder = root.appending(path: LibraryPaths.content(path))
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             paths = names.sorted().map { "\(path)/\($0)" }
         }

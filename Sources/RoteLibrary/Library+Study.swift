@@ -44,7 +44,7 @@ public final class StudyStart {
     public let profile: Profile?
     private let root: URL
     private let source: any StudySource
-    private var writer: LibraryWriter?
+    private var writer: LibraryTransaction?
     /// When the plan came from the index as the cache held it: the library, its check still
     /// running, and how to plan again from the checked index.
     private let unchecked:
@@ -57,7 +57,7 @@ public final class StudyStart {
     init(
         user: String, plan: SessionPlan, studyableDecks: [String], recovered: Bool, upgrades: [DeckUpgrade],
         loadProblems: [Diagnostic],
-        profile: Profile?, root: URL, source: any StudySource, writer: LibraryWriter?,
+        profile: Profile?, root: URL, source: any StudySource, writer: LibraryTransaction?,
         library: Library? = nil,
         unchecked: (library: Library, pending: LibraryLaunch.PendingCheck, replan: (LibraryLaunch) -> SessionPlan)? =
             nil,
@@ -87,7 +87,8 @@ public final class StudyStart {
     ) throws -> StudySession {
         guard profile != nil else {
             throw LibraryError(
-                .notFound, "no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME")
+                .notFound, "no learner '\(user)' in this library (\(LibraryPaths(user: user).profile)); use --user NAME"
+            )
         }
         guard let writer else { throw LibraryError(.notFound, "this study session was closed") }
         var revisedPlan: (() throws -> SessionPlan?)?
@@ -107,10 +108,10 @@ public final class StudyStart {
         if let saved = resumeState {
             // The session as it was, its own skill and answers kind with it.
             resumeState = nil
-            session = try StudySession(restoring: saved, root: root, user: user, source: source, git: writer.git)
+            session = try StudySession(restoring: saved, root: root, user: user, source: source, git: writer)
         } else {
             session = try StudySession(
-                root: root, user: user, source: source, git: writer.git, plan: plan, now: now,
+                root: root, user: user, source: source, git: writer, plan: plan, now: now,
                 typedAnswers: typed ?? profile?.settings.typedAnswers ?? false, seed: seed, revisedPlan: revisedPlan)
             session.skill = skill
         }
@@ -132,7 +133,7 @@ public final class StudyStart {
     public func close() {
         guard let writer else { return }
         if let unchecked { _ = try? unchecked.library.settle(unchecked.pending) }
-        library?.recordWrites(writer.git.committedChanges)
+        library?.recordWrites(writer.committedChanges)
         self.writer = nil
     }
 }
@@ -154,16 +155,17 @@ extension Library {
             let only = scope.admits
             // A plan alone only reads (issue #32): it takes no writer, so it commits no interrupted
             // session either; that session's answers are in its progress files, which it plans from.
-            var writer: LibraryWriter?
+            var writer: LibraryTransaction?
             var recovered = false
             var resuming: Data?
             if !planOnly {
                 // An interrupted session takes with it the progress files not yet committed: this
                 // server's writes still being committed behind it go in first, as their own commits.
                 if FileManager.default.fileExists(atPath: root.appending(path: StudySession.snapshotPath).path) {
-                    gitPool?.waitForCommits()
+                    commits?.waitForCommits()
                 }
-                let taken = try LibraryWriter(root: root, user: user, purpose: "study", pool: gitPool)
+                let taken = try LibraryTransaction(
+                    root: root, user: user, purpose: "study", mode: .session, commits: commits)
                 // A session a kill stopped goes on where it was, when its saved state agrees with
                 // its files; otherwise it is committed as it is, as every writer would.
                 resuming = StudySession.resumableState(root: root)
@@ -189,7 +191,7 @@ extension Library {
                 if let pending { _ = try? opener.settle(pending) }
                 let library = try LibraryLoader(users: .all, includeSessions: false).load(root)
                 try Self.check(decks: requested, known: library.deckOrder)
-                let upgrades = try ContentUpgrade.run(library: library, user: user, git: writer.git)
+                let upgrades = try ContentUpgrade.run(library: library, user: user, git: writer)
                 let index = LibraryIndex(library: library, user: user)
                 let planner = SessionPlanner(library: library, index: index)
                 let start = StudyStart(

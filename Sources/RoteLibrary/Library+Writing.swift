@@ -30,13 +30,18 @@ public struct RecordedReview: Sendable {
 }
 
 extension Library {
-    /// Runs `body` as the library's one writer: it holds the library's lock throughout, and
-    /// `git` has finished whatever a killed write left before `body` reads anything.
-    /// What it committed is then recorded in the launch index's delta (`recordWrites`).
-    package func write<Result>(purpose: String, _ body: (LibraryGit) throws -> Result) throws -> Result {
-        try LibraryWriter.write(root: root, user: user, purpose: purpose, pool: gitPool) { git in
-            let result = try body(git)
-            recordWrites(git.committedChanges)
+    /// Runs `body` in a transaction of `mode` (all or nothing unless said), the library's one
+    /// door to write: it holds the library's lock throughout, has finished whatever a killed
+    /// write left before `body` reads anything, and commits now or behind the write as this
+    /// library's `commits` say. What it committed is then recorded in the launch index's delta
+    /// (`recordWrites`).
+    package func write<Result>(
+        _ mode: LibraryTransaction.Mode = .atomic, purpose: String, _ body: (LibraryTransaction) throws -> Result
+    ) throws -> Result {
+        try LibraryTransaction.run(root: root, user: user, purpose: purpose, mode: mode, commits: commits) {
+            transaction in
+            let result = try body(transaction)
+            recordWrites(transaction.committedChanges)
             return result
         }
     }
@@ -65,7 +70,7 @@ extension Library {
     /// Runs the upgrade rules of decks whose version changed since the learner last saw them
     /// (seed 003). They list what each deck added and removed, which takes every file, so the
     /// library is read in full — only when a version did change, which the profile says.
-    func upgradeContentReadingEveryFile(git: LibraryGit) throws -> [DeckUpgrade] {
+    func upgradeContentReadingEveryFile(git: LibraryTransaction) throws -> [DeckUpgrade] {
         guard ContentVersions.hasUpgrade(decks: decks, profile: profile) else { return [] }
         let everything = try LibraryLoader(users: .only(user), includeSessions: false).load(root)
         return try ContentUpgrade.run(library: everything, user: user, git: git)

@@ -31,7 +31,7 @@ public final class Library: @unchecked Sendable {
     let indexLock = NSLock()
     var opened: LibraryLaunch?
     /// Where writes take their git from, for a process that writes often (`rote serve`).
-    package var gitPool: LibraryGitPool?
+    package var commits: LibraryCommits?
 
     /// Opens the library at `root` for `user`: its manifest, deck manifests and the learner's
     /// profile, a handful of files. The index is opened when an operation first needs it; a
@@ -99,7 +99,7 @@ public final class Library: @unchecked Sendable {
     /// `suffixes` — the one id that ends with it (`run`). The error says why there is none: a
     /// file that does not read is named with its first problem, rather than reported missing.
     public func entry(named name: String, suffixes: Bool = false) throws -> Entry {
-        let path = "corpus/\(name).yaml"
+        let path = LibraryPaths.entry(name)
         // An id names its file: nothing else is read.
         if let parsed = LibraryLoader().parse(root: root, path: path, decks: decks) {
             if case let .entry(entry)? = parsed.value { return entry }
@@ -307,7 +307,7 @@ extension Library {
         let months = Set(
             [-2.0, 2.0].map { days in
                 let date = Timestamp.format(now.addingTimeInterval(days * 86_400))
-                return "\(paths.folder)/sessions/\(date.prefix(4))/\(date.dropFirst(5).prefix(2))"
+                return "\(paths.sessionsFolder)/\(date.prefix(4))/\(date.dropFirst(5).prefix(2))"
             })
         let decks = decks
         let root = root

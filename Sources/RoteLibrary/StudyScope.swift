@@ -43,7 +43,7 @@ extension Library {
                 continue
             }
             let path = parts.joined(separator: "/")
-            let folder = root.appending(path: "corpus/\(path)")
+            let folder = root.appending(path: LibraryPaths.content(path))
             let isSkill = FileManager.default.fileExists(atPath: folder.appending(path: "skill.yaml").path)
             let isDomain = FileManager.default.fileExists(atPath: folder.appending(path: "domain.yaml").path)
             guard decks[deck] != nil, parts.allSatisfy({ Slug.isValidSegment($0) }), isSkill || isDomain else {

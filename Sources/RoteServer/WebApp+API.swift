@@ -253,7 +253,7 @@ extension WebApp {
 
     /// A skill's title from its `skill.yaml`, as `rote show` reads it; nil when unreadable.
     func skillTitle(_ path: String) -> String? {
-        let relative = "corpus/\(path)/skill.yaml"
+        let relative = LibraryPaths.skill(path)
         guard let data = FileManager.default.contents(atPath: root.appending(path: relative).path) else { return nil }
         return Skill.decode(data, path: relative).0?.title
     }

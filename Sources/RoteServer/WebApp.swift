@@ -31,7 +31,7 @@ package final class WebApp: @unchecked Sendable {
     /// The git every write of this server uses, kept open between them. A write answers once
     /// its files and its pending commit are durable; the commit is made behind it, in order
     /// (`LibraryGitPool(defersCommits:)`).
-    package let gitPool = LibraryGitPool(defersCommits: true)
+    package let commits = LibraryCommits(deferred: true)
     /// Stats read every progress file (a second at 100k entries): kept until the next commit
     /// or the next day, and worked out in the background when the server starts.
     private var statsCache: (stamp: FileStamp?, day: String, stats: StudyStats)?
@@ -48,21 +48,21 @@ package final class WebApp: @unchecked Sendable {
 
     /// The library, opened again when git's index changed since by a `rote` command beside
     /// the server, so answers follow the files. A commit of this server's own writes (made
-    /// behind them, `gitPool`) changes nothing the open library does not already hold: its
+    /// behind them, `commits`) changes nothing the open library does not already hold: its
     /// writes were recorded in it as they were answered.
     func library() throws -> Library {
         let stamp = FileStamp(path: root.appending(path: ".git/index").path)
-        let settingsWrites = gitPool.settingsWrites
+        let settingsWrites = commits.settingsWrites
         return try lock.withLock {
             if let opened, opened.settingsWrites == settingsWrites {
                 if opened.stamp == stamp { return opened.library }
-                if stamp != nil, stamp == gitPool.lastCommittedIndexStamp {
+                if stamp != nil, stamp == commits.lastCommittedIndexStamp {
                     self.opened = (opened.library, stamp, settingsWrites)
                     return opened.library
                 }
             }
             let library = try Library(root: root, user: user)
-            library.gitPool = gitPool
+            library.commits = commits
             opened = (library, stamp, settingsWrites)
             return library
         }
@@ -89,10 +89,10 @@ package final class WebApp: @unchecked Sendable {
     }
 
     /// Commits what a `rote serve` that crashed left pending, before the first request: any
-    /// writer does it first (`LibraryWriter`). A library another `rote` is writing is left to
+    /// writer does it first (`LibraryTransaction`). A library another `rote` is writing is left to
     /// it; that command commits them as it starts.
     package func commitLeftovers() {
-        _ = try? LibraryWriter(root: root, user: user, purpose: "serve", pool: gitPool)
+        _ = try? LibraryTransaction(root: root, user: user, purpose: "serve", commits: commits)
     }
 
     /// Stops a study session in progress and waits until it is committed (Ctrl-C): the
@@ -100,10 +100,10 @@ package final class WebApp: @unchecked Sendable {
     package func stopSession() {
         let running = lock.withLock { session }
         running?.stop()
-        gitPool.waitForCommits()
-        if let error = gitPool.committerError {
+        commits.waitForCommits()
+        if let error = commits.committerError {
             LibraryNotices.send(
-                "rote: \(gitPool.pendingCommits) write(s) saved but not committed (\(error)); the next rote command that writes commits them"
+                "rote: \(commits.pendingCommits) write(s) saved but not committed (\(error)); the next rote command that writes commits them"
             )
         }
     }
@@ -230,7 +230,7 @@ package final class WebApp: @unchecked Sendable {
             try library().decks[parts[0]] != nil,
             // Beside the entries that name it (`audio: run.mp3`, `docs/format.md`), where the
             // Anki importer puts a package's media too.
-            let data = Self.readFollowingNoLink(["corpus"] + parts, under: root)
+            let data = Self.readFollowingNoLink([LibraryPaths.corpus] + parts, under: root)
         else { throw notFound }
         return Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

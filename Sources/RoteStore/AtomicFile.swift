@@ -122,7 +122,7 @@ package enum AtomicFile {
     /// pid is in the name), so the file can never be finished.
     package static func leftovers(in root: URL) -> [(path: String, abandoned: Bool)] {
         var found: [(String, Bool)] = []
-        for top in ["corpus", "profiles"] {
+        for top in [LibraryPaths.corpus, LibraryPaths.profiles] {
             guard let walker = FileManager.default.enumerator(atPath: root.appending(path: top).path) else { continue }
             while let relative = walker.nextObject() as? String {
                 guard isTemporary(path: relative) else { continue }

@@ -93,7 +93,7 @@ package enum ContentVersions {
     static func entryIDs(of deck: String, atVersion version: String, in history: [Commit], repository: Repository)
         -> Set<String>?
     {
-        let manifestPath = "corpus/\(deck)/deck.yaml"
+        let manifestPath = LibraryPaths.deckManifest(deck)
         for commit in history {
             guard let tree = try? commit.tree(), let id = tree.entryID(atPath: manifestPath),
                 let data = try? repository.blob(id),
@@ -101,7 +101,7 @@ package enum ContentVersions {
                 let files = try? tree.files()
             else { continue }
             var ids = Set<String>()
-            for file in files where file.path.hasPrefix("corpus/\(deck)/") {
+            for file in files where file.path.hasPrefix(LibraryPaths.content(deck) + "/") {
                 if case let .success(.entry(_, entry)) = LibraryFile.classify(file.path) { ids.insert(entry) }
             }
             return ids

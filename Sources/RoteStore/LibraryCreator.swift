@@ -85,7 +85,7 @@ public struct LibraryCreator {
             LibraryLocation.manifestName,
             LibraryManifest(title: "My Rote library", defaultUser: user, decks: decks, privacy: privacy).render())
         try write(".gitattributes", MergeRules.gitAttributes)
-        for file in StarterDecks.files { try write("corpus/\(file.path)", file.text) }
+        for file in StarterDecks.files { try write(LibraryPaths.content(file.path), file.text) }
         var profile = Profile(user: user, createdAt: now, updatedAt: now)
         profile.settings.newPerDay = 10
         profile.settings.reviewsPerDay = 200

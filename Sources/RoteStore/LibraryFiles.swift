@@ -43,7 +43,7 @@ package enum LibraryFile: Sendable, Equatable {
                 ))
         }
         switch top {
-        case "corpus":
+        case LibraryPaths.corpus:
             let deck = segments[1]
             if parts.count == 2 {
                 return .failure(
@@ -55,7 +55,7 @@ package enum LibraryFile: Sendable, Equatable {
                 return .success(.skill(deck: deck, domain: segments[2], skill: segments[3]))
             }
             return .success(.entry(deck: deck, id: segments[1...].joined(separator: "/")))
-        case "profiles":
+        case LibraryPaths.profiles:
             let user = segments[1]
             if parts.count == 3, stem == "profile" { return .success(.profile(user: user)) }
             guard parts.count >= 4 else { break }
@@ -71,7 +71,7 @@ package enum LibraryFile: Sendable, Equatable {
             return .failure(
                 .warning(
                     path, nil,
-                    "unexpected file under profiles/\(user)/; Rote reads profile.yaml, progress/, letters/, sessions/ and saved/"
+                    "unexpected file under \(LibraryPaths(user: user).folder)/; Rote reads profile.yaml, progress/, letters/, sessions/ and saved/"
                 ))
         default:
             break
@@ -104,16 +104,12 @@ package enum LibraryFile: Sendable, Equatable {
                 UnsafeBufferPointer(rebasing: bytes[bounds[number].0..<bounds[number].1])
             }
             func text(_ number: Int) -> String { String(decoding: segment(number), as: UTF8.self) }
-            func equals(_ number: Int, _ word: StaticString) -> Bool {
-                let part = segment(number)
-                return part.count == word.utf8CodeUnitCount
-                    && memcmp(part.baseAddress!, word.utf8Start, part.count) == 0
-            }
+            func equals(_ number: Int, _ word: String) -> Bool { word.utf8.elementsEqual(segment(number)) }
             guard (1..<bounds.count).allSatisfy({ Slug.isValidSegment(segment($0)) }) else { return nil }
-            if bounds.count == 3, equals(0, "corpus"), !equals(2, "deck") {
+            if bounds.count == 3, equals(0, LibraryPaths.corpus), !equals(2, "deck") {
                 return .entry(deck: text(1), id: text(1) + "/" + text(2))
             }
-            if bounds.count == 5, equals(0, "profiles"), equals(2, "progress") {
+            if bounds.count == 5, equals(0, LibraryPaths.profiles), equals(2, "progress") {
                 return .progress(user: text(1), entry: text(3) + "/" + text(4))
             }
             return nil

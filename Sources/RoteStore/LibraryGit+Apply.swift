@@ -1,76 +1,5 @@
-package import Foundation
-package import Git
-
-/// The library's one writer: it holds the library's lock (`LibraryLock`) for as long as it
-/// lives, and its `git` has finished whatever a killed write left (`recoverInterruptedApply`)
-/// before the writer reads anything it will base its change on. Every command that changes a
-/// library takes one, so "callers hold the lock" is the type's promise, not a comment's.
-package final class LibraryWriter {
-    package let git: LibraryGit
-    private let lock: LibraryLock?
-    private let pool: LibraryGitPool?
-
-    /// Waits for nothing: a library another process is writing throws `LibraryError` with
-    /// the code `busy`, naming it and its purpose (its `cause` is the `LibraryLock.Busy`). With a `pool`, the git it keeps open is used (and given back
-    /// when the writer ends) rather than a new one opened; with a pool that defers commits,
-    /// the pool holds the lock (`LibraryGitPool.beginWriting`) and the writer's commits are
-    /// made behind it. Before anything else, a write a kill left half-done is undone and the
-    /// commits a `rote serve` promised are made (`recoverInterruptedWrites`).
-    package init(
-        root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() },
-        pool: LibraryGitPool? = nil
-    ) throws {
-        (git, lock) = try LibraryError.surfacing {
-            if let pool, pool.defersCommits {
-                return (try pool.beginWriting(root: root, user: user, purpose: purpose, now: now), nil)
-            }
-            let lock = try LibraryLock(root: root, purpose: purpose)
-            let git = try pool?.take(root: root, user: user) ?? LibraryGit(root: root, user: user, now: now)
-            try git.recoverInterruptedWrites()
-            return (git, lock)
-        }
-        self.pool = pool
-    }
-
-    /// Makes `git`, already open, the library's writer: takes the lock (or throws `busy` at
-    /// once) and finishes what a killed write left, as above. For `LibrarySync`, whose git
-    /// serves every step of a sync under the one lock.
-    package init(adopting git: LibraryGit, purpose: String) throws {
-        lock = try LibraryError.surfacing {
-            let lock = try LibraryLock(root: git.root, purpose: purpose)
-            try git.recoverInterruptedWrites()
-            return lock
-        }
-        self.git = git
-        pool = nil
-    }
-
-    /// Commits a study session a kill interrupted, from its snapshot
-    /// (`LibraryGit.recoverInterruptedSession`); true when there was one. Only a writer may:
-    /// the lock it holds is what says the session that wrote the snapshot is not running.
-    @discardableResult
-    package func recoverInterruptedSession() throws -> Bool {
-        try git.recoverInterruptedSession()
-    }
-
-    deinit {
-        if let pool, pool.defersCommits {
-            pool.endWriting()
-        } else {
-            pool?.give(git)
-        }
-    }
-
-    /// Runs `body` as the library's writer, the lock released when it returns.
-    package static func write<Result>(
-        root: URL, user: String, purpose: String, now: @escaping @Sendable () -> Date = { Date() },
-        pool: LibraryGitPool? = nil,
-        _ body: (LibraryGit) throws -> Result
-    ) throws -> Result {
-        let writer = try LibraryWriter(root: root, user: user, purpose: purpose, now: now, pool: pool)
-        return try withExtendedLifetime(writer) { try LibraryError.surfacing { try body(writer.git) } }
-    }
-}
+import Foundation
+import Git
 
 /// Keeps a library's `LibraryGit` open between writes, for a process that writes again and
 /// again (`rote serve`): the next write finds the repository open and git's index already read
@@ -83,11 +12,11 @@ package final class LibraryWriter {
 /// serial committer of this pool commits the journals in order with a git of its own. The pool
 /// holds the library's lock from the first writer until every journal is committed, so no
 /// other process writes in between; one writer of this process at a time, as with the lock.
-package final class LibraryGitPool: @unchecked Sendable {
+final class LibraryGitPool: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: LibraryGit?
     /// True when writers' commits are made behind them (`rote serve`).
-    package let defersCommits: Bool
+    let defersCommits: Bool
     /// The library's lock, while a writer of this process is at work or commits are pending.
     private var libraryLock: LibraryLock?
     /// The purpose of this process's writer at work, if one is.
@@ -105,7 +34,7 @@ package final class LibraryGitPool: @unchecked Sendable {
     private let gate = NSCondition()
     private var suspended = false
 
-    package init(defersCommits: Bool = false) {
+    init(defersCommits: Bool = false) {
         self.defersCommits = defersCommits
     }
 
@@ -245,47 +174,47 @@ package final class LibraryGitPool: @unchecked Sendable {
     }
 
     /// Waits until every commit queued so far is made (or the committer stopped: `stalled`).
-    package func waitForCommits() {
+    func waitForCommits() {
         commits.sync {}
     }
 
     /// Waits, without blocking a thread, until every commit queued so far is made.
-    package func commitsMade() async {
+    func commitsMade() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in commits.async { done.resume() } }
     }
 
     /// Git's index (`.git/index`) as this pool's committer last left it: a process that keeps
     /// the library open tells its own commits — already in what it holds, through the writes
     /// it recorded — from another process's, after which it opens the library again.
-    package var lastCommittedIndexStamp: FileStamp? { lock.withLock { committedIndexStamp } }
+    var lastCommittedIndexStamp: FileStamp? { lock.withLock { committedIndexStamp } }
     private var committedIndexStamp: FileStamp?
 
     /// How many writes of this pool changed a file an open library reads once, when it opens
     /// (`LibrarySettings`: `rote.yaml`, a deck's `deck.yaml`, a profile): a process that keeps
     /// the library open opens it again when this moved.
-    package var settingsWrites: Int { lock.withLock { settingsWriteCount } }
+    var settingsWrites: Int { lock.withLock { settingsWriteCount } }
     private var settingsWriteCount = 0
 
     static func isSettingsFile(_ path: String) -> Bool {
         let parts = path.split(separator: "/")
         return path == LibraryLocation.manifestName
-            || (parts.count == 3 && parts[0] == "corpus" && parts[2] == "deck.yaml")
-            || (parts.count == 3 && parts[0] == "profiles" && parts[2] == "profile.yaml")
+            || (parts.count == 3 && parts[0] == LibraryPaths.corpus && parts[2] == "deck.yaml")
+            || (parts.count == 3 && parts[0] == LibraryPaths.profiles && parts[2] == "profile.yaml")
     }
 
     /// Why the committer stopped, when it did; its journals wait for the next writer.
-    package var committerError: (any Error)? { lock.withLock { stalled } }
+    var committerError: (any Error)? { lock.withLock { stalled } }
 
     /// How many journals are written and not yet committed.
-    package var pendingCommits: Int { lock.withLock { pending } }
+    var pendingCommits: Int { lock.withLock { pending } }
 
     /// Holds the committer before its next commit, until `resumeCommits` — for tests that
     /// look at a library between a write's answer and its commit.
-    package func suspendCommits() {
+    func suspendCommits() {
         gate.withLock { suspended = true }
     }
 
-    package func resumeCommits() {
+    func resumeCommits() {
         gate.withLock {
             suspended = false
             gate.broadcast()
@@ -307,7 +236,7 @@ extension LibraryGit {
     /// (`LibraryError.Code.uncommittedChanges`) rather than overwritten — for imports, which
     /// rewrite content a person may be editing.
     @discardableResult
-    package func apply(changes: [String: Data?], message: CommitMessage, protectingUncommittedEdits: Bool = false)
+    func apply(changes: [String: Data?], message: CommitMessage, protectingUncommittedEdits: Bool = false)
         throws -> ObjectID?
     {
         try apply(changes: changes, message: rendered(message), protectingUncommittedEdits: protectingUncommittedEdits)
@@ -432,7 +361,7 @@ extension LibraryGit {
     /// Finishes what a killed `apply` left: when its commit landed there is nothing to do;
     /// when it did not, every file it named is put back as it was, and a note says so. Called
     /// under the library's lock before any change is written or pending work is committed.
-    package func recoverInterruptedApply() throws {
+    func recoverInterruptedApply() throws {
         try recoverInterruptedCheckout()
         guard let text = try? String(contentsOf: journalURL, encoding: .utf8) else { return }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,5 +1,5 @@
 import Foundation
-package import Git
+import Git
 
 /// Moving the work tree and the branch to a commit that already exists (a sync's merge or
 /// fast-forward), so that a process killed half-way is finished by the next one.
@@ -14,7 +14,7 @@ extension LibraryGit {
     var checkoutJournalURL: URL { root.appending(path: ".git/rote/checkout-journal") }
 
     /// Checks out `target`'s tree over `head`'s and moves the branch to `target`, journaled.
-    package func moveBranchAndWorkTree(from head: Commit, to target: Commit, message: String) throws {
+    func moveBranchAndWorkTree(from head: Commit, to target: Commit, message: String) throws {
         // A git lock left by a killed process (an `index.lock` from a killed review) would
         // fail the checkout; one no live process holds is removed first, as a commit does.
         try explainStaleLocks()

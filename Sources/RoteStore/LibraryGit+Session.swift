@@ -4,16 +4,16 @@ import RoteModel
 extension LibraryGit {
     /// A study session in progress: what it has answered so far, rewritten after every card,
     /// until the session's own commit removes it.
-    package static let sessionSnapshotPath = ".git/rote/session.yaml"
+    static let sessionSnapshotPath = ".git/rote/session.yaml"
     /// The same session whole (`StudySession.saved()`), beside its snapshot, so the next study
     /// session can go on where it stopped; gone once the snapshot is committed.
-    package static let sessionStatePath = ".git/rote/session-state.json"
+    static let sessionStatePath = ".git/rote/session-state.json"
 
     /// Commits a session a kill interrupted: its snapshot names the answers given, whose
     /// reviews are already in the progress files, and every progress or profile file the
     /// learner changed since the last commit goes in with it. Returns true when there was one.
     ///
-    /// Internal, reached through `LibraryWriter.recoverInterruptedSession`: a snapshot is an
+    /// Internal, reached through `LibraryTransaction.recoverInterruptedSession`: a snapshot is an
     /// interrupted session only when no live process holds the lock. Committed beside a live
     /// `rote study`, it split that session in two and took its snapshot away.
     func recoverInterruptedSession() throws -> Bool {
@@ -39,7 +39,7 @@ extension LibraryGit {
         var progress: [String: Data] = [:]
         let learner = LibraryPaths(user: session.user)
         for path in try pendingPaths()
-        where path.hasPrefix(learner.folder + "/progress/") || path == learner.profile {
+        where path.hasPrefix(learner.progressFolder + "/") || path == learner.profile {
             if let file = FileManager.default.contents(atPath: root.appending(path: path).path) {
                 progress[path] = file
             }

@@ -1,24 +1,24 @@
-package import Foundation
-package import Git
-package import RoteModel
+import Foundation
+import Git
+import RoteModel
 import Scheduling
 
 /// Rote's use of the git repository behind a library: committing what changed, one commit per
 /// study session, and the merge drivers' settings. Every write builds the new tree from the
 /// previous commit's tree plus the changed paths — the work tree is never re-scanned or
 /// re-added as a whole.
-package final class LibraryGit {
-    package let root: URL
-    package let repository: Repository
-    package let user: String
-    package let device: String
+final class LibraryGit {
+    let root: URL
+    let repository: Repository
+    let user: String
+    let device: String
     /// `rote.yaml`'s privacy setting: whose name Rote's commits carry (`CommitAuthor`).
-    package let privacy: LibraryManifest.Privacy
+    let privacy: LibraryManifest.Privacy
     /// The clock commits are dated by (a test sets it).
-    package let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     /// Every path this git committed and the bytes it committed there (nil: removed), the
     /// latest commit's last: what a launch index records as its own writes.
-    package private(set) var committedChanges: [String: Data?] = [:]
+    private(set) var committedChanges: [String: Data?] = [:]
     /// Set for a writer of `rote serve`: its commits are written as `PendingCommit` journals
     /// and made behind the write by the pool's committer.
     weak var deferral: LibraryGitPool?
@@ -29,7 +29,7 @@ package final class LibraryGit {
         committedChanges = [:]
     }
 
-    package init(root: URL, user: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
+    init(root: URL, user: String, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.root = root
         do {
             repository = try Repository.open(at: root)
@@ -46,10 +46,10 @@ package final class LibraryGit {
     }
 
     /// The branch HEAD is on (`main` for libraries Rote creates).
-    package var branch: String { repository.headBranchName ?? "main" }
+    var branch: String { repository.headBranchName ?? "main" }
 
     /// Paths Rote commits: the manifest, attributes, content and learners' files.
-    static let libraryPathspecs = ["rote.yaml", ".gitattributes", "corpus", "profiles"]
+    static let libraryPathspecs = ["rote.yaml", ".gitattributes", LibraryPaths.corpus, LibraryPaths.profiles]
 
     /// Library paths changed in the work tree since the last commit.
     /// A write's temporary file (`AtomicFile`), left by a process killed mid-write, is never
@@ -58,7 +58,7 @@ package final class LibraryGit {
     /// The scan writes refreshed stat data back to git's index, as `git status` does, so the
     /// cost of a copied library's new file times is paid once; when the index cannot be written
     /// (another git holds its lock) the answer is the same, only not remembered.
-    package func pendingPaths() throws -> [String] {
+    func pendingPaths() throws -> [String] {
         let paths: [String]
         do {
             paths = try repository.statusPaths(pathspecs: LibraryGit.libraryPathspecs, refreshingIndex: true)
@@ -73,7 +73,7 @@ package final class LibraryGit {
     /// `git status` would otherwise list for ever — and those of pending-commit journals
     /// (`PendingCommit.removeAbandonedTemporaryFiles`), which no status lists. Returns their paths.
     @discardableResult
-    package func removeAbandonedTemporaryFiles() throws -> [String] {
+    func removeAbandonedTemporaryFiles() throws -> [String] {
         let abandoned = try repository.statusPaths(pathspecs: LibraryGit.libraryPathspecs).filter {
             AtomicFile.isTemporary(path: $0) && AtomicFile.isAbandoned(path: $0)
         }
@@ -86,14 +86,14 @@ package final class LibraryGit {
     /// or when the commit is made behind the write (a writer of `rote serve`: the commit is
     /// written as a durable `PendingCommit` journal first, and the pool commits it in order).
     @discardableResult
-    package func commit(changes: [String: Data?], message: CommitMessage) throws -> ObjectID? {
+    func commit(changes: [String: Data?], message: CommitMessage) throws -> ObjectID? {
         try commit(changes: changes, message: rendered(message), journalName: nil)
     }
 
     /// `message` as this git commits it, with the trailers every Rote commit carries; a
     /// session's are its own learner's and device's, which a recovery run by another learner
     /// keeps.
-    package func rendered(_ message: CommitMessage, for session: SessionFile? = nil) -> String {
+    func rendered(_ message: CommitMessage, for session: SessionFile? = nil) -> String {
         message.rendered(device: session?.device ?? device, user: session?.user ?? user)
     }
 
@@ -149,7 +149,7 @@ package final class LibraryGit {
     }
 
     /// The author and committer of a commit Rote makes now (`CommitAuthor`).
-    package func signature() throws -> Signature {
+    func signature() throws -> Signature {
         try CommitAuthor.signature(in: repository, privacy: privacy, user: user, at: now())
     }
 
@@ -162,7 +162,7 @@ package final class LibraryGit {
     /// Writes and commits a session recorded outside `rote study` (`rote review`) all or
     /// nothing: should the commit fail, no file of it is left behind, so a retry records once.
     @discardableResult
-    package func applySession(_ session: SessionFile, progress: [String: Data]) throws -> ObjectID? {
+    func applySession(_ session: SessionFile, progress: [String: Data]) throws -> ObjectID? {
         var changes: [String: Data?] = progress.mapValues { $0 }
         changes[SessionFile.path(for: session)] = Data(session.render().utf8)
         return try apply(
@@ -171,7 +171,7 @@ package final class LibraryGit {
     }
 
     @discardableResult
-    package func commitSession(_ session: SessionFile, progress: [String: Data], recovered: Bool = false) throws
+    func commitSession(_ session: SessionFile, progress: [String: Data], recovered: Bool = false) throws
         -> ObjectID?
     {
         var changes: [String: Data?] = progress.mapValues { $0 }
@@ -185,7 +185,7 @@ package final class LibraryGit {
     /// Commits whatever library files changed in the work tree: hand edits to decks, or a
     /// session interrupted before its own commit. Returns the commit, or nil when clean.
     @discardableResult
-    package func commitPending() throws -> ObjectID? {
+    func commitPending() throws -> ObjectID? {
         try recoverInterruptedWrites()
         let paths = try pendingPaths()
         guard !paths.isEmpty else { return nil }
@@ -201,13 +201,13 @@ package final class LibraryGit {
     /// for its editor (`git commit --edit`) has closed its `index.lock` but still owns it, so a
     /// lock counts as live while any git process works in this repository, not only while one
     /// has the file open.
-    package func explainStaleLocks() throws {
+    func explainStaleLocks() throws {
         for lock in repository.staleLockFiles() { try LibraryGit.removeIfStale(lock, repository: root) }
     }
 
     /// Removes a git lock file no live process can own (none has it open, no git works in
     /// `repository`), saying so; one a live process may own is reported, never removed.
-    package static func removeIfStale(_ lock: URL, repository: URL) throws {
+    static func removeIfStale(_ lock: URL, repository: URL) throws {
         guard FileManager.default.fileExists(atPath: lock.path) else { return }
         if let holder = ProcessScan.processHolding(lock) ?? ProcessScan.gitProcess(workingIn: repository) {
             throw LibraryError(

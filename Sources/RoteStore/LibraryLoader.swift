@@ -154,7 +154,9 @@ package struct LibraryLoader: Sendable {
     /// (`readdir` with the entry types it reports: Foundation's enumerator asked for resource
     /// values per file, which cost more than reading the files.)
     /// `folders` narrows the walk to those library-relative folders (a learner's progress, say).
-    package func listFiles(_ root: URL, under folders: [String] = ["corpus", "profiles"]) -> ([String], [Diagnostic]) {
+    package func listFiles(_ root: URL, under folders: [String] = [LibraryPaths.corpus, LibraryPaths.profiles]) -> (
+        [String], [Diagnostic]
+    ) {
         var paths: [String] = []
         var problems: [Diagnostic] = []
         let rootPath = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
@@ -316,7 +318,8 @@ package struct LibraryLoader: Sendable {
                     problems: [
                         .error(
                             path, nil,
-                            "deck '\(deck)' has no readable corpus/\(deck)/deck.yaml, so its entries cannot be read")
+                            "deck '\(deck)' has no readable \(LibraryPaths.deckManifest(deck)), so its entries cannot be read"
+                        )
                     ])
             }
             if manifest.kind == .skills {
@@ -326,7 +329,9 @@ package struct LibraryLoader: Sendable {
                         value: nil,
                         problems: [
                             .error(
-                                path, nil, "skills questions live at corpus/\(deck)/<domain>/<skill>/<question>.yaml")
+                                path, nil,
+                                "skills questions live at \(LibraryPaths.content(deck))/<domain>/<skill>/<question>.yaml"
+                            )
                         ])
                 }
                 for segment in id.split(separator: "/").dropFirst() where !Slug.isValidSkillSlug(segment) {
@@ -368,7 +373,9 @@ package struct LibraryLoader: Sendable {
             if let value, value.user != user {
                 problems.append(
                     .error(
-                        path, nil, "profile says user '\(value.user)' but lives in profiles/\(user)/; make them match"))
+                        path, nil,
+                        "profile says user '\(value.user)' but lives in \(LibraryPaths(user: user).folder)/; make them match"
+                    ))
             }
             return ParseResult(value: value.map { .profile(user, $0) }, problems: problems)
         case let .progress(user, entry):

@@ -26,7 +26,8 @@ public struct LibrarySettings: Sendable {
         self.root = root
         self.user = user
         manifest = LibraryManifest.decode(manifestData, path: LibraryLocation.manifestName).0
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.appending(path: "corpus").path)) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: root.appending(path: LibraryPaths.corpus).path)) ?? []
         decks = LibrarySettings.readDecks(names, root: root)
         profile = LibrarySettings.readProfile(of: user, root: root)
     }
@@ -35,7 +36,7 @@ public struct LibrarySettings: Sendable {
     public static func readDecks(_ names: [String], root: URL) -> [String: DeckManifest] {
         var decks: [String: DeckManifest] = [:]
         for name in names {
-            let path = "corpus/\(name)/deck.yaml"
+            let path = LibraryPaths.deckManifest(name)
             guard case .success(.deckManifest) = LibraryFile.classify(path),
                 let data = FileManager.default.contents(atPath: root.appending(path: path).path),
                 let manifest = DeckManifest.decode(data, path: path).0
@@ -64,7 +65,7 @@ public struct LibrarySettings: Sendable {
         let loader = LibraryLoader(users: .only(user), includeSessions: false)
         let decks = decks
         let root = root
-        let results = loader.listFiles(root, under: ["corpus/\(deck)"]).0.concurrentMap {
+        let results = loader.listFiles(root, under: [LibraryPaths.content(deck)]).0.concurrentMap {
             path -> (Entry?, [Diagnostic]) in
             guard let parsed = loader.parse(root: root, path: path, decks: decks) else { return (nil, []) }
             guard case let .entry(entry)? = parsed.value else {

@@ -186,7 +186,8 @@ package enum LibraryValidator {
                 problems.append(
                     .error(
                         LibraryLocation.manifestName, finder.line(containing: deck, in: LibraryLocation.manifestName),
-                        "rote.yaml lists deck '\(deck)' but corpus/\(deck)/deck.yaml does not exist or cannot be read"))
+                        "rote.yaml lists deck '\(deck)' but \(LibraryPaths.deckManifest(deck)) does not exist or cannot be read"
+                    ))
             }
             if let user = manifest.defaultUser, !profiles.contains(user),
                 progress[user] != nil || profiles.isEmpty == false
@@ -195,7 +196,7 @@ package enum LibraryValidator {
                     .warning(
                         LibraryLocation.manifestName,
                         finder.line(containing: "default_user", in: LibraryLocation.manifestName),
-                        "default_user '\(user)' has no profiles/\(user)/profile.yaml"))
+                        "default_user '\(user)' has no \(LibraryPaths(user: user).profile)"))
             }
         }
 
@@ -214,8 +215,8 @@ package enum LibraryValidator {
                 uuids[uuid.lowercased()] = path
             }
         }
-        for (key, domain) in domains.sorted(by: { $0.key < $1.key }) { claim(domain.uuid, "corpus/\(key)/domain.yaml") }
-        for (key, skill) in skills.sorted(by: { $0.key < $1.key }) { claim(skill.uuid, "corpus/\(key)/skill.yaml") }
+        for (key, domain) in domains.sorted(by: { $0.key < $1.key }) { claim(domain.uuid, LibraryPaths.domain(key)) }
+        for (key, skill) in skills.sorted(by: { $0.key < $1.key }) { claim(skill.uuid, LibraryPaths.skill(key)) }
 
         var glyphs: [String: String] = [:]
         var letterOrders: [String: String] = [:]
@@ -348,7 +349,8 @@ package enum LibraryValidator {
                 problems.append(
                     .error(
                         entry.path, nil,
-                        "question's skill has no corpus/\(skillKey)/skill.yaml; add one (title, sort_order, published)")
+                        "question's skill has no \(LibraryPaths.skill(skillKey)); add one (title, sort_order, published)"
+                    )
                 )
             } else if let skill = skills[skillKey], published, !skill.published {
                 problems.append(
@@ -360,12 +362,12 @@ package enum LibraryValidator {
                 problems.append(
                     .error(
                         entry.path, nil,
-                        "question's domain has no corpus/\(domainKey)/domain.yaml; add one (title, sort_order, published)"
+                        "question's domain has no \(LibraryPaths.domain(domainKey)); add one (title, sort_order, published)"
                     ))
             }
         }
         for (key, skill) in skills.sorted(by: { $0.key < $1.key }) {
-            let path = "corpus/\(key)/skill.yaml"
+            let path = LibraryPaths.skill(key)
             if skill.published, publishedQuestions[key, default: 0] == 0 {
                 problems.append(
                     .error(
@@ -377,13 +379,13 @@ package enum LibraryValidator {
             }
             let domainKey = key.split(separator: "/").prefix(2).joined(separator: "/")
             if domains[domainKey] == nil {
-                problems.append(.error(path, nil, "skill's domain has no corpus/\(domainKey)/domain.yaml"))
+                problems.append(.error(path, nil, "skill's domain has no \(LibraryPaths.domain(domainKey))"))
             }
         }
         for (key, domain) in domains.sorted(by: { $0.key < $1.key }) where domain.published {
             let hasPublishedSkill = skills.contains { $0.key.hasPrefix(key + "/") && $0.value.published }
             if !hasPublishedSkill {
-                let path = "corpus/\(key)/domain.yaml"
+                let path = LibraryPaths.domain(key)
                 problems.append(
                     .error(
                         path, finder.line(containing: "published", in: path),

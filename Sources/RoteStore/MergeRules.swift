@@ -23,12 +23,12 @@ package enum MergeRules {
     }
 
     package static let rules: [Rule] = [
-        Rule(pattern: "profiles/*/progress/**", kind: "progress"),
-        Rule(pattern: "profiles/*/profile.yaml", kind: "profile"),
-        Rule(pattern: "profiles/*/sessions/**", kind: "immutable"),
-        Rule(pattern: "profiles/*/saved/**", kind: "immutable"),
-        Rule(pattern: "profiles/*/letters/**", kind: "letters"),
-        Rule(pattern: "corpus/**", kind: "entry"),
+        Rule(pattern: "\(LibraryPaths.profiles)/*/progress/**", kind: "progress"),
+        Rule(pattern: "\(LibraryPaths.profiles)/*/profile.yaml", kind: "profile"),
+        Rule(pattern: "\(LibraryPaths.profiles)/*/sessions/**", kind: "immutable"),
+        Rule(pattern: "\(LibraryPaths.profiles)/*/saved/**", kind: "immutable"),
+        Rule(pattern: "\(LibraryPaths.profiles)/*/letters/**", kind: "letters"),
+        Rule(pattern: "\(LibraryPaths.corpus)/**", kind: "entry"),
     ]
 
     /// The driver name git and libgit2 know a kind by: `rote-progress`, ….

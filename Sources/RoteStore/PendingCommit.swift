@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 import Git
 
 /// A commit promised but not yet made: `rote serve` answers a write once its files are durable
@@ -6,35 +6,28 @@ import Git
 /// commit is written, whole, to `.git/rote/pending-commits/<number>-<tag>.commit` — every
 /// changed path with the bytes it gets (or its removal), the message, the learner and the time
 /// — so a crash before the commit loses nothing: the next writer of the library, in this
-/// process or any other (`LibraryWriter`, `rote sync`), commits every pending commit, oldest
+/// process or any other (`LibraryTransaction`, `rote sync`), commits every pending commit, oldest
 /// first, before it does anything else, with the same message, author and date.
 ///
 /// The commit is made from the journal's bytes, not from the work tree, so a later write to
 /// the same file, already on disk, does not slip into an earlier commit: once the journals
 /// are committed the log is exactly what committing each write at once would have made.
-package struct PendingCommit: Sendable, Equatable {
-    package var changes: [String: Data?]
-    package var message: String
-    package var user: String
-    package var date: Date
+struct PendingCommit: Sendable, Equatable {
+    var changes: [String: Data?]
+    var message: String
+    var user: String
+    var date: Date
 
-    package static let folder = ".git/rote/pending-commits"
+    static let folder = ".git/rote/pending-commits"
     /// Seconds since 1970 a journal's date may hold: years 0000 to 9999, what a timestamp of
     /// Rote's files can say (`Timestamp`). Excludes NaN and the infinities.
     static let committableSeconds = -62_167_219_200.0...253_402_300_799.0
     static let header = "rote pending commit 1\n"
 
-    package init(changes: [String: Data?], message: String, user: String, date: Date) {
-        self.changes = changes
-        self.message = message
-        self.user = user
-        self.date = date
-    }
-
     /// A header line, then length-prefixed fields (paths and bytes may hold anything), then
     /// `end`: `user <n>`, `date <seconds>`, `message <n>`, and per path `file <n> <path>` or
     /// `remove <path>`, each length followed by a newline and that many bytes and a newline.
-    package func encoded() -> Data {
+    func encoded() -> Data {
         var out = Data(Self.header.utf8)
         func field(_ name: String, _ bytes: Data) {
             out.append(Data("\(name) \(bytes.count)\n".utf8))
@@ -58,7 +51,7 @@ package struct PendingCommit: Sendable, Equatable {
     }
 
     /// The journal `data` holds, or nil when it is not one whole journal.
-    package static func decode(_ data: Data) -> PendingCommit? {
+    static func decode(_ data: Data) -> PendingCommit? {
         let bytes = [UInt8](data)
         var at = 0
         func line() -> String? {
@@ -115,7 +108,7 @@ package struct PendingCommit: Sendable, Equatable {
     /// would ever remove them, as the folder is outside the work tree git's status scans. A
     /// live writer's file stays. Returns their library paths.
     @discardableResult
-    package static func removeAbandonedTemporaryFiles(in root: URL) -> [String] {
+    static func removeAbandonedTemporaryFiles(in root: URL) -> [String] {
         let folder = root.appending(path: Self.folder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         let abandoned = names.filter { AtomicFile.isTemporary(path: $0) && AtomicFile.isAbandoned(path: $0) }.sorted()
@@ -124,7 +117,7 @@ package struct PendingCommit: Sendable, Equatable {
     }
 
     /// The pending commits of the library at `root`, oldest first (by their number).
-    package static func journals(in root: URL) -> [URL] {
+    static func journals(in root: URL) -> [URL] {
         let folder = root.appending(path: Self.folder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".commit") }.sorted().map {
@@ -140,7 +133,7 @@ extension LibraryGit {
     /// the commit and the removal) adds nothing, as its tree is already HEAD's. Returns how
     /// many journals there were. Called under the library's lock, before anything is read.
     @discardableResult
-    package func commitPendingJournals(committed: (() -> Void)? = nil) throws -> Int {
+    func commitPendingJournals(committed: (() -> Void)? = nil) throws -> Int {
         PendingCommit.removeAbandonedTemporaryFiles(in: root)
         let journals = PendingCommit.journals(in: root)
         for url in journals {
@@ -167,13 +160,13 @@ extension LibraryGit {
     }
 
     /// True when HEAD's tree has a file at `path`.
-    package func isCommitted(_ path: String) throws -> Bool {
+    func isCommitted(_ path: String) throws -> Bool {
         try repository.headCommit()?.tree().entryID(atPath: path) != nil
     }
 
     /// What every writer does first: undoes a write killed half-way (`recoverInterruptedApply`),
     /// then commits the commits a `rote serve` promised (`commitPendingJournals`).
-    package func recoverInterruptedWrites() throws {
+    func recoverInterruptedWrites() throws {
         try recoverInterruptedApply()
         try commitPendingJournals()
     }

@@ -3,9 +3,9 @@ import Foundation
 /// The message for work committed by `rote sync` before it fetches.
 enum PendingCommitMessage {
     static func make(paths: [String], changes: [String: Data?]) -> CommitMessage {
-        let sessions = paths.filter { $0.contains("/sessions/") && changes[$0] != nil }
-        let progress = paths.filter { $0.contains("/progress/") }
-        let content = paths.filter { $0.hasPrefix("corpus/") }
+        let sessions = paths.filter { LibraryPaths.isSession($0) && changes[$0] != nil }
+        let progress = paths.filter { LibraryPaths.isProgress($0) }
+        let content = paths.filter { LibraryPaths.isContent($0) }
         var parts: [String] = []
         if !content.isEmpty {
             let decks = Set(content.map { $0.split(separator: "/")[1] }).sorted()

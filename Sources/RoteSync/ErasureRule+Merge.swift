@@ -71,7 +71,8 @@ extension ErasureRule {
                     try dropPassages(of: mark.user, merged: merged, erasing: erasing, in: repository, into: &changes)
                 } else {
                     try restore(
-                        "profiles/\(mark.user)", merged: merged, erasing: erasing, in: repository, into: &changes)
+                        LibraryPaths(user: mark.user).folder, merged: merged, erasing: erasing, in: repository,
+                        into: &changes)
                 }
                 if changes.count > before {
                     drops.append(
@@ -126,14 +127,14 @@ extension ErasureRule {
         var kinds: [String: Bool] = [:]
         func isPassageDeck(_ deck: String) throws -> Bool {
             if let known = kinds[deck] { return known }
-            let path = "corpus/\(deck)/deck.yaml"
+            let path = LibraryPaths.deckManifest(deck)
             let manifest = try merged.entryID(atPath: path).flatMap {
                 DeckManifest.decode(try repository.blob($0), path: path).0
             }
             kinds[deck] = manifest?.kind == .passages
             return kinds[deck]!
         }
-        let progress = "profiles/\(user)/progress"
+        let progress = LibraryPaths(user: user).progressFolder
         var passageDecks = Set<String>()
         var passageReviews: [String: [ReviewEvent]] = [:]
         for (path, id) in try files(under: progress, in: merged, repository: repository) {
@@ -147,7 +148,7 @@ extension ErasureRule {
         for deck in passageDecks.sorted() {
             try restore("\(progress)/\(deck)", merged: merged, erasing: erasing, in: repository, into: &changes)
         }
-        let sessions = "profiles/\(user)/sessions"
+        let sessions = LibraryPaths(user: user).sessionsFolder
         for (path, id) in try files(under: sessions, in: merged, repository: repository)
         where erasing.now.entryID(atPath: path) == nil && path.hasSuffix(".yaml") {
             guard let session = SessionFile.decode(try repository.blob(id), path: path).0 else { continue }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 public import Git
 public import RoteModel
 public import RoteStore
@@ -58,17 +58,19 @@ public struct MergeSummary: Sendable, Equatable {
 /// merge drivers) → commit the merge → push; a rejected push (someone pushed meanwhile)
 /// fetches and merges again, a bounded number of times.
 package final class LibrarySync {
-    package let git: LibraryGit
+    /// The sync's transaction (mode `.sync`): it holds the library's lock for every round.
+    package let git: LibraryTransaction
     package let remoteName: String
     package let credentials: Credentials
     package let maximumRounds: Int
     let progress: (String) -> Void
 
     package init(
-        git: LibraryGit, remoteName: String = "origin", credentials: Credentials = Credentials(),
+        transaction git: LibraryTransaction, remoteName: String = "origin", credentials: Credentials = Credentials(),
         maximumRounds: Int = 5,
         progress: @escaping (String) -> Void = { _ in }
     ) {
+        precondition(git.mode == .sync, "a sync runs in a transaction of mode .sync")
         self.git = git
         self.remoteName = remoteName
         self.credentials = credentials
@@ -79,13 +81,20 @@ package final class LibrarySync {
 
     var repository: Repository { git.repository }
 
+    /// Syncs the library at `root` in a transaction of its own, taken here and released when
+    /// the sync ends: a sync run by itself, as a script or a test runs one.
+    package static func sync(
+        root: URL, user: String, now: @escaping @Sendable () -> Date = { Date() }, remoteName: String = "origin",
+        credentials: Credentials = Credentials(), progress: @escaping (String) -> Void = { _ in }
+    ) throws -> SyncReport {
+        let transaction = try LibraryTransaction(root: root, user: user, purpose: "sync", mode: .sync, now: now)
+        return try LibrarySync(
+            transaction: transaction, remoteName: remoteName, credentials: credentials, progress: progress
+        ).sync()
+    }
+
     package func sync() throws -> SyncReport {
         var report = SyncReport()
-        // The library's writer, like any other: beside a live `rote study` this is refused,
-        // and nothing of that session is touched.
-        let writer = try LibraryWriter(adopting: git, purpose: "sync")
-        defer { withExtendedLifetime(writer) {} }
-
         guard LibraryLocation.isLibrary(git.root) else {
             throw LibraryError(.notALibrary, "\(git.root.path) has no rote.yaml, so it is not a Rote library")
         }
@@ -95,7 +104,7 @@ package final class LibrarySync {
 
         // Before pending work: a killed session's answers are its own commit, with its session
         // file, not part of "pending work".
-        report.recoveredSession = try writer.recoverInterruptedSession()
+        report.recoveredSession = try git.recoverInterruptedSession()
         if report.recoveredSession {
             progress("Committed the answers of an interrupted session (see `rote log`).")
         }
@@ -196,7 +205,7 @@ package final class LibrarySync {
             folder = folder.appending(path: ".git")
         }
         for lock in [folder.appending(path: "refs/heads/\(branch).lock"), folder.appending(path: "packed-refs.lock")] {
-            try LibraryGit.removeIfStale(lock, repository: folder)
+            try LibraryTransaction.removeIfStale(lock, repository: folder)
         }
     }
 
@@ -413,7 +422,7 @@ package final class LibrarySync {
         var reviews = 0
         for path in changed {
             guard let kind = MergeKind.forPath(path) else { continue }
-            if kind == .immutable, path.contains("/sessions/"), ours.entryID(atPath: path) == nil { sessions += 1 }
+            if kind == .immutable, LibraryPaths.isSession(path), ours.entryID(atPath: path) == nil { sessions += 1 }
             if kind == .progress, let newID = merged.entryID(atPath: path) {
                 let after = Set(ProgressFile.decode(try repository.blob(newID), path: path).0?.reviews.map(\.id) ?? [])
                 let before =
@@ -432,7 +441,7 @@ package enum ErasureRule {
     /// The learner a `profiles/<user>/…` path belongs to.
     static func user(of path: String) -> String? {
         let parts = path.split(separator: "/")
-        return parts.count >= 3 && parts[0] == "profiles" ? String(parts[1]) : nil
+        return parts.count >= 3 && parts[0] == LibraryPaths.profiles ? String(parts[1]) : nil
     }
 
     /// True when an erasure commit of `user` reachable from `tip` but not from `base` is the

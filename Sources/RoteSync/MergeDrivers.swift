@@ -111,10 +111,10 @@ final class SettingsCache: @unchecked Sendable {
 
     func settings(for path: String) -> SchedulerSettings {
         let parts = path.split(separator: "/").map(String.init)
-        guard parts.count >= 5, parts[0] == "profiles", parts[2] == "progress" else { return .default }
+        guard parts.count >= 5, parts[0] == LibraryPaths.profiles, parts[2] == "progress" else { return .default }
         lock.lock()
         defer { lock.unlock() }
-        let deck = decks[parts[3]] ?? read(DeckManifest.self, "corpus/\(parts[3])/deck.yaml")
+        let deck = decks[parts[3]] ?? read(DeckManifest.self, LibraryPaths.deckManifest(parts[3]))
         decks[parts[3]] = deck
         let profile = profiles[parts[1]] ?? read(Profile.self, LibraryPaths(user: parts[1]).profile)
         profiles[parts[1]] = profile

@@ -20,7 +20,7 @@ package import RoteStore
 package enum ContentUpgrade {
     /// Upgrades `user`'s view of every deck whose version changed, in one commit; returns the
     /// upgrades that ran (first sightings left out), empty when there were none.
-    package static func run(library: LoadedLibrary, user: String, git: LibraryGit, now: Date = Date()) throws
+    package static func run(library: LoadedLibrary, user: String, git: LibraryTransaction, now: Date = Date()) throws
         -> [DeckUpgrade]
     {
         let pending = ContentVersions.pending(library, user: user)

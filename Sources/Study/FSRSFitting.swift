@@ -56,8 +56,8 @@ package enum FSRSFitting {
     /// Only files with a diagnostic from the load are read again, so this costs nothing on a
     /// clean library.
     package static func checkReadable(library: LoadedLibrary, user: String, deck: String?) throws {
-        let prefix = "profiles/\(user)/progress/" + (deck.map { "\($0)/" } ?? "")
-        let profilePath = "profiles/\(user)/profile.yaml"
+        let prefix = LibraryPaths(user: user).progressFolder + "/" + (deck.map { "\($0)/" } ?? "")
+        let profilePath = LibraryPaths(user: user).profile
         let flagged = Set(
             library.diagnostics.map(\.path).filter {
                 $0 == profilePath || ($0.hasPrefix(prefix) && $0.hasSuffix(".yaml"))
@@ -84,7 +84,7 @@ package enum FSRSFitting {
             updated.settings.fsrsParameters = parameters
         }
         updated.updatedAt = Timestamp.wholeSeconds(now)
-        var changes: [String: Data?] = ["profiles/\(user)/profile.yaml": Data(updated.render().utf8)]
+        var changes: [String: Data?] = [LibraryPaths(user: user).profile: Data(updated.render().utf8)]
         // One scheduler pair per deck; files whose settings do not change are left alone.
         let files = (library.progress[user] ?? [:]).sorted { $0.key < $1.key }
         var schedulers: [String: Scheduler] = [:]
@@ -102,7 +102,7 @@ package enum FSRSFitting {
             guard state != file.state else { return nil }
             var replayed = file
             replayed.state = state
-            return ("profiles/\(user)/progress/\(entry).yaml", Data(replayed.render().utf8))
+            return (LibraryPaths(user: user).progress(entry), Data(replayed.render().utf8))
         }
         var replayed = 0
         for case let (path, data)? in rewritten {

@@ -28,7 +28,8 @@ extension SeededGenerator {
 
 let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--replay" }
-let output = URL(fileURLWithPath: arguments.first ?? "profiles/demo", relativeTo: root).standardizedFileURL
+let output = URL(fileURLWithPath: arguments.first ?? LibraryPaths(user: "demo").folder, relativeTo: root)
+    .standardizedFileURL
 let library = try LibraryLoader(users: .only("demo"), includeSessions: false).load(root)
 
 // `--replay`: keep the demo learner's history and only derive each progress file's state

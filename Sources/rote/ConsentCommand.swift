@@ -55,7 +55,8 @@ struct ConsentCommand: AsyncParsableCommand {
         case .status:
             let profile = try ReadBeforeRewrite.read(Profile.self, at: library.paths.profile, in: library.root)
             guard let profile else {
-                throw CLIError("no learner '\(user)' in this library (profiles/\(user)/profile.yaml); use --user NAME")
+                throw CLIError(
+                    "no learner '\(user)' in this library (\(LibraryPaths(user: user).profile)); use --user NAME")
             }
             print(ConsentCommand.describe(profile.passagePracticeConsent, what: "passage practice"))
             print(ConsentCommand.describe(profile.consentAnswer("reflections", version: "1"), what: "reflections"))

@@ -38,12 +38,13 @@ struct ForgetCommand: AsyncParsableCommand {
         defer { withExtendedLifetime(erasure) {} }
         let files = erasure.files
         if files.isEmpty, !purgeHistory {
-            throw CLIError("no learner '\(learner)' in this library (nothing under profiles/\(learner)/)")
+            throw CLIError(
+                "no learner '\(learner)' in this library (nothing under \(LibraryPaths(user: learner).folder)/)")
         }
         var question =
             files.isEmpty
             ? ""
-            : "This deletes \(files.count) file\(files.count == 1 ? "" : "s") of \(learner) (profiles/\(learner)/) in an erasure commit."
+            : "This deletes \(files.count) file\(files.count == 1 ? "" : "s") of \(learner) (\(LibraryPaths(user: learner).folder)/) in an erasure commit."
         if purgeHistory {
             question += (question.isEmpty ? "" : "\n\n") + erasure.purgeExplanation()
         }

@@ -37,7 +37,7 @@ struct AnkiPackageImport {
             "History for \(user): \(report.reviewsAdded) review\(report.reviewsAdded == 1 ? "" : "s") added in \(report.progressFiles) progress file\(report.progressFiles == 1 ? "" : "s")"
                 + (report.mediaAdded > 0
                     ? "; \(report.mediaAdded) media file\(report.mediaAdded == 1 ? "" : "s") copied." : "."))
-        if report.profileCreated { print("Created profiles/\(user)/profile.yaml for the history.") }
+        if report.profileCreated { print("Created \(LibraryPaths(user: user).profile) for the history.") }
         if let line = report.multiCardSummary { print(line + ".") }
         if !report.skipped.isEmpty {
             Terminal.note("Skipped \(report.skipped.count) note\(report.skipped.count == 1 ? "" : "s"):")

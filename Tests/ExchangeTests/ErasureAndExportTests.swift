@@ -26,7 +26,7 @@ import Testing
     @Test func forgetDeletesEveryFileInOneErasureCommit() async throws {
         let directory = await Self.library()
         directory.write("profiles/ana/saved/note.yaml", "text: not committed yet\n")
-        let git = try LibraryGit(root: directory.url, user: "ana")
+        let git = try LibraryTransaction(root: directory.url, user: "ana", purpose: "test")
         let result = try Erasure.forget("ana", git: git)
         #expect(
             result.files == [
@@ -49,20 +49,22 @@ import Testing
     @Test func aForgetKilledHalfWayIsUndoneByTheNextWriterNotCommittedWithoutItsTrailer() async throws {
         let directory = await Self.library()
         let headBefore = await git("rev-parse", "HEAD", in: directory)
-        let git = try LibraryGit(root: directory.url, user: "ana")
-        var deleted = 0
-        git.interruption = { step in
-            // Killed after the second file is gone and before the commit.
-            if step == "file written" {
-                deleted += 1
-                if deleted == 3 { throw SimulatedKill() }
+        do {
+            let git = try LibraryTransaction(root: directory.url, user: "ana", purpose: "test")
+            var deleted = 0
+            git.git.interruption = { step in
+                // Killed after the second file is gone and before the commit.
+                if step == "file written" {
+                    deleted += 1
+                    if deleted == 3 { throw SimulatedKill() }
+                }
             }
+            #expect(throws: SimulatedKill.self) { try Erasure.forget("ana", git: git) }
         }
-        #expect(throws: SimulatedKill.self) { try Erasure.forget("ana", git: git) }
         #expect(await !self.git("status", "--porcelain", in: directory).isEmpty)
 
         // The next writer finds the erasure's journal and puts every file back.
-        _ = try LibraryWriter(root: directory.url, user: "bo", purpose: "test")
+        _ = try LibraryTransaction(root: directory.url, user: "bo", purpose: "test")
         #expect(await self.git("rev-parse", "HEAD", in: directory) == headBefore)
         #expect(await self.git("status", "--porcelain", in: directory).isEmpty)
         #expect(FileManager.default.fileExists(atPath: directory.url.appending(path: "profiles/ana/profile.yaml").path))
@@ -78,7 +80,7 @@ import Testing
             "git", ["-c", "user.name=Test", "-c", "user.email=t@example.invalid", "commit", "-qm", "more"],
             in: directory.url)
         let before = await git("log", "--format=%an %ae %at %s", in: directory)
-        let git = try LibraryGit(root: directory.url, user: "ana")
+        let git = try LibraryTransaction(root: directory.url, user: "ana", purpose: "test")
         _ = try Erasure.forget("ana", git: git)
         let report = try await Erasure.purgeHistory("ana", git: git)
         #expect(report.rewritten == 3)

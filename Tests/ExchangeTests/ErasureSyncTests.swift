@@ -1,12 +1,12 @@
 import Foundation
 import Git
 import RoteModel
-import RoteStore
 import RoteSync
 import TestSupport
 import Testing
 
 @testable import Exchange
+@testable import RoteStore
 
 /// `rote forget` against a real remote and a second clone that kept studying.
 @Suite(.serialized) struct ErasureSyncTests {
@@ -29,7 +29,7 @@ import Testing
         }
 
         func sync(_ root: URL) throws -> SyncReport {
-            try LibrarySync(git: try LibraryGit(root: root, user: "ana")).sync()
+            try LibrarySync.sync(root: root, user: "ana")
         }
     }
 
@@ -47,7 +47,7 @@ import Testing
     @Test func anErasureStaysDeletedWhenAnotherCloneChangedTheLearnersProgress() async throws {
         let network = await Network()
         try study(network.second)
-        _ = try Erasure.forget("ana", git: LibraryGit(root: network.first, user: "ana"))
+        _ = try Erasure.forget("ana", git: LibraryTransaction(root: network.first, user: "ana", purpose: "test"))
         _ = try network.sync(network.first)
         _ = try network.sync(network.second)
         _ = try network.sync(network.first)
@@ -90,7 +90,8 @@ import Testing
         _ = try LibraryGit(root: network.second, user: "ana").apply(
             changes: [passage: Data(progress.utf8), sessionPath: Data(session.render().utf8)],
             message: "Study: 2 reviews\n")
-        _ = try PassageConsent.withdraw(user: "ana", git: LibraryGit(root: network.first, user: "ana"))
+        _ = try PassageConsent.withdraw(
+            user: "ana", git: LibraryTransaction(root: network.first, user: "ana", purpose: "test"))
         let merging: SyncReport
         if withdrawalSyncedFirst {
             _ = try network.sync(network.first)
@@ -119,9 +120,11 @@ import Testing
 
     @Test func syncRefusesToMergeAHistoryThatWasRewritten() async throws {
         let network = await Network()
-        let git = try LibraryGit(root: network.first, user: "ana")
-        _ = try Erasure.forget("ana", git: git)
-        _ = try await Erasure.purgeHistory("ana", git: git)
+        do {
+            let git = try LibraryTransaction(root: network.first, user: "ana", purpose: "test")
+            _ = try Erasure.forget("ana", git: git)
+            _ = try await Erasure.purgeHistory("ana", git: git)
+        }
         // This clone rewrote its history but has not force-pushed: a sync would merge the old
         // history (with ana's files) back, so it refuses — every time, not just once.
         for _ in 0..<2 {

@@ -1,12 +1,12 @@
 import Foundation
 import Git
 import RoteModel
-import RoteStore
 import RoteSync
 import TestSupport
 import Testing
 
 @testable import Exchange
+@testable import RoteStore
 
 /// `rote consent withdraw`: the learner's passage practice erased in one commit that sync
 /// honours, other decks untouched, and history purged on request.
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func withdrawingErasesPassagePracticeAndKeepsTheRest() async throws {
-        let git = try LibraryGit(root: root, user: "ana")
+        let git = try LibraryTransaction(root: root, user: "ana", purpose: "test")
         let result = try PassageConsent.withdraw(user: "ana", git: git, now: Date(timeIntervalSince1970: 1_780_000_000))
         #expect(
             result.deleted == [
@@ -97,15 +97,15 @@ import Testing
         #expect(tree.isEmpty, "no committed file of ana names the passage: \(tree)")
 
         // Withdrawing again erases nothing more and makes no commit.
-        let again = try PassageConsent.withdraw(user: "ana", git: LibraryGit(root: root, user: "ana"))
+        let again = try PassageConsent.withdraw(user: "ana", git: git)
         #expect(again.commit == nil && again.deleted.isEmpty)
     }
 
     @Test func purgingHistoryLeavesNoCommitHoldingThePassagePractice() async throws {
-        let git = try LibraryGit(root: root, user: "ana")
+        let git = try LibraryTransaction(root: root, user: "ana", purpose: "test")
         await #expect(throws: LibraryError.self) { try await PassageConsent.purgeHistory(user: "ana", git: git) }
         _ = try PassageConsent.withdraw(user: "ana", git: git)
-        let report = try await PassageConsent.purgeHistory(user: "ana", git: LibraryGit(root: root, user: "ana"))
+        let report = try await PassageConsent.purgeHistory(user: "ana", git: git)
         #expect(report.rewritten == 2)
         let everything = await Shell.run("git", ["log", "--all", "-p", "--format=%H"], in: root).stdout
         #expect(
@@ -132,8 +132,8 @@ import Testing
         try Data(more.utf8).write(to: second.appending(path: path))
         try LibraryGit(root: second, user: "ana").commit(changes: [path: Data(more.utf8)], message: "Study: 1 review\n")
         // …while the first withdraws consent.
-        _ = try PassageConsent.withdraw(user: "ana", git: LibraryGit(root: root, user: "ana"))
-        for clone in [root, second, root] { _ = try LibrarySync(git: try LibraryGit(root: clone, user: "ana")).sync() }
+        _ = try PassageConsent.withdraw(user: "ana", git: LibraryTransaction(root: root, user: "ana", purpose: "test"))
+        for clone in [root, second, root] { _ = try LibrarySync.sync(root: clone, user: "ana") }
         for clone in [root, second] {
             #expect(
                 await Shell.run(

@@ -2,13 +2,13 @@ import Foundation
 import Git
 import RoteLibrary
 import RoteModel
-import RoteStore
 import Study
 import StudyData
 import TestSupport
 import Testing
 
 @testable import Launch
+@testable import RoteStore
 
 /// A console that answers every question with the same reply and keeps what was shown.
 final class TranscriptConsole: StudyConsole {
@@ -51,7 +51,7 @@ final class TranscriptConsole: StudyConsole {
             let clock = TickingClock(start)
             let directory = await StarterLibrary.copy()
             let root = directory.url
-            let git = try LibraryGit(root: root, user: "demo")
+            let git = try LibraryTransaction(root: root, user: "demo", purpose: "study", mode: .session)
             let console = TranscriptConsole(replies: 60)
             let source: any StudySource
             let plan: SessionPlan

@@ -144,10 +144,10 @@ import Testing
     }
 
     /// Issue #32 item 2: commands parse, make their `Library` call, and print. The git behind a
-    /// library and its writer (`Repository`, `LibraryGit`, `LibraryWriter`, `LibraryGitPool`)
+    /// library and its writer (`Repository`, `LibraryGit`, `LibraryTransaction`, `LibraryGitPool`)
     /// never appear in `Sources/rote`: a command that needs one needs a `Library` operation.
     @Test func commandsNeverReachPastLibraryToGit() throws {
-        let names = try Regex(#"\b(Repository|LibraryGit|LibraryWriter|LibraryGitPool|PendingCommit)\b"#)
+        let names = try Regex(#"\b(Repository|LibraryGit|LibraryTransaction|LibraryGitPool|PendingCommit)\b"#)
         for line in try Self.sourceLines(under: "Sources/rote") where !line.isComment {
             let found = line.text.matches(of: names).compactMap { $0.output[1].substring.map(String.init) }
             #expect(
@@ -279,5 +279,43 @@ import Testing
                 "docs/architecture.md lists \(named.subtracting(made).sorted()) as public in \(module), and the sources do not make them so"
             )
         }
+    }
+    /// Issue #32 item 7: `LibraryPaths` spells every path of a library's content and its
+    /// learners' folders, so a reader, a writer and the validator cannot disagree about them.
+    @Test func libraryPathsSpellEveryPath() throws {
+        let spelled = try Regex(#"(corpus|profiles)/\\\(|"(corpus|profiles)/?"|"/?(progress|sessions)/"|"profiles/\*"#)
+        var scanned = 0
+        for (name, target) in try Self.declarations() where !target.isPlugin && name != "TestSupport" {
+            for line in try Self.sourceLines(under: target.path) where !line.isComment {
+                guard line.file != "LibraryPaths.swift" else { continue }
+                scanned += 1
+                #expect(
+                    !line.text.contains(spelled),
+                    "\(name): \(line.file):\(line.number) spells a library path; use LibraryPaths")
+            }
+        }
+        #expect(scanned > 10_000, "the scan read \(scanned) lines; it is meant to read every source file")
+    }
+    /// Issue #32 item 1: the git behind a library, the pool that keeps one open and the
+    /// deferred commits' journals are internal to RoteStore, so every other module writes
+    /// through a `LibraryTransaction`, which holds the lock.
+    @Test func theWritePathIsInternalToRoteStore() throws {
+        let internalTypes = ["LibraryGit", "LibraryGitPool", "PendingCommit"]
+        let declaration = try Regex(
+            #"^(\w+\s+)*(final\s+)?(class|struct|enum)\s+("# + internalTypes.joined(separator: "|") + #")\b"#)
+        var found: Set<String> = []
+        for (name, target) in try Self.declarations() where !target.isPlugin {
+            for line in try Self.sourceLines(under: target.path) {
+                guard let match = line.text.firstMatch(of: declaration) else { continue }
+                let type = String(line.text[match.range].split(separator: " ").last ?? "")
+                found.insert(type)
+                #expect(name == "RoteStore", "\(name): \(line.file):\(line.number) declares \(type) outside RoteStore")
+                #expect(
+                    !line.text.hasPrefix("package") && !line.text.hasPrefix("public"),
+                    "\(line.file):\(line.number): \(type) is visible outside RoteStore; other modules write through LibraryTransaction"
+                )
+            }
+        }
+        #expect(found == Set(internalTypes), "the scan found \(found.sorted()) of \(internalTypes)")
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import RoteLibrary
 import RoteModel
-import RoteStore
 import TestSupport
 import Testing
+
+@testable import RoteStore
 
 /// Writes whose commit is made behind them (`LibraryGitPool(defersCommits:)`, `rote serve`):
 /// the files and a pending commit are durable when the write returns, the commits land in
@@ -13,9 +14,9 @@ import Testing
         await Shell.run("git", ["log", "-\(count)", "--format=%H%n%an <%ae> %ad%n%B--"], in: root).stdout
     }
 
-    static func library(_ root: URL, pool: LibraryGitPool?) throws -> Library {
+    static func library(_ root: URL, pool: LibraryCommits?) throws -> Library {
         let library = try Library(root: root, user: "demo")
-        library.gitPool = pool
+        library.commits = pool
         return library
     }
 
@@ -24,7 +25,7 @@ import Testing
     @Test func theWriteReturnsBeforeItsCommitWhichLandsWithTheSameMessage() async throws {
         let deferred = await StarterLibrary.copy()
         let immediate = await StarterLibrary.copy()
-        let pool = LibraryGitPool(defersCommits: true)
+        let pool = LibraryCommits(deferred: true)
         pool.suspendCommits()
         let library = try Self.library(deferred.url, pool: pool)
         let head = await Shell.run("git", ["rev-parse", "HEAD"], in: deferred.url).stdout
@@ -69,7 +70,7 @@ import Testing
     /// later write, already on disk, does not slip into the first commit.
     @Test func twoQuickWritesCommitInOrderEachWithItsOwnBytes() async throws {
         let directory = await StarterLibrary.copy()
-        let pool = LibraryGitPool(defersCommits: true)
+        let pool = LibraryCommits(deferred: true)
         pool.suspendCommits()
         let library = try Self.library(directory.url, pool: pool)
         let run = try library.entry(named: "english-a1/run")
@@ -94,7 +95,7 @@ import Testing
     @Test func aPendingCommitLeftByACrashIsCommittedFirstByTheNextWriter() async throws {
         let served = await StarterLibrary.copy()
         let crashed = TemporaryDirectory()
-        let pool = LibraryGitPool(defersCommits: true)
+        let pool = LibraryCommits(deferred: true)
         pool.suspendCommits()
         let library = try Self.library(served.url, pool: pool)
         _ = try library.change(.status(.suspended), of: [library.entry(named: "english-a1/run")], verb: "suspend")
@@ -128,7 +129,7 @@ import Testing
         directory.write(
             ".git/rote/apply-journal", "pending 000000000001-gone.commit\nSuspend: english-a1/run\n\(blob)\t\(path)\n")
         directory.write(path, (before ?? "") + "status: suspended\n")
-        let pool = LibraryGitPool(defersCommits: true)
+        let pool = LibraryCommits(deferred: true)
         let library = try Self.library(directory.url, pool: pool)
         _ = try library.change(.status(.ignored), of: [library.entry(named: "english-a1/go")], verb: "ignore")
         pool.waitForCommits()

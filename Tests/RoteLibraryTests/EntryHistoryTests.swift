@@ -2,9 +2,10 @@ import Foundation
 import Git
 import RoteLibrary
 import RoteModel
-import RoteStore
 import TestSupport
 import Testing
+
+@testable import RoteStore
 
 /// An entry's history comes from the changed-paths cache where it can; it must be the history
 /// that comparing every commit's trees gives, whoever made the commits and whatever the
@@ -96,10 +97,10 @@ import Testing
     @Test func writesThroughAKeptGitCommitAsANewOneWould() async throws {
         let directory = await StarterLibrary.copy()
         let root = directory.url
-        let pool = LibraryGitPool()
+        let pool = LibraryCommits(deferred: false)
         func library() async throws -> Library {
             let library = try Library(root: root, user: "demo")
-            library.gitPool = pool
+            library.commits = pool
             return library
         }
         let first = try await library()

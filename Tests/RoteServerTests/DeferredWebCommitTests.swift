@@ -5,11 +5,12 @@ import Hummingbird
 import RoteLibrary
 import RoteModel
 import RoteServer
-import RoteStore
 import Study
 import TestSupport
 import Testing
 import WebPages
+
+@testable import RoteStore
 
 /// Writes answer once their files and pending commit are durable; the commits land behind
 /// them, in order, and stopping the server makes them all.
@@ -21,7 +22,7 @@ import WebPages
     @Test func anIgnoreAnswersBeforeItsCommitWhichLandsWithTheSameMessage() async throws {
         let served = await Served()
         let before = await Self.head(served.root)
-        served.app.gitPool.suspendCommits()
+        served.app.commits.suspendCommits()
         try await served.test { client in
             let ignore = try await client.execute(
                 uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(),
@@ -42,8 +43,8 @@ import WebPages
                 body: WebAPITests.body(["entry": "english-a1/run", "status": "active"]))
             #expect(activate.status == .ok, "\(String(buffer: activate.body))")
         }
-        served.app.gitPool.resumeCommits()
-        await served.app.gitPool.commitsMade()
+        served.app.commits.resumeCommits()
+        await served.app.commits.commitsMade()
         let log = await Shell.run("git", ["log", "-3", "--format=%s%n%b--"], in: served.root).stdout
         let device = try LibraryGit(root: served.root, user: "demo").device
         #expect(
@@ -96,7 +97,7 @@ import WebPages
     @Test func stoppingTheServerMakesEveryQueuedCommit() async throws {
         let served = await Served()
         let before = await Self.head(served.root)
-        served.app.gitPool.suspendCommits()
+        served.app.commits.suspendCommits()
         try await served.test { client in
             for (entry, status) in [("english-a1/run", "ignored"), ("english-a1/go", "suspended")] {
                 let response = try await client.execute(
@@ -106,15 +107,15 @@ import WebPages
             }
         }
         #expect(await Self.head(served.root) == before)
-        #expect(served.app.gitPool.pendingCommits == 2)
+        #expect(served.app.commits.pendingCommits == 2)
         // The committer is let go a moment after the stop begins, which must wait for it.
-        let release = Thread { [pool = served.app.gitPool] in
+        let release = Thread { [pool = served.app.commits] in
             Thread.sleep(forTimeInterval: 0.05)
             pool.resumeCommits()
         }
         release.start()
         served.app.stopSession()
-        #expect(served.app.gitPool.pendingCommits == 0)
+        #expect(served.app.commits.pendingCommits == 0)
         #expect(
             await Shell.run("git", ["log", "-2", "--format=%s"], in: served.root).stdout
                 == "Suspend: english-a1/go\nIgnore: english-a1/run\n")
@@ -125,7 +126,7 @@ import WebPages
     /// first request, as the commit the first would have made.
     @Test func theNextServerCommitsWhatACrashedOneLeftPending() async throws {
         let served = await Served()
-        served.app.gitPool.suspendCommits()
+        served.app.commits.suspendCommits()
         try await served.test { client in
             let response = try await client.execute(
                 uri: "/api/entries/status", method: .post, headers: WebAPITests.headers(),
@@ -134,8 +135,8 @@ import WebPages
         }
         let crashed = TemporaryDirectory()
         await Shell.run("cp", ["-a", served.root.path + "/.", crashed.url.path])
-        served.app.gitPool.resumeCommits()
-        served.app.gitPool.waitForCommits()
+        served.app.commits.resumeCommits()
+        served.app.commits.waitForCommits()
         let next = WebApp(
             root: crashed.url, user: "demo",
             policy: AccessPolicy(token: WebAPITests.token, hosts: AccessPolicy.hosts(listeningOn: "127.0.0.1")))

@@ -36,18 +36,18 @@ import WebPages
 
         /// The library's log once every write's commit, made behind its answer, is in.
         func commitCount() async -> Int {
-            app.gitPool.waitForCommits()
+            app.commits.waitForCommits()
             return Int(
                 await Shell.run("git", ["rev-list", "--count", "HEAD"], in: root).stdout.trimmingCharacters(
                     in: .whitespacesAndNewlines)) ?? 0
         }
         func lastCommitSubject() async -> String {
-            app.gitPool.waitForCommits()
+            app.commits.waitForCommits()
             return await Shell.run("git", ["log", "-1", "--format=%s"], in: root).stdout.trimmingCharacters(
                 in: .whitespacesAndNewlines)
         }
         func uncommitted() async -> String {
-            app.gitPool.waitForCommits()
+            app.commits.waitForCommits()
             return await Shell.run("git", ["status", "--porcelain"], in: root).stdout
         }
     }

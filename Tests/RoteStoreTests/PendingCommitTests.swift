@@ -48,7 +48,7 @@ import Testing
             let name = "\(PendingCommit.folder)/000000000001-bad.commit"
             directory.write(name, Self.journal(date: date))
             do {
-                try LibraryWriter.write(root: directory.url, user: "ana", purpose: "review") { _ in }
+                try LibraryTransaction.run(root: directory.url, user: "ana", purpose: "review") { _ in }
                 Issue.record("a journal dated \(date) must be refused")
             } catch let error as LibraryError {
                 #expect(error.message.contains("\(name) is not a pending commit this Rote can read"), "\(error)")
@@ -67,10 +67,10 @@ import Testing
         let directory = TemporaryDirectory()
         await FixtureLibrary.write(into: directory)
         let path = "corpus/words/walk.yaml"
-        let pool = LibraryGitPool(defersCommits: true)
-        try LibraryWriter.write(root: directory.url, user: "ana", purpose: "add", pool: pool) { git in
-            git.interruption = { if $0 == "committed" { throw SimulatedKill() } }
-            defer { git.interruption = nil }
+        let pool = LibraryCommits(deferred: true)
+        try LibraryTransaction.run(root: directory.url, user: "ana", purpose: "add", commits: pool) { git in
+            git.git.interruption = { if $0 == "committed" { throw SimulatedKill() } }
+            defer { git.git.interruption = nil }
             #expect(throws: SimulatedKill.self) {
                 try git.apply(changes: [path: Data("word: walk\n".utf8)], message: "Add walk\n")
             }
@@ -83,7 +83,7 @@ import Testing
         #expect(await Shell.run("git", ["log", "-1", "--format=%s"], in: directory.url).stdout == "Add walk\n")
 
         // The next writer, in another process (no pool): nothing to undo.
-        try LibraryWriter.write(root: directory.url, user: "ana", purpose: "review") { _ in }
+        try LibraryTransaction.run(root: directory.url, user: "ana", purpose: "review") { _ in }
         #expect(directory.read(path) == "word: walk\n", "the landed file stays")
         #expect(await Shell.run("git", ["rev-parse", "HEAD"], in: directory.url).stdout == head)
         #expect(await Shell.run("git", ["status", "--porcelain"], in: directory.url).stdout == "")
@@ -100,14 +100,14 @@ import Testing
         let crashed = TemporaryDirectory()
         let path = "corpus/words/go.yaml"
         let original = try #require(served.read(path))
-        let pool = LibraryGitPool(defersCommits: true)
+        let pool = LibraryCommits(deferred: true)
         pool.suspendCommits()
-        try LibraryWriter.write(root: served.url, user: "ana", purpose: "edit", pool: pool) { git in
+        try LibraryTransaction.run(root: served.url, user: "ana", purpose: "edit", commits: pool) { git in
             try git.apply(changes: [path: Data("word: go\nrank: 7\n".utf8)], message: "Rank go 7\n")
         }
-        try LibraryWriter.write(root: served.url, user: "ana", purpose: "edit", pool: pool) { git in
-            git.interruption = { if $0 == "file written" { throw SimulatedKill() } }
-            defer { git.interruption = nil }
+        try LibraryTransaction.run(root: served.url, user: "ana", purpose: "edit", commits: pool) { git in
+            git.git.interruption = { if $0 == "file written" { throw SimulatedKill() } }
+            defer { git.git.interruption = nil }
             #expect(throws: SimulatedKill.self) {
                 try git.apply(changes: [path: Data(original.utf8)], message: "Rank go back\n")
             }
@@ -116,7 +116,7 @@ import Testing
         await Shell.run("cp", ["-a", served.url.path + "/.", crashed.url.path])
         pool.resumeCommits()
         pool.waitForCommits()
-        try LibraryWriter.write(root: crashed.url, user: "ana", purpose: "review") { _ in }
+        try LibraryTransaction.run(root: crashed.url, user: "ana", purpose: "review") { _ in }
         #expect(await Shell.run("git", ["log", "-1", "--format=%s"], in: crashed.url).stdout == "Rank go 7\n")
         #expect(crashed.read(path) == "word: go\nrank: 7\n")
         #expect(await Shell.run("git", ["status", "--porcelain"], in: crashed.url).stdout == "")
@@ -133,7 +133,7 @@ import Testing
         let live = "\(PendingCommit.folder)/.000000000002-y.commit.\(getpid()).7.tmp"
         directory.write(dead, "rote pending commit 1\nuser 3\nan")
         directory.write(live, "rote pending commit 1\n")
-        try LibraryWriter.write(root: directory.url, user: "ana", purpose: "review") { _ in }
+        try LibraryTransaction.run(root: directory.url, user: "ana", purpose: "review") { _ in }
         #expect(!FileManager.default.fileExists(atPath: directory.url.appending(path: dead).path))
         #expect(FileManager.default.fileExists(atPath: directory.url.appending(path: live).path))
 

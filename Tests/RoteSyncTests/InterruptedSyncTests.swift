@@ -36,11 +36,13 @@ import Testing
     @Test(arguments: ["checkout journal written", "work tree checked out"])
     func aSyncKilledWhileWritingTheMergeIsFinishedByTheNextCommand(step: String) async throws {
         try review(laptop, id: "laptop-1", at: "2026-11-03T09:00:00Z")
-        _ = try LibrarySync(git: LibraryGit(root: laptop, user: "ana")).sync()
+        _ = try LibrarySync.sync(root: laptop, user: "ana")
         try review(desk, id: "desk-1", at: "2026-11-04T09:00:00Z")
-        let git = try LibraryGit(root: desk, user: "ana")
-        git.interruption = { if $0 == step { throw SimulatedKill() } }
-        #expect(throws: SimulatedKill.self) { _ = try LibrarySync(git: git).sync() }
+        #expect(throws: SimulatedKill.self) {
+            let transaction = try LibraryTransaction(root: desk, user: "ana", purpose: "sync", mode: .sync)
+            transaction.git.interruption = { if $0 == step { throw SimulatedKill() } }
+            _ = try LibrarySync(transaction: transaction).sync()
+        }
         // Half a file, as a kill in the middle of writing it would leave.
         if step == "work tree checked out" {
             let url = desk.appending(path: Self.path)
@@ -48,7 +50,7 @@ import Testing
             try Data(text.prefix(text.count / 2).utf8).write(to: url)
         }
         // The next command: a sync, which first commits whatever is pending.
-        let report = try LibrarySync(git: LibraryGit(root: desk, user: "ana")).sync()
+        let report = try LibrarySync.sync(root: desk, user: "ana")
         #expect(report.conflicts.isEmpty)
         let committed = await Shell.run("git", ["show", "HEAD:\(Self.path)"], in: desk).stdout
         #expect(
@@ -67,7 +69,7 @@ import Testing
         try review(desk, id: "desk-2", at: "2026-11-05T09:00:00Z")
         let lock = remote.appending(path: "refs/heads/main.lock")
         try Data().write(to: lock)
-        let report = try LibrarySync(git: LibraryGit(root: desk, user: "ana")).sync()
+        let report = try LibrarySync.sync(root: desk, user: "ana")
         #expect(report.pushed)
         #expect(!FileManager.default.fileExists(atPath: lock.path))
         #expect(await Shell.run("git", ["show", "main:\(Self.path)"], in: remote).stdout.contains("desk-2"))
@@ -80,7 +82,7 @@ import Testing
         let lock = desk.appending(path: ".git/refs/remotes/origin/main.lock")
         try FileManager.default.createDirectory(at: lock.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data().write(to: lock)
-        let report = try LibrarySync(git: LibraryGit(root: desk, user: "ana")).sync()
+        let report = try LibrarySync.sync(root: desk, user: "ana")
         #expect(report.pushed)
         #expect(!FileManager.default.fileExists(atPath: lock.path))
     }

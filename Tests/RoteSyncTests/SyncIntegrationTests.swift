@@ -25,6 +25,10 @@ import Testing
         }
 
         func git() throws -> LibraryGit { try LibraryGit(root: root, user: "ana", now: { [clock] in clock }) }
+        /// A sync's transaction on this device, holding its lock until it is released.
+        func transaction() throws -> LibraryTransaction {
+            try LibraryTransaction(root: root, user: "ana", purpose: "sync", mode: .sync, now: { [clock] in clock })
+        }
 
         /// Answers `count` reviews of the given entries and commits them as one session, with
         /// `grade` or random grades.
@@ -67,7 +71,7 @@ import Testing
         }
 
         @discardableResult
-        func sync() throws -> SyncReport { try LibrarySync(git: try git()).sync() }
+        func sync() throws -> SyncReport { try LibrarySync(transaction: try transaction()).sync() }
 
         func reviewIDs() throws -> Set<String> {
             let library = try LibraryLoader(users: .only("ana"), includeSessions: false).load(root)
@@ -289,23 +293,27 @@ import Testing
         #expect(
             try expected(merging[0], settingsOf: merging[1]) != wanted[0], "the two settings give different merges")
 
-        let syncs = try merging.map { LibrarySync(git: try $0.git()) }
-        for sync in syncs { try sync.installMergeDrivers() }
-        for (index, sync) in syncs.enumerated() {
-            let repository = sync.git.repository
-            let head = try #require(try repository.headCommit())
-            let theirsID = try #require(try repository.reference(named: "refs/remotes/origin/main"))
-            let theirs = try repository.commit(theirsID)
-            let merge = try sync.mergeCommit(ours: head, theirs: theirs)
-            let merged = try repository.blob(try #require(merge.tree.entryID(atPath: path)))
-            #expect(merged == wanted[index], "library \(index) merged with its own settings")
+        // Both libraries' drivers installed before either merges; their transactions end
+        // before the syncs below take the locks again.
+        do {
+            let syncs = try merging.map { LibrarySync(transaction: try $0.transaction()) }
+            for sync in syncs { try sync.installMergeDrivers() }
+            for (index, sync) in syncs.enumerated() {
+                let repository = sync.git.repository
+                let head = try #require(try repository.headCommit())
+                let theirsID = try #require(try repository.reference(named: "refs/remotes/origin/main"))
+                let theirs = try repository.commit(theirsID)
+                let merge = try sync.mergeCommit(ours: head, theirs: theirs)
+                let merged = try repository.blob(try #require(merge.tree.entryID(atPath: path)))
+                #expect(merged == wanted[index], "library \(index) merged with its own settings")
+            }
         }
 
         let reports = try await withThrowingTaskGroup(of: (Int, SyncReport).self) { group in
             for (index, device) in merging.enumerated() {
                 let (root, clock) = (device.root, device.clock)
                 group.addTask {
-                    (index, try LibrarySync(git: LibraryGit(root: root, user: "ana", now: { clock })).sync())
+                    (index, try LibrarySync.sync(root: root, user: "ana", now: { clock }))
                 }
             }
             return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }

@@ -85,7 +85,9 @@ import Glibc
         _ device: SyncIntegrationTests.Device, remote: String = "origin", credentials: Credentials = noCredentials
     ) throws -> (SyncError, [String]) {
         var lines: [String] = []
-        let sync = LibrarySync(git: try device.git(), remoteName: remote, credentials: credentials) { lines.append($0) }
+        let sync = LibrarySync(transaction: try device.transaction(), remoteName: remote, credentials: credentials) {
+            lines.append($0)
+        }
         let error = try #require(throws: SyncError.self) { try sync.sync() }
         return (error, lines)
     }
@@ -177,7 +179,7 @@ import Glibc
         #expect(cause.code == -16, "\(cause)")  // GIT_EAUTH
         #expect(error.message.contains(cause.message), "the message still says what libgit2 said")
         do {
-            _ = try LibrarySync(git: try devices[0].git(), credentials: credentials).sync()
+            _ = try LibrarySync(transaction: try devices[0].transaction(), credentials: credentials).sync()
             Issue.record("the sync went through")
         } catch SyncError.Code.network {
         } catch {
@@ -207,7 +209,7 @@ import Glibc
         #expect(server.authenticatedRequests == 0, "the mirror's server saw the token")
 
         await Shell.run("git", ["remote", "set-url", "origin", server.url("remote.git")], in: devices[0].root)
-        let report = try LibrarySync(git: try devices[0].git(), credentials: credentials).sync()
+        let report = try LibrarySync(transaction: try devices[0].transaction(), credentials: credentials).sync()
         #expect(report.pushed)
         #expect(server.authenticatedRequests > 0)
         #expect(

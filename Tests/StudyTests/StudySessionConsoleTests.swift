@@ -1,10 +1,10 @@
 import Foundation
 import RoteModel
-import RoteStore
 import StudyData
 import TestSupport
 import Testing
 
+@testable import RoteStore
 @testable import Study
 
 /// A console that answers from a script, as a learner would, and keeps what was shown.
@@ -32,23 +32,22 @@ final class ConsoleSession {
     let root: URL
     let library: LoadedLibrary
     let index: LibraryIndex
-    let git: LibraryGit
     let console: any StudyConsole
     var revisedPlan: (() throws -> SessionPlan?)?
     private(set) var study: StudySession?
     var refusedPassages: Bool { study?.refusedPassages ?? false }
 
-    init(root: URL, library: LoadedLibrary, index: LibraryIndex, git: LibraryGit, console: any StudyConsole) {
+    init(root: URL, library: LoadedLibrary, index: LibraryIndex, console: any StudyConsole) {
         self.root = root
         self.library = library
         self.index = index
-        self.git = git
         self.console = console
     }
 
     func run(plan: SessionPlan) throws -> SessionFile? {
         let session = try StudySession(
-            root: root, user: "ana", source: LoadedStudySource(library: library, index: index), git: git, plan: plan,
+            root: root, user: "ana", source: LoadedStudySource(library: library, index: index),
+            git: LibraryTransaction(root: root, user: "ana", purpose: "study", mode: .session), plan: plan,
             now: Date(), seed: 7, revisedPlan: revisedPlan)
         study = session
         return try StudyConsoleDriver(console: console).run(session)
@@ -66,8 +65,7 @@ final class ConsoleSession {
     func makeRunner(_ console: ScriptedConsole) throws -> (ConsoleSession, LoadedLibrary) {
         let library = try LibraryLoader(includeSessions: false).load(root)
         let index = LibraryIndex(library: library, user: "ana")
-        let git = try LibraryGit(root: root, user: "ana")
-        return (ConsoleSession(root: root, library: library, index: index, git: git, console: console), library)
+        return (ConsoleSession(root: root, library: library, index: index, console: console), library)
     }
 
     func plan(new ids: [String], due: [String] = []) -> SessionPlan {
@@ -222,7 +220,7 @@ final class ConsoleSession {
         directory.write(progressLeftover, "reviews:\n  - {id: half")
         let live = "profiles/ana/progress/maths/arithmetic/addition/.order_steps.yaml.\(getpid()).8.tmp"
         directory.write(live, "reviews:\n")
-        let writer = try LibraryWriter(root: root, user: "ana", purpose: "study")
+        let writer = try LibraryTransaction(root: root, user: "ana", purpose: "study")
         #expect(try writer.recoverInterruptedSession())
         #expect(directory.read(String(leftover)) == nil, "the killed write's temporary file is gone")
         #expect(directory.read(progressLeftover) == nil, "the killed progress write's temporary file is gone")

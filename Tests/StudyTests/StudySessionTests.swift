@@ -11,14 +11,18 @@ import Testing
 @Suite struct StudySessionTests {
     let directory: TemporaryDirectory
     var root: URL { directory.url }
+    /// The library's lock for the test, as `rote study` holds it: a restored or resumed
+    /// session goes on in the transaction of the one before it.
+    let transaction: LibraryTransaction
     static let start = Timestamp.parse("2026-11-20T10:00:00Z")!
     static let mcq = "maths/arithmetic/addition/two_plus_two"
     static let reorder = "maths/arithmetic/addition/order_steps"
     static let passage = "verses/joh-11-35"
 
-    init() async {
+    init() async throws {
         directory = TemporaryDirectory()
         await FixtureLibrary.write(into: directory)
+        transaction = try LibraryTransaction(root: directory.url, user: "ana", purpose: "study", mode: .session)
     }
 
     func source() throws -> LoadedStudySource {
@@ -32,7 +36,8 @@ import Testing
             due: due.map(item), new: ids.map(item), dueDeferred: 0, dueTotal: due.count, dueLaterToday: 0,
             reviewedToday: 0, introducedToday: 0, newPerDay: 10)
         return try StudySession(
-            root: root, user: "ana", source: try source(), git: try LibraryGit(root: root, user: "ana"), plan: plan,
+            root: root, user: "ana", source: try source(),
+            git: transaction, plan: plan,
             now: Self.start, typedAnswers: typed, seed: seed)
     }
 
@@ -242,7 +247,7 @@ import Testing
                 let saved = try study.saved()
                 let restored = try StudySession(
                     restoring: saved, root: root, user: "ana", source: try source(),
-                    git: try LibraryGit(root: root, user: "ana"))
+                    git: transaction)
                 #expect(restored.screen == study.screen, "a restored session shows the same screen")
                 study = restored
             }
@@ -311,7 +316,7 @@ import Testing
         let plain = try randomSession(seed: seed, restoring: false)
         let again = TemporaryDirectory()
         await FixtureLibrary.write(into: again)
-        let other = StudySessionTests(directory: again)
+        let other = try StudySessionTests(directory: again)
         let restored = try other.randomSession(seed: seed, restoring: true)
         // Intervals are fuzzed from each review's random id: compare all but the due dates.
         func comparable(_ screens: [StudyScreen]) -> [StudyScreen] {
@@ -343,7 +348,7 @@ import Testing
         let saved = try #require(StudySession.resumableState(root: root))
         let resumed = try StudySession(
             restoring: saved, root: root, user: "ana", source: try source(),
-            git: try LibraryGit(root: root, user: "ana"))
+            git: transaction)
         #expect(resumed.screen == shown)
         _ = try resumed.apply(.order([1, 0]), now: Self.start + 5)
         _ = try resumed.apply(.proceed, now: Self.start + 6)
@@ -383,8 +388,9 @@ import Testing
 }
 
 extension StudySessionTests {
-    init(directory: TemporaryDirectory) {
+    init(directory: TemporaryDirectory) throws {
         self.directory = directory
+        transaction = try LibraryTransaction(root: directory.url, user: "ana", purpose: "study", mode: .session)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RoteStore
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +35,7 @@ enum CommandsBenchmark {
         try Bench.git(["branch", "-q", "--set-upstream-to=origin/main", "main"], in: clone)
 
         // An entry the learner has reviewed, by id and by its word.
-        let progress = clone.appending(path: "profiles/\(user)/progress")
+        let progress = clone.appending(path: LibraryPaths(user: user).progressFolder)
         guard let deck = try FileManager.default.contentsOfDirectory(atPath: progress.path).sorted().first,
             let file = try FileManager.default.contentsOfDirectory(atPath: progress.appending(path: deck).path).sorted()
                 .first(where: { $0.hasSuffix(".yaml") })
@@ -123,7 +124,7 @@ enum CommandsBenchmark {
 
     /// The entries a library holds: its corpus files less the deck manifests.
     static func entryCount(_ library: URL) throws -> String {
-        let corpus = library.appending(path: "corpus")
+        let corpus = library.appending(path: LibraryPaths.corpus)
         var count = 0
         for deck in try FileManager.default.contentsOfDirectory(atPath: corpus.path) {
             count +=

@@ -15,12 +15,12 @@ import Study
 /// replayed state) and a session file records the attempts; the files are written to both
 /// work trees first, as a study session writes them while it runs (not timed). Then:
 ///
-/// - rote: `LibraryGit.commitSession` (tree built from HEAD's tree plus the changed paths,
+/// - rote: `LibraryTransaction.commitSession` (tree built from HEAD's tree plus the changed paths,
 ///   commit, staging index made to match) in one clone;
 /// - reference: `git add` of the same paths + `git commit` by the system git in the other.
 ///
 /// A second pair of rows commits the same kind of session as `rote sync` finds it when the
-/// session could not commit itself: `LibraryGit.commitPending` (a status scan of the work
+/// session could not commit itself: `LibraryTransaction.commitPending` (a status scan of the work
 /// tree, then the commit) against `git add -A` + `git commit`.
 ///
 /// Both clones start from the same commit and get the same files each run, so their trees
@@ -59,8 +59,9 @@ enum CommitBenchmark {
         let count = min(reviews, progressPaths.count)
         let settings = MergeDrivers.settingsResolver(root: roteClone)
         var clock = LibraryGenerator.end + 86_400
-        let git = try LibraryGit(
-            root: roteClone, user: user, now: { Date(timeIntervalSince1970: LibraryGenerator.end + 30 * 86_400) })
+        let git = try LibraryTransaction(
+            root: roteClone, user: user, purpose: "bench", mode: .session,
+            now: { Date(timeIntervalSince1970: LibraryGenerator.end + 30 * 86_400) })
 
         var random = SeededGenerator(seed: seed ^ 0xc0_33_17)
         var sessionTimes: [Double] = []
@@ -147,7 +148,9 @@ enum CommitBenchmark {
             let (_, _, _) = try prepareSession()
             let (pendingTime, _) = try Timing.measure { try git.commitPending() }
             let (pendingGitTime, _) = try Timing.measure { () throws -> Void in
-                try Bench.git(["add", "-A", "--", "rote.yaml", ".gitattributes", "corpus", "profiles"], in: gitClone)
+                try Bench.git(
+                    ["add", "-A", "--", "rote.yaml", ".gitattributes", LibraryPaths.corpus, LibraryPaths.profiles],
+                    in: gitClone)
                 try Bench.git(["commit", "-q", "--no-verify", "-m", "Update: pending files"], in: gitClone)
             }
             pendingTimes.append(pendingTime)
@@ -175,12 +178,12 @@ enum CommitBenchmark {
         ])
         let (a, b) = (Timing.median(sessionTimes), Timing.median(sessionReference))
         table.add([
-            "commit a \(count)-review session: LibraryGit.commitSession", Bench.duration(a), Bench.duration(b),
+            "commit a \(count)-review session: LibraryTransaction.commitSession", Bench.duration(a), Bench.duration(b),
             Bench.ratio(a, b),
         ])
         let (c, d) = (Timing.median(pendingTimes), Timing.median(pendingReference))
         table.add([
-            "the same found in the work tree: LibraryGit.commitPending", Bench.duration(c),
+            "the same found in the work tree: LibraryTransaction.commitPending", Bench.duration(c),
             Bench.duration(d) + " (git add -A)", Bench.ratio(c, d),
         ])
         print(table.render())

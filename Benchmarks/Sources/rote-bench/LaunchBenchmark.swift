@@ -302,7 +302,7 @@ enum LaunchBenchmark {
     /// Adds a review to `count` progress files (a session synced from another device);
     /// returns their old bytes to put back.
     static func touchProgressFiles(root: URL, user: String, count: Int, run: Int) throws -> [(String, Data)] {
-        let folder = "profiles/\(user)/progress"
+        let folder = LibraryPaths(user: user).progressFolder
         var paths: [String] = []
         let enumerator = FileManager.default.enumerator(atPath: root.appending(path: folder).path)
         while let next = enumerator?.nextObject() as? String, paths.count < count * 50 {
@@ -325,9 +325,9 @@ enum LaunchBenchmark {
     /// put back.
     static func editEntries(root: URL, count: Int, run: Int, ranks: Bool) throws -> [(String, Data)] {
         var paths: [String] = []
-        let enumerator = FileManager.default.enumerator(atPath: root.appending(path: "corpus").path)
+        let enumerator = FileManager.default.enumerator(atPath: root.appending(path: LibraryPaths.corpus).path)
         while let next = enumerator?.nextObject() as? String, paths.count < count * 50 {
-            if next.hasSuffix(".yaml"), !next.hasSuffix("/deck.yaml") { paths.append("corpus/" + next) }
+            if next.hasSuffix(".yaml"), !next.hasSuffix("/deck.yaml") { paths.append(LibraryPaths.content(next)) }
         }
         var random = SeededGenerator(seed: UInt64(run) + 1000)
         return try StudyRandom.shuffled(paths, using: &random).prefix(count).map { path in

@@ -123,7 +123,7 @@ enum LibraryGenerator {
             LibraryLocation.manifestName,
             LibraryManifest(title: "Benchmark library", defaultUser: spec.user, decks: [spec.deck]).render())
         try add(".gitattributes", MergeRules.gitAttributes)
-        try add("corpus/\(spec.deck)/deck.yaml", deck.render())
+        try add(LibraryPaths.deckManifest(spec.deck), deck.render())
         try add(LibraryPaths(user: spec.user).profile, profile.render())
 
         // Each item is made from its own seeded stream, so a batch is made on every core and
@@ -143,7 +143,10 @@ enum LibraryGenerator {
         }
         let fixed = spec
         try batches(spec.entries, "entries") { index in
-            ("corpus/\(fixed.deck)/\(Words.word(index, seed: fixed.seed)).yaml", entry(index, spec: fixed).render())
+            (
+                LibraryPaths.entry("\(fixed.deck)/\(Words.word(index, seed: fixed.seed))"),
+                entry(index, spec: fixed).render()
+            )
         }
 
         let settings = SchedulerSettings.forDeck(deck, profile: profile)

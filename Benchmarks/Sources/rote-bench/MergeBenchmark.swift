@@ -298,9 +298,10 @@ enum MergeBenchmark {
     static func mergeInProcess(_ repository: Repository, root: URL, _ branches: Branches) throws -> (
         tree: ObjectID, commit: ObjectID, conflicts: Int, summary: String
     ) {
-        let git = try LibraryGit(
-            root: root, user: "bench", now: { Date(timeIntervalSince1970: LibraryGenerator.end + 4 * 86_400) })
-        let merge = try LibrarySync(git: git, remoteName: "bench-theirs").mergeCommit(
+        let git = try LibraryTransaction(
+            root: root, user: "bench", purpose: "bench", mode: .sync,
+            now: { Date(timeIntervalSince1970: LibraryGenerator.end + 4 * 86_400) })
+        let merge = try LibrarySync(transaction: git, remoteName: "bench-theirs").mergeCommit(
             ours: repository.commit(branches.ours), theirs: repository.commit(branches.theirs))
         return (merge.tree.id, merge.commit, merge.conflicts.count, merge.summary.text)
     }

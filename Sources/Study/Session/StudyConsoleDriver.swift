@@ -1,5 +1,6 @@
 package import Foundation
 package import RoteModel
+import RoteStore
 
 /// Draws a `StudySession`'s screens on a `StudyConsole` — a terminal, a script's lines, a
 /// test — in English, and turns each reply into the session's action. A person at a terminal
@@ -37,8 +38,8 @@ package struct StudyConsoleDriver {
             if case .summary = screen.content { break }
             // A terminal plays and shows neither: it says where the files are.
             if let media = screen.media {
-                if let audio = media.audio { console.show("sound: corpus/\(audio)", style: .dim) }
-                if let image = media.image { console.show("picture: corpus/\(image)", style: .dim) }
+                if let audio = media.audio { console.show("sound: \(LibraryPaths.content(audio))", style: .dim) }
+                if let image = media.image { console.show("picture: \(LibraryPaths.content(image))", style: .dim) }
             }
             guard let action = try draw(screen, session: session, asked: asked) else { continue }
             if case .feedback = screen.content {} else { asked = screen.content }

@@ -20,8 +20,8 @@ public import StudyData
 /// `saved()` and `init(restoring:…)` carry a session to another process or device and back;
 /// a restored session goes on exactly where the saved one was.
 public final class StudySession {
-    /// The session so far, for recovery after a kill (`LibraryWriter.recoverInterruptedSession`).
-    public static let snapshotPath = LibraryGit.sessionSnapshotPath
+    /// The session so far, for recovery after a kill (`LibraryTransaction.recoverInterruptedSession`).
+    public static let snapshotPath = LibraryTransaction.sessionSnapshotPath
     /// The version of the consent question about reflections; a new wording asks again.
     public static let reflectionConsentVersion = "1"
     public static let reflectionConsentTopic = "reflections"
@@ -164,7 +164,9 @@ public final class StudySession {
     let root: URL
     let user: String
     let source: any StudySource
-    let git: LibraryGit
+    /// The session's transaction (mode `.session`), let go as the session finishes: a
+    /// finished session, kept to show its summary, holds no lock.
+    var git: LibraryTransaction?
     var recorder: ReviewRecorder
     var profile: Profile?
     var state: State
@@ -204,7 +206,7 @@ public final class StudySession {
     public private(set) var screen: StudyScreen
 
     package init(
-        root: URL, user: String, source: any StudySource, git: LibraryGit, plan: SessionPlan, now: Date,
+        root: URL, user: String, source: any StudySource, git: LibraryTransaction, plan: SessionPlan, now: Date,
         typedAnswers: Bool = false, seed: UInt64 = UInt64.random(in: 0...UInt64.max),
         revisedPlan: (() throws -> SessionPlan?)? = nil
     ) throws {
@@ -236,7 +238,8 @@ public final class StudySession {
     }
 
     package convenience init(
-        root: URL, user: String, library: LoadedLibrary, index: LibraryIndex, git: LibraryGit, plan: SessionPlan,
+        root: URL, user: String, library: LoadedLibrary, index: LibraryIndex, git: LibraryTransaction,
+        plan: SessionPlan,
         now: Date, typedAnswers: Bool = false, seed: UInt64 = UInt64.random(in: 0...UInt64.max)
     ) throws {
         try self.init(
@@ -245,7 +248,8 @@ public final class StudySession {
     }
 
     /// A session as `saved()` left it, over the same library: it goes on where it was.
-    package init(restoring data: Data, root: URL, user: String, source: any StudySource, git: LibraryGit) throws {
+    package init(restoring data: Data, root: URL, user: String, source: any StudySource, git: LibraryTransaction) throws
+    {
         self.root = root
         self.user = user
         self.source = source
@@ -606,7 +610,7 @@ public final class StudySession {
         try AtomicFile.write(saved(), to: root.appending(path: Self.statePath))
     }
 
-    public static let statePath = LibraryGit.sessionStatePath
+    public static let statePath = LibraryTransaction.sessionStatePath
 
     /// The saved state of a session a kill stopped, when it can go on: it reads, and every file
     /// it wrote (and the progress file of the entry on show) is on disk as it says. A kill
@@ -637,7 +641,7 @@ public final class StudySession {
     /// The earliest due date among the learner's entries after this session.
     public func nextDue() -> Date? {
         var dues = source.dueDates()
-        for (path, data) in state.written where path.contains("/progress/") {
+        for (path, data) in state.written where LibraryPaths.isProgress(path) {
             guard let file = ProgressFile.decode(data, path: path).0 else { continue }
             dues[file.entry] = file.status == .active ? file.state?.due : nil
         }
@@ -664,6 +668,7 @@ public final class StudySession {
             var summary = StudyScreen.Summary.empty
             summary.passagesLeftOut = state.refusedPassages
             state.summary = summary
+            git = nil
             return
         }
         var session = state.session
@@ -676,7 +681,8 @@ public final class StudySession {
         state.session = session
         writeDerivedProfileFields(now: now)
         try AtomicFile.write(session.render(), at: SessionFile.path(for: session), in: root)
-        try git.commitSession(session, progress: state.written)
+        try git?.commitSession(session, progress: state.written)
+        git = nil
         let answers = session.answers
         state.summary = StudyScreen.Summary(
             saved: true, reviews: session.reviews, again: session.again, hard: session.hard, good: session.good,
