@@ -103,7 +103,7 @@ struct OptimizeCommand: ParsableCommand {
         do {
             let forecast = try library.simulateWorkload(question)
             print("")
-            for line in WorkloadOutput.recommendation(forecast) { print(line) }
+            for line in WorkloadOutput.recommendation(forecast, profile: library.paths.profile) { print(line) }
             print("  (rote simulate --recommend shows the year day by day.)")
         } catch {
             Terminal.note("rote optimize: no recommended retention: \(error)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RoteLibrary
+import RoteStore
 import Scheduling
 
 struct SimulateCommand: ParsableCommand {
@@ -118,7 +119,9 @@ struct SimulateCommand: ParsableCommand {
         for line in WorkloadOutput.table(forecast.result) { print(line) }
         print("")
         print(WorkloadOutput.summary(forecast.result, retention: forecast.desiredRetention))
-        if recommend { for line in WorkloadOutput.recommendation(forecast) { print(line) } }
+        if recommend {
+            for line in WorkloadOutput.recommendation(forecast, profile: library.paths.profile) { print(line) }
+        }
     }
 }
 
@@ -170,7 +173,7 @@ enum WorkloadOutput {
             "At \(fixed(retention, 2)): \(fixed(result.days.last?.memorized ?? 0, 0)) entries memorised by day \(result.days.count), \(fixed(reviews, 0)) reviews and \(fixed(minutes, 1)) minutes a day on average (\(fixed(result.costPerMemorized, 1)) s per memorised entry)."
     }
 
-    static func recommendation(_ forecast: WorkloadForecast) -> [String] {
+    static func recommendation(_ forecast: WorkloadForecast, profile: String) -> [String] {
         guard let best = forecast.recommendation else {
             return [
                 "No recommended retention: the search did not settle within 0.70…0.95 on these settings (try more --days or a larger --deck-size)."
@@ -179,7 +182,7 @@ enum WorkloadOutput {
         return [
             "Recommended desired retention: \(fixed(best.retention, 2)), the least time per memorised entry within your limits.",
             "  " + summary(best.result, retention: best.retention),
-            "  To apply it, set desired_retention: \(fixed(best.retention, 2)) under settings in your profile (profiles/NAME/profile.yaml); nothing was changed.",
+            "  To apply it, set desired_retention: \(fixed(best.retention, 2)) under settings in your profile (\(profile)); nothing was changed.",
         ]
     }
 
