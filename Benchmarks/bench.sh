@@ -37,6 +37,12 @@
 #         (its Server-Timing header, goal ≤ 50 ms), the first render of Today in headless
 #         Chromium (≤ 1 s) and the server's peak memory (≤ 200 MB), by Benchmarks/serve_bench.py
 #         in the browser tests' virtualenv (.build/browser-venv); SERVE_RUNS (5).
+# simulate  The workload simulator (`rote simulate`) against fsrs-rs's (fsrs-rs-python 0.9.3,
+#         .build/fsrs-venv) on fsrs-rs's default simulator settings and parameters: one simulated
+#         year (median of SIMULATE_RUNS, 5), the optimal-retention search (median of
+#         OPTIMAL_RUNS, 3), and what each gives: the memorised count (mean of 10 seeds) and the
+#         retention (Benchmarks/fsrs_simulate.py). SIMULATE_DECK, SIMULATE_NEW, SIMULATE_REVIEWS
+#         and SIMULATE_MAX_COST change the settings.
 # trace   Scoring one tracing attempt (LetterTracing), goal ≤ 5 ms.
 #
 # The git benchmarks use a library made by `rote-bench generate` from SEED in
@@ -57,7 +63,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 package=${PACKAGE_PATH:-$(cd "$here/.." && pwd)}
-benches=${BENCHES:-replay merge commit launch commands optimize serve trace}
+benches=${BENCHES:-replay merge commit launch commands optimize simulate serve trace}
 seed=${SEED:-20261121}
 
 want() { [[ " $benches " == *" $1 "* ]]; }
@@ -169,4 +175,21 @@ if want optimize; then
         --runs "$runs" --seed "$seed" >&2
     "$venv/bin/python" "$here/fsrs_optimize.py" --dir "$work/optimize" --runs "$runs" --out "$work/optimize/reference.json" >&2
     "$bench" optimize --results "$work/optimize/rote.json" --reference "$work/optimize/reference.json"
+fi
+
+if want simulate; then
+    echo
+    venv="$package/.build/fsrs-venv"
+    if [ ! -x "$venv/bin/python" ]; then
+        python3 -m venv "$venv"
+    fi
+    "$venv/bin/pip" install --quiet --disable-pip-version-check fsrs-rs-python==0.9.3
+    # fsrs-rs's default simulator settings (10 000 cards, no daily limits, 30 minutes a day).
+    sim=(--deck-size "${SIMULATE_DECK:-10000}" --learn-limit "${SIMULATE_NEW:-9223372036854775807}"
+        --review-limit "${SIMULATE_REVIEWS:-9223372036854775807}" --max-cost "${SIMULATE_MAX_COST:-1800}")
+    defaults=$("$venv/bin/python" -c "from fsrs_rs_python import DEFAULT_PARAMETERS as w; print(','.join(repr(float(x)) for x in w))")
+    "$venv/bin/python" "$here/fsrs_simulate.py" "${sim[@]}" --parameters "$defaults" \
+        --runs "${SIMULATE_RUNS:-5}" --optimal-runs "${OPTIMAL_RUNS:-3}" --out "$work/simulate.json" >&2
+    "$bench" simulate "${sim[@]}" --runs "${SIMULATE_RUNS:-5}" --optimal-runs "${OPTIMAL_RUNS:-3}" \
+        --reference "$work/simulate.json"
 fi

@@ -1,5 +1,5 @@
-// The Stats page: `rote stats` drawn — the heatmap, retention, the forecast, streaks, mastery
-// per deck, skills and leeches. Charts are SVG whose colours are the stylesheet's, laid out
+// The Stats page: `rote stats` drawn — the heatmap, retention, the forecast, a simulated year
+// (`rote simulate`), streaks, mastery per deck, skills and leeches. Charts are SVG whose colours are the stylesheet's, laid out
 // from the inline start, so they mirror in a right-to-left page.
 import { api } from "./api.js";
 import { date, h, iso, num, render, t, tMaybe, ui } from "./dom.js";
@@ -117,6 +117,58 @@ function leeches(stats) {
     h("a", { class: "button link", href: "#/entry/" + leech.id }, iso(leech.gloss)), " ", h("span", { class: "muted" }, t("stats.lapses", { count: num(leech.lapses) })))));
 }
 
+/** Weeks of a simulated year: mean minutes and reviews a day, memorised on the last day. */
+function weeks(simulation) {
+  const out = [];
+  for (let start = 0; start < simulation.length; start += 7) {
+    const days = simulation.slice(start, start + 7);
+    const mean = key => days.reduce((sum, day) => sum + day[key], 0) / days.length;
+    out.push({ week: start / 7 + 1, minutes: mean("minutes"), reviews: mean("reviews"), memorized: days[days.length - 1].memorized });
+  }
+  return out;
+}
+
+/** One chart of a simulated year, a bar (or, for `line`, a point) per week, with a y-axis. */
+function weekChart(id, label, values, tooltip, line) {
+  const bar = 6, side = 34, height = 80, top = 8, bottom = 16;
+  const width = side + values.length * bar;
+  const most = niceCeiling(Math.max(...values, 1));
+  const y = value => top + height - value / most * height;
+  const axis = [0, most / 2, most].map(tick => h("g", { class: "tick" },
+    h("line", { class: "grid-line", x1: place(side, 0, width), x2: place(width, 0, width), y1: y(tick), y2: y(tick) }),
+    h("text", { class: "count", x: place(side - 4, 0, width), y: y(tick) + 3.5, "text-anchor": anchor("end") }, num(tick))));
+  const marks = line
+    ? [h("polyline", { class: "sim-line", fill: "none", points: values.map((v, i) => `${place(side + i * bar + bar / 2, 0, width)},${y(v)}`).join(" ") }),
+      ...values.map((v, i) => h("rect", { class: "sim-hit", x: place(side + i * bar, bar, width), y: top, width: bar, height, fill: "transparent" }, h("title", {}, tooltip(i))))]
+    : values.map((v, i) => h("rect", { class: "bar", x: place(side + i * bar + 0.5, bar - 1, width), y: y(v), width: bar - 1, height: Math.max(0.5, top + height - y(v)) }, h("title", {}, tooltip(i))));
+  const last = values.length;
+  const weekLabels = [1, 13, 26, 39, last].filter((w, i, all) => w <= last && all.indexOf(w) === i).map(w => {
+    const [x, end] = w === 1 ? [side, "start"] : w === last ? [width, "end"] : [side + (w - 1) * bar + bar / 2, "middle"];
+    return h("text", { class: "day-label", x: place(x, 0, width), y: top + height + bottom - 3, "text-anchor": anchor(end) }, t("stats.week", { week: num(w) }));
+  });
+  return h("svg", { viewBox: `0 0 ${width} ${top + height + bottom}`, id, role: "img", direction: "ltr", "aria-label": label }, axis, marks, weekLabels);
+}
+
+/** `rote simulate` drawn: minutes a day and entries memorised, week by week, for a year. */
+async function simulation(card) {
+  let answer;
+  try {
+    answer = await api("/api/simulate");
+  } catch {
+    card.append(h("p", { class: "muted", id: "simulation-none" }, t("stats.simulationFailed")));
+    return;
+  }
+  const byWeek = weeks(answer.simulation);
+  const tooltip = i => t("stats.simulationWeek", { week: num(byWeek[i].week), minutes: num(Math.round(byWeek[i].minutes)), reviews: num(Math.round(byWeek[i].reviews)), memorized: num(Math.round(byWeek[i].memorized)) });
+  const end = answer.simulation[answer.simulation.length - 1];
+  const minutes = answer.simulation.reduce((sum, day) => sum + day.minutes, 0) / answer.simulation.length;
+  card.append(
+    h("p", { id: "simulation-summary" }, t("stats.simulationSummary", { memorized: num(Math.round(end.memorized)), days: num(answer.days), minutes: num(Math.round(minutes)) })),
+    h("h3", {}, t("stats.minutesPerDay")), weekChart("simulation-minutes", t("stats.minutesPerDay"), byWeek.map(w => w.minutes), tooltip, false),
+    h("h3", {}, t("stats.memorised")), weekChart("simulation-memorised", t("stats.memorised"), byWeek.map(w => w.memorized), tooltip, true),
+    h("p", { class: "muted" }, t("stats.simulationHelp", { new: num(answer.new_per_day), reviews: num(answer.reviews_per_day), retention: num(answer.desired_retention, { style: "percent" }), size: num(answer.deck_size) })));
+}
+
 export async function showStats() {
   /** @type {import("./api.js").Stats} */
   const stats = await api("/api/stats");
@@ -124,6 +176,7 @@ export async function showStats() {
     ? h("p", {}, t("stats.noRetention"))
     : h("p", {}, h("span", { class: "big" }, num(stats.retention_achieved, { style: "percent" })), " ",
       t("stats.retentionOf", { reviews: num(stats.retention_reviews), desired: num(stats.retention_desired, { style: "percent" }) }));
+  const simulationCard = h("div", { class: "card", id: "simulation" }, h("h2", {}, t("stats.simulation")));
   render(h("h1", {}, t("stats.heading")),
     h("div", { class: "grid stats-grid" },
       h("div", { class: "card" }, h("div", { class: "big", id: "stats-due" }, num(stats.due_today)), t("stats.dueToday")),
@@ -132,7 +185,10 @@ export async function showStats() {
     h("div", { class: "card" }, h("h2", {}, t("stats.heatmap")), heatmap(stats)),
     h("div", { class: "card" }, h("h2", {}, t("stats.retention")), retention),
     h("div", { class: "card" }, h("h2", {}, t("stats.forecast")), forecast(stats)),
+    simulationCard,
     h("div", { class: "card" }, h("h2", {}, t("stats.mastery")), mastery(stats)),
     h("div", { class: "card" }, h("h2", {}, t("stats.skills")), skills(stats)),
     h("div", { class: "card" }, h("h2", {}, t("stats.leeches")), h("p", { class: "muted" }, t("stats.leechesHelp")), leeches(stats)));
+  // The simulation takes longer than the rest; the page is usable before it is drawn.
+  await simulation(simulationCard);
 }

@@ -178,6 +178,7 @@ package final class WebApp: @unchecked Sendable {
             return try JSONReply.ok(self.entry(id))
         }
         router.get("/api/stats") { _, _ in try JSONReply.ok(self.stats()) }
+        router.get("/api/simulate") { _, _ in try JSONReply.ok(self.simulation()) }
         router.get("/api/letters") { request, _ in
             try JSONReply.ok(self.letters(deck: request.uri.queryParameters.get("deck")))
         }

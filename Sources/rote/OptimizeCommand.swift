@@ -90,6 +90,24 @@ struct OptimizeCommand: ParsableCommand {
         try report(
             optimization.outcome, data: optimization.data, current: optimization.current, who: who,
             result: optimization.result, scores: optimization.scores)
+        if format == "text" { recommend(library, optimization) }
+    }
+
+    /// The desired retention these parameters make cheapest per memorised entry, on the
+    /// learner's limits and answer times (`rote simulate --recommend`); shown, never applied.
+    private func recommend(_ library: Library, _ optimization: Optimization) {
+        var question = WorkloadQuestion()
+        question.deck = deck
+        if case .fitted(let fit) = optimization.outcome { question.parameters = fit.parameters }
+        question.recommend = true
+        do {
+            let forecast = try library.simulateWorkload(question)
+            print("")
+            for line in WorkloadOutput.recommendation(forecast, profile: library.paths.profile) { print(line) }
+            print("  (rote simulate --recommend shows the year day by day.)")
+        } catch {
+            Terminal.note("rote optimize: no recommended retention: \(error)")
+        }
     }
 
     /// Prints the outcome in the chosen format; `scores` are the current and fitted

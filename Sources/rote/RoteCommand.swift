@@ -23,6 +23,7 @@ struct RoteCommand: AsyncParsableCommand {
             StudyCommand.self, ReviewCommand.self, LettersCommand.self, SuspendCommand.self, IgnoreCommand.self,
             ActivateCommand.self, ResetCommand.self, StatsCommand.self, SyncCommand.self, CloneCommand.self,
             LogCommand.self, HistoryCommand.self, ReplayCommand.self, OptimizeCommand.self, EvaluateCommand.self,
+            SimulateCommand.self,
             SetupGitCommand.self, MergeDriverCommand.self,
             ImportCommand.self, ExportCommand.self, ForgetCommand.self, ConsentCommand.self, DeviceCommand.self,
             DeckCommand.self, ServeCommand.self,

@@ -641,6 +641,12 @@ class WebTests(unittest.TestCase):
         # A fresh library has practised no skill and forgotten nothing.
         self.find("#skills-none")
         self.find("#leeches-none")
+        # `rote simulate` drawn: a year of 53 weeks, minutes as bars, memorised as a line.
+        minutes = self.find("#simulation-minutes")
+        self.assertEqual(len(minutes.find_elements(By.CSS_SELECTOR, "rect.bar")), 53)
+        memorised = self.find("#simulation-memorised")
+        self.assertEqual(len(memorised.find_elements(By.CSS_SELECTOR, "polyline.sim-line")), 1)
+        self.assertRegex(self.find("#simulation-summary").text, r"\d+ entries memorised after 365 days")
 
     def test_stats_list_skills_and_leeches(self):
         # A leech: english-a1/run forgotten 8 times, as a learner's reviews would leave it.

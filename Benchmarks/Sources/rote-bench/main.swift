@@ -34,6 +34,7 @@ let measurements: [(name: String, run: Measurement)] = [
     ("commands", CommandsBenchmark.run),
     ("optimize", OptimizeBenchmark.run),
     ("trace", TraceBenchmark.run),
+    ("simulate", SimulateBenchmark.run),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
