@@ -167,7 +167,6 @@ package final class LibraryCommits: Sendable {
         pool = LibraryGitPool(defersCommits: deferred)
     }
 
-    package var areDeferred: Bool { pool.defersCommits }
     /// Waits until every write's commit is made (or the committer stopped).
     package func waitForCommits() { pool.waitForCommits() }
     package func commitsMade() async { await pool.commitsMade() }

@@ -371,7 +371,7 @@ package final class LibrarySync {
             // Deleted on one side, changed on the other. A learner's progress stays deleted
             // only when the deletion was an erasure (`rote forget`); otherwise the change wins.
             let deletingSide = oursData == nil ? ours : theirs
-            if MergeKind.forPath(conflict.path) != nil, let user = ErasureRule.user(of: conflict.path),
+            if MergeKind.forPath(conflict.path) != nil, let user = LibraryPaths.learner(ofPath: conflict.path),
                 try ErasureRule.erased(conflict.path, of: user, on: deletingSide, since: base, in: repository)
             {
                 return Resolution(contents: nil, hasMarkers: false)
@@ -438,12 +438,6 @@ package final class LibrarySync {
 
 /// `rote forget` marks its commit with `Rote-Erasure: <user>`; a merge keeps such a deletion.
 package enum ErasureRule {
-    /// The learner a `profiles/<user>/…` path belongs to.
-    static func user(of path: String) -> String? {
-        let parts = path.split(separator: "/")
-        return parts.count >= 3 && parts[0] == LibraryPaths.profiles ? String(parts[1]) : nil
-    }
-
     /// True when an erasure commit of `user` reachable from `tip` but not from `base` is the
     /// one that deleted `path` — another deletion of the same learner's file does not count.
     static func erased(
