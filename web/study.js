@@ -104,7 +104,10 @@ function content(screen) {
     case "consent": return consent(screen.consent);
     case "letter": return [h("p", { class: "instruction" }, t("letter.write", { name: "" }), h("span", { class: "letter-name" }, iso(screen.letter.character || screen.letter.name))),
       h("button", { class: "primary", id: "go", onclick: proceed }, withKey(t("letter.reveal"), t("key.space")))];
-    case "leech": return [h("p", { class: "wrong" }, tn("leech.text", screen.leech.lapses)),
+    case "leech": return screen.leech.suspended
+      ? [h("p", { class: "wrong", id: "leech-suspended" }, tn("leech.suspended", screen.leech.lapses)),
+        h("button", { class: "primary", id: "go", onclick: proceed }, withKey(t("study.go"), t("key.space")))]
+      : [h("p", { class: "wrong" }, tn("leech.text", screen.leech.lapses)),
       h("div", { class: "row" }, h("button", { class: "primary", id: "go", onclick: proceed }, withKey(t("study.go"), t("key.space"))),
         h("button", { id: "leech-suspend", onclick: () => command("suspend") }, withKey(t("study.suspend"), "s")))];
     default: return [];

@@ -2,7 +2,7 @@ import Foundation
 import Git
 import RoteModel
 import RoteStore
-import StudyData
+package import StudyData
 
 /// Progress rows: what planning reads of an entry's progress, in place or from the overlay,
 /// and the layout of a row that the builder writes (`encode(_:entry:firstMark:into:)`).
@@ -109,7 +109,7 @@ extension LaunchIndex {
     }
 
     /// An entry's progress: the overlay's when it has one, else the base row.
-    func progress(ofEntry entry: Int) -> ProgressSummary? { progress(reference: reference(entry)) }
+    package func progress(ofEntry entry: Int) -> ProgressSummary? { progress(reference: reference(entry)) }
 
     func progress(reference entry: Int) -> ProgressSummary? {
         if let added = added(entry) { return added.progress }

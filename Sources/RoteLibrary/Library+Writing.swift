@@ -27,6 +27,9 @@ public struct RecordedReview: Sendable {
     public let outcome: Outcome
     /// Content upgrades that ran first (a deck's version changed since the learner saw it).
     public let upgrades: [DeckUpgrade]
+    /// This review made the entry a leech (`leech_threshold`); the file's status says whether
+    /// its deck's `leech_action` suspended it.
+    public var becameLeech = false
 }
 
 extension Library {
@@ -106,7 +109,9 @@ extension Library {
                 ])
             session.count(grade)
             try git.applySession(session, progress: [written.path: written.data])
-            return RecordedReview(entry: entry, outcome: .recorded(written.file), upgrades: upgrades)
+            var recorded = RecordedReview(entry: entry, outcome: .recorded(written.file), upgrades: upgrades)
+            recorded.becameLeech = written.becameLeech
+            return recorded
         }
     }
 

@@ -186,6 +186,15 @@ public struct ListedEntry: Sendable, Equatable {
     }
 }
 
+/// An entry forgotten as often as its deck's leech threshold (`rote list --leeches`).
+public struct ListedLeech: Sendable, Equatable {
+    public let id: String
+    public let gloss: String
+    public let lapses: Int
+    /// Suspended, by the deck's `leech_action: suspend` or by hand.
+    public let suspended: Bool
+}
+
 extension Library {
     /// The problems of entry files that do not read (each file's first error), which leave
     /// their entries out of every answer until they are fixed; none in a healthy library.
@@ -206,6 +215,32 @@ extension Library {
             if let deck, id != deck, !id.hasPrefix(deck + "/") { return nil }
             return ListedEntry(id: id, gloss: index.gloss(ofEntry: number), status: index.status(ofEntry: number))
         }
+    }
+
+    /// The leeches of a deck or id prefix (all with nil), each by its own deck's threshold,
+    /// most lapses first; ignored entries are left out. Read from the launch index.
+    public func leeches(deck: String?) throws -> [ListedLeech] {
+        let index = try launch().index
+        var thresholds: [String: Int] = [:]
+        var found: [ListedLeech] = []
+        for number in 0..<index.entryCount {
+            let id = index.id(ofEntry: number)
+            if let deck, id != deck, !id.hasPrefix(deck + "/") { continue }
+            guard let progress = index.progress(ofEntry: number), let state = progress.state,
+                progress.status != .ignored
+            else { continue }
+            let deckName = index.deck(ofEntry: number)
+            let threshold =
+                thresholds[deckName]
+                ?? SchedulerSettings.forDeck(decks[deckName], profile: profile, deckName: deckName).leechThreshold
+            thresholds[deckName] = threshold
+            guard state.isLeech(threshold: threshold) else { continue }
+            found.append(
+                ListedLeech(
+                    id: id, gloss: index.gloss(ofEntry: number), lapses: state.lapses,
+                    suspended: progress.status == .suspended))
+        }
+        return found.sorted { $0.lapses != $1.lapses ? $0.lapses > $1.lapses : $0.id < $1.id }
     }
 }
 

@@ -175,10 +175,19 @@ public struct DeckManifest: YAMLCodable {
     public var license: String?
     public var source: String?
     public var scheduler: SchedulerKind
-    /// `learning_steps` / `relearning_steps` in minutes in deck.yaml, kept in seconds: the
-    /// author's steps for this deck (a learner's profile may set its own); nil for the default.
-    public var learningSteps: [Double]?
-    public var relearningSteps: [Double]?
+    /// The author's retention, maximum interval, steps and leech rule for this deck; a
+    /// learner's profile may set its own (`SchedulingChoices`).
+    public var scheduling = SchedulingChoices()
+    /// `learning_steps` / `relearning_steps` in minutes in deck.yaml, kept in seconds; nil for
+    /// the default.
+    public var learningSteps: [Double]? {
+        get { scheduling.learningSteps }
+        set { scheduling.learningSteps = newValue }
+    }
+    public var relearningSteps: [Double]? {
+        get { scheduling.relearningSteps }
+        set { scheduling.relearningSteps = newValue }
+    }
     public var order: Order
     public var unlock: UnlockRule?
     public var anki: AnkiOrigin?
@@ -218,8 +227,7 @@ public struct DeckManifest: YAMLCodable {
         license = reader.string("license")
         source = reader.string("source")
         let schedulerText = reader.string("scheduler") ?? SchedulerKind.fsrs.rawValue
-        learningSteps = reader.minuteSteps("learning_steps")
-        relearningSteps = reader.minuteSteps("relearning_steps")
+        scheduling = SchedulingChoices(reading: &reader)
         let orderText = reader.string("order") ?? Order.listed.rawValue
         if var rule = reader.mapping("unlock") {
             unlock = UnlockRule(
@@ -288,8 +296,7 @@ public struct DeckManifest: YAMLCodable {
         map.add("license", license)
         map.add("source", source)
         map.add("scheduler", .string(scheduler.rawValue))
-        if let learningSteps { map.add("learning_steps", YAMLValue.minuteSteps(learningSteps)) }
-        if let relearningSteps { map.add("relearning_steps", YAMLValue.minuteSteps(relearningSteps)) }
+        scheduling.add(to: &map)
         map.add("order", .string(order.rawValue))
         if let unlock {
             map.add(

@@ -20,4 +20,12 @@ extension MemoryState {
         let half = max((threshold + 1) / 2, 1)
         return (lapses - threshold) % half == 0
     }
+
+    /// Whether a review that took the entry from `lapsesBefore` lapses to `after`'s made it a
+    /// leech, or a leech again at a later milestone: the moment to tell the learner and, when
+    /// the deck's `leech_action` is `suspend`, to suspend it.
+    package static func becameLeech(lapsesBefore: Int, after: MemoryState?, threshold: Int) -> Bool {
+        guard let lapses = after?.lapses, lapses > lapsesBefore else { return false }
+        return isLeechMilestone(lapses: lapses, threshold: threshold)
+    }
 }

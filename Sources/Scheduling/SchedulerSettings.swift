@@ -30,6 +30,8 @@ public struct SchedulerSettings: Sendable, Hashable {
     public let enableFuzzing: Bool
     /// Lapses at which an entry counts as a leech (Anki's 8); 0 turns leeches off.
     public let leechThreshold: Int
+    /// What becomes of a leech: told and listed, or also suspended.
+    public let leechAction: LeechAction
     /// SM-2's own knobs (unused by FSRS).
     public let sm2: SM2Settings
 
@@ -44,7 +46,7 @@ public struct SchedulerSettings: Sendable, Hashable {
         scheduler: .fsrs, parameters: .default, desiredRetention: defaultDesiredRetention,
         learningSteps: defaultLearningSteps, relearningSteps: defaultRelearningSteps,
         maximumInterval: defaultMaximumInterval, enableFuzzing: true,
-        leechThreshold: defaultLeechThreshold, sm2: .anki)
+        leechThreshold: defaultLeechThreshold, leechAction: .tag, sm2: .anki)
 
     /// Builds settings from plain values; every `nil` takes the default.
     ///
@@ -60,6 +62,7 @@ public struct SchedulerSettings: Sendable, Hashable {
         maximumInterval: Int? = nil,
         enableFuzzing: Bool? = nil,
         leechThreshold: Int? = nil,
+        leechAction: LeechAction? = nil,
         sm2: SM2Settings? = nil
     ) throws(SchedulerSettingsError) {
         let checkedParameters = try parameters.map { values throws(SchedulerSettingsError) in
@@ -95,13 +98,13 @@ public struct SchedulerSettings: Sendable, Hashable {
             scheduler: scheduler ?? .fsrs, parameters: checkedParameters ?? .default,
             desiredRetention: retention, learningSteps: learning, relearningSteps: relearning,
             maximumInterval: maximum, enableFuzzing: enableFuzzing ?? true,
-            leechThreshold: leech, sm2: sm2Settings)
+            leechThreshold: leech, leechAction: leechAction ?? .tag, sm2: sm2Settings)
     }
 
     private init(
         scheduler: SchedulerKind, parameters: FSRSParameters, desiredRetention: Double,
         learningSteps: [TimeInterval], relearningSteps: [TimeInterval], maximumInterval: Int,
-        enableFuzzing: Bool, leechThreshold: Int, sm2: SM2Settings
+        enableFuzzing: Bool, leechThreshold: Int, leechAction: LeechAction, sm2: SM2Settings
     ) {
         self.scheduler = scheduler
         self.parameters = parameters
@@ -111,6 +114,7 @@ public struct SchedulerSettings: Sendable, Hashable {
         self.maximumInterval = maximumInterval
         self.enableFuzzing = enableFuzzing
         self.leechThreshold = leechThreshold
+        self.leechAction = leechAction
         self.sm2 = sm2
     }
 
@@ -122,6 +126,6 @@ public struct SchedulerSettings: Sendable, Hashable {
             scheduler: scheduler, parameters: parameters, desiredRetention: desiredRetention,
             learningSteps: learningSteps, relearningSteps: relearningSteps,
             maximumInterval: maximumInterval, enableFuzzing: enabled,
-            leechThreshold: leechThreshold, sm2: sm2)
+            leechThreshold: leechThreshold, leechAction: leechAction, sm2: sm2)
     }
 }

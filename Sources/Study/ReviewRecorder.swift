@@ -1,7 +1,7 @@
 package import Foundation
 package import RoteModel
 package import RoteStore
-import Scheduling
+package import Scheduling
 
 /// Writes answered reviews into progress files the moment they happen — each one atomically,
 /// with the replayed state — so a session killed at any point loses no answered review.
@@ -47,11 +47,21 @@ package struct ReviewRecorder {
         try ReadBeforeRewrite.read(ProgressFile.self, at: progressPath(entry), in: root) ?? ProgressFile(entry: entry)
     }
 
-    /// Appends one review, replays the state, and writes the file. Returns the new file's
-    /// path and bytes (for the session's commit).
+    /// The settings `entry`'s deck schedules with for this learner.
+    package func settings(forEntry entry: String) -> SchedulerSettings {
+        let deck = String(entry.split(separator: "/")[0])
+        return .forDeck(decks[deck], profile: profile, deckName: deck)
+    }
+
+    /// A recorded review: the new file's path and bytes (for the session's commit), the file,
+    /// and whether this review made the entry a leech (suspended too when its deck's
+    /// `leech_action` says so).
+    package typealias Recorded = (path: String, data: Data, file: ProgressFile, becameLeech: Bool)
+
+    /// Appends one review, replays the state, and writes the file.
     @discardableResult
     package func record(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased())
-        throws -> (path: String, data: Data, file: ProgressFile)
+        throws -> Recorded
     {
         let result = try recorded(entry: entry, grade: grade, at: at, ms: ms, id: id)
         try AtomicFile.write(result.data, at: result.path, in: root)
@@ -61,17 +71,23 @@ package struct ReviewRecorder {
     /// The file `record` would write, without writing it — for callers that write it together
     /// with other files, all or nothing (`LibraryGit.apply`).
     package func recorded(entry: String, grade: Grade, at: Date, ms: Int?, id: String = UUID().uuidString.lowercased())
-        throws -> (path: String, data: Data, file: ProgressFile)
+        throws -> Recorded
     {
         try requireConsent(for: entry)
         try Timestamp.checkNotInFuture(at, what: "the review's time")
         var file = try current(entry)
+        let lapsesBefore = file.state?.lapses ?? 0
         file.reviews.append(ReviewEvent(id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device))
         file.reviews.sort(by: ReviewEvent.replayOrder)
-        let deck = String(entry.split(separator: "/")[0])
-        file.state = Scheduler.replay(
-            file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck))
-        return (progressPath(entry), Data(file.render().utf8), file)
+        let settings = settings(forEntry: entry)
+        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: settings)
+        let becameLeech = MemoryState.becameLeech(
+            lapsesBefore: lapsesBefore, after: file.state, threshold: settings.leechThreshold)
+        if becameLeech, settings.leechAction == .suspend, file.status == .active {
+            file.status = .suspended
+            file.statusAt = Timestamp.wholeSeconds(at)
+        }
+        return (progressPath(entry), Data(file.render().utf8), file, becameLeech)
     }
 
     /// Changes the entry's file without adding a review — status, reset, ladder position or
@@ -92,13 +108,9 @@ package struct ReviewRecorder {
         try requireConsent(for: entry)
         var file = try current(entry)
         change(&file)
-        let deck = String(entry.split(separator: "/")[0])
         file.state =
             file.scheduledReviews.isEmpty
-            ? nil
-            : Scheduler.replay(
-                file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck)
-            )
+            ? nil : Scheduler.replay(file.scheduledReviews, entryID: entry, settings: settings(forEntry: entry))
         return (progressPath(entry), Data(file.render().utf8), file)
     }
 
@@ -121,9 +133,7 @@ package struct ReviewRecorder {
     package func undo(entry: String, reviewID: String) throws -> (path: String, data: Data) {
         var file = try current(entry)
         file.reviews.removeAll { $0.id == reviewID }
-        let deck = String(entry.split(separator: "/")[0])
-        file.state = Scheduler.replay(
-            file.scheduledReviews, entryID: entry, settings: .forDeck(decks[deck], profile: profile, deckName: deck))
+        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: settings(forEntry: entry))
         let data = Data(file.render().utf8)
         try AtomicFile.write(data, at: progressPath(entry), in: root)
         return (progressPath(entry), data)

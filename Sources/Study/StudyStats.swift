@@ -128,7 +128,9 @@ public struct StudyStats: Sendable, Equatable {
                     grades: grades, last: marks.last?.at, confidence: confidence)
             }
             guard status == .active, !marks.isEmpty else { return }
-            if (state ?? replayed)?.isLeech() == true { leeches.append(entry) }
+            if (state ?? replayed)?.isLeech(threshold: scheduler.settings.leechThreshold) == true {
+                leeches.append(entry)
+            }
             if let state = state ?? replayed {
                 let offset = max(0, days.day(of: state.due) - today)
                 if offset <= StudyStats.upcomingDays { due[offset] += 1 }

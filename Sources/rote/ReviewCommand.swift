@@ -58,6 +58,13 @@ struct ReviewCommand: ParsableCommand {
             print(
                 "Recorded \(grade.name) for \(recorded.entry.id); next due \(file.state.map { Timestamp.local($0.due) } ?? "—")."
             )
+            if recorded.becameLeech, let lapses = file.state?.lapses {
+                print(
+                    file.status == .suspended
+                        ? "Leech: forgotten \(lapses) times, so it is suspended (its deck's leech_action). Rewrite it, then `rote activate \(recorded.entry.id)` brings it back."
+                        : "Leech: forgotten \(lapses) times. Rewrite it (a mnemonic, a clearer example), or `rote suspend \(recorded.entry.id)` takes it out of study."
+                )
+            }
         }
     }
 }

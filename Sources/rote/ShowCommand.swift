@@ -30,15 +30,17 @@ struct ShowCommand: ParsableCommand {
         }
         let entry = try library.entry(named: id, suffixes: true)
         print(EntryPresenter.describe(entry, deck: library.decks[entry.deck]))
+        let schedule = DeckSchedule(library.decks[entry.deck], profile: library.profile, deckName: entry.deck)
+        let scheduler = Scheduler(settings: schedule.settings)
         let file = library.progress(of: entry.id)
-        let scheduler = Scheduler(
-            settings: .forDeck(library.decks[entry.deck], profile: library.profile, deckName: entry.deck))
         let mastery = file.map {
             Mastery(events: $0.scheduledReviews, entryID: entry.id, at: Date(), scheduler: scheduler)
         }
         print(
             EntryPresenter.describeProgress(
-                file, status: library.status(of: entry), user: library.user, mastery: mastery))
+                file, status: library.status(of: entry), user: library.user, mastery: mastery,
+                leechThreshold: schedule.settings.leechThreshold))
+        print("scheduling (\(entry.deck)): " + ScheduleText.describe(schedule))
         print(
             EntryPresenter.describeQuestions(
                 entry, statistics: library.questionStatistics(under: entry.id)[entry.id] ?? [:]))
@@ -146,7 +148,8 @@ enum EntryPresenter {
     }
 
     static func describeProgress(
-        _ file: ProgressFile?, status: LibraryIndex.Status, user: String, mastery: Mastery? = nil
+        _ file: ProgressFile?, status: LibraryIndex.Status, user: String, mastery: Mastery? = nil,
+        leechThreshold: Int = SchedulerSettings.defaultLeechThreshold
     ) -> String {
         guard let file, !file.reviews.isEmpty else { return "\nprogress (\(user)): \(status.rawValue), never reviewed" }
         var lines = [
@@ -168,9 +171,11 @@ enum EntryPresenter {
                 "  confidence \(mastery.confidence)/100 · mastery \(mastery.level.rawValue.replacingOccurrences(of: "_", with: " "))"
             )
         }
-        if let state = file.state, state.isLeech() {
+        if let state = file.state, state.isLeech(threshold: leechThreshold) {
             lines.append(
-                "  leech: forgotten \(state.lapses) times — rewrite it, or `rote suspend \(file.entry)` takes it out of study"
+                file.status == .suspended
+                    ? "  leech: forgotten \(state.lapses) times, suspended — rewrite it, then `rote activate \(file.entry)` brings it back"
+                    : "  leech: forgotten \(state.lapses) times — rewrite it, or `rote suspend \(file.entry)` takes it out of study"
             )
         }
         for review in file.reviews.suffix(8) {

@@ -17,7 +17,7 @@ struct StatsCommand: ParsableCommand {
         discussion: """
             Everything is derived from your progress and session files; nothing is stored twice: \
             per skill of a skills deck, attempts, right answers, accuracy, when last practised and \
-            mastery; the leeches (entries forgotten 8 times or more). With --questions, each \
+            mastery; the leeches (entries forgotten as often as their deck's leech_threshold, 8 unless set); each deck's scheduling settings and where each comes from (your profile, the deck, or the default). With --questions, each \
             question's times used and average success rate over every learner's sessions, worst \
             first. Once a day it reminds you of a sync older than 7 days and of publisher decks \
             with a newer version (nothing is fetched). Colour is used at a terminal unless \
@@ -90,9 +90,14 @@ struct StatsCommand: ParsableCommand {
         }
         if !stats.leeches.isEmpty {
             print(
-                "\nleeches (forgotten \(SchedulerSettings.defaultLeechThreshold)+ times; rewrite them or `rote suspend ID`):"
+                "\nleeches (forgotten as often as their deck's leech threshold; rewrite them or `rote suspend ID`; `rote list --leeches` lists suspended ones too):"
             )
             for id in stats.leeches { print("  \(id)") }
+        }
+        print("\nscheduling per deck:")
+        for deck in library.deckOrder {
+            let schedule = DeckSchedule(library.decks[deck], profile: library.profile, deckName: deck)
+            print("  \(deck): " + ScheduleText.describe(schedule))
         }
         if !stats.skills.isEmpty {
             print("\nskills:")

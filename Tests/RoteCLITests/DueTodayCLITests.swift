@@ -52,7 +52,12 @@ import Testing
         let beyond =
             plan.stdout.firstMatch(of: /\((\d+) more due beyond today's limit\)/).map { Int($0.output.1)! } ?? 0
         #expect(dueNow + beyond >= 1, "\(zone): words/run is overdue")
-        #expect(later >= 1, "\(zone): the learning step is due later today")
+        // Within ten minutes of midnight in the zone, the step falls due tomorrow.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: zone))
+        if calendar.isDate(now.addingTimeInterval(600), inSameDayAs: now) {
+            #expect(later >= 1, "\(zone): the learning step is due later today")
+        }
         #expect(statsDue == dueNow + beyond + later, "\(zone): stats \(statsDue), plan \(plan.stdout)")
     }
 }

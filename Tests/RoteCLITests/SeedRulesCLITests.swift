@@ -185,7 +185,7 @@ import Testing
         await Shell.run("git", ["add", "-A"], in: lib)
         await Shell.run(
             "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "lapses"], in: lib)
-        #expect(await !rote(["show", "words/run"]).stdout.contains("leech"), "7 lapses are not yet a leech")
+        #expect(await !rote(["show", "words/run"]).stdout.contains("leech: forgotten"), "7 lapses are not yet a leech")
 
         let study = await rote(["study", "words", "--new", "0", "--typed"], input: "wrong\nwrong\nsuspend\n")
         #expect(study.status == 0, "\(study.stderr)\n\(study.stdout)")
@@ -198,7 +198,52 @@ import Testing
         _ = await rote(["activate", "words/run"])
         #expect(
             await rote(["stats"]).stdout.contains(
-                "leeches (forgotten 8+ times; rewrite them or `rote suspend ID`):\n  words/run"))
+                "leeches (forgotten as often as their deck's leech threshold; rewrite them or `rote suspend ID`; `rote list --leeches` lists suspended ones too):\n  words/run"
+            ))
+    }
+
+    /// Issue #37 item 4: with `leech_threshold: 3` and `leech_action: suspend` in deck.yaml, the
+    /// third lapse suspends the entry on its own; study says so, `rote list --leeches` and
+    /// `rote show` name it, and the scheduling line says where the rule came from.
+    @Test func aDecksLeechRuleSuspendsOnTheLapseThatCrossesIt() async throws {
+        directory.write(
+            "corpus/words/deck.yaml",
+            "kind: vocabulary\ntitle: Words\nversion: 1.0.0\norder: rank\nleech_threshold: 3\nleech_action: suspend\n")
+        var reviews = [
+            "  - {id: l0, at: 2026-10-01T09:00:00Z, grade: good}",
+            "  - {id: l1, at: 2026-10-01T09:10:00Z, grade: good}",
+        ]
+        for lapse in 0..<2 {
+            reviews.append("  - {id: a\(lapse), at: 2026-10-\(10 + 2 * lapse)T09:00:00Z, grade: again}")
+            reviews.append("  - {id: g\(lapse), at: 2026-10-\(10 + 2 * lapse)T09:10:00Z, grade: good}")
+        }
+        directory.write(
+            "profiles/ana/progress/words/run.yaml",
+            """
+            entry: words/run
+            status: active
+            state: {phase: review, stability: 1.0, difficulty: 9.0, due: 2026-10-25T09:00:00Z, reps: 6, lapses: 2}
+            reviews:
+            \(reviews.joined(separator: "\n"))
+
+            """)
+        await Shell.run("git", ["add", "-A"], in: lib)
+        await Shell.run(
+            "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "lapses"], in: lib)
+        #expect(await rote(["list", "--leeches"]).stdout.hasPrefix("No leeches"))
+
+        let study = await rote(["study", "words", "--new", "0", "--typed"], input: "wrong\nwrong\n\n")
+        #expect(study.status == 0, "\(study.stderr)\n\(study.stdout)")
+        #expect(study.stdout.contains("Leech: forgotten 3 times, so it is suspended"), "\(study.stdout)")
+        let text = try #require(directory.read("profiles/ana/progress/words/run.yaml"))
+        let file = try #require(ProgressFile.decode(text, path: "run.yaml").0)
+        #expect(file.status == .suspended && file.state?.lapses == 3)
+        let leeches = await rote(["list", "--leeches"])
+        #expect(leeches.stdout.contains("words/run  3 lapses, suspended"), "\(leeches.stdout)")
+        let shown = await rote(["show", "words/run"]).stdout
+        #expect(shown.contains("leech: forgotten 3 times, suspended"), "\(shown)")
+        #expect(shown.contains("leech at 3 lapses, then suspended (the deck's)"), "\(shown)")
+        #expect(await rote(["stats"]).stdout.contains("  words: retention 0.90 (default)"))
     }
 
     /// Seed 001's JSON out and back in: a skills deck exported, removed and imported again

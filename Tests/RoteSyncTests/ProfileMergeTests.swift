@@ -181,4 +181,61 @@ import Testing
         #expect(merged.deckVersions.map(\.0) == ["alphabet", "kjv", "math"], "decks recorded on either side are kept")
         #expect(merged.seenVersion(of: "alphabet") == "1.2.0", "both changed it: the later updated_at wins")
     }
+
+    /// Issue #37 item 1: a learner's choices for one deck merge key by key, decks as a set,
+    /// and the leech keys of `settings` merge like any other.
+    @Test func deckSettingsMergeKeyByKey() throws {
+        let base = Self.base + "deck_settings:\n  med: {desired_retention: 0.9, leech_threshold: 6}\n"
+        let ours = bytes(
+            base.replacingOccurrences(of: "updated_at: 2026-11-20T10:00:00Z", with: "updated_at: 2026-11-20T11:00:00Z")
+                .replacingOccurrences(of: "  fuzz: true\n", with: "  fuzz: true\n  leech_action: suspend\n")
+                .replacingOccurrences(
+                    of: "  med: {desired_retention: 0.9, leech_threshold: 6}\n",
+                    with: "  med: {desired_retention: 0.95, leech_threshold: 6}\n  trivia: {desired_retention: 0.8}\n"))
+        let theirs = bytes(
+            base.replacingOccurrences(of: "updated_at: 2026-11-20T10:00:00Z", with: "updated_at: 2026-11-20T12:00:00Z")
+                .replacingOccurrences(
+                    of: "  med: {desired_retention: 0.9, leech_threshold: 6}\n",
+                    with: "  med: {desired_retention: 0.9, leech_threshold: 4}\n"))
+        let merged = try mergeBothWays(base: bytes(base), ours, theirs)
+        #expect(merged.deckSettings.map(\.0) == ["med", "trivia"])
+        #expect(
+            merged.schedulingChoices(for: "med") == SchedulingChoices(desiredRetention: 0.95, leechThreshold: 4),
+            "each side changed another key of the same deck: both kept")
+        #expect(merged.settings.scheduling.leechAction == .suspend)
+    }
+
+    /// Every key of `settings` survives a merge in which only the other side changed
+    /// something else; a key the merge forgot would be dropped here.
+    @Test func everySettingSurvivesAMergeOfAnUnrelatedChange() throws {
+        let all = """
+            user: ana
+            updated_at: 2026-11-20T10:00:00Z
+            settings:
+              daily_goal: 20
+              new_per_day: 8
+              reviews_per_day: 150
+              working_set: 5
+              desired_retention: 0.92
+              maximum_interval: 400
+              fuzz: false
+              typed_answers: true
+              autoplay_audio: true
+              native_language: ar
+              target_language: en
+              left_handed: true
+              haptics: false
+              last_letter: alphabet/b
+              learning_steps: [1, 10]
+              relearning_steps: [5]
+              leech_threshold: 5
+              leech_action: suspend
+
+            """
+        let theirs = all.replacingOccurrences(of: "daily_goal: 20", with: "daily_goal: 30")
+        let merged = try mergeBothWays(base: bytes(all), bytes(all), bytes(theirs))
+        let expected = try #require(Profile.decode(bytes(theirs), path: "profile.yaml").0)
+        #expect(merged.settings == expected.settings)
+        #expect(Profile.Settings.keys.allSatisfy { all.contains("  \($0):") || $0 == "fsrs_parameters" })
+    }
 }

@@ -29,6 +29,9 @@ public struct Profile: YAMLCodable {
     /// FSRS-6 parameters fitted to this learner's reviews of one deck (`rote optimize --deck`),
     /// by deck name, sorted; they take precedence over `settings.fsrsParameters` for that deck.
     public var deckFSRSParameters: [(String, [Double])]
+    /// The learner's scheduling choices for one deck (`deck_settings`), by deck name, sorted;
+    /// each set value takes the place of `settings`' and the deck's own.
+    public var deckSettings: [(String, SchedulingChoices)]
 
     /// One recorded answer to a consent question (seed 004: reflections are religious data).
     public struct Consent: Sendable, Equatable {
@@ -52,8 +55,17 @@ public struct Profile: YAMLCodable {
         public var reviewsPerDay: Int?
         /// Seed 004's working-set budget: entries in acquisition at once.
         public var workingSet: Int?
-        public var desiredRetention: Double?
-        public var maximumInterval: Int?
+        /// The learner's retention, maximum interval, steps and leech rule for every deck;
+        /// a deck's own `deck_settings` take their place (`SchedulingChoices`).
+        public var scheduling = SchedulingChoices()
+        public var desiredRetention: Double? {
+            get { scheduling.desiredRetention }
+            set { scheduling.desiredRetention = newValue }
+        }
+        public var maximumInterval: Int? {
+            get { scheduling.maximumInterval }
+            set { scheduling.maximumInterval = newValue }
+        }
         public var fuzz: Bool?
         public var typedAnswers: Bool?
         /// An entry's audio plays by itself when its card or question is shown.
@@ -68,16 +80,22 @@ public struct Profile: YAMLCodable {
         public var fsrsParameters: [Double]?
         /// Learning and relearning steps in seconds (`learning_steps: [0, 10, 45]`, minutes,
         /// in the file); they take the place of a deck's own, nil for the deck's or the default.
-        public var learningSteps: [Double]?
-        public var relearningSteps: [Double]?
+        public var learningSteps: [Double]? {
+            get { scheduling.learningSteps }
+            set { scheduling.learningSteps = newValue }
+        }
+        public var relearningSteps: [Double]? {
+            get { scheduling.relearningSteps }
+            set { scheduling.relearningSteps = newValue }
+        }
 
         public init() {}
 
-        static let keys = [
+        package static let keys = [
             "daily_goal", "new_per_day", "reviews_per_day", "working_set", "desired_retention", "maximum_interval",
             "fuzz", "typed_answers", "autoplay_audio", "native_language", "target_language", "left_handed", "haptics",
             "last_letter",
-            "fsrs_parameters", "learning_steps", "relearning_steps",
+            "fsrs_parameters", "learning_steps", "relearning_steps", "leech_threshold", "leech_action",
         ]
     }
 
@@ -93,6 +111,19 @@ public struct Profile: YAMLCodable {
         self.consent = []
         self.deckVersions = []
         self.deckFSRSParameters = []
+        self.deckSettings = []
+    }
+
+    /// The learner's choices for `deck` alone (empty when none).
+    public func schedulingChoices(for deck: String?) -> SchedulingChoices {
+        deck.flatMap { name in deckSettings.first { $0.0 == name }?.1 } ?? SchedulingChoices()
+    }
+
+    /// Records the learner's choices for `deck` (empty removes them), keeping the list sorted.
+    public mutating func setSchedulingChoices(_ choices: SchedulingChoices, for deck: String) {
+        deckSettings.removeAll { $0.0 == deck }
+        if !choices.isEmpty { deckSettings.append((deck, choices)) }
+        deckSettings.sort { $0.0 < $1.0 }
     }
 
     /// The fitted FSRS parameters that schedule `deck` for this learner: the deck's own, else
@@ -146,8 +177,6 @@ public struct Profile: YAMLCodable {
             settings.newPerDay = values.int("new_per_day")
             settings.reviewsPerDay = values.int("reviews_per_day")
             settings.workingSet = values.int("working_set")
-            settings.desiredRetention = values.double("desired_retention")
-            settings.maximumInterval = values.int("maximum_interval")
             settings.fuzz = values.bool("fuzz")
             settings.typedAnswers = values.bool("typed_answers")
             settings.autoplayAudio = values.bool("autoplay_audio")
@@ -158,18 +187,10 @@ public struct Profile: YAMLCodable {
             settings.lastLetter = values.string("last_letter")
             settings.fsrsParameters = Profile.fsrsParameters(
                 &values, "fsrs_parameters", label: "settings.fsrs_parameters")
-            settings.learningSteps = values.minuteSteps("learning_steps")
-            settings.relearningSteps = values.minuteSteps("relearning_steps")
-            if let retention = settings.desiredRetention, !(0.7...0.99).contains(retention) {
-                values.error("desired_retention", "desired_retention \(retention) is outside 0.70…0.99")
-                settings.desiredRetention = nil
-            }
-            // Zero or less would plan no study at all (or, for maximum_interval, make the
-            // scheduler fall back silently): a typo, never a choice, so check says so.
+            // Zero or less would plan no study at all: a typo, never a choice, so check says so.
             for (key, path, fallback) in [
                 ("new_per_day", \Settings.newPerDay, "10"), ("reviews_per_day", \Settings.reviewsPerDay, "200"),
                 ("working_set", \Settings.workingSet, "no cap"),
-                ("maximum_interval", \Settings.maximumInterval, "36500 days"),
             ] as [(String, WritableKeyPath<Settings, Int?>, String)] {
                 guard let value = settings[keyPath: path], value < 1 else { continue }
                 values.error(
@@ -178,6 +199,7 @@ public struct Profile: YAMLCodable {
                 )
                 settings[keyPath: path] = nil
             }
+            settings.scheduling = SchedulingChoices(reading: &values)
             reader.absorb(values)
         }
         lexicalRank = reader.int("lexical_rank")
@@ -231,6 +253,17 @@ public struct Profile: YAMLCodable {
             reader.absorb(decks)
             deckFSRSParameters.sort { $0.0 < $1.0 }
         }
+        deckSettings = []
+        if var decks = reader.mapping("deck_settings") {
+            for deck in decks.keys {
+                guard var values = decks.mapping(deck) else { continue }
+                let choices = SchedulingChoices(reading: &values)
+                decks.absorb(values)
+                if !choices.isEmpty { deckSettings.append((deck, choices)) }
+            }
+            reader.absorb(decks)
+            deckSettings.sort { $0.0 < $1.0 }
+        }
         guard let user else { return nil }
         self.user = user
     }
@@ -259,6 +292,8 @@ public struct Profile: YAMLCodable {
         values.add("fsrs_parameters", settings.fsrsParameters.map(Profile.parameterList))
         values.add("learning_steps", settings.learningSteps.map(YAMLValue.minuteSteps))
         values.add("relearning_steps", settings.relearningSteps.map(YAMLValue.minuteSteps))
+        values.add("leech_threshold", settings.scheduling.leechThreshold)
+        values.add("leech_action", settings.scheduling.leechAction?.rawValue)
         map.add("settings", values.build())
         map.add("lexical_rank", lexicalRank)
         map.add("interests", .map(interests.map { ($0.0, .double($0.1)) }, flow: false))
@@ -282,6 +317,14 @@ public struct Profile: YAMLCodable {
         map.add("deck_versions", .map(deckVersions.map { ($0.0, .string($0.1)) }, flow: false))
         map.add(
             "deck_fsrs_parameters", .map(deckFSRSParameters.map { ($0.0, Profile.parameterList($0.1)) }, flow: false))
+        map.add(
+            "deck_settings",
+            .map(
+                deckSettings.map { deck, choices in
+                    var values = YAMLMapBuilder()
+                    choices.add(to: &values)
+                    return (deck, values.build(flow: true))
+                }, flow: false))
         return map.build()
     }
 
@@ -295,6 +338,7 @@ public struct Profile: YAMLCodable {
             && lhs.cycleCount == rhs.cycleCount
             && lhs.deckVersions.elementsEqual(rhs.deckVersions, by: ==)
             && lhs.deckFSRSParameters.elementsEqual(rhs.deckFSRSParameters, by: ==)
+            && lhs.deckSettings.elementsEqual(rhs.deckSettings, by: ==)
     }
 }
 

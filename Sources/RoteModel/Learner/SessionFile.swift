@@ -52,9 +52,13 @@ public struct SessionFile: YAMLCodable {
     /// The attempts that answered something.
     public var answers: [Attempt] { attempts.filter { !Self.stepsWithoutAnswer.contains($0.question) } }
 
-    /// The passages whose acquisition ladder this session practised.
+    /// The passages whose acquisition ladder this session practised: attempts at a rung.
+    /// `review` is the ladder's top, not a rung, and the question every `rote review` records.
     public var passagesPractised: Int {
-        Set(attempts.lazy.filter { ProgressFile.LadderPosition.levels.contains($0.question) }.map(\.entry)).count
+        Set(
+            attempts.lazy.filter { $0.question != "review" && ProgressFile.LadderPosition.levels.contains($0.question) }
+                .map(\.entry)
+        ).count
     }
 
     public static func score(of attempts: [Attempt]) -> Double? {

@@ -44,7 +44,8 @@ public struct MappingReader {
 
     public func has(_ key: String) -> Bool { keyList.contains(key) }
 
-    private func label(_ key: String) -> String { context.isEmpty ? key : "\(context).\(key)" }
+    /// The key as a reader finds it in the file: `settings.desired_retention`.
+    public func label(_ key: String) -> String { context.isEmpty ? key : "\(context).\(key)" }
 
     /// The raw node of a key, marking it as known.
     public mutating func value(_ key: String, required: Bool = false) -> YAMLNode? {

@@ -59,6 +59,8 @@ package enum ProfileMerge {
         merged.deckVersions = mergeDeckVersions(base?.deckVersions ?? [], ours.deckVersions, theirs.deckVersions, pick)
         merged.deckFSRSParameters = mergeDeckParameters(
             base?.deckFSRSParameters ?? [], ours.deckFSRSParameters, theirs.deckFSRSParameters, pick)
+        merged.deckSettings = mergeDeckSettings(
+            base?.deckSettings ?? [], ours.deckSettings, theirs.deckSettings, pick)
         return merged
     }
 
@@ -82,10 +84,10 @@ package enum ProfileMerge {
         merged.newPerDay = int(\.newPerDay)
         merged.reviewsPerDay = int(\.reviewsPerDay)
         merged.workingSet = int(\.workingSet)
-        merged.desiredRetention = double(\.desiredRetention)
-        merged.maximumInterval = int(\.maximumInterval)
+        merged.scheduling = mergeChoices(base.scheduling, ours.scheduling, theirs.scheduling, pick)
         merged.fuzz = bool(\.fuzz)
         merged.typedAnswers = bool(\.typedAnswers)
+        merged.autoplayAudio = bool(\.autoplayAudio)
         merged.nativeLanguage = string(\.nativeLanguage)
         merged.targetLanguage = string(\.targetLanguage)
         merged.leftHanded = bool(\.leftHanded)
@@ -94,12 +96,43 @@ package enum ProfileMerge {
         // One fit is one value: two devices' fits are never mixed weight by weight.
         merged.fsrsParameters = pick.value(
             base.fsrsParameters, ours.fsrsParameters, theirs.fsrsParameters, text: parameterText)
-        // A list of steps is one value, as a fit is.
-        merged.learningSteps = pick.value(
-            base.learningSteps, ours.learningSteps, theirs.learningSteps, text: parameterText)
-        merged.relearningSteps = pick.value(
-            base.relearningSteps, ours.relearningSteps, theirs.relearningSteps, text: parameterText)
         return merged
+    }
+
+    /// Scheduling choices key-wise: a list of steps is one value, as a fit is.
+    static func mergeChoices(
+        _ base: SchedulingChoices, _ ours: SchedulingChoices, _ theirs: SchedulingChoices, _ pick: KeyMerger
+    ) -> SchedulingChoices {
+        SchedulingChoices(
+            desiredRetention: pick.value(
+                base.desiredRetention, ours.desiredRetention, theirs.desiredRetention, text: YAMLValue.format),
+            maximumInterval: pick.value(
+                base.maximumInterval, ours.maximumInterval, theirs.maximumInterval, text: String.init),
+            learningSteps: pick.value(
+                base.learningSteps, ours.learningSteps, theirs.learningSteps, text: parameterText),
+            relearningSteps: pick.value(
+                base.relearningSteps, ours.relearningSteps, theirs.relearningSteps, text: parameterText),
+            leechThreshold: pick.value(
+                base.leechThreshold, ours.leechThreshold, theirs.leechThreshold, text: String.init),
+            leechAction: pick.value(base.leechAction, ours.leechAction, theirs.leechAction, text: \.rawValue))
+    }
+
+    /// Each deck's choices key-wise, decks as a set; sorted by deck name. A deck whose
+    /// choices merge to nothing is left out, as the profile's reader does.
+    static func mergeDeckSettings(
+        _ base: [(String, SchedulingChoices)], _ ours: [(String, SchedulingChoices)],
+        _ theirs: [(String, SchedulingChoices)], _ pick: KeyMerger
+    ) -> [(String, SchedulingChoices)] {
+        let baseChoices = Dictionary(base, uniquingKeysWith: { first, _ in first })
+        let oursChoices = Dictionary(ours, uniquingKeysWith: { first, _ in first })
+        let theirsChoices = Dictionary(theirs, uniquingKeysWith: { first, _ in first })
+        let decks = mergeSet(base.map(\.0), ours.map(\.0), theirs.map(\.0))
+        return decks.sorted().compactMap { deck in
+            let merged = mergeChoices(
+                baseChoices[deck] ?? SchedulingChoices(), oursChoices[deck] ?? SchedulingChoices(),
+                theirsChoices[deck] ?? SchedulingChoices(), pick)
+            return merged.isEmpty ? nil : (deck, merged)
+        }
     }
 
     /// Names (interests' topics, `new_shares`' decks) as a set (adds and removes of both

@@ -130,6 +130,11 @@ package struct StudyConsoleDriver {
                     style: .dim)
                 return try ask("save your reflections? (y/n)", .yesNo) { .consent(Self.isYes($0)) }
             }
+        case let .leech(leech) where leech.suspended:
+            console.show(
+                "Leech: forgotten \(leech.lapses) times, so it is suspended (this deck's leech rule). Rewrite it (a mnemonic, a clearer example), then `rote activate` brings it back.",
+                style: .wrong)
+            return try ask("Enter goes on", .reveal) { _ in .proceed }
         case let .leech(leech):
             console.show(
                 "Leech: forgotten \(leech.lapses) times. Rewrite it (a mnemonic, a clearer example) or suspend it.",

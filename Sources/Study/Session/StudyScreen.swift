@@ -202,6 +202,9 @@ public struct StudyScreen: Sendable, Equatable, Codable {
 
     public struct Leech: Sendable, Equatable, Codable {
         public var lapses: Int
+        /// True when the deck's leech rule suspended it: the screen says so and offers no
+        /// suspend.
+        public var suspended: Bool
     }
 
     public struct Summary: Sendable, Equatable, Codable {

@@ -104,7 +104,8 @@ public final class StudySession {
         case recall
         case reflectionConsent
         case reflection
-        case leech(lapses: Int)
+        /// `suspended`: the deck's `leech_action: suspend` took it out of study.
+        case leech(lapses: Int, suspended: Bool)
     }
 
     /// The entry on screen and how far its visit has gone.
@@ -586,7 +587,9 @@ public final class StudySession {
         } else {
             state.reviewIDs.insert(entry.id)
         }
-        if grade == .again, visit.visit.tries < 2, !state.statusChanges.contains(where: { $0.entry == entry.id }) {
+        if grade == .again, visit.visit.tries < 2, result.file.status == .active,
+            !state.statusChanges.contains(where: { $0.entry == entry.id })
+        {
             state.queue.insert(
                 Visit(id: entry.id, tries: visit.visit.tries + 1, isNew: false), at: min(state.queue.count, 3))
         } else {
@@ -596,8 +599,8 @@ public final class StudySession {
         state.notices.append(.graded(grade, next: result.file.state?.due))
         visit.graded = grade
         state.visit = visit
-        if grade == .again, let lapses = result.file.state?.lapses, MemoryState.isLeechMilestone(lapses: lapses) {
-            enter(.leech(lapses: lapses), now: now)
+        if result.becameLeech, let lapses = result.file.state?.lapses {
+            enter(.leech(lapses: lapses, suspended: result.file.status == .suspended), now: now)
             return
         }
         try nextVisit(now: now)
@@ -778,8 +781,8 @@ public final class StudySession {
         case .rung, .recall, .reflectionConsent, .reflection:
             guard case let .passage(passage) = entry.content else { return .summary(.empty) }
             return passageContent(visit, entry, passage)
-        case let .leech(lapses):
-            return .leech(.init(lapses: lapses))
+        case let .leech(lapses, suspended):
+            return .leech(.init(lapses: lapses, suspended: suspended))
         }
     }
 
