@@ -31,7 +31,10 @@ import { ui } from "./dom.js";
 /** @typedef {{due_today: number, forecast: number[], reviews_per_day: number[], heat_levels: number[],
  *  current_streak: number, longest_streak: number, daily_goal: number, reviews_today: number, retention_reviews: number,
  *  retention_achieved?: number, retention_desired: number, mastery: {deck: string, title: string, levels: {level: string, count: number}[]}[],
- *  skills: SkillRow[], leeches: {id: string, gloss: string, lapses: number}[]}} Stats */
+ *  skills: SkillRow[], leeches: {id: string, gloss: string, lapses: number}[],
+ *  schedules: {deck: string, title: string, fsrs: boolean, desired_retention: number, retention_source: string,
+ *    maximum_interval: number, leech_threshold: number, leech_action: "tag"|"suspend", leech_source: string,
+ *    parameters: "deck"|"learner"|"default"}[]}} Stats */
 /** @typedef {{id: string, character: string, name: string, glyph: string, strokes: number[][][], tips: string[],
  *  unlocked: boolean, best?: number, attempts: number, passes_done: number}} Letter */
 /** @typedef {{deck: string, pass_score: number, passes: number, pass_mode: string, left_handed?: boolean,

@@ -15,6 +15,14 @@ export function t(key, values) {
  *  deck kind, a mastery level), which the page words itself when it knows them. */
 export const tMaybe = key => ui.strings[key];
 
+/** The text for a count: the key's plural form in the UI's language (`.one`, `.few`, …),
+ *  else its `.other`, with `{count}` in the UI's digits. */
+export function tn(key, count, values = {}) {
+  const form = new Intl.PluralRules(ui.lang).select(count);
+  const chosen = tMaybe(`${key}.${form}`) !== undefined ? `${key}.${form}` : `${key}.other`;
+  return t(chosen, { count: num(count), ...values });
+}
+
 /** A number in the page's language (Arabic-Indic digits in Arabic). */
 export const num = (value, options) => new Intl.NumberFormat(ui.lang, options).format(value);
 

@@ -2,7 +2,7 @@
 // (`rote simulate`), streaks, mastery per deck, skills and leeches. Charts are SVG whose colours are the stylesheet's, laid out
 // from the inline start, so they mirror in a right-to-left page.
 import { api } from "./api.js";
-import { date, h, iso, num, render, t, tMaybe, ui } from "./dom.js";
+import { date, h, iso, num, render, t, tMaybe, tn, ui } from "./dom.js";
 
 const masteryLevels = ["starting", "learning", "getting_there", "strong", "mastered"];
 export const masteryName = level => tMaybe("mastery." + level) ?? level;
@@ -101,6 +101,19 @@ function mastery(stats) {
   }));
 }
 
+/** Each deck's retention, leech rule and FSRS parameters, with where each came from. */
+function schedules(stats) {
+  return h("ul", { class: "plain", id: "schedules" }, stats.schedules.map(deck => {
+    const retention = deck.fsrs
+      ? [t("stats.scheduleRetention", { retention: num(deck.desired_retention, { style: "percent" }) }), " (", t("stats.source." + deck.retention_source), ")"]
+      : [t("stats.scheduleSm2")];
+    const leech = deck.leech_threshold === 0 ? t("stats.scheduleNoLeeches")
+      : tn(deck.leech_action === "suspend" ? "stats.scheduleLeechSuspend" : "stats.scheduleLeechTag", deck.leech_threshold);
+    return h("li", { "data-deck": deck.deck }, h("strong", {}, iso(deck.title)), " · ", ...retention, " · ", leech,
+      " (", t("stats.source." + deck.leech_source), ")", deck.fsrs ? [" · ", t("stats.parameters." + deck.parameters)] : []);
+  }));
+}
+
 function skills(stats) {
   if (!stats.skills.length) return h("p", { class: "muted", id: "skills-none" }, t("stats.noSkills"));
   return h("ul", { class: "plain", id: "skills" }, stats.skills.map(skill => h("li", { class: "skill", "data-skill": skill.skill },
@@ -188,7 +201,8 @@ export async function showStats() {
     simulationCard,
     h("div", { class: "card" }, h("h2", {}, t("stats.mastery")), mastery(stats)),
     h("div", { class: "card" }, h("h2", {}, t("stats.skills")), skills(stats)),
-    h("div", { class: "card" }, h("h2", {}, t("stats.leeches")), h("p", { class: "muted" }, t("stats.leechesHelp")), leeches(stats)));
+    h("div", { class: "card" }, h("h2", {}, t("stats.leeches")), h("p", { class: "muted" }, t("stats.leechesHelp")), leeches(stats)),
+    h("div", { class: "card" }, h("h2", {}, t("stats.scheduling")), h("p", { class: "muted" }, t("stats.schedulingHelp")), schedules(stats)));
   // The simulation takes longer than the rest; the page is usable before it is drawn.
   await simulation(simulationCard);
 }

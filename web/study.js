@@ -2,7 +2,7 @@
 // session"), drawn in the page's language, and one request per action. What is asked and how
 // it is graded is the session's (`StudySession`); this page only draws its screens.
 import { api } from "./api.js";
-import { h, iso, main, num, render, t, tMaybe, ui } from "./dom.js";
+import { h, iso, main, num, render, t, tMaybe, tn, ui } from "./dom.js";
 import { letterTemplate } from "./letters.js";
 import { mediaBlock, playMedia } from "./media.js";
 import { state } from "./state.js";
@@ -51,12 +51,6 @@ function relative(when) {
 }
 
 /** The text for a count, in the plural form the page's language takes (`key.one`, `key.other`…). */
-function tn(key, count, values = {}) {
-  const form = new Intl.PluralRules(ui.lang).select(count);
-  const chosen = tMaybe(`${key}.${form}`) !== undefined ? `${key}.${form}` : `${key}.other`;
-  return t(chosen, { count: num(count), ...values });
-}
-
 function noticeText(notice) {
   switch (notice.kind) {
     case "graded": return t("notice.graded", { grade: t("study." + notice.grade) }) + (notice.next ? " · " + t("notice.next", { when: relative(notice.next) }) : "");

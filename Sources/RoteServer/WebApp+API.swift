@@ -248,6 +248,11 @@ extension WebApp {
                 .init(
                     id: id, gloss: (try? library.entry(named: id).gloss) ?? id,
                     lapses: library.progress(of: id)?.state?.lapses ?? 0)
+            },
+            schedules: library.deckOrder.map { deck in
+                StatsAnswer.Schedule(
+                    deck: deck, title: library.decks[deck]?.title ?? deck,
+                    DeckSchedule(library.decks[deck], profile: library.profile, deckName: deck))
             })
     }
 
@@ -357,10 +362,49 @@ struct StatsAnswer: Encodable {
         var mastery: String
         var questions: Int
     }
-    /// An entry forgotten `SchedulerSettings.defaultLeechThreshold` times or more.
+    /// An entry forgotten as often as its deck's leech threshold.
     struct Leech: Encodable {
         var id, gloss: String
         var lapses: Int
+    }
+    /// The settings a deck schedules with and where each came from (`DeckSchedule`), as
+    /// `rote stats` lists them: sources are `learner_for_deck`, `learner`, `deck`, `default`;
+    /// parameters `deck`, `learner` or `default`.
+    struct Schedule: Encodable {
+        var deck, title: String
+        var fsrs: Bool
+        var desiredRetention: Double
+        var retentionSource: String
+        var maximumInterval: Int
+        var leechThreshold: Int
+        var leechAction: String
+        var leechSource: String
+        var parameters: String
+
+        init(deck: String, title: String, _ schedule: DeckSchedule) {
+            func name(_ source: DeckSchedule.Source) -> String {
+                switch source {
+                case .learnerForDeck: "learner_for_deck"
+                case .learner: "learner"
+                case .deck: "deck"
+                case .standard: "default"
+                }
+            }
+            self.deck = deck
+            self.title = title
+            fsrs = schedule.settings.scheduler == .fsrs
+            desiredRetention = schedule.settings.desiredRetention
+            retentionSource = name(schedule.retention)
+            maximumInterval = schedule.settings.maximumInterval
+            leechThreshold = schedule.settings.leechThreshold
+            leechAction = schedule.settings.leechAction.rawValue
+            leechSource = name(schedule.leech)
+            switch schedule.parameters {
+            case .fittedToDeck: parameters = "deck"
+            case .fittedToLearner: parameters = "learner"
+            case .standard: parameters = "default"
+            }
+        }
     }
     var dueToday: Int
     /// Due reviews per day, today first, for the next 30 days.
@@ -375,6 +419,7 @@ struct StatsAnswer: Encodable {
     var mastery: [DeckMastery]
     var skills: [SkillRow]
     var leeches: [Leech]
+    var schedules: [Schedule]
 }
 
 struct LettersAnswer: Encodable {

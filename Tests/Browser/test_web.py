@@ -677,10 +677,14 @@ class WebTests(unittest.TestCase):
         row = self.find(f"#skills [data-skill='{skill.group(1)}']")
         self.assertIn(f"{skill.group(2)} answered", row.text)
         self.assertNotIn(skill.group(1), row.text, "the skill's title, not its path")
-        self.assertIn("english-a1/run", stats.split("leeches")[1])
+        self.assertIn("\n  english-a1/run\n", stats.split("\nleeches")[1])
         leech = self.find("#leeches a[href='#/entry/english-a1/run']")
         self.assertIn("run", leech.text)
         self.assertIn("forgotten 8 times", self.find("#leeches").text)
+        # Each deck's scheduling: english-a1's learning steps are its own, the rest defaults.
+        english = self.find("#schedules [data-deck='english-a1']")
+        self.assertIn("aims for 90% recall (default)", english.text)
+        self.assertIn("a leech after 8 lapses, kept in study (default)", english.text)
         self.shoot("stats-with-data-1280")
 
 

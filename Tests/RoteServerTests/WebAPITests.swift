@@ -601,6 +601,12 @@ import WebPages
             #expect((stats["reviews_per_day"] as? [Int])?.count == 90)
             #expect((stats["heat_levels"] as? [Int])?.allSatisfy { (0...4).contains($0) } == true)
             #expect(stats["skills"] as? [Any] != nil && stats["leeches"] as? [Any] != nil)
+            // english-a1's learning steps are its deck's; nothing here sets a retention.
+            let schedules = try #require(stats["schedules"] as? [[String: Any]])
+            let english = try #require(schedules.first { $0["deck"] as? String == "english-a1" })
+            #expect(english["desired_retention"] as? Double == 0.9)
+            #expect(english["leech_threshold"] as? Int == 8 && english["leech_action"] as? String == "tag")
+            #expect(english["parameters"] as? String == "default")
         }
     }
 
