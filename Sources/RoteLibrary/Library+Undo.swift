@@ -43,12 +43,17 @@ extension Library {
     }
 
     /// Takes back the learner's last session or single write in one commit (see above);
-    /// with `dryRun`, only says what it would take back. Throws `.notFound` when there is
+    /// with `dryRun`, only says what it would take back. With `session`, only when the last
+    /// write is that study session (its `Rote-Session` id): a button under a session's
+    /// summary must not undo something else. Throws `.notFound` when there is
     /// nothing of the learner's to undo, `.wrongKind` when the commit changed files outside
     /// the learner's folder or erased them, and `.dependedOn` naming the later change that
     /// depends on it.
-    public func undo(dryRun: Bool = false, now: Date = Date()) throws -> Undo {
+    public func undo(session: String? = nil, dryRun: Bool = false, now: Date = Date()) throws -> Undo {
         try requireProfile()
+        // The last write must be in the history to be found: behind-the-write commits
+        // (`rote serve`) are made first.
+        commits?.waitForCommits()
         return try write(purpose: "undo") { git in
             let repository = git.repository
             guard let head = try repository.headCommit() else {
@@ -62,6 +67,14 @@ extension Library {
                 )
             }
             let label = Self.describe(target)
+            if let session,
+                SessionCommitMessage.trailer(SessionCommitMessage.sessionTrailer, in: target.message) != session
+            {
+                throw LibraryError(
+                    .dependedOn,
+                    "That session is no longer your last write (\(label) is), or it is undone already; `rote undo` takes back the newest first."
+                )
+            }
             if SessionCommitMessage.trailer(SessionCommitMessage.erasureTrailer, in: target.message) != nil {
                 throw LibraryError(.wrongKind, "Cannot undo \(label): it is an erasure (`rote forget`).")
             }
@@ -110,8 +123,10 @@ extension Library {
                 let laterReview = present.reviews.contains { review in
                     !ids.contains(review.id) && review.undone == nil && firstAdded.map { review.at >= $0 } ?? false
                 }
-                guard !laterReview, present.status == committed.status, present.statusAt == committed.statusAt,
-                    present.resetAt == committed.resetAt, present.ladder == committed.ladder,
+                // `status_at` alone may have moved since: an undo of a later write sets it when
+                // it puts a status back, and leaves the status as this commit left it.
+                guard !laterReview, present.status == committed.status, present.resetAt == committed.resetAt,
+                    present.ladder == committed.ladder,
                     present.reflection == committed.reflection
                 else { try refuse() }
                 var file = present
@@ -121,15 +136,16 @@ extension Library {
                     result.reviewsUndone += 1
                 }
                 let kept = Set(file.reviews.map(\.id))
-                let removed = (earlier?.reviews ?? []).filter { !kept.contains($0.id) }
+                // Those this commit removed (not those a later change did).
+                let removed = (earlier?.reviews ?? []).filter { !ids.contains($0.id) && !kept.contains($0.id) }
                 file.reviews = (file.reviews + removed).sorted(by: ReviewEvent.replayOrder)
                 result.reviewsRestored += removed.count
                 let old = earlier ?? ProgressFile(entry: committed.entry)
-                if old.status != committed.status || old.statusAt != committed.statusAt {
+                if old.status != committed.status {
                     // The undo is the latest word on the status, so a merge with a device
                     // that still has the undone one keeps it (last writer wins by status_at).
                     file.status = old.status
-                    file.statusAt = old.status != committed.status ? undoneAt : old.statusAt
+                    file.statusAt = undoneAt
                 }
                 file.resetAt = old.resetAt
                 file.ladder = old.ladder

@@ -15,7 +15,8 @@ public struct ProgressSummary: Sendable, Equatable {
     public static let millisecondsLimit = 5
 
     public var status: ProgressFile.Status
-    /// Every review in the file, including those before a reset.
+    /// Every review in the file, including those before a reset; not those `rote undo` marked
+    /// `undone`, which count nowhere.
     public var reviewCount: Int
     public var firstReviewAt: Date?
     /// The last `recentLimit` review times, oldest first.
