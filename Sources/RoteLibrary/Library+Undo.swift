@@ -107,7 +107,8 @@ extension Library {
                 func refuse() throws -> Never {
                     throw try Self.dependedOn(label, path: path, log: log, until: target, repository: repository)
                 }
-                guard LibraryPaths.isProgress(path) else {
+                // A progress file the commit removed comes back like any other file.
+                guard LibraryPaths.isProgress(path), then != nil else {
                     guard current == then else { try refuse() }
                     changes[path] = try blob(before, path)
                     result.restored.append(path)
