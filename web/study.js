@@ -246,9 +246,15 @@ function drawSummary(screen) {
     if (s.status_changes) lines.push(tn("summary.statusChanges", s.status_changes));
   }
   if (s.passages_left_out) lines.push(withName(t("notice.passages_left_out")));
+  // Takes the saved session back (`rote undo`): one new commit, its entries due as before.
+  const undo = s.saved && s.session ? h("button", { id: "undo-session", onclick: async () => {
+    undo.disabled = true;
+    const result = await api("/api/session/undo", { session: s.session }).catch(() => null);
+    undo.replaceWith(h("p", { id: "session-undone" }, result ? tn("summary.undone", result.reviews) : t("summary.undoRefused")));
+  } }, t("summary.undo")) : null;
   render(h("h1", {}, t("study.finished")),
     h("div", { class: "card", id: "summary" }, screen.notices.map(notice => h("p", { class: "muted small notice" }, noticeText(notice))), lines.map(line => h("p", {}, line))),
-    h("button", { class: "primary", onclick: () => { location.hash = "#/today"; } }, t("study.back")));
+    h("div", { class: "row" }, h("button", { class: "primary", onclick: () => { location.hash = "#/today"; } }, t("study.back")), undo));
 }
 
 /** A typed answer; with `recall`, each word is marked against the passage as it is typed,

@@ -81,6 +81,8 @@ extension Library {
         public var date: Date
         /// Committed by a recovery after the session was interrupted.
         public var recovered: Bool
+        /// Taken back by a later `rote undo` (its `Rote-Undo` names this commit).
+        public var undone = false
     }
 
     /// The study sessions in the history, newest first: this learner's, or everyone's with
@@ -90,9 +92,13 @@ extension Library {
             let repository = try Self.repository(at: root)
             guard let head = try repository.headCommit() else { return [] }
             var sessions: [SessionCommit] = []
+            var undone = Set<String>()
             for commit in try repository.log(from: head.id) {
                 if let limit, sessions.count >= limit { break }
                 let message = commit.message
+                if let target = SessionCommitMessage.trailer(SessionCommitMessage.undoTrailer, in: message) {
+                    undone.insert(target)
+                }
                 guard SessionCommitMessage.trailer(SessionCommitMessage.sessionTrailer, in: message) != nil else {
                     continue
                 }
@@ -106,7 +112,7 @@ extension Library {
                             ? String(commit.summary.dropFirst(7)) : commit.summary,
                         date: commit.authorTime,
                         recovered: SessionCommitMessage.trailer(SessionCommitMessage.recoveredTrailer, in: message)
-                            != nil))
+                            != nil, undone: undone.contains(commit.id.hex)))
             }
             return sessions
         }

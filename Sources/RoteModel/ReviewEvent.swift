@@ -26,14 +26,22 @@ public struct ReviewEvent: Sendable, Hashable {
     /// (seed 002's warm start, `rote calibrate`) or `known` (`rote known`). It schedules like
     /// any review; `rote calibrate --undo` removes the calibration ones.
     public var synthetic: String?
+    /// When `rote undo` took the review back (`undone:`): it stays in the history, marked, but
+    /// schedules nothing and counts nowhere (replay, stats, the optimiser). A merge keeps the
+    /// mark once either side has it (the earlier time when both do).
+    public var undone: Date?
 
-    public init(id: String, at: Date, grade: Grade, ms: Int? = nil, device: String? = nil, synthetic: String? = nil) {
+    public init(
+        id: String, at: Date, grade: Grade, ms: Int? = nil, device: String? = nil, synthetic: String? = nil,
+        undone: Date? = nil
+    ) {
         self.id = id
         self.at = at
         self.grade = grade
         self.ms = ms
         self.device = device
         self.synthetic = synthetic
+        self.undone = undone
     }
 
     /// The `synthetic` mark of warm-start reviews.

@@ -27,6 +27,12 @@ struct ReplyRequest: Decodable {
 struct RecallRequest: Decodable { var typed: String }
 struct ReaderRequest: Decodable { var text: String }
 
+/// `POST /api/session/undo`: takes back the session just saved (`Library.undo(session:)`).
+struct UndoSessionRequest: Decodable {
+    /// The summary's `session`.
+    var session: String
+}
+
 struct StatusRequest: Decodable {
     var entry: String
     /// ignored, suspended or active.

@@ -132,6 +132,13 @@ extension WebApp {
         }
     }
 
+    /// The summary screen's "Undo this session": how many reviews it took back and how many
+    /// entries are as they were before it.
+    func undoSession(_ request: UndoSessionRequest) throws -> [String: Int] {
+        let undo = try library().undo(session: request.session)
+        return ["reviews": undo.reviewsUndone, "entries": undo.entries.count]
+    }
+
     func changeStatus(_ request: StatusRequest) throws -> [String: String] {
         guard let status = ProgressFile.Status(rawValue: request.status) else {
             throw WebError(.badRequest, "bad_status", "status is ignored, suspended or active")

@@ -150,6 +150,10 @@ package final class WebApp: @unchecked Sendable {
             }
             return try JSONReply.ok(self.lookup(word))
         }
+        router.post("/api/session/undo") { request, _ in
+            let body = try await JSONReply.body(UndoSessionRequest.self, of: request, limit: BodyLimit.json)
+            return try JSONReply.ok(self.undoSession(body))
+        }
         router.post("/api/entries/status") { request, _ in
             let body = try await JSONReply.body(StatusRequest.self, of: request, limit: BodyLimit.json)
             return try JSONReply.ok(self.changeStatus(body))

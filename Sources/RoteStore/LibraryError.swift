@@ -9,7 +9,7 @@ public struct LibraryError: RoteError {
         private enum Wrapped: String, Sendable {
             case notALibrary, notAGitRepository, alreadyExists, unreadable, invalidUser, gitFailure, notFound,
                 invalidName, invalidValue, consentRequired, busy, writeFailed, writeRefused, uncommittedChanges,
-                wrongKind, outOfOrder, unexpected
+                wrongKind, outOfOrder, dependedOn, unexpected
         }
         private let wrapped: Wrapped
         private init(_ wrapped: Wrapped) { self.wrapped = wrapped }
@@ -43,6 +43,8 @@ public struct LibraryError: RoteError {
         public static let wrongKind = Code(.wrongKind)
         /// A step asked for before the one it needs (purging history before the erasure).
         public static let outOfOrder = Code(.outOfOrder)
+        /// A later change depends on what was to be undone (`rote undo`); the message names it.
+        public static let dependedOn = Code(.dependedOn)
         /// An error no Rote code names (from the system or a library underneath), kept as
         /// `cause`.
         public static let unexpected = Code(.unexpected)

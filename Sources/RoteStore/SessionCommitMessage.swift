@@ -20,6 +20,8 @@ package enum SessionCommitMessage {
     package static let erasureScopeTrailer = "Rote-Erasure-Scope"
     /// The scope of `rote consent withdraw`: the learner's passage practice.
     package static let passagesScope = "passages"
+    /// `rote undo`'s commit: the id of the commit it took back.
+    package static let undoTrailer = "Rote-Undo"
 
     package static func make(for session: SessionFile, recovered: Bool = false) -> CommitMessage {
         let reviews = session.reviews

@@ -15,7 +15,8 @@ public struct ProgressSummary: Sendable, Equatable {
     public static let millisecondsLimit = 5
 
     public var status: ProgressFile.Status
-    /// Every review in the file, including those before a reset.
+    /// Every review in the file, including those before a reset; not those `rote undo` marked
+    /// `undone`, which count nowhere.
     public var reviewCount: Int
     public var firstReviewAt: Date?
     /// The last `recentLimit` review times, oldest first.
@@ -47,19 +48,20 @@ public struct ProgressSummary: Sendable, Equatable {
         self.digest = digest
     }
 
-    /// The summary of a file; with `schedulers`, its digest too.
+    /// The summary of a file; with `schedulers`, its digest too. Reviews `rote undo` marked
+    /// `undone` count nowhere, so the summary leaves them out.
     public init(_ file: ProgressFile, schedulers: DeckSchedulers? = nil) {
         let resetAt = file.resetAt
+        let reviews = file.reviews.filter { $0.undone == nil }
         self.init(
-            status: file.status, reviewCount: file.reviews.count, firstReviewAt: file.reviews.first?.at,
-            recentReviewTimes: file.reviews.suffix(ProgressSummary.recentLimit).map(\.at),
-            recentMilliseconds: file.reviews.suffix(ProgressSummary.millisecondsLimit).map(\.ms),
+            status: file.status, reviewCount: reviews.count, firstReviewAt: reviews.first?.at,
+            recentReviewTimes: reviews.suffix(ProgressSummary.recentLimit).map(\.at),
+            recentMilliseconds: reviews.suffix(ProgressSummary.millisecondsLimit).map(\.ms),
             ladderStarted: file.ladder.map { $0.level != "read1" || $0.attempts > 0 } ?? false,
-            hasScheduledReviews: resetAt.map { reset in file.reviews.contains { $0.at > reset } } ?? !file.reviews
-                .isEmpty,
+            hasScheduledReviews: resetAt.map { reset in reviews.contains { $0.at > reset } } ?? !reviews.isEmpty,
             state: file.state,
             digest: schedulers.map {
-                ReviewDigest(reviews: file.reviews, entryID: file.entry, scheduler: $0.scheduler(forEntry: file.entry))
+                ReviewDigest(reviews: reviews, entryID: file.entry, scheduler: $0.scheduler(forEntry: file.entry))
             })
     }
 
@@ -90,6 +92,7 @@ public struct ProgressSummary: Sendable, Equatable {
             let file = ProgressFile.scanCanonical(
                 bytes: bytes,
                 review: { review in
+                    guard review.undone == nil else { return }  // counts nowhere, as above
                     let at = review.at
                     let ms = review.ms
                     if schedulers != nil { events.append(review.event) }

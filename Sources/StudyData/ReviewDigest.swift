@@ -49,7 +49,9 @@ public struct ReviewDigest: Sendable, Equatable {
     /// The digest of `reviews` (in replay order) replayed with `scheduler`. When the history
     /// does not give a state per review (a review repeated with the same id and time is
     /// replayed once), no review counts as made in the review phase, as `StudyStats` has it.
+    /// Reviews `rote undo` marked `undone` are left out: they count nowhere.
     public init(reviews: [ReviewEvent], entryID: String, scheduler: Scheduler) {
+        let reviews = reviews.contains { $0.undone != nil } ? reviews.filter { $0.undone == nil } : reviews
         let states = scheduler.history(reviews, entryID: entryID)
         let phased = states.count == reviews.count
         var marks: [Mark] = []

@@ -26,7 +26,7 @@ struct LogCommand: ParsableCommand {
         for session in sessions {
             let device = session.device.map { DeviceCommand.label($0, root: library.root) } ?? "?"
             print(
-                "\(Timestamp.local(session.date))  \(all ? session.user + "  " : "")\(device)  \(session.summary)\(session.recovered ? " (recovered)" : "")"
+                "\(Timestamp.local(session.date))  \(all ? session.user + "  " : "")\(device)  \(session.summary)\(session.recovered ? " (recovered)" : "")\(session.undone ? " (undone)" : "")"
             )
         }
         if sessions.isEmpty { print("No study sessions committed yet for \(all ? "anyone" : library.user).") }
@@ -50,12 +50,15 @@ struct HistoryCommand: ParsableCommand {
         let entry = try library.entry(named: id)
         let reviews = library.progress(of: entry.id)?.reviews ?? []
         print("\(entry.id) — \(entry.gloss)")
-        print("\(reviews.count) review\(reviews.count == 1 ? "" : "s") by \(library.user)")
+        print(
+            "\(reviews.count) review\(reviews.count == 1 ? "" : "s") by \(library.user)"
+                + EntryPresenter.undoneNote(reviews))
         for review in reviews {
-            print(
+            var line =
                 "  \(Timestamp.local(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))"
-                    + (review.ms.map { "  \($0) ms" } ?? "")
-                    + (review.device.map { "  \(DeviceCommand.label($0, root: library.root))" } ?? ""))
+            if let ms = review.ms { line += "  \(ms) ms" }
+            if let device = review.device { line += "  \(DeviceCommand.label(device, root: library.root))" }
+            print(line + EntryPresenter.undoneMark(review))
         }
         let commits = try library.commits(touching: entry)
         print("commits:")

@@ -21,7 +21,8 @@ struct RoteCommand: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, CheckCommand.self, ListCommand.self, ShowCommand.self, LookupCommand.self,
             StudyCommand.self, ReviewCommand.self, LettersCommand.self, SuspendCommand.self, IgnoreCommand.self,
-            ActivateCommand.self, ResetCommand.self, StatsCommand.self, SyncCommand.self, CloneCommand.self,
+            ActivateCommand.self, ResetCommand.self, UndoCommand.self, StatsCommand.self, SyncCommand.self,
+            CloneCommand.self,
             LogCommand.self, HistoryCommand.self, ReplayCommand.self, OptimizeCommand.self, EvaluateCommand.self,
             SimulateCommand.self,
             SetupGitCommand.self, MergeDriverCommand.self,

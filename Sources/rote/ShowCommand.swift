@@ -154,7 +154,8 @@ enum EntryPresenter {
         guard let file, !file.reviews.isEmpty else { return "\nprogress (\(user)): \(status.rawValue), never reviewed" }
         var lines = [
             "",
-            "progress (\(user)): \(status.rawValue), \(file.reviews.count) review\(file.reviews.count == 1 ? "" : "s")",
+            "progress (\(user)): \(status.rawValue), \(file.reviews.count) review\(file.reviews.count == 1 ? "" : "s")"
+                + Self.undoneNote(file.reviews),
         ]
         if let state = file.state {
             var parts = ["phase \(state.phase.rawValue)"]
@@ -181,10 +182,22 @@ enum EntryPresenter {
         for review in file.reviews.suffix(8) {
             lines.append(
                 "  \(Timestamp.local(review.at))  \(review.grade.name.padding(toLength: 5, withPad: " ", startingAt: 0))"
-                    + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \($0)" } ?? ""))
+                    + (review.ms.map { "  \($0) ms" } ?? "") + (review.device.map { "  \($0)" } ?? "")
+                    + Self.undoneMark(review))
         }
         if file.reviews.count > 8 { lines.insert("  … \(file.reviews.count - 8) earlier", at: 2) }
         return lines.joined(separator: "\n")
+    }
+
+    /// `, 2 undone` when `rote undo` took some of `reviews` back.
+    static func undoneNote(_ reviews: [ReviewEvent]) -> String {
+        let undone = reviews.filter { $0.undone != nil }.count
+        return undone == 0 ? "" : " (\(undone) undone)"
+    }
+
+    /// `  undone 2026-11-21 09:14` on a review `rote undo` took back.
+    static func undoneMark(_ review: ReviewEvent) -> String {
+        review.undone.map { "  undone \(Timestamp.local($0))" } ?? ""
     }
 
     static func format(_ value: Double) -> String {

@@ -267,6 +267,29 @@ class WebTests(unittest.TestCase):
         self.assertTrue(any(f.startswith(f"profiles/{USER}/sessions/") for f in self.served.last_files()))
         self.assertEqual(self.served.uncommitted(), "")
 
+    def test_undo_this_session_from_the_summary(self):
+        before = self.served.commits()
+        self.click(".deck[data-deck='english-a1'] button")
+        self.find("#card")
+        while self.screen()["number"] <= 2 and not self.finished():
+            self.answer_by_clicking()
+        self.click("#quit")
+        self.assertIn("Session saved:", self.find("#summary").text)
+        self.assertEqual(self.served.commits(), before + 1)
+        progress = [f for f in self.served.last_files() if f.startswith(f"profiles/{USER}/progress/english-a1/")]
+        self.assertTrue(progress, self.served.last_files())
+        # One more commit takes the session back; its reviews stay in the files, marked undone.
+        self.click("#undo-session")
+        self.assertRegex(self.find("#session-undone").text, r"Session undone: \d+ reviews? taken back")
+        self.assertEqual(self.served.commits(), before + 2)
+        self.assertTrue(self.served.last_subject().startswith("Undo: Study"), self.served.last_subject())
+        self.assertEqual(self.served.uncommitted(), "")
+        for path in progress:
+            with open(os.path.join(self.served.root, path)) as file:
+                text = file.read()
+            self.assertIn("undone: ", text)
+            self.assertNotIn("state:", text, "the entry is new again")
+
     def test_climb_a_passage_ladder_and_type_a_recall(self):
         # The first new passage stands at the recite rung, as a learner who climbed the
         # lower rungs yesterday left it; the next one starts at the bottom.

@@ -30,7 +30,9 @@ import Yams
                     grade: pick(Grade.allCases),
                     ms: random.next() % 4 == 0 ? nil : Int(random.next() % 20_000),
                     device: random.next() % 4 == 0
-                        ? nil : (plainOnly ? pick(["laptop", "phone-2", "desk_top"]) : pick(devices))))
+                        ? nil : (plainOnly ? pick(["laptop", "phone-2", "desk_top"]) : pick(devices)),
+                    undone: random.next() % 5 == 0
+                        ? Date(timeIntervalSince1970: base + 90 * 86_400 + Double(random.next() % 3_600)) : nil))
         }
         let state =
             random.next() % 5 == 0
@@ -113,6 +115,39 @@ import Yams
         #expect(mutationsAccepted > 50)
     }
 
+    /// `rote undo`'s mark: written after the review's other fields, read back by both
+    /// readers and handed to a scan, and never scheduling.
+    @Test func undoneMarksRoundTripThroughBothReaders() throws {
+        let at = try #require(Timestamp.parse("2026-11-20T20:32:57Z"))
+        let undoneAt = try #require(Timestamp.parse("2026-11-21T08:00:00Z"))
+        let file = ProgressFile(
+            entry: "english-a1/run",
+            reviews: [
+                ReviewEvent(id: "r1", at: at, grade: .good, ms: 1200, device: "laptop"),
+                ReviewEvent(id: "r2", at: at.addingTimeInterval(60), grade: .again, device: "laptop", undone: undoneAt),
+            ])
+        let text = file.render()
+        #expect(
+            text.contains(
+                "  - {id: r2, at: 2026-11-20T20:33:57Z, grade: again, device: laptop, undone: 2026-11-21T08:00:00Z}\n"))
+        #expect(ProgressFile.decodeCanonical(Data(text.utf8)) == file)
+        let (slow, problems) = Self.general(text)
+        #expect(problems.isEmpty)
+        #expect(slow == file)
+        var scanned: [Date?] = []
+        let data = Data(text.utf8)
+        let header = data.withUnsafeBytes { bytes in
+            ProgressFile.scanCanonical(bytes: bytes) { scanned.append($0.undone) }
+        }
+        #expect(header != nil)
+        #expect(scanned == [nil, undoneAt])
+        #expect(file.scheduledReviews.map(\.id) == ["r1"])
+        // A mark that is not a time is no canonical file; the general reader explains it.
+        let broken = text.replacingOccurrences(of: "undone: 2026-11-21T08:00:00Z", with: "undone: soon")
+        #expect(ProgressFile.decodeCanonical(Data(broken.utf8)) == nil)
+        #expect(!Self.general(broken).1.isEmpty)
+    }
+
     @Test func givesUpOnWhatOnlyYAMLUnderstands() {
         let canonical =
             "entry: kjv/joh-8-32\nstatus: active\nreviews:\n  - {id: r1, at: 2026-11-20T20:32:57Z, grade: easy, ms: 1929}\n"
@@ -140,6 +175,7 @@ import Yams
         #expect(Keys.grade == CanonicalProgressReader.packed("grade"))
         #expect(Keys.ms == CanonicalProgressReader.packed("ms"))
         #expect(Keys.device == CanonicalProgressReader.packed("device"))
+        #expect(Keys.undone == CanonicalProgressReader.packed("undone"))
         for word in ["again", "Hard", "GOOD", "easy", "1", "2", "3", "4", "0", "5", "goo", "easier", "againn", "hARd"] {
             var text = word
             #expect(

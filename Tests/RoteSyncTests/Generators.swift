@@ -74,6 +74,11 @@ enum ProgressGenerator {
             for _ in 0..<random.int(0...3) {
                 reviews.append(review(&random, existing: reviews, window: 5 * 86_400...20 * 86_400))
             }
+            // Sometimes the device undid a review (`rote undo`), at one of few times so two
+            // devices' marks tie: every merge order must keep it undone.
+            if !reviews.isEmpty, random.chance(0.2) {
+                reviews[random.below(reviews.count)].undone = afterEpoch(random.pick([21, 22]) * 86_400)
+            }
             let deviceStatus = random.chance(0.35) ? status(&random) : baseStatus
             devices.append(canonical(entry, deviceStatus, reviews, settings))
         }
@@ -105,7 +110,8 @@ enum ProgressGenerator {
         let sorted = reviews.sorted(by: ReviewEvent.replayOrder)
         return ProgressFile(
             entry: entry, status: status.0, statusAt: status.1,
-            state: Scheduler(settings: settings).replay(sorted, entryID: entry), reviews: sorted)
+            state: Scheduler(settings: settings).replay(sorted.filter { $0.undone == nil }, entryID: entry),
+            reviews: sorted)
     }
 }
 

@@ -45,6 +45,13 @@ import Testing
                 return false
             }
 
+            // `rote undo`'s mark: a review undone on either side is undone in the merge.
+            let undoneIDs = Set((a.reviews + b.reviews).filter { $0.undone != nil }.map(\.id))
+            guard Set(merged.reviews.filter { $0.undone != nil }.map(\.id)) == undoneIDs else {
+                Issue.record("case \(index): the undone reviews are not those undone on either side\n\(text)")
+                return false
+            }
+
             let latest = [a.statusAt, b.statusAt].compactMap { $0 }.max()
             let statusesSetLast = [a, b].filter { $0.statusAt == latest }.map(\.status)
             guard merged.statusAt == latest, statusesSetLast.contains(merged.status) else {
@@ -55,7 +62,8 @@ import Testing
             }
 
             let written = merged.state
-            merged.state = Scheduler(settings: scenario.settings).replay(merged.reviews, entryID: scenario.entry)
+            merged.state = Scheduler(settings: scenario.settings).replay(
+                merged.scheduledReviews, entryID: scenario.entry)
             guard written == merged.state, merged.render() == text else {
                 Issue.record("case \(index): the merged state is not the replay of the merged reviews\n\(text)")
                 return false

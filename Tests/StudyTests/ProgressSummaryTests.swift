@@ -22,7 +22,8 @@ import Testing
                     at: Date(timeIntervalSince1970: base + second * 86_400),
                     grade: pick(Grade.allCases), ms: random.next() % 4 == 0 ? nil : Int(random.next() % 20_000),
                     device: random.next() % 3 == 0 ? nil : pick(["laptop", "phone", "desk_top"]),
-                    synthetic: random.next() % 5 == 0 ? pick(["calibration", "known"]) : nil))
+                    synthetic: random.next() % 5 == 0 ? pick(["calibration", "known"]) : nil,
+                    undone: random.next() % 6 == 0 ? Date(timeIntervalSince1970: base + 500 * 86_400) : nil))
         }
         reviews.sort(by: ReviewEvent.replayOrder)
         let state =
@@ -34,6 +35,26 @@ import Testing
                 lastReview: reviews.last?.at)
         return ProgressFile(
             entry: "english-a1/run", status: pick(ProgressFile.Status.allCases), state: state, reviews: reviews)
+    }
+
+    /// Reviews `rote undo` marked count nowhere: the summary and its digest are those of the
+    /// file without them, by either reader.
+    @Test func undoneReviewsCountNowhere() throws {
+        var random = SeededGenerator(seed: 47)
+        let schedulers = DeckSchedulers(decks: [:], profile: nil)
+        var sawUndone = 0
+        for _ in 0..<300 {
+            let file = Self.randomFile(&random, reviews: Int(random.next() % 12))
+            var without = file
+            without.reviews.removeAll { $0.undone != nil }
+            sawUndone += file.reviews.count - without.reviews.count
+            let data = Data(file.render().utf8)
+            let fast = try #require(ProgressSummary.canonical(data, schedulers: schedulers))
+            #expect(fast.summary == ProgressSummary(without, schedulers: schedulers))
+            #expect(fast.summary == Self.reference(data, schedulers: schedulers)?.1)
+            #expect(fast.summary.digest?.marks.count == without.reviews.count)
+        }
+        #expect(sawUndone > 50)
     }
 
     /// The summary of the file as `decode` reads it, with the entry it names.

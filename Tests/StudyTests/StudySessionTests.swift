@@ -327,6 +327,7 @@ import Testing
                 }
                 if case var .summary(summary) = screen.content {
                     summary.nextDue = nil
+                    summary.session = summary.session.map { _ in "the session" }  // each run's own id
                     screen.content = .summary(summary)
                 }
                 return screen

@@ -27,12 +27,14 @@ extension ProgressFile {
         public let ms: Int?
         /// `synthetic:`'s bytes (a warm start's, `rote known`'s), valid only during the call.
         public let synthetic: UnsafeRawBufferPointer?
+        /// When `rote undo` took the review back (`undone:`).
+        public let undone: Date?
 
         /// The review as an event (without its device, which nothing that scans needs).
         public var event: ReviewEvent {
             ReviewEvent(
                 id: String(decoding: id, as: UTF8.self), at: at, grade: grade, ms: ms,
-                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) })
+                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, undone: undone)
         }
     }
 
@@ -85,7 +87,7 @@ private struct HashesSeen {
 protocol CanonicalReviews {
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?
+        synthetic: UnsafeRawBufferPointer?, undone: Date?
     ) -> Bool
 }
 
@@ -96,14 +98,14 @@ private struct AllReviews: CanonicalReviews {
 
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?
+        synthetic: UnsafeRawBufferPointer?, undone: Date?
     ) -> Bool {
         let id = String(decoding: id, as: UTF8.self)
         guard ids.insert(id).inserted else { return false }
         list.append(
             ReviewEvent(
                 id: id, at: at, grade: grade, ms: ms, device: device.map { String(decoding: $0, as: UTF8.self) },
-                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }))
+                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, undone: undone))
         return true
     }
 }
@@ -118,7 +120,7 @@ private struct ReviewsInOrder: CanonicalReviews {
 
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?
+        synthetic: UnsafeRawBufferPointer?, undone: Date?
     ) -> Bool {
         if let previous {
             guard previous.at <= at else { return false }
@@ -130,7 +132,7 @@ private struct ReviewsInOrder: CanonicalReviews {
         }
         guard hashes.insert(Self.hash(id)) else { return false }
         previous = (at, id)
-        review(ProgressFile.ScannedReview(id: id, at: at, grade: grade, ms: ms, synthetic: synthetic))
+        review(ProgressFile.ScannedReview(id: id, at: at, grade: grade, ms: ms, synthetic: synthetic, undone: undone))
         return true
     }
 
@@ -252,6 +254,7 @@ enum CanonicalProgressReader {
         var ms: Int?
         var device: UnsafeRawBufferPointer?
         var synthetic: UnsafeRawBufferPointer?
+        var undone: Date?
         var seen: UInt8 = 0
         let ok = flowPairs(text) { key, value in
             let bit: UInt8
@@ -275,6 +278,9 @@ enum CanonicalProgressReader {
             case UInt64.max where key.elementsEqual("synthetic".utf8):
                 bit = 32
                 synthetic = isPlain(value) ? value : nil
+            case Keys.undone:
+                bit = 64
+                undone = date(value)
             default: return false
             }
             guard seen & bit == 0 else { return false }
@@ -285,11 +291,12 @@ enum CanonicalProgressReader {
             case 4: return grade != nil
             case 8: return ms != nil
             case 16: return device != nil
+            case 64: return undone != nil
             default: return synthetic != nil
             }
         }
         guard ok, let id, let at, let grade else { return false }
-        return reviews.add(id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic)
+        return reviews.add(id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic, undone: undone)
     }
 
     static func state(_ text: UnsafeRawBufferPointer) -> MemoryState? {
@@ -386,7 +393,7 @@ enum CanonicalProgressReader {
     /// `swift_once` on every review. A test holds each to `packed` of its word.
     enum Keys {
         static let id: UInt64 = 0x6469, at: UInt64 = 0x7461, grade: UInt64 = 0x65_6461_7267, ms: UInt64 = 0x736D,
-            device: UInt64 = 0x6563_6976_6564
+            device: UInt64 = 0x6563_6976_6564, undone: UInt64 = 0x656E_6F64_6E75
     }
 
     /// What `Grade(name:)` reads from a plain scalar: its name in any case, or its number.

@@ -70,10 +70,11 @@ public struct ProgressFile: YAMLCodable {
         self.reviews = reviews
     }
 
-    /// The reviews that schedule the entry: those after the last reset (all without one).
+    /// The reviews that schedule the entry: those after the last reset (all without one),
+    /// leaving out those `rote undo` marked `undone`.
     public var scheduledReviews: [ReviewEvent] {
-        guard let resetAt else { return reviews }
-        return reviews.filter { $0.at > resetAt }
+        guard resetAt != nil || reviews.contains(where: { $0.undone != nil }) else { return reviews }
+        return reviews.filter { review in review.undone == nil && resetAt.map { review.at > $0 } ?? true }
     }
 
     public init?(reading reader: inout MappingReader) {
@@ -114,11 +115,14 @@ public struct ProgressFile: YAMLCodable {
             let ms = item.int("ms")
             let device = item.string("device")
             let synthetic = item.string("synthetic")
+            let undone = item.date("undone")
             if let id, let at, let gradeText {
                 if let grade = Grade(name: gradeText) {
                     if seen.insert(id).inserted {
                         reviews.append(
-                            ReviewEvent(id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic))
+                            ReviewEvent(
+                                id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic,
+                                undone: undone))
                     } else {
                         item.warning("id", "review id \(id) appears twice; the copy is ignored")
                     }
@@ -202,6 +206,7 @@ public struct ProgressFile: YAMLCodable {
                     item.add("ms", review.ms)
                     item.add("device", review.device)
                     item.add("synthetic", review.synthetic)
+                    item.add("undone", review.undone)
                     return item.build(flow: true)
                 }, flow: false))
         return map.build()

@@ -8,6 +8,8 @@ package import Scheduling
 /// on either device survives, and the base adds nothing (a review is never deleted by a
 /// merge) — except a synthetic one (seed 002's warm start) that the base held and one side
 /// no longer does: that side undid or replaced a calibration, and the merge keeps it undone.
+/// A review `rote undo` marked `undone` on either side is undone in the merge (the earlier
+/// mark when both are), so an undo reaches every device however the merges run.
 /// `status` is last-writer-wins by `status_at`. `state` is derived data, so it is not
 /// merged but replayed from the merged reviews. Each rule is commutative, associative and
 /// idempotent, which is what lets any number of devices merge in any order and end with the
@@ -91,7 +93,14 @@ package enum ProgressMerge {
         var byID: [String: ReviewEvent] = [:]
         byID.reserveCapacity(ours.count + theirs.count)
         for review in ours + theirs {
-            if let kept = byID[review.id], !precedes(review, kept) { continue }
+            if let kept = byID[review.id] {
+                // `rote undo`'s mark is monotone: once either copy is undone the merged one
+                // is, at the earlier of the two times, whichever copy is kept.
+                let undone = [kept.undone, review.undone].compactMap { $0 }.min()
+                byID[review.id] = precedes(review, kept) ? review : kept
+                byID[review.id]!.undone = undone
+                continue
+            }
             byID[review.id] = review
         }
         return byID.values.sorted(by: ReviewEvent.replayOrder)

@@ -225,6 +225,8 @@ public struct StudyScreen: Sendable, Equatable, Codable {
         public var statusChanges: Int
         /// Passages were left out because the learner did not agree to Rote keeping them.
         public var passagesLeftOut: Bool
+        /// The saved session's id (its `Rote-Session`), which `Library.undo(session:)` takes.
+        public var session: String? = nil
     }
 }
 

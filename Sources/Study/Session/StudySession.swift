@@ -692,7 +692,7 @@ public final class StudySession {
             easy: session.easy, new: session.new, passagesPractised: session.passagesPractised,
             answers: answers.count, correctAnswers: answers.filter(\.correct).count,
             seconds: Int((session.endedAt ?? now).timeIntervalSince(session.startedAt).rounded()), nextDue: nextDue(),
-            statusChanges: state.statusChanges.count, passagesLeftOut: state.refusedPassages)
+            statusChanges: state.statusChanges.count, passagesLeftOut: state.refusedPassages, session: session.id)
     }
 
     /// Adds `derivedProfileFields` to the profile this session commits. They can be derived
