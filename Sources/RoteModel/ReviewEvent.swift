@@ -26,14 +26,22 @@ public struct ReviewEvent: Sendable, Hashable {
     /// (seed 002's warm start, `rote calibrate`) or `known` (`rote known`). It schedules like
     /// any review; `rote calibrate --undo` removes the calibration ones.
     public var synthetic: String?
+    /// Set on an answer of a practice session (`rote study --practice`): kept in the history
+    /// and counted in statistics as practice, but it does not schedule — the replay, the
+    /// optimiser and the planner's daily counts leave it out (`ProgressFile.scheduledReviews`).
+    public var practice: Bool
 
-    public init(id: String, at: Date, grade: Grade, ms: Int? = nil, device: String? = nil, synthetic: String? = nil) {
+    public init(
+        id: String, at: Date, grade: Grade, ms: Int? = nil, device: String? = nil, synthetic: String? = nil,
+        practice: Bool = false
+    ) {
         self.id = id
         self.at = at
         self.grade = grade
         self.ms = ms
         self.device = device
         self.synthetic = synthetic
+        self.practice = practice
     }
 
     /// The `synthetic` mark of warm-start reviews.

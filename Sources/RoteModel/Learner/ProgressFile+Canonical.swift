@@ -27,12 +27,14 @@ extension ProgressFile {
         public let ms: Int?
         /// `synthetic:`'s bytes (a warm start's, `rote known`'s), valid only during the call.
         public let synthetic: UnsafeRawBufferPointer?
+        /// `practice: true`: an answer of a practice session, which does not schedule.
+        public let practice: Bool
 
         /// The review as an event (without its device, which nothing that scans needs).
         public var event: ReviewEvent {
             ReviewEvent(
                 id: String(decoding: id, as: UTF8.self), at: at, grade: grade, ms: ms,
-                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) })
+                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, practice: practice)
         }
     }
 
@@ -85,7 +87,7 @@ private struct HashesSeen {
 protocol CanonicalReviews {
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?
+        synthetic: UnsafeRawBufferPointer?, practice: Bool
     ) -> Bool
 }
 
@@ -96,14 +98,14 @@ private struct AllReviews: CanonicalReviews {
 
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?
+        synthetic: UnsafeRawBufferPointer?, practice: Bool
     ) -> Bool {
         let id = String(decoding: id, as: UTF8.self)
         guard ids.insert(id).inserted else { return false }
         list.append(
             ReviewEvent(
                 id: id, at: at, grade: grade, ms: ms, device: device.map { String(decoding: $0, as: UTF8.self) },
-                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }))
+                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, practice: practice))
         return true
     }
 }
@@ -118,7 +120,7 @@ private struct ReviewsInOrder: CanonicalReviews {
 
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?
+        synthetic: UnsafeRawBufferPointer?, practice: Bool
     ) -> Bool {
         if let previous {
             guard previous.at <= at else { return false }
@@ -130,7 +132,8 @@ private struct ReviewsInOrder: CanonicalReviews {
         }
         guard hashes.insert(Self.hash(id)) else { return false }
         previous = (at, id)
-        review(ProgressFile.ScannedReview(id: id, at: at, grade: grade, ms: ms, synthetic: synthetic))
+        review(
+            ProgressFile.ScannedReview(id: id, at: at, grade: grade, ms: ms, synthetic: synthetic, practice: practice))
         return true
     }
 
@@ -252,6 +255,7 @@ enum CanonicalProgressReader {
         var ms: Int?
         var device: UnsafeRawBufferPointer?
         var synthetic: UnsafeRawBufferPointer?
+        var practice: Bool?
         var seen: UInt8 = 0
         let ok = flowPairs(text) { key, value in
             let bit: UInt8
@@ -271,6 +275,10 @@ enum CanonicalProgressReader {
             case Keys.device:
                 bit = 16
                 device = isPlain(value) ? value : nil
+            // Only `true`, the one value the writer gives it.
+            case Keys.practice:
+                bit = 64
+                practice = value.elementsEqual("true".utf8) ? true : nil
             // Nine bytes, past what `packed` holds: compared in full.
             case UInt64.max where key.elementsEqual("synthetic".utf8):
                 bit = 32
@@ -285,11 +293,13 @@ enum CanonicalProgressReader {
             case 4: return grade != nil
             case 8: return ms != nil
             case 16: return device != nil
+            case 64: return practice != nil
             default: return synthetic != nil
             }
         }
         guard ok, let id, let at, let grade else { return false }
-        return reviews.add(id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic)
+        return reviews.add(
+            id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic, practice: practice ?? false)
     }
 
     static func state(_ text: UnsafeRawBufferPointer) -> MemoryState? {
@@ -386,7 +396,7 @@ enum CanonicalProgressReader {
     /// `swift_once` on every review. A test holds each to `packed` of its word.
     enum Keys {
         static let id: UInt64 = 0x6469, at: UInt64 = 0x7461, grade: UInt64 = 0x65_6461_7267, ms: UInt64 = 0x736D,
-            device: UInt64 = 0x6563_6976_6564
+            device: UInt64 = 0x6563_6976_6564, practice: UInt64 = 0x6563_6974_6361_7270
     }
 
     /// What `Grade(name:)` reads from a plain scalar: its name in any case, or its number.

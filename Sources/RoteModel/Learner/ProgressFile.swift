@@ -70,10 +70,13 @@ public struct ProgressFile: YAMLCodable {
         self.reviews = reviews
     }
 
-    /// The reviews that schedule the entry: those after the last reset (all without one).
+    /// The reviews that schedule the entry: those after the last reset (all without one),
+    /// practice reviews left out.
     public var scheduledReviews: [ReviewEvent] {
-        guard let resetAt else { return reviews }
-        return reviews.filter { $0.at > resetAt }
+        guard let resetAt else {
+            return reviews.contains(where: \.practice) ? reviews.filter { !$0.practice } : reviews
+        }
+        return reviews.filter { $0.at > resetAt && !$0.practice }
     }
 
     public init?(reading reader: inout MappingReader) {
@@ -114,11 +117,14 @@ public struct ProgressFile: YAMLCodable {
             let ms = item.int("ms")
             let device = item.string("device")
             let synthetic = item.string("synthetic")
+            let practice = item.bool("practice") ?? false
             if let id, let at, let gradeText {
                 if let grade = Grade(name: gradeText) {
                     if seen.insert(id).inserted {
                         reviews.append(
-                            ReviewEvent(id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic))
+                            ReviewEvent(
+                                id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic,
+                                practice: practice))
                     } else {
                         item.warning("id", "review id \(id) appears twice; the copy is ignored")
                     }
@@ -202,6 +208,7 @@ public struct ProgressFile: YAMLCodable {
                     item.add("ms", review.ms)
                     item.add("device", review.device)
                     item.add("synthetic", review.synthetic)
+                    if review.practice { item.add("practice", .bool(true)) }
                     return item.build(flow: true)
                 }, flow: false))
         return map.build()
