@@ -5,7 +5,9 @@ import Scheduling
 
 /// What planning needs from one progress file, small enough to keep for 100 000 entries in
 /// the launch index: the state, when the learner first and last saw the entry, and their
-/// latest answer times — not the whole review list.
+/// latest answer times — not the whole review list. Practice reviews (`practice: true`) are
+/// left out of all of it but the digest: they neither schedule nor count against a day's
+/// limits.
 public struct ProgressSummary: Sendable, Equatable {
     /// Review times kept, newest last: enough to count the reviews of any one day unless an
     /// entry was reviewed more often than this in that day.
@@ -50,13 +52,13 @@ public struct ProgressSummary: Sendable, Equatable {
     /// The summary of a file; with `schedulers`, its digest too.
     public init(_ file: ProgressFile, schedulers: DeckSchedulers? = nil) {
         let resetAt = file.resetAt
+        let reviews = file.reviews.contains(where: \.practice) ? file.reviews.filter { !$0.practice } : file.reviews
         self.init(
-            status: file.status, reviewCount: file.reviews.count, firstReviewAt: file.reviews.first?.at,
-            recentReviewTimes: file.reviews.suffix(ProgressSummary.recentLimit).map(\.at),
-            recentMilliseconds: file.reviews.suffix(ProgressSummary.millisecondsLimit).map(\.ms),
+            status: file.status, reviewCount: reviews.count, firstReviewAt: reviews.first?.at,
+            recentReviewTimes: reviews.suffix(ProgressSummary.recentLimit).map(\.at),
+            recentMilliseconds: reviews.suffix(ProgressSummary.millisecondsLimit).map(\.ms),
             ladderStarted: file.ladder.map { $0.level != "read1" || $0.attempts > 0 } ?? false,
-            hasScheduledReviews: resetAt.map { reset in file.reviews.contains { $0.at > reset } } ?? !file.reviews
-                .isEmpty,
+            hasScheduledReviews: resetAt.map { reset in reviews.contains { $0.at > reset } } ?? !reviews.isEmpty,
             state: file.state,
             digest: schedulers.map {
                 ReviewDigest(reviews: file.reviews, entryID: file.entry, scheduler: $0.scheduler(forEntry: file.entry))
@@ -93,6 +95,7 @@ public struct ProgressSummary: Sendable, Equatable {
                     let at = review.at
                     let ms = review.ms
                     if schedulers != nil { events.append(review.event) }
+                    if review.practice { return }
                     if first == nil { first = at }
                     if times.count < recentLimit { times.append(at) } else { times[count % recentLimit] = at }
                     if milliseconds.count < millisecondsLimit {
