@@ -12,7 +12,7 @@ import { ui } from "./dom.js";
  *  @typedef {{version: number, answered: number, planned: number, number: number, deck?: string,
  *  visit?: "new"|"review"|"again", notices: Notice[], media?: Media,
  *  kind: "card"|"question"|"feedback"|"grade_choice"|"passage"|"reflection"|"consent"|"letter"|"leech"|"summary",
- *  nothing_to_study?: boolean, reviewed_today?: number, [payload: string]: any}} Screen */
+ *  nothing_to_study?: boolean, reviewed_today?: number, practice?: boolean, [payload: string]: any}} Screen */
 /** One action on a screen: `{proceed: true}`, `{choose: n}`, `{type: text}`, `{order: [n]}`, `{hint: text}`,
  *  `{consent: bool}`, `{grade: Grade}` or `{command: "undo"|"suspend"|"ignore"|"quit"}`.
  *  @typedef {Record<string, any>} Action */
@@ -29,7 +29,7 @@ import { ui } from "./dom.js";
 /** @typedef {{skill: string, title: string, deck: string, attempts: number, correct: number, accuracy?: number,
  *  last_practised?: string, confidence: number, mastery: string, questions: number}} SkillRow */
 /** @typedef {{due_today: number, forecast: number[], reviews_per_day: number[], heat_levels: number[],
- *  current_streak: number, longest_streak: number, daily_goal: number, reviews_today: number, retention_reviews: number,
+ *  current_streak: number, longest_streak: number, daily_goal: number, reviews_today: number, practice_today: number, practice_reviews: number, retention_reviews: number,
  *  retention_achieved?: number, retention_desired: number, mastery: {deck: string, title: string, levels: {level: string, count: number}[]}[],
  *  skills: SkillRow[], leeches: {id: string, gloss: string, lapses: number}[],
  *  schedules: {deck: string, title: string, fsrs: boolean, desired_retention: number, retention_source: string,

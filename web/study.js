@@ -7,8 +7,10 @@ import { letterTemplate } from "./letters.js";
 import { mediaBlock, playMedia } from "./media.js";
 import { state } from "./state.js";
 
-export async function startSession(decks) {
-  state.screen = await api("/api/session", { decks });
+/** Starts a session of `decks` (all when empty); `options` asks for practice or review ahead
+ *  (`{practice: {forgotten_today?, due_within_days?}}`, `{review_ahead: days}`; docs/web.md). */
+export async function startSession(decks, options = {}) {
+  state.screen = await api("/api/session", { decks, ...options });
   location.hash = "#/study";
   if (location.hash === "#/study") drawScreen();
 }
@@ -73,7 +75,8 @@ function drawScreen() {
   const notices = screen.notices.length ? h("div", { id: "notices", class: "notices", "aria-live": "polite" },
     screen.notices.map(notice => h("p", { class: "muted small notice", "data-notice": notice.kind }, noticeText(notice)))) : null;
   const card = h("div", { class: "card", id: "card", "data-kind": screen.kind }, bar, notices, screen.media ? mediaBlock(screen.media) : null, ...content(screen));
-  render(h("h1", {}, t("study.heading")), card,
+  const practice = screen.practice ? h("p", { id: "practice-note", class: "notice" }, t("study.practiceNote")) : null;
+  render(h("h1", {}, t(screen.practice ? "study.practiceHeading" : "study.heading")), practice, card,
     h("div", { class: "row commands" },
       h("button", { onclick: () => command("undo") }, withKey(t("study.undo"), "u")),
       h("button", { onclick: () => command("suspend") }, withKey(t("study.suspend"), "s")),

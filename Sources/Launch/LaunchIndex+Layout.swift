@@ -6,7 +6,7 @@
 /// All integers are little-endian. A string in a row is a `Layout.Text`: its offset in the
 /// strings section, then its length. Padding is zero (`RowWriter` starts every row zeroed).
 extension LaunchIndex {
-    static let magic: [UInt8] = Array("ROTEIDXC".utf8)
+    static let magic: [UInt8] = Array("ROTEIDXD".utf8)
 
     enum Section: Int, CaseIterable {
         case settings, strings, entries, entryForms, progress, slots, lemmaLists, files, marks
@@ -160,7 +160,8 @@ extension LaunchIndex {
             static let stride = 4
         }
 
-        /// A digest's mark (u64, `ReviewMark.raw`).
+        /// A digest's mark (u64, `ReviewDigest.Mark.raw`: grade and flags in bits 0–4, the
+        /// time from bit 5 since `ROTEIDXD`, which added the practice bit).
         enum Mark {
             static let stride = 8
         }
@@ -183,7 +184,7 @@ extension LaunchIndex {
         /// The delta's header, then its progress items, file items, removed entries (i32 each)
         /// and added entries.
         enum DeltaHeader {
-            static let magic: [UInt8] = Array("ROTEDLT7".utf8)
+            static let magic: [UInt8] = Array("ROTEDLT8".utf8)
             /// As in the index: a checksum of everything from `length` on, and the length.
             static let checksum = Header.checksum, length = Header.length
             /// u64: the checksum of the base it applies to.

@@ -268,6 +268,6 @@ package struct IndexPlanningSource: PlanningSource {
         if let count = index.reviews(ofEntry: entry, since: time) { return count }
         // More reviews in one day than the index keeps times for: read the file.
         let file = LibraryLaunch.progressFile(root: root, user: user, entry: index.id(ofEntry: entry))
-        return file?.reviews.filter { $0.at >= time && $0.undone == nil }.count ?? 0
+        return file?.reviews.filter { $0.at >= time && $0.undone == nil && !$0.practice }.count ?? 0
     }
 }

@@ -53,6 +53,8 @@ public final class StudyStart {
     private let library: Library?
     /// The skill the session is about, when it studies exactly one (recorded on the session).
     public internal(set) var skill: String?
+    /// A practice session's start (`CustomStudy.practice`): its answers do not reschedule.
+    public internal(set) var practice = false
 
     init(
         user: String, plan: SessionPlan, studyableDecks: [String], recovered: Bool, upgrades: [DeckUpgrade],
@@ -112,7 +114,8 @@ public final class StudyStart {
         } else {
             session = try StudySession(
                 root: root, user: user, source: source, git: writer, plan: plan, now: now,
-                typedAnswers: typed ?? profile?.settings.typedAnswers ?? false, seed: seed, revisedPlan: revisedPlan)
+                typedAnswers: typed ?? profile?.settings.typedAnswers ?? false, seed: seed, revisedPlan: revisedPlan,
+                practice: practice)
             session.skill = skill
         }
         if let library {
@@ -146,8 +149,13 @@ extension Library {
     ///
     /// A name may be a deck (`math`), a domain or skill of a skills deck (`math/algebra`,
     /// `math/algebra/linear_equations`), and `tags` keeps passages with any of those tags.
+    ///
+    /// With `custom`, the session is not today's plan but practice or review ahead
+    /// (`CustomStudy`), planned from every file (content upgrades wait for the next ordinary
+    /// session); `limits.reviewsPerDay`, when given, caps how many entries it takes.
     public func startStudy(
-        decks names: [String], tags: [String] = [], limits: StudyLimits, planOnly: Bool = false, now: Date = Date()
+        decks names: [String], tags: [String] = [], limits: StudyLimits, planOnly: Bool = false,
+        custom: CustomStudy? = nil, now: Date = Date()
     ) throws -> StudyStart {
         try LibraryError.surfacing {
             let scope = try studyScope(names, tags: tags)
@@ -174,6 +182,24 @@ extension Library {
             }
             // A recovered session was committed after this library's index was opened: read afresh.
             let opener = recovered ? try Library(root: root, user: user, announce: announce) : self
+            if let custom {
+                let library = try LibraryLoader(users: .all, includeSessions: false).load(root)
+                try Self.check(decks: requested, known: library.deckOrder)
+                let index = LibraryIndex(library: library, user: user)
+                let start = StudyStart(
+                    user: user,
+                    plan: custom.plan(
+                        library: library, index: index, decks: requested, only: only, limit: limits.reviewsPerDay,
+                        drafts: limits.drafts, now: now),
+                    studyableDecks: SessionPlanner(library: library, index: index).studyableDecks(requested),
+                    recovered: recovered, upgrades: [], loadProblems: library.errors,
+                    profile: library.profiles[user], root: root,
+                    source: LoadedStudySource(library: library, index: index), writer: writer, library: opener,
+                    resuming: resuming)
+                start.skill = scope.skill
+                start.practice = custom.isPractice
+                return start
+            }
             // A session plans from the index as the cache holds it and shows its first card while
             // the check of every file runs beside it (at 100 000 entries the check is most of a
             // launch); a plan alone prints counts, which must be the checked ones.

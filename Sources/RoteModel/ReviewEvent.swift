@@ -30,10 +30,14 @@ public struct ReviewEvent: Sendable, Hashable {
     /// schedules nothing and counts nowhere (replay, stats, the optimiser). A merge keeps the
     /// mark once either side has it (the earlier time when both do).
     public var undone: Date?
+    /// Set on an answer of a practice session (`rote study --practice`): kept in the history
+    /// and counted in statistics as practice, but it does not schedule — the replay, the
+    /// optimiser and the planner's daily counts leave it out (`ProgressFile.scheduledReviews`).
+    public var practice: Bool
 
     public init(
         id: String, at: Date, grade: Grade, ms: Int? = nil, device: String? = nil, synthetic: String? = nil,
-        undone: Date? = nil
+        undone: Date? = nil, practice: Bool = false
     ) {
         self.id = id
         self.at = at
@@ -42,6 +46,7 @@ public struct ReviewEvent: Sendable, Hashable {
         self.device = device
         self.synthetic = synthetic
         self.undone = undone
+        self.practice = practice
     }
 
     /// The `synthetic` mark of warm-start reviews.

@@ -15,6 +15,56 @@ struct StartRequest: Decodable {
     var typed: Bool?
     var new: Int?
     var reviews: Int?
+    /// A practice session (`rote study --practice`): what to practise.
+    var practice: PracticeRequest?
+    /// Review ahead (`rote study --review-ahead N`): entries due within this many days.
+    var reviewAhead: Int?
+
+    struct PracticeRequest: Decodable {
+        var forgottenToday: Bool?
+        var dueWithinDays: Int?
+        /// A day, `YYYY-MM-DD`, in the server's time zone.
+        var lapsedSince: String?
+    }
+
+    /// The custom session asked for, if any; a value out of range is refused, saying which.
+    func customStudy() throws -> CustomStudy? {
+        if let practice {
+            guard reviewAhead == nil else {
+                throw WebError(
+                    .badRequest, "bad_value", "practice and review_ahead are two different sessions; send one")
+            }
+            if let days = practice.dueWithinDays, days < 0 {
+                throw WebError(.badRequest, "bad_value", "practice.due_within_days must be 0 or more, got \(days)")
+            }
+            var since: Date?
+            if let text = practice.lapsedSince {
+                let parts = text.split(separator: "-").compactMap { Int($0) }
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = .current
+                let components = DateComponents(
+                    year: parts.first, month: parts.count == 3 ? parts[1] : nil, day: parts.last)
+                guard parts.count == 3, components.isValidDate(in: calendar),
+                    let day = calendar.date(from: components)
+                else {
+                    throw WebError(
+                        .badRequest, "bad_value",
+                        "practice.lapsed_since must be a day written YYYY-MM-DD, such as 2026-11-01; got '\(text)'")
+                }
+                since = day
+            }
+            return .practice(
+                .init(
+                    forgottenToday: practice.forgottenToday ?? false, dueWithinDays: practice.dueWithinDays,
+                    lapsedSince: since))
+        }
+        guard let reviewAhead else { return nil }
+        guard reviewAhead >= 1 else {
+            throw WebError(
+                .badRequest, "bad_value", "review_ahead must be a number of days, 1 or more; got \(reviewAhead)")
+        }
+        return .reviewAhead(days: reviewAhead)
+    }
 }
 
 struct ReplyRequest: Decodable {

@@ -47,7 +47,8 @@ extension WebApp {
         if let open = lock.withLock({ session }), !open.isFinished { return open.current }
         let library = try library()
         let start = try library.startStudy(
-            decks: request.decks ?? [], limits: StudyLimits(new: request.new, reviewsPerDay: request.reviews))
+            decks: request.decks ?? [], limits: StudyLimits(new: request.new, reviewsPerDay: request.reviews),
+            custom: try request.customStudy())
         guard !start.plan.isEmpty || start.resumesInterruptedSession else {
             start.close()
             return SessionScreen(
@@ -234,7 +235,8 @@ extension WebApp {
             reviewsPerDay: stats.reviewsPerDay,
             heatLevels: stats.reviewsPerDay.map { StudyHeatmap.level($0, maximum: maximum) },
             currentStreak: stats.currentStreak, longestStreak: stats.longestStreak,
-            dailyGoal: stats.dailyGoal, reviewsToday: stats.reviewsToday, retentionReviews: stats.retention.reviews,
+            dailyGoal: stats.dailyGoal, reviewsToday: stats.reviewsToday, practiceToday: stats.practiceToday,
+            practiceReviews: stats.practiceReviews, retentionReviews: stats.retention.reviews,
             retentionAchieved: stats.retention.achieved,
             retentionDesired: stats.retention.desired,
             mastery: library.deckOrder.compactMap { deck in
@@ -420,7 +422,9 @@ struct StatsAnswer: Encodable {
     var reviewsPerDay: [Int]
     /// Each day's heatmap shade, 0–4, as `rote stats` shades it.
     var heatLevels: [Int]
-    var currentStreak, longestStreak, dailyGoal, reviewsToday, retentionReviews: Int
+    /// Practice answers (which do not reschedule) today and over the last 90 days; not in
+    /// `reviewsToday` nor `reviewsPerDay`.
+    var currentStreak, longestStreak, dailyGoal, reviewsToday, practiceToday, practiceReviews, retentionReviews: Int
     var retentionAchieved: Double?
     var retentionDesired: Double
     var mastery: [DeckMastery]

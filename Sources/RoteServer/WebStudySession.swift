@@ -22,7 +22,9 @@ final class WebStudySession: @unchecked Sendable {
     }
 
     /// The screen on show, with its version.
-    var current: SessionScreen { lock.withLock { SessionScreen(version: version, screen: study.screen) } }
+    var current: SessionScreen {
+        lock.withLock { SessionScreen(version: version, screen: study.screen, practice: study.practice ? true : nil) }
+    }
 
     var isFinished: Bool { lock.withLock { study.isFinished } }
 
@@ -53,7 +55,8 @@ final class WebStudySession: @unchecked Sendable {
             // The library is let go as soon as the session is over, so the learner's next
             // write does not find the lock still held.
             if study.isFinished { start.close() }
-            return .applied(SessionScreen(version: version, screen: study.screen))
+            return .applied(
+                SessionScreen(version: version, screen: study.screen, practice: study.practice ? true : nil))
         }
     }
 
@@ -77,8 +80,10 @@ struct SessionScreen: Encodable, Sendable {
     /// Set when a session was asked for and there was nothing to study.
     var nothingToStudy: Bool?
     var reviewedToday: Int?
+    /// Set on a practice session's screens: its answers do not reschedule.
+    var practice: Bool?
 
-    private enum Keys: String, CodingKey { case version, nothingToStudy, reviewedToday }
+    private enum Keys: String, CodingKey { case version, nothingToStudy, reviewedToday, practice }
 
     func encode(to encoder: any Encoder) throws {
         try screen.encode(to: encoder)
@@ -86,5 +91,6 @@ struct SessionScreen: Encodable, Sendable {
         try container.encode(version, forKey: .version)
         try container.encodeIfPresent(nothingToStudy, forKey: .nothingToStudy)
         try container.encodeIfPresent(reviewedToday, forKey: .reviewedToday)
+        try container.encodeIfPresent(practice, forKey: .practice)
     }
 }

@@ -17,6 +17,9 @@ package struct ReviewRecorder {
     /// True when the learner agreed to Rote keeping their passage practice; set by the study
     /// session when they agree during it.
     package var keepsPassagePractice: Bool
+    /// True in a practice session (`rote study --practice`): every review recorded is marked
+    /// `practice: true`, which the replay leaves out, so the state and due date stay as they were.
+    package var practice = false
 
     package init(root: URL, user: String, device: String, decks: [String: DeckManifest], profile: Profile?) {
         self.root = root
@@ -77,7 +80,9 @@ package struct ReviewRecorder {
         try Timestamp.checkNotInFuture(at, what: "the review's time")
         var file = try current(entry)
         let lapsesBefore = file.state?.lapses ?? 0
-        file.reviews.append(ReviewEvent(id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device))
+        file.reviews.append(
+            ReviewEvent(
+                id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device, practice: practice))
         file.reviews.sort(by: ReviewEvent.replayOrder)
         let settings = settings(forEntry: entry)
         file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: settings)

@@ -148,7 +148,7 @@ public struct SessionPlanner: Sendable {
         self.init(
             decks: library.decks, deckOrder: library.deckOrder, profile: index.profile,
             source: CandidateList(candidates) { id, time in
-                progress[id]?.reviews.filter { $0.at >= time && $0.undone == nil }.count ?? 0
+                progress[id]?.reviews.filter { $0.at >= time && $0.undone == nil && !$0.practice }.count ?? 0
             })
     }
 

@@ -22,6 +22,9 @@ public import StudyData
 ///   learning steps do not count), the share not graded `again`; against the desired
 ///   retention (profile, else 0.9).
 /// - mastery: entries per `MasteryLevel` in each deck, for active entries with reviews.
+/// - practice: answers of practice sessions (`rote study --practice`) today and over the last
+///   90 days. They make a day of study (streaks) but are not in `reviewsPerDay`, the daily goal
+///   or retention, and mastery reads only the reviews that schedule.
 public struct StudyStats: Sendable, Equatable {
     public static let upcomingDays = 30
     public static let historyDays = 90
@@ -62,6 +65,10 @@ public struct StudyStats: Sendable, Equatable {
     /// Sessions started today, and the seconds they lasted (from `started_at` to `ended_at`).
     public var sessionsToday: Int
     public var secondsStudiedToday: Int
+    /// Practice answers (`practice: true` reviews, which do not schedule) today and over the
+    /// last 90 days.
+    public var practiceToday: Int
+    public var practiceReviews: Int
     /// Today as days since 1970-01-01 in the time zone: where `reviewsPerDay` ends.
     public var today: Int
 
@@ -82,6 +89,7 @@ public struct StudyStats: Sendable, Equatable {
         let skillDecks: Set<String>
         var skills: [String: SkillPractice] = [:]
         var leeches: [String] = []
+        var practiceToday = 0, practiceReviews = 0
 
         public init(skillDecks: Set<String> = []) { self.skillDecks = skillDecks }
 
@@ -107,27 +115,37 @@ public struct StudyStats: Sendable, Equatable {
             let today = days.day(of: now)
             // A synthetic review (calibration's warm start, `rote known`) was never answered:
             // it makes no day of study, no streak and no retention.
+            // A practice answer makes a day of study and counts as practice, nothing else.
+            var practised = false
             for mark in marks where !mark.synthetic {
                 let day = days.day(of: mark.at)
                 reviewDays.insert(day)
                 let age = today - day
+                if mark.practice {
+                    practised = true
+                    if age >= 0, age < StudyStats.historyDays { practiceReviews += 1 }
+                    if age == 0 { practiceToday += 1 }
+                    continue
+                }
                 if age >= 0, age < StudyStats.historyDays { perDay[StudyStats.historyDays - 1 - age] += 1 }
                 if mark.followsReviewPhase, age >= 0, age < StudyStats.retentionDays {
                     retentionReviews += 1
                     if mark.grade != .again { retained += 1 }
                 }
             }
-            if !marks.isEmpty, let deck = entry.split(separator: "/").first, skillDecks.contains(String(deck)),
+            // Mastery and skills read the reviews that schedule.
+            let scheduling = practised ? ReviewMarks(marks.filter { !$0.practice }) : marks
+            if !scheduling.isEmpty, let deck = entry.split(separator: "/").first, skillDecks.contains(String(deck)),
                 let skill = SkillPractice.skill(ofQuestion: entry)
             {
-                let grades = marks.map(\.grade)
+                let grades = scheduling.map(\.grade)
                 let confidence = Mastery(
                     state: replayed, recentGrades: grades.suffix(Mastery.recentWindow), at: now, scheduler: scheduler
                 ).confidence
                 skills[skill, default: SkillPractice()].add(
-                    grades: grades, last: marks.last?.at, confidence: confidence)
+                    grades: grades, last: scheduling.last?.at, confidence: confidence)
             }
-            guard status == .active, !marks.isEmpty else { return }
+            guard status == .active, !scheduling.isEmpty else { return }
             if (state ?? replayed)?.isLeech(threshold: scheduler.settings.leechThreshold) == true {
                 leeches.append(entry)
             }
@@ -137,7 +155,7 @@ public struct StudyStats: Sendable, Equatable {
             }
             let deck = entry.split(separator: "/").first.map(String.init) ?? entry
             let level = Mastery(
-                state: replayed, recentGrades: marks.suffix(Mastery.recentWindow).map(\.grade), at: now,
+                state: replayed, recentGrades: scheduling.suffix(Mastery.recentWindow).map(\.grade), at: now,
                 scheduler: scheduler
             ).level
             mastery[deck, default: [:]][level, default: 0] += 1
@@ -154,6 +172,8 @@ public struct StudyStats: Sendable, Equatable {
             }
             for (skill, progress) in other.skills { skills[skill, default: SkillPractice()].add(progress) }
             leeches += other.leeches
+            practiceToday += other.practiceToday
+            practiceReviews += other.practiceReviews
         }
     }
 
@@ -204,6 +224,8 @@ public struct StudyStats: Sendable, Equatable {
         self.leeches = totals.leeches.sorted()
         self.sessionsToday = sessionsToday
         self.secondsStudiedToday = secondsToday
+        self.practiceToday = totals.practiceToday
+        self.practiceReviews = totals.practiceReviews
         self.today = today
     }
 

@@ -5,7 +5,9 @@ import Scheduling
 
 /// What planning needs from one progress file, small enough to keep for 100 000 entries in
 /// the launch index: the state, when the learner first and last saw the entry, and their
-/// latest answer times — not the whole review list.
+/// latest answer times — not the whole review list. Practice reviews (`practice: true`) are
+/// left out of all of it but the digest: they neither schedule nor count against a day's
+/// limits.
 public struct ProgressSummary: Sendable, Equatable {
     /// Review times kept, newest last: enough to count the reviews of any one day unless an
     /// entry was reviewed more often than this in that day.
@@ -52,7 +54,10 @@ public struct ProgressSummary: Sendable, Equatable {
     /// `undone` count nowhere, so the summary leaves them out.
     public init(_ file: ProgressFile, schedulers: DeckSchedulers? = nil) {
         let resetAt = file.resetAt
-        let reviews = file.reviews.filter { $0.undone == nil }
+        // Undone reviews count nowhere; practice ones leave the planner's counts alone.
+        let reviews =
+            file.reviews.contains(where: { $0.undone != nil || $0.practice })
+            ? file.reviews.filter { $0.undone == nil && !$0.practice } : file.reviews
         self.init(
             status: file.status, reviewCount: reviews.count, firstReviewAt: reviews.first?.at,
             recentReviewTimes: reviews.suffix(ProgressSummary.recentLimit).map(\.at),
@@ -96,6 +101,7 @@ public struct ProgressSummary: Sendable, Equatable {
                     let at = review.at
                     let ms = review.ms
                     if schedulers != nil { events.append(review.event) }
+                    if review.practice { return }
                     if first == nil { first = at }
                     if times.count < recentLimit { times.append(at) } else { times[count % recentLimit] = at }
                     if milliseconds.count < millisecondsLimit {

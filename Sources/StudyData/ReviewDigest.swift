@@ -16,17 +16,17 @@ public struct ReviewDigest: Sendable, Equatable {
 
         public init(raw: UInt64) { self.raw = raw }
 
-        /// Bits 0–1 the grade, bit 2 `followsReviewPhase`, bit 3 `synthetic`, the rest the
-        /// time in milliseconds.
-        public init(at: Date, grade: Grade, followsReviewPhase: Bool, synthetic: Bool = false) {
+        /// Bits 0–1 the grade, bit 2 `followsReviewPhase`, bit 3 `synthetic`, bit 4
+        /// `practice`, the rest the time in milliseconds.
+        public init(at: Date, grade: Grade, followsReviewPhase: Bool, synthetic: Bool = false, practice: Bool = false) {
             let milliseconds = Int64((at.timeIntervalSince1970 * 1000).rounded(.down))
             raw =
-                UInt64(bitPattern: milliseconds << 4) | (synthetic ? 8 : 0) | (followsReviewPhase ? 4 : 0)
-                | UInt64(grade.rawValue - 1)
+                UInt64(bitPattern: milliseconds << 5) | (practice ? 16 : 0) | (synthetic ? 8 : 0)
+                | (followsReviewPhase ? 4 : 0) | UInt64(grade.rawValue - 1)
         }
 
         /// The review's time, to the millisecond.
-        public var at: Date { Date(timeIntervalSince1970: Double(Int64(bitPattern: raw) >> 4) / 1000) }
+        public var at: Date { Date(timeIntervalSince1970: Double(Int64(bitPattern: raw) >> 5) / 1000) }
         public var grade: Grade { Grade(rawValue: Int(raw & 3) + 1)! }
         /// The review was answered in the review phase (not a learning or relearning step):
         /// the reviews retention counts.
@@ -34,6 +34,9 @@ public struct ReviewDigest: Sendable, Equatable {
         /// A review no one answered: a warm start's or `rote known`'s (`synthetic:`). It
         /// schedules like any other, but is no day of study and no test of memory.
         public var synthetic: Bool { raw & 8 != 0 }
+        /// An answer of a practice session (`practice:`): a day of study, counted as practice,
+        /// but no part of the replay, so no test of the schedule's memory either.
+        public var practice: Bool { raw & 16 != 0 }
     }
 
     /// Every review of the file, in replay order.
@@ -46,22 +49,28 @@ public struct ReviewDigest: Sendable, Equatable {
         self.replayed = replayed
     }
 
-    /// The digest of `reviews` (in replay order) replayed with `scheduler`. When the history
-    /// does not give a state per review (a review repeated with the same id and time is
-    /// replayed once), no review counts as made in the review phase, as `StudyStats` has it.
-    /// Reviews `rote undo` marked `undone` are left out: they count nowhere.
+    /// The digest of `reviews` (in replay order) replayed with `scheduler`; practice reviews
+    /// are marked and left out of the replay, each following the state the reviews before it
+    /// gave, and reviews `rote undo` marked `undone` are left out altogether: they count
+    /// nowhere. When the history does not give a state per review (a review repeated with the
+    /// same id and time is replayed once), no review counts as made in the review phase, as
+    /// `StudyStats` has it.
     public init(reviews: [ReviewEvent], entryID: String, scheduler: Scheduler) {
         let reviews = reviews.contains { $0.undone != nil } ? reviews.filter { $0.undone == nil } : reviews
-        let states = scheduler.history(reviews, entryID: entryID)
-        let phased = states.count == reviews.count
+        let replayed = reviews.contains(where: \.practice) ? reviews.filter { !$0.practice } : reviews
+        let states = scheduler.history(replayed, entryID: entryID)
+        let phased = states.count == replayed.count
         var marks: [Mark] = []
         marks.reserveCapacity(reviews.count)
-        for (index, review) in reviews.enumerated() {
+        // How many replayed reviews came before this one.
+        var before = 0
+        for review in reviews {
             marks.append(
                 Mark(
                     at: review.at, grade: review.grade,
-                    followsReviewPhase: phased && index > 0 && states[index - 1].phase == .review,
-                    synthetic: review.synthetic != nil))
+                    followsReviewPhase: phased && before > 0 && states[before - 1].phase == .review,
+                    synthetic: review.synthetic != nil, practice: review.practice))
+            if !review.practice { before += 1 }
         }
         self.init(marks: marks, replayed: states.last)
     }

@@ -78,6 +78,11 @@ struct StatsCommand: ParsableCommand {
         } else {
             print("retention: no reviews of learned entries in the last 30 days · desired \(desired)%")
         }
+        if stats.practiceReviews > 0 {
+            print(
+                "practice (answers that do not reschedule): \(stats.practiceToday) today · \(stats.practiceReviews) in the last 90 days"
+            )
+        }
         print("\nreviews per day, last 90 days:")
         Terminal.styled(stats.heatmap(colour: colour))
         print("\nmastery:")

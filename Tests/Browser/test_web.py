@@ -290,6 +290,68 @@ class WebTests(unittest.TestCase):
             self.assertIn("undone: ", text)
             self.assertNotIn("state:", text, "the entry is new again")
 
+    def test_practice_and_review_ahead_from_today(self):
+        """Today's practice starts a session whose answers are kept as practice and move no
+        entry's state; review ahead starts one of real reviews (docs/scheduling.md)."""
+        progress = self.served.root / "profiles" / USER / "progress" / "english-a1"
+        def states():
+            return {f.name: next(l for l in f.read_text().splitlines() if l.startswith("state:")) for f in sorted(progress.glob("*.yaml"))}
+        # Practice is of studied entries: study three first.
+        self.click(".deck[data-deck='english-a1'] button")
+        self.find("#card")
+        while self.screen()["number"] <= 3 and not self.finished():
+            self.answer_by_clicking()
+        self.click("#quit")
+        self.find("#summary")
+        self.served.settle()
+        before = states()
+        self.assertEqual(len(before), 3, before)
+        self.driver.get(self.served.address)
+        self.find("#custom-study")
+        self.shoot("today-custom-1280")
+        self.driver.find_element(By.CSS_SELECTOR, "#custom-deck option[value='english-a1']").click()
+        self.click("#practice-start")
+        self.find("#card")
+        self.assertTrue(self.screen().get("practice"), self.screen())
+        self.assertTrue(self.find("#practice-note").is_displayed())
+        self.assertEqual(self.screen()["planned"], 3, "the three studied words, nothing new")
+        self.shoot("study-practice-1280")
+        while not self.finished() and self.screen()["answered"] < 3:
+            self.answer_by_clicking()
+        if not self.finished():
+            self.click("#quit")
+        self.find("#summary")
+        self.served.settle()
+        self.assertTrue(self.served.last_subject().startswith("Study"), self.served.last_subject())
+        self.assertEqual(states(), before, "practice moved no state")
+        practised = [f.name for f in progress.glob("*.yaml") if "practice: true}" in f.read_text()]
+        self.assertTrue(practised, "the answers are kept as practice")
+        # Review ahead: a bad number is refused in the page; a good one starts real reviews of
+        # the words due within 30 days.
+        self.driver.execute_script("location.hash = '#/today'")
+        days = self.find("#ahead-days")
+        days.clear()
+        days.send_keys("0")
+        self.click("#ahead-start")
+        self.assertFalse(self.driver.execute_script("return document.getElementById('ahead-days').validity.valid"))
+        self.assertEqual(self.screen().get("practice"), True, "no session was asked for")
+        self.driver.execute_script("const d = document.getElementById('ahead-days'); d.value = '30'; d.setCustomValidity('');")
+        self.click("#ahead-start")
+        # The practice session's summary gives way to the new session's first screen. A custom
+        # session is planned from every file (docs/scheduling.md), slower than the index's
+        # plan on a loaded machine: more patience here.
+        WebDriverWait(self.driver, 60).until(lambda d: not self.screen().get("practice"))
+        self.assertFalse(self.screen().get("nothing_to_study"), "two words are due within 30 days")
+        self.assertIn(self.screen()["kind"], ("card", "question"))
+        self.shoot("study-review-ahead-1280")
+        while not self.finished() and self.screen()["answered"] < 1:
+            self.answer_by_clicking()
+        if not self.finished():
+            self.click("#quit")
+        self.find("#summary")
+        self.served.settle()
+        self.assertNotEqual(states(), before, "review ahead is real: a state moved")
+
     def test_climb_a_passage_ladder_and_type_a_recall(self):
         # The first new passage stands at the recite rung, as a learner who climbed the
         # lower rungs yesterday left it; the next one starts at the bottom.

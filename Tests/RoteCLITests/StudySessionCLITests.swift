@@ -1,6 +1,7 @@
 import Foundation
 import RoteModel
 import RoteStore
+import Scheduling
 import Study
 import TestSupport
 import Testing
@@ -38,6 +39,34 @@ import Testing
         let passage = PassageEntry(reference: "John 11:35", text: "Jesus wept.")
         return PassageLadder(level: .cloze1, attempts: 3).prompt(for: passage, entryID: "verses/joh-11-35").blanks
             .joined(separator: " ")
+    }
+
+    /// `rote study --practice`: the plan, a session whose answers are practice, the stats
+    /// line, and what a bad selector says.
+    @Test func practiceThroughTheBinary() async throws {
+        let plan = await rote(["study", "words", "--practice", "--plan", "--list"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(
+            plan.stdout.contains("Practice for ana: 1 entry") && plan.stdout.contains("words/run"), "\(plan.stdout)")
+        let before = try progress("words/run")
+        let session = await rote(["study", "words", "--practice"], input: "1\n\n1\n\n1\n\n1\n\n")
+        #expect(session.status == 0, "\(session.stderr)")
+        #expect(session.stderr.contains("Practice: your answers are kept as practice"), "\(session.stderr)")
+        let after = try progress("words/run")
+        #expect(after.reviews.contains { $0.practice })
+        #expect(after.scheduledReviews == before.reviews, "the real reviews are the ones that were there")
+        #expect(after.state == Scheduler(settings: .default).replay(before.reviews, entryID: "words/run"))
+        let stats = await rote(["stats"])
+        #expect(stats.stdout.contains("practice (answers that do not reschedule): "), "\(stats.stdout)")
+        for (arguments, message) in [
+            (["--practice", "--due-within", "x"], "--due-within must be a number of days such as 7d (or 7), got 'x'"),
+            (["--practice", "--lapsed-since", "2026-13-40"], "'2026-13-40' has no month 13 (months are 01 to 12)"),
+            (["--lapsed-since", "2026-11-01"], "add --practice"),
+            (["--review-ahead", "0"], "--review-ahead must be a number of days, 1 or more"),
+        ] {
+            let refused = await rote(["study"] + arguments)
+            #expect(refused.status != 0 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+        }
     }
 
     @Test func allFourKindsWithUndoSuspendIgnoreAndQuit() async throws {

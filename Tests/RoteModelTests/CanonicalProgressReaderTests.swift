@@ -32,7 +32,8 @@ import Yams
                     device: random.next() % 4 == 0
                         ? nil : (plainOnly ? pick(["laptop", "phone-2", "desk_top"]) : pick(devices)),
                     undone: random.next() % 5 == 0
-                        ? Date(timeIntervalSince1970: base + 90 * 86_400 + Double(random.next() % 3_600)) : nil))
+                        ? Date(timeIntervalSince1970: base + 90 * 86_400 + Double(random.next() % 3_600)) : nil,
+                    practice: random.next() % 4 == 0))
         }
         let state =
             random.next() % 5 == 0
@@ -148,6 +149,34 @@ import Yams
         #expect(!Self.general(broken).1.isEmpty)
     }
 
+    /// `practice: true` is written on a practice review and read back by both readers; the
+    /// canonical one takes only `true` (the writer never writes `false`) and leaves the rest to
+    /// the general reader.
+    @Test func practiceReviewsReadTheSameBothWays() throws {
+        let file = ProgressFile(
+            entry: "english-a1/run",
+            reviews: [
+                ReviewEvent(id: "r1", at: Date(timeIntervalSince1970: 1_790_000_000), grade: .good),
+                ReviewEvent(
+                    id: "r2", at: Date(timeIntervalSince1970: 1_790_086_400), grade: .again, ms: 900, practice: true),
+            ])
+        let text = file.render()
+        #expect(text.contains("  - {id: r2, at: 2026-09-22T14:13:20Z, grade: again, ms: 900, practice: true}\n"))
+        #expect(!text.contains("practice: false"))
+        #expect(ProgressFile.decodeCanonical(Data(text.utf8)) == file)
+        let (slow, problems) = Self.general(text)
+        #expect(problems.isEmpty && slow == file)
+        var scanned: [Bool] = []
+        _ = Data(text.utf8).withUnsafeBytes { bytes in
+            ProgressFile.scanCanonical(bytes: bytes) { scanned.append($0.event.practice) }
+        }
+        #expect(scanned == [false, true])
+        let spelledFalse = text.replacingOccurrences(of: "practice: true", with: "practice: false")
+        #expect(ProgressFile.decodeCanonical(Data(spelledFalse.utf8)) == nil)
+        let (read, falseProblems) = Self.general(spelledFalse)
+        #expect(falseProblems.isEmpty && read?.reviews.map(\.practice) == [false, false])
+    }
+
     @Test func givesUpOnWhatOnlyYAMLUnderstands() {
         let canonical =
             "entry: kjv/joh-8-32\nstatus: active\nreviews:\n  - {id: r1, at: 2026-11-20T20:32:57Z, grade: easy, ms: 1929}\n"
@@ -176,6 +205,7 @@ import Yams
         #expect(Keys.ms == CanonicalProgressReader.packed("ms"))
         #expect(Keys.device == CanonicalProgressReader.packed("device"))
         #expect(Keys.undone == CanonicalProgressReader.packed("undone"))
+        #expect(Keys.practice == CanonicalProgressReader.packed("practice"))
         for word in ["again", "Hard", "GOOD", "easy", "1", "2", "3", "4", "0", "5", "goo", "easier", "againn", "hARd"] {
             var text = word
             #expect(

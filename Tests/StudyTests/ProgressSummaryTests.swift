@@ -1,5 +1,6 @@
 import Foundation
 import RoteModel
+import Scheduling
 import StudyData
 import Testing
 
@@ -23,7 +24,8 @@ import Testing
                     grade: pick(Grade.allCases), ms: random.next() % 4 == 0 ? nil : Int(random.next() % 20_000),
                     device: random.next() % 3 == 0 ? nil : pick(["laptop", "phone", "desk_top"]),
                     synthetic: random.next() % 5 == 0 ? pick(["calibration", "known"]) : nil,
-                    undone: random.next() % 6 == 0 ? Date(timeIntervalSince1970: base + 500 * 86_400) : nil))
+                    undone: random.next() % 6 == 0 ? Date(timeIntervalSince1970: base + 500 * 86_400) : nil,
+                    practice: random.next() % 5 == 0))
         }
         reviews.sort(by: ReviewEvent.replayOrder)
         let state =
@@ -70,6 +72,7 @@ import Testing
         var random = SeededGenerator(seed: 43)
         let schedulers = DeckSchedulers(decks: [:], profile: nil)
         var synthetic = 0
+        var practice = 0
         for round in 0..<200 {
             let file = Self.randomFile(&random, reviews: round % 12)
             let data = Data(file.render().utf8)
@@ -77,8 +80,11 @@ import Testing
             let expected = try #require(Self.reference(data, schedulers: schedulers))
             #expect(read.summary.digest == expected.1.digest, "\(file.render())")
             synthetic += read.summary.digest?.marks.filter(\.synthetic).count ?? 0
+            practice += read.summary.digest?.marks.filter(\.practice).count ?? 0
+            #expect(read.summary == expected.1, "\(file.render())")
         }
         #expect(synthetic > 0, "the files hold synthetic reviews")
+        #expect(practice > 0, "the files hold practice reviews")
     }
 
     @Test func summarisesEveryCanonicalFileAsDecodingDoes() throws {
@@ -146,5 +152,35 @@ import Testing
         }
         // Some mutations keep the file canonical: a changed digit, a line swapped back.
         #expect(accepted > 100, "accepted \(accepted)")
+    }
+
+    /// Practice reviews are in the digest, marked, and nowhere else: the replayed state, the
+    /// review count, the recent times and the answer times are those of the other reviews.
+    @Test func practiceReviewsAreMarkedInTheDigestAndLeftOutOfTheRest() throws {
+        let day = 86_400.0
+        let real = [
+            ReviewEvent(id: "a", at: Date(timeIntervalSince1970: 1_790_000_000), grade: .good, ms: 1_000),
+            ReviewEvent(id: "b", at: Date(timeIntervalSince1970: 1_790_000_000 + 3 * day), grade: .good, ms: 1_100),
+        ]
+        let practice = [
+            ReviewEvent(
+                id: "p", at: Date(timeIntervalSince1970: 1_790_000_000 + 4 * day), grade: .again, ms: 9_000,
+                practice: true)
+        ]
+        let scheduler = Scheduler(settings: .default)
+        let file = ProgressFile(
+            entry: "english-a1/run", state: scheduler.replay(real, entryID: "english-a1/run"),
+            reviews: real + practice)
+        let schedulers = DeckSchedulers(decks: [:], profile: nil)
+        let summary = ProgressSummary(file, schedulers: schedulers)
+        #expect(summary.reviewCount == 2 && summary.recentMilliseconds == [1_000, 1_100])
+        #expect(summary.recentReviewTimes == real.map(\.at))
+        let digest = try #require(summary.digest)
+        #expect(digest.marks.map(\.practice) == [false, false, true])
+        #expect(digest.marks.map(\.at) == (real + practice).map(\.at))
+        #expect(digest.marks[2].grade == .again && digest.marks[2].followsReviewPhase)
+        #expect(digest.replayed == scheduler.replay(real, entryID: "english-a1/run"))
+        let canonical = try #require(ProgressSummary.canonical(Data(file.render().utf8), schedulers: schedulers))
+        #expect(canonical.summary == summary)
     }
 }

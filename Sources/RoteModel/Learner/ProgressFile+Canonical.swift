@@ -29,12 +29,14 @@ extension ProgressFile {
         public let synthetic: UnsafeRawBufferPointer?
         /// When `rote undo` took the review back (`undone:`).
         public let undone: Date?
+        /// `practice: true`: an answer of a practice session, which does not schedule.
+        public let practice: Bool
 
         /// The review as an event (without its device, which nothing that scans needs).
         public var event: ReviewEvent {
             ReviewEvent(
                 id: String(decoding: id, as: UTF8.self), at: at, grade: grade, ms: ms,
-                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, undone: undone)
+                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, undone: undone, practice: practice)
         }
     }
 
@@ -87,7 +89,7 @@ private struct HashesSeen {
 protocol CanonicalReviews {
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?, undone: Date?
+        synthetic: UnsafeRawBufferPointer?, undone: Date?, practice: Bool
     ) -> Bool
 }
 
@@ -98,14 +100,14 @@ private struct AllReviews: CanonicalReviews {
 
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?, undone: Date?
+        synthetic: UnsafeRawBufferPointer?, undone: Date?, practice: Bool
     ) -> Bool {
         let id = String(decoding: id, as: UTF8.self)
         guard ids.insert(id).inserted else { return false }
         list.append(
             ReviewEvent(
                 id: id, at: at, grade: grade, ms: ms, device: device.map { String(decoding: $0, as: UTF8.self) },
-                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, undone: undone))
+                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, undone: undone, practice: practice))
         return true
     }
 }
@@ -120,7 +122,7 @@ private struct ReviewsInOrder: CanonicalReviews {
 
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?, undone: Date?
+        synthetic: UnsafeRawBufferPointer?, undone: Date?, practice: Bool
     ) -> Bool {
         if let previous {
             guard previous.at <= at else { return false }
@@ -132,7 +134,9 @@ private struct ReviewsInOrder: CanonicalReviews {
         }
         guard hashes.insert(Self.hash(id)) else { return false }
         previous = (at, id)
-        review(ProgressFile.ScannedReview(id: id, at: at, grade: grade, ms: ms, synthetic: synthetic, undone: undone))
+        review(
+            ProgressFile.ScannedReview(
+                id: id, at: at, grade: grade, ms: ms, synthetic: synthetic, undone: undone, practice: practice))
         return true
     }
 
@@ -255,6 +259,7 @@ enum CanonicalProgressReader {
         var device: UnsafeRawBufferPointer?
         var synthetic: UnsafeRawBufferPointer?
         var undone: Date?
+        var practice: Bool?
         var seen: UInt8 = 0
         let ok = flowPairs(text) { key, value in
             let bit: UInt8
@@ -274,6 +279,10 @@ enum CanonicalProgressReader {
             case Keys.device:
                 bit = 16
                 device = isPlain(value) ? value : nil
+            // Only `true`, the one value the writer gives it.
+            case Keys.practice:
+                bit = 128
+                practice = value.elementsEqual("true".utf8) ? true : nil
             // Nine bytes, past what `packed` holds: compared in full.
             case UInt64.max where key.elementsEqual("synthetic".utf8):
                 bit = 32
@@ -292,11 +301,14 @@ enum CanonicalProgressReader {
             case 8: return ms != nil
             case 16: return device != nil
             case 64: return undone != nil
+            case 128: return practice != nil
             default: return synthetic != nil
             }
         }
         guard ok, let id, let at, let grade else { return false }
-        return reviews.add(id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic, undone: undone)
+        return reviews.add(
+            id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic, undone: undone,
+            practice: practice ?? false)
     }
 
     static func state(_ text: UnsafeRawBufferPointer) -> MemoryState? {
@@ -393,7 +405,8 @@ enum CanonicalProgressReader {
     /// `swift_once` on every review. A test holds each to `packed` of its word.
     enum Keys {
         static let id: UInt64 = 0x6469, at: UInt64 = 0x7461, grade: UInt64 = 0x65_6461_7267, ms: UInt64 = 0x736D,
-            device: UInt64 = 0x6563_6976_6564, undone: UInt64 = 0x656E_6F64_6E75
+            device: UInt64 = 0x6563_6976_6564, undone: UInt64 = 0x656E_6F64_6E75,
+            practice: UInt64 = 0x6563_6974_6361_7270
     }
 
     /// What `Grade(name:)` reads from a plain scalar: its name in any case, or its number.

@@ -71,10 +71,12 @@ public struct ProgressFile: YAMLCodable {
     }
 
     /// The reviews that schedule the entry: those after the last reset (all without one),
-    /// leaving out those `rote undo` marked `undone`.
+    /// leaving out those `rote undo` marked `undone` and practice reviews.
     public var scheduledReviews: [ReviewEvent] {
-        guard resetAt != nil || reviews.contains(where: { $0.undone != nil }) else { return reviews }
-        return reviews.filter { review in review.undone == nil && resetAt.map { review.at > $0 } ?? true }
+        guard resetAt != nil || reviews.contains(where: { $0.undone != nil || $0.practice }) else { return reviews }
+        return reviews.filter { review in
+            review.undone == nil && !review.practice && resetAt.map { review.at > $0 } ?? true
+        }
     }
 
     public init?(reading reader: inout MappingReader) {
@@ -116,13 +118,14 @@ public struct ProgressFile: YAMLCodable {
             let device = item.string("device")
             let synthetic = item.string("synthetic")
             let undone = item.date("undone")
+            let practice = item.bool("practice") ?? false
             if let id, let at, let gradeText {
                 if let grade = Grade(name: gradeText) {
                     if seen.insert(id).inserted {
                         reviews.append(
                             ReviewEvent(
                                 id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic,
-                                undone: undone))
+                                undone: undone, practice: practice))
                     } else {
                         item.warning("id", "review id \(id) appears twice; the copy is ignored")
                     }
@@ -207,6 +210,7 @@ public struct ProgressFile: YAMLCodable {
                     item.add("device", review.device)
                     item.add("synthetic", review.synthetic)
                     item.add("undone", review.undone)
+                    if review.practice { item.add("practice", .bool(true)) }
                     return item.build(flow: true)
                 }, flow: false))
         return map.build()

@@ -155,6 +155,9 @@ public final class StudySession {
         var typedAnswers = false
         var skill: String?
         var medianMilliseconds = 6000
+        /// A practice session's: its answers are recorded as practice reviews. Optional, so a
+        /// state saved before there were practice sessions still reads.
+        var practice: Bool?
     }
 
     public struct StatusChange: Codable, Sendable, Equatable {
@@ -186,6 +189,9 @@ public final class StudySession {
     /// Vocabulary questions take a typed answer instead of showing choices (`rote study
     /// --typed`, or the profile's `typed_answers`).
     public var typedAnswers: Bool { state.typedAnswers }
+    /// A practice session (`rote study --practice`): its answers are kept as practice reviews,
+    /// which leave every schedule as it was.
+    public var practice: Bool { state.practice ?? false }
     /// The skill this session is about, when it studies one skill (seed 001's `skill_id`).
     public var skill: String? {
         get { state.skill }
@@ -209,7 +215,7 @@ public final class StudySession {
     package init(
         root: URL, user: String, source: any StudySource, git: LibraryTransaction, plan: SessionPlan, now: Date,
         typedAnswers: Bool = false, seed: UInt64 = UInt64.random(in: 0...UInt64.max),
-        revisedPlan: (() throws -> SessionPlan?)? = nil
+        revisedPlan: (() throws -> SessionPlan?)? = nil, practice: Bool = false
     ) throws {
         self.revisedPlan = revisedPlan
         self.root = root
@@ -225,6 +231,10 @@ public final class StudySession {
         session.new = 0
         state = State(session: session, random: seed)
         state.typedAnswers = typedAnswers
+        if practice {
+            state.practice = true
+            recorder.practice = true
+        }
         let times = source.recentAnswerTimes().sorted()
         if !times.isEmpty { state.medianMilliseconds = max(1000, times[times.count / 2]) }
         let newIDs = Set(plan.new.map(\.id))
@@ -268,6 +278,7 @@ public final class StudySession {
             (try? ReadBeforeRewrite.read(Profile.self, at: LibraryPaths(user: user).profile, in: root))
             ?? source.profile
         recorder.keepsPassagePractice = profile?.passagePracticeConsent?.granted ?? recorder.keepsPassagePractice
+        recorder.practice = state.practice ?? false
         screen = StudyScreen(answered: 0, planned: 0, number: 0, notices: [], content: .summary(.empty))
         screen = makeScreen()
     }
@@ -599,6 +610,7 @@ public final class StudySession {
         state.notices.append(.graded(grade, next: result.file.state?.due))
         visit.graded = grade
         state.visit = visit
+        // A practice answer adds no lapse (its replay leaves it out), so it makes no leech.
         if result.becameLeech, let lapses = result.file.state?.lapses {
             enter(.leech(lapses: lapses, suspended: result.file.status == .suspended), now: now)
             return
