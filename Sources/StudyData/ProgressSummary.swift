@@ -65,8 +65,9 @@ public struct ProgressSummary: Sendable, Equatable {
             ladderStarted: file.ladder.map { $0.level != "read1" || $0.attempts > 0 } ?? false,
             hasScheduledReviews: resetAt.map { reset in reviews.contains { $0.at > reset } } ?? !reviews.isEmpty,
             state: file.state,
+            // The digest marks practice reviews and leaves undone ones out itself.
             digest: schedulers.map {
-                ReviewDigest(reviews: reviews, entryID: file.entry, scheduler: $0.scheduler(forEntry: file.entry))
+                ReviewDigest(reviews: file.reviews, entryID: file.entry, scheduler: $0.scheduler(forEntry: file.entry))
             })
     }
 

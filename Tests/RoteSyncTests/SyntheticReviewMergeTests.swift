@@ -8,9 +8,7 @@ import Testing
 /// Seed 002's warm-start reviews (`synthetic: calibration`) sync and merge like any review,
 /// and an undo or a recalibration on one device stays done when the other merges.
 @Suite struct SyntheticReviewMergeTests {
-    static func file(_ lines: [String]) -> Data {
-        Data(("entry: lex/w7\nstatus: active\nreviews:\n" + lines.map { "  - " + $0 + "\n" }.joined()).utf8)
-    }
+    static func file(_ lines: [String]) -> Data { ReviewMergeFixture.file(entry: "lex/w7", lines) }
 
     static let s1 = "{id: cal-a-1, at: 2026-09-21T10:00:00Z, grade: easy, device: d1, synthetic: calibration}"
     static let s2 = "{id: cal-a-2, at: 2026-11-19T10:00:00Z, grade: easy, device: d1, synthetic: calibration}"
@@ -19,14 +17,8 @@ import Testing
     static let real = "{id: real-1, at: 2026-11-21T09:00:00Z, grade: again, ms: 900, device: d2}"
 
     static func merged(base: Data?, _ ours: Data, _ theirs: Data) throws -> ProgressFile {
-        let forward = ProgressMerge.merge(base: base, ours: ours, theirs: theirs, settings: .default)
-        let backward = ProgressMerge.merge(base: base, ours: theirs, theirs: ours, settings: .default)
-        #expect(forward == backward, "the merge does not depend on which side is ours")
-        guard case let .merged(data) = forward else { throw MergeFailed() }
-        return try #require(ProgressFile.decode(data, path: "p.yaml").0)
+        try ReviewMergeFixture.mergedBothWays(base: base, ours, theirs)
     }
-
-    struct MergeFailed: Error {}
 
     @Test func syntheticReviewsMergeWithRealOnesAndKeepTheirMark() throws {
         let merged = try Self.merged(base: nil, Self.file([Self.s1, Self.s2]), Self.file([Self.real]))

@@ -8,9 +8,7 @@ import Testing
 /// `rote undo`'s mark (`undone:`) merges monotonically: once either side has it the merged
 /// review is undone, whichever side is ours, in any order, and nothing is dropped.
 @Suite struct UndoneReviewMergeTests {
-    static func file(_ lines: [String]) -> Data {
-        Data(("entry: english-a1/run\nstatus: active\nreviews:\n" + lines.map { "  - " + $0 + "\n" }.joined()).utf8)
-    }
+    static func file(_ lines: [String]) -> Data { ReviewMergeFixture.file(entry: "english-a1/run", lines) }
 
     static let first = "{id: r1, at: 2026-11-01T10:00:00Z, grade: good, device: d1}"
     static let session = "{id: r2, at: 2026-11-05T10:00:00Z, grade: again, device: d1}"
@@ -21,14 +19,8 @@ import Testing
     static let other = "{id: r3, at: 2026-11-07T10:00:00Z, grade: hard, device: d2}"
 
     static func merged(base: Data?, _ ours: Data, _ theirs: Data) throws -> ProgressFile {
-        let forward = ProgressMerge.merge(base: base, ours: ours, theirs: theirs, settings: .default)
-        let backward = ProgressMerge.merge(base: base, ours: theirs, theirs: ours, settings: .default)
-        #expect(forward == backward, "the merge does not depend on which side is ours")
-        guard case let .merged(data) = forward else { throw MergeFailed() }
-        return try #require(ProgressFile.decode(data, path: "p.yaml").0)
+        try ReviewMergeFixture.mergedBothWays(base: base, ours, theirs)
     }
-
-    struct MergeFailed: Error {}
 
     @Test func anUndoOnOneSideStaysUndoneBesideAnUnrelatedReviewOnTheOther() throws {
         let base = Self.file([Self.first, Self.session])
