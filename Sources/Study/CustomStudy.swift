@@ -13,7 +13,9 @@ public enum CustomStudy: Sendable, Equatable {
     /// out. Only entries with reviews that schedule them, never new ones.
     case practice(PracticeFilter)
     /// `rote study --review-ahead N`: real reviews of the entries due within the next `days`
-    /// days but not yet now, soonest first; FSRS schedules each as an early review.
+    /// days, those due now first, then the soonest; FSRS schedules each one not yet due as an
+    /// early review. What is due now is included, so a learner who reviews ahead never
+    /// leaves today's reviews behind.
     case reviewAhead(days: Int)
 
     /// Which studied entries a practice session takes; every condition given must hold, and
@@ -71,7 +73,7 @@ public enum CustomStudy: Sendable, Equatable {
                 guard filter.admits(file: file, state: state, scheduler: scheduler, startOfDay: startOfDay, now: now)
                 else { continue }
             case .reviewAhead(let days):
-                guard state.due > now, state.due <= now.addingTimeInterval(Double(days) * 86_400) else { continue }
+                guard state.due <= now.addingTimeInterval(Double(days) * 86_400) else { continue }
             }
             picked.append(
                 SessionPlan.Item(

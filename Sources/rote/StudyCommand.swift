@@ -45,7 +45,7 @@ struct StudyCommand: ParsableCommand {
             --reviews N takes at most N.
 
             Review ahead (--review-ahead N) is the other choice: real reviews of entries due \
-            within the next N days but not yet due, soonest first. They count as reviews, and \
+            within the next N days, what is due now first, then the soonest. They count as reviews, and \
             the scheduler treats each as an early review (FSRS from the days actually \
             elapsed), so the next interval is shorter than waiting would have given.
 
@@ -105,7 +105,7 @@ struct StudyCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Review entries due within the next N days, before they are due, as real (early) reviews.",
+            "Review entries due within the next N days (due ones too), the early ones as real early reviews.",
             valueName: "n"))
     var reviewAhead: Int?
 

@@ -340,7 +340,10 @@ class WebTests(unittest.TestCase):
         # The practice session's summary gives way to the new session's first screen. A custom
         # session is planned from every file (docs/scheduling.md), slower than the index's
         # plan on a loaded machine: more patience here.
-        WebDriverWait(self.driver, 60).until(lambda d: not self.screen().get("practice"))
+        try:
+            WebDriverWait(self.driver, 60).until(lambda d: not self.screen().get("practice"))
+        except Exception:
+            raise AssertionError("review ahead did not start: " + self.find("#main").text)
         self.assertFalse(self.screen().get("nothing_to_study"), "two words are due within 30 days")
         self.assertIn(self.screen()["kind"], ("card", "question"))
         self.shoot("study-review-ahead-1280")

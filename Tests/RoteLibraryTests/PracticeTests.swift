@@ -61,9 +61,11 @@ import Testing
     }
 
     /// Runs the session `start` holds to its end with `console`; returns what it saved.
-    static func run(_ start: StudyStart, _ console: GradingConsole) throws -> SessionFile? {
+    /// `typed`: every answer is typed, so the console's `x` is wrong whatever order choices
+    /// would have come in.
+    static func run(_ start: StudyStart, _ console: GradingConsole, typed: Bool = false) throws -> SessionFile? {
         defer { start.close() }
-        let session = try start.session(typed: false)
+        let session = try start.session(typed: typed)
         return try StudyConsoleDriver(console: console).run(session)
     }
 
@@ -84,7 +86,7 @@ import Testing
         #expect(start.practice)
         #expect(start.plan.new.isEmpty, "practice never brings new entries")
         #expect(start.plan.due.map(\.id) == ["words/run"], "the one studied word of the deck")
-        let saved = try #require(try Self.run(start, GradingConsole(grade: "again")))
+        let saved = try #require(try Self.run(start, GradingConsole(grade: "again"), typed: true))
         #expect(saved.again > 0, "the learner forgot it in practice")
 
         let after = try Self.progress(directory, "words/run")
