@@ -161,14 +161,13 @@ import Testing
         #expect(await rote(["stats", "--questions", "--deck", "nope"]).status != 0)
     }
 
-    /// 7 lapses in the file; forgetting once more makes 8, a leech: study says so and one
-    /// `suspend` takes it out; show and stats name it.
-    @Test func aLeechIsAnnouncedShownAndSuspendedInOneKey() async throws {
+    /// words/run learned, then forgotten and relearned `lapses` times, committed.
+    func commitRun(lapses: Int) async {
         var reviews = [
             "  - {id: l0, at: 2026-10-01T09:00:00Z, grade: good}",
             "  - {id: l1, at: 2026-10-01T09:10:00Z, grade: good}",
         ]
-        for lapse in 0..<7 {
+        for lapse in 0..<lapses {
             reviews.append("  - {id: a\(lapse), at: 2026-10-\(10 + 2 * lapse)T09:00:00Z, grade: again}")
             reviews.append("  - {id: g\(lapse), at: 2026-10-\(10 + 2 * lapse)T09:10:00Z, grade: good}")
         }
@@ -177,7 +176,7 @@ import Testing
             """
             entry: words/run
             status: active
-            state: {phase: review, stability: 1.0, difficulty: 9.0, due: 2026-10-25T09:00:00Z, reps: 16, lapses: 7}
+            state: {phase: review, stability: 1.0, difficulty: 9.0, due: 2026-10-25T09:00:00Z, reps: \(2 + 2 * lapses), lapses: \(lapses)}
             reviews:
             \(reviews.joined(separator: "\n"))
 
@@ -185,6 +184,12 @@ import Testing
         await Shell.run("git", ["add", "-A"], in: lib)
         await Shell.run(
             "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "lapses"], in: lib)
+    }
+
+    /// 7 lapses in the file; forgetting once more makes 8, a leech: study says so and one
+    /// `suspend` takes it out; show and stats name it.
+    @Test func aLeechIsAnnouncedShownAndSuspendedInOneKey() async throws {
+        await commitRun(lapses: 7)
         #expect(await !rote(["show", "words/run"]).stdout.contains("leech: forgotten"), "7 lapses are not yet a leech")
 
         let study = await rote(["study", "words", "--new", "0", "--typed"], input: "wrong\nwrong\nsuspend\n")
@@ -209,27 +214,7 @@ import Testing
         directory.write(
             "corpus/words/deck.yaml",
             "kind: vocabulary\ntitle: Words\nversion: 1.0.0\norder: rank\nleech_threshold: 3\nleech_action: suspend\n")
-        var reviews = [
-            "  - {id: l0, at: 2026-10-01T09:00:00Z, grade: good}",
-            "  - {id: l1, at: 2026-10-01T09:10:00Z, grade: good}",
-        ]
-        for lapse in 0..<2 {
-            reviews.append("  - {id: a\(lapse), at: 2026-10-\(10 + 2 * lapse)T09:00:00Z, grade: again}")
-            reviews.append("  - {id: g\(lapse), at: 2026-10-\(10 + 2 * lapse)T09:10:00Z, grade: good}")
-        }
-        directory.write(
-            "profiles/ana/progress/words/run.yaml",
-            """
-            entry: words/run
-            status: active
-            state: {phase: review, stability: 1.0, difficulty: 9.0, due: 2026-10-25T09:00:00Z, reps: 6, lapses: 2}
-            reviews:
-            \(reviews.joined(separator: "\n"))
-
-            """)
-        await Shell.run("git", ["add", "-A"], in: lib)
-        await Shell.run(
-            "git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qm", "lapses"], in: lib)
+        await commitRun(lapses: 2)
         #expect(await rote(["list", "--leeches"]).stdout.hasPrefix("No leeches"))
 
         let study = await rote(["study", "words", "--new", "0", "--typed"], input: "wrong\nwrong\n\n")
