@@ -34,10 +34,15 @@ public struct ReviewEvent: Sendable, Hashable {
     /// and counted in statistics as practice, but it does not schedule — the replay, the
     /// optimiser and the planner's daily counts leave it out (`ProgressFile.scheduledReviews`).
     public var practice: Bool
+    /// The interval in days the workload balancer chose for this answer (`balanced_interval:`,
+    /// profile setting `load_balance`): the replay gives it instead of the hashed fuzz pick while
+    /// it lies inside the answer's fuzz bounds. Recorded with the answer, so every device that
+    /// holds the review computes the same due date (`Fuzz.Draw`).
+    public var balancedInterval: Int?
 
     public init(
         id: String, at: Date, grade: Grade, ms: Int? = nil, device: String? = nil, synthetic: String? = nil,
-        undone: Date? = nil, practice: Bool = false
+        undone: Date? = nil, practice: Bool = false, balancedInterval: Int? = nil
     ) {
         self.id = id
         self.at = at
@@ -47,6 +52,7 @@ public struct ReviewEvent: Sendable, Hashable {
         self.synthetic = synthetic
         self.undone = undone
         self.practice = practice
+        self.balancedInterval = balancedInterval
     }
 
     /// The `synthetic` mark of warm-start reviews.

@@ -219,6 +219,8 @@ import Testing
               desired_retention: 0.92
               maximum_interval: 400
               fuzz: false
+              load_balance: true
+              easy_days: {sunday: 0.25, saturday: 0.5}
               typed_answers: true
               autoplay_audio: true
               native_language: ar

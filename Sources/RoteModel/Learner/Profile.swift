@@ -67,6 +67,11 @@ public struct Profile: YAMLCodable {
             set { scheduling.maximumInterval = newValue }
         }
         public var fuzz: Bool?
+        /// Whether the fuzz of each answer picks among its days by how many reviews each day
+        /// already holds (`load_balance`), the choice recorded in the review (`Fuzz.Draw`).
+        public var loadBalance: Bool?
+        /// Weekdays kept light when the workload is balanced (`easy_days`).
+        public var easyDays = EasyDays()
         public var typedAnswers: Bool?
         /// An entry's audio plays by itself when its card or question is shown.
         public var autoplayAudio: Bool?
@@ -93,7 +98,8 @@ public struct Profile: YAMLCodable {
 
         package static let keys = [
             "daily_goal", "new_per_day", "reviews_per_day", "working_set", "desired_retention", "maximum_interval",
-            "fuzz", "typed_answers", "autoplay_audio", "native_language", "target_language", "left_handed", "haptics",
+            "fuzz", "load_balance", "easy_days", "typed_answers", "autoplay_audio", "native_language",
+            "target_language", "left_handed", "haptics",
             "last_letter",
             "fsrs_parameters", "learning_steps", "relearning_steps", "leech_threshold", "leech_action",
         ]
@@ -178,6 +184,8 @@ public struct Profile: YAMLCodable {
             settings.reviewsPerDay = values.int("reviews_per_day")
             settings.workingSet = values.int("working_set")
             settings.fuzz = values.bool("fuzz")
+            settings.loadBalance = values.bool("load_balance")
+            settings.easyDays = EasyDays(reading: &values, key: "easy_days") ?? EasyDays()
             settings.typedAnswers = values.bool("typed_answers")
             settings.autoplayAudio = values.bool("autoplay_audio")
             settings.nativeLanguage = values.string("native_language")
@@ -282,6 +290,8 @@ public struct Profile: YAMLCodable {
         values.add("desired_retention", settings.desiredRetention)
         values.add("maximum_interval", settings.maximumInterval)
         values.add("fuzz", settings.fuzz)
+        values.add("load_balance", settings.loadBalance)
+        values.add("easy_days", settings.easyDays.yamlValue)
         values.add("typed_answers", settings.typedAnswers)
         values.add("autoplay_audio", settings.autoplayAudio)
         values.add("native_language", settings.nativeLanguage)

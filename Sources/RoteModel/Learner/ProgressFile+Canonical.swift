@@ -31,12 +31,15 @@ extension ProgressFile {
         public let undone: Date?
         /// `practice: true`: an answer of a practice session, which does not schedule.
         public let practice: Bool
+        /// `balanced_interval:`, the workload balancer's choice of interval (`ReviewEvent`).
+        public let balancedInterval: Int?
 
         /// The review as an event (without its device, which nothing that scans needs).
         public var event: ReviewEvent {
             ReviewEvent(
                 id: String(decoding: id, as: UTF8.self), at: at, grade: grade, ms: ms,
-                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, undone: undone, practice: practice)
+                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, undone: undone, practice: practice,
+                balancedInterval: balancedInterval)
         }
     }
 
@@ -89,7 +92,7 @@ private struct HashesSeen {
 protocol CanonicalReviews {
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?, undone: Date?, practice: Bool
+        synthetic: UnsafeRawBufferPointer?, undone: Date?, practice: Bool, balancedInterval: Int?
     ) -> Bool
 }
 
@@ -100,14 +103,15 @@ private struct AllReviews: CanonicalReviews {
 
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?, undone: Date?, practice: Bool
+        synthetic: UnsafeRawBufferPointer?, undone: Date?, practice: Bool, balancedInterval: Int?
     ) -> Bool {
         let id = String(decoding: id, as: UTF8.self)
         guard ids.insert(id).inserted else { return false }
         list.append(
             ReviewEvent(
                 id: id, at: at, grade: grade, ms: ms, device: device.map { String(decoding: $0, as: UTF8.self) },
-                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, undone: undone, practice: practice))
+                synthetic: synthetic.map { String(decoding: $0, as: UTF8.self) }, undone: undone, practice: practice,
+                balancedInterval: balancedInterval))
         return true
     }
 }
@@ -122,7 +126,7 @@ private struct ReviewsInOrder: CanonicalReviews {
 
     mutating func add(
         id: UnsafeRawBufferPointer, at: Date, grade: Grade, ms: Int?, device: UnsafeRawBufferPointer?,
-        synthetic: UnsafeRawBufferPointer?, undone: Date?, practice: Bool
+        synthetic: UnsafeRawBufferPointer?, undone: Date?, practice: Bool, balancedInterval: Int?
     ) -> Bool {
         if let previous {
             guard previous.at <= at else { return false }
@@ -136,7 +140,8 @@ private struct ReviewsInOrder: CanonicalReviews {
         previous = (at, id)
         review(
             ProgressFile.ScannedReview(
-                id: id, at: at, grade: grade, ms: ms, synthetic: synthetic, undone: undone, practice: practice))
+                id: id, at: at, grade: grade, ms: ms, synthetic: synthetic, undone: undone, practice: practice,
+                balancedInterval: balancedInterval))
         return true
     }
 
@@ -260,9 +265,10 @@ enum CanonicalProgressReader {
         var synthetic: UnsafeRawBufferPointer?
         var undone: Date?
         var practice: Bool?
-        var seen: UInt8 = 0
+        var balancedInterval: Int?
+        var seen: UInt16 = 0
         let ok = flowPairs(text) { key, value in
-            let bit: UInt8
+            let bit: UInt16
             switch packed(key) {
             case Keys.id:
                 bit = 1
@@ -290,6 +296,10 @@ enum CanonicalProgressReader {
             case Keys.undone:
                 bit = 64
                 undone = date(value)
+            // Seventeen bytes, compared in full; the writer gives only whole days from 1 up.
+            case UInt64.max where key.elementsEqual("balanced_interval".utf8):
+                bit = 256
+                balancedInterval = integer(value).flatMap { $0 >= 1 ? $0 : nil }
             default: return false
             }
             guard seen & bit == 0 else { return false }
@@ -302,13 +312,14 @@ enum CanonicalProgressReader {
             case 16: return device != nil
             case 64: return undone != nil
             case 128: return practice != nil
+            case 256: return balancedInterval != nil
             default: return synthetic != nil
             }
         }
         guard ok, let id, let at, let grade else { return false }
         return reviews.add(
             id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic, undone: undone,
-            practice: practice ?? false)
+            practice: practice ?? false, balancedInterval: balancedInterval)
     }
 
     static func state(_ text: UnsafeRawBufferPointer) -> MemoryState? {

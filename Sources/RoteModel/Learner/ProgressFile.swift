@@ -119,13 +119,18 @@ public struct ProgressFile: YAMLCodable {
             let synthetic = item.string("synthetic")
             let undone = item.date("undone")
             let practice = item.bool("practice") ?? false
+            var balancedInterval = item.int("balanced_interval")
+            if let days = balancedInterval, days < 1 {
+                item.error("balanced_interval", "balanced_interval must be a whole number of days, 1 or more")
+                balancedInterval = nil
+            }
             if let id, let at, let gradeText {
                 if let grade = Grade(name: gradeText) {
                     if seen.insert(id).inserted {
                         reviews.append(
                             ReviewEvent(
                                 id: id, at: at, grade: grade, ms: ms, device: device, synthetic: synthetic,
-                                undone: undone, practice: practice))
+                                undone: undone, practice: practice, balancedInterval: balancedInterval))
                     } else {
                         item.warning("id", "review id \(id) appears twice; the copy is ignored")
                     }
@@ -211,6 +216,7 @@ public struct ProgressFile: YAMLCodable {
                     item.add("synthetic", review.synthetic)
                     item.add("undone", review.undone)
                     if review.practice { item.add("practice", .bool(true)) }
+                    item.add("balanced_interval", review.balancedInterval)
                     return item.build(flow: true)
                 }, flow: false))
         return map.build()

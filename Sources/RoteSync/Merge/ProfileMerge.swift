@@ -86,6 +86,12 @@ package enum ProfileMerge {
         merged.workingSet = int(\.workingSet)
         merged.scheduling = mergeChoices(base.scheduling, ours.scheduling, theirs.scheduling, pick)
         merged.fuzz = bool(\.fuzz)
+        merged.loadBalance = bool(\.loadBalance)
+        // The week's shares are one choice, as a list of steps is.
+        merged.easyDays =
+            pick.value(
+                base.easyDays, ours.easyDays, theirs.easyDays,
+                text: { $0.shares.map(YAMLValue.format).joined(separator: ",") }) ?? EasyDays()
         merged.typedAnswers = bool(\.typedAnswers)
         merged.autoplayAudio = bool(\.autoplayAudio)
         merged.nativeLanguage = string(\.nativeLanguage)

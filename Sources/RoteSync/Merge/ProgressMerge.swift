@@ -87,7 +87,7 @@ package enum ProgressMerge {
     ///
     /// Ids are UUIDs, so one id with two different contents should not happen; if a hand edit
     /// makes it happen, both devices must still keep the same one, so the copy that sorts
-    /// first by `(at, grade, ms, device, synthetic, practice)` wins — a minimum, which does not
+    /// first by `(at, grade, ms, device, synthetic, balanced_interval, practice)` wins — a minimum, which does not
     /// depend on which side is which nor on the order several merges happen in.
     static func union(_ ours: [ReviewEvent], _ theirs: [ReviewEvent]) -> [ReviewEvent] {
         var byID: [String: ReviewEvent] = [:]
@@ -113,6 +113,7 @@ package enum ProgressMerge {
         if lhs.ms != rhs.ms { return isBefore(lhs.ms, rhs.ms) }
         if lhs.device != rhs.device { return isBefore(lhs.device, rhs.device) }
         if lhs.synthetic != rhs.synthetic { return isBefore(lhs.synthetic, rhs.synthetic) }
+        if lhs.balancedInterval != rhs.balancedInterval { return isBefore(lhs.balancedInterval, rhs.balancedInterval) }
         // The copy that schedules (not practice) comes first: a review is never lost to the replay.
         return !lhs.practice && rhs.practice
     }
