@@ -74,17 +74,16 @@ package struct FSRS: Sendable {
 
     /// The state after answering `grade` at `time`, from `state` (nil for a new entry).
     ///
-    /// `fuzz` is the draw in `0..<1` for this review (see `Fuzz.unit`), or nil for no fuzz; it
-    /// only matters when the answer lands in review, and is ignored when the settings turn fuzz
-    /// off.
-    package func next(after state: MemoryState?, grade: Grade, at time: Date, fuzz: Double? = nil) -> MemoryState {
+    /// `fuzz` is this review's draw (see `Fuzz.Draw`), or nil for no fuzz; it only matters when
+    /// the answer lands in review, and is ignored when the settings turn fuzz off.
+    package func next(after state: MemoryState?, grade: Grade, at time: Date, fuzz: Fuzz.Draw? = nil) -> MemoryState {
         var card = Card(state)
         review(&card, grade: grade, at: time.timeIntervalSince1970, fuzz: fuzz)
         return card.memoryState
     }
 
     /// py-fsrs's `review_card`, on seconds since 1970.
-    func review(_ card: inout Card, grade: Grade, at now: Double, fuzz: Double?) {
+    func review(_ card: inout Card, grade: Grade, at now: Double, fuzz: Fuzz.Draw?) {
         let elapsedDays = card.lastReview.map { Self.wholeDays(from: $0, to: now) }
         let sameDay = elapsedDays.map { $0 < 1 } ?? false
         let phase = card.phase
@@ -147,7 +146,7 @@ package struct FSRS: Sendable {
             card.phase = .review
             card.step = nil
             if let fuzz, settings.enableFuzzing {
-                days = Fuzz.interval(Double(days), unit: fuzz, maximum: settings.maximumInterval)
+                days = Fuzz.interval(Double(days), draw: fuzz, maximum: settings.maximumInterval)
             }
             delay = Double(days) * 86_400
         }

@@ -76,6 +76,34 @@ package enum Fuzz {
         return lower...upper
     }
 
+    /// One review's fuzz: the hashed draw, and the interval the workload balancer chose when
+    /// the review was recorded (`ReviewEvent.balancedInterval`), if it did.
+    ///
+    /// The chosen interval is part of the review, like its grade, so the replay stays a pure
+    /// function of the file: every device that holds the review computes the same due date.
+    /// It counts only while it lies inside the fuzz bounds the replay computes (settings may
+    /// have changed since); outside them the hashed draw picks, as for any review.
+    package struct Draw: Sendable, Equatable {
+        package var unit: Double
+        package var balancedInterval: Int?
+
+        package init(unit: Double, balancedInterval: Int? = nil) {
+            self.unit = unit
+            self.balancedInterval = balancedInterval
+        }
+    }
+
+    /// The fuzzed interval for `draw`: its balanced interval when that lies in the bounds,
+    /// else the day `draw.unit` picks.
+    package static func interval(_ days: Double, draw: Draw, minimum: Int = 1, maximum: Int) -> Int {
+        if let chosen = draw.balancedInterval,
+            bounds(forInterval: days, minimum: minimum, maximum: maximum).contains(chosen)
+        {
+            return chosen
+        }
+        return interval(days, unit: draw.unit, minimum: minimum, maximum: maximum)
+    }
+
     /// The fuzzed interval: the day in `bounds(forInterval:minimum:maximum:)` picked by `unit`.
     ///
     /// Every day in the bounds is equally likely (`lower + ⌊unit·count⌋`); py-fsrs rounds

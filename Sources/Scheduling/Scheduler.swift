@@ -41,7 +41,7 @@ public struct Scheduler: Sendable {
             }?.memoryState
         case .sm2(let sm2):
             return run(events, entryID: entryID, start: sm2.newCard, emit: { _ in }) {
-                sm2.review(&$0, grade: $1, at: $2, fuzz: $3)
+                sm2.review(&$0, grade: $1, at: $2, fuzz: $3?.unit)
             }?.memoryState
         }
     }
@@ -58,7 +58,7 @@ public struct Scheduler: Sendable {
             }
         case .sm2(let sm2):
             _ = run(events, entryID: entryID, start: sm2.newCard, emit: { states.append($0.memoryState) }) {
-                sm2.review(&$0, grade: $1, at: $2, fuzz: $3)
+                sm2.review(&$0, grade: $1, at: $2, fuzz: $3?.unit)
             }
         }
         return states
@@ -69,11 +69,28 @@ public struct Scheduler: Sendable {
     ///
     /// Equal to replaying the whole history when `review` comes last in replay order.
     public func next(after state: MemoryState?, review: ReviewEvent, entryID: String) -> MemoryState {
-        let fuzz = settings.enableFuzzing ? Fuzz.unit(entryID: entryID, reviewID: review.id) : nil
+        let fuzz =
+            settings.enableFuzzing
+            ? Fuzz.Draw(
+                unit: Fuzz.unit(entryID: entryID, reviewID: review.id), balancedInterval: review.balancedInterval)
+            : nil
         switch engine {
         case .fsrs(let fsrs): return fsrs.next(after: state, grade: review.grade, at: review.at, fuzz: fuzz)
-        case .sm2(let sm2): return sm2.next(after: state, grade: review.grade, at: review.at, fuzz: fuzz)
+        case .sm2(let sm2): return sm2.next(after: state, grade: review.grade, at: review.at, fuzz: fuzz?.unit)
         }
+    }
+
+    /// The whole days fuzz may give `review` after `state`: where the workload balancer may put
+    /// it. Nil when the answer does not land in review, the interval is too short to fuzz, fuzz
+    /// is off, or the deck schedules with SM-2 (whose hard, good and easy intervals bound each
+    /// other, so one chosen day cannot stand for all three).
+    package func fuzzWindow(after state: MemoryState?, review: ReviewEvent) -> ClosedRange<Int>? {
+        guard settings.enableFuzzing, case .fsrs(let fsrs) = engine else { return nil }
+        let exact = fsrs.next(after: state, grade: review.grade, at: review.at, fuzz: nil)
+        guard exact.phase == .review, let last = exact.lastReview else { return nil }
+        let days = (exact.due.timeIntervalSince(last) / 86_400).rounded()
+        guard days >= Fuzz.smallestFuzzedInterval else { return nil }
+        return Fuzz.bounds(forInterval: days, maximum: settings.maximumInterval)
     }
 
     /// The probability of recalling the entry at `time`; 0 for an entry never reviewed.
@@ -106,7 +123,7 @@ public struct Scheduler: Sendable {
     @inline(__always)
     private func run<Card>(
         _ events: [ReviewEvent], entryID: String, start: Card, emit: (Card) -> Void,
-        review: (inout Card, Grade, Double, Double?) -> Void
+        review: (inout Card, Grade, Double, Fuzz.Draw?) -> Void
     ) -> Card? {
         guard !events.isEmpty else { return nil }
         let ordered = Self.isInReplayOrder(events) ? events : events.sorted(by: ReviewEvent.replayOrder)
@@ -118,7 +135,11 @@ public struct Scheduler: Sendable {
             let time = ordered[index].at.timeIntervalSince1970
             if time == previousTime, ordered[index - 1].id == ordered[index].id { continue }
             previousTime = time
-            let fuzz = fuzzing ? Fuzz.unit(seed: seed, reviewID: ordered[index].id) : nil
+            let fuzz =
+                fuzzing
+                ? Fuzz.Draw(
+                    unit: Fuzz.unit(seed: seed, reviewID: ordered[index].id),
+                    balancedInterval: ordered[index].balancedInterval) : nil
             review(&card, ordered[index].grade, time, fuzz)
             emit(card)
         }

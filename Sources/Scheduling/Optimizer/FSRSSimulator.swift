@@ -99,7 +99,9 @@ package enum FSRSSimulator {
                 }
                 let id = "c\(card)-\(histories[card].count)"
                 truth.review(&memory[card], grade: grade, at: time, fuzz: nil)
-                app.review(&schedule[card], grade: grade, at: time, fuzz: Fuzz.unit(entryID: "c\(card)", reviewID: id))
+                app.review(
+                    &schedule[card], grade: grade, at: time,
+                    fuzz: Fuzz.Draw(unit: Fuzz.unit(entryID: "c\(card)", reviewID: id)))
                 histories[card].append(ReviewEvent(id: id, at: Date(timeIntervalSince1970: time), grade: grade))
                 total += 1
                 queue.push(due: schedule[card].due, card: card)

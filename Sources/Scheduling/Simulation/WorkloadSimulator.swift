@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import RoteModel
+public import RoteModel
 
 /// What studying a deck with FSRS would cost and bring, day by day: fsrs-rs's `simulate` (the
 /// simulator behind Anki's workload graph and "optimal retention"), ported so Rote can answer
@@ -56,8 +56,24 @@ public enum WorkloadSimulator {
         ]
         public var learningStepCount = 2
         public var relearningStepCount = 1
+        /// How a card's next day is chosen from its interval. fsrs-rs's is `.exact`, the default,
+        /// so the two can be compared; `.fuzz` and `.balanced` are how Rote schedules.
+        public var spread = Spread.exact
+        /// The weekday of the first simulated day, 0 being Monday: where easy days fall.
+        public var firstWeekday = 0
 
         public init() {}
+
+        /// How the simulation turns an interval into a due day.
+        public enum Spread: Sendable, Equatable {
+            /// The interval itself, rounded, as fsrs-rs simulates.
+            case exact
+            /// Rote's fuzz: a day drawn evenly from the interval's fuzz bounds (`Fuzz`).
+            case fuzz
+            /// The day in the fuzz bounds the load balancer picks from the cards already due
+            /// each day, keeping `EasyDays` light (`LoadBalancer`).
+            case balanced(EasyDays)
+        }
 
         /// What is wrong with these settings, if anything, said so the user can fix it.
         public var problem: String? {
@@ -104,6 +120,28 @@ public enum WorkloadSimulator {
         public var costPerMemorized: Double {
             let memorized = days.last?.memorized ?? 0
             return memorized > 0 ? days.reduce(0) { $0 + $1.cost } / memorized : .infinity
+        }
+
+        /// How uneven the workload is from day to day: the standard deviation of each day's
+        /// reviews from the mean of the week around it (three days either side), over the days
+        /// from `first` on. Against the week rather than the whole span, so the slow rise and
+        /// fall of a deck's reviews over months does not count as unevenness.
+        public func reviewDeviation(from first: Int = 0) -> Double {
+            let reviews = days.map { Double($0.reviews) }
+            let measured = max(first, 3)..<max(max(first, 3), reviews.count - 3)
+            guard measured.count > 1 else { return 0 }
+            let squares = measured.reduce(0.0) { total, day in
+                let week = reviews[(day - 3)...(day + 3)].reduce(0, +) / 7
+                return total + (reviews[day] - week) * (reviews[day] - week)
+            }
+            return (squares / Double(measured.count)).squareRoot()
+        }
+
+        /// The share of reviews recalled, over the days from `first` on.
+        public func recallRate(from first: Int = 0) -> Double {
+            let kept = days.dropFirst(first)
+            let reviews = kept.reduce(0) { $0 + $1.reviews }
+            return reviews > 0 ? Double(kept.reduce(0) { $0 + $1.correct }) / Double(reviews) : 0
         }
 
         /// The day-by-day mean of `results` (same length).
@@ -355,8 +393,27 @@ public enum WorkloadSimulator {
                 guard last < end else { return }
                 for day in last..<end { memorized[day] += retention(days: Double(day - last), stability: s) }
             }
+            let maximumDays = Int(c.maxInterval)
+            // A day from the interval's fuzz bounds, as `c.spread` chooses it; `.exact` draws
+            // nothing, so it follows fsrs-rs's random stream.
+            func spread(_ interval: Double, today: Int) -> Double {
+                guard c.spread != .exact, interval >= Fuzz.smallestFuzzedInterval else { return interval }
+                let unit = uniform()
+                guard case .balanced(let easyDays) = c.spread else {
+                    return Double(Fuzz.interval(interval, unit: unit, maximum: maximumDays))
+                }
+                let window = Fuzz.bounds(forInterval: interval, maximum: maximumDays)
+                let chosen = LoadBalancer.pick(in: window, unit: unit) { days in
+                    let day = today + days
+                    return LoadBalancer.weight(
+                        interval: days, load: day < span ? due[day].count : 0,
+                        share: easyDays.share(ofWeekday: c.firstWeekday + day))
+                }
+                return Double(chosen ?? Fuzz.interval(interval, unit: unit, maximum: maximumDays))
+            }
             func schedule(_ card: Int, today: Int) {
-                let interval = (stability[card] / factor * intervalFactor).rounded().clamped(1, c.maxInterval)
+                let interval = spread(
+                    (stability[card] / factor * intervalFactor).rounded().clamped(1, c.maxInterval), today: today)
                 lastDate[card] = today
                 let next = Double(today) + interval
                 if next < Double(span) { due[Int(next)].append(Int32(card)) } else { remember(card, until: span) }
