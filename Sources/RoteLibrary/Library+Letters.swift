@@ -98,8 +98,7 @@ extension Library {
                 changes[paths.profile] = Data(profile.render().utf8)
             }
             var review: (grade: Grade, due: Date?)?
-            let recorder = ReviewRecorder(
-                root: root, user: user, device: git.device, decks: decks, profile: self.profile)
+            let recorder = try answerRecorder(device: git.device)
             if let grade = LetterReview.grade(for: attempt, rule: rule), let id = attempt.id,
                 !(try recorder.current(entry.id)).reviews.contains(where: { $0.id == id })
             {

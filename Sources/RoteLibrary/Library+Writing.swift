@@ -79,6 +79,14 @@ extension Library {
         return try ContentUpgrade.run(library: everything, user: user, git: git)
     }
 
+    /// The recorder of this learner's answers, balancing them against the launch index's due
+    /// dates when the profile asks for it (`load_balance`).
+    func answerRecorder(device: String) throws -> ReviewRecorder {
+        var recorder = ReviewRecorder(root: root, user: user, device: device, decks: decks, profile: profile)
+        try recorder.balance { Array(try launch().index.dueDates().values) }
+        return recorder
+    }
+
     /// Records one review of `entry` from outside a study session (an app, a script, a paper
     /// quiz): appended to the progress file, the schedule replayed, and committed with a
     /// one-review session file, so it shows in `rote log` and syncs like any study. All or
@@ -90,7 +98,7 @@ extension Library {
         try requireProfile()
         return try write(purpose: "review") { git in
             let upgrades = try upgradeContentReadingEveryFile(git: git)
-            let recorder = ReviewRecorder(root: root, user: user, device: git.device, decks: decks, profile: profile)
+            let recorder = try answerRecorder(device: git.device)
             let before = try recorder.current(entry.id)
             if let reviewID, let earlier = before.reviews.first(where: { $0.id == reviewID }) {
                 return RecordedReview(entry: entry, outcome: .alreadyRecorded(earlier), upgrades: upgrades)

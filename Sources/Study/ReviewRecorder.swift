@@ -20,6 +20,9 @@ package struct ReviewRecorder {
     /// True in a practice session (`rote study --practice`): every review recorded is marked
     /// `practice: true`, which the replay leaves out, so the state and due date stay as they were.
     package var practice = false
+    /// The due load answers are balanced against, when the profile turns `load_balance` on:
+    /// each answer's fuzz then picks its day by the load, and the review records the pick.
+    package var workload: BalancedWorkload?
 
     package init(root: URL, user: String, device: String, decks: [String: DeckManifest], profile: Profile?) {
         self.root = root
@@ -28,6 +31,13 @@ package struct ReviewRecorder {
         self.decks = decks
         self.profile = profile
         self.keepsPassagePractice = profile?.keepsPassagePractice ?? false
+    }
+
+    /// Turns load balancing on when the profile asks for it (`load_balance: true`), against
+    /// the due dates `dueDates` gives — read only then.
+    package mutating func balance(against dueDates: () throws -> [Date]) rethrows {
+        guard let settings = profile?.settings, settings.loadBalance == true else { return }
+        workload = BalancedWorkload(dueDates: try dueDates(), easyDays: settings.easyDays)
     }
 
     /// True when `entry` belongs to a passages deck.
@@ -79,13 +89,20 @@ package struct ReviewRecorder {
         try requireConsent(for: entry)
         try Timestamp.checkNotInFuture(at, what: "the review's time")
         var file = try current(entry)
+        let stateBefore = file.state
         let lapsesBefore = file.state?.lapses ?? 0
-        file.reviews.append(
-            ReviewEvent(
-                id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device, practice: practice))
-        file.reviews.sort(by: ReviewEvent.replayOrder)
+        var review = ReviewEvent(
+            id: id, at: Timestamp.wholeSeconds(at), grade: grade, ms: ms, device: device, practice: practice)
         let settings = settings(forEntry: entry)
-        file.state = Scheduler.replay(file.scheduledReviews, entryID: entry, settings: settings)
+        let scheduler = Scheduler(settings: settings)
+        if let workload, !practice, file.status == .active {
+            review.balancedInterval = Self.balancedInterval(
+                for: review, after: file.scheduledReviews, entry: entry, scheduler: scheduler, workload: workload)
+        }
+        file.reviews.append(review)
+        file.reviews.sort(by: ReviewEvent.replayOrder)
+        file.state = scheduler.replay(file.scheduledReviews, entryID: entry)
+        if review.balancedInterval != nil { workload?.move(from: stateBefore?.due, to: file.state?.due) }
         let becameLeech = MemoryState.becameLeech(
             lapsesBefore: lapsesBefore, after: file.state, threshold: settings.leechThreshold)
         if becameLeech, settings.leechAction == .suspend, file.status == .active {
@@ -93,6 +110,20 @@ package struct ReviewRecorder {
             file.statusAt = Timestamp.wholeSeconds(at)
         }
         return (progressPath(entry), Data(file.render().utf8), file, becameLeech)
+    }
+
+    /// The interval the workload picks for `review` among the days its fuzz allows, when it is
+    /// the newest of the entry's reviews (an answer recorded late, behind later ones, keeps the
+    /// plain fuzz) and the window holds more than one day.
+    static func balancedInterval(
+        for review: ReviewEvent, after earlier: [ReviewEvent], entry: String, scheduler: Scheduler,
+        workload: BalancedWorkload
+    ) -> Int? {
+        guard earlier.allSatisfy({ ReviewEvent.replayOrder($0, review) }) else { return nil }
+        let before = scheduler.replay(earlier, entryID: entry)
+        guard let window = scheduler.fuzzWindow(after: before, review: review), window.count > 1 else { return nil }
+        return workload.interval(
+            in: window, reviewedAt: review.at, unit: Fuzz.unit(entryID: entry, reviewID: review.id))
     }
 
     /// Changes the entry's file without adding a review — status, reset, ladder position or

@@ -224,6 +224,7 @@ public final class StudySession {
         self.git = git
         self.recorder = ReviewRecorder(
             root: root, user: user, device: git.device, decks: source.decks, profile: source.profile)
+        recorder.balance { Array(source.dueDates().values) }
         self.profile = source.profile
         self.random = SeededGenerator(seed: seed)
         var session = SessionFile(
@@ -279,6 +280,7 @@ public final class StudySession {
             ?? source.profile
         recorder.keepsPassagePractice = profile?.passagePracticeConsent?.granted ?? recorder.keepsPassagePractice
         recorder.practice = state.practice ?? false
+        recorder.balance { Array(source.dueDates().values) }
         screen = StudyScreen(answered: 0, planned: 0, number: 0, notices: [], content: .summary(.empty))
         screen = makeScreen()
     }
